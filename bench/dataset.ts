@@ -1,0 +1,103 @@
+/**
+ * The benchmark's data set, generated inside the database (no row crosses the wire): N clients,
+ * M calls, one "big" client holding B calls within the last 90 days; rollups computed from calls
+ * with the same bucketing the app uses.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../src/server/db/connect';
+
+export interface DatasetSize {
+  clients: number;
+  calls: number;
+  bigClientCalls: number;
+}
+
+export const BIG_CLIENT_ID = 'bench-big';
+const DAY = 86_400_000;
+
+export async function createDataset(database: Db, size: DatasetSize, now: number): Promise<void> {
+  const { db, dialect } = database;
+  const t = now;
+  await sql`delete from call_rollups`.execute(db);
+  await sql`delete from call_rollups_daily`.execute(db);
+  await sql`delete from calls`.execute(db);
+  await sql`delete from clients where id like 'bench-%'`.execute(db);
+
+  const clientRows = Array.from({ length: size.clients }, (_, i) => ({
+    id: i === 0 ? BIG_CLIENT_ID : `bench-${i}`,
+    first_name: 'Bench',
+    last_name: `Client ${i}`,
+    email: `bench-${i}@bench.invalid`,
+    company_name: `Bench Co ${i}`,
+    account_type: 'individual',
+    per_minute_rate_cents: 15,
+    // UTC, so the daily rollups below can be computed in SQL; time zones are covered by the API tests.
+    timezone: 'UTC',
+    is_active: 1,
+    api_key_status: 'missing' as const,
+    webhook_token: `bench-token-${i.toString().padStart(6, '0')}-xxxxxxxxxxxx`,
+    onboarding_status: 'active' as const,
+    created_at: t,
+    updated_at: t,
+  }));
+  for (let i = 0; i < clientRows.length; i += 200)
+    await db
+      .insertInto('clients')
+      .values(clientRows.slice(i, i + 200))
+      .execute();
+
+  const others = size.calls - size.bigClientCalls;
+  const perOther = Math.floor(others / Math.max(1, size.clients - 1));
+  const status = (n: string) =>
+    sql.raw(
+      `case (${n}) % 10 when 0 then 'failed' when 1 then 'transferred' when 2 then 'active' else 'completed' end`,
+    );
+  const pathway = (n: string) =>
+    sql.raw(`case (${n}) % 3 when 0 then 'Sales' when 1 then 'Support' else 'Booking' end`);
+  const duration = (n: string) => sql.raw(`((${n}) * 7919) % 600`);
+
+  // The big client: B calls spread evenly over the last 90 days.
+  const bigSpan = Math.floor((90 * DAY) / size.bigClientCalls);
+  if (dialect === 'postgres') {
+    await sql`insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at)
+      select 'b' || n, ${BIG_CLIENT_ID}, 'pb' || n, '+1555' || lpad((n % 10000000)::text, 7, '0'), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
+        ${sql.lit(now)}::bigint - n::bigint * ${sql.lit(bigSpan)}, case when n % 2 = 0 then 'https://rec.invalid/' || n || '.mp3' end, null,
+        ((${duration('n')}) * 15 * 10000 / 60)::bigint, 15, 0, 'sync', null, ${sql.lit(now)}::bigint
+      from generate_series(1, ${sql.lit(size.bigClientCalls)}) as n`.execute(db);
+    await sql`insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at)
+      select 'o' || n, 'bench-' || (1 + n % ${sql.lit(size.clients - 1)}), 'po' || n, '+1666' || lpad((n % 10000000)::text, 7, '0'), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
+        ${sql.lit(now)}::bigint - (n::bigint * 7919 % (365::bigint * ${sql.lit(DAY)})), null, null,
+        ((${duration('n')}) * 15 * 10000 / 60)::bigint, 15, 0, 'sync', null, ${sql.lit(now)}::bigint
+      from generate_series(1, ${sql.lit(perOther * (size.clients - 1))}) as n`.execute(db);
+  } else {
+    const seq = (count: number) =>
+      sql.raw(`with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${count})`);
+    await sql`${seq(size.bigClientCalls)}
+      insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at)
+      select 'b' || n, ${BIG_CLIENT_ID}, 'pb' || n, '+1555' || printf('%07d', n % 10000000), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
+        ${sql.lit(now)} - n * ${sql.lit(bigSpan)}, case when n % 2 = 0 then 'https://rec.invalid/' || n || '.mp3' end, null,
+        (${duration('n')}) * 15 * 10000 / 60, 15, 0, 'sync', null, ${sql.lit(now)}
+      from seq`.execute(db);
+    await sql`${seq(perOther * (size.clients - 1))}
+      insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at)
+      select 'o' || n, 'bench-' || (1 + n % ${sql.lit(size.clients - 1)}), 'po' || n, '+1666' || printf('%07d', n % 10000000), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
+        ${sql.lit(now)} - (n * 7919 % (365 * ${sql.lit(DAY)})), null, null,
+        (${duration('n')}) * 15 * 10000 / 60, 15, 0, 'sync', null, ${sql.lit(now)}
+      from seq`.execute(db);
+  }
+  // Numbers are inlined as literals: a bound JS number is a REAL in SQLite ('bench-' || 1.0).
+  // Integer division buckets exactly as rollups.ts does (created_at is never negative here).
+  await sql`insert into call_rollups (client_id, bucket_start, status, pathway, call_count, total_seconds, total_cost_micros)
+    select client_id, (created_at / 900000) * 900000, status, pathway, count(*), sum(duration_seconds), sum(cost_micros)
+    from calls where is_proxy = 0 group by client_id, (created_at / 900000) * 900000, status, pathway`.execute(
+    db,
+  );
+  const day =
+    dialect === 'postgres'
+      ? sql`to_char(to_timestamp(created_at / 1000) at time zone 'UTC', 'YYYY-MM-DD')`
+      : sql`strftime('%Y-%m-%d', created_at / 1000, 'unixepoch')`;
+  await sql`insert into call_rollups_daily (client_id, day, status, pathway, call_count, total_seconds, total_cost_micros)
+    select client_id, ${day}, status, pathway, count(*), sum(duration_seconds), sum(cost_micros)
+    from calls where is_proxy = 0 group by client_id, ${day}, status, pathway`.execute(db);
+  await sql`analyze`.execute(db);
+}

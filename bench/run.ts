@@ -1,0 +1,296 @@
+/**
+ * `npm run bench`: the performance targets of DESIGN §9, measured through the real HTTP server
+ * on SQLite and on PostgreSQL, each beside a Fastify hello-world and a raw SQL query of the same
+ * run so the figures read as ratios on a noisy machine. Writes bench/RESULTS.md.
+ *
+ * Scale: BENCH_CALLS (default 10,000,000), BENCH_CLIENTS (1,000), BENCH_BIG_CALLS (1,000,000);
+ * `npm run bench -- --quick` uses 500,000 / 200 / 200,000. BENCH_DB=sqlite|postgres runs one.
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { gzipSync } from 'node:zlib';
+import Fastify from 'fastify';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { startVoiceSim } from '../sim/voice-provider';
+import { buildApp } from '../src/server/app';
+import { hashPassword } from '../src/server/auth/passwords';
+import { createDeps } from '../src/server/bootstrap';
+import { loadConfig } from '../src/server/config';
+import { type Db, openDb } from '../src/server/db/connect';
+import { createBlandProvider } from '../src/server/providers/voice/bland';
+import { blandCallBody } from '../tests/helpers/bland';
+import { BIG_CLIENT_ID, createDataset } from './dataset';
+
+const quick = process.argv.includes('--quick');
+const size = {
+  calls: Number(process.env.BENCH_CALLS ?? (quick ? 500_000 : 10_000_000)),
+  clients: Number(process.env.BENCH_CLIENTS ?? (quick ? 200 : 1_000)),
+  bigClientCalls: Number(process.env.BENCH_BIG_CALLS ?? (quick ? 200_000 : 1_000_000)),
+};
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SAMPLES = 200;
+
+interface Row {
+  what: string;
+  value: string;
+  target: string;
+  ok: boolean | null;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function timeRequests(
+  url: string,
+  headers: Record<string, string>,
+  n = SAMPLES,
+): Promise<{ p50: number; p95: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < n + 10; i++) {
+    const start = performance.now();
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+    if (i >= 10) times.push(performance.now() - start); // the first ten warm up
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+async function timeSql(run: () => Promise<unknown>, n = SAMPLES): Promise<{ p50: number; p95: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < n + 10; i++) {
+    const start = performance.now();
+    await run();
+    if (i >= 10) times.push(performance.now() - start);
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+const ms = (v: number) => `${v.toFixed(2)} ms`;
+
+async function helloWorld(): Promise<{ p50: number; p95: number }> {
+  const app = Fastify();
+  app.get('/', async () => ({ hello: 'world' }));
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const result = await timeRequests(url, {});
+  await app.close();
+  return result;
+}
+
+async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<Row[]> {
+  const rows: Row[] = [];
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cap-bench-'));
+  let database: Db;
+  let dropSchema = async () => {};
+  if (dialect === 'postgres') {
+    const schema = 'bench_run';
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
+    await admin.end();
+    database = openDb({ databaseUrl: PG_URL, dataDir, schema, poolSize: 10 });
+    dropSchema = async () => {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    };
+  } else {
+    database = openDb({ databaseUrl: null, dataDir });
+  }
+
+  const sim = await startVoiceSim();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    APP_SECRET: 'bench-secret-0123456789',
+    BLAND_API_URL: sim.url,
+    LOG_LEVEL: 'silent',
+  });
+  const { deps, close } = await createDeps(config, {
+    db: database,
+    voice: createBlandProvider({ baseUrl: sim.url }),
+  });
+  const now = Date.now();
+
+  console.log(`[${dialect}] generating ${size.calls.toLocaleString()} calls for ${size.clients} clients…`);
+  let start = performance.now();
+  await createDataset(database, size, now);
+  console.log(`[${dialect}] data set ready in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+
+  await deps.db
+    .updateTable('clients')
+    .set({ password_hash: await hashPassword('bench-password') })
+    .where('id', '=', BIG_CLIENT_ID)
+    .execute();
+  const app = await buildApp(deps);
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const login = await fetch(`${base}/api/client/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'bench-0@bench.invalid', password: 'bench-password' }),
+  });
+  const cookie = String(login.headers.get('set-cookie')).split(';')[0];
+  const headers = { cookie };
+
+  const hello = await helloWorld();
+  rows.push({ what: 'baseline: Fastify hello-world p95', value: ms(hello.p95), target: '-', ok: null });
+  const point = await timeSql(() =>
+    deps.db.selectFrom('clients').select('id').where('id', '=', BIG_CLIENT_ID).execute(),
+  );
+  rows.push({ what: 'baseline: raw SQL point query p95', value: ms(point.p95), target: '-', ok: null });
+  const from60 = now - 60 * 86_400_000;
+  start = performance.now();
+  const naive = await sql<{
+    n: number;
+  }>`select count(*) as n, sum(duration_seconds) as s from calls where client_id = ${BIG_CLIENT_ID} and created_at > ${from60}`.execute(
+    deps.db,
+  );
+  rows.push({
+    what: `baseline: naive scan of the 60-day window (${Number(naive.rows[0].n).toLocaleString()} rows)`,
+    value: ms(performance.now() - start),
+    target: '-',
+    ok: null,
+  });
+
+  const window = `startDate=${new Date(from60).toISOString()}&endDate=${new Date(now).toISOString()}&status=all`;
+  const first = await (await fetch(`${base}/api/client/calls?${window}`, { headers })).json();
+  const endpoints: [string, string][] = [
+    ['stats, 60 days', '/api/client/stats?dateRange=60d'],
+    ['calls-over-time, 60 days', '/api/client/calls-over-time?dateRange=60d'],
+    ['call log, first page (with total)', `/api/client/calls?${window}&page=1`],
+    ['call log, last page (with total)', `/api/client/calls?${window}&page=${first.pagination.totalPages}`],
+  ];
+  for (const [what, url] of endpoints) {
+    const r = await timeRequests(`${base}${url}`, headers);
+    rows.push({
+      what: `${what} p95 (p50 ${ms(r.p50)})`,
+      value: ms(r.p95),
+      target: '≤ 10 ms',
+      ok: r.p95 <= 10,
+    });
+  }
+
+  // Webhook ingestion: 50 concurrent senders for 5 s across 50 clients, 10% repeated deliveries,
+  // from a worker thread so the load generator does not share the server's event loop.
+  const tokens = (
+    await deps.db
+      .selectFrom('clients')
+      .select('webhook_token')
+      .where('id', 'like', 'bench-%')
+      .limit(50)
+      .execute()
+  ).map((r) => r.webhook_token);
+  const prefix = `wh-${dialect}`;
+  start = performance.now();
+  const load = await new Promise<{ delivered: number; failed: number; distinct: number }>(
+    (resolve, reject) => {
+      const worker = new Worker(new URL('./webhook-load-worker.mjs', import.meta.url), {
+        workerData: { base, tokens, senders: 50, durationMs: 5_000, prefix, bodyTemplate: blandCallBody() },
+      });
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    },
+  );
+  const seconds = (performance.now() - start) / 1000;
+  const stored = Number(
+    (
+      await sql<{
+        n: number;
+      }>`select count(*) as n from calls where provider_call_id like ${`${prefix}-%`}`.execute(deps.db)
+    ).rows[0].n,
+  );
+  const perSecond = load.delivered / seconds;
+  rows.push({
+    what: `webhook ingestion, 50 senders (${load.delivered.toLocaleString()} deliveries, ${load.failed} failed, ${load.distinct.toLocaleString()} distinct calls, ${stored.toLocaleString()} stored)`,
+    value: `${Math.round(perSecond).toLocaleString()}/s`,
+    target: '≥ 3,000/s, none lost',
+    ok: perSecond >= 3000 && load.failed === 0 && stored === load.distinct,
+  });
+
+  // Sync: 10,000 provider calls from the simulator.
+  const key = `bench-sync-${dialect}`;
+  sim.addCalls(key, { count: 10_000, spreadDays: 30 });
+  await deps.db
+    .updateTable('clients')
+    .set({ bland_api_key_enc: deps.secrets.encrypt(key) })
+    .where('id', '=', BIG_CLIENT_ID)
+    .execute();
+  start = performance.now();
+  const syncRes = await fetch(`${base}/api/client/calls/sync`, { method: 'POST', headers });
+  const syncBody = await syncRes.json();
+  const syncSeconds = (performance.now() - start) / 1000;
+  rows.push({
+    what: `sync of 10,000 provider calls (${syncBody.created ?? 0} created)`,
+    value: `${syncSeconds.toFixed(2)} s`,
+    target: '≤ 10 s',
+    ok: syncRes.status === 200 && syncSeconds <= 10,
+  });
+
+  await app.close();
+  await close();
+  await sim.close();
+  await dropSchema();
+  rmSync(dataDir, { recursive: true, force: true });
+  return rows;
+}
+
+function bundleRows(): Row[] {
+  const dir = 'dist/web';
+  if (!existsSync(`${dir}/index.html`))
+    return [{ what: 'browser bundle (run `npm run build` first)', value: '-', target: '≤ 150 KB', ok: null }];
+  const html = readFileSync(`${dir}/index.html`, 'utf8');
+  const initial = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  const gz = (file: string) => gzipSync(readFileSync(path.join(dir, file))).length;
+  const base = initial.reduce((n, f) => n + gz(f), 0);
+  const assets = readdirSync(`${dir}/assets`);
+  const rows: Row[] = [];
+  for (const [route, prefix] of [
+    ['landing (/)', 'landing-page'],
+    ['login (/client-login)', 'client-login-page'],
+  ] as const) {
+    const chunk = assets.find((a) => a.startsWith(prefix) && a.endsWith('.js'));
+    const total = base + (chunk ? gz(`assets/${chunk}`) : 0);
+    rows.push({
+      what: `browser: ${route} gzipped JS`,
+      value: `${(total / 1024).toFixed(1)} KB`,
+      target: '≤ 150 KB',
+      ok: total <= 150 * 1024,
+    });
+  }
+  return rows;
+}
+
+async function main() {
+  const which = process.env.BENCH_DB;
+  const sections: [string, Row[]][] = [];
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    if (which && which !== dialect) continue;
+    sections.push([dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL', await benchDialect(dialect)]);
+  }
+  sections.push(['Browser', bundleRows()]);
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Run ${new Date().toISOString()} on ${process.platform}, Node ${process.version}; data set: ${size.calls.toLocaleString()} calls, ${size.clients.toLocaleString()} clients, big client ${size.bigClientCalls.toLocaleString()} calls in 90 days${quick ? ' (--quick)' : ''}.`,
+    'Latencies are p95 over 200 sequential requests through the real HTTP server (after 10 warm-up requests).',
+    '',
+  ];
+  for (const [title, rows] of sections) {
+    lines.push(`## ${title}`, '', '| measure | result | target | |', '|---|---|---|---|');
+    for (const r of rows)
+      lines.push(`| ${r.what} | ${r.value} | ${r.target} | ${r.ok === null ? '' : r.ok ? 'ok' : 'MISSED'} |`);
+    lines.push('');
+  }
+  writeFileSync('bench/RESULTS.md', `${lines.join('\n')}\n`);
+  console.log(lines.join('\n'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

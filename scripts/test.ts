@@ -1,0 +1,112 @@
+/**
+ * `npm test`: the whole suite, in order: services check, typecheck, lint, unit + API tests on
+ * SQLite, API tests on PostgreSQL, browser build, browser e2e. Every step runs even when an
+ * earlier one failed, so one run shows everything; the last line is the summary CI reads.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const out = path.resolve('.test-output');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+interface Tally {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+const total: Tally = { passed: 0, failed: 0, skipped: 0 };
+
+function run(title: string, command: string, args: string[], env: Record<string, string> = {}): boolean {
+  console.log(`\n=== ${title}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const ok = result.status === 0;
+  console.log(
+    `=== ${title}: ${ok ? 'ok' : `FAILED (exit ${result.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return ok;
+}
+
+/** A check that is not a test runner (typecheck, lint, build) counts as one test. */
+function check(title: string, command: string, args: string[]): boolean {
+  const ok = run(title, command, args);
+  if (ok) total.passed++;
+  else total.failed++;
+  return ok;
+}
+
+function addVitest(file: string, stepOk: boolean): void {
+  if (!existsSync(file)) {
+    total.failed++;
+    return;
+  }
+  const report = JSON.parse(readFileSync(file, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+    numFailedTestSuites: number;
+  };
+  total.passed += report.numPassedTests;
+  total.failed += report.numFailedTests + (report.numFailedTests === 0 && !stepOk ? 1 : 0);
+  total.skipped += report.numPendingTests + report.numTodoTests;
+}
+
+function addPlaywright(file: string, stepOk: boolean): void {
+  if (!existsSync(file)) {
+    total.failed++;
+    return;
+  }
+  const { stats } = JSON.parse(readFileSync(file, 'utf8')) as {
+    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  };
+  total.passed += stats.expected + stats.flaky;
+  total.failed += stats.unexpected + (stats.unexpected === 0 && !stepOk ? 1 : 0);
+  total.skipped += stats.skipped;
+}
+
+const servicesOk = run('services', 'bash', ['scripts/ensure-services.sh']);
+if (!servicesOk) total.failed++;
+check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
+check('lint', 'npx', ['biome', 'check', '.']);
+
+const sqliteOk = run(
+  'unit + api (SQLite)',
+  'npx',
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}/vitest-sqlite.json`],
+  {
+    TEST_DB: 'sqlite',
+  },
+);
+addVitest(`${out}/vitest-sqlite.json`, sqliteOk);
+
+const pgOk = run(
+  'api (PostgreSQL)',
+  'npx',
+  [
+    'vitest',
+    'run',
+    '--project',
+    'api',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}/vitest-postgres.json`,
+  ],
+  {
+    TEST_DB: 'postgres',
+  },
+);
+addVitest(`${out}/vitest-postgres.json`, pgOk);
+
+if (check('browser build', 'npx', ['vite', 'build', '--logLevel', 'warn'])) {
+  const e2eOk = run('e2e (Chromium)', 'npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: `${out}/playwright.json`,
+  });
+  addPlaywright(`${out}/playwright.json`, e2eOk);
+}
+
+const skipped = total.skipped ? `, ${total.skipped} skipped` : '';
+console.log(`\ntests: ${total.passed} passed, ${total.failed} failed${skipped}`);
+process.exit(total.failed === 0 ? 0 : 1);

@@ -1,0 +1,23 @@
+/**
+ * `npm run sim`: the local stand-ins for Bland AI, Stripe and PayPal, for `npm run dev` and for
+ * anyone evaluating the product offline. Each speaks its service's wire format (see docs/).
+ */
+import { startPaypalSim } from './paypal';
+import { startStripeSim } from './stripe';
+import { SIM_DEMO_KEY, seedDemoAccount, startVoiceSim } from './voice-provider';
+
+const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+const voice = await startVoiceSim({ port: port('VOICE_SIM_PORT', 4010), host: '127.0.0.1' });
+seedDemoAccount(voice);
+const stripe = await startStripeSim({
+  port: port('STRIPE_SIM_PORT', 4020),
+  webhookUrl: process.env.STRIPE_SIM_WEBHOOK_URL,
+  webhookSecret: process.env.STRIPE_SIM_WEBHOOK_SECRET,
+});
+const paypal = await startPaypalSim({ port: port('PAYPAL_SIM_PORT', 4030) });
+if (process.env.PAYPAL_SIM_WEBHOOK_URL) paypal.setWebhookTarget(process.env.PAYPAL_SIM_WEBHOOK_URL);
+
+console.log(
+  `Simulators: Bland AI ${voice.url} (API key ${SIM_DEMO_KEY}), Stripe ${stripe.url}, PayPal ${paypal.url}`,
+);

@@ -1,0 +1,124 @@
+/**
+ * The simulator's in-memory world: one account per API key, each with its own calls, plus the
+ * pathways, expired recordings and the failure mode. Plain data so tests can look inside.
+ */
+
+export type SimMode = 'normal' | '429' | '500' | 'slow' | 'flaky';
+export type BlandSpeaker = 'user' | 'assistant' | 'robot' | 'agent-action';
+
+export interface BlandTranscriptLine {
+  id: number;
+  created_at: string;
+  text: string;
+  user: BlandSpeaker;
+  c_id: string;
+}
+
+/** Bland's call-details object as GET /v1/calls/{id} and the post-call webhook carry it. */
+export interface BlandCallRecord {
+  call_id: string;
+  c_id: string;
+  to: string;
+  from: string;
+  call_length: number;
+  corrected_duration: string;
+  batch_id: string | null;
+  inbound: boolean;
+  completed: boolean;
+  created_at: string;
+  started_at: string | null;
+  end_at: string | null;
+  queue_status: string;
+  status: string;
+  endpoint_url: string;
+  max_duration: number;
+  error_message: string | null;
+  answered_by: string | null;
+  call_ended_by: string | null;
+  record: boolean;
+  recording_url: string | null;
+  price: number;
+  summary: string | null;
+  pathway_id: string | null;
+  transferred_to: string | null;
+  transferred_at: string | null;
+  is_proxy_agent_call: boolean;
+  local_dialing: boolean;
+  variables: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  request_data: Record<string, unknown>;
+  analysis: unknown;
+  analysis_schema: unknown;
+  pathway_logs: unknown;
+  concatenated_transcript: string;
+  transcripts: BlandTranscriptLine[];
+  [field: string]: unknown;
+}
+
+export interface SimCall {
+  /** The API key of the owning account ('' for calls placed without a key). */
+  account: string;
+  createdAtMs: number;
+  /** Moves when the call changes, for sort_by=updated_at. Not part of Bland's object. */
+  updatedAtMs: number;
+  details: BlandCallRecord;
+}
+
+export interface SimAccount {
+  apiKey: string;
+  /** The AI agent's own number: `to` of inbound calls, `from` of outbound ones. */
+  agentNumber: string;
+  calls: SimCall[];
+}
+
+export interface SimStats {
+  /** Requests to /v1/* (injected failures included). */
+  requests: number;
+  byRoute: Record<string, number>;
+  /** Concurrent /v1 requests per authorization value, now and at most. */
+  inFlight: Map<string, number>;
+  maxInFlight: Map<string, number>;
+}
+
+export interface SimState {
+  accounts: Map<string, SimAccount>;
+  callsById: Map<string, SimCall>;
+  pathways: Map<string, { name: string; description: string }>;
+  expiredRecordings: Set<string>;
+  mode: SimMode;
+  slowMs: number;
+  /** Failing (or slow) answers left before the mode returns to normal; null = until changed. */
+  modeRemaining: number | null;
+  retryAfterSeconds: number;
+  /** Alternates flaky answers: odd requests fail, even ones pass. */
+  flakyCounter: number;
+  transcriptSeq: number;
+  stats: SimStats;
+}
+
+/** Fixed ids so docs, seeds and tests can name them. */
+export const SIM_PATHWAYS = {
+  sales: '3f8b2c1e-5a47-4d0e-9c61-7b2a9e4d1f01',
+  support: '3f8b2c1e-5a47-4d0e-9c61-7b2a9e4d1f02',
+  booking: '3f8b2c1e-5a47-4d0e-9c61-7b2a9e4d1f03',
+} as const;
+
+export function createSimState(): SimState {
+  return {
+    accounts: new Map(),
+    callsById: new Map(),
+    pathways: new Map([
+      [SIM_PATHWAYS.sales, { name: 'Sales', description: 'Qualifies leads and books demos' }],
+      [SIM_PATHWAYS.support, { name: 'Support', description: 'Answers product questions and opens tickets' }],
+      [SIM_PATHWAYS.booking, { name: 'Booking', description: 'Books, moves and cancels appointments' }],
+    ]),
+    expiredRecordings: new Set(),
+    mode: 'normal',
+    slowMs: 20_000,
+    modeRemaining: null,
+    retryAfterSeconds: 1,
+    flakyCounter: 0,
+    transcriptSeq: 100_000,
+    stats: { requests: 0, byRoute: {}, inFlight: new Map(), maxInFlight: new Map() },
+  };
+}

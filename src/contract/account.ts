@@ -1,0 +1,117 @@
+/**
+ * The client's own account: the settings account form (SPEC §5), change password and API key
+ * (DESIGN §6 [4]), notification preferences (SPEC §3 defaults). Shared by the server (validation)
+ * and the browser (forms and types).
+ */
+import { z } from 'zod';
+import type { ApiKeyStatus, ClientSession } from './auth';
+
+export const ACCOUNT_MESSAGES = {
+  firstNameRequired: 'First name is required',
+  lastNameRequired: 'Last name is required',
+  invalidEmail: 'Invalid email address',
+  invalidPhone: 'Please enter the phone number in international format, e.g. +14155550123',
+  emailTaken: 'This email address is already used by another account',
+  currentPasswordRequired: 'Current password is required',
+  currentPasswordWrong: 'Current password is incorrect',
+  newPasswordTooShort: 'New password must be at least 10 characters',
+  newPasswordSame: 'New password must be different from the current password',
+  passwordsDiffer: 'Passwords do not match',
+  apiKeyRequired: 'API key is required',
+  apiKeyInvalid: 'The voice provider rejected this API key. Check it and try again.',
+  apiKeyUnchecked: 'The voice provider could not be reached to check the key. Please try again in a minute.',
+} as const;
+
+export const MIN_PASSWORD_LENGTH = 10;
+
+const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);
+
+/** DESIGN §6 [6]: E.164 or empty. Spaces, dashes, dots and brackets people type are dropped. */
+const phoneField = z
+  .string()
+  .max(40, 'Must be at most 40 characters')
+  .transform((v) => v.replace(/[\s\-().]/g, ''))
+  .refine((v) => v === '' || /^\+[1-9]\d{6,14}$/.test(v), ACCOUNT_MESSAGES.invalidPhone);
+
+/** SPEC §5 account form; the body of PUT /api/client/account. Empty optional fields mean "none". */
+export const AccountForm = z.object({
+  firstName: text(100).min(1, ACCOUNT_MESSAGES.firstNameRequired),
+  lastName: text(100).min(1, ACCOUNT_MESSAGES.lastNameRequired),
+  email: z
+    .string()
+    .trim()
+    .max(320, 'Must be at most 320 characters')
+    .email(ACCOUNT_MESSAGES.invalidEmail)
+    .transform((v) => v.toLowerCase()),
+  companyName: text(200).optional().default(''),
+  phoneNumber: phoneField.optional().default(''),
+  jobTitle: text(200).optional().default(''),
+});
+export type AccountFormInput = z.input<typeof AccountForm>;
+export type AccountForm = z.output<typeof AccountForm>;
+
+export interface AccountUpdateResponse {
+  success: true;
+  client: ClientSession;
+}
+
+/** Body of POST /api/client/change-password. */
+export const ChangePasswordBody = z.object({
+  currentPassword: z.string().min(1, ACCOUNT_MESSAGES.currentPasswordRequired).max(1000),
+  newPassword: z
+    .string()
+    .min(MIN_PASSWORD_LENGTH, ACCOUNT_MESSAGES.newPasswordTooShort)
+    .max(1000, 'Must be at most 1000 characters'),
+});
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+
+/** The dialog's form: the body plus a confirmation that must match. */
+export const ChangePasswordForm = ChangePasswordBody.extend({ confirmPassword: z.string() }).refine(
+  (v) => v.newPassword === v.confirmPassword,
+  { message: ACCOUNT_MESSAGES.passwordsDiffer, path: ['confirmPassword'] },
+);
+export type ChangePasswordForm = z.infer<typeof ChangePasswordForm>;
+
+/** Body of PUT /api/client/api-key. */
+export const ApiKeyBody = z.object({
+  blandApiKey: z
+    .string()
+    .trim()
+    .min(1, ACCOUNT_MESSAGES.apiKeyRequired)
+    .max(500, 'Must be at most 500 characters'),
+});
+export type ApiKeyBody = z.infer<typeof ApiKeyBody>;
+
+export interface ApiKeyResponse {
+  success: true;
+  apiKeyStatus: ApiKeyStatus;
+}
+
+/** SPEC §3 notification preferences; GET and PUT /api/client/notifications. */
+export const NotificationPrefs = z.object({
+  emailNotifications: z.boolean(),
+  smsNotifications: z.boolean(),
+  webhookNotifications: z.boolean(),
+  monthlyReports: z.boolean(),
+});
+export type NotificationPrefs = z.infer<typeof NotificationPrefs>;
+
+export const DEFAULT_NOTIFICATION_PREFS: NotificationPrefs = {
+  emailNotifications: true,
+  smsNotifications: false,
+  webhookNotifications: true,
+  monthlyReports: true,
+};
+
+export const NOTIFICATION_LABELS: Record<keyof NotificationPrefs, { label: string; description: string }> = {
+  emailNotifications: {
+    label: 'Email notifications',
+    description: 'Call summaries and account alerts by email',
+  },
+  smsNotifications: { label: 'SMS notifications', description: 'Urgent alerts by text message' },
+  webhookNotifications: { label: 'Webhook notifications', description: 'Call events posted to your systems' },
+  monthlyReports: {
+    label: 'Monthly reports',
+    description: 'A usage and cost report at the start of each month',
+  },
+};

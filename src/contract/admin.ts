@@ -1,0 +1,324 @@
+/**
+ * The admin area's shapes and form rules (SPEC §3, §5, §7; DESIGN §6 [6] [14]): client list items,
+ * client configuration, the create-client and edit-client schemas, option lists, onboarding and
+ * sync-all answers. Shared by the server (validation) and the browser (forms, types).
+ */
+import { z } from 'zod';
+import type { ApiKeyStatus } from './auth';
+
+export const INDUSTRIES_CREATE = [
+  'technology',
+  'healthcare',
+  'finance',
+  'education',
+  'retail',
+  'manufacturing',
+  'other',
+] as const;
+export const INDUSTRIES_EDIT = [
+  'technology',
+  'healthcare',
+  'finance',
+  'education',
+  'retail',
+  'manufacturing',
+  'real-estate',
+  'other',
+] as const;
+export const COMPANY_SIZES_CREATE = ['1-10', '11-50', '51-200', '201-1000', '1000+'] as const;
+export const COMPANY_SIZES_EDIT = ['1-10', '11-50', '51-200', '201-500', '500+'] as const;
+/** Stored values may come from either form, so the server accepts both lists. */
+export const ALL_COMPANY_SIZES = ['1-10', '11-50', '51-200', '201-500', '500+', '201-1000', '1000+'] as const;
+
+export const ACCOUNT_TYPES = ['individual', 'master_account'] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+export const ACCOUNT_TYPE_LABELS: Record<AccountType, string> = {
+  individual: 'Individual',
+  master_account: 'Master Account',
+};
+
+export const INDUSTRY_LABELS: Record<string, string> = {
+  technology: 'Technology',
+  healthcare: 'Healthcare',
+  finance: 'Finance',
+  education: 'Education',
+  retail: 'Retail',
+  manufacturing: 'Manufacturing',
+  'real-estate': 'Real Estate',
+  other: 'Other',
+};
+
+/** SPEC §4: how the admin list shows a client's API key status. */
+export function apiKeyStatusLabel(status: string | null | undefined): string {
+  if (status === 'valid') return 'Active';
+  if (status === 'invalid') return 'Invalid Key';
+  if (status === 'missing') return 'Non Active';
+  return 'Unknown';
+}
+
+export const DEFAULT_PER_MINUTE_RATE = 0.15;
+export const DEFAULT_TIMEZONE = 'UTC';
+export const DEFAULT_ACCOUNT_TYPE: AccountType = 'individual';
+/** SPEC §9. */
+export const WEBHOOK_POLL_INTERVAL_MS = 2000;
+export const CREDENTIALS_TOAST_MS = 10_000;
+
+export const MESSAGES = {
+  invalidEmail: 'Please enter a valid email address',
+  emailRequired: 'Email is required',
+  firstNameRequired: 'First name is required',
+  lastNameRequired: 'Last name is required',
+  invalidUrl: 'Please enter a valid URL (e.g. https://example.com)',
+  invalidPhone: 'Please enter the phone number in international format, e.g. +14155550123',
+  invalidTimezone: 'Please choose a valid time zone (e.g. UTC or America/New_York)',
+  rateDecimals: 'Rate can have at most two decimals',
+  clientNotFound: 'Client not found',
+  emailTaken: 'A client with this email already exists',
+  webhookNotVerified:
+    'No test call has reached the webhook yet. Place a test call to the webhook URL, wait for it to arrive, then try again.',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Field rules. Empty strings mean "not given" for every optional text field (forms send "").
+
+const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.');
+  } catch {
+    return false;
+  }
+}
+
+/** URL of type http(s), or empty. */
+const websiteField = text(2048).refine((v) => v === '' || isHttpUrl(v), MESSAGES.invalidUrl);
+
+/** DESIGN §6 [6]: E.164 or empty. Spaces, dashes, dots and brackets people type are dropped. */
+const phoneField = z
+  .string()
+  .max(40, 'Must be at most 40 characters')
+  .transform((v) => v.replace(/[\s\-().]/g, ''))
+  .refine((v) => v === '' || /^\+[1-9]\d{6,14}$/.test(v), MESSAGES.invalidPhone);
+
+/** Create form (SPEC §5): one message for a missing and a malformed address. */
+const createEmailField = z
+  .string()
+  .trim()
+  .max(320, 'Must be at most 320 characters')
+  .email(MESSAGES.invalidEmail)
+  .transform((v) => v.toLowerCase());
+
+/** Edit dialog (SPEC §5 "email required"): says so when it is empty. */
+const editEmailField = z
+  .string()
+  .trim()
+  .min(1, MESSAGES.emailRequired)
+  .max(320, 'Must be at most 320 characters')
+  .email(MESSAGES.invalidEmail)
+  .transform((v) => v.toLowerCase());
+
+const firstNameField = text(100).min(1, MESSAGES.firstNameRequired);
+const lastNameField = text(100).min(1, MESSAGES.lastNameRequired);
+
+const optionalChoice = <T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .union([z.literal(''), z.enum(values)])
+    .optional()
+    .default('');
+
+export function isValidTimezone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const addressFields = {
+  companyName: text(200).optional().default(''),
+  jobTitle: text(200).optional().default(''),
+  phoneNumber: phoneField.optional().default(''),
+  address: text(300).optional().default(''),
+  city: text(100).optional().default(''),
+  state: text(100).optional().default(''),
+  zipCode: text(100).optional().default(''),
+  country: text(100).optional().default(''),
+  notes: text(5000).optional().default(''),
+  companyWebsite: websiteField.optional().default(''),
+};
+
+/** SPEC §5 create-client form; the body of POST /api/admin/generate-webhook. */
+export const CreateClientForm = z.object({
+  firstName: firstNameField,
+  lastName: lastNameField,
+  email: createEmailField,
+  industry: optionalChoice(INDUSTRIES_CREATE),
+  companySize: optionalChoice(COMPANY_SIZES_CREATE),
+  ...addressFields,
+});
+export type CreateClientFormInput = z.input<typeof CreateClientForm>;
+export type CreateClientForm = z.output<typeof CreateClientForm>;
+
+/** SPEC §5 and DESIGN §6 [6] edit-client dialog; the body of PUT /api/admin/client-config/{id}. */
+export const EditClientForm = z.object({
+  firstName: firstNameField,
+  lastName: lastNameField,
+  email: editEmailField,
+  accountType: z.enum(ACCOUNT_TYPES).default(DEFAULT_ACCOUNT_TYPE),
+  perMinuteRate: z
+    .number()
+    .min(0)
+    .max(100)
+    .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, MESSAGES.rateDecimals)
+    .default(DEFAULT_PER_MINUTE_RATE),
+  timezone: text(100).min(1).refine(isValidTimezone, MESSAGES.invalidTimezone).default(DEFAULT_TIMEZONE),
+  isActive: z.boolean().default(true),
+  industry: z
+    .union([z.literal(''), z.enum(INDUSTRIES_EDIT)])
+    .optional()
+    .default(''),
+  // Clients created with the create form's sizes stay editable.
+  companySize: optionalChoice(ALL_COMPANY_SIZES),
+  /** Omitted or the masked value: keep the stored key. Empty: remove it. Anything else: the new key. */
+  blandApiKey: z.string().trim().max(500, 'Must be at most 500 characters').nullable().optional(),
+  clientIdentifier: text(200).optional().default(''),
+  organizationId: text(200).optional().default(''),
+  ...addressFields,
+});
+export type EditClientFormInput = z.input<typeof EditClientForm>;
+export type EditClientForm = z.output<typeof EditClientForm>;
+
+/** A masked key as the API shows it: its first three and last four characters. */
+export function maskApiKey(key: string): string {
+  if (key.length < 12) return '••••••••';
+  return `${key.slice(0, 3)}…${key.slice(-4)}`;
+}
+
+/** A value the browser sent back unchanged from what the API showed (masks never occur in real keys). */
+export function isMaskedApiKey(value: string): boolean {
+  return value.includes('…') || value.includes('•');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Responses.
+
+/** A client as the admin area shows it (SPEC §3 Client fields); the API key only masked. */
+export interface AdminClient {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  companyName: string | null;
+  phoneNumber: string | null;
+  jobTitle: string | null;
+  companyWebsite: string | null;
+  industry: string | null;
+  companySize: string | null;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  zipCode: string | null;
+  country: string | null;
+  notes: string | null;
+  accountType: string;
+  /** Dollars per minute. */
+  perMinuteRate: number;
+  timezone: string;
+  isActive: boolean;
+  /** Masked (e.g. "sk-…abcd") or null when no key is stored. */
+  blandApiKey: string | null;
+  apiKeyStatus: ApiKeyStatus;
+  clientIdentifier: string | null;
+  organizationId: string | null;
+  webhookUrl: string;
+  profileImageUrl: string | null;
+  /** pending until the wizard's finalize step. */
+  onboardingStatus: 'pending' | 'active' | 'demo';
+  hasLoginCredentials: boolean;
+  /** ISO 8601. */
+  createdAt: string;
+  lastSyncAt: string | null;
+}
+
+/** One row of GET /api/admin/clients (a bare array). */
+export interface AdminClientListItem extends AdminClient {
+  totalCalls: number;
+  /** Dollars. */
+  totalCost: number;
+  /** ISO 8601, or null when the client has no calls yet. */
+  lastCallDate: string | null;
+}
+
+/** GET /api/admin/client-config/{id}. */
+export type ClientConfig = AdminClient;
+
+export type ApiKeyCheck = 'unchanged' | 'removed' | 'valid' | 'invalid' | 'unavailable';
+
+/** PUT /api/admin/client-config/{id}. */
+export interface ClientConfigUpdateResponse {
+  success: true;
+  client: ClientConfig;
+  /** What happened to the API key: "unavailable" when the provider did not answer the check. */
+  apiKeyCheck: ApiKeyCheck;
+  message: string;
+}
+
+/** GET /api/admin/client-data/{clientId} (DESIGN §6 [14]). */
+export interface AdminClientData {
+  client: AdminClientListItem;
+}
+
+export interface AdminStats {
+  totalClients: number;
+  totalCalls: number;
+  /** Dollars. */
+  totalRevenue: number;
+  activeClients: number;
+}
+
+export interface WebhookGenerated {
+  id: string;
+  webhookUrl: string;
+}
+
+export interface WebhookStatus {
+  isTestSuccessful: boolean;
+  /** ISO 8601 of the first valid provider call, when one arrived. */
+  verifiedAt: string | null;
+}
+
+export interface FinalizeResponse {
+  email: string;
+}
+
+export interface CredentialsResponse {
+  email: string;
+  temporaryPassword: string;
+}
+
+export interface SyncAllFailure {
+  clientId: string;
+  name: string;
+  message: string;
+}
+
+export interface SyncAllResult {
+  success: boolean;
+  /** Clients whose sync finished. */
+  synced: number;
+  failed: number;
+  /** Active clients without an API key: nothing to sync. */
+  skipped: number;
+  /** Calls created and updated across all clients. */
+  created: number;
+  updated: number;
+  failures: SyncAllFailure[];
+  message: string;
+}
+
+export function clientDisplayName(client: Pick<AdminClient, 'firstName' | 'lastName'>): string {
+  return `${client.firstName} ${client.lastName}`.trim();
+}

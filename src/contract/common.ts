@@ -1,0 +1,49 @@
+/**
+ * Shared request/response fragments: date ranges, pagination, ids, the error envelope.
+ * Imported by the server (validation) and the browser (types, forms).
+ */
+import { z } from 'zod';
+
+/** Every range the server understands; views offer subsets (SPEC §9). */
+export const DATE_RANGES = ['1d', '7d', '30d', '60d', '90d'] as const;
+export type DateRange = (typeof DATE_RANGES)[number];
+export const CLIENT_DATE_RANGES = ['7d', '30d', '60d'] as const satisfies readonly DateRange[];
+export const ADMIN_DATE_RANGES = ['1d', '7d', '30d', '90d'] as const satisfies readonly DateRange[];
+export const DEFAULT_DATE_RANGE: DateRange = '7d';
+
+export const DATE_RANGE_DAYS: Record<DateRange, number> = {
+  '1d': 1,
+  '7d': 7,
+  '30d': 30,
+  '60d': 60,
+  '90d': 90,
+};
+
+/** Unknown or missing values mean 7 days (DESIGN §6). */
+export function parseDateRange(value: unknown): DateRange {
+  return typeof value === 'string' && (DATE_RANGES as readonly string[]).includes(value)
+    ? (value as DateRange)
+    : DEFAULT_DATE_RANGE;
+}
+
+export const DateRangeQuery = z.object({ dateRange: z.unknown().optional().transform(parseDateRange) });
+
+export const PAGE_SIZE = 10;
+
+export const Pagination = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+export type Pagination = z.infer<typeof Pagination>;
+
+export const IdParam = z.object({ id: z.string().trim().min(1).max(100) });
+
+export interface ErrorBody {
+  message: string;
+  /** For 400s: the first message per field, keyed by the field's path. */
+  fields?: Record<string, string>;
+}
+
+export const SuccessBody = z.object({ success: z.literal(true) });

@@ -1,0 +1,184 @@
+/**
+ * buildApp(deps): the whole HTTP application as one Fastify instance. main.ts starts it; tests
+ * build exactly the same app with their own database and simulators.
+ * Order: outside plugins → cross-cutting hooks (origin check, errors) → route modules → static/SPA.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { ZodError } from 'zod';
+import accountRoutes from './account/routes';
+import authRoutes from './auth/routes';
+import billingRoutes from './billing/routes';
+import callsRoutes from './calls/routes';
+import clientsRoutes from './clients/routes';
+import type { AppDeps } from './context';
+import demoRoutes from './demo/routes';
+import { HttpError, zodFields } from './errors';
+
+export const BODY_LIMIT_BYTES = 1_048_576;
+
+export interface BuildAppOptions {
+  /** Folder of the built browser app; served with an SPA fallback when it exists. */
+  webDir?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Client IPs feed the login limits: a forwarded-for header is not trusted unless a proxy is configured.
+    trustProxy: false,
+  });
+  app.decorate('deps', deps);
+
+  await app.register(cookie);
+  await app.register(helmet, { contentSecurityPolicy: { directives: contentSecurityPolicy(deps) } });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isStateChanging(request.method) || !request.url.startsWith('/api/')) return;
+    if (request.url.startsWith('/api/webhooks/')) return; // providers post from their own servers
+    if (
+      !isSameOrigin(
+        request.headers.origin ?? refererOrigin(request.headers.referer),
+        request,
+        deps.config.publicUrl,
+      )
+    ) {
+      return reply.code(403).send({ message: 'Cross-origin request refused' });
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply
+        .code(error.statusCode)
+        .send({ message: error.message, ...(error.fields ? { fields: error.fields } : {}) });
+    }
+    if (error instanceof ZodError) {
+      const fields = zodFields(error);
+      return reply.code(400).send({ message: Object.values(fields)[0] ?? 'Invalid input', fields });
+    }
+    const { statusCode: status, message } = error as { statusCode?: number; message?: string };
+    if (status && status >= 400 && status < 500) {
+      return reply.code(status).send({ message: clientErrorMessage(status, message ?? '') });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ message: 'Internal server error' });
+  });
+
+  // For load balancers and the test harness: answers once the database is reachable.
+  app.get('/api/health', async () => {
+    await deps.db.selectFrom('plans').select('id').limit(1).execute();
+    return { ok: true };
+  });
+
+  await app.register(authRoutes);
+  await app.register(accountRoutes);
+  await app.register(callsRoutes);
+  await app.register(clientsRoutes);
+  await app.register(billingRoutes);
+  await app.register(demoRoutes);
+
+  // Decided once: @fastify/static serves the files present at start (`npm start` builds first).
+  const webDir =
+    options.webDir && existsSync(path.join(options.webDir, 'index.html')) ? options.webDir : null;
+  if (webDir) {
+    await app.register(fastifyStatic, {
+      root: webDir,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        // Vite names assets by content hash, so they never change; the HTML always revalidates.
+        res.setHeader(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
+        );
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    // A missing hashed asset (an old bundle, a file built after start) must not get the HTML page.
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !request.url.startsWith('/api/') &&
+      !request.url.startsWith('/assets/');
+    if (isPage && webDir) {
+      // Every browser route (and unknown ones: the app shows its 404 page) gets the app's HTML.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    if (isPage && options.webDir) {
+      return reply
+        .code(503)
+        .send({ message: 'The browser app is not built yet: run `npm run build` and restart' });
+    }
+    return reply.code(404).send({ message: 'Not found' });
+  });
+
+  return app;
+}
+
+function isStateChanging(method: string): boolean {
+  return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
+}
+
+function refererOrigin(referer: string | undefined): string | undefined {
+  if (!referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return 'invalid';
+  }
+}
+
+/**
+ * Browsers always send Origin on cross-site writes, so a missing Origin/Referer means a
+ * non-browser client (scripts, tests), which cookies alone cannot be forged for.
+ */
+function isSameOrigin(
+  origin: string | undefined,
+  request: import('fastify').FastifyRequest,
+  publicUrl: string,
+): boolean {
+  if (!origin) return true;
+  if (origin === new URL(publicUrl).origin) return true;
+  const host = request.headers.host;
+  return !!host && (origin === `http://${host}` || origin === `https://${host}`);
+}
+
+function clientErrorMessage(status: number, message: string): string {
+  if (status === 413) return 'Request body is too large (limit 1 MB)';
+  if (status === 415) return 'Unsupported content type: send JSON';
+  if (message.includes('JSON')) return 'Request body is not valid JSON';
+  return message || 'Bad request';
+}
+
+function contentSecurityPolicy(deps: AppDeps): Record<string, string[] | null> {
+  const stripeApi = deps.config.stripe.apiUrl
+    ? new URL(deps.config.stripe.apiUrl).origin
+    : 'https://api.stripe.com';
+  const stripeJs = deps.config.stripe.jsUrl ? [new URL(deps.config.stripe.jsUrl).origin] : [];
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", 'https://js.stripe.com', ...stripeJs],
+    frameSrc: ["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com'],
+    connectSrc: ["'self'", stripeApi, 'https://api.stripe.com'],
+    imgSrc: ["'self'", 'data:', 'https:'],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    mediaSrc: ["'self'", 'blob:'],
+    fontSrc: ["'self'", 'data:'],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    // Only an https deployment may ask browsers to upgrade; on http://localhost it would break every request.
+    upgradeInsecureRequests: deps.config.publicUrl.startsWith('https://') ? [] : null,
+  };
+}

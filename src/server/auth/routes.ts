@@ -1,0 +1,122 @@
+/** Login, logout and session endpoints for clients and admins (SPEC §7, DESIGN §6 [1] [8] [9] [13]). */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  AdminLoginBody,
+  ClientLoginBody,
+  INVALID_ADMIN_LOGIN,
+  INVALID_CLIENT_LOGIN,
+  type AdminSession,
+} from '../../contract/auth';
+import { toClientSession } from '../clients/client-view';
+import type { SessionKind } from '../db/schema';
+import { parseInput, tooManyRequests, unauthorized } from '../errors';
+import { currentAdmin, currentClient } from './guards';
+import { decoyHash, verifyPassword } from './passwords';
+import { clearSessionCookie, sessionCookie, setSessionCookie } from './sessions';
+
+const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+const MAX_FAILURES_PER_ACCOUNT_AND_IP = 10;
+const MAX_FAILURES_PER_IP = 100;
+const TOO_MANY = 'Too many failed login attempts. Please wait 15 minutes and try again.';
+
+export default async function authRoutes(app: FastifyInstance): Promise<void> {
+  const { db, sessions, rateCounters, config, now } = app.deps;
+  const cookieOpts = { secure: config.publicUrl.startsWith('https://') };
+
+  /** Only failures count, so a successful login is never slowed by anybody else's mistakes. */
+  async function guardFailures(kind: SessionKind, account: string, ip: string) {
+    const accountKey = `login:${kind}:${account}:${ip}`;
+    const ipKey = `login:ip:${ip}`;
+    const [forAccount, forIp] = await Promise.all([
+      rateCounters.peek(accountKey, FAILURE_WINDOW_MS),
+      rateCounters.peek(ipKey, FAILURE_WINDOW_MS),
+    ]);
+    if (forAccount >= MAX_FAILURES_PER_ACCOUNT_AND_IP || forIp >= MAX_FAILURES_PER_IP)
+      throw tooManyRequests(TOO_MANY);
+    return async () => {
+      await rateCounters.hit(accountKey, FAILURE_WINDOW_MS);
+      await rateCounters.hit(ipKey, FAILURE_WINDOW_MS);
+    };
+  }
+
+  async function startSession(
+    request: FastifyRequest,
+    reply: import('fastify').FastifyReply,
+    kind: SessionKind,
+    id: string,
+  ) {
+    // Rotate: whatever session id the browser had before login is discarded.
+    await sessions.destroy(sessionCookie(request, kind));
+    setSessionCookie(reply, kind, await sessions.create(kind, id), cookieOpts);
+  }
+
+  app.post('/api/client/login', async (request, reply) => {
+    const body = parseInput(ClientLoginBody, request.body);
+    const email = body.email.toLowerCase();
+    const recordFailure = await guardFailures('client', email, request.ip);
+    const client = await db
+      .selectFrom('clients')
+      .selectAll()
+      .where('email', '=', email)
+      .where('onboarding_status', '=', 'active')
+      .executeTakeFirst();
+    const hash = client?.password_hash ?? (await decoyHash());
+    const passwordOk = await verifyPassword(body.password, hash);
+    if (!client?.password_hash || !passwordOk || client.is_active !== 1) {
+      await recordFailure();
+      throw unauthorized(INVALID_CLIENT_LOGIN);
+    }
+    await startSession(request, reply, 'client', client.id);
+    return { success: true, client: toClientSession(client, config.publicUrl) };
+  });
+
+  app.post('/api/client/logout', async (request, reply) => {
+    await sessions.destroy(sessionCookie(request, 'client'));
+    clearSessionCookie(reply, 'client', cookieOpts);
+    return { success: true };
+  });
+
+  app.get('/api/client/session', async (request) => {
+    const client = await currentClient(app, request);
+    if (!client) throw unauthorized();
+    return toClientSession(client, config.publicUrl);
+  });
+
+  app.post('/api/admin/login', async (request, reply) => {
+    const body = parseInput(AdminLoginBody, request.body);
+    const username = body.username.toLowerCase();
+    const recordFailure = await guardFailures('admin', username, request.ip);
+    const admin = await db
+      .selectFrom('admins')
+      .selectAll()
+      .where('username', '=', username)
+      .executeTakeFirst();
+    const passwordOk = await verifyPassword(body.password, admin?.password_hash ?? (await decoyHash()));
+    if (!admin || !passwordOk) {
+      await recordFailure();
+      throw unauthorized(INVALID_ADMIN_LOGIN);
+    }
+    await db.updateTable('admins').set({ last_login_at: now() }).where('id', '=', admin.id).execute();
+    await startSession(request, reply, 'admin', admin.id);
+    return toAdminSession(admin);
+  });
+
+  app.post('/api/admin/logout', async (request, reply) => {
+    await sessions.destroy(sessionCookie(request, 'admin'));
+    clearSessionCookie(reply, 'admin', cookieOpts);
+    return { success: true };
+  });
+
+  app.get('/api/admin/session', async (request) => {
+    const admin = await currentAdmin(app, request);
+    if (!admin) throw unauthorized();
+    return toAdminSession(admin);
+  });
+
+  // The browser's unauthorized path sends people here (SPEC §8); the login page is the answer.
+  app.get('/api/login', async (_request, reply) => reply.redirect('/client-login'));
+}
+
+function toAdminSession(admin: { id: string; username: string; name: string }): AdminSession {
+  return { id: admin.id, username: admin.username, name: admin.name };
+}

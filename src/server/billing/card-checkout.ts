@@ -1,0 +1,281 @@
+/**
+ * Card purchases through Stripe (DESIGN §8): customer, card, subscription with an idempotency key;
+ * 3-D Secure answered with the PaymentIntent's client secret; declines with Stripe's own words.
+ * A client that already pays by card and picks another plan keeps its subscription: the price
+ * changes (Stripe prorates) instead of a second subscription charging for the same month.
+ */
+import { BILLING_MESSAGES, type StripePaymentResponse, cardLabel } from '../../contract/billing';
+import type { ClientRow, PlanRow, SubscriptionRow } from '../db/schema';
+import { HttpError, conflict, notFound } from '../errors';
+import type { CardDetails, StripeGateway } from '../providers/payments/stripe';
+import {
+  activate,
+  cardActivation,
+  fromStripeStatus,
+  isPaidStatus,
+  syncStripeSubscription,
+} from './activation';
+import type { BillingContext } from './billing-context';
+import { checkoutKey } from './checkout-keys';
+import { requireStripe } from './gateways';
+import {
+  type NewPayment,
+  claimPayment,
+  findLatestPayment,
+  findPaymentByKey,
+  isReclaimable,
+  markPaidByProviderId,
+  reclaimPayment,
+  setPaymentStatus,
+} from './payments-repository';
+import {
+  findByStripeSubscription,
+  findSubscription,
+  isEnded,
+  updateSubscription,
+} from './subscriptions-repository';
+
+/** How long a repeated submit waits for the first one's outcome before giving up. */
+const REPEAT_WAIT_MS = 25_000;
+const REPEAT_POLL_MS = 200;
+
+export async function processCardPayment(
+  ctx: BillingContext,
+  client: ClientRow,
+  plan: PlanRow,
+  paymentMethodId: string,
+): Promise<StripePaymentResponse> {
+  const stripe = requireStripe(ctx.gateways);
+  const { db, now } = ctx.deps;
+  const current = await findSubscription(db, client.id);
+  const live = current && !isEnded(current, now()) ? current : undefined;
+  const key = checkoutKey(client.id, plan.id, paymentMethodId, live);
+  const attempt = await claimAttempt(ctx, stripe, {
+    clientId: client.id,
+    provider: 'stripe',
+    planId: plan.id,
+    amountCents: plan.monthly_price_cents,
+    idempotencyKey: key,
+    status: 'processing',
+  });
+  if (attempt === null) return awaitFirstAttempt(ctx, key, plan);
+  // Stripe replays answers by idempotency key for a day: each of our attempts needs its own.
+  const stripeKey = `${key}-${attempt}`;
+
+  try {
+    const customerId = await ensureCustomer(ctx, stripe, client);
+    if (live?.provider === 'card' && live.stripe_subscription_id && live.status === 'active') {
+      await changeCardPlan(ctx, stripe, live, plan, customerId, paymentMethodId, stripeKey);
+      await setPaymentStatus(db, key, 'plan_changed', live.stripe_subscription_id);
+      return { success: true, message: successMessage(plan) };
+    }
+    const card = await stripe.attachPaymentMethod(customerId, paymentMethodId);
+    const created = await stripe.createSubscription({
+      customerId,
+      priceId: await ensureStripePrice(ctx, stripe, plan),
+      paymentMethodId: card.paymentMethodId,
+      clientId: client.id,
+      planId: plan.id,
+      idempotencyKey: stripeKey,
+    });
+    if (created.clientSecret) {
+      await setPaymentStatus(db, key, 'requires_action', created.id);
+      return {
+        success: false,
+        requiresAction: true,
+        clientSecret: created.clientSecret,
+        message: BILLING_MESSAGES.requiresAction,
+      };
+    }
+    if (!isPaidStatus(created.status)) {
+      await stripe.cancelNow(created.id).catch(() => undefined);
+      throw new HttpError(402, BILLING_MESSAGES.paymentFailed);
+    }
+    await setPaymentStatus(db, key, 'succeeded', created.id);
+    await activate(ctx, cardActivation(client.id, plan.id, created, card));
+    return { success: true, message: successMessage(plan) };
+  } catch (error) {
+    await setPaymentStatus(db, key, 'failed');
+    throw error;
+  }
+}
+
+/**
+ * Claims the key for this request: a new row, or an earlier attempt that may be taken over (its
+ * abandoned 3-D Secure subscription is ended first). Answers the attempt's stamp, or null when
+ * another request holds the key.
+ */
+async function claimAttempt(
+  ctx: BillingContext,
+  stripe: StripeGateway,
+  payment: NewPayment,
+): Promise<number | null> {
+  const { db, now } = ctx.deps;
+  const t = now();
+  if (await claimPayment(db, payment, t)) return t;
+  const previous = await findPaymentByKey(db, payment.idempotencyKey);
+  if (!previous || !isReclaimable(previous, t) || !(await reclaimPayment(db, previous, t))) return null;
+  if (previous.status === 'requires_action' && previous.provider_id) {
+    try {
+      const left = await stripe.getSubscription(previous.provider_id);
+      if (left.status === 'incomplete') await stripe.cancelNow(left.id);
+    } catch (error) {
+      ctx.log.warn({ err: error }, 'could not end an abandoned incomplete subscription');
+    }
+  }
+  return t;
+}
+
+const successMessage = (plan: PlanRow) => `Successfully subscribed to ${plan.name}!`;
+
+/** A repeat of a purchase that is under way answers that purchase's outcome; it never charges again. */
+async function awaitFirstAttempt(
+  ctx: BillingContext,
+  key: string,
+  plan: PlanRow,
+): Promise<StripePaymentResponse> {
+  const deadline = Date.now() + REPEAT_WAIT_MS;
+  let row = await findPaymentByKey(ctx.deps.db, key);
+  while (row?.status === 'processing' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, REPEAT_POLL_MS));
+    row = await findPaymentByKey(ctx.deps.db, key);
+  }
+  if (row?.status === 'succeeded' || row?.status === 'plan_changed')
+    return { success: true, message: successMessage(plan) };
+  if (row?.status === 'requires_action')
+    throw conflict('This payment is waiting for your bank to confirm it');
+  if (row?.status === 'processing') throw conflict('This payment is still being processed');
+  throw new HttpError(402, BILLING_MESSAGES.paymentFailed);
+}
+
+async function ensureCustomer(
+  ctx: BillingContext,
+  stripe: StripeGateway,
+  client: ClientRow,
+): Promise<string> {
+  const customerId = await stripe.ensureCustomer({
+    existingId: client.stripe_customer_id,
+    email: client.email,
+    name: [client.first_name, client.last_name].filter(Boolean).join(' ') || client.email,
+    clientId: client.id,
+  });
+  if (customerId !== client.stripe_customer_id) {
+    await ctx.deps.db
+      .updateTable('clients')
+      .set({ stripe_customer_id: customerId })
+      .where('id', '=', client.id)
+      .execute();
+  }
+  return customerId;
+}
+
+/** Plans get their Stripe price on first use; the id is kept (and re-checked) afterwards. */
+async function ensureStripePrice(ctx: BillingContext, stripe: StripeGateway, plan: PlanRow): Promise<string> {
+  const priceId = await stripe.ensurePrice({
+    planId: plan.id,
+    name: plan.name,
+    monthlyPriceCents: plan.monthly_price_cents,
+    existingPriceId: plan.stripe_price_id,
+  });
+  if (priceId !== plan.stripe_price_id) {
+    await ctx.deps.db
+      .updateTable('plans')
+      .set({ stripe_price_id: priceId })
+      .where('id', '=', plan.id)
+      .execute();
+  }
+  return priceId;
+}
+
+/** Another plan (or the same one again) on the card subscription the client already has. */
+async function changeCardPlan(
+  ctx: BillingContext,
+  stripe: StripeGateway,
+  live: SubscriptionRow,
+  plan: PlanRow,
+  customerId: string,
+  paymentMethodId: string,
+  key: string,
+): Promise<void> {
+  const subscriptionId = live.stripe_subscription_id!;
+  const card = await stripe.replacePaymentMethod({ customerId, paymentMethodId, subscriptionId });
+  let info =
+    live.plan_id === plan.id
+      ? await stripe.getSubscription(subscriptionId)
+      : await stripe.changePrice(subscriptionId, await ensureStripePrice(ctx, stripe, plan), key);
+  // Buying again means keeping it: a pending cancellation is withdrawn.
+  if (info.cancelAtPeriodEnd) info = await stripe.setCancelAtPeriodEnd(subscriptionId, false);
+  await updateSubscription(ctx.deps.db, live.id, {
+    plan_id: plan.id,
+    status: fromStripeStatus(info.status),
+    ...cardColumns(card),
+    current_period_end: info.currentPeriodEnd,
+    cancel_at_period_end: info.cancelAtPeriodEnd ? 1 : 0,
+    updated_at: ctx.deps.now(),
+  });
+}
+
+const cardColumns = (card: CardDetails) => ({
+  card_brand: card.brand,
+  card_last4: card.last4,
+  card_exp: card.exp,
+});
+
+/**
+ * After Stripe.js confirmed a 3-D Secure payment: Stripe is asked whether the subscription is now
+ * paid (the browser's word is not taken), and the card used is recorded for display.
+ */
+export async function confirmCardPayment(
+  ctx: BillingContext,
+  client: ClientRow,
+  plan: PlanRow,
+  paymentMethodId: string | undefined,
+): Promise<StripePaymentResponse> {
+  const stripe = requireStripe(ctx.gateways);
+  const { db, now } = ctx.deps;
+  const attempt = await findLatestPayment(db, client.id, 'stripe', plan.id, ['requires_action', 'succeeded']);
+  if (!attempt?.provider_id) throw notFound('No payment is waiting for confirmation');
+  const info = await stripe.getSubscription(attempt.provider_id);
+  if (!isPaidStatus(info.status)) {
+    throw new HttpError(402, 'The payment has not been confirmed. Please try again or use another card.');
+  }
+  await syncStripeSubscription(ctx, info);
+  const row = await findByStripeSubscription(db, info.id);
+  if (!row) {
+    await activate(ctx, cardActivation(client.id, plan.id, info, null));
+  }
+  await markPaidByProviderId(db, 'stripe', info.id);
+  if (paymentMethodId && client.stripe_customer_id) {
+    // Only for the label ("Visa •••• 3184"): a failure here does not undo a paid subscription.
+    try {
+      const card = await stripe.attachPaymentMethod(client.stripe_customer_id, paymentMethodId);
+      const current = await findByStripeSubscription(db, info.id);
+      if (current) await updateSubscription(db, current.id, { ...cardColumns(card), updated_at: now() });
+    } catch (error) {
+      ctx.log.warn({ err: error }, 'could not read the confirmed card');
+    }
+  }
+  return { success: true, message: successMessage(plan) };
+}
+
+/** Update Payment Method (DESIGN §6 [3]): the new card becomes the subscription's default. */
+export async function replaceCard(
+  ctx: BillingContext,
+  client: ClientRow,
+  paymentMethodId: string,
+): Promise<string> {
+  const stripe = requireStripe(ctx.gateways);
+  const { db, now } = ctx.deps;
+  const live = await findSubscription(db, client.id);
+  if (!live || isEnded(live, now())) throw notFound(BILLING_MESSAGES.noSubscription);
+  if (live.provider !== 'card' || !live.stripe_subscription_id)
+    throw new HttpError(400, BILLING_MESSAGES.paymentMethodNeedsCard);
+  const customerId = await ensureCustomer(ctx, stripe, client);
+  const card = await stripe.replacePaymentMethod({
+    customerId,
+    paymentMethodId,
+    subscriptionId: live.stripe_subscription_id,
+  });
+  await updateSubscription(db, live.id, { ...cardColumns(card), updated_at: now() });
+  return cardLabel(card.brand, card.last4) ?? 'Card';
+}

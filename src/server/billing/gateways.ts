@@ -1,0 +1,74 @@
+/**
+ * The payment gateways, created once per app from the configuration. Without keys a gateway is
+ * null and every route that needs it answers 503 with a message saying what is missing.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { BILLING_MESSAGES } from '../../contract/billing';
+import type { Config } from '../config';
+import { HttpError, serviceUnavailable } from '../errors';
+import { type PaymentError, isPaymentError } from '../providers/payments/errors';
+import { type PaypalGateway, createPaypalGateway } from '../providers/payments/paypal';
+import { type StripeGateway, createStripeGateway } from '../providers/payments/stripe';
+
+export interface BillingGateways {
+  stripe: StripeGateway | null;
+  /** Whether Stripe webhooks can be verified (STRIPE_WEBHOOK_SECRET). */
+  stripeWebhooks: boolean;
+  stripePublishableKey: string | null;
+  paypal: PaypalGateway | null;
+}
+
+export function createBillingGateways(config: Config): BillingGateways {
+  const { stripe, paypal } = config;
+  return {
+    stripe: stripe.secretKey
+      ? createStripeGateway({
+          secretKey: stripe.secretKey,
+          apiUrl: stripe.apiUrl,
+          webhookSecret: stripe.webhookSecret,
+        })
+      : null,
+    stripeWebhooks: !!(stripe.secretKey && stripe.webhookSecret),
+    // A publishable key without a secret key would offer a card form the server cannot charge.
+    stripePublishableKey: stripe.secretKey ? stripe.publishableKey : null,
+    paypal:
+      paypal.clientId && paypal.clientSecret
+        ? createPaypalGateway({
+            clientId: paypal.clientId,
+            clientSecret: paypal.clientSecret,
+            apiUrl: paypal.apiUrl,
+            webhookId: paypal.webhookId,
+            brandName: 'Call Analytics',
+          })
+        : null,
+  };
+}
+
+export function requireStripe(gateways: BillingGateways): StripeGateway {
+  if (!gateways.stripe) throw serviceUnavailable(BILLING_MESSAGES.cardNotConfigured);
+  return gateways.stripe;
+}
+
+export function requirePaypal(gateways: BillingGateways): PaypalGateway {
+  if (!gateways.paypal) throw serviceUnavailable(BILLING_MESSAGES.paypalNotConfigured);
+  return gateways.paypal;
+}
+
+/**
+ * A provider failure as an answer: a refused card is 402 with the provider's words (SPEC §8 shows
+ * them); our credentials refused is 503; anything else is the provider failing, 502.
+ */
+export function paymentHttpError(error: PaymentError): HttpError {
+  if (error.kind === 'card') return new HttpError(402, error.message);
+  if (error.kind === 'auth') return serviceUnavailable(error.message);
+  if (error.kind === 'signature') return new HttpError(400, error.message);
+  return new HttpError(502, error.message);
+}
+
+/** Rethrows provider failures as HTTP answers, logging what the user does not see. */
+export function asHttpError(error: unknown, log: FastifyBaseLogger): unknown {
+  if (!isPaymentError(error)) return error;
+  if (error.kind !== 'card')
+    log.warn({ provider: error.provider, kind: error.kind, detail: error.detail }, 'payment provider error');
+  return paymentHttpError(error);
+}

@@ -1,0 +1,76 @@
+/**
+ * POST /api/webhooks/stripe (DESIGN §8): the signature is checked on the raw body, replayed event
+ * ids are ignored, and every subscription or invoice event re-reads the subscription from Stripe
+ * and applies it, so events arriving late or out of order still leave the row true.
+ */
+import type { FastifyInstance } from 'fastify';
+import type Stripe from 'stripe';
+import { serviceUnavailable } from '../errors';
+import { isPaymentError } from '../providers/payments/errors';
+import { syncStripeSubscription } from './activation';
+import { asHttpError } from './gateways';
+import { isEventHandled, recordEventHandled } from './provider-events';
+import { keepRawBody, rawBodyOf } from './raw-body';
+import type { BillingPluginOptions } from './routes';
+
+const SUBSCRIPTION_EVENTS = new Set([
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+]);
+const INVOICE_EVENTS = new Set(['invoice.paid', 'invoice.payment_failed', 'invoice.payment_action_required']);
+
+export default async function stripeWebhookRoutes(
+  app: FastifyInstance,
+  { ctx }: BillingPluginOptions,
+): Promise<void> {
+  keepRawBody(app);
+  const { db, now } = app.deps;
+
+  app.post('/api/webhooks/stripe', async (request) => {
+    const stripe = ctx.gateways.stripe;
+    if (!stripe || !ctx.gateways.stripeWebhooks)
+      throw serviceUnavailable('Stripe webhooks are not configured');
+    let event: Stripe.Event;
+    try {
+      event = stripe.constructEvent(
+        rawBodyOf(request.body),
+        headerValue(request.headers['stripe-signature']),
+      );
+    } catch (error) {
+      throw asHttpError(error, request.log);
+    }
+    if (await isEventHandled(db, 'stripe', event.id)) return { received: true, duplicate: true };
+
+    const subscriptionId = subscriptionOf(event);
+    if (subscriptionId) {
+      try {
+        await syncStripeSubscription(ctx, await stripe.getSubscription(subscriptionId));
+      } catch (error) {
+        // A subscription Stripe does not know is nothing of ours; any other failure is retried by Stripe.
+        if (!(isPaymentError(error) && error.kind === 'not_found')) throw asHttpError(error, request.log);
+      }
+    }
+    await recordEventHandled(db, 'stripe', event.id, now());
+    return { received: true };
+  });
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The subscription an event is about, for the event types we act on. */
+function subscriptionOf(event: Stripe.Event): string | null {
+  const object = event.data.object as unknown as Record<string, unknown>;
+  if (SUBSCRIPTION_EVENTS.has(event.type)) return typeof object.id === 'string' ? object.id : null;
+  if (!INVOICE_EVENTS.has(event.type)) return null;
+  // Current API versions name it under parent.subscription_details; older ones at the top level.
+  const parent = object.parent as { subscription_details?: { subscription?: unknown } } | null | undefined;
+  const fromParent = parent?.subscription_details?.subscription;
+  const ref = fromParent ?? object.subscription;
+  if (typeof ref === 'string') return ref;
+  if (ref && typeof ref === 'object' && typeof (ref as { id?: unknown }).id === 'string')
+    return (ref as { id: string }).id;
+  return null;
+}

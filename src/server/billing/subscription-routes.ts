@@ -1,0 +1,71 @@
+/**
+ * The client's subscription and the plans (SPEC §7 "Client account and subscription", DESIGN §6
+ * [12]), plus GET /api/billing/config for the checkout page.
+ */
+import type { FastifyInstance } from 'fastify';
+import {
+  BILLING_MESSAGES,
+  type BillingConfig,
+  type CancelSubscriptionResponse,
+  type Plan,
+  type Subscription,
+} from '../../contract/billing';
+import { requireClient } from '../auth/guards';
+import type { ClientRow } from '../db/schema';
+import { notFound } from '../errors';
+import { cancelAtPeriodEnd } from './cancellation';
+import { findPlan, listActivePlans, toPlan } from './plans';
+import type { BillingPluginOptions } from './routes';
+import { findSubscription, isEnded, toSubscription } from './subscriptions-repository';
+import { minutesUsedThisMonth } from './usage';
+
+export default async function subscriptionRoutes(
+  app: FastifyInstance,
+  { ctx }: BillingPluginOptions,
+): Promise<void> {
+  const { db, now } = app.deps;
+
+  /** The client's live subscription as the API shows it; null once it has ended or never existed. */
+  async function currentSubscription(client: ClientRow): Promise<Subscription | null> {
+    const row = await findSubscription(db, client.id);
+    if (!row || isEnded(row, now())) return null;
+    const [plan, minutes] = await Promise.all([
+      findPlan(db, row.plan_id),
+      minutesUsedThisMonth(db, client, now()),
+    ]);
+    if (!plan) return null;
+    return toSubscription(row, plan, minutes, now());
+  }
+
+  app.get('/api/client/subscription', async (request, reply) => {
+    const client = await requireClient(app, request);
+    const subscription = await currentSubscription(client);
+    // JSON null, not an empty body: "no subscription" is an answer, not an error.
+    return reply.type('application/json').send(JSON.stringify(subscription));
+  });
+
+  app.get('/api/client/subscription-plans', async (request): Promise<Plan[]> => {
+    await requireClient(app, request);
+    return (await listActivePlans(db)).map(toPlan);
+  });
+
+  app.post('/api/client/subscription/cancel', async (request): Promise<CancelSubscriptionResponse> => {
+    const client = await requireClient(app, request);
+    const row = await findSubscription(db, client.id);
+    if (!row || isEnded(row, now())) throw notFound(BILLING_MESSAGES.noSubscription);
+    await cancelAtPeriodEnd(ctx, row);
+    const subscription = await currentSubscription(client);
+    if (!subscription) throw notFound(BILLING_MESSAGES.noSubscription);
+    return { success: true, subscription };
+  });
+
+  // Public: the publishable key is meant for browsers, and the page asks before anyone pays.
+  app.get(
+    '/api/billing/config',
+    async (): Promise<BillingConfig> => ({
+      stripePublishableKey: ctx.gateways.stripePublishableKey,
+      paypalEnabled: !!ctx.gateways.paypal,
+      stripeJsUrl: app.deps.config.stripe.jsUrl,
+    }),
+  );
+}

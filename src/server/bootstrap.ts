@@ -1,0 +1,45 @@
+/** Turns a Config into ready AppDeps: database opened, migrated and seeded; providers created. */
+import { randomUUID } from 'node:crypto';
+import { createSessionStore } from './auth/sessions';
+import type { Config } from './config';
+import type { AppDeps } from './context';
+import { createSecretBox } from './crypto/secrets';
+import { type Db, openDb } from './db/connect';
+import { migrateToLatest } from './db/migrate';
+import { createBlandProvider } from './providers/voice/bland';
+import type { VoiceProvider } from './providers/voice/types';
+import { createRateCounters } from './rate-counters';
+import { seedPlans } from './seed';
+
+export interface DepsOverrides {
+  db?: Db;
+  voice?: VoiceProvider;
+  now?: () => number;
+}
+
+export async function createDeps(
+  config: Config,
+  overrides: DepsOverrides = {},
+): Promise<{ deps: AppDeps; close: () => Promise<void> }> {
+  const database = overrides.db ?? openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateToLatest(database.db, database.schema);
+    await seedPlans(database.db);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const now = overrides.now ?? Date.now;
+  const deps: AppDeps = {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    sessions: createSessionStore(database.db, now),
+    rateCounters: createRateCounters(database.db, now),
+    secrets: createSecretBox(config.appSecret),
+    voice: overrides.voice ?? createBlandProvider({ baseUrl: config.blandApiUrl }),
+    now,
+    instanceId: randomUUID(),
+  };
+  return { deps, close: () => database.close() };
+}

@@ -1,0 +1,88 @@
+/**
+ * Recordings are streamed from the provider (never buffered), with Range passed through so the
+ * audio element can seek. Only the server holds the API key, so the browser always comes here.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { currentAdmin, currentClient, requireAdmin, requireClient } from '../auth/guards';
+import type { CallRow } from '../db/schema';
+import { HttpError, badGateway, notFound, parseInput, unauthorized } from '../errors';
+import {
+  ProviderNotFoundError,
+  RecordingExpiredError,
+  isVoiceProviderError,
+} from '../providers/voice/errors';
+import { createCallsRepository } from './calls-repository';
+
+const CallParam = z.object({ id: z.string().trim().min(1).max(100) });
+const AdminParams = z.object({
+  clientId: z.string().trim().min(1).max(100),
+  id: z.string().trim().min(1).max(100),
+});
+const NO_RECORDING = 'No recording for this call';
+
+export default async function recordingRoutes(app: FastifyInstance): Promise<void> {
+  const { db, secrets, voice } = app.deps;
+  const calls = createCallsRepository(db);
+
+  async function stream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    call: CallRow | undefined,
+    download: boolean,
+  ) {
+    if (!call?.recording_url) throw notFound(call ? NO_RECORDING : 'Call not found');
+    const owner = await db
+      .selectFrom('clients')
+      .select(['bland_api_key_enc'])
+      .where('id', '=', call.client_id)
+      .executeTakeFirst();
+    if (!owner?.bland_api_key_enc) throw notFound(NO_RECORDING);
+    const range = typeof request.headers.range === 'string' ? request.headers.range.slice(0, 100) : undefined;
+    try {
+      const audio = await voice.streamRecording(
+        secrets.decrypt(owner.bland_api_key_enc),
+        call.provider_call_id,
+        range,
+      );
+      reply.code(audio.status).headers(audio.headers);
+      reply.header('cache-control', 'private, max-age=3600');
+      if (download) reply.header('content-disposition', `attachment; filename="recording-${call.id}.mp3"`);
+      return reply.send(audio.body);
+    } catch (error) {
+      if (error instanceof RecordingExpiredError)
+        throw new HttpError(410, 'This recording has expired at Bland AI');
+      if (error instanceof ProviderNotFoundError) throw notFound(NO_RECORDING);
+      if (isVoiceProviderError(error)) throw badGateway(error.message);
+      throw error;
+    }
+  }
+
+  app.get('/api/client/recording/:id', async (request, reply) => {
+    const client = await requireClient(app, request);
+    const { id } = parseInput(CallParam, request.params, 'call id');
+    return stream(request, reply, await calls.findCall(client.id, id), false);
+  });
+
+  // The download path serves the logged-in client, or an admin for any client's call.
+  app.get('/api/recording/:id', async (request, reply) => {
+    const { id } = parseInput(CallParam, request.params, 'call id');
+    const client = await currentClient(app, request);
+    if (client) return stream(request, reply, await calls.findCall(client.id, id), true);
+    if (await currentAdmin(app, request)) {
+      return stream(
+        request,
+        reply,
+        await db.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirst(),
+        true,
+      );
+    }
+    throw unauthorized();
+  });
+
+  app.get('/api/admin/client-recording/:clientId/:id', async (request, reply) => {
+    await requireAdmin(app, request);
+    const { clientId, id } = parseInput(AdminParams, request.params, 'recording path');
+    return stream(request, reply, await calls.findCall(clientId, id), false);
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * Call rollups at two levels, kept exact in the same transaction as every write to `calls`:
+ * - `call_rollups`: per client, per 15-minute bucket (UTC), per status and pathway;
+ * - `call_rollups_daily`: the same sums per local calendar day of the client's time zone.
+ * Stats and charts read days for the bulk of a window and 15-minute buckets (then raw calls) only
+ * at its edges, so their cost does not grow with the number of calls. 15 minutes because every
+ * real time-zone offset is a multiple of it: a bucket never straddles two local days.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { CallRow, Database } from '../db/schema';
+import { localDate } from './time-zones';
+
+export const BUCKET_MS = 15 * 60 * 1000;
+
+export const bucketOf = (ms: number) => Math.floor(ms / BUCKET_MS) * BUCKET_MS;
+
+interface Sums {
+  count: number;
+  seconds: number;
+  costMicros: number;
+}
+
+type Contributing = Pick<
+  CallRow,
+  'client_id' | 'created_at' | 'status' | 'pathway' | 'duration_seconds' | 'cost_micros' | 'is_proxy'
+>;
+
+const SEP = '\u0000';
+
+function addTo(map: Map<string, Sums>, key: string, call: Contributing, sign: 1 | -1) {
+  let d = map.get(key);
+  if (!d) {
+    d = { count: 0, seconds: 0, costMicros: 0 };
+    map.set(key, d);
+  }
+  d.count += sign;
+  d.seconds += sign * call.duration_seconds;
+  d.costMicros += sign * call.cost_micros;
+}
+
+/** Rows with a net change, sorted so concurrent transactions lock rollup rows in one order. */
+function changed(map: Map<string, Sums>): [string[], Sums][] {
+  return [...map.entries()]
+    .filter(([, d]) => d.count !== 0 || d.seconds !== 0 || d.costMicros !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, d]) => [key.split(SEP), d]);
+}
+
+type RollupTable = 'call_rollups' | 'call_rollups_daily';
+
+/** Adds sums onto rollup rows, creating the ones that do not exist yet. */
+async function addSums(db: Kysely<Database>, table: RollupTable, rows: [string[], Sums][]): Promise<void> {
+  const period = table === 'call_rollups' ? 'bucket_start' : 'day';
+  const plus = (column: string) =>
+    sql<number>`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`;
+  for (const chunk of chunks(rows, 200)) {
+    const values = chunk.map(([[clientId, when, status, pathway], d]) => ({
+      client_id: clientId,
+      [period]: period === 'bucket_start' ? Number(when) : when,
+      status,
+      pathway,
+      call_count: d.count,
+      total_seconds: d.seconds,
+      total_cost_micros: d.costMicros,
+    }));
+    await db
+      .insertInto(table)
+      // The two tables differ only in the period column, which is set just above.
+      .values(values as never)
+      .onConflict((oc) =>
+        oc.columns(['client_id', period, 'status', 'pathway'] as never).doUpdateSet({
+          call_count: plus('call_count'),
+          total_seconds: plus('total_seconds'),
+          total_cost_micros: plus('total_cost_micros'),
+        }),
+      )
+      .execute();
+  }
+}
+
+/** Collects +/- contributions of one client's calls and writes one upsert per touched row. */
+export class RollupDeltas {
+  private readonly buckets = new Map<string, Sums>();
+  private readonly days = new Map<string, Sums>();
+
+  constructor(private readonly timeZone: string) {}
+
+  add(call: Contributing, sign: 1 | -1): void {
+    // Warm-transfer proxy legs would count one conversation twice (DESIGN §7).
+    if (call.is_proxy) return;
+    const tail = `${call.status}${SEP}${call.pathway}`;
+    addTo(this.buckets, `${call.client_id}${SEP}${bucketOf(call.created_at)}${SEP}${tail}`, call, sign);
+    addTo(
+      this.days,
+      `${call.client_id}${SEP}${localDate(call.created_at, this.timeZone)}${SEP}${tail}`,
+      call,
+      sign,
+    );
+  }
+
+  async apply(db: Kysely<Database>): Promise<void> {
+    await addSums(db, 'call_rollups', changed(this.buckets));
+    await addSums(db, 'call_rollups_daily', changed(this.days));
+    this.buckets.clear();
+    this.days.clear();
+  }
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Local days move when a client's time zone changes: recompute its daily rollups from the
+ * 15-minute ones (exact, since no bucket straddles two local days). Call inside the transaction
+ * that changes the time zone.
+ */
+export async function rebuildDailyRollups(
+  db: Kysely<Database>,
+  clientId: string,
+  timeZone: string,
+): Promise<void> {
+  const rows = await db.selectFrom('call_rollups').selectAll().where('client_id', '=', clientId).execute();
+  const days = new Map<string, Sums>();
+  for (const r of rows) {
+    const key = `${clientId}${SEP}${localDate(r.bucket_start, timeZone)}${SEP}${r.status}${SEP}${r.pathway}`;
+    const d = days.get(key) ?? { count: 0, seconds: 0, costMicros: 0 };
+    d.count += Number(r.call_count);
+    d.seconds += Number(r.total_seconds);
+    d.costMicros += Number(r.total_cost_micros);
+    days.set(key, d);
+  }
+  await db.deleteFrom('call_rollups_daily').where('client_id', '=', clientId).execute();
+  await addSums(db, 'call_rollups_daily', changed(days));
+}

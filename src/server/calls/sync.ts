@@ -1,0 +1,174 @@
+/**
+ * Pull sync: asks the provider for a client's calls since its watermark, oldest first, page by
+ * page, and merges them through the repository. Incremental, idempotent, and serialised per
+ * client by a lease in the database, so two syncs (two tabs, two instances, sync-all) never
+ * interleave; the second waits for the first and then finds little left to do.
+ */
+import type { SyncResult } from '../../contract/calls';
+import type { AppDeps } from '../context';
+import type { ClientRow } from '../db/schema';
+import { HttpError, badGateway, badRequest, notFound } from '../errors';
+import { ProviderAuthError, isVoiceProviderError } from '../providers/voice/errors';
+import type { NormalizedCall } from '../providers/voice/types';
+import { createCallsRepository } from './calls-repository';
+import { resolvePathwayNames } from './pathways';
+
+const FIRST_SYNC_DAYS = 90;
+const PAGE_SIZE = 1000;
+const LEASE_MS = 5 * 60 * 1000;
+const LOCK_WAIT_MS = 120_000;
+const LOCK_POLL_MS = 250;
+/** Detail requests in flight at once; the adapter also bounds requests per key. */
+const DETAIL_CONCURRENCY = 3;
+
+export const PROVIDER_NAME = 'Bland AI';
+
+async function acquireLease(deps: AppDeps, clientId: string): Promise<boolean> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  while (Date.now() < deadline) {
+    const now = deps.now();
+    const result = await deps.db
+      .updateTable('clients')
+      .set({ sync_lock_until: now + LEASE_MS, sync_lock_owner: deps.instanceId })
+      .where('id', '=', clientId)
+      .where((eb) => eb.or([eb('sync_lock_until', 'is', null), eb('sync_lock_until', '<', now)]))
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) return true;
+    await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+  }
+  return false;
+}
+
+async function releaseLease(deps: AppDeps, clientId: string): Promise<void> {
+  await deps.db
+    .updateTable('clients')
+    .set({ sync_lock_until: null, sync_lock_owner: null })
+    .where('id', '=', clientId)
+    .where('sync_lock_owner', '=', deps.instanceId)
+    .execute();
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  });
+  await Promise.all(workers);
+  return out;
+}
+
+export function describeSync(created: number, updated: number): string {
+  if (created === 0 && updated === 0) return `No new calls from ${PROVIDER_NAME}`;
+  return `Synced ${created + updated} calls from ${PROVIDER_NAME} (${created} new, ${updated} updated)`;
+}
+
+/** Translates provider failures into answers; a rejected key is also remembered on the client. */
+async function providerFailure(deps: AppDeps, clientId: string, error: unknown): Promise<never> {
+  if (error instanceof ProviderAuthError) {
+    await deps.db
+      .updateTable('clients')
+      .set({ api_key_status: 'invalid', updated_at: deps.now() })
+      .where('id', '=', clientId)
+      .execute();
+    throw badRequest(`${PROVIDER_NAME} rejected the API key. Update the key and try again.`);
+  }
+  if (isVoiceProviderError(error)) throw badGateway(error.message);
+  throw error;
+}
+
+export async function syncClientCalls(deps: AppDeps, clientId: string): Promise<SyncResult> {
+  const client = await deps.db
+    .selectFrom('clients')
+    .selectAll()
+    .where('id', '=', clientId)
+    .executeTakeFirst();
+  if (!client) throw notFound('Client not found');
+  if (!client.bland_api_key_enc)
+    throw badRequest(`No ${PROVIDER_NAME} API key is configured for this account`);
+  if (!(await acquireLease(deps, clientId)))
+    throw new HttpError(409, 'Another sync of this account is still running');
+  try {
+    // Re-read under the lease: a sync that just finished has moved the watermark.
+    const fresh = await deps.db
+      .selectFrom('clients')
+      .selectAll()
+      .where('id', '=', clientId)
+      .executeTakeFirstOrThrow();
+    return await runSync(deps, fresh);
+  } finally {
+    await releaseLease(deps, clientId);
+  }
+}
+
+async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
+  const apiKey = deps.secrets.decrypt(client.bland_api_key_enc!);
+  const repo = createCallsRepository(deps.db);
+  const startDate = new Date(client.sync_watermark ?? deps.now() - FIRST_SYNC_DAYS * 24 * 60 * 60 * 1000);
+  let created = 0;
+  let updated = 0;
+  let newest = client.sync_watermark ?? 0;
+  let oldestOpen: number | null = null;
+
+  try {
+    let offset = 0;
+    for (;;) {
+      const page = await deps.voice.listCalls(apiKey, {
+        startDate,
+        from: offset,
+        limit: PAGE_SIZE,
+        ascending: true,
+        sortBy: 'created_at',
+      });
+      if (page.received === 0) break;
+      offset += page.received;
+
+      // List items carry no transcripts: fetch details for the calls that have ended.
+      const details = await mapLimit(page.calls, DETAIL_CONCURRENCY, async (call) => {
+        if (call.status === 'active') return { call, raw: null as unknown };
+        return deps.voice.getCall(apiKey, call.providerCallId).catch((error) => {
+          if (error instanceof ProviderAuthError) throw error;
+          return { call, raw: null as unknown }; // keep what the list said; the next sync retries
+        });
+      });
+      const pathwayIds = details.map((d) => d.call.pathwayId).filter((id): id is string => !!id);
+      const names = await resolvePathwayNames(deps, client, apiKey, pathwayIds);
+      const result = await repo.upsertCalls(
+        client,
+        details.map(({ call, raw }: { call: NormalizedCall; raw: unknown }) => ({
+          ...call,
+          pathway: call.pathwayId ? (names.get(call.pathwayId) ?? call.pathwayId) : '',
+          source: 'sync' as const,
+          ...(raw ? { raw } : {}),
+        })),
+      );
+      created += result.created;
+      updated += result.updated;
+      for (const { call } of details) {
+        newest = Math.max(newest, call.createdAt);
+        if (call.status === 'active') oldestOpen = Math.min(oldestOpen ?? call.createdAt, call.createdAt);
+      }
+      if (offset >= page.totalCount) break;
+    }
+  } catch (error) {
+    await providerFailure(deps, client.id, error);
+  }
+
+  // Next time start at the newest call seen, or earlier if a call was still in progress, so
+  // its ending is picked up. The inclusive boundary is de-duplicated by provider call id.
+  const watermark = oldestOpen ?? (newest || client.sync_watermark);
+  await deps.db
+    .updateTable('clients')
+    .set({
+      sync_watermark: watermark,
+      last_sync_at: deps.now(),
+      api_key_status: 'valid',
+      updated_at: deps.now(),
+    })
+    .where('id', '=', client.id)
+    .execute();
+  return { success: true, created, updated, message: describeSync(created, updated) };
+}

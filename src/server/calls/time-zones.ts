@@ -1,0 +1,80 @@
+/** Local calendar days in an IANA time zone, with nothing but Intl (DST-correct). */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    formatter(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Offset of the zone from UTC at an instant, in ms (positive east of Greenwich). */
+function offsetAt(ms: number, timeZone: string): number {
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, p.value]),
+  );
+  const asUtc = Date.UTC(
+    +parts.year,
+    +parts.month - 1,
+    +parts.day,
+    +parts.hour,
+    +parts.minute,
+    +parts.second,
+  );
+  return asUtc - (ms - (ms % 1000));
+}
+
+/** YYYY-MM-DD of an instant in the zone. */
+export function localDate(ms: number, timeZone: string): string {
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+/** The instant a local calendar day starts in the zone. */
+export function startOfLocalDay(date: string, timeZone: string): number {
+  const [y, m, d] = date.split('-').map(Number);
+  const midnightUtc = Date.UTC(y, m - 1, d);
+  let guess = midnightUtc - offsetAt(midnightUtc, timeZone);
+  // Across a DST change the offset at the guess differs from the one at UTC midnight.
+  guess = midnightUtc - offsetAt(guess, timeZone);
+  return guess;
+}
+
+/** The N local dates ending with today (oldest first). */
+export function lastLocalDates(now: number, days: number, timeZone: string): string[] {
+  const today = localDate(now, timeZone);
+  const [y, m, d] = today.split('-').map(Number);
+  const out: string[] = [];
+  for (let i = days - 1; i >= 0; i--) {
+    const t = new Date(Date.UTC(y, m - 1, d - i));
+    out.push(t.toISOString().slice(0, 10));
+  }
+  return out;
+}

@@ -1,0 +1,135 @@
+/**
+ * POST /api/webhooks/voice/{token}: the provider's post-call webhook (DESIGN §7). Validates the
+ * whole body before writing anything, merges the call by provider call id, and answers fast.
+ * Live events and follow-ups are acknowledged and recorded, never turned into calls.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { safeEqual } from '../crypto/secrets';
+import { badRequest, notFound, parseInput, unauthorized } from '../errors';
+import { classifyWebhookBody } from '../providers/voice/bland-payload';
+import { createCallsRepository } from './calls-repository';
+import { backfillPathwayName, cachedPathwayNames } from './pathways';
+
+const TokenParam = z.object({
+  token: z
+    .string()
+    .min(16)
+    .max(200)
+    .regex(/^[A-Za-z0-9_-]+$/),
+});
+/** Per webhook URL; generous, since one client's busy hour must never be turned away. */
+const DELIVERIES_PER_MINUTE = 6000;
+
+export default async function webhookRoutes(app: FastifyInstance): Promise<void> {
+  const deps = app.deps;
+  const calls = createCallsRepository(deps.db);
+
+  await app.register(rateLimit, { global: false });
+
+  // The signature covers the exact bytes received, so keep them and parse the JSON ourselves.
+  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer' }, (_req, body, done) => {
+    done(null, body);
+  });
+
+  app.post(
+    '/api/webhooks/voice/:token',
+    {
+      config: {
+        rateLimit: {
+          max: DELIVERIES_PER_MINUTE,
+          timeWindow: '1 minute',
+          keyGenerator: (request) => (request.params as { token?: string }).token ?? request.ip,
+          errorResponseBuilder: () => ({
+            statusCode: 429,
+            message: 'Too many webhook deliveries; slow down',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { token } = parseInput(TokenParam, request.params, 'webhook URL');
+      const client = await deps.db
+        .selectFrom('clients')
+        .selectAll()
+        .where('webhook_token', '=', token)
+        .executeTakeFirst();
+      if (!client) throw notFound('Unknown webhook URL');
+
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from('');
+      if (client.webhook_secret_enc) {
+        const secret = deps.secrets.decrypt(client.webhook_secret_enc);
+        const expected = createHmac('sha256', secret).update(raw).digest('hex');
+        const given = String(request.headers['x-webhook-signature'] ?? '')
+          .trim()
+          .toLowerCase();
+        if (!given || !safeEqual(given, expected)) throw unauthorized('Invalid webhook signature');
+      }
+
+      let json: unknown;
+      try {
+        json = JSON.parse(raw.toString('utf8'));
+      } catch {
+        throw badRequest('Request body is not valid JSON');
+      }
+      const body = classifyWebhookBody(json, deps.now());
+      if (body.kind === 'invalid') throw badRequest(body.message);
+
+      const receivedAt = deps.now();
+      if (body.kind === 'event') {
+        await deps.db
+          .insertInto('webhook_deliveries')
+          .values({
+            id: randomUUID(),
+            client_id: client.id,
+            received_at: receivedAt,
+            kind: 'event',
+            provider_call_id: body.callId,
+            outcome: 'acknowledged',
+          })
+          .execute();
+        return reply.code(200).send({ received: true, kind: 'event' });
+      }
+
+      // Keep what Bland actually sent (not the validated subset) for re-processing later.
+      const { call } = body;
+      const names = call.pathwayId
+        ? await cachedPathwayNames(deps, client.id, [call.pathwayId])
+        : new Map<string, string>();
+      const pathway = call.pathwayId ? (names.get(call.pathwayId) ?? call.pathwayId) : '';
+      const result = await calls.upsertCalls(client, [{ ...call, pathway, source: 'webhook', raw: json }]);
+      await deps.db
+        .insertInto('webhook_deliveries')
+        .values({
+          id: randomUUID(),
+          client_id: client.id,
+          received_at: receivedAt,
+          kind: 'call',
+          provider_call_id: call.providerCallId,
+          outcome: result.created ? 'created' : result.updated ? 'updated' : 'duplicate',
+        })
+        .execute();
+      if (client.webhook_verified_at === null) {
+        // The onboarding wizard waits for exactly this: a valid call reaching the client's URL.
+        await deps.db
+          .updateTable('clients')
+          .set({ webhook_verified_at: receivedAt })
+          .where('id', '=', client.id)
+          .where('webhook_verified_at', 'is', null)
+          .execute();
+      }
+      if (call.pathwayId && !names.has(call.pathwayId)) {
+        // Resolve the pathway's name after answering; the provider must not wait on us.
+        const pathwayId = call.pathwayId;
+        setImmediate(() => {
+          backfillPathwayName(deps, client, pathwayId).catch((error) =>
+            request.log.warn({ err: error }, 'pathway name lookup failed'),
+          );
+        });
+      }
+      return reply.code(200).send({ received: true, kind: 'call', callId: call.providerCallId });
+    },
+  );
+}

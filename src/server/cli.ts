@@ -1,0 +1,85 @@
+/**
+ * Administration without the web UI:
+ *   npm run cli -- admin create <username> [--name "Full Name"] [--password <password>]
+ *   npm run cli -- admin reset-password <username> [--password <password>]
+ * Without --password a random one is generated and printed once.
+ */
+import { parseArgs } from 'node:util';
+import { generateTemporaryPassword, hashPassword } from './auth/passwords';
+import { ConfigError, loadConfig } from './config';
+import { openDb } from './db/connect';
+import { migrateToLatest } from './db/migrate';
+import { createAdmin } from './seed';
+
+const USAGE = `Usage:
+  npm run cli -- admin create <username> [--name "Full Name"] [--password <password>]
+  npm run cli -- admin reset-password <username> [--password <password>]`;
+
+async function run(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, password: { type: 'string' }, help: { type: 'boolean' } },
+  });
+  const [area, action, username] = positionals;
+  if (values.help || area !== 'admin' || !action || !username) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  if (values.password !== undefined && values.password.length < 10) {
+    console.error('The password must be at least 10 characters.');
+    return 2;
+  }
+  const config = loadConfig();
+  const database = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateToLatest(database.db);
+    const password = values.password ?? generateTemporaryPassword();
+    const passwordHash = await hashPassword(password);
+    const name = username.toLowerCase();
+    const existing = await database.db
+      .selectFrom('admins')
+      .select('id')
+      .where('username', '=', name)
+      .executeTakeFirst();
+    if (action === 'create') {
+      if (existing) {
+        console.error(`Administrator "${name}" already exists; use reset-password.`);
+        return 1;
+      }
+      await createAdmin(database.db, { username: name, name: values.name ?? username, passwordHash });
+      console.log(`Created administrator "${name}".`);
+    } else if (action === 'reset-password') {
+      if (!existing) {
+        console.error(`No administrator "${name}".`);
+        return 1;
+      }
+      await database.db
+        .updateTable('admins')
+        .set({ password_hash: passwordHash })
+        .where('id', '=', existing.id)
+        .execute();
+      // A reset must also end whatever sessions the old password opened.
+      await database.db
+        .deleteFrom('sessions')
+        .where('kind', '=', 'admin')
+        .where('subject_id', '=', existing.id)
+        .execute();
+      console.log(`Password of "${name}" reset; its sessions were ended.`);
+    } else {
+      console.log(USAGE);
+      return 2;
+    }
+    if (!values.password) console.log(`Password: ${password}`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+run(process.argv.slice(2))
+  .then((code) => process.exit(code))
+  .catch((error: unknown) => {
+    console.error(error instanceof ConfigError ? error.message : `Failed: ${(error as Error).message}`);
+    process.exit(1);
+  });

@@ -1,0 +1,219 @@
+/**
+ * Client management for admins (SPEC §7 "Admin"): list, stats, configuration, credentials,
+ * deletion. Every handler calls requireAdmin first; every change writes an audit row in the same
+ * transaction. The API key is stored encrypted and only ever answered masked.
+ */
+import { rebuildDailyRollups } from '../calls/rollups';
+import type { FastifyInstance } from 'fastify';
+import {
+  type ApiKeyCheck,
+  type ClientConfigUpdateResponse,
+  type CredentialsResponse,
+  EditClientForm,
+  MESSAGES,
+  isMaskedApiKey,
+} from '../../contract/admin';
+import { IdParam } from '../../contract/common';
+import { recordAudit } from '../audit/audit-log';
+import { requireAdmin } from '../auth/guards';
+import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
+import type { ApiKeyStatus, ClientRow, ClientUpdate } from '../db/schema';
+import { conflict, notFound, parseInput } from '../errors';
+import { isVoiceProviderError } from '../providers/voice/errors';
+import { toAdminClient, toAdminListItem } from './admin-client-view';
+import {
+  deleteClientCascade,
+  findByEmail,
+  findClient,
+  getAdminStats,
+  listClientsWithTotals,
+  updateClient,
+} from './clients-repository';
+import { isUniqueViolation } from './db-errors';
+
+export default async function adminClientRoutes(app: FastifyInstance): Promise<void> {
+  const { db, config, secrets, voice, now } = app.deps;
+
+  async function clientOr404(id: string): Promise<ClientRow> {
+    const row = await findClient(db, id);
+    if (!row) throw notFound(MESSAGES.clientNotFound);
+    return row;
+  }
+
+  app.get('/api/admin/clients', async (request) => {
+    await requireAdmin(app, request);
+    const clients = await listClientsWithTotals(db);
+    return clients.map(({ row, totals }) => toAdminListItem(row, totals, config.publicUrl, secrets));
+  });
+
+  app.get('/api/admin/stats', async (request) => {
+    await requireAdmin(app, request);
+    return getAdminStats(db);
+  });
+
+  app.get('/api/admin/client-config/:id', async (request) => {
+    await requireAdmin(app, request);
+    const { id } = parseInput(IdParam, request.params, 'client id');
+    return toAdminClient(await clientOr404(id), config.publicUrl, secrets);
+  });
+
+  app.put('/api/admin/client-config/:id', async (request): Promise<ClientConfigUpdateResponse> => {
+    const admin = await requireAdmin(app, request);
+    const { id } = parseInput(IdParam, request.params, 'client id');
+    const form = parseInput(EditClientForm, request.body);
+    const current = await clientOr404(id);
+
+    // The provider check happens before the transaction: no database locks held across the network.
+    const key = await decideApiKey(current, form.blandApiKey);
+    const changes: ClientUpdate = {
+      first_name: form.firstName,
+      last_name: form.lastName,
+      email: form.email,
+      account_type: form.accountType,
+      // Calls keep the rate they arrived with (calls.per_minute_rate_cents); this applies to later ones.
+      per_minute_rate_cents: Math.round(form.perMinuteRate * 100),
+      timezone: form.timezone,
+      is_active: form.isActive ? 1 : 0,
+      phone_number: form.phoneNumber || null,
+      address: form.address || null,
+      city: form.city || null,
+      state: form.state || null,
+      zip_code: form.zipCode || null,
+      country: form.country || null,
+      company_name: form.companyName || null,
+      company_website: form.companyWebsite || null,
+      industry: form.industry || null,
+      company_size: form.companySize || null,
+      job_title: form.jobTitle || null,
+      client_identifier: form.clientIdentifier || null,
+      organization_id: form.organizationId || null,
+      notes: form.notes || null,
+      ...(key.check === 'unchanged' ? {} : { bland_api_key_enc: key.sealed, api_key_status: key.status }),
+      updated_at: now(),
+    };
+    const changedFields = (Object.keys(changes) as (keyof ClientUpdate)[]).filter(
+      (k) => k !== 'updated_at' && changes[k] !== current[k as keyof ClientRow],
+    );
+
+    try {
+      await db.transaction().execute(async (trx) => {
+        if (form.email !== current.email) {
+          const holder = await findByEmail(trx, form.email, id);
+          if (holder?.onboarding_status === 'active') throw conflict(MESSAGES.emailTaken);
+          // A wizard draft nobody finished does not own its e-mail.
+          if (holder) await deleteClientCascade(trx, holder.id);
+        }
+        await updateClient(trx, id, changes);
+        // Local days move with the time zone: the daily rollups follow in the same transaction.
+        if (form.timezone !== current.timezone) await rebuildDailyRollups(trx, id, form.timezone);
+        await recordAudit(
+          trx,
+          {
+            adminId: admin.id,
+            action: 'client.update',
+            clientId: id,
+            detail: { fields: changedFields, apiKey: key.check },
+          },
+          now(),
+        );
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(MESSAGES.emailTaken);
+      throw error;
+    }
+
+    return {
+      success: true,
+      client: toAdminClient(await clientOr404(id), config.publicUrl, secrets),
+      apiKeyCheck: key.check,
+      message: apiKeyMessage(key.check),
+    };
+  });
+
+  /**
+   * Omitted or masked: keep. Empty: remove. Otherwise a new key, checked with the provider; when
+   * the provider does not answer, the key is saved and the status stays as it was.
+   */
+  async function decideApiKey(
+    current: ClientRow,
+    sent: string | null | undefined,
+  ): Promise<{ check: ApiKeyCheck; sealed: string | null; status: ApiKeyStatus }> {
+    const keep = {
+      check: 'unchanged' as const,
+      sealed: current.bland_api_key_enc,
+      status: current.api_key_status,
+    };
+    if (sent === undefined || (sent && isMaskedApiKey(sent))) return keep;
+    if (!sent)
+      return current.bland_api_key_enc ? { check: 'removed', sealed: null, status: 'missing' } : keep;
+    const sealed = secrets.encrypt(sent);
+    try {
+      const status = await voice.checkKey(sent);
+      return { check: status, sealed, status };
+    } catch (error) {
+      if (!isVoiceProviderError(error)) throw error;
+      return { check: 'unavailable', sealed, status: current.api_key_status };
+    }
+  }
+
+  app.post(
+    '/api/admin/clients/:id/generate-credentials',
+    async (request, reply): Promise<CredentialsResponse> => {
+      const admin = await requireAdmin(app, request);
+      const { id } = parseInput(IdParam, request.params, 'client id');
+      const client = await clientOr404(id);
+      if (client.onboarding_status !== 'active') {
+        throw conflict(
+          'Finish creating this client (webhook test and account creation) before generating credentials',
+        );
+      }
+      const temporaryPassword = generateTemporaryPassword();
+      const passwordHash = await hashPassword(temporaryPassword);
+      await db.transaction().execute(async (trx) => {
+        await updateClient(trx, id, { password_hash: passwordHash, updated_at: now() });
+        // Whoever held the old password is logged out everywhere.
+        await trx.deleteFrom('sessions').where('kind', '=', 'client').where('subject_id', '=', id).execute();
+        await recordAudit(trx, { adminId: admin.id, action: 'client.credentials', clientId: id }, now());
+      });
+      // Shown once; never cached by the browser or a proxy.
+      reply.header('cache-control', 'no-store');
+      return { email: client.email, temporaryPassword };
+    },
+  );
+
+  app.delete('/api/admin/clients/:id', async (request) => {
+    const admin = await requireAdmin(app, request);
+    const { id } = parseInput(IdParam, request.params, 'client id');
+    const client = await clientOr404(id);
+    await db.transaction().execute(async (trx) => {
+      await deleteClientCascade(trx, id);
+      // The client row is gone, so the audit row keeps enough to say who it was.
+      await recordAudit(
+        trx,
+        {
+          adminId: admin.id,
+          action: 'client.delete',
+          clientId: id,
+          detail: { email: client.email, companyName: client.company_name },
+        },
+        now(),
+      );
+    });
+    return { success: true };
+  });
+}
+
+function apiKeyMessage(check: ApiKeyCheck): string {
+  switch (check) {
+    case 'valid':
+      return 'The API key was verified with the voice provider.';
+    case 'invalid':
+      return 'The voice provider rejected the API key; the client stays without a working key until it is replaced.';
+    case 'unavailable':
+      return 'The API key was saved, but the voice provider did not answer the check; it will be checked at the next sync.';
+    case 'removed':
+      return 'The API key was removed.';
+    default:
+      return 'Client configuration updated';
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Sync for every active client with a key, a few at a time. One client's failure (a revoked key,
+ * a provider outage) is recorded and the others carry on; the answer names who failed and why.
+ */
+import type { SyncAllFailure, SyncAllResult } from '../../contract/admin';
+import { clientDisplayName } from '../../contract/admin';
+import type { SyncResult } from '../../contract/calls';
+import type { AppDeps } from '../context';
+import { HttpError } from '../errors';
+import { isVoiceProviderError } from '../providers/voice/errors';
+
+export type SyncOne = (deps: AppDeps, clientId: string) => Promise<SyncResult>;
+
+/** DESIGN §7: bounded concurrency towards the provider. */
+export const SYNC_ALL_CONCURRENCY = 3;
+
+export interface SyncAllLogger {
+  error(obj: object, msg: string): void;
+}
+
+export async function syncAllClients(
+  deps: AppDeps,
+  syncOne: SyncOne,
+  log: SyncAllLogger,
+  concurrency = SYNC_ALL_CONCURRENCY,
+): Promise<SyncAllResult> {
+  const clients = await deps.db
+    .selectFrom('clients')
+    .select(['id', 'first_name', 'last_name', 'company_name', 'bland_api_key_enc'])
+    .where('onboarding_status', '=', 'active')
+    .where('is_active', '=', 1)
+    .orderBy('created_at')
+    .execute();
+  const withKey = clients.filter((c) => c.bland_api_key_enc);
+  const skipped = clients.length - withKey.length;
+
+  const failures: SyncAllFailure[] = [];
+  let synced = 0;
+  let created = 0;
+  let updated = 0;
+  let next = 0;
+  async function worker() {
+    while (next < withKey.length) {
+      const client = withKey[next++];
+      try {
+        const result = await syncOne(deps, client.id);
+        synced++;
+        created += result.created;
+        updated += result.updated;
+      } catch (error) {
+        const name =
+          client.company_name ||
+          clientDisplayName({ firstName: client.first_name, lastName: client.last_name });
+        failures.push({ clientId: client.id, name, message: failureMessage(error, log, client.id) });
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, withKey.length) }, worker));
+
+  const failed = failures.length;
+  return {
+    success: failed === 0,
+    synced,
+    failed,
+    skipped,
+    created,
+    updated,
+    failures,
+    message: summary(synced, failed, skipped, failures),
+  };
+}
+
+/** Known failures carry a message meant for people; anything else is logged and not shown. */
+function failureMessage(error: unknown, log: SyncAllLogger, clientId: string): string {
+  if (error instanceof HttpError || isVoiceProviderError(error)) return error.message;
+  log.error({ err: error, clientId }, 'sync-all: client sync failed');
+  return 'Sync failed unexpectedly';
+}
+
+function summary(synced: number, failed: number, skipped: number, failures: SyncAllFailure[]): string {
+  const noun = (n: number) => (n === 1 ? 'client' : 'clients');
+  const parts = [`Synced ${synced} ${noun(synced)}`];
+  if (failed > 0)
+    parts.push(`${failed} failed (${failures.map((f) => `${f.name}: ${f.message}`).join('; ')})`);
+  if (skipped > 0) parts.push(`${skipped} without an API key skipped`);
+  return `${parts.join(', ')}.`;
+}

@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, describeConfig, loadConfig } from './config';
+
+const tmp = () => mkdtempSync(path.join(tmpdir(), 'cap-config-'));
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const dir = tmp();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config).toMatchObject({
+      port: 5000,
+      host: '0.0.0.0',
+      dataDir: dir,
+      databaseUrl: null,
+      publicUrl: 'http://localhost:5000',
+      blandApiUrl: 'https://api.bland.ai',
+      adminUsername: null,
+    });
+    expect(config.stripe.secretKey).toBeNull();
+  });
+
+  it('generates APP_SECRET once into DATA_DIR with mode 0600 and reuses it', () => {
+    const dir = tmp();
+    const first = loadConfig({ DATA_DIR: dir }).appSecret;
+    const file = path.join(dir, 'app-secret');
+    expect(readFileSync(file, 'utf8').trim()).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dir }).appSecret).toBe(first);
+  });
+
+  it('derives PUBLIC_URL from PORT and strips trailing slashes', () => {
+    expect(loadConfig({ DATA_DIR: tmp(), PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ DATA_DIR: tmp(), PUBLIC_URL: 'https://calls.example.com/' }).publicUrl).toBe(
+      'https://calls.example.com',
+    );
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ DATABASE_URL: 'not a url' }, /DATABASE_URL/],
+    [{ PUBLIC_URL: 'ftp://x' }, /PUBLIC_URL/],
+    [{ APP_SECRET: 'short' }, /APP_SECRET/],
+    [{ ADMIN_USERNAME: 'root' }, /ADMIN_PASSWORD/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+  ])('stops with one clear line on %o', (env, pattern) => {
+    let error: unknown;
+    try {
+      loadConfig({ DATA_DIR: tmp(), ...env });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(pattern);
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('masks secrets when described for logs', () => {
+    const config = loadConfig({
+      DATA_DIR: tmp(),
+      DATABASE_URL: 'postgres://user:hunter2@db:5432/app',
+      STRIPE_SECRET_KEY: 'sk_test_123',
+      ADMIN_USERNAME: 'root',
+      ADMIN_PASSWORD: 'root-password',
+    });
+    const text = JSON.stringify(describeConfig(config));
+    for (const secret of ['hunter2', 'sk_test_123', 'root-password', config.appSecret])
+      expect(text).not.toContain(secret);
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * Configuration: parsed once at boot from the environment into one typed object.
+ * Nothing else in the server reads process.env; everything receives a Config.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://… when set; SQLite under dataDir otherwise. */
+  databaseUrl: string | null;
+  appSecret: string;
+  publicUrl: string;
+  adminUsername: string | null;
+  adminPassword: string | null;
+  blandApiUrl: string;
+  stripe: {
+    secretKey: string | null;
+    publishableKey: string | null;
+    webhookSecret: string | null;
+    apiUrl: string | null;
+    /** Where browsers load Stripe.js from when not js.stripe.com (the offline stand-in in dev). */
+    jsUrl: string | null;
+  };
+  paypal: {
+    clientId: string | null;
+    clientSecret: string | null;
+    apiUrl: string;
+    webhookId: string | null;
+  };
+  /** A provider API key used for the public demo; demo data is generated when unset. */
+  demoBlandApiKey: string | null;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+const optional = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? null : v))
+  .nullable()
+  .optional()
+  .transform((v) => v ?? null);
+
+const httpUrl = (name: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === 'http:' || u.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, `${name} must be an http(s) URL`)
+    .transform((v) => v.replace(/\/+$/, ''));
+
+const EnvSchema = z.object({
+  PORT: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'PORT must be a whole number between 1 and 65535')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 65535, 'PORT must be a whole number between 1 and 65535')
+    .optional(),
+  HOST: optional,
+  DATA_DIR: optional,
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : null))
+    .refine((v) => {
+      if (v === null) return true;
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'postgres:' || u.protocol === 'postgresql:') && u.hostname !== '';
+      } catch {
+        return false;
+      }
+    }, 'DATABASE_URL must look like postgres://user@host:5432/database'),
+  APP_SECRET: optional.refine(
+    (v) => v === null || v.length >= 16,
+    'APP_SECRET must be at least 16 characters',
+  ),
+  PUBLIC_URL: httpUrl('PUBLIC_URL').optional(),
+  ADMIN_USERNAME: optional,
+  ADMIN_PASSWORD: optional,
+  BLAND_API_URL: httpUrl('BLAND_API_URL').optional(),
+  STRIPE_SECRET_KEY: optional,
+  STRIPE_PUBLISHABLE_KEY: optional,
+  STRIPE_WEBHOOK_SECRET: optional,
+  STRIPE_API_URL: httpUrl('STRIPE_API_URL').optional(),
+  STRIPE_JS_URL: httpUrl('STRIPE_JS_URL').optional(),
+  PAYPAL_CLIENT_ID: optional,
+  PAYPAL_CLIENT_SECRET: optional,
+  PAYPAL_API_URL: httpUrl('PAYPAL_API_URL').optional(),
+  PAYPAL_WEBHOOK_ID: optional,
+  DEMO_BLAND_API_KEY: optional,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+});
+
+/** Parses the environment. Throws ConfigError with one readable line on a bad value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const port = e.PORT ?? 5000;
+  const dataDir = path.resolve(e.DATA_DIR ?? './data');
+  if (e.ADMIN_USERNAME && !e.ADMIN_PASSWORD) {
+    throw new ConfigError('Invalid configuration: ADMIN_PASSWORD must be set when ADMIN_USERNAME is set');
+  }
+  return {
+    port,
+    host: e.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    appSecret: e.APP_SECRET ?? loadOrCreateSecret(dataDir),
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${port}`,
+    adminUsername: e.ADMIN_USERNAME,
+    adminPassword: e.ADMIN_PASSWORD,
+    blandApiUrl: e.BLAND_API_URL ?? 'https://api.bland.ai',
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY,
+      publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      apiUrl: e.STRIPE_API_URL ?? null,
+      jsUrl: e.STRIPE_JS_URL ?? null,
+    },
+    paypal: {
+      clientId: e.PAYPAL_CLIENT_ID,
+      clientSecret: e.PAYPAL_CLIENT_SECRET,
+      apiUrl: e.PAYPAL_API_URL ?? 'https://api-m.sandbox.paypal.com',
+      webhookId: e.PAYPAL_WEBHOOK_ID,
+    },
+    demoBlandApiKey: e.DEMO_BLAND_API_KEY,
+    logLevel: e.LOG_LEVEL ?? 'info',
+  };
+}
+
+/** The generated secret lives in DATA_DIR/app-secret, readable by the owner only. */
+function loadOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'app-secret');
+  if (existsSync(file)) {
+    const secret = readFileSync(file, 'utf8').trim();
+    if (secret.length >= 16) return secret;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+/** For logging: the config with every secret masked. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  const mask = (v: string | null) => (v ? '***' : null);
+  return {
+    ...config,
+    appSecret: '***',
+    adminPassword: mask(config.adminPassword),
+    databaseUrl: config.databaseUrl ? config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') : null,
+    stripe: {
+      ...config.stripe,
+      secretKey: mask(config.stripe.secretKey),
+      webhookSecret: mask(config.stripe.webhookSecret),
+    },
+    paypal: { ...config.paypal, clientSecret: mask(config.paypal.clientSecret) },
+    demoBlandApiKey: mask(config.demoBlandApiKey),
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * What every route module may use, built once by buildApp and reached as `app.deps`.
+ * Outside services are behind interfaces here so tests can point them at the simulators.
+ */
+import type { Kysely } from 'kysely';
+import type { Config } from './config';
+import type { SecretBox } from './crypto/secrets';
+import type { Database } from './db/schema';
+import type { Dialect } from './db/connect';
+import type { SessionStore } from './auth/sessions';
+import type { RateCounters } from './rate-counters';
+import type { VoiceProvider } from './providers/voice/types';
+
+export interface AppDeps {
+  config: Config;
+  db: Kysely<Database>;
+  dialect: Dialect;
+  sessions: SessionStore;
+  rateCounters: RateCounters;
+  secrets: SecretBox;
+  voice: VoiceProvider;
+  /** Injected so tests can move time; Date.now in production. */
+  now: () => number;
+  /** Identifies this process in locks that live in the database (sync leases). */
+  instanceId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}

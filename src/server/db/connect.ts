@@ -1,0 +1,62 @@
+/**
+ * Opens the database: PostgreSQL when DATABASE_URL is set, SQLite (WAL) under DATA_DIR otherwise.
+ * Both hand back the same Kysely<Database>; `dialect` is exposed for the few queries that differ.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** PostgreSQL schema in use when not the default (tests). */
+  schema?: string;
+  close(): Promise<void>;
+}
+
+// bigint (int8) and numeric arrive as strings from pg by default; our values fit in a double
+// (epoch ms, micro-dollars up to 9e15), so read them as numbers on both dialects.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export interface OpenDbOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** PostgreSQL only: a schema to use (and create) instead of public; tests give each file its own. */
+  schema?: string;
+  /** SQLite only: a file name inside dataDir, or ':memory:'. */
+  sqliteFile?: string;
+  poolSize?: number;
+}
+
+export function openDb(options: OpenDbOptions): Db {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    // A dropped idle connection must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', schema: options.schema, close: () => db.destroy() };
+  }
+  const file = options.sqliteFile ?? 'app.sqlite';
+  let location = file;
+  if (file !== ':memory:') {
+    mkdirSync(options.dataDir, { recursive: true });
+    location = path.join(options.dataDir, file);
+  }
+  const sqlite = new SQLite(location);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}

@@ -1,0 +1,25 @@
+/** Runs the migrations in order; idempotent (Kysely records what was applied). */
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import * as initial from './migrations/001_initial';
+import type { Database } from './schema';
+
+// Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
+const migrations: Record<string, Migration> = {
+  '001_initial': initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/**
+ * `schema`: keep Kysely's bookkeeping tables in this PostgreSQL schema; without it Kysely's
+ * existence check sees another schema's tables and skips creating its own.
+ */
+export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<void> {
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName);
+    throw new Error(`Database migration failed: ${reason}`);
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * Table types: the one place that knows column names. Timestamps are epoch milliseconds
+ * (bigint in PostgreSQL, integer in SQLite) and booleans are 0/1 integers, so every query
+ * reads the same on both dialects. Money is integer: cents for prices, micro-dollars for call cost.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export interface AdminsTable {
+  id: string;
+  username: string;
+  name: string;
+  password_hash: string;
+  created_at: number;
+  last_login_at: number | null;
+}
+
+/** pending: a wizard draft; active: onboarded; demo: the public demo tenant (never listed, never logged in). */
+export type OnboardingStatus = 'pending' | 'active' | 'demo';
+export type ApiKeyStatus = 'valid' | 'invalid' | 'missing';
+
+export interface ClientsTable {
+  id: string;
+  first_name: string;
+  last_name: string;
+  /** Lower-cased; unique across clients, including wizard drafts. */
+  email: string;
+  company_name: string | null;
+  phone_number: string | null;
+  job_title: string | null;
+  company_website: string | null;
+  industry: string | null;
+  company_size: string | null;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  zip_code: string | null;
+  country: string | null;
+  notes: string | null;
+  account_type: string;
+  /** Dollars per minute, in cents (0.15 $/min = 15). */
+  per_minute_rate_cents: number;
+  timezone: string;
+  is_active: number;
+  /** AES-256-GCM ciphertext of the voice provider API key (see crypto/secrets.ts). */
+  bland_api_key_enc: string | null;
+  api_key_status: ApiKeyStatus;
+  client_identifier: string | null;
+  organization_id: string | null;
+  /** ≥128 random bits, base64url; the client's webhook URL is PUBLIC_URL/api/webhooks/voice/{token}. */
+  webhook_token: string;
+  /** Optional signing secret for X-Webhook-Signature, encrypted like the API key. */
+  webhook_secret_enc: string | null;
+  /** When the first valid provider call reached the webhook (the wizard's test). */
+  webhook_verified_at: number | null;
+  onboarding_status: OnboardingStatus;
+  profile_image_url: string | null;
+  password_hash: string | null;
+  stripe_customer_id: string | null;
+  /** Sync watermark: created_at (ms) of the newest provider call already pulled. */
+  sync_watermark: number | null;
+  last_sync_at: number | null;
+  /** Sync lock lease, so two syncs of one client never run at once (across instances). */
+  sync_lock_until: number | null;
+  sync_lock_owner: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type SessionKind = 'client' | 'admin';
+
+export interface SessionsTable {
+  /** sha256 of the cookie value; the raw id never touches the database. */
+  id_hash: string;
+  kind: SessionKind;
+  subject_id: string;
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+}
+
+export type CallSource = 'webhook' | 'sync' | 'sample';
+export type CallStatus = 'completed' | 'failed' | 'transferred' | 'active' | 'unknown';
+
+export interface CallsTable {
+  id: string;
+  client_id: string;
+  provider_call_id: string;
+  from_number: string;
+  to_number: string;
+  duration_seconds: number;
+  status: CallStatus;
+  /** Pathway name when resolved, else the pathway id; '' when the call had none. */
+  pathway: string;
+  pathway_id: string | null;
+  created_at: number;
+  recording_url: string | null;
+  /** JSON text of [{role, text, timestamp}]. */
+  transcript: string | null;
+  /** Micro-dollars, from the client's rate when the call arrived; kept when the rate changes. */
+  cost_micros: number;
+  /** The client's rate when the call first arrived; later updates of the call keep it. */
+  per_minute_rate_cents: number;
+  /** Warm-transfer proxy legs: stored, but kept out of stats and rollups. */
+  is_proxy: number;
+  source: CallSource;
+  raw_payload: string | null;
+  updated_at: number;
+}
+
+export interface DeletedCallsTable {
+  client_id: string;
+  provider_call_id: string;
+  deleted_at: number;
+}
+
+/** Per client, per 15-minute bucket, per status and pathway: what stats and charts read. */
+export interface CallRollupsTable {
+  client_id: string;
+  bucket_start: number;
+  status: string;
+  pathway: string;
+  call_count: number;
+  total_seconds: number;
+  total_cost_micros: number;
+}
+
+/** The same sums per local day (YYYY-MM-DD in the client's time zone). */
+export interface CallRollupsDailyTable {
+  client_id: string;
+  day: string;
+  status: string;
+  pathway: string;
+  call_count: number;
+  total_seconds: number;
+  total_cost_micros: number;
+}
+
+export interface PathwayNamesTable {
+  client_id: string;
+  pathway_id: string;
+  name: string;
+  fetched_at: number;
+}
+
+export interface PlansTable {
+  id: string;
+  name: string;
+  monthly_price_cents: number;
+  minutes_included: number;
+  stripe_price_id: string | null;
+  paypal_plan_id: string | null;
+  sort_order: number;
+  is_active: number;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  client_id: string;
+  plan_id: string;
+  /** active | incomplete | past_due | canceled | pending (PayPal awaiting approval) */
+  status: string;
+  /** 'card' | 'paypal' */
+  provider: string;
+  card_brand: string | null;
+  card_last4: string | null;
+  card_exp: string | null;
+  stripe_subscription_id: string | null;
+  paypal_subscription_id: string | null;
+  current_period_end: number | null;
+  cancel_at_period_end: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PaymentsTable {
+  id: string;
+  client_id: string;
+  provider: string;
+  provider_id: string | null;
+  plan_id: string;
+  amount_cents: number;
+  status: string;
+  idempotency_key: string;
+  created_at: number;
+}
+
+/** Payment-provider webhook events already processed (replays are ignored). */
+export interface ProviderEventsTable {
+  provider: string;
+  event_id: string;
+  received_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  client_id: string;
+  received_at: number;
+  /** call | event | invalid */
+  kind: string;
+  provider_call_id: string | null;
+  outcome: string;
+}
+
+export interface NotificationPrefsTable {
+  client_id: string;
+  email_notifications: number;
+  sms_notifications: number;
+  webhook_notifications: number;
+  monthly_reports: number;
+  updated_at: number;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  admin_id: string;
+  action: string;
+  client_id: string | null;
+  detail: string | null;
+  created_at: number;
+}
+
+/** Fixed-window counters shared by every instance (failed logins, webhook rate limits). */
+export interface RateCountersTable {
+  key: string;
+  window_start: number;
+  count: number;
+}
+
+export interface Database {
+  admins: AdminsTable;
+  clients: ClientsTable;
+  sessions: SessionsTable;
+  calls: CallsTable;
+  deleted_calls: DeletedCallsTable;
+  call_rollups: CallRollupsTable;
+  call_rollups_daily: CallRollupsDailyTable;
+  pathway_names: PathwayNamesTable;
+  plans: PlansTable;
+  subscriptions: SubscriptionsTable;
+  payments: PaymentsTable;
+  provider_events: ProviderEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  notification_prefs: NotificationPrefsTable;
+  audit_log: AuditLogTable;
+  rate_counters: RateCountersTable;
+}
+
+export type ClientRow = Selectable<ClientsTable>;
+export type NewClientRow = Insertable<ClientsTable>;
+export type ClientUpdate = Updateable<ClientsTable>;
+export type CallRow = Selectable<CallsTable>;
+export type NewCallRow = Insertable<CallsTable>;
+export type PlanRow = Selectable<PlansTable>;
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+export type AdminRow = Selectable<AdminsTable>;

@@ -1,0 +1,112 @@
+/**
+ * The public demo (DESIGN §6 [11]): read-only call analytics of the demo tenant, no login, plus
+ * POST /api/demo/seed, which adds sample calls to the logged-in client's own account.
+ * The demo reads through the same query functions as the client dashboard.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { type Call, CallsQuery, type DemoStats, type SeedResult } from '../../contract/calls';
+import { DateRangeQuery, IdParam } from '../../contract/common';
+import { requireClient } from '../auth/guards';
+import { getCallsOverTime, getClientStats, listCalls } from '../calls/call-queries';
+import { createCallsRepository } from '../calls/calls-repository';
+import { notFound, parseInput } from '../errors';
+import { DEMO_CLIENT, DEMO_CLIENT_ID, createDemoData } from './demo-data';
+import { clientSampleCalls } from './sample-calls';
+
+export const SEED_CALL_COUNT = 25;
+
+export const demoRecordingPath = (id: string) => `/api/demo/recording/${id}`;
+
+const RecordingQuery = z.object({ download: z.string().max(10).optional() });
+
+/** One stand-in recording serves every demo call: the demo tenant has no provider account. */
+let recordingAudio: Promise<Buffer> | null = null;
+function demoAudio(): Promise<Buffer> {
+  recordingAudio ??= readFile(new URL('./demo-recording.mp3', import.meta.url));
+  return recordingAudio;
+}
+
+/** `bytes=a-b`, `bytes=a-` or `bytes=-n` against a body of `size` bytes; null means the whole body. */
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'invalid' | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  return start > end || start >= size ? 'invalid' : { start, end };
+}
+
+export default async function demoRoutes(app: FastifyInstance): Promise<void> {
+  const { db, now } = app.deps;
+  const demo = createDemoData(db, now);
+  const calls = createCallsRepository(db);
+
+  const withDemoRecording = (call: Call): Call =>
+    call.recordingUrl ? { ...call, recordingUrl: demoRecordingPath(call.id) } : call;
+
+  app.get('/api/demo/calls', async (request) => {
+    const query = parseInput(CallsQuery, request.query, 'query');
+    await demo.ensureCurrent();
+    const page = await listCalls(db, DEMO_CLIENT_ID, query);
+    return { ...page, calls: page.calls.map(withDemoRecording) };
+  });
+
+  app.get('/api/demo/stats', async (request): Promise<DemoStats> => {
+    const { dateRange } = parseInput(DateRangeQuery, request.query, 'query');
+    await demo.ensureCurrent();
+    const stats = await getClientStats(db, DEMO_CLIENT_ID, dateRange, now());
+    // The demo presents what its calls cost the agency's client as the agency's revenue.
+    return { ...stats, totalRevenue: stats.totalCost };
+  });
+
+  app.get('/api/demo/calls-over-time', async (request) => {
+    const { dateRange } = parseInput(DateRangeQuery, request.query, 'query');
+    await demo.ensureCurrent();
+    return getCallsOverTime(db, DEMO_CLIENT, dateRange, now());
+  });
+
+  app.get('/api/demo/recording/:id', async (request, reply) => {
+    const { id } = parseInput(IdParam, request.params, 'call id');
+    const { download } = parseInput(RecordingQuery, request.query, 'query');
+    const call = await calls.findCall(DEMO_CLIENT_ID, id);
+    if (!call) throw notFound('Call not found');
+    if (!call.recording_url) throw notFound('No recording for this call');
+    const audio = await demoAudio();
+    const range = parseRange(
+      typeof request.headers.range === 'string' ? request.headers.range : undefined,
+      audio.length,
+    );
+    reply
+      .header('content-type', 'audio/mpeg')
+      .header('accept-ranges', 'bytes')
+      .header('cache-control', 'public, max-age=3600');
+    if (download) reply.header('content-disposition', `attachment; filename="recording-${call.id}.mp3"`);
+    if (range === 'invalid') return reply.code(416).header('content-range', `bytes */${audio.length}`).send();
+    if (range) {
+      return reply
+        .code(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${audio.length}`)
+        .send(audio.subarray(range.start, range.end + 1));
+    }
+    return reply.send(audio);
+  });
+
+  app.post('/api/demo/seed', async (request): Promise<SeedResult> => {
+    const client = await requireClient(app, request);
+    const sample = clientSampleCalls(now(), SEED_CALL_COUNT, randomUUID());
+    const { created } = await calls.upsertCalls(client, sample);
+    return { success: true, inserted: created };
+  });
+}

@@ -1,0 +1,260 @@
+/**
+ * Bland's call-details object (GET /v1/calls/{id}, list items, and the post-call webhook body) and
+ * its mapping to NormalizedCall: the one place where Bland's field names meet ours (DESIGN §7).
+ * Validation is lenient about fields we do not use (Bland adds fields freely) and strict, with
+ * length caps, about the ones we store. No I/O here.
+ */
+import { z } from 'zod';
+import type { NormalizedCall, NormalizedCallStatus, NormalizedTranscriptEntry } from './types';
+
+export const LIMITS = {
+  id: 200,
+  phone: 40,
+  url: 2048,
+  timestamp: 100,
+  shortText: 100,
+  transcriptText: 20_000,
+  transcriptEntries: 2_000,
+  pathwayName: 200,
+  eventMessage: 20_000,
+} as const;
+
+/** Numbers Bland sometimes sends as strings (corrected_duration is documented as a string). */
+const numberLike = (max: number) =>
+  z.union([z.number(), z.string().trim().max(40)]).transform((value, ctx) => {
+    const n = typeof value === 'number' ? value : value === '' ? Number.NaN : Number(value);
+    if (!Number.isFinite(n) || Math.abs(n) > max) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'Expected a number' });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const booleanLike = z
+  .union([z.boolean(), z.enum(['true', 'false'])])
+  .transform((v) => v === true || v === 'true');
+
+const idLike = z
+  .union([z.string().trim().min(1).max(LIMITS.id), z.number().int().nonnegative()], {
+    errorMap: (_issue, ctx) => ({
+      message: ctx.data === undefined ? 'Required' : `Expected an id of at most ${LIMITS.id} characters`,
+    }),
+  })
+  .transform((v) => String(v));
+
+const text = (max: number) => z.string().max(max);
+
+export const blandTranscriptEntrySchema = z.object({
+  id: z.union([z.string().max(LIMITS.id), z.number()]).nullish(),
+  created_at: text(LIMITS.timestamp).nullish(),
+  text: text(LIMITS.transcriptText).nullish(),
+  user: text(LIMITS.shortText).nullish(),
+});
+
+/** The fields of Bland's call object that we read; anything else is accepted and ignored. */
+export const blandCallSchema = z.object({
+  call_id: idLike,
+  to: text(LIMITS.phone).nullish(),
+  from: text(LIMITS.phone).nullish(),
+  call_length: numberLike(1_000_000).nullish(),
+  corrected_duration: numberLike(100_000_000).nullish(),
+  created_at: text(LIMITS.timestamp).nullish(),
+  started_at: text(LIMITS.timestamp).nullish(),
+  completed: booleanLike.nullish(),
+  queue_status: text(LIMITS.shortText).nullish(),
+  status: text(LIMITS.shortText).nullish(),
+  recording_url: text(LIMITS.url).nullish(),
+  price: numberLike(1_000_000).nullish(),
+  pathway_id: text(LIMITS.id).nullish(),
+  transferred_to: text(LIMITS.phone).nullish(),
+  is_proxy_agent_call: booleanLike.nullish(),
+  transcripts: z.array(blandTranscriptEntrySchema).max(LIMITS.transcriptEntries).nullish(),
+});
+export type BlandCallPayload = z.infer<typeof blandCallSchema>;
+
+/** Live-event bodies and their follow-ups, sent to the same webhook URL as finished calls. */
+export const blandEventSchema = z.object({
+  call_id: idLike.nullish(),
+  message: text(LIMITS.eventMessage).nullish(),
+  category: text(LIMITS.shortText).nullish(),
+  log_level: text(LIMITS.shortText).nullish(),
+  event_type: text(LIMITS.shortText).nullish(),
+});
+export type BlandEvent = z.infer<typeof blandEventSchema>;
+
+export const blandListResponseSchema = z.object({
+  total_count: z.number().int().nonnegative().nullish(),
+  count: z.number().int().nonnegative().nullish(),
+  calls: z.array(z.unknown()).max(10_000),
+});
+
+export const blandPathwaySchema = z.object({
+  name: z.string().trim().min(1).max(LIMITS.pathwayName).nullish(),
+});
+
+const FAILED_STATUSES = new Set(['failed', 'busy', 'no-answer', 'no_answer', 'canceled', 'cancelled']);
+const COMPLETED_VALUES = new Set(['complete', 'completed']);
+
+const norm = (value: string | null | undefined) => (value ?? '').trim().toLowerCase();
+const isErrorValue = (value: string) => value.endsWith('_error');
+
+/** DESIGN §7: transferred, then active, then failed, then completed; anything else is unknown. */
+export function mapBlandStatus(payload: BlandCallPayload): NormalizedCallStatus {
+  if (payload.transferred_to?.trim()) return 'transferred';
+  const status = norm(payload.status);
+  const queue = norm(payload.queue_status);
+  // A terminal `status` is evidence of an ended call too: webhook bodies may omit `completed`.
+  const ended =
+    payload.completed === true ||
+    COMPLETED_VALUES.has(queue) ||
+    isErrorValue(queue) ||
+    FAILED_STATUSES.has(queue) ||
+    COMPLETED_VALUES.has(status) ||
+    FAILED_STATUSES.has(status) ||
+    isErrorValue(status);
+  if (!ended) return 'active';
+  if (
+    FAILED_STATUSES.has(status) ||
+    isErrorValue(status) ||
+    isErrorValue(queue) ||
+    FAILED_STATUSES.has(queue)
+  ) {
+    return 'failed';
+  }
+  if (status === 'completed') return 'completed';
+  // Older payloads carry no `status`; there the queue state (or the completed flag) is the answer.
+  if (!status && (COMPLETED_VALUES.has(queue) || payload.completed === true)) return 'completed';
+  return 'unknown';
+}
+
+export function mapBlandDuration(payload: BlandCallPayload): number {
+  const corrected = payload.corrected_duration;
+  if (corrected != null && corrected >= 0) return Math.round(corrected);
+  const minutes = payload.call_length;
+  if (minutes != null && minutes >= 0) return Math.round(minutes * 60);
+  return 0;
+}
+
+/**
+ * Roles follow SPEC §3 (agent/assistant read as "AI Agent", anything else as "Caller"). Bland's
+ * agent-action lines (transfers, tool calls) are the agent's doing, so they are 'agent' too.
+ */
+function mapRole(user: string | null | undefined): string {
+  const u = norm(user);
+  if (u === 'user') return 'user';
+  if (u === 'assistant' || u === 'robot' || u === 'agent' || u === 'agent-action') return 'agent';
+  return u || 'user';
+}
+
+export function mapBlandTranscript(payload: BlandCallPayload): NormalizedTranscriptEntry[] | null {
+  if (!payload.transcripts) return null;
+  const entries: NormalizedTranscriptEntry[] = [];
+  for (const t of payload.transcripts) {
+    const line = (t.text ?? '').trim();
+    if (!line) continue;
+    const entry: NormalizedTranscriptEntry = { role: mapRole(t.user), text: line };
+    if (t.created_at) entry.timestamp = t.created_at;
+    entries.push(entry);
+  }
+  return entries;
+}
+
+/** Bland's timestamps are ISO-like with microseconds; a value without a zone is UTC. */
+export function parseBlandTime(value: string | null | undefined): number | null {
+  if (!value) return null;
+  let s = value.trim();
+  if (/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(s)) s = `${s.replace(' ', 'T')}Z`;
+  const t = Date.parse(s);
+  return Number.isFinite(t) ? t : null;
+}
+
+function httpUrlOrNull(value: string | null | undefined): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `now` is the fallback creation time for a payload that carries none (epoch ms). */
+export function mapBlandCall(payload: BlandCallPayload, now: number = Date.now()): NormalizedCall {
+  const price = payload.price;
+  return {
+    providerCallId: payload.call_id,
+    fromNumber: (payload.from ?? '').trim(),
+    toNumber: (payload.to ?? '').trim(),
+    durationSeconds: mapBlandDuration(payload),
+    status: mapBlandStatus(payload),
+    pathwayId: payload.pathway_id?.trim() || null,
+    createdAt: parseBlandTime(payload.created_at) ?? parseBlandTime(payload.started_at) ?? now,
+    recordingUrl: httpUrlOrNull(payload.recording_url),
+    transcript: mapBlandTranscript(payload),
+    isProxy: payload.is_proxy_agent_call === true,
+    priceUsd: price != null && Number.isFinite(price) ? price : null,
+  };
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid input';
+  const path = issue.path.join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+export type ParsedBlandCall =
+  | { success: true; call: NormalizedCall; payload: BlandCallPayload }
+  | { success: false; message: string };
+
+export function parseBlandCall(json: unknown, now?: number): ParsedBlandCall {
+  const result = blandCallSchema.safeParse(json);
+  if (!result.success) return { success: false, message: firstIssue(result.error) };
+  return { success: true, call: mapBlandCall(result.data, now), payload: result.data };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Keys only a call-details object has; a live event is {message, call_id, category, log_level}. */
+const CALL_KEYS = [
+  'to',
+  'from',
+  'created_at',
+  'started_at',
+  'completed',
+  'queue_status',
+  'status',
+  'call_length',
+  'corrected_duration',
+  'transcripts',
+  'concatenated_transcript',
+  'recording_url',
+];
+const EVENT_KEYS = ['message', 'category', 'log_level'];
+
+/** True for live-event bodies and their `event_type` follow-ups: never a call by themselves. */
+export function isBlandEventBody(json: unknown): boolean {
+  if (!isPlainObject(json)) return false;
+  if (typeof json.event_type === 'string') return true;
+  return EVENT_KEYS.some((k) => k in json) && !CALL_KEYS.some((k) => k in json);
+}
+
+export type WebhookBody =
+  | { kind: 'call'; call: NormalizedCall; payload: BlandCallPayload }
+  | { kind: 'event'; callId: string | null; event: BlandEvent }
+  | { kind: 'invalid'; message: string };
+
+/** Tells a finished (or ongoing) call from a live event; `now` stamps calls that carry no time. */
+export function classifyWebhookBody(json: unknown, now?: number): WebhookBody {
+  if (!isPlainObject(json)) return { kind: 'invalid', message: 'Expected a JSON object' };
+  if (isBlandEventBody(json)) {
+    const event = blandEventSchema.safeParse(json);
+    if (!event.success) return { kind: 'invalid', message: `Invalid event: ${firstIssue(event.error)}` };
+    return { kind: 'event', callId: event.data.call_id ?? null, event: event.data };
+  }
+  const parsed = parseBlandCall(json, now);
+  if (!parsed.success) return { kind: 'invalid', message: `Invalid call: ${parsed.message}` };
+  return { kind: 'call', call: parsed.call, payload: parsed.payload };
+}

@@ -1,0 +1,72 @@
+/**
+ * The provider-neutral face of a voice provider. Routes, sync and webhook ingestion speak only
+ * this; the Bland specifics (wire format, retries, concurrency) stay in bland.ts and
+ * bland-payload.ts, so another provider can be added beside them.
+ */
+import type { Readable } from 'node:stream';
+
+export type NormalizedCallStatus = 'completed' | 'failed' | 'transferred' | 'active' | 'unknown';
+
+/** A transcript line as we store it (JSON in calls.transcript). Role is 'agent' or 'user'. */
+export interface NormalizedTranscriptEntry {
+  role: 'agent' | 'user' | string;
+  text: string;
+  timestamp?: string;
+}
+
+export interface NormalizedCall {
+  providerCallId: string;
+  fromNumber: string;
+  toNumber: string;
+  durationSeconds: number;
+  status: NormalizedCallStatus;
+  pathwayId: string | null;
+  /** Epoch milliseconds, UTC. */
+  createdAt: number;
+  recordingUrl: string | null;
+  /** null when the provider did not send one (list items): keep what is stored, don't erase it. */
+  transcript: NormalizedTranscriptEntry[] | null;
+  /** Warm-transfer proxy legs: stored, but kept out of stats so a transfer is not counted twice. */
+  isProxy: boolean;
+  priceUsd: number | null;
+}
+
+export interface ListCallsQuery {
+  startDate?: Date;
+  endDate?: Date;
+  /** Offset into the filtered, sorted result. */
+  from?: number;
+  /** 1..1000; the provider's default is 1000. */
+  limit?: number;
+  ascending?: boolean;
+  sortBy?: 'created_at' | 'updated_at';
+}
+
+export interface ListCallsResult {
+  /** Calls matching the query on the provider, all pages together. */
+  totalCount: number;
+  calls: NormalizedCall[];
+  /** raw[i] is the provider's item for calls[i] (keep it for re-processing). */
+  raw: unknown[];
+  /**
+   * Items on this page as the provider sent them, including any we could not read and left out
+   * of `calls`. Advance offsets by this, not by calls.length.
+   */
+  received: number;
+}
+
+export interface RecordingStream {
+  /** 200, 206 for a Range request, or 416 when the Range cannot be satisfied. */
+  status: number;
+  /** Lower-case names; only content-type, content-length, content-range, accept-ranges. */
+  headers: Record<string, string>;
+  body: Readable;
+}
+
+export interface VoiceProvider {
+  listCalls(apiKey: string, q: ListCallsQuery): Promise<ListCallsResult>;
+  getCall(apiKey: string, callId: string): Promise<{ call: NormalizedCall; raw: unknown }>;
+  streamRecording(apiKey: string, callId: string, range?: string): Promise<RecordingStream>;
+  checkKey(apiKey: string): Promise<'valid' | 'invalid'>;
+  getPathwayName(apiKey: string, pathwayId: string): Promise<string | null>;
+}

@@ -1,0 +1,79 @@
+/** Total Calls, Total Cost, Avg Duration, Total Transfers with their change "vs last period". */
+import { Clock, DollarSign, Phone, PhoneForwarded } from 'lucide-react';
+import type { DateRange } from '../../../contract/common';
+import type { CallSource } from '../../features/calls/call-source';
+import { useCallStats } from '../../features/calls/queries';
+import { cn } from '../../lib/utils';
+import { QueryView } from '../query-view';
+import { Card, CardContent } from '../ui/card';
+import { Skeleton } from '../ui/skeleton';
+import { type StatCard, buildStatCards, hasStats } from './stat-cards';
+
+const ICONS: Record<StatCard['key'], typeof Phone> = {
+  totalCalls: Phone,
+  totalCost: DollarSign,
+  avgDuration: Clock,
+  totalTransfers: PhoneForwarded,
+};
+
+const GRID = 'grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4';
+
+export function CallStatsStrip({ source, dateRange }: { source: CallSource; dateRange: DateRange }) {
+  const query = useCallStats(source, dateRange);
+  return (
+    <section aria-label="Summary statistics" data-testid="stats-strip">
+      <QueryView
+        query={query}
+        what="the statistics"
+        loading={
+          <div className={GRID} data-testid="stats-loading">
+            {[0, 1, 2, 3].map((i) => (
+              <Skeleton key={i} className="h-[116px] rounded-xl" />
+            ))}
+          </div>
+        }
+        isEmpty={(stats) => !hasStats(stats)}
+        empty={
+          <Card className="py-6">
+            <CardContent className="text-center text-muted-foreground">No data available</CardContent>
+          </Card>
+        }
+      >
+        {(stats) => (
+          <div className={GRID}>
+            {buildStatCards(stats).map((card) => (
+              <StatCardView key={card.key} card={card} />
+            ))}
+          </div>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+function StatCardView({ card }: { card: StatCard }) {
+  const Icon = ICONS[card.key];
+  return (
+    <Card className="gap-2 py-4" data-testid={`stat-${card.key}`}>
+      <CardContent className="flex flex-col gap-2 px-4">
+        <div className="flex items-center justify-between gap-2">
+          <h3 className="truncate font-medium text-muted-foreground text-sm">{card.title}</h3>
+          <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+        </div>
+        <p className="truncate font-bold text-2xl tabular-nums" data-testid="stat-value">
+          {card.value}
+        </p>
+        <p className="text-muted-foreground text-xs">
+          <span
+            data-testid="stat-change"
+            data-trend={card.trend}
+            className={cn('font-medium', card.trend === 'up' ? 'text-green-600' : 'text-red-600')}
+          >
+            {card.change}
+          </span>{' '}
+          vs last period
+        </p>
+      </CardContent>
+    </Card>
+  );
+}

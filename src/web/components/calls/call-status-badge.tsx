@@ -1,0 +1,23 @@
+/** Status badge styles of SPEC §4: completed default, failed destructive, transferred secondary, active outline. */
+import { Badge } from '../ui/badge';
+
+type Variant = 'default' | 'destructive' | 'secondary' | 'outline';
+
+const VARIANTS: Record<string, Variant> = {
+  completed: 'default',
+  failed: 'destructive',
+  transferred: 'secondary',
+  active: 'outline',
+};
+
+export function CallStatusBadge({ status }: { status: string }) {
+  const variant = VARIANTS[status];
+  if (!variant) {
+    return (
+      <Badge variant="outline" className="text-muted-foreground">
+        unknown
+      </Badge>
+    );
+  }
+  return <Badge variant={variant}>{status}</Badge>;
+}

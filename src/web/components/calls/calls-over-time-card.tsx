@@ -1,0 +1,56 @@
+/** "Calls Over Time": loading skeleton, empty text, or the lazily loaded chart. */
+import { Suspense, lazy, useMemo } from 'react';
+import type { DateRange } from '../../../contract/common';
+import type { CallSource } from '../../features/calls/call-source';
+import { useCallsOverTime } from '../../features/calls/queries';
+import { QueryView } from '../query-view';
+import { Card, CardContent, CardHeader, CardTitle } from '../ui/card';
+import { Skeleton } from '../ui/skeleton';
+import { hasChartData, toChartPoints } from './chart-points';
+import { CHART_HEIGHT_PX } from './chart-size';
+
+const CallsChart = lazy(() => import('./calls-chart'));
+
+function ChartSkeleton() {
+  return (
+    <Card className="gap-4" data-testid="chart-loading">
+      <CardHeader className="flex flex-row items-center justify-between">
+        <Skeleton className="h-5 w-40" />
+        <Skeleton className="h-4 w-28" />
+      </CardHeader>
+      <CardContent>
+        <Skeleton className="w-full" style={{ height: CHART_HEIGHT_PX }} />
+      </CardContent>
+    </Card>
+  );
+}
+
+export function CallsOverTimeCard({ source, dateRange }: { source: CallSource; dateRange: DateRange }) {
+  const query = useCallsOverTime(source, dateRange);
+  const points = useMemo(() => toChartPoints(query.data), [query.data]);
+  return (
+    <QueryView query={query} what="the chart" loading={<ChartSkeleton />} isEmpty={() => false} empty={null}>
+      {() => (
+        <Card className="gap-4" data-testid="calls-over-time">
+          <CardHeader>
+            <CardTitle className="text-lg">Calls Over Time</CardTitle>
+          </CardHeader>
+          <CardContent className="px-2 sm:px-6">
+            {hasChartData(points) ? (
+              <Suspense fallback={<Skeleton className="w-full" style={{ height: CHART_HEIGHT_PX }} />}>
+                <CallsChart points={points} />
+              </Suspense>
+            ) : (
+              <p
+                className="flex items-center justify-center text-center text-muted-foreground text-sm"
+                style={{ height: CHART_HEIGHT_PX }}
+              >
+                No call data available for the selected period
+              </p>
+            )}
+          </CardContent>
+        </Card>
+      )}
+    </QueryView>
+  );
+}

@@ -1,0 +1,28 @@
+/** Confirmation before a call log is deleted (SPEC §8). */
+import { ConfirmDeleteDialog } from '../confirm-delete-dialog';
+
+export const DELETE_CALL_TEXT =
+  'Are you sure you want to delete this call log? This action cannot be undone and will permanently remove the call data, including recording and transcript information.';
+
+export interface DeleteCallDialogProps {
+  /** The call waiting for confirmation; null when closed. */
+  callId: string | null;
+  pending: boolean;
+  onCancel: () => void;
+  onConfirm: (callId: string) => void;
+}
+
+export function DeleteCallDialog({ callId, pending, onCancel, onConfirm }: DeleteCallDialogProps) {
+  return (
+    <ConfirmDeleteDialog
+      open={callId !== null}
+      title="Delete Call Log"
+      description={DELETE_CALL_TEXT}
+      pending={pending}
+      onCancel={onCancel}
+      onConfirm={() => {
+        if (callId) onConfirm(callId);
+      }}
+    />
+  );
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_FILTERS, callsSearchParams, dateWindow, updateFilters } from './filters';
+
+describe('call filters', () => {
+  const onPage3 = { ...DEFAULT_FILTERS, page: 3 };
+
+  it('any filter change goes back to page 1', () => {
+    expect(updateFilters(onPage3, { dateRange: '30d' })).toMatchObject({ dateRange: '30d', page: 1 });
+    expect(updateFilters(onPage3, { pathway: 'sales' })).toMatchObject({ pathway: 'sales', page: 1 });
+    expect(updateFilters(onPage3, { status: 'active' })).toMatchObject({ status: 'active', page: 1 });
+    expect(updateFilters(onPage3, { search: '+1415' })).toMatchObject({ search: '+1415', page: 1 });
+  });
+
+  it('changing only the page keeps it; re-choosing the same value keeps the page', () => {
+    expect(updateFilters(onPage3, { page: 4 }).page).toBe(4);
+    expect(updateFilters(onPage3, { dateRange: '7d' }).page).toBe(3);
+  });
+
+  it('defaults to 7 days, all pathways, completed, page 1', () => {
+    expect(DEFAULT_FILTERS).toEqual({
+      dateRange: '7d',
+      pathway: 'all',
+      status: 'completed',
+      page: 1,
+      search: '',
+    });
+  });
+
+  it('the window is now minus N days to now', () => {
+    const now = Date.UTC(2025, 2, 5, 12);
+    expect(dateWindow('60d', now)).toEqual({
+      startDate: new Date(now - 60 * 86_400_000).toISOString(),
+      endDate: '2025-03-05T12:00:00.000Z',
+    });
+  });
+
+  it('builds the calls query with dates, page size 10 and the search only when set', () => {
+    const now = Date.UTC(2025, 2, 5, 12);
+    const params = callsSearchParams({ ...DEFAULT_FILTERS, pathway: 'support', page: 2 }, now);
+    expect(Object.fromEntries(params)).toEqual({
+      pathway: 'support',
+      status: 'completed',
+      startDate: '2025-02-26T12:00:00.000Z',
+      endDate: '2025-03-05T12:00:00.000Z',
+      page: '2',
+      limit: '10',
+    });
+    expect(callsSearchParams({ ...DEFAULT_FILTERS, search: '  abc ' }, now).get('search')).toBe('abc');
+  });
+});

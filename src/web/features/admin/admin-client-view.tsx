@@ -1,0 +1,116 @@
+/**
+ * The admin's view of one client (SPEC §2 "Admin client view"): a header naming the client
+ * with an "Admin View" badge, the client information card, then the client dashboard's own
+ * stats, chart, filters and call table reading the admin endpoints for this client.
+ */
+import { ArrowLeft, ShieldCheck } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import { type AdminClientListItem, clientDisplayName } from '../../../contract/admin';
+import { CallFilterBar } from '../../components/calls/call-filter-bar';
+import { CallLogTable } from '../../components/calls/call-log-table';
+import { CallStatsStrip } from '../../components/calls/call-stats-strip';
+import { CallsOverTimeCard } from '../../components/calls/calls-over-time-card';
+import { useCallFilters } from '../../components/calls/use-call-filters';
+import { PageLoading } from '../../components/page-loading';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent } from '../../components/ui/card';
+import { ApiError } from '../../lib/api';
+import { adminCallSource } from '../calls/call-source';
+import { ClientInformationCard } from './client-information-card';
+import { CopyField } from './copy-field';
+import { useAdminClientData } from './queries';
+
+const ADMIN_EMPTY_CALLS_TEXT =
+  'No call logs found for this client. Calls appear here when they reach the client’s webhook or after Sync All Clients.';
+
+export function AdminClientView({ clientId }: { clientId: string | undefined }) {
+  const data = useAdminClientData(clientId);
+
+  if (!clientId) {
+    return (
+      <StatePanel title="Invalid Client Access">
+        No client was selected. Open a client from the admin dashboard.
+      </StatePanel>
+    );
+  }
+  if (data.isPending) return <PageLoading label="Loading client..." />;
+  if (data.isError || !data.data) {
+    const notFound = data.error instanceof ApiError && data.error.status === 404;
+    return (
+      <StatePanel title="Error Loading Client">
+        {notFound ? 'Client not found' : 'Failed to load client data'}
+      </StatePanel>
+    );
+  }
+  return <ClientView client={data.data.client} />;
+}
+
+function ClientView({ client }: { client: AdminClientListItem }) {
+  const source = adminCallSource(client.id);
+  const { filters, change, setPage } = useCallFilters();
+  const name = clientDisplayName(client);
+
+  return (
+    <div className="min-h-screen bg-background">
+      <header className="border-b bg-card">
+        <div className="mx-auto grid max-w-7xl gap-4 px-4 py-4 sm:px-6 lg:px-8">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <Button variant="ghost" size="sm" asChild className="-ml-2">
+              <Link href="/admin">
+                <ArrowLeft /> Back to Admin Dashboard
+              </Link>
+            </Button>
+            <Badge className="gap-1">
+              <ShieldCheck /> Admin View
+            </Badge>
+          </div>
+          <div className="grid gap-1">
+            <h1 className="break-words font-bold text-2xl tracking-tight">{name}</h1>
+            <p className="break-all text-muted-foreground text-sm">{client.email}</p>
+            {client.companyName && <p className="text-sm">{client.companyName}</p>}
+            <p className="text-muted-foreground text-xs">
+              Client ID: <span className="break-all font-mono">{client.id}</span>
+            </p>
+          </div>
+          <div className="max-w-2xl">
+            <CopyField id="admin-view-webhook-url" label="Webhook URL" value={client.webhookUrl} />
+          </div>
+        </div>
+      </header>
+
+      <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:px-8">
+        <ClientInformationCard client={client} />
+        <h2 className="font-semibold text-xl">Call Analytics Dashboard</h2>
+        <CallStatsStrip source={source} dateRange={filters.dateRange} />
+        <CallsOverTimeCard source={source} dateRange={filters.dateRange} />
+        <CallFilterBar filters={filters} dateRanges={source.dateRanges} onChange={change} />
+        <CallLogTable
+          source={source}
+          filters={filters}
+          onPageChange={setPage}
+          emptyText={ADMIN_EMPTY_CALLS_TEXT}
+        />
+      </main>
+    </div>
+  );
+}
+
+function StatePanel({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <main className="flex min-h-screen items-center justify-center bg-background px-4">
+      <Card className="w-full max-w-md">
+        <CardContent className="grid gap-4 text-center">
+          <h1 className="font-semibold text-xl">{title}</h1>
+          <p className="text-muted-foreground">{children}</p>
+          <div>
+            <Button asChild>
+              <Link href="/admin">Back to Admin Dashboard</Link>
+            </Button>
+          </div>
+        </CardContent>
+      </Card>
+    </main>
+  );
+}

@@ -1,0 +1,78 @@
+/** Everything the admin knows about one client (SPEC §2 "Admin client view"), above their calls. */
+import type { ReactNode } from 'react';
+import { ACCOUNT_TYPE_LABELS, type AdminClientListItem, INDUSTRY_LABELS } from '../../../contract/admin';
+import { formatCount, formatMoney } from '../../../contract/format';
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
+import { ApiKeyStatusBadge } from './api-key-badge';
+import { formatLastActivity } from './client-table';
+
+export function ClientInformationCard({ client }: { client: AdminClientListItem }) {
+  const address = [client.address, client.city, client.state, client.zipCode, client.country]
+    .filter(Boolean)
+    .join(', ');
+  const items: [string, ReactNode][] = [
+    ['Phone', client.phoneNumber || '—'],
+    ['Job Title', client.jobTitle || '—'],
+    [
+      'Website',
+      client.companyWebsite ? (
+        <a
+          key="website"
+          href={client.companyWebsite}
+          target="_blank"
+          rel="noreferrer noopener"
+          className="break-all text-primary underline-offset-4 hover:underline"
+        >
+          {client.companyWebsite}
+        </a>
+      ) : (
+        '—'
+      ),
+    ],
+    ['Industry', client.industry ? (INDUSTRY_LABELS[client.industry] ?? client.industry) : '—'],
+    ['Company Size', client.companySize ? `${client.companySize} employees` : '—'],
+    ['Address', address || '—'],
+    [
+      'Account Type',
+      ACCOUNT_TYPE_LABELS[client.accountType as keyof typeof ACCOUNT_TYPE_LABELS] ?? client.accountType,
+    ],
+    ['Per-Minute Rate', `${formatMoney(client.perMinuteRate)}/min`],
+    ['Timezone', client.timezone],
+    ['Account Status', client.isActive ? 'Active' : 'Deactivated'],
+    [
+      'API Key',
+      <span key="key" className="flex flex-wrap items-center gap-2">
+        <ApiKeyStatusBadge status={client.apiKeyStatus} />
+        {client.blandApiKey && <span className="font-mono text-xs">{client.blandApiKey}</span>}
+      </span>,
+    ],
+    ['Login', client.hasLoginCredentials ? 'Credentials issued' : 'No credentials yet'],
+    ['Total Calls', formatCount(client.totalCalls)],
+    ['Total Revenue', formatMoney(client.totalCost)],
+    ['Last Call', formatLastActivity(client.lastCallDate)],
+    ['Client Since', formatLastActivity(client.createdAt)],
+  ];
+  return (
+    <Card className="gap-4" data-testid="client-information">
+      <CardHeader>
+        <CardTitle className="text-lg">Client Information</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <dl className="grid grid-cols-2 gap-x-4 gap-y-3 sm:gap-x-6 lg:grid-cols-4">
+          {items.map(([label, value]) => (
+            <div key={label} className="min-w-0">
+              <dt className="text-muted-foreground text-xs">{label}</dt>
+              <dd className="break-words text-sm">{value}</dd>
+            </div>
+          ))}
+        </dl>
+        {client.notes && (
+          <div className="mt-4 rounded-md bg-muted/50 p-3">
+            <p className="text-muted-foreground text-xs">Admin Notes</p>
+            <p className="whitespace-pre-wrap text-sm">{client.notes}</p>
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * Wizard step 1 (SPEC §4, §5): the new client's details. Submitting issues the webhook URL;
+ * coming back with nothing changed keeps the one already issued.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Webhook } from 'lucide-react';
+import { FormProvider, useForm } from 'react-hook-form';
+import {
+  CreateClientForm,
+  type CreateClientFormInput,
+  type CreateClientForm as CreateClientValues,
+} from '../../../contract/admin';
+import { FormDialogFooter } from '../../components/form-dialog-footer';
+import { TextAreaField } from '../../components/form-fields';
+import { ApiError, serverMessageOf } from '../../lib/api';
+import { failureToast } from '../../lib/failure-toast';
+import { toast } from '../../lib/use-toast';
+import { ClientProfileSections } from './client-profile-sections';
+import { useGenerateWebhook } from './mutations';
+import { CREATE_INDUSTRY_OPTIONS, CREATE_SIZE_OPTIONS } from './options';
+import { EMPTY_CLIENT_FORM, type WizardState, sameForm } from './wizard-state';
+
+export function ClientInformationStep({
+  state,
+  onGenerated,
+  onReuse,
+  onCancel,
+}: {
+  state: WizardState;
+  onGenerated: (form: CreateClientFormInput, clientId: string, webhookUrl: string) => void;
+  onReuse: () => void;
+  onCancel: () => void;
+}) {
+  const generate = useGenerateWebhook();
+  const form = useForm<CreateClientFormInput, unknown, CreateClientValues>({
+    resolver: zodResolver(CreateClientForm),
+    defaultValues: state.form ?? EMPTY_CLIENT_FORM,
+  });
+
+  const submit = form.handleSubmit((values) => {
+    const entered = form.getValues();
+    // Back and forward again with nothing changed keeps the webhook URL already issued.
+    if (state.clientId && sameForm(state.form, entered)) return onReuse();
+    generate.mutate(values, {
+      onSuccess: (result) => {
+        toast({
+          title: 'Webhook Generated',
+          description: 'Copy the webhook URL into the client’s voice agent settings.',
+        });
+        onGenerated(entered, result.id, result.webhookUrl);
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 409)
+          form.setError('email', { message: serverMessageOf(error, '') });
+        failureToast('Failed to generate webhook', error);
+      },
+    });
+  });
+
+  return (
+    <FormProvider {...form}>
+      <form onSubmit={submit} noValidate className="grid gap-5">
+        <ClientProfileSections
+          idPrefix="create"
+          industryOptions={CREATE_INDUSTRY_OPTIONS}
+          sizeOptions={CREATE_SIZE_OPTIONS}
+          nameAutoComplete="off"
+        />
+        <TextAreaField
+          id="create-notes"
+          label="Notes"
+          registration={form.register('notes')}
+          error={form.formState.errors.notes?.message}
+          placeholder="Anything the team should know about this client"
+        />
+        <FormDialogFooter
+          onCancel={onCancel}
+          pending={generate.isPending}
+          submitLabel="Generate Webhook"
+          pendingLabel="Generating..."
+          submitIcon={<Webhook />}
+        />
+      </form>
+    </FormProvider>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * The edit dialog's admin-only sections (SPEC §5, DESIGN §6 [6]): how the client is billed and
+ * shown, and how their calls reach us. They read the form from the dialog's FormProvider.
+ */
+import { Controller, useFormContext } from 'react-hook-form';
+import type { ClientConfig, EditClientFormInput } from '../../../contract/admin';
+import { FormSection, SelectField, TextField } from '../../components/form-fields';
+import { Label } from '../../components/ui/label';
+import { Switch } from '../../components/ui/switch';
+import { ApiKeyStatusBadge } from './api-key-badge';
+import { CopyField } from './copy-field';
+import { ACCOUNT_TYPE_OPTIONS, timezoneOptions } from './options';
+
+const TIMEZONES = timezoneOptions();
+
+export function AccountSettingsSection() {
+  const {
+    register,
+    control,
+    formState: { errors },
+  } = useFormContext<EditClientFormInput>();
+  return (
+    <FormSection title="Account Settings">
+      <SelectField
+        id="edit-accountType"
+        label="Account Type"
+        control={control}
+        name="accountType"
+        options={ACCOUNT_TYPE_OPTIONS}
+        error={errors.accountType?.message}
+      />
+      <TextField
+        id="edit-perMinuteRate"
+        label="Per Minute Rate ($)"
+        type="number"
+        step="0.01"
+        min="0"
+        max="100"
+        inputMode="decimal"
+        registration={register('perMinuteRate', { valueAsNumber: true })}
+        error={errors.perMinuteRate?.message}
+        hint="Applies to calls that arrive from now on."
+      />
+      <TextField
+        id="edit-timezone"
+        label="Timezone"
+        list="edit-timezone-options"
+        autoComplete="off"
+        registration={register('timezone')}
+        error={errors.timezone?.message}
+      />
+      <datalist id="edit-timezone-options">
+        {TIMEZONES.map((zone) => (
+          <option key={zone} value={zone} />
+        ))}
+      </datalist>
+      <div className="grid gap-1.5">
+        <Label htmlFor="edit-isActive">Account Status</Label>
+        <Controller
+          control={control}
+          name="isActive"
+          render={({ field }) => (
+            <div className="flex h-9 items-center gap-3">
+              <Switch id="edit-isActive" checked={field.value ?? true} onCheckedChange={field.onChange} />
+              <span className="text-sm">{field.value === false ? 'Inactive' : 'Active'}</span>
+            </div>
+          )}
+        />
+      </div>
+    </FormSection>
+  );
+}
+
+/** The API key shows masked: left as is it is kept, cleared it is removed, a new one is checked. */
+export function ApiIntegrationSection({ config }: { config: ClientConfig }) {
+  const {
+    register,
+    formState: { errors },
+  } = useFormContext<EditClientFormInput>();
+  return (
+    <FormSection
+      title="API Integration"
+      description="The voice provider API key is stored encrypted and only ever shown masked."
+    >
+      <TextField
+        id="edit-blandApiKey"
+        label="Bland AI API Key"
+        autoComplete="off"
+        spellCheck={false}
+        registration={register('blandApiKey')}
+        error={errors.blandApiKey?.message}
+        hint={
+          <span className="flex flex-wrap items-center gap-2">
+            Status: <ApiKeyStatusBadge status={config.apiKeyStatus} />
+            {config.blandApiKey
+              ? 'Leave as is to keep the key; clear it to remove it.'
+              : 'Paste the client’s key; it is checked with Bland AI when you save.'}
+          </span>
+        }
+      />
+      <TextField
+        id="edit-clientIdentifier"
+        label="Client Identifier"
+        registration={register('clientIdentifier')}
+        error={errors.clientIdentifier?.message}
+      />
+      <TextField
+        id="edit-organizationId"
+        label="Organization ID"
+        registration={register('organizationId')}
+        error={errors.organizationId?.message}
+      />
+      <CopyField id="edit-webhookUrl" label="Webhook URL" value={config.webhookUrl} />
+    </FormSection>
+  );
+}

@@ -1,0 +1,29 @@
+/** Option lists of SPEC §3 as select items (create and edit variants differ). */
+import {
+  ACCOUNT_TYPES,
+  ACCOUNT_TYPE_LABELS,
+  COMPANY_SIZES_CREATE,
+  COMPANY_SIZES_EDIT,
+  INDUSTRIES_CREATE,
+  INDUSTRIES_EDIT,
+  INDUSTRY_LABELS,
+} from '../../../contract/admin';
+
+const industry = (value: string) => ({ value, label: INDUSTRY_LABELS[value] ?? value });
+const size = (value: string) => ({ value, label: `${value} employees` });
+
+export const CREATE_INDUSTRY_OPTIONS = INDUSTRIES_CREATE.map(industry);
+export const EDIT_INDUSTRY_OPTIONS = INDUSTRIES_EDIT.map(industry);
+export const CREATE_SIZE_OPTIONS = COMPANY_SIZES_CREATE.map(size);
+export const EDIT_SIZE_OPTIONS = COMPANY_SIZES_EDIT.map(size);
+export const ACCOUNT_TYPE_OPTIONS = ACCOUNT_TYPES.map((value) => ({
+  value,
+  label: ACCOUNT_TYPE_LABELS[value],
+}));
+
+/** Every IANA zone the browser knows (UTC first), for the timezone picker's suggestions. */
+export function timezoneOptions(): string[] {
+  const intl = Intl as typeof Intl & { supportedValuesOf?: (key: 'timeZone') => string[] };
+  const zones = intl.supportedValuesOf?.('timeZone') ?? [];
+  return ['UTC', ...zones.filter((z) => z !== 'UTC')];
+}

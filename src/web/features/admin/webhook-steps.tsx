@@ -1,0 +1,112 @@
+/**
+ * Wizard steps 2 and 3 (SPEC §4): show the webhook URL to paste into the voice agent, then wait
+ * (polling every 2 s) until a real test call reaches it.
+ */
+import { ArrowLeft, CheckCircle2, PhoneCall } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { Button } from '../../components/ui/button';
+import { DialogFooter } from '../../components/ui/dialog';
+import { Spinner } from '../../components/ui/spinner';
+import { failureToast } from '../../lib/failure-toast';
+import { CopyField } from './copy-field';
+import { useWebhookStatus } from './queries';
+import { type WizardState, isPolling } from './wizard-state';
+
+export function WebhookConfigurationStep({
+  webhookUrl,
+  onBack,
+  onTest,
+}: {
+  webhookUrl: string;
+  onBack: () => void;
+  onTest: () => void;
+}) {
+  return (
+    <div className="grid gap-5">
+      <CopyField id="wizard-webhook-url" label="Webhook URL" value={webhookUrl} />
+      <div className="rounded-lg border bg-muted/50 p-4 text-sm">
+        <p className="font-medium">Connect the client’s voice agent</p>
+        <ol className="mt-2 list-decimal space-y-1 pl-5 text-muted-foreground">
+          <li>Copy the webhook URL above.</li>
+          <li>In Bland AI, set it as the webhook of the client’s inbound number or outbound calls.</li>
+          <li>Click “Test Webhook Connection”, then place a test call.</li>
+        </ol>
+      </div>
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={onBack}>
+          <ArrowLeft /> Back
+        </Button>
+        <Button type="button" onClick={onTest}>
+          <PhoneCall /> Test Webhook Connection
+        </Button>
+      </DialogFooter>
+    </div>
+  );
+}
+
+export function WebhookTestingStep({
+  state,
+  onSucceeded,
+  onBack,
+  onContinue,
+}: {
+  state: WizardState;
+  onSucceeded: () => void;
+  onBack: () => void;
+  onContinue: () => void;
+}) {
+  const status = useWebhookStatus(state.clientId, isPolling(state));
+  const errorShown = useRef(false);
+
+  useEffect(() => {
+    if (status.data?.isTestSuccessful) onSucceeded();
+  }, [status.data?.isTestSuccessful, onSucceeded]);
+
+  // One toast per run of failures, not one every two seconds.
+  useEffect(() => {
+    if (status.isError && !errorShown.current) {
+      errorShown.current = true;
+      failureToast('Failed to check webhook status', status.error, 'Still trying…');
+    }
+    if (status.isSuccess) errorShown.current = false;
+  }, [status.isError, status.isSuccess, status.error]);
+
+  return (
+    <div className="grid gap-5">
+      {state.testSucceeded ? (
+        <div
+          role="status"
+          className="flex items-start gap-3 rounded-lg border border-success/40 bg-success/10 p-4"
+        >
+          <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-success" />
+          <div>
+            <p className="font-medium">Test call received!</p>
+            <p className="text-muted-foreground text-sm">
+              The webhook is connected. Continue to create the client account.
+            </p>
+          </div>
+        </div>
+      ) : (
+        <div role="status" className="flex items-start gap-3 rounded-lg border bg-muted/50 p-4">
+          <Spinner className="mt-0.5 size-5 shrink-0 text-primary" />
+          <div>
+            <p className="font-medium">Waiting for a test call…</p>
+            <p className="text-muted-foreground text-sm">
+              Place a test call through the client’s voice agent. This step continues on its own as soon as
+              the call reaches the webhook (checked every 2 seconds).
+            </p>
+          </div>
+        </div>
+      )}
+      <p className="break-all font-mono text-muted-foreground text-xs">{state.webhookUrl}</p>
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={onBack}>
+          <ArrowLeft /> Back
+        </Button>
+        <Button type="button" onClick={onContinue} disabled={!state.testSucceeded}>
+          Continue
+        </Button>
+      </DialogFooter>
+    </div>
+  );
+}

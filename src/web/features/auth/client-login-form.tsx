@@ -1,0 +1,28 @@
+/** The client sign-in form (SPEC §2, §4, §5, §8 "Client login"). */
+import { LoginForm } from './login-form';
+import { useClientLogin } from './mutations';
+
+export function ClientLoginForm() {
+  const login = useClientLogin();
+  return (
+    <LoginForm
+      identity={{
+        id: 'client-email',
+        name: 'email',
+        label: 'Email Address',
+        type: 'email',
+        placeholder: 'Enter your email',
+        autoComplete: 'email',
+      }}
+      passwordId="client-password"
+      missing={{ title: 'Required Fields', description: 'Please enter both email and password' }}
+      pending={login.isPending}
+      onLogin={(email, password) => login.mutate({ email, password })}
+      footer={
+        <p className="text-center text-muted-foreground text-sm">
+          Need help accessing your account? Contact your administrator for assistance.
+        </p>
+      }
+    />
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * Client-only pages: waits for the session check ("Loading..."), then renders the page with the
+ * client, or, with no client, redirects (to / unless told otherwise) or shows `unauthenticated`.
+ */
+import { type ReactNode, useEffect } from 'react';
+import { useLocation } from 'wouter';
+import type { ClientSession } from '../../../contract/auth';
+import { PageLoading } from '../../components/page-loading';
+import { isSettledWithoutSession, useClientSession } from '../../lib/session';
+
+export interface RequireClientProps {
+  children: ReactNode | ((client: ClientSession) => ReactNode);
+  /** Where to send a visitor without a client session. */
+  redirectTo?: string;
+  /** Shown instead of redirecting (the settings page says "Please log in to access settings"). */
+  unauthenticated?: ReactNode;
+}
+
+export function RequireClient({ children, redirectTo = '/', unauthenticated }: RequireClientProps) {
+  const session = useClientSession();
+  const [, navigate] = useLocation();
+  const client = session.data ?? null;
+  const settledWithoutClient = isSettledWithoutSession(session);
+  const shouldRedirect = settledWithoutClient && unauthenticated === undefined;
+
+  useEffect(() => {
+    if (shouldRedirect) navigate(redirectTo, { replace: true });
+  }, [shouldRedirect, navigate, redirectTo]);
+
+  if (client) return <>{typeof children === 'function' ? children(client) : children}</>;
+  if (settledWithoutClient && unauthenticated !== undefined) return <>{unauthenticated}</>;
+  return <PageLoading />;
+}

@@ -1,0 +1,63 @@
+/**
+ * Where a calls view reads from and what it may do. The client dashboard, the demo and the admin
+ * client view render the same components with different sources; an action whose URL is absent
+ * is not offered (the demo has no delete).
+ */
+import type { DateRange } from '../../../contract/common';
+
+export interface CallSource {
+  /** Separates cache entries of different sources: 'client', 'demo', 'admin:{clientId}'. */
+  key: string;
+  callsUrl: string;
+  statsUrl: string;
+  overTimeUrl: string;
+  /** Date ranges the filter bar offers, in order. */
+  dateRanges: readonly DateRange[];
+  /** Audio for playback. */
+  recordingUrl?: (callId: string) => string;
+  /** The same audio as an attachment. */
+  downloadUrl?: (callId: string) => string;
+  /** DELETE target; without it rows have no delete button. */
+  deleteUrl?: (callId: string) => string;
+  /** Cache lifetimes in ms (SPEC §9 differs between client and admin views). */
+  staleTimes?: { calls?: number; stats?: number; overTime?: number };
+}
+
+export const CLIENT_CALL_SOURCE: CallSource = {
+  key: 'client',
+  callsUrl: '/api/client/calls',
+  statsUrl: '/api/client/stats',
+  overTimeUrl: '/api/client/calls-over-time',
+  dateRanges: ['7d', '30d', '60d'],
+  recordingUrl: (id) => `/api/client/recording/${encodeURIComponent(id)}`,
+  downloadUrl: (id) => `/api/recording/${encodeURIComponent(id)}`,
+  deleteUrl: (id) => `/api/client/calls/${encodeURIComponent(id)}`,
+  staleTimes: { calls: 30_000, stats: 60_000, overTime: 60_000 },
+};
+
+export const DEMO_CALL_SOURCE: CallSource = {
+  key: 'demo',
+  callsUrl: '/api/demo/calls',
+  statsUrl: '/api/demo/stats',
+  overTimeUrl: '/api/demo/calls-over-time',
+  dateRanges: ['1d', '7d', '30d', '90d'],
+  recordingUrl: (id) => `/api/demo/recording/${encodeURIComponent(id)}`,
+  downloadUrl: (id) => `/api/demo/recording/${encodeURIComponent(id)}?download=1`,
+  staleTimes: { calls: 30_000, stats: 60_000, overTime: 60_000 },
+};
+
+/** The admin's view of one client (SPEC §7 "Admin"); for the teammate building /admin/client/{id}. */
+export function adminCallSource(clientId: string): CallSource {
+  const id = encodeURIComponent(clientId);
+  return {
+    key: `admin:${clientId}`,
+    callsUrl: `/api/admin/client-calls/${id}`,
+    statsUrl: `/api/admin/client-stats/${id}`,
+    overTimeUrl: `/api/admin/client-calls-over-time/${id}`,
+    dateRanges: ['1d', '7d', '30d', '90d'],
+    recordingUrl: (callId) => `/api/admin/client-recording/${id}/${encodeURIComponent(callId)}`,
+    downloadUrl: (callId) => `/api/recording/${encodeURIComponent(callId)}`,
+    deleteUrl: (callId) => `/api/admin/calls/${encodeURIComponent(callId)}?clientId=${id}`,
+    staleTimes: { calls: 30_000, stats: 30_000, overTime: 30_000 },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Calls writes, one hook per endpoint. They share one helper that refreshes every calls query
+ * (by the 'calls' key prefix) and reports the outcome in a toast, including the unauthorized
+ * path of SPEC §8: "Unauthorized" toast, then /api/login after 500 ms.
+ */
+import { type MutationFunction, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SeedResult, SyncResult } from '../../../contract/calls';
+import { apiJson, isUnauthorizedError } from '../../lib/api';
+import { failureToast } from '../../lib/failure-toast';
+import { handleUnauthorized } from '../../lib/session';
+import { toast } from '../../lib/use-toast';
+import type { CallSource } from './call-source';
+import { callKeys } from './query-keys';
+
+interface ToastText {
+  title: string;
+  description?: string;
+}
+
+interface CallsMutationOptions<TData, TVariables> {
+  mutationFn: MutationFunction<TData, TVariables>;
+  success: ToastText | ((data: TData) => ToastText);
+  /** Shown when the server gives no message of its own. */
+  failure: string;
+}
+
+export function useCallsMutation<TData, TVariables = void>(options: CallsMutationOptions<TData, TVariables>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: options.mutationFn,
+    onSuccess: async (data) => {
+      toast(typeof options.success === 'function' ? options.success(data) : options.success);
+      await queryClient.invalidateQueries({ queryKey: callKeys.all });
+    },
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return handleUnauthorized();
+      failureToast('Error', error, options.failure);
+    },
+  });
+}
+
+export function useSyncCalls() {
+  return useCallsMutation<SyncResult>({
+    mutationFn: () => apiJson<SyncResult>('POST', '/api/client/calls/sync'),
+    success: (result) => ({ title: 'Calls synced successfully from Bland AI', description: result?.message }),
+    failure: 'Failed to sync calls',
+  });
+}
+
+export function useSeedSampleCalls() {
+  return useCallsMutation<SeedResult>({
+    mutationFn: () => apiJson<SeedResult>('POST', '/api/demo/seed'),
+    success: { title: 'Demo Data Added', description: 'Sample call logs have been added to your dashboard' },
+    failure: 'Failed to seed demo data',
+  });
+}
+
+/** Deletes through the source's delete URL (the client's own, or the admin path with a client id). */
+export function useDeleteCall(source: CallSource) {
+  return useCallsMutation<unknown, string>({
+    mutationFn: (callId) => {
+      if (!source.deleteUrl) throw new Error('This view cannot delete calls');
+      return apiJson('DELETE', source.deleteUrl(callId));
+    },
+    success: { title: 'Call deleted successfully' },
+    failure: 'Failed to delete call',
+  });
+}

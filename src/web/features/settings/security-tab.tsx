@@ -1,0 +1,93 @@
+/** The Security tab (SPEC §2, DESIGN §6 [4]): password, the voice provider API key, the webhook URL. */
+import { Check, Copy, KeyRound, Link2, Lock } from 'lucide-react';
+import type { ClientSession } from '../../../contract/auth';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
+import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
+import { cn } from '../../lib/utils';
+import { ApiKeyDialog } from './api-key-dialog';
+import { ChangePasswordDialog } from './change-password-dialog';
+
+export function SecurityTab({ client }: { client: ClientSession }) {
+  const connected = client.apiKeyStatus === 'valid';
+  return (
+    <div className="grid gap-6">
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <Lock className="size-4" aria-hidden="true" />
+            Password
+          </CardTitle>
+          <CardDescription>Change the password you sign in with.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <ChangePasswordDialog />
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <KeyRound className="size-4" aria-hidden="true" />
+            Bland AI API Key
+          </CardTitle>
+          <CardDescription>Used to sync your calls and play recordings.</CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-wrap items-center gap-3">
+          <span className="text-sm">Status:</span>
+          <Badge
+            data-testid="api-key-status"
+            variant={connected ? 'default' : 'secondary'}
+            className={cn(connected && 'bg-success text-white')}
+          >
+            {connected ? 'Connected' : 'Not Connected'}
+          </Badge>
+          <div className="w-full sm:ml-auto sm:w-auto">
+            <ApiKeyDialog />
+          </div>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <Link2 className="size-4" aria-hidden="true" />
+            Webhook URL
+          </CardTitle>
+          <CardDescription>
+            Your unique address for Bland AI's post-call webhooks. Keep it private.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          {client.webhookUrl ? (
+            <WebhookUrl url={client.webhookUrl} />
+          ) : (
+            <p className="text-muted-foreground text-sm">No webhook URL configured</p>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+function WebhookUrl({ url }: { url: string }) {
+  const { copied, copy } = useCopyToClipboard();
+
+  return (
+    <div className="flex flex-col gap-2 sm:flex-row">
+      <Input
+        aria-label="Webhook URL"
+        value={url}
+        readOnly
+        className="font-mono text-xs"
+        onFocus={(e) => e.currentTarget.select()}
+      />
+      <Button type="button" variant="outline" onClick={() => copy(url)} className="sm:w-28">
+        {copied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
+        {copied ? 'Copied!' : 'Copy'}
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * /settings (SPEC §2 "Client settings"): four tabs chosen by `?tab=`; Back to Dashboard; the
+ * subscription tab shows the outcome of a checkout from `?success=true`.
+ */
+import { ArrowLeft, Bell, CreditCard, Shield, User } from 'lucide-react';
+import { useLocation, useSearch } from 'wouter';
+import type { ClientSession } from '../../../contract/auth';
+import { Button } from '../../components/ui/button';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { AccountSettingsForm } from './account-form';
+import { NotificationsForm } from './notifications-form';
+import { SecurityTab } from './security-tab';
+import { type SettingsTab, parseSettingsTab } from './settings-tabs';
+import { SubscriptionTab } from './subscription-tab';
+
+const TABS: { value: SettingsTab; label: string; icon: typeof User }[] = [
+  { value: 'account', label: 'Account', icon: User },
+  { value: 'subscription', label: 'Subscription', icon: CreditCard },
+  { value: 'notifications', label: 'Notifications', icon: Bell },
+  { value: 'security', label: 'Security', icon: Shield },
+];
+
+export function SettingsView({ client }: { client: ClientSession }) {
+  const params = new URLSearchParams(useSearch());
+  const [, navigate] = useLocation();
+  const tab = parseSettingsTab(params.get('tab'));
+
+  return (
+    <main className="mx-auto flex min-h-screen w-full max-w-5xl flex-col gap-6 px-4 py-6 sm:px-6 sm:py-10">
+      <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div>
+          <h1 className="font-bold text-2xl tracking-tight sm:text-3xl">Settings</h1>
+          <p className="text-muted-foreground text-sm">
+            Manage your account, subscription, notifications and security.
+          </p>
+        </div>
+        <Button variant="outline" onClick={() => navigate('/dashboard')} className="w-full sm:w-auto">
+          <ArrowLeft aria-hidden="true" />
+          Back to Dashboard
+        </Button>
+      </header>
+
+      <Tabs
+        value={tab}
+        onValueChange={(next) => navigate(`/settings?tab=${next}`, { replace: true })}
+        className="gap-6"
+      >
+        <TabsList className="grid h-auto w-full grid-cols-2 gap-1 sm:grid-cols-4">
+          {TABS.map(({ value, label, icon: Icon }) => (
+            <TabsTrigger key={value} value={value} className="py-1.5">
+              <Icon aria-hidden="true" />
+              {label}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        <TabsContent value="account">
+          <AccountSettingsForm key={client.id} client={client} />
+        </TabsContent>
+        <TabsContent value="subscription">
+          <SubscriptionTab success={params.get('success') === 'true'} paypal={params.get('paypal')} />
+        </TabsContent>
+        <TabsContent value="notifications">
+          <NotificationsForm />
+        </TabsContent>
+        <TabsContent value="security">
+          <SecurityTab client={client} />
+        </TabsContent>
+      </Tabs>
+    </main>
+  );
+}

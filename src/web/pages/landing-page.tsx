@@ -1,0 +1,86 @@
+/** The public entry page: three ways in (SPEC §1). */
+import { type LucideIcon, Activity, ArrowRight, PlayCircle, ShieldCheck, Users } from 'lucide-react';
+import { Link } from 'wouter';
+import { Button } from '../components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';
+import { usePageTitle } from '../lib/use-page-title';
+
+interface EntryCard {
+  icon: LucideIcon;
+  title: string;
+  description: string;
+  action: string;
+  href: string;
+}
+
+const ENTRY_CARDS: EntryCard[] = [
+  {
+    icon: Users,
+    title: 'Client Access',
+    description: 'View your call analytics, recordings and performance metrics.',
+    action: 'Sign In',
+    href: '/client-login',
+  },
+  {
+    icon: ShieldCheck,
+    title: 'Admin Portal',
+    description: 'Manage client accounts, configurations and system oversight.',
+    action: 'Admin Login',
+    href: '/admin-login',
+  },
+  {
+    icon: PlayCircle,
+    title: 'Live Demo',
+    description: 'Experience the platform with real call data from Bland AI.',
+    action: 'View Demo',
+    href: '/demo',
+  },
+];
+
+export default function LandingPage() {
+  usePageTitle('');
+  return (
+    <div className="flex min-h-screen flex-col bg-gradient-to-br from-blue-50 via-background to-slate-100">
+      <main className="mx-auto flex w-full max-w-6xl flex-1 flex-col items-center justify-center px-4 py-16 sm:px-6">
+        <div className="mb-6 flex size-14 items-center justify-center rounded-2xl bg-primary text-primary-foreground shadow-lg shadow-primary/20">
+          <Activity className="size-7" aria-hidden="true" />
+        </div>
+        <h1 className="max-w-3xl text-balance text-center font-bold text-[1.75rem] leading-tight tracking-tight sm:text-4xl md:text-5xl">
+          {'Advanced Call Analytics & Management Platform'}
+        </h1>
+        <p className="mt-4 max-w-2xl text-balance text-center text-muted-foreground sm:text-lg">
+          Every call your AI voice agents handle: performance, recordings, transcripts and cost in one place.
+        </p>
+
+        <div className="mt-12 grid w-full gap-6 md:grid-cols-3">
+          {ENTRY_CARDS.map(({ icon: Icon, title, description, action, href }) => (
+            <Card key={href} className="transition-shadow hover:shadow-md">
+              <CardHeader>
+                <div className="mb-2 flex size-11 items-center justify-center rounded-lg bg-primary/10 text-primary">
+                  <Icon className="size-6" aria-hidden="true" />
+                </div>
+                <CardTitle className="text-xl" role="heading" aria-level={2}>
+                  {title}
+                </CardTitle>
+              </CardHeader>
+              <CardContent className="flex-1">
+                <CardDescription className="text-base">{description}</CardDescription>
+              </CardContent>
+              <CardFooter>
+                <Button asChild className="w-full" size="lg">
+                  <Link href={href}>
+                    {action}
+                    <ArrowRight aria-hidden="true" />
+                  </Link>
+                </Button>
+              </CardFooter>
+            </Card>
+          ))}
+        </div>
+      </main>
+      <footer className="border-t bg-card/60 px-4 py-6 text-center text-muted-foreground text-sm">
+        Secure access to your AI voice agent analytics and management tools
+      </footer>
+    </div>
+  );
+}

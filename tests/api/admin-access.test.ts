@@ -1,0 +1,96 @@
+/** Every /api/admin/* endpoint refuses anonymous (401) and client (403) sessions, and changes nothing. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
+import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+describe(`admin access control (${TEST_DB})`, () => {
+  let t: TestApp;
+  let clientCookie: string;
+  let adminCookie: string;
+  let targetId: string;
+  let routes: [Method, string, object?][];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const client = await createClient(t.deps, { email: 'viewer@example.com' });
+    const target = await createClient(t.deps, { email: 'target@example.com' });
+    targetId = target.id;
+    clientCookie = await loginClient(t.app, client.email);
+    const admin = await createAdminUser(t.deps);
+    adminCookie = await loginAdmin(t.app, admin.username, admin.password);
+    const id = targetId;
+    routes = [
+      ['GET', '/api/admin/clients'],
+      ['GET', '/api/admin/stats'],
+      ['GET', `/api/admin/client-config/${id}`],
+      ['PUT', `/api/admin/client-config/${id}`, { email: 'x@example.com', firstName: 'X', lastName: 'Y' }],
+      ['POST', '/api/admin/sync-all-clients'],
+      ['POST', `/api/admin/clients/${id}/generate-credentials`],
+      ['DELETE', `/api/admin/clients/${id}`],
+      ['POST', '/api/admin/generate-webhook', { email: 'new@example.com', firstName: 'N', lastName: 'C' }],
+      ['GET', `/api/admin/webhook-status/${id}`],
+      ['POST', `/api/admin/finalize-client/${id}`],
+      ['GET', `/api/admin/client-data/${id}`],
+      ['GET', `/api/admin/client-stats/${id}?dateRange=7d`],
+      ['GET', `/api/admin/client-calls-over-time/${id}?dateRange=7d`],
+      ['GET', `/api/admin/client-calls/${id}`],
+      ['DELETE', `/api/admin/calls/some-call?clientId=${id}`],
+      ['GET', `/api/admin/client-recording/${id}/some-call`],
+    ];
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const send = (method: Method, url: string, payload?: object, cookie?: string) =>
+    t.app.inject({ method, url, payload, headers: cookie ? { cookie } : {} });
+
+  it('answers 401 without a session', async () => {
+    for (const [method, url, payload] of routes) {
+      const res = await send(method, url, payload);
+      expect(res.statusCode, `${method} ${url}`).toBe(401);
+      expect(res.json(), `${method} ${url}`).toEqual({ message: 'Unauthorized' });
+    }
+  });
+
+  it('answers 403 to a logged-in client', async () => {
+    for (const [method, url, payload] of routes) {
+      const res = await send(method, url, payload, clientCookie);
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+      expect(typeof res.json().message, `${method} ${url}`).toBe('string');
+    }
+  });
+
+  it('changed nothing while refusing', async () => {
+    const target = await t.deps.db
+      .selectFrom('clients')
+      .selectAll()
+      .where('id', '=', targetId)
+      .executeTakeFirstOrThrow();
+    expect(target.email).toBe('target@example.com');
+    expect(target.password_hash).not.toBeNull();
+    const drafts = await t.deps.db
+      .selectFrom('clients')
+      .select('id')
+      .where('email', '=', 'new@example.com')
+      .execute();
+    expect(drafts).toEqual([]);
+    const audit = await t.deps.db.selectFrom('audit_log').select('id').execute();
+    expect(audit).toEqual([]);
+  });
+
+  it('answers 404 "Client not found" for an unknown client id, with an admin session', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const perClient = routes
+      .filter(([, url]) => url.includes(targetId) && !url.includes('client-recording'))
+      .map(([method, url, payload]) => [method, url.replace(targetId, unknown), payload] as const);
+    expect(perClient.length).toBeGreaterThanOrEqual(11);
+    for (const [method, url, payload] of perClient) {
+      const res = await send(method, url, payload, adminCookie);
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.json(), `${method} ${url}`).toEqual({ message: 'Client not found' });
+    }
+  });
+});

@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { TEST_PASSWORD, createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
+
+describe(`auth (${TEST_DB})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const post = (url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url, payload: payload as object, headers });
+
+  it('logs a client in with an HttpOnly SameSite=Lax cookie and answers the session without secrets', async () => {
+    const client = await createClient(t.deps, { email: 'ann@example.com', bland_api_key_enc: 'sealed-key' });
+    const res = await post('/api/client/login', { email: 'Ann@Example.com ', password: TEST_PASSWORD });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, client: { id: client.id, email: 'ann@example.com' } });
+    const setCookie = String(res.headers['set-cookie']);
+    expect(setCookie).toMatch(/client_sid=/);
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).not.toMatch(/Secure/);
+
+    const cookie = setCookie.split(';')[0];
+    const session = await t.app.inject({ method: 'GET', url: '/api/client/session', headers: { cookie } });
+    expect(session.statusCode).toBe(200);
+    const body = session.json();
+    expect(body).toMatchObject({
+      email: 'ann@example.com',
+      companyName: 'Acme Test Co',
+      apiKeyStatus: 'missing',
+      timezone: 'UTC',
+    });
+    expect(body.webhookUrl).toBe(`http://localhost:5000/api/webhooks/voice/${client.webhook_token}`);
+    expect(JSON.stringify(body)).not.toMatch(/sealed-key|password|scrypt/i);
+  });
+
+  it('answers the same 401 for an unknown e-mail and a wrong password', async () => {
+    await createClient(t.deps, { email: 'bob@example.com' });
+    const wrong = await post('/api/client/login', { email: 'bob@example.com', password: 'nope' });
+    const unknown = await post('/api/client/login', { email: 'nobody@example.com', password: 'nope' });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ message: 'Invalid email or password' });
+    expect(unknown.json()).toEqual(wrong.json());
+  });
+
+  it('refuses clients that are deactivated, not yet onboarded or have no password', async () => {
+    await createClient(t.deps, { email: 'off@example.com', is_active: 0 });
+    await createClient(t.deps, { email: 'draft@example.com', onboarding_status: 'pending' });
+    await createClient(t.deps, { email: 'nopw@example.com', password: null });
+    for (const email of ['off@example.com', 'draft@example.com', 'nopw@example.com']) {
+      const res = await post('/api/client/login', { email, password: TEST_PASSWORD });
+      expect(res.statusCode).toBe(401);
+    }
+  });
+
+  it('answers bad bodies with 400 JSON, never 500', async () => {
+    const cases: [unknown, string?][] = [
+      [{}],
+      [{ email: 'a@b.co' }],
+      [{ email: 42, password: 'x' }],
+      [{ email: 'a@b.co', password: ['x'] }],
+      [[]],
+      ['{"email": "a@b.co", ', 'application/json'],
+      ['email=a&password=b', 'application/x-www-form-urlencoded'],
+    ];
+    for (const [payload, type] of cases) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/client/login',
+        payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+        headers: { 'content-type': type ?? 'application/json' },
+      });
+      expect(res.statusCode, JSON.stringify(payload)).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, JSON.stringify(payload)).toBeLessThan(500);
+      expect(typeof res.json().message).toBe('string');
+    }
+  });
+
+  it('refuses a body over 1 MiB with 413', async () => {
+    const res = await post('/api/client/login', { email: 'a@b.co', password: 'x'.repeat(1_100_000) });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toMatch(/too large/);
+  });
+
+  it('limits failed logins per account and IP, without slowing other IPs', async () => {
+    await createClient(t.deps, { email: 'carol@example.com' });
+    const attempt = (password: string, ip: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/client/login',
+        payload: { email: 'carol@example.com', password },
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < 10; i++) expect((await attempt('wrong', '10.0.0.1')).statusCode).toBe(401);
+    const blocked = await attempt(TEST_PASSWORD, '10.0.0.1');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toMatch(/Too many failed login attempts/);
+    expect((await attempt(TEST_PASSWORD, '10.0.0.2')).statusCode).toBe(200);
+  });
+
+  it('logout ends the session on the server, not only in the browser', async () => {
+    const client = await createClient(t.deps);
+    const cookie = await loginClient(t.app, client.email);
+    expect((await post('/api/client/logout', undefined, { cookie })).json()).toEqual({ success: true });
+    const session = await t.app.inject({ method: 'GET', url: '/api/client/session', headers: { cookie } });
+    expect(session.statusCode).toBe(401);
+    expect(session.json().message).toBe('Unauthorized');
+  });
+
+  it('rotates the session id at login', async () => {
+    const client = await createClient(t.deps);
+    const first = await loginClient(t.app, client.email);
+    const res = await post(
+      '/api/client/login',
+      { email: client.email, password: TEST_PASSWORD },
+      { cookie: first },
+    );
+    const second = String(res.headers['set-cookie']).split(';')[0];
+    expect(second).not.toBe(first);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/client/session', headers: { cookie: first } }))
+        .statusCode,
+    ).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/client/session', headers: { cookie: second } }))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it('revoking a client’s sessions logs every browser out', async () => {
+    const client = await createClient(t.deps);
+    const a = await loginClient(t.app, client.email);
+    const b = await loginClient(t.app, client.email);
+    await t.deps.sessions.destroyAllFor('client', client.id);
+    for (const cookie of [a, b]) {
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/client/session', headers: { cookie } })).statusCode,
+      ).toBe(401);
+    }
+  });
+
+  it('admin login, session and logout', async () => {
+    const admin = await createAdminUser(t.deps, 'Root');
+    const bad = await post('/api/admin/login', { username: 'root', password: 'nope' });
+    expect(bad.statusCode).toBe(401);
+    expect(typeof bad.json().message).toBe('string');
+    const cookie = await loginAdmin(t.app, ' root '.trim(), admin.password);
+    const session = await t.app.inject({ method: 'GET', url: '/api/admin/session', headers: { cookie } });
+    expect(session.json()).toMatchObject({ name: 'Ada Admin', username: 'root' });
+    await post('/api/admin/logout', undefined, { cookie });
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/admin/session', headers: { cookie } })).statusCode,
+    ).toBe(401);
+  });
+
+  it('a client cookie is not an admin session', async () => {
+    const client = await createClient(t.deps);
+    const cookie = await loginClient(t.app, client.email);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/admin/session', headers: { cookie } })).statusCode,
+    ).toBe(401);
+  });
+
+  it('refuses state-changing requests from another origin', async () => {
+    const client = await createClient(t.deps);
+    const cookie = await loginClient(t.app, client.email);
+    const foreign = await post('/api/client/logout', undefined, { cookie, origin: 'https://evil.example' });
+    expect(foreign.statusCode).toBe(403);
+    const viaReferer = await post('/api/client/logout', undefined, {
+      cookie,
+      referer: 'https://evil.example/page',
+    });
+    expect(viaReferer.statusCode).toBe(403);
+    const own = await post('/api/client/logout', undefined, { cookie, origin: 'http://localhost:5000' });
+    expect(own.statusCode).toBe(200);
+  });
+
+  it('GET /api/login sends the browser to the client login page; unknown API paths are 404 JSON', async () => {
+    const login = await t.app.inject({ method: 'GET', url: '/api/login' });
+    expect(login.statusCode).toBe(302);
+    expect(login.headers.location).toBe('/client-login');
+    const missing = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ message: 'Not found' });
+  });
+});

@@ -1,0 +1,435 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCallsRepository } from '../../src/server/calls/calls-repository';
+import { makeCall, storeCalls } from '../helpers/calls';
+import { createClient, loginClient } from '../helpers/factories';
+import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+// Deliberately not on a 15-minute boundary, so both window edges cut through a rollup bucket.
+const NOW = Date.UTC(2026, 2, 10, 12, 7, 30);
+
+describe(`call analytics (${TEST_DB})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ now: () => NOW });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function clientWithCookie(overrides: Parameters<typeof createClient>[1] = {}) {
+    const client = await createClient(t.deps, overrides);
+    return { client, cookie: await loginClient(t.app, client.email) };
+  }
+  const get = async (cookie: string, url: string) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+    return { status: res.statusCode, body: res.json() };
+  };
+
+  it('computes stats over the rolling window and percent changes against the previous one', async () => {
+    const { client, cookie } = await clientWithCookie();
+    await storeCalls(t.deps, client, [
+      { createdAt: NOW - HOUR, durationSeconds: 60, status: 'completed' },
+      { createdAt: NOW - 2 * DAY, durationSeconds: 120, status: 'transferred' },
+      { createdAt: NOW - 3 * DAY, durationSeconds: 30, status: 'failed' },
+      { createdAt: NOW - 7 * DAY + 1, durationSeconds: 0, status: 'failed' }, // just inside
+      { createdAt: NOW - 7 * DAY, durationSeconds: 90, status: 'completed' }, // previous window
+      { createdAt: NOW - 14 * DAY, durationSeconds: 600, status: 'completed' }, // outside both
+    ]);
+    const { status, body } = await get(cookie, '/api/client/stats?dateRange=7d');
+    expect(status).toBe(200);
+    // cost: (60 + 120 + 30 + 0) s × $0.15/min = $0.525 → shown to the cent
+    expect(body).toEqual({
+      totalCalls: 4,
+      totalCost: 0.53,
+      avgDuration: 90, // completed and transferred only: (60 + 120) / 2
+      totalTransfers: 1,
+      changes: { totalCalls: 300, totalCost: 130.4, avgDuration: 0, totalTransfers: 100 },
+    });
+  });
+
+  it('answers zeros, and zero changes, for a client without calls', async () => {
+    const { cookie } = await clientWithCookie();
+    const { body } = await get(cookie, '/api/client/stats?dateRange=30d');
+    expect(body).toEqual({
+      totalCalls: 0,
+      totalCost: 0,
+      avgDuration: 0,
+      totalTransfers: 0,
+      changes: { totalCalls: 0, totalCost: 0, avgDuration: 0, totalTransfers: 0 },
+    });
+  });
+
+  it('treats an unknown dateRange as 7 days', async () => {
+    const { client, cookie } = await clientWithCookie();
+    await storeCalls(t.deps, client, [{ createdAt: NOW - 10 * DAY }, { createdAt: NOW - DAY }]);
+    expect((await get(cookie, '/api/client/stats?dateRange=forever')).body.totalCalls).toBe(1);
+    expect((await get(cookie, '/api/client/stats')).body.totalCalls).toBe(1);
+    expect((await get(cookie, '/api/client/stats?dateRange=30d')).body.totalCalls).toBe(2);
+  });
+
+  it('counts completed calls per local day in the client time zone, zero days included, across DST', async () => {
+    const { client, cookie } = await clientWithCookie({ timezone: 'America/New_York' });
+    await storeCalls(t.deps, client, [
+      { createdAt: Date.UTC(2026, 2, 10, 3, 30) }, // 23:30 on Mar 9 in New York (EDT)
+      { createdAt: Date.UTC(2026, 2, 10, 4, 30) }, // 00:30 on Mar 10
+      { createdAt: Date.UTC(2026, 2, 8, 4, 30) }, // 23:30 on Mar 7 (EST, before the switch)
+      { createdAt: Date.UTC(2026, 2, 8, 5, 30) }, // 00:30 on Mar 8
+      { createdAt: Date.UTC(2026, 2, 9, 15, 0), status: 'failed' }, // not completed: not counted
+    ]);
+    const { status, body } = await get(cookie, '/api/client/calls-over-time?dateRange=7d');
+    expect(status).toBe(200);
+    expect(body).toEqual([
+      { date: '2026-03-04', count: 0 },
+      { date: '2026-03-05', count: 0 },
+      { date: '2026-03-06', count: 0 },
+      { date: '2026-03-07', count: 1 },
+      { date: '2026-03-08', count: 1 },
+      { date: '2026-03-09', count: 1 },
+      { date: '2026-03-10', count: 1 },
+    ]);
+    expect((await get(cookie, '/api/client/calls-over-time?dateRange=60d')).body).toHaveLength(60);
+  });
+
+  it('pages the log newest first; the last pages read the same rows as a full listing', async () => {
+    const { client, cookie } = await clientWithCookie();
+    await storeCalls(
+      t.deps,
+      client,
+      Array.from({ length: 25 }, (_, i) => ({ createdAt: NOW - i * HOUR, providerCallId: `p-${i}` })),
+    );
+    const all = (await get(cookie, '/api/client/calls?limit=100')).body;
+    expect(all.pagination).toEqual({ page: 1, limit: 100, total: 25, totalPages: 1 });
+    const ids = all.calls.map((c: { id: string }) => c.id);
+    const times = all.calls.map((c: { createdAt: string }) => Date.parse(c.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+
+    const pages = [];
+    for (const page of [1, 2, 3]) pages.push((await get(cookie, `/api/client/calls?page=${page}`)).body);
+    expect(pages.map((p) => p.calls.length)).toEqual([10, 10, 5]);
+    expect(pages.flatMap((p) => p.calls.map((c: { id: string }) => c.id))).toEqual(ids);
+    expect(pages[2].pagination).toEqual({ page: 3, limit: 10, total: 25, totalPages: 3 });
+
+    const beyond = (await get(cookie, '/api/client/calls?page=4')).body;
+    expect(beyond.calls).toEqual([]);
+    expect(beyond.pagination.total).toBe(25);
+  });
+
+  it('filters by status, pathway (any case), date window and search', async () => {
+    const { client, cookie } = await clientWithCookie();
+    await storeCalls(t.deps, client, [
+      { createdAt: NOW - HOUR, status: 'completed', pathway: 'Sales', fromNumber: '+14155550100' },
+      { createdAt: NOW - 2 * HOUR, status: 'active', pathway: 'Support' },
+      {
+        createdAt: NOW - 3 * DAY,
+        status: 'completed',
+        pathway: 'Booking',
+        transcript: [{ role: 'user', text: 'I would like a Dentist appointment' }],
+      },
+    ]);
+    const count = async (query: string) =>
+      (await get(cookie, `/api/client/calls?${query}`)).body.pagination.total;
+    expect(await count('status=completed')).toBe(2);
+    expect(await count('status=active')).toBe(1);
+    expect(await count('status=all')).toBe(3);
+    expect(await count('pathway=sales')).toBe(1);
+    expect(await count('pathway=all')).toBe(3);
+    expect(
+      await count(`startDate=${new Date(NOW - DAY).toISOString()}&endDate=${new Date(NOW).toISOString()}`),
+    ).toBe(2);
+    expect(await count('search=4155550100')).toBe(1);
+    expect(await count('search=dentist')).toBe(1);
+    expect(await count('search=100%25')).toBe(0);
+  });
+
+  it('refuses malformed query values with 400 and a message', async () => {
+    const { cookie } = await clientWithCookie();
+    for (const query of [
+      'page=0',
+      'page=abc',
+      'limit=101',
+      'limit=-1',
+      'status=bogus',
+      'startDate=yesterday',
+    ]) {
+      const { status, body } = await get(cookie, `/api/client/calls?${query}`);
+      expect(status, query).toBe(400);
+      expect(typeof body.message).toBe('string');
+    }
+  });
+
+  it('deleting a call updates stats; another client’s call answers 404 and stays', async () => {
+    const a = await clientWithCookie();
+    const b = await clientWithCookie();
+    await storeCalls(t.deps, a.client, [{ createdAt: NOW - HOUR }, { createdAt: NOW - 2 * HOUR }]);
+    const [first] = (await get(a.cookie, '/api/client/calls')).body.calls;
+
+    const foreign = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/client/calls/${first.id}`,
+      headers: { cookie: b.cookie },
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect((await get(a.cookie, '/api/client/stats')).body.totalCalls).toBe(2);
+
+    const own = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/client/calls/${first.id}`,
+      headers: { cookie: a.cookie },
+    });
+    expect(own.json()).toEqual({ success: true });
+    expect((await get(a.cookie, '/api/client/stats')).body.totalCalls).toBe(1);
+    expect((await get(a.cookie, '/api/client/calls')).body.pagination.total).toBe(1);
+  });
+
+  it('never shows one client’s calls to another', async () => {
+    const a = await clientWithCookie();
+    const b = await clientWithCookie();
+    await storeCalls(t.deps, a.client, [{ createdAt: NOW - HOUR }]);
+    expect((await get(b.cookie, '/api/client/calls')).body.calls).toEqual([]);
+    expect((await get(b.cookie, '/api/client/stats')).body.totalCalls).toBe(0);
+    expect(
+      (await get(b.cookie, '/api/client/calls-over-time')).body.every(
+        (p: { count: number }) => p.count === 0,
+      ),
+    ).toBe(true);
+  });
+
+  it('requires a client session', async () => {
+    for (const url of ['/api/client/calls', '/api/client/stats', '/api/client/calls-over-time']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ message: 'Unauthorized' });
+    }
+  });
+});
+
+describe(`calls repository (${TEST_DB})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ now: () => NOW });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const rollupTotal = async (clientId: string) => {
+    const rows = await t.deps.db
+      .selectFrom('call_rollups')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .execute();
+    return rows.reduce(
+      (acc, r) => ({ count: acc.count + r.call_count, seconds: acc.seconds + r.total_seconds }),
+      { count: 0, seconds: 0 },
+    );
+  };
+
+  it('merges repeated deliveries into one row; status never moves back to active', async () => {
+    const client = await createClient(t.deps);
+    const repo = createCallsRepository(t.deps.db);
+    const done = makeCall({
+      providerCallId: 'call-1',
+      status: 'completed',
+      durationSeconds: 75,
+      createdAt: NOW - HOUR,
+    });
+    expect(await repo.upsertCalls(client, [done])).toEqual({ created: 1, updated: 0 });
+    expect(await repo.upsertCalls(client, [done])).toEqual({ created: 0, updated: 0 });
+    const late = {
+      ...done,
+      status: 'active' as const,
+      durationSeconds: 0,
+      recordingUrl: 'https://rec/1.mp3',
+    };
+    expect(await repo.upsertCalls(client, [late])).toEqual({ created: 0, updated: 1 });
+    const rows = await t.deps.db.selectFrom('calls').selectAll().where('client_id', '=', client.id).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      status: 'completed',
+      duration_seconds: 75,
+      recording_url: 'https://rec/1.mp3',
+    });
+    expect(await rollupTotal(client.id)).toEqual({ count: 1, seconds: 75 });
+  });
+
+  it('moves an active call forward and keeps rollups exact', async () => {
+    const client = await createClient(t.deps);
+    const repo = createCallsRepository(t.deps.db);
+    const live = makeCall({
+      providerCallId: 'call-2',
+      status: 'active',
+      durationSeconds: 0,
+      createdAt: NOW - HOUR,
+    });
+    await repo.upsertCalls(client, [live]);
+    await repo.upsertCalls(client, [{ ...live, status: 'transferred', durationSeconds: 200 }]);
+    const rollups = await t.deps.db
+      .selectFrom('call_rollups')
+      .selectAll()
+      .where('client_id', '=', client.id)
+      .execute();
+    expect(rollups.filter((r) => r.call_count !== 0)).toMatchObject([
+      { status: 'transferred', call_count: 1, total_seconds: 200 },
+    ]);
+  });
+
+  it('keeps the cost at the rate in force when the call first arrived', async () => {
+    const client = await createClient(t.deps, { per_minute_rate_cents: 20 });
+    const repo = createCallsRepository(t.deps.db);
+    const call = makeCall({ providerCallId: 'call-3', status: 'active', durationSeconds: 0 });
+    await repo.upsertCalls(client, [call]);
+    await repo.upsertCalls({ ...client, per_minute_rate_cents: 99 }, [
+      { ...call, status: 'completed', durationSeconds: 120 },
+    ]);
+    const row = await t.deps.db
+      .selectFrom('calls')
+      .selectAll()
+      .where('client_id', '=', client.id)
+      .executeTakeFirstOrThrow();
+    expect(row.cost_micros).toBe(400_000); // 2 min × $0.20
+  });
+
+  it('keeps warm-transfer proxy legs out of the log and the rollups', async () => {
+    const client = await createClient(t.deps);
+    await storeCalls(t.deps, client, [{ isProxy: true }, {}]);
+    expect(await rollupTotal(client.id)).toMatchObject({ count: 1 });
+  });
+
+  it('survives concurrent upserts of the same calls without duplicates', async () => {
+    const client = await createClient(t.deps);
+    const repo = createCallsRepository(t.deps.db);
+    const calls = Array.from({ length: 30 }, (_, i) =>
+      makeCall({ providerCallId: `race-${i}`, createdAt: NOW - i * HOUR }),
+    );
+    const results = await Promise.all([
+      repo.upsertCalls(client, calls),
+      repo.upsertCalls(client, [...calls].reverse()),
+    ]);
+    expect(results.reduce((n, r) => n + r.created, 0)).toBe(30);
+    const n = await t.deps.db
+      .selectFrom('calls')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('client_id', '=', client.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(n.n)).toBe(30);
+    expect(await rollupTotal(client.id)).toMatchObject({ count: 30 });
+  });
+});
+
+describe(`rollup windows agree with counting the calls (${TEST_DB})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ now: () => NOW });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  // A deterministic spread of calls over 70 days, edges and DST included.
+  function spread(count: number) {
+    let seed = 42;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const statuses = ['completed', 'failed', 'transferred', 'active'] as const;
+    return Array.from({ length: count }, (_, i) => ({
+      providerCallId: `spread-${i}`,
+      createdAt: NOW - Math.floor(rand() * 70 * DAY),
+      durationSeconds: Math.floor(rand() * 600),
+      status: statuses[Math.floor(rand() * 4)],
+      pathway: ['Sales', 'Support', 'Booking'][Math.floor(rand() * 3)],
+    }));
+  }
+
+  it.each(['UTC', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe'])('in %s', async (timezone) => {
+    const client = await createClient(t.deps, { timezone });
+    const calls = spread(400);
+    await storeCalls(t.deps, client, calls);
+    const cookie = await loginClient(t.app, client.email);
+
+    for (const range of ['1d', '7d', '30d', '60d'] as const) {
+      const days = Number.parseInt(range, 10);
+      const inWindow = calls.filter((c) => c.createdAt > NOW - days * DAY && c.createdAt <= NOW);
+      const stats = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/client/stats?dateRange=${range}`,
+          headers: { cookie },
+        })
+      ).json();
+      expect(stats.totalCalls, range).toBe(inWindow.length);
+      expect(stats.totalTransfers, range).toBe(inWindow.filter((c) => c.status === 'transferred').length);
+      const connected = inWindow.filter((c) => c.status === 'completed' || c.status === 'transferred');
+      const avg = connected.length
+        ? Math.round(connected.reduce((n, c) => n + c.durationSeconds, 0) / connected.length)
+        : 0;
+      expect(stats.avgDuration, range).toBe(avg);
+    }
+
+    const from = NOW - 20 * DAY - 12345;
+    const to = NOW - 3 * DAY + 777;
+    const query = `status=completed&pathway=sales&startDate=${new Date(from).toISOString()}&endDate=${new Date(to).toISOString()}`;
+    const page = (
+      await t.app.inject({ method: 'GET', url: `/api/client/calls?${query}`, headers: { cookie } })
+    ).json();
+    const expected = calls.filter(
+      (c) => c.createdAt >= from && c.createdAt <= to && c.status === 'completed' && c.pathway === 'Sales',
+    );
+    expect(page.pagination.total).toBe(expected.length);
+
+    const points = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/client/calls-over-time?dateRange=60d',
+        headers: { cookie },
+      })
+    ).json();
+    const fmt = new Intl.DateTimeFormat('en-CA', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    const byDay = new Map<string, number>();
+    for (const c of calls)
+      if (c.status === 'completed')
+        byDay.set(fmt.format(c.createdAt), (byDay.get(fmt.format(c.createdAt)) ?? 0) + 1);
+    for (const p of points) expect(p.count, p.date).toBe(byDay.get(p.date) ?? 0);
+  });
+
+  it('moves daily rollups when the client changes time zone', async () => {
+    const { rebuildDailyRollups } = await import('../../src/server/calls/rollups');
+    const client = await createClient(t.deps, { timezone: 'UTC' });
+    await storeCalls(t.deps, client, [{ createdAt: Date.UTC(2026, 2, 10, 2, 0) }]); // Mar 10 UTC, Mar 9 in New York
+    const cookie = await loginClient(t.app, client.email);
+    const lastTwo = async () =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/client/calls-over-time?dateRange=7d',
+          headers: { cookie },
+        })
+      )
+        .json()
+        .slice(-2);
+    expect(await lastTwo()).toEqual([
+      { date: '2026-03-09', count: 0 },
+      { date: '2026-03-10', count: 1 },
+    ]);
+    await t.deps.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('clients')
+        .set({ timezone: 'America/New_York' })
+        .where('id', '=', client.id)
+        .execute();
+      await rebuildDailyRollups(trx, client.id, 'America/New_York');
+    });
+    expect(await lastTwo()).toEqual([
+      { date: '2026-03-09', count: 1 },
+      { date: '2026-03-10', count: 0 },
+    ]);
+  });
+});

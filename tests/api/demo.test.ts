@@ -1,0 +1,244 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallsPage, DailyPoint, DemoStats } from '../../src/contract/calls';
+import { DEMO_CLIENT_ID, DEMO_RETENTION_DAYS, createDemoData } from '../../src/server/demo/demo-data';
+import { DAY_MS } from '../../src/server/demo/sample-calls';
+import { createClient, loginClient } from '../helpers/factories';
+import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+
+const START = Date.UTC(2025, 2, 5, 14, 30, 0);
+
+describe(`demo (${TEST_DB})`, () => {
+  let t: TestApp;
+  let clock = START;
+
+  beforeAll(async () => {
+    t = await createTestApp({ now: () => clock });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const get = async <T>(url: string, cookie?: string) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as T;
+  };
+
+  /** Raw truth, straight from the calls table. */
+  const countDemoCalls = async (from = 0, to = Number.MAX_SAFE_INTEGER) =>
+    Number(
+      (
+        await t.deps.db
+          .selectFrom('calls')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('client_id', '=', DEMO_CLIENT_ID)
+          .where('created_at', '>', from)
+          .where('created_at', '<=', to)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('serves calls, stats and the chart without a login, and the data reaches today', async () => {
+    const page = await get<CallsPage>('/api/demo/calls');
+    expect(page.calls).toHaveLength(10);
+    expect(page.pagination).toMatchObject({ page: 1, limit: 10 });
+    expect(page.pagination.total).toBeGreaterThan(90 * 15);
+    expect(page.pagination.totalPages).toBe(Math.ceil(page.pagination.total / 10));
+    const newest = Date.parse(page.calls[0].createdAt);
+    expect(newest).toBeLessThanOrEqual(START);
+    expect(START - newest).toBeLessThan(3 * 3_600_000);
+    expect(page.calls[0]).toMatchObject({ pathway: expect.stringMatching(/^(Sales|Support|Booking)$/) });
+
+    const points = await get<DailyPoint[]>('/api/demo/calls-over-time?dateRange=7d');
+    expect(points).toHaveLength(7);
+    expect(points.at(-1)?.date).toBe('2025-03-05');
+    expect(points.at(-1)?.count).toBeGreaterThan(0);
+    expect(points.every((p) => p.count > 0)).toBe(true);
+    expect(await get<DailyPoint[]>('/api/demo/calls-over-time?dateRange=90d')).toHaveLength(90);
+    expect(await get<DailyPoint[]>('/api/demo/calls-over-time?dateRange=1d')).toHaveLength(1);
+
+    const stats = await get<DemoStats>('/api/demo/stats?dateRange=7d');
+    expect(stats.totalCalls).toBe(await countDemoCalls(START - 7 * DAY_MS, START));
+    expect(stats.totalRevenue).toBe(stats.totalCost);
+    expect(stats.totalCost).toBeGreaterThan(0);
+    expect(stats.avgDuration).toBeGreaterThan(30);
+    expect(stats.totalTransfers).toBeGreaterThan(0);
+    expect(Object.keys(stats.changes).sort()).toEqual([
+      'avgDuration',
+      'totalCalls',
+      'totalCost',
+      'totalTransfers',
+    ]);
+  });
+
+  it('keeps about 90 days of history, 18 to 40 calls a day', async () => {
+    expect(await countDemoCalls(0, START - 91 * DAY_MS)).toBe(0);
+    const points = await get<DailyPoint[]>('/api/demo/calls-over-time?dateRange=90d');
+    // The chart counts completed calls only; every full day has some.
+    expect(points.slice(1, -1).every((p) => p.count >= 8 && p.count <= 40)).toBe(true);
+  });
+
+  it('filters the demo log by pathway, status, date window and search, and pages through it', async () => {
+    const sales = await get<CallsPage>('/api/demo/calls?pathway=sales&status=all&limit=100');
+    expect(sales.calls.length).toBeGreaterThan(0);
+    expect(sales.calls.every((c) => c.pathway === 'Sales')).toBe(true);
+
+    const failed = await get<CallsPage>('/api/demo/calls?status=failed&limit=100');
+    expect(failed.calls.every((c) => c.status === 'failed')).toBe(true);
+
+    const start = new Date(START - DAY_MS).toISOString();
+    const end = new Date(START).toISOString();
+    const lastDay = await get<CallsPage>(`/api/demo/calls?startDate=${start}&endDate=${end}&limit=100`);
+    expect(lastDay.pagination.total).toBe(await countDemoCalls(START - DAY_MS, START));
+    expect(lastDay.calls.every((c) => Date.parse(c.createdAt) > START - DAY_MS)).toBe(true);
+
+    const one = lastDay.calls[3];
+    const byNumber = await get<CallsPage>(`/api/demo/calls?search=${encodeURIComponent(one.fromNumber)}`);
+    expect(byNumber.calls.map((c) => c.id)).toContain(one.id);
+    const byId = await get<CallsPage>(`/api/demo/calls?search=${one.id}`);
+    expect(byId.calls.map((c) => c.id)).toEqual([one.id]);
+    const byTranscript = await get<CallsPage>('/api/demo/calls?search=book%20an%20appointment&status=all');
+    expect(byTranscript.calls.length).toBeGreaterThan(0);
+    expect(byTranscript.calls.every((c) => c.pathway === 'Booking')).toBe(true);
+
+    const page2 = await get<CallsPage>('/api/demo/calls?page=2');
+    const page1 = await get<CallsPage>('/api/demo/calls?page=1');
+    expect(page2.pagination.page).toBe(2);
+    expect(page2.calls.map((c) => c.id).filter((id) => page1.calls.some((c) => c.id === id))).toEqual([]);
+    expect(Date.parse(page2.calls[0].createdAt)).toBeLessThanOrEqual(Date.parse(page1.calls[9].createdAt));
+
+    const bad = await t.app.inject({ method: 'GET', url: '/api/demo/calls?page=0' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toEqual(expect.any(String));
+    const unknownRange = await get<DailyPoint[]>('/api/demo/calls-over-time?dateRange=bogus');
+    expect(unknownRange).toHaveLength(7);
+  });
+
+  it('serves a recording for demo calls that have one, with download and range support', async () => {
+    const page = await get<CallsPage>('/api/demo/calls?limit=100&status=completed');
+    const withRecording = page.calls.find((c) => c.recordingUrl);
+    const without = page.calls.find((c) => !c.recordingUrl);
+    expect(withRecording?.recordingUrl).toBe(`/api/demo/recording/${withRecording?.id}`);
+
+    const audio = await t.app.inject({ method: 'GET', url: `/api/demo/recording/${withRecording?.id}` });
+    expect(audio.statusCode).toBe(200);
+    expect(audio.headers['content-type']).toBe('audio/mpeg');
+    expect(audio.rawPayload.length).toBeGreaterThan(1000);
+
+    const download = await t.app.inject({
+      method: 'GET',
+      url: `/api/demo/recording/${withRecording?.id}?download=1`,
+    });
+    expect(download.headers['content-disposition']).toBe(
+      `attachment; filename="recording-${withRecording?.id}.mp3"`,
+    );
+
+    const range = await t.app.inject({
+      method: 'GET',
+      url: `/api/demo/recording/${withRecording?.id}`,
+      headers: { range: 'bytes=0-99' },
+    });
+    expect(range.statusCode).toBe(206);
+    expect(range.rawPayload.length).toBe(100);
+    expect(range.headers['content-range']).toBe(`bytes 0-99/${audio.rawPayload.length}`);
+
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/demo/recording/${without?.id}` })).statusCode,
+    ).toBe(404);
+    const missing = await t.app.inject({ method: 'GET', url: '/api/demo/recording/nope' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ message: 'Call not found' });
+  });
+
+  it('the demo tenant cannot be logged in to, and its calls are not reachable as a client', async () => {
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/client/login',
+      payload: { email: 'demo@demo.invalid', password: '' },
+    });
+    expect(login.statusCode).toBe(400);
+    const login2 = await t.app.inject({
+      method: 'POST',
+      url: '/api/client/login',
+      payload: { email: 'demo@demo.invalid', password: 'anything at all' },
+    });
+    expect(login2.statusCode).toBe(401);
+  });
+
+  it('seed requires a client session and adds ~25 sample calls to that client only', async () => {
+    const anon = await t.app.inject({ method: 'POST', url: '/api/demo/seed' });
+    expect(anon.statusCode).toBe(401);
+    expect(anon.json()).toEqual({ message: expect.any(String) });
+
+    const demoBefore = await countDemoCalls();
+    const ann = await createClient(t.deps, { email: 'ann-demo@example.com' });
+    const bob = await createClient(t.deps, { email: 'bob-demo@example.com' });
+    const cookie = await loginClient(t.app, ann.email);
+    const bobCookie = await loginClient(t.app, bob.email);
+
+    const seeded = await t.app.inject({ method: 'POST', url: '/api/demo/seed', headers: { cookie } });
+    expect(seeded.statusCode).toBe(200);
+    expect(seeded.json()).toEqual({ success: true, inserted: 25 });
+
+    const mine = await get<CallsPage>('/api/client/calls?status=all&limit=100', cookie);
+    expect(mine.pagination.total).toBe(25);
+    expect(
+      mine.calls.every(
+        (c) => Date.parse(c.createdAt) > clock - 7 * DAY_MS && Date.parse(c.createdAt) <= clock,
+      ),
+    ).toBe(true);
+    expect(mine.calls.every((c) => c.recordingUrl === undefined && c.transcript)).toBe(true);
+    const stats = await get<DemoStats>('/api/client/stats?dateRange=7d', cookie);
+    expect(stats.totalCalls).toBe(25);
+
+    // A second press adds another batch; nobody else is touched.
+    const again = await t.app.inject({ method: 'POST', url: '/api/demo/seed', headers: { cookie } });
+    expect(again.json()).toEqual({ success: true, inserted: 25 });
+    expect((await get<CallsPage>('/api/client/calls?status=all', cookie)).pagination.total).toBe(50);
+    expect((await get<CallsPage>('/api/client/calls?status=all', bobCookie)).pagination.total).toBe(0);
+    expect(await countDemoCalls()).toBe(demoBefore);
+  });
+
+  it('tops up as time passes and drops calls beyond the retention, keeping stats exact', async () => {
+    clock = START + 20 * DAY_MS;
+    const points = await get<DailyPoint[]>('/api/demo/calls-over-time?dateRange=30d');
+    expect(points.at(-1)?.date).toBe('2025-03-25');
+    expect(points.slice(-21).every((p) => p.count > 0)).toBe(true);
+    expect(await countDemoCalls(0, clock - DEMO_RETENTION_DAYS * DAY_MS)).toBe(0);
+
+    for (const range of ['1d', '7d', '30d', '90d'] as const) {
+      const stats = await get<DemoStats>(`/api/demo/stats?dateRange=${range}`);
+      const days = { '1d': 1, '7d': 7, '30d': 30, '90d': 90 }[range];
+      expect(stats.totalCalls).toBe(await countDemoCalls(clock - days * DAY_MS, clock));
+    }
+    // Rollups still add up to exactly the stored calls after the deletions.
+    const rollup = await t.deps.db
+      .selectFrom('call_rollups')
+      .select((eb) => eb.fn.sum<number>('call_count').as('n'))
+      .where('client_id', '=', DEMO_CLIENT_ID)
+      .executeTakeFirstOrThrow();
+    expect(Number(rollup.n)).toBe(await countDemoCalls());
+  });
+
+  it('two top-ups racing (two instances) store every call once', async () => {
+    clock = START + 23 * DAY_MS;
+    const before = await countDemoCalls();
+    const a = createDemoData(t.deps.db, () => clock);
+    const b = createDemoData(t.deps.db, () => clock);
+    await Promise.all([a.ensureCurrent(), b.ensureCurrent(), a.ensureCurrent()]);
+    const after = await countDemoCalls();
+    expect(after).toBeGreaterThan(before);
+    const distinct = await t.deps.db
+      .selectFrom('calls')
+      .select((eb) => eb.fn.count<number>('provider_call_id').distinct().as('n'))
+      .where('client_id', '=', DEMO_CLIENT_ID)
+      .executeTakeFirstOrThrow();
+    expect(Number(distinct.n)).toBe(after);
+    const rollup = await t.deps.db
+      .selectFrom('call_rollups')
+      .select((eb) => eb.fn.sum<number>('call_count').as('n'))
+      .where('client_id', '=', DEMO_CLIENT_ID)
+      .executeTakeFirstOrThrow();
+    expect(Number(rollup.n)).toBe(after);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * DESIGN §10: two app instances on one database behave as one. Each instance has its own
+ * connection pool and process-local state; everything that matters lives in the database.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { buildApp } from '../../src/server/app';
+import { createDeps } from '../../src/server/bootstrap';
+import { loadConfig } from '../../src/server/config';
+import type { AppDeps } from '../../src/server/context';
+import { createBlandProvider } from '../../src/server/providers/voice/bland';
+import { blandCallBody } from '../helpers/bland';
+import { TEST_PASSWORD, createClient, loginClient } from '../helpers/factories';
+import { TEST_DB, type TestDb, createTestDb } from '../helpers/test-app';
+
+describe(`two app instances on one database (${TEST_DB})`, () => {
+  let sim: VoiceSim;
+  let testDb: TestDb;
+  let dataDir: string;
+  const apps: FastifyInstance[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  let deps: AppDeps;
+
+  beforeAll(async () => {
+    sim = await startVoiceSim();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'cap-multi-'));
+    testDb = await createTestDb(dataDir);
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      APP_SECRET: 'shared-secret-0123456789',
+      BLAND_API_URL: sim.url,
+      LOG_LEVEL: 'silent',
+    });
+    for (const db of [testDb.db, testDb.reopen()]) {
+      const built = await createDeps(config, { db, voice: createBlandProvider({ baseUrl: sim.url }) });
+      apps.push(await buildApp(built.deps));
+      closers.push(built.close);
+      deps ??= built.deps;
+    }
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    for (const close of closers) await close();
+    await testDb.drop();
+    await sim.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a session opened on one instance works on the other, and logout on either ends it', async () => {
+    const client = await createClient(deps);
+    const cookie = await loginClient(apps[0], client.email);
+    expect(
+      (await apps[1].inject({ method: 'GET', url: '/api/client/session', headers: { cookie } })).statusCode,
+    ).toBe(200);
+    await apps[1].inject({ method: 'POST', url: '/api/client/logout', headers: { cookie } });
+    expect(
+      (await apps[0].inject({ method: 'GET', url: '/api/client/session', headers: { cookie } })).statusCode,
+    ).toBe(401);
+  });
+
+  it('failed-login limits count across instances', async () => {
+    const client = await createClient(deps);
+    for (let i = 0; i < 10; i++) {
+      const app = apps[i % 2];
+      await app.inject({
+        method: 'POST',
+        url: '/api/client/login',
+        payload: { email: client.email, password: 'wrong' },
+        remoteAddress: '10.9.9.9',
+      });
+    }
+    const res = await apps[0].inject({
+      method: 'POST',
+      url: '/api/client/login',
+      payload: { email: client.email, password: TEST_PASSWORD },
+      remoteAddress: '10.9.9.9',
+    });
+    expect(res.statusCode).toBe(429);
+  });
+
+  it('the same webhook delivered to both instances at once is stored once', async () => {
+    const client = await createClient(deps);
+    const body = JSON.stringify(blandCallBody());
+    const send = (app: FastifyInstance) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/webhooks/voice/${client.webhook_token}`,
+        payload: body,
+        headers: { 'content-type': 'application/json' },
+      });
+    const answers = await Promise.all([send(apps[0]), send(apps[1]), send(apps[0]), send(apps[1])]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    const rows = await deps.db.selectFrom('calls').select('id').where('client_id', '=', client.id).execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('syncs of one client started on both instances store every call once', async () => {
+    const apiKey = `multi-${TEST_DB}`;
+    sim.addCalls(apiKey, { count: 25 });
+    const client = await createClient(deps, { bland_api_key_enc: deps.secrets.encrypt(apiKey) });
+    const cookie = await loginClient(apps[0], client.email);
+    const results = await Promise.all(
+      apps.map((app) => app.inject({ method: 'POST', url: '/api/client/calls/sync', headers: { cookie } })),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(results.reduce((n, r) => n + r.json().created, 0)).toBe(25);
+    const rows = await deps.db.selectFrom('calls').select('id').where('client_id', '=', client.id).execute();
+    expect(rows).toHaveLength(25);
+  });
+});

@@ -1,0 +1,210 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blandCallBody } from '../helpers/bland';
+import { createClient, loginClient } from '../helpers/factories';
+import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+
+describe(`voice webhook (${TEST_DB})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const deliver = (token: string, body: unknown, headers: Record<string, string> = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/voice/${token}`,
+      payload: typeof body === 'string' ? body : JSON.stringify(body),
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+  const callsOf = (clientId: string) =>
+    t.deps.db.selectFrom('calls').selectAll().where('client_id', '=', clientId).execute();
+  const deliveriesOf = (clientId: string) =>
+    t.deps.db.selectFrom('webhook_deliveries').selectAll().where('client_id', '=', clientId).execute();
+
+  it('stores a finished call with its cost, transcript and recording, and marks the webhook verified', async () => {
+    const client = await createClient(t.deps, { per_minute_rate_cents: 20 });
+    const body = blandCallBody();
+    const res = await deliver(client.webhook_token, body);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ received: true, kind: 'call' });
+    const [call] = await callsOf(client.id);
+    expect(call).toMatchObject({
+      provider_call_id: body.call_id,
+      from_number: '+12125550199',
+      to_number: '+14155550123',
+      duration_seconds: 90,
+      status: 'completed',
+      cost_micros: 300_000, // 1.5 min × $0.20
+      source: 'webhook',
+    });
+    expect(JSON.parse(call.transcript!)).toEqual([
+      expect.objectContaining({ role: 'agent', text: 'Hello! How can I help?' }),
+      expect.objectContaining({ role: 'user', text: 'Hi, I need an appointment.' }),
+    ]);
+    const after = await t.deps.db
+      .selectFrom('clients')
+      .select('webhook_verified_at')
+      .where('id', '=', client.id)
+      .executeTakeFirstOrThrow();
+    expect(after.webhook_verified_at).not.toBeNull();
+
+    // The client sees it through the API, with its recording offered.
+    const cookie = await loginClient(t.app, client.email);
+    const list = (
+      await t.app.inject({ method: 'GET', url: '/api/client/calls', headers: { cookie } })
+    ).json();
+    expect(list.calls).toHaveLength(1);
+    expect(list.calls[0]).toMatchObject({
+      duration: 90,
+      status: 'completed',
+      recordingUrl: `/api/recording/${call.id}`,
+    });
+  });
+
+  it('merges a duplicate delivery and never moves a finished call back to active', async () => {
+    const client = await createClient(t.deps);
+    const body = blandCallBody();
+    await deliver(client.webhook_token, body);
+    await deliver(client.webhook_token, body);
+    const late = {
+      ...body,
+      completed: false,
+      queue_status: 'started',
+      status: null,
+      corrected_duration: '0',
+      call_length: 0,
+    };
+    expect((await deliver(client.webhook_token, late)).statusCode).toBe(200);
+    const calls = await callsOf(client.id);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ status: 'completed', duration_seconds: 90 });
+    expect((await deliveriesOf(client.id)).map((d) => d.outcome).sort()).toEqual([
+      'created',
+      'duplicate',
+      'duplicate',
+    ]);
+  });
+
+  it('moves an active call forward when the finished one arrives', async () => {
+    const client = await createClient(t.deps);
+    const body = blandCallBody({
+      completed: false,
+      queue_status: 'started',
+      status: null,
+      corrected_duration: null,
+      call_length: null,
+    });
+    await deliver(client.webhook_token, body);
+    expect((await callsOf(client.id))[0].status).toBe('active');
+    await deliver(client.webhook_token, {
+      ...body,
+      completed: true,
+      queue_status: 'complete',
+      status: 'completed',
+      corrected_duration: '42',
+    });
+    expect(await callsOf(client.id)).toMatchObject([{ status: 'completed', duration_seconds: 42 }]);
+  });
+
+  it('acknowledges live events and follow-ups without creating calls', async () => {
+    const client = await createClient(t.deps);
+    const event = { message: 'Call started', call_id: 'abc-123', category: 'call', log_level: 'info' };
+    const followUp = { event_type: 'call.analyzed', call_id: 'abc-123', message: 'Analysis ready' };
+    for (const body of [event, followUp]) {
+      const res = await deliver(client.webhook_token, body);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ received: true, kind: 'event' });
+    }
+    expect(await callsOf(client.id)).toHaveLength(0);
+    const verified = await t.deps.db
+      .selectFrom('clients')
+      .select('webhook_verified_at')
+      .where('id', '=', client.id)
+      .executeTakeFirstOrThrow();
+    expect(verified.webhook_verified_at).toBeNull();
+  });
+
+  it('refuses malformed bodies with 400 and stores nothing', async () => {
+    const client = await createClient(t.deps);
+    const bad: unknown[] = [
+      '{"call_id": ',
+      '[]',
+      '"just a string"',
+      { to: '+1555' }, // no call_id
+      blandCallBody({ call_id: '' }),
+      blandCallBody({ corrected_duration: 'ninety' }),
+      blandCallBody({ transcripts: 'not a list' }),
+      blandCallBody({ to: 'x'.repeat(500) }),
+    ];
+    for (const body of bad) {
+      const res = await deliver(client.webhook_token, body);
+      expect(res.statusCode, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(typeof res.json().message).toBe('string');
+    }
+    expect(await callsOf(client.id)).toHaveLength(0);
+    expect(await deliveriesOf(client.id)).toHaveLength(0);
+  });
+
+  it('refuses a body over 1 MiB with 413', async () => {
+    const client = await createClient(t.deps);
+    const res = await deliver(client.webhook_token, blandCallBody({ summary: 'x'.repeat(1_100_000) }));
+    expect(res.statusCode).toBe(413);
+    expect(await callsOf(client.id)).toHaveLength(0);
+  });
+
+  it('answers 404 for an unknown token and 400 for a malformed one', async () => {
+    expect((await deliver('a'.repeat(32), blandCallBody())).statusCode).toBe(404);
+    expect((await deliver('short', blandCallBody())).statusCode).toBe(400);
+  });
+
+  it('files a call under the token’s client only', async () => {
+    const a = await createClient(t.deps);
+    const b = await createClient(t.deps);
+    await deliver(a.webhook_token, blandCallBody());
+    expect(await callsOf(a.id)).toHaveLength(1);
+    expect(await callsOf(b.id)).toHaveLength(0);
+  });
+
+  it('checks the signature when the client has a signing secret', async () => {
+    const secret = 'whsec-client-secret';
+    const client = await createClient(t.deps, { webhook_secret_enc: t.deps.secrets.encrypt(secret) });
+    const raw = JSON.stringify(blandCallBody());
+    const good = createHmac('sha256', secret).update(raw).digest('hex');
+    expect((await deliver(client.webhook_token, raw)).statusCode).toBe(401);
+    expect(
+      (await deliver(client.webhook_token, raw, { 'x-webhook-signature': 'f'.repeat(64) })).statusCode,
+    ).toBe(401);
+    expect(await callsOf(client.id)).toHaveLength(0);
+    expect((await deliver(client.webhook_token, raw, { 'x-webhook-signature': good })).statusCode).toBe(200);
+    expect(await callsOf(client.id)).toHaveLength(1);
+  });
+
+  it('keeps proxy legs of warm transfers out of the stats', async () => {
+    const client = await createClient(t.deps);
+    await deliver(client.webhook_token, blandCallBody({ transferred_to: '+15550001234' }));
+    await deliver(client.webhook_token, blandCallBody({ is_proxy_agent_call: true }));
+    const cookie = await loginClient(t.app, client.email);
+    const stats = (
+      await t.app.inject({ method: 'GET', url: '/api/client/stats', headers: { cookie } })
+    ).json();
+    expect(stats).toMatchObject({ totalCalls: 1, totalTransfers: 1 });
+  });
+
+  it('a call the client deleted is not brought back by a late or repeated delivery', async () => {
+    const client = await createClient(t.deps);
+    const body = blandCallBody();
+    await deliver(client.webhook_token, body);
+    const cookie = await loginClient(t.app, client.email);
+    const [call] = await callsOf(client.id);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/client/calls/${call.id}`, headers: { cookie } }))
+        .statusCode,
+    ).toBe(200);
+    expect((await deliver(client.webhook_token, body)).statusCode).toBe(200);
+    expect(await callsOf(client.id)).toHaveLength(0);
+  });
+});

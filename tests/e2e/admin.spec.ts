@@ -1,0 +1,311 @@
+/**
+ * Issue 5 end to end: an admin onboards a client from nothing to a working dashboard (wizard,
+ * real test call through the voice simulator, finalize, credentials, the client's own login),
+ * then manages clients: search, edit, delete, sync all, the admin client view.
+ */
+import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { AdminClientViewPage } from './pages/admin-client-view-page';
+import { AdminDashboardPage } from './pages/admin-dashboard-page';
+import { AdminLoginPage } from './pages/admin-login-page';
+import { ClientLoginPage } from './pages/client-login-page';
+import { DashboardPage } from './pages/dashboard-page';
+import { placeTestCall } from './support/api';
+import { ADMIN, CLIENT } from './support/env';
+import { screenshotBothWidths } from './support/screenshots';
+import { expectToast } from './support/toast';
+
+/** Lets entry animations (dialogs, toasts) finish, so screenshots show the resting layout. */
+async function settle(page: Page) {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (a) =>
+          a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Number.POSITIVE_INFINITY,
+      ),
+  );
+}
+
+async function screenshot(page: Page, name: string) {
+  await settle(page);
+  await screenshotBothWidths(page, name);
+}
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+async function loginAsAdmin(page: Page): Promise<AdminDashboardPage> {
+  const login = new AdminLoginPage(page);
+  await login.open();
+  await login.login(ADMIN.username, ADMIN.password);
+  await expect(page).toHaveURL(/\/admin$/);
+  const admin = new AdminDashboardPage(page);
+  await admin.waitForClients();
+  return admin;
+}
+
+/** The wizard's three calls, through the API with the admin's cookie: a finished, onboarded client. */
+async function onboardViaApi(
+  request: APIRequestContext,
+  fields: { firstName: string; lastName: string; email: string; companyName: string },
+) {
+  const generated = await request.post('/api/admin/generate-webhook', { data: fields });
+  expect(generated.status()).toBe(201);
+  const { id, webhookUrl } = await generated.json();
+  await placeTestCall(request, webhookUrl, undefined, { corrected_duration: '125', call_length: 2.1 });
+  const finalized = await request.post(`/api/admin/finalize-client/${id}`);
+  expect(finalized.status()).toBe(200);
+  return { id: id as string, webhookUrl: webhookUrl as string };
+}
+
+test('an admin onboards a client end to end and the client sees the test call', async ({
+  page,
+  browser,
+  context,
+}) => {
+  test.setTimeout(90_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const admin = await loginAsAdmin(page);
+  await expect(page.getByText(`Welcome back, ${ADMIN.name}`, { exact: true })).toBeVisible();
+  await expect(admin.stat('Total Clients')).toBeVisible();
+  await screenshot(page, 'admin-dashboard');
+
+  const email = `onboard-${unique()}@example.com`;
+  const company = `Onboard ${unique()} Dental`;
+
+  // Step 1: client information, with the form's own validation first.
+  await admin.createClient.click();
+  await expect(admin.wizard).toBeVisible();
+  await admin.wizardStep(1);
+  await admin.wizardButton('Generate Webhook').click();
+  await expect(admin.wizard.getByText('First name is required')).toBeVisible();
+  await expect(admin.wizard.getByText('Last name is required')).toBeVisible();
+  await expect(admin.wizard.getByText('Please enter a valid email address')).toBeVisible();
+  await expect(admin.wizardField('Company Website')).toHaveAttribute('type', 'url');
+  await admin.wizardField('Company Website').fill('not a url');
+  await admin.fillClientForm({
+    firstName: 'Olivia',
+    lastName: 'Onboard',
+    email,
+    companyName: company,
+    industry: 'Healthcare',
+    companySize: '11-50 employees',
+    phoneNumber: '+1 415 555 0142',
+  });
+  await admin.wizardButton('Generate Webhook').click();
+  await expect(admin.wizard.getByText('Please enter a valid URL (e.g. https://example.com)')).toBeVisible();
+  await admin.wizardField('Company Website').fill('https://onboard.example.com');
+  await screenshot(page, 'admin-wizard-step1');
+  await admin.wizardButton('Generate Webhook').click();
+  await expectToast(page, 'Webhook Generated');
+
+  // Step 2: the webhook URL, copied.
+  await admin.wizardStep(2);
+  const webhookUrl = await admin.webhookUrlInput().inputValue();
+  expect(webhookUrl).toMatch(/\/api\/webhooks\/voice\/[A-Za-z0-9_-]{43,}$/);
+  await admin.wizardButton(/^Copy Webhook URL/).click();
+  await expect(admin.wizard.getByText('Copied!')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(webhookUrl);
+  await screenshot(page, 'admin-wizard-step2');
+
+  // Back keeps the form and the URL; forward again without changes keeps the same URL.
+  await admin.wizardButton('Back').click();
+  await admin.wizardStep(1);
+  await expect(admin.wizardField('Email')).toHaveValue(email);
+  await admin.wizardButton('Generate Webhook').click();
+  await admin.wizardStep(2);
+  await expect(admin.webhookUrlInput()).toHaveValue(webhookUrl);
+
+  // Step 3: wait for a real test call from the simulator.
+  await admin.wizardButton('Test Webhook Connection').click();
+  await admin.wizardStep(3);
+  await expect(admin.wizard.getByText('Waiting for a test call…')).toBeVisible();
+  await expect(admin.wizardButton('Continue')).toBeDisabled();
+  await screenshot(page, 'admin-wizard-step3-waiting');
+  const placed = await placeTestCall(page.request, webhookUrl, undefined, {
+    corrected_duration: '95',
+    call_length: 1.6,
+  });
+  await expect(admin.wizard.getByText('Test call received!')).toBeVisible({ timeout: 10_000 });
+  await expect(admin.wizardButton('Continue')).toBeEnabled();
+  await screenshot(page, 'admin-wizard-step3-received');
+  await admin.wizardButton('Continue').click();
+
+  // Step 4: summary and account creation.
+  await admin.wizardStep(4);
+  await expect(admin.wizard.getByText(email)).toBeVisible();
+  await expect(admin.wizard.getByText('Webhook verified')).toBeVisible();
+  await screenshot(page, 'admin-wizard-step4');
+  await admin.wizardButton('Create Client Account').click();
+  await expectToast(page, 'Client Created Successfully!', `The client account was created for ${email}.`);
+  await expect(admin.wizard).toBeHidden();
+
+  // The new client is listed with its call, found by search.
+  await admin.search.fill(company.toUpperCase());
+  const row = admin.rowByText(email);
+  await expect(row).toHaveCount(1);
+  await expect(admin.rows).toHaveCount(1);
+  await expect(row).toContainText('1 call ·');
+  await expect(row).toContainText('Non Active');
+
+  // Reopening the wizard starts from an empty step 1.
+  await admin.createClient.click();
+  await admin.wizardStep(1);
+  await expect(admin.wizardField('Email')).toHaveValue('');
+  await page.keyboard.press('Escape');
+  await expect(admin.wizard).toBeHidden();
+
+  // Credentials, read from the toast (shown 10 s).
+  await admin.rowAction(row, 'Generate login credentials for');
+  await expectToast(page, 'Login Credentials Generated', email);
+  const password = ((await page.getByTestId('temporary-password').textContent()) ?? '').trim();
+  expect(password).toMatch(/^[A-Za-z0-9]{4}(-[A-Za-z0-9]{4}){3}$/);
+
+  // The client logs in elsewhere and sees the test call on their dashboard.
+  const clientContext = await browser.newContext();
+  try {
+    const clientPage = await clientContext.newPage();
+    const login = new ClientLoginPage(clientPage);
+    await login.open();
+    await login.login(email, password);
+    await expect(clientPage).toHaveURL(/\/dashboard$/);
+    const dashboard = new DashboardPage(clientPage);
+    await dashboard.waitForLog();
+    await expect(dashboard.rows).toHaveCount(1);
+    await expect(dashboard.rows.first()).toContainText('1:35');
+    const calls = await (await clientPage.request.get('/api/client/calls?status=all')).json();
+    expect(calls.pagination.total).toBe(1);
+    expect(placed.call_id).toBeTruthy();
+
+    // A client session is not an admin session.
+    await clientPage.goto('/admin');
+    await expectToast(clientPage, 'Admin Access Required', 'Please log in to access the admin dashboard.');
+    await expect(clientPage).toHaveURL(/\/admin-login$/);
+  } finally {
+    await clientContext.close();
+  }
+});
+
+test('an admin searches, edits, views and deletes clients, syncs all, and logs out', async ({ page }) => {
+  test.setTimeout(90_000);
+  const admin = await loginAsAdmin(page);
+  const tag = unique();
+  const fresh = await onboardViaApi(page.request, {
+    firstName: 'Edith',
+    lastName: `Editable${tag}`,
+    email: `edit-${tag}@example.com`,
+    companyName: `Editable ${tag} LLC`,
+  });
+  await page.reload();
+  await admin.waitForClients();
+
+  // Search matches company, e-mail and names, ignoring case; tabs show "coming soon".
+  await admin.search.fill(CLIENT.company.toLowerCase());
+  await expect(admin.rows).toHaveCount(1);
+  await expect(admin.rows.first()).toContainText(CLIENT.email);
+  await admin.search.fill(`EDITABLE${tag}`);
+  await expect(admin.rows).toHaveCount(1);
+  await admin.search.fill(`zz-no-such-client-${tag}`);
+  await expect(page.getByText(`No clients match “zz-no-such-client-${tag}”.`)).toBeVisible();
+  await admin.search.fill('');
+  await page.getByRole('tab', { name: 'Analytics' }).click();
+  await expect(page.getByText('coming soon', { exact: true })).toBeVisible();
+  await page.getByRole('tab', { name: 'Support Tools' }).click();
+  await expect(page.getByText('coming soon', { exact: true })).toBeVisible();
+  await page.getByRole('tab', { name: 'Client Management' }).click();
+
+  // Edit: six sections, defaults, validation, a saved change and a rejected API key.
+  const row = admin.row(fresh.id);
+  await admin.rowAction(row, 'Edit');
+  await expect(admin.editDialog).toBeVisible();
+  for (const section of [
+    'Personal Information',
+    'Company Information',
+    'Contact Information',
+    'Account Settings',
+    'API Integration',
+    'Admin Notes',
+  ]) {
+    await expect(admin.editDialog.getByRole('heading', { name: section })).toBeVisible();
+  }
+  await expect(admin.editField('Per Minute Rate ($)')).toHaveValue('0.15');
+  await expect(admin.editField('Per Minute Rate ($)')).toHaveAttribute('step', '0.01');
+  await expect(admin.editField('Timezone')).toHaveValue('UTC');
+  await expect(admin.editDialog.getByRole('combobox', { name: 'Account Type' })).toContainText('Individual');
+  await expect(admin.editDialog.getByRole('switch', { name: 'Account Status' })).toBeChecked();
+  await expect(admin.editField('Company Website')).toHaveAttribute('type', 'url');
+  await admin.editDialog.getByRole('combobox', { name: 'Industry' }).click();
+  await expect(page.getByRole('option', { name: 'Real Estate' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await screenshot(page, 'admin-edit-dialog');
+  await admin.editDialog.getByRole('heading', { name: 'Admin Notes' }).scrollIntoViewIfNeeded();
+  await screenshot(page, 'admin-edit-dialog-bottom');
+
+  await admin.editField('Email').fill('');
+  await admin.editField('Per Minute Rate ($)').fill('0.125');
+  await admin.editDialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(admin.editDialog.getByText('Email is required')).toBeVisible();
+  await expect(admin.editDialog.getByText('Rate can have at most two decimals')).toBeVisible();
+
+  await admin.editField('Email').fill(`edit-${tag}@example.com`);
+  await admin.editField('Per Minute Rate ($)').fill('0.25');
+  await admin.editField('Company Name').fill(`Edited ${tag} LLC`);
+  await admin.editField('Bland AI API Key').fill(`not-a-real-key-${tag}`);
+  await admin.editDialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expectToast(page, 'Client configuration updated', /rejected the API key/);
+  await expect(admin.editDialog).toBeHidden();
+  await expect(row).toContainText(`Edited ${tag} LLC`);
+  await expect(row).toContainText('Invalid Key');
+
+  // Reopened, the key shows masked; saving again keeps it.
+  await admin.rowAction(row, 'Edit');
+  await expect(admin.editField('Bland AI API Key')).toHaveValue(/^not….{4}$/);
+  await expect(admin.editField('Per Minute Rate ($)')).toHaveValue('0.25');
+  await admin.editDialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expectToast(page, 'Client configuration updated');
+  await expect(row).toContainText('Invalid Key');
+
+  // The admin client view: header, information card and the client's own calls components.
+  await admin.rowAction(row, 'Login as');
+  await expect(page).toHaveURL(new RegExp(`/admin/client/${fresh.id}$`));
+  const view = new AdminClientViewPage(page);
+  await view.waitForLoaded();
+  await expect(page.getByRole('heading', { name: `Edith Editable${tag}` })).toBeVisible();
+  await expect(page.getByText(`Client ID: ${fresh.id}`)).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Webhook URL' })).toHaveValue(fresh.webhookUrl);
+  await expect(view.info).toContainText('$0.25/min');
+  await expect(view.info).toContainText('Invalid Key');
+  await expect(view.callRows).toHaveCount(1);
+  await expect(view.callRows.first()).toContainText('2:05');
+  await expect(view.chart.getByTestId('calls-chart').locator('.recharts-line')).toBeVisible();
+  await screenshot(page, 'admin-client-view');
+
+  await view.open('00000000-0000-4000-8000-000000000000');
+  await expect(page.getByText('Error Loading Client')).toBeVisible();
+  await expect(page.getByText('Client not found')).toBeVisible();
+  await screenshot(page, 'admin-client-view-not-found');
+
+  // Delete with confirmation.
+  await admin.open();
+  await admin.rowAction(admin.row(fresh.id), 'Delete');
+  await expect(admin.deleteDialog).toBeVisible();
+  await expect(admin.deleteDialog).toContainText('This action cannot be undone.');
+  await screenshot(page, 'admin-delete-dialog');
+  await admin.deleteDialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(admin.row(fresh.id)).toHaveCount(1);
+  await admin.rowAction(admin.row(fresh.id), 'Delete');
+  await admin.deleteDialog.getByRole('button', { name: 'Delete' }).click();
+  await expectToast(page, 'Client deleted successfully');
+  await expect(admin.row(fresh.id)).toHaveCount(0);
+  expect((await page.request.get(`/api/admin/client-data/${fresh.id}`)).status()).toBe(404);
+
+  // Sync all: the toast follows what the server answered.
+  const answer = page.waitForResponse((r) => r.url().endsWith('/api/admin/sync-all-clients'));
+  await admin.syncAll.click();
+  const result = await (await answer).json();
+  if (result.success) await expectToast(page, 'All client data synced successfully', result.message);
+  else await expectToast(page, 'Failed to sync client data', result.message);
+
+  await admin.logout.click();
+  await expectToast(page, 'Logged out');
+  await expect(page).toHaveURL(/\/admin-login$/);
+});

@@ -1,0 +1,105 @@
+/**
+ * The calls views (client dashboard at /dashboard, demo at /demo): locators and intent methods.
+ * Both render the same call components, so one model serves both.
+ */
+import { type Locator, type Page, expect } from '@playwright/test';
+
+export type StatKey = 'totalCalls' | 'totalCost' | 'avgDuration' | 'totalTransfers';
+
+export class DashboardPage {
+  readonly rows: Locator;
+  readonly pagination: Locator;
+  readonly callLog: Locator;
+  readonly chartCard: Locator;
+  readonly audio: Locator;
+  readonly deleteDialog: Locator;
+  readonly transcripts: Locator;
+
+  constructor(readonly page: Page) {
+    this.rows = page.getByTestId('call-row');
+    this.pagination = page.getByTestId('pagination');
+    this.callLog = page.getByTestId('call-log');
+    this.chartCard = page.getByTestId('calls-over-time');
+    this.audio = page.getByTestId('call-audio');
+    this.deleteDialog = page.getByRole('alertdialog');
+    this.transcripts = page.getByTestId('transcript');
+  }
+
+  async open(path = '/dashboard') {
+    await this.page.goto(path);
+    await expect(this.page.getByText('Call Analytics Dashboard')).toBeVisible();
+  }
+
+  /** Waits until the log shows rows or its empty state (not the loading skeleton). */
+  async waitForLog() {
+    await expect(this.page.getByTestId('calls-loading')).toHaveCount(0);
+  }
+
+  statValue(key: StatKey): Locator {
+    return this.page.getByTestId(`stat-${key}`).getByTestId('stat-value');
+  }
+
+  statChange(key: StatKey): Locator {
+    return this.page.getByTestId(`stat-${key}`).getByTestId('stat-change');
+  }
+
+  row(callId: string): Locator {
+    return this.page.locator(`[data-testid="call-row"][data-call-id="${callId}"]`);
+  }
+
+  async rowIds(): Promise<string[]> {
+    return this.rows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-call-id') ?? ''));
+  }
+
+  /** Durations of the visible rows in seconds (the Duration column reads m:ss). */
+  async rowDurations(): Promise<number[]> {
+    const texts = await this.rows.locator('td:nth-child(3)').allInnerTexts();
+    return texts.map((t) => {
+      const [m, s] = t.trim().split(':').map(Number);
+      return m * 60 + s;
+    });
+  }
+
+  async selectDateRange(label: string) {
+    await this.page.getByRole('combobox', { name: 'Date Range' }).click();
+    await this.page.getByRole('option', { name: label, exact: true }).click();
+  }
+
+  async selectPathway(label: string) {
+    await this.page.getByRole('combobox', { name: 'Pathway' }).click();
+    await this.page.getByRole('option', { name: label, exact: true }).click();
+  }
+
+  async setStatus(label: 'Completed' | 'Active') {
+    await this.page.getByRole('radio', { name: label }).click();
+  }
+
+  async goToPage(n: number) {
+    await this.pagination.getByRole('button', { name: `Page ${n}` }).click();
+  }
+
+  currentPageButton(): Locator {
+    return this.pagination.locator('[aria-current="page"]');
+  }
+
+  async openSearch() {
+    await this.page.getByRole('button', { name: 'Search calls' }).click();
+    await expect(this.page.getByRole('searchbox', { name: 'Search calls' })).toBeFocused();
+  }
+
+  async search(text: string) {
+    await this.page.getByRole('searchbox', { name: 'Search calls' }).fill(text);
+  }
+
+  playButton(callId: string): Locator {
+    return this.row(callId).locator('[data-playback]');
+  }
+
+  async audioState(): Promise<{ paused: boolean; src: string; currentTime: number }> {
+    return this.audio.evaluate((el: HTMLAudioElement) => ({
+      paused: el.paused,
+      src: el.getAttribute('src') ?? '',
+      currentTime: el.currentTime,
+    }));
+  }
+}

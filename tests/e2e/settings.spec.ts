@@ -1,0 +1,222 @@
+/**
+ * /settings in Chromium (SPEC §2 "Client settings", §5, §8, DESIGN §6 [3] [4]): every form saves
+ * and survives a reload, the validation messages, the subscription tab with usage and the cancel
+ * flow, the security tab. Each test works on a brand-new client (see onboardClient).
+ */
+import { randomUUID } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { useStripeStandIn } from './pages/checkout-page';
+import { SettingsPage, loginAsNewClient, onboardClient } from './pages/settings-page';
+import { placeTestCall } from './support/api';
+import { BASE_URL } from './support/env';
+import { screenshotBothWidths } from './support/screenshots';
+import { expectToast } from './support/toast';
+
+test('asks a visitor without a session to log in', async ({ page }) => {
+  await page.goto('/settings');
+  await expect(page.getByText('Please log in to access settings')).toBeVisible();
+});
+
+test('account form: SPEC messages, then saved values survive a reload', async ({ page, request }) => {
+  await loginAsNewClient(page, request, 'account');
+  const settings = new SettingsPage(page);
+  await settings.open();
+  await expect(settings.tab('Account')).toHaveAttribute('aria-selected', 'true');
+  await expect(settings.firstName).toHaveValue('Casey');
+  await screenshotBothWidths(page, 'settings-account');
+
+  await settings.fillAccount({ firstName: '', lastName: '', email: 'not-an-email' });
+  await settings.saveAccount.click();
+  await expect(page.getByText('First name is required')).toBeVisible();
+  await expect(page.getByText('Last name is required')).toBeVisible();
+  await expect(page.getByText('Invalid email address')).toBeVisible();
+
+  const email = `renamed-${randomUUID().slice(0, 6)}@example.com`;
+  await settings.fillAccount({
+    firstName: 'Morgan',
+    lastName: 'Lee',
+    email,
+    companyName: 'Lee & Partners',
+    jobTitle: 'Operations Lead',
+    phoneNumber: '+1 415 555 0199',
+  });
+  await settings.saveAccount.click();
+  await expectToast(page, 'Account Updated', 'Your account information has been saved successfully.');
+
+  await page.reload();
+  await expect(settings.firstName).toHaveValue('Morgan');
+  await expect(settings.lastName).toHaveValue('Lee');
+  await expect(settings.email).toHaveValue(email);
+  await expect(settings.companyName).toHaveValue('Lee & Partners');
+  await expect(settings.jobTitle).toHaveValue('Operations Lead');
+  await expect(settings.phoneNumber).toHaveValue('+14155550199');
+
+  // An address another account uses is refused with the server's message.
+  const other = await onboardClient(request, 'taken');
+  await settings.fillAccount({ email: other.email });
+  await settings.saveAccount.click();
+  await expectToast(page, 'Update Failed', 'already used by another account');
+
+  await settings.backToDashboard.click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('the tab query opens its tab and switching tabs updates it', async ({ page, request }) => {
+  await loginAsNewClient(page, request, 'tabs');
+  const settings = new SettingsPage(page);
+  await settings.open('?tab=security');
+  await expect(settings.tab('Security')).toHaveAttribute('aria-selected', 'true');
+  await settings.tab('Notifications').click();
+  await expect(page).toHaveURL(/\?tab=notifications$/);
+  await settings.open('?tab=unknown');
+  await expect(settings.tab('Account')).toHaveAttribute('aria-selected', 'true');
+});
+
+test('notification preferences are saved on the server', async ({ page, request }) => {
+  await loginAsNewClient(page, request, 'notify');
+  const settings = new SettingsPage(page);
+  await settings.open('?tab=notifications');
+  await expect(settings.checkbox('Email notifications')).toBeChecked();
+  await expect(settings.checkbox('SMS notifications')).not.toBeChecked();
+  await expect(settings.checkbox('Webhook notifications')).toBeChecked();
+  await expect(settings.checkbox('Monthly reports')).toBeChecked();
+  await screenshotBothWidths(page, 'settings-notifications');
+
+  await settings.checkbox('Email notifications').click();
+  await settings.checkbox('SMS notifications').click();
+  await settings.savePreferences.click();
+  await expectToast(page, 'Notifications Updated', 'Your notification preferences have been saved.');
+
+  await page.reload();
+  await expect(settings.checkbox('Email notifications')).not.toBeChecked();
+  await expect(settings.checkbox('SMS notifications')).toBeChecked();
+  await expect(settings.checkbox('Monthly reports')).toBeChecked();
+});
+
+test('security: change password, API key check, webhook URL copy', async ({ page, request, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL });
+  const client = await loginAsNewClient(page, request, 'security');
+  const settings = new SettingsPage(page);
+  await settings.open('?tab=security');
+  await expect(settings.apiKeyStatus).toHaveText('Not Connected');
+  await expect(page.getByLabel('Webhook URL')).toHaveValue(client.webhookUrl);
+  await screenshotBothWidths(page, 'settings-security');
+
+  await page.getByRole('button', { name: 'Copy' }).click();
+  await expect(page.getByRole('button', { name: 'Copied!' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(client.webhookUrl);
+
+  // Change password: the dialog's own rules first, then the server's.
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Change Password' });
+  await dialog.getByLabel('Current Password').fill('wrong password');
+  await dialog.getByLabel('New Password', { exact: true }).fill('short');
+  await dialog.getByLabel('Confirm New Password').fill('different');
+  await dialog.getByRole('button', { name: 'Update Password' }).click();
+  await expect(dialog.getByText('New password must be at least 10 characters')).toBeVisible();
+  await expect(dialog.getByText('Passwords do not match')).toBeVisible();
+  await dialog.getByLabel('New Password', { exact: true }).fill('a much longer secret');
+  await dialog.getByLabel('Confirm New Password').fill('a much longer secret');
+  await dialog.getByRole('button', { name: 'Update Password' }).click();
+  await expectToast(page, 'Password Change Failed', 'Current password is incorrect');
+  await expect(dialog.getByText('Current password is incorrect')).toBeVisible();
+  await screenshotBothWidths(page, 'settings-change-password');
+  await dialog.getByLabel('Current Password').fill(client.password);
+  await dialog.getByRole('button', { name: 'Update Password' }).click();
+  await expectToast(page, 'Password Changed');
+  await expect(dialog).toBeHidden();
+  const oldLogin = await request.post(`${BASE_URL}/api/client/login`, {
+    data: { email: client.email, password: client.password },
+  });
+  expect(oldLogin.status()).toBe(401);
+  const newLogin = await request.post(`${BASE_URL}/api/client/login`, {
+    data: { email: client.email, password: 'a much longer secret' },
+  });
+  expect(newLogin.status()).toBe(200);
+
+  // API key: a key the provider refuses is not saved; one it accepts connects the account.
+  await page.getByRole('button', { name: 'Update API Key' }).click();
+  const keyDialog = page.getByRole('dialog', { name: 'Update API Key' });
+  await keyDialog.getByLabel('Bland AI API Key').fill('sk-not-a-real-key');
+  await keyDialog.getByRole('button', { name: 'Save API Key' }).click();
+  await expectToast(page, 'API Key Not Saved', 'rejected this API key');
+  await expect(settings.apiKeyStatus).toHaveText('Not Connected');
+  const goodKey = `sim_e2e_${randomUUID().slice(0, 8)}`;
+  await placeTestCall(request, client.webhookUrl, goodKey);
+  await keyDialog.getByLabel('Bland AI API Key').fill(goodKey);
+  await keyDialog.getByRole('button', { name: 'Save API Key' }).click();
+  await expectToast(page, 'API Key Updated');
+  await expect(settings.apiKeyStatus).toHaveText('Connected');
+  await page.reload();
+  await expect(settings.apiKeyStatus).toHaveText('Connected');
+});
+
+test('subscription tab: usage warning, change plan, new card, and the cancel flow', async ({
+  page,
+  request,
+}) => {
+  await useStripeStandIn(page);
+  const client = await loginAsNewClient(page, request, 'cancel');
+  // 420 of Starter's 500 minutes this month: above the 80% warning line.
+  await placeTestCall(request, client.webhookUrl, undefined, {
+    corrected_duration: '25200',
+    call_length: 420,
+  });
+  const paid = await page.request.post('/api/client/process-stripe-payment', {
+    data: { planId: 'starter', paymentMethodId: 'pm_card_visa' },
+  });
+  expect(paid.status()).toBe(200);
+
+  const settings = new SettingsPage(page);
+  await settings.open('?tab=subscription');
+  await expect(settings.currentPlan.getByText('Starter', { exact: true })).toBeVisible();
+  await expect(settings.usageBar).toHaveAttribute('aria-valuenow', /^(8[1-9]|9\d|100)$/);
+  await expect(page.getByText(/of your monthly minutes/)).toBeVisible();
+  await expect(settings.detail('Status')).toHaveText('Active');
+  await expect(settings.detail('Auto-renewal')).toHaveText('Enabled');
+  await screenshotBothWidths(page, 'settings-subscription-active');
+
+  await settings.changePlanButton.click();
+  await expect(settings.planSection).toHaveAttribute('data-highlighted', 'true');
+  await expect(settings.planSection).toBeInViewport();
+
+  await settings.updatePaymentButton.click();
+  const cardDialog = page.getByRole('dialog', { name: 'Update Payment Method' });
+  await cardDialog.getByTestId('stand-in-card-number').fill('5555 5555 5555 4444');
+  await cardDialog.getByRole('button', { name: 'Save Card' }).click();
+  await expectToast(page, 'Payment Method Updated', 'Mastercard •••• 4444');
+  await expect(settings.detail('Payment method')).toHaveText('Mastercard •••• 4444');
+
+  // Saying no in the browser's confirmation changes nothing.
+  expect(await settings.cancelSubscription(false)).toBe(
+    "Are you sure you want to cancel your subscription? You'll lose access at the end of your current billing period.",
+  );
+  await expect(settings.cancelButton).toBeVisible();
+
+  await settings.cancelSubscription(true);
+  await expectToast(
+    page,
+    'Subscription Cancelled',
+    'Your subscription will be cancelled at the end of the current billing period.',
+  );
+  await expect(settings.detail('Auto-renewal')).toHaveText('Auto-Renewal Disabled');
+  await expect(page.getByText('Your subscription will not renew')).toBeVisible();
+  await expect(settings.cancelButton).toBeHidden();
+  await page.reload();
+  await expect(settings.detail('Auto-renewal')).toHaveText('Auto-Renewal Disabled');
+  await expect(settings.cancelButton).toBeHidden();
+  await screenshotBothWidths(page, 'settings-subscription-cancelled');
+});
+
+test('without a subscription: No Active Subscription and Browse Plans', async ({ page, request }) => {
+  await loginAsNewClient(page, request, 'nosub');
+  const settings = new SettingsPage(page);
+  await settings.open('?tab=subscription');
+  await expect(page.getByText('No Active Subscription')).toBeVisible();
+  await expect(settings.cancelButton).toBeHidden();
+  await page.getByRole('button', { name: 'Browse Plans' }).click();
+  await expect(settings.planSection).toHaveAttribute('data-highlighted', 'true');
+  await expect(settings.planCards).toHaveCount(4);
+  await expect(settings.planSection.getByRole('button', { name: 'Select Plan' })).toHaveCount(4);
+  await screenshotBothWidths(page, 'settings-subscription-none');
+});

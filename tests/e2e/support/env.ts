@@ -1,0 +1,43 @@
+/** Fixed facts shared by the e2e server and the specs (ports, credentials of seeded users). */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 5180);
+export const BASE_URL = `http://localhost:${E2E_PORT}`;
+export const VOICE_SIM_PORT = E2E_PORT + 1;
+export const STRIPE_SIM_PORT = E2E_PORT + 2;
+export const PAYPAL_SIM_PORT = E2E_PORT + 3;
+export const VOICE_SIM_URL = `http://127.0.0.1:${VOICE_SIM_PORT}`;
+export const STRIPE_SIM_URL = `http://127.0.0.1:${STRIPE_SIM_PORT}`;
+export const PAYPAL_SIM_URL = `http://127.0.0.1:${PAYPAL_SIM_PORT}`;
+
+export const ADMIN = { username: 'e2e-admin', password: 'e2e-admin-password', name: 'e2e-admin' };
+/** A client seeded at start with a password and an API key known to the voice simulator. */
+export const CLIENT = {
+  email: 'e2e-client@example.com',
+  password: 'e2e-client-password',
+  company: 'Northwind Dental',
+  apiKey: 'sim_e2e_client_key',
+};
+/** Separate clients for specs that change account state (subscription, password), so specs stay independent. */
+export const BILLING_CLIENT = {
+  email: 'e2e-billing@example.com',
+  password: 'e2e-billing-password',
+  company: 'Billing Test LLC',
+  apiKey: 'sim_e2e_billing_key',
+};
+export const SETTINGS_CLIENT = {
+  email: 'e2e-settings@example.com',
+  password: 'e2e-settings-password',
+  company: 'Settings Test Inc',
+  apiKey: 'sim_e2e_settings_key',
+};
+export const SEEDED_CLIENTS = [CLIENT, BILLING_CLIENT, SETTINGS_CLIENT];
+
+export const STRIPE_KEYS = {
+  secret: 'sk_test_e2e',
+  publishable: 'pk_test_e2e',
+  webhookSecret: 'whsec_e2e_secret',
+};
+export const PAYPAL_KEYS = {
+  clientId: 'paypal-e2e-client',
+  clientSecret: 'paypal-e2e-secret',
+  webhookId: 'WH-E2E',
+};

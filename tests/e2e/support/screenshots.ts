@@ -1,0 +1,13 @@
+import type { Page } from '@playwright/test';
+
+/** Screenshots a person looks at: desktop and phone widths, saved under test-results/screens. */
+export async function screenshotBothWidths(page: Page, name: string) {
+  for (const [label, width] of [
+    ['desktop', 1280],
+    ['phone', 390],
+  ] as const) {
+    await page.setViewportSize({ width, height: label === 'desktop' ? 900 : 844 });
+    await page.screenshot({ path: `test-results/screens/${name}-${label}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}

@@ -1,0 +1,32 @@
+/** Bland post-call webhook bodies as the provider sends them (DESIGN §7). */
+import { randomUUID } from 'node:crypto';
+
+export function blandCallBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const created = new Date(Date.now() - 5 * 60_000).toISOString();
+  return {
+    call_id: randomUUID(),
+    to: '+14155550123',
+    from: '+12125550199',
+    call_length: 1.5,
+    corrected_duration: '90',
+    created_at: created,
+    started_at: created,
+    completed: true,
+    queue_status: 'complete',
+    status: 'completed',
+    answered_by: 'human',
+    call_ended_by: 'USER',
+    recording_url: 'https://recordings.example/abc.mp3',
+    price: 0.135,
+    summary: 'Booked a cleaning for Tuesday.',
+    pathway_id: null,
+    transferred_to: null,
+    is_proxy_agent_call: false,
+    concatenated_transcript: 'assistant: Hello! user: Hi, I need an appointment.',
+    transcripts: [
+      { id: 1, created_at: created, text: 'Hello! How can I help?', user: 'assistant' },
+      { id: 2, created_at: created, text: 'Hi, I need an appointment.', user: 'user' },
+    ],
+    ...overrides,
+  };
+}

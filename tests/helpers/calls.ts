@@ -1,0 +1,28 @@
+/** Builds normalized provider calls for tests and stores them through the real repository. */
+import { randomUUID } from 'node:crypto';
+import { type IncomingCall, createCallsRepository } from '../../src/server/calls/calls-repository';
+import type { AppDeps } from '../../src/server/context';
+import type { ClientRow } from '../../src/server/db/schema';
+
+export function makeCall(overrides: Partial<IncomingCall> = {}): IncomingCall {
+  return {
+    providerCallId: randomUUID(),
+    fromNumber: '+15550001111',
+    toNumber: '+15550002222',
+    durationSeconds: 60,
+    status: 'completed',
+    pathwayId: null,
+    pathway: 'Sales',
+    createdAt: Date.now(),
+    recordingUrl: null,
+    transcript: null,
+    isProxy: false,
+    priceUsd: null,
+    source: 'webhook',
+    ...overrides,
+  };
+}
+
+export async function storeCalls(deps: AppDeps, client: ClientRow, calls: Partial<IncomingCall>[]) {
+  return createCallsRepository(deps.db).upsertCalls(client, calls.map(makeCall));
+}

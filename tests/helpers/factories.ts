@@ -1,0 +1,78 @@
+/** Rows a test needs, created directly and minimally; plus logging in through the real endpoints. */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { hashPassword } from '../../src/server/auth/passwords';
+import type { AppDeps } from '../../src/server/context';
+import { randomToken } from '../../src/server/crypto/secrets';
+import type { NewClientRow } from '../../src/server/db/schema';
+import { createAdmin } from '../../src/server/seed';
+
+export const TEST_PASSWORD = 'correct horse battery';
+
+export async function createClient(
+  deps: AppDeps,
+  overrides: Partial<NewClientRow> & { password?: string | null } = {},
+) {
+  const { password = TEST_PASSWORD, ...row } = overrides;
+  const id = row.id ?? randomUUID();
+  const t = deps.now();
+  const values: NewClientRow = {
+    id,
+    first_name: 'Test',
+    last_name: 'Client',
+    email: `client-${id.slice(0, 8)}@example.com`,
+    company_name: 'Acme Test Co',
+    account_type: 'individual',
+    per_minute_rate_cents: 15,
+    timezone: 'UTC',
+    is_active: 1,
+    api_key_status: 'missing',
+    webhook_token: randomToken(24),
+    onboarding_status: 'active',
+    password_hash: password ? await hashPassword(password) : null,
+    created_at: t,
+    updated_at: t,
+    ...row,
+  };
+  await deps.db.insertInto('clients').values(values).execute();
+  return deps.db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+export async function createAdminUser(
+  deps: AppDeps,
+  username = `admin-${randomUUID().slice(0, 6)}`,
+  password = TEST_PASSWORD,
+) {
+  const id = await createAdmin(deps.db, {
+    username,
+    name: 'Ada Admin',
+    passwordHash: await hashPassword(password),
+  });
+  return { id, username, password };
+}
+
+/** Logs in through the real endpoint and answers the Cookie header to send afterwards. */
+export async function loginClient(
+  app: FastifyInstance,
+  email: string,
+  password = TEST_PASSWORD,
+): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/client/login', payload: { email, password } });
+  if (res.statusCode !== 200) throw new Error(`client login failed: ${res.statusCode} ${res.body}`);
+  return cookieHeader(res.headers['set-cookie']);
+}
+
+export async function loginAdmin(
+  app: FastifyInstance,
+  username: string,
+  password = TEST_PASSWORD,
+): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/admin/login', payload: { username, password } });
+  if (res.statusCode !== 200) throw new Error(`admin login failed: ${res.statusCode} ${res.body}`);
+  return cookieHeader(res.headers['set-cookie']);
+}
+
+export function cookieHeader(setCookie: string | string[] | undefined): string {
+  const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  return list.map((c) => c.split(';')[0]).join('; ');
+}

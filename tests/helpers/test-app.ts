@@ -1,0 +1,90 @@
+/**
+ * Builds the production app for one test file on its own fresh database: a temporary SQLite
+ * file, or (TEST_DB=postgres) a schema of its own on the PostgreSQL server, dropped afterwards.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/server/app';
+import { createDeps } from '../../src/server/bootstrap';
+import { type Config, loadConfig } from '../../src/server/config';
+import type { AppDeps } from '../../src/server/context';
+import { type Db, openDb } from '../../src/server/db/connect';
+import type { VoiceProvider } from '../../src/server/providers/voice/types';
+
+export const TEST_DB: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  voice?: VoiceProvider;
+  now?: () => number;
+  webDir?: string;
+}
+
+export interface TestDb {
+  db: Db;
+  /** Another connection (pool) to the same database: what a second app instance would have. */
+  reopen(): Db;
+  drop(): Promise<void>;
+}
+
+export async function createTestDb(dataDir: string): Promise<TestDb> {
+  if (TEST_DB === 'sqlite') {
+    const open = () => openDb({ databaseUrl: null, dataDir, sqliteFile: 'test.sqlite' });
+    return { db: open(), reopen: open, drop: async () => {} };
+  }
+  const schema = `t_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const open = () => openDb({ databaseUrl: TEST_DATABASE_URL, dataDir, schema, poolSize: 5 });
+  return {
+    db: open(),
+    reopen: open,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cap-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    APP_SECRET: 'test-secret-0123456789abcdef',
+    PUBLIC_URL: 'http://localhost:5000',
+    BLAND_API_URL: 'http://127.0.0.1:9',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const { db, drop } = await createTestDb(dataDir);
+  const { deps, close } = await createDeps(config, { db, voice: options.voice, now: options.now });
+  const app = await buildApp(deps, { webDir: options.webDir });
+  await app.ready();
+  return {
+    app,
+    deps,
+    config,
+    async close() {
+      await app.close();
+      await close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: fast unit tests next to the code, and API tests that build the real app on a
+// fresh database per file (SQLite by default, PostgreSQL with TEST_DB=postgres).
+export default defineConfig({
+  test: {
+    // Each API test file has its own database; two files at a time is what a 2-core machine takes well.
+    maxWorkers: 2,
+    minWorkers: 1,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'sim/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'api',
+          include: ['tests/api/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
