@@ -126,6 +126,7 @@ describe(`plans and subscription (${TEST_DB})`, () => {
     expect((await send('GET', '/api/billing/config')).json()).toEqual({
       stripePublishableKey: null,
       paypalEnabled: false,
+      stripeJsUrl: null,
     });
     const card = await send('POST', '/api/client/process-stripe-payment', cookie, {
       planId: 'starter',

@@ -316,6 +316,50 @@ describe(`calls repository (${TEST_DB})`, () => {
     expect(Number(n.n)).toBe(30);
     expect(await rollupTotal(client.id)).toMatchObject({ count: 30 });
   });
+
+  it('keeps rollups exact when deletes and pathway renames race each other', async () => {
+    const client = await createClient(t.deps);
+    const repo = createCallsRepository(t.deps.db);
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      makeCall({
+        providerCallId: `del-${i}`,
+        createdAt: NOW - i * HOUR,
+        durationSeconds: 10 + i,
+        pathway: undefined,
+        pathwayId: 'pw-1',
+      }),
+    );
+    await repo.upsertCalls(client, calls);
+    const stored = await t.deps.db
+      .selectFrom('calls')
+      .selectAll()
+      .where('client_id', '=', client.id)
+      .execute();
+    const victim = stored.find((r) => r.provider_call_id === 'del-0')!;
+    await Promise.all([
+      repo.deleteCallsBefore(client.id, NOW - 20 * HOUR),
+      repo.deleteCallsBefore(client.id, NOW - 25 * HOUR),
+      repo.deleteCall(client.id, victim.id),
+      repo.deleteCall(client.id, victim.id),
+      repo.renamePathway(client.id, 'pw-1', 'Sales'),
+      repo.renamePathway(client.id, 'pw-1', 'Sales'),
+    ]);
+    const left = await t.deps.db.selectFrom('calls').selectAll().where('client_id', '=', client.id).execute();
+    expect(left).toHaveLength(20); // del-1 … del-20
+    expect(await rollupTotal(client.id)).toEqual({
+      count: left.length,
+      seconds: left.reduce((n, r) => n + r.duration_seconds, 0),
+    });
+    const byPathway = await t.deps.db
+      .selectFrom('call_rollups')
+      .select(['pathway', (eb) => eb.fn.sum<number>('call_count').as('n')])
+      .where('client_id', '=', client.id)
+      .groupBy('pathway')
+      .execute();
+    expect(byPathway.map((r) => [r.pathway, Number(r.n)]).filter(([, n]) => n !== 0)).toEqual([
+      ['Sales', 20],
+    ]);
+  });
 });
 
 describe(`rollup windows agree with counting the calls (${TEST_DB})`, () => {

@@ -213,14 +213,15 @@ export function createCallsRepository(db: Kysely<Database>) {
 
     async deleteCall(clientId: string, callId: string): Promise<boolean> {
       return inTransaction(async (trx) => {
+        // RETURNING, not a read first: of two racing deletes only the one that removed the row
+        // takes it out of the rollups.
         const row = await trx
-          .selectFrom('calls')
-          .selectAll()
+          .deleteFrom('calls')
           .where('id', '=', callId)
           .where('client_id', '=', clientId)
+          .returningAll()
           .executeTakeFirst();
         if (!row) return false;
-        await trx.deleteFrom('calls').where('id', '=', callId).where('client_id', '=', clientId).execute();
         await trx
           .insertInto('deleted_calls')
           .values({ client_id: clientId, provider_call_id: row.provider_call_id, deleted_at: Date.now() })
@@ -237,17 +238,12 @@ export function createCallsRepository(db: Kysely<Database>) {
     async deleteCallsBefore(clientId: string, before: number): Promise<number> {
       return inTransaction(async (trx) => {
         const rows = await trx
-          .selectFrom('calls')
-          .selectAll()
-          .where('client_id', '=', clientId)
-          .where('created_at', '<', before)
-          .execute();
-        if (rows.length === 0) return 0;
-        await trx
           .deleteFrom('calls')
           .where('client_id', '=', clientId)
           .where('created_at', '<', before)
+          .returningAll()
           .execute();
+        if (rows.length === 0) return 0;
         const rollups = new RollupDeltas(await timeZoneOf(trx, clientId));
         for (const row of rows) rollups.add(row, -1);
         await rollups.apply(trx);
@@ -267,20 +263,25 @@ export function createCallsRepository(db: Kysely<Database>) {
     /** Fills in a pathway's name on the calls that still show its id. */
     async renamePathway(clientId: string, pathwayId: string, name: string): Promise<void> {
       await inTransaction(async (trx) => {
-        const rows = await trx
+        const select = trx
           .selectFrom('calls')
           .selectAll()
           .where('client_id', '=', clientId)
           .where('pathway_id', '=', pathwayId)
-          .where('pathway', '!=', name)
-          .execute();
+          .where('pathway', '!=', name);
+        // Locked, so a concurrent rename waits and then no longer sees these rows.
+        const rows = await (isPostgres ? select.forUpdate() : select).execute();
         if (rows.length === 0) return;
-        await trx
-          .updateTable('calls')
-          .set({ pathway: name })
-          .where('client_id', '=', clientId)
-          .where('pathway_id', '=', pathwayId)
-          .execute();
+        // Exactly the rows read above: one inserted since then is not in the rollup deltas.
+        for (let i = 0; i < rows.length; i += CHUNK) {
+          const ids = rows.slice(i, i + CHUNK).map((r) => r.id);
+          await trx
+            .updateTable('calls')
+            .set({ pathway: name })
+            .where('client_id', '=', clientId)
+            .where('id', 'in', ids)
+            .execute();
+        }
         const rollups = new RollupDeltas(await timeZoneOf(trx, clientId));
         for (const row of rows) {
           rollups.add(row, -1);
