@@ -36,9 +36,12 @@ async function main(): Promise<void> {
   process.once('SIGTERM', shutdown);
   await app.listen({ port: config.port, host: config.host });
   // Fill the public demo now rather than on its first visit; it tops itself up afterwards.
-  createDemoData(deps.db, deps.now)
+  const warn = (error: unknown) => app.log.warn({ err: error }, 'could not prepare the demo data');
+  const demo = createDemoData(deps, warn);
+  demo
     .ensureCurrent()
-    .catch((error: unknown) => app.log.warn({ err: error }, 'could not prepare the demo data'));
+    .then(() => demo.settled())
+    .catch(warn);
 }
 
 main().catch((error: unknown) => {

@@ -74,7 +74,11 @@ describe(`card payments (${TEST_DB})`, () => {
 
   it('answers the publishable key for the checkout page', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/billing/config' });
-    expect(res.json()).toEqual({ stripePublishableKey: 'pk_test_api', paypalEnabled: false, stripeJsUrl: null });
+    expect(res.json()).toEqual({
+      stripePublishableKey: 'pk_test_api',
+      paypalEnabled: false,
+      stripeJsUrl: null,
+    });
   });
 
   it('subscribes with a card that pays at once', async () => {

@@ -337,8 +337,8 @@ describe(`calls repository (${TEST_DB})`, () => {
       .execute();
     const victim = stored.find((r) => r.provider_call_id === 'del-0')!;
     await Promise.all([
-      repo.deleteCallsBefore(client.id, NOW - 20 * HOUR),
-      repo.deleteCallsBefore(client.id, NOW - 25 * HOUR),
+      repo.deleteCalls(client.id, { createdBefore: NOW - 20 * HOUR }),
+      repo.deleteCalls(client.id, { createdBefore: NOW - 25 * HOUR }),
       repo.deleteCall(client.id, victim.id),
       repo.deleteCall(client.id, victim.id),
       repo.renamePathway(client.id, 'pw-1', 'Sales'),

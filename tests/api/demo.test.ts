@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
 import type { CallsPage, DailyPoint, DemoStats } from '../../src/contract/calls';
 import { DEMO_CLIENT_ID, DEMO_RETENTION_DAYS, createDemoData } from '../../src/server/demo/demo-data';
 import { DAY_MS } from '../../src/server/demo/sample-calls';
+import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { createClient, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
@@ -223,8 +225,8 @@ describe(`demo (${TEST_DB})`, () => {
   it('two top-ups racing (two instances) store every call once', async () => {
     clock = START + 23 * DAY_MS;
     const before = await countDemoCalls();
-    const a = createDemoData(t.deps.db, () => clock);
-    const b = createDemoData(t.deps.db, () => clock);
+    const a = createDemoData(t.deps);
+    const b = createDemoData(t.deps);
     await Promise.all([a.ensureCurrent(), b.ensureCurrent(), a.ensureCurrent()]);
     const after = await countDemoCalls();
     expect(after).toBeGreaterThan(before);
@@ -240,5 +242,79 @@ describe(`demo (${TEST_DB})`, () => {
       .where('client_id', '=', DEMO_CLIENT_ID)
       .executeTakeFirstOrThrow();
     expect(Number(rollup.n)).toBe(after);
+  });
+});
+
+describe(`demo from a provider account (${TEST_DB})`, () => {
+  const DEMO_KEY = `sim-demo-key-${TEST_DB}`;
+  let sim: VoiceSim;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    sim = await startVoiceSim();
+    sim.addCalls(DEMO_KEY, {
+      count: 12,
+      spreadDays: 5,
+      overrides: { status: 'completed', completed: true, queue_status: 'complete', transferred_to: null },
+    });
+    t = await createTestApp({
+      env: { BLAND_API_URL: sim.url, DEMO_BLAND_API_KEY: DEMO_KEY },
+      voice: createBlandProvider({ baseUrl: sim.url, timeoutMs: 2_000, retryBaseMs: 20, maxRetries: 1 }),
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await sim.close();
+  });
+
+  const demoCalls = async () =>
+    (await t.app.inject({ method: 'GET', url: '/api/demo/calls?status=all&limit=100' })).json() as CallsPage;
+
+  it('shows that account’s calls instead of generated ones, and streams their recordings', async () => {
+    // The first read starts a sync in the background and answers at once from what is stored.
+    const demo = createDemoData(t.deps);
+    expect(demo.fromProvider).toBe(true);
+    await demo.ensureCurrent();
+    await demo.settled();
+
+    const page = await demoCalls();
+    expect(page.pagination.total).toBe(12);
+    const stored = await t.deps.db
+      .selectFrom('calls')
+      .select(['source', 'provider_call_id'])
+      .where('client_id', '=', DEMO_CLIENT_ID)
+      .execute();
+    expect(stored.every((c) => c.source === 'sync')).toBe(true);
+
+    const stats = (
+      await t.app.inject({ method: 'GET', url: '/api/demo/stats?dateRange=7d' })
+    ).json() as DemoStats;
+    expect(stats.totalCalls).toBe(12);
+
+    const withRecording = page.calls.find((c) => c.recordingUrl);
+    expect(withRecording?.recordingUrl).toBe(`/api/demo/recording/${withRecording?.id}`);
+    const audio = await t.app.inject({
+      method: 'GET',
+      url: `/api/demo/recording/${withRecording?.id}`,
+      headers: { range: 'bytes=0-99' },
+    });
+    expect(audio.statusCode).toBe(206);
+    expect(audio.headers['content-type']).toMatch(/^audio\/mpeg/);
+    expect(audio.rawPayload.length).toBe(100);
+  });
+
+  it('keeps serving what it has when the provider fails', async () => {
+    sim.setMode('500');
+    await t.deps.db
+      .updateTable('clients')
+      .set({ last_sync_at: 0 })
+      .where('id', '=', DEMO_CLIENT_ID)
+      .execute();
+    const demo = createDemoData(t.deps);
+    await demo.ensureCurrent();
+    await demo.settled();
+    const page = await demoCalls();
+    expect(page.pagination.total).toBe(12);
+    sim.setMode('normal');
   });
 });

@@ -105,7 +105,8 @@ test('empty state, then webhook calls: stats match the table, formats and pagina
   await expect(dashboard.statValue('totalCalls')).toHaveText('13');
   await expect(dashboard.statValue('avgDuration')).toHaveText(formatDuration(Math.round(seconds / 13)));
   await expect(dashboard.statValue('totalCost')).toHaveText(
-    formatMoney(Math.round(seconds * 0.15 * (100 / 60)) / 100),
+    // $0.15/min is 2,500 micro-dollars a second; integer maths, rounded to cents as the server does.
+    formatMoney(Math.round((seconds * 2_500) / 10_000) / 100),
   );
   await expect(dashboard.statValue('totalTransfers')).toHaveText('0');
   await expect(dashboard.statChange('totalCalls')).toHaveText('+100.0%');

@@ -234,15 +234,19 @@ export function createCallsRepository(db: Kysely<Database>) {
       });
     },
 
-    /** Deletes a client's calls created before a time (the demo tenant's ageing), rollups included. */
-    async deleteCallsBefore(clientId: string, before: number): Promise<number> {
+    /**
+     * Deletes a client's calls created before a time and/or from some sources, rollups included
+     * (the demo tenant's ageing, and its switch between generated and provider calls).
+     */
+    async deleteCalls(
+      clientId: string,
+      filter: { createdBefore?: number; sources?: CallSource[] },
+    ): Promise<number> {
       return inTransaction(async (trx) => {
-        const rows = await trx
-          .deleteFrom('calls')
-          .where('client_id', '=', clientId)
-          .where('created_at', '<', before)
-          .returningAll()
-          .execute();
+        let query = trx.deleteFrom('calls').where('client_id', '=', clientId);
+        if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
+        if (filter.sources) query = query.where('source', 'in', filter.sources);
+        const rows = await query.returningAll().execute();
         if (rows.length === 0) return 0;
         const rollups = new RollupDeltas(await timeZoneOf(trx, clientId));
         for (const row of rows) rollups.add(row, -1);

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { currentAdmin, currentClient, requireAdmin, requireClient } from '../auth/guards';
+import type { AppDeps } from '../context';
 import type { CallRow } from '../db/schema';
 import { HttpError, badGateway, notFound, parseInput, unauthorized } from '../errors';
 import {
@@ -21,42 +22,54 @@ const AdminParams = z.object({
 });
 const NO_RECORDING = 'No recording for this call';
 
-export default async function recordingRoutes(app: FastifyInstance): Promise<void> {
-  const { db, secrets, voice } = app.deps;
-  const calls = createCallsRepository(db);
+/**
+ * Streams a stored call's recording from the provider with its owner's key; Range passes through.
+ * Shared by the client, admin and demo routes.
+ */
+export async function sendRecording(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  call: CallRow | undefined,
+  options: { download: boolean; cacheControl?: string },
+) {
+  if (!call?.recording_url) throw notFound(call ? NO_RECORDING : 'Call not found');
+  const owner = await deps.db
+    .selectFrom('clients')
+    .select(['bland_api_key_enc'])
+    .where('id', '=', call.client_id)
+    .executeTakeFirst();
+  if (!owner?.bland_api_key_enc) throw notFound(NO_RECORDING);
+  const range = typeof request.headers.range === 'string' ? request.headers.range.slice(0, 100) : undefined;
+  try {
+    const audio = await deps.voice.streamRecording(
+      deps.secrets.decrypt(owner.bland_api_key_enc),
+      call.provider_call_id,
+      range,
+    );
+    reply.code(audio.status).headers(audio.headers);
+    reply.header('cache-control', options.cacheControl ?? 'private, max-age=3600');
+    if (options.download)
+      reply.header('content-disposition', `attachment; filename="recording-${call.id}.mp3"`);
+    return reply.send(audio.body);
+  } catch (error) {
+    if (error instanceof RecordingExpiredError)
+      throw new HttpError(410, 'This recording has expired at Bland AI');
+    if (error instanceof ProviderNotFoundError) throw notFound(NO_RECORDING);
+    if (isVoiceProviderError(error)) throw badGateway(error.message);
+    throw error;
+  }
+}
 
-  async function stream(
+export default async function recordingRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app.deps;
+  const calls = createCallsRepository(db);
+  const stream = (
     request: FastifyRequest,
     reply: FastifyReply,
     call: CallRow | undefined,
     download: boolean,
-  ) {
-    if (!call?.recording_url) throw notFound(call ? NO_RECORDING : 'Call not found');
-    const owner = await db
-      .selectFrom('clients')
-      .select(['bland_api_key_enc'])
-      .where('id', '=', call.client_id)
-      .executeTakeFirst();
-    if (!owner?.bland_api_key_enc) throw notFound(NO_RECORDING);
-    const range = typeof request.headers.range === 'string' ? request.headers.range.slice(0, 100) : undefined;
-    try {
-      const audio = await voice.streamRecording(
-        secrets.decrypt(owner.bland_api_key_enc),
-        call.provider_call_id,
-        range,
-      );
-      reply.code(audio.status).headers(audio.headers);
-      reply.header('cache-control', 'private, max-age=3600');
-      if (download) reply.header('content-disposition', `attachment; filename="recording-${call.id}.mp3"`);
-      return reply.send(audio.body);
-    } catch (error) {
-      if (error instanceof RecordingExpiredError)
-        throw new HttpError(410, 'This recording has expired at Bland AI');
-      if (error instanceof ProviderNotFoundError) throw notFound(NO_RECORDING);
-      if (isVoiceProviderError(error)) throw badGateway(error.message);
-      throw error;
-    }
-  }
+  ) => sendRecording(app.deps, request, reply, call, { download });
 
   app.get('/api/client/recording/:id', async (request, reply) => {
     const client = await requireClient(app, request);

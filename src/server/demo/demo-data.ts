@@ -1,12 +1,18 @@
 /**
  * The demo tenant: a client row nobody can log in as (no password) whose calls always look
- * current. Before a demo read, calls up to now are topped up from the deterministic generator and
- * calls older than the retention are removed, both through the calls repository so rollups stay
- * exact. Safe when requests race, on one instance or several: generated calls have fixed provider
- * ids, and the repository merges a call it already has instead of storing it twice.
+ * current (DESIGN §6 [11]). Its calls come from one of two places:
+ * - by default, a deterministic generator: before a demo read, calls up to now are topped up and
+ *   calls older than the retention removed, both through the calls repository so rollups stay
+ *   exact. Safe when requests race, on one instance or several: generated calls have fixed
+ *   provider ids, and the repository merges a call it already has instead of storing it twice;
+ * - with DEMO_BLAND_API_KEY, that provider account: the demo tenant holds the key and is synced
+ *   like any client (same lease, same watermark), in the background so a demo read never waits
+ *   on the provider or fails because of it.
  */
 import type { Kysely } from 'kysely';
 import { createCallsRepository } from '../calls/calls-repository';
+import { syncClientCalls } from '../calls/sync';
+import type { AppDeps } from '../context';
 import { randomToken } from '../crypto/secrets';
 import type { Database } from '../db/schema';
 import { DAY_MS, demoCallsBetween } from './sample-calls';
@@ -49,17 +55,42 @@ export async function ensureDemoTenant(db: Kysely<Database>, now: number): Promi
 }
 
 export interface DemoData {
-  /** Makes the demo's calls reach up to now; concurrent callers in one process share one run. */
+  /** True when the demo shows the calls of the DEMO_BLAND_API_KEY account. */
+  readonly fromProvider: boolean;
+  /**
+   * Called before every demo read. Generated calls are topped up to now before it resolves; a
+   * provider sync is started when due and not waited for. Concurrent callers share one run.
+   */
   ensureCurrent(): Promise<void>;
+  /** Resolves when the refresh in flight, if any, has finished (start-up priming, tests). */
+  settled(): Promise<void>;
 }
 
-export function createDemoData(db: Kysely<Database>, now: () => number): DemoData {
+export function createDemoData(deps: AppDeps, onError: (error: unknown) => void = () => {}): DemoData {
+  const { db, now, config } = deps;
   const calls = createCallsRepository(db);
+  const providerKey = config.demoBlandApiKey;
   let checkedAt = Number.NEGATIVE_INFINITY;
   let running: Promise<void> | null = null;
+  let prepared = false;
 
-  async function topUp(t: number): Promise<void> {
+  /** Once per process: give the tenant the configured key (or take it away), and drop the other source's calls. */
+  async function prepare(t: number): Promise<void> {
     await ensureDemoTenant(db, t);
+    await db
+      .updateTable('clients')
+      .set({
+        bland_api_key_enc: providerKey ? deps.secrets.encrypt(providerKey) : null,
+        api_key_status: providerKey ? 'valid' : 'missing',
+        ...(providerKey ? {} : { sync_watermark: null, last_sync_at: null }),
+      })
+      .where('id', '=', DEMO_CLIENT_ID)
+      .execute();
+    await calls.deleteCalls(DEMO_CLIENT_ID, { sources: providerKey ? ['sample'] : ['webhook', 'sync'] });
+    prepared = true;
+  }
+
+  async function topUpGenerated(t: number): Promise<void> {
     const newest = await db
       .selectFrom('calls')
       .select((eb) => eb.fn.max('created_at').as('latest'))
@@ -74,23 +105,52 @@ export function createDemoData(db: Kysely<Database>, now: () => number): DemoDat
     );
     const fresh = demoCallsBetween(from, t);
     if (fresh.length > 0) await calls.upsertCalls(DEMO_CLIENT, fresh);
-    await calls.deleteCallsBefore(DEMO_CLIENT_ID, t - DEMO_RETENTION_DAYS * DAY_MS);
+  }
+
+  async function syncFromProvider(t: number): Promise<void> {
+    const tenant = await db
+      .selectFrom('clients')
+      .select('last_sync_at')
+      .where('id', '=', DEMO_CLIENT_ID)
+      .executeTakeFirst();
+    if (tenant?.last_sync_at != null && t - tenant.last_sync_at < DEMO_STALE_MS) return;
+    await syncClientCalls(deps, DEMO_CLIENT_ID);
+  }
+
+  async function refresh(t: number): Promise<void> {
+    if (!prepared) await prepare(t);
+    else await ensureDemoTenant(db, t);
+    if (providerKey) await syncFromProvider(t);
+    else await topUpGenerated(t);
+    await calls.deleteCalls(DEMO_CLIENT_ID, { createdBefore: t - DEMO_RETENTION_DAYS * DAY_MS });
   }
 
   return {
+    fromProvider: providerKey !== null,
+
     async ensureCurrent() {
       const t = now();
       if (t - checkedAt < CHECK_INTERVAL_MS) return;
       if (!running) {
-        running = topUp(t)
+        running = refresh(t)
           .then(() => {
             checkedAt = t;
           })
           .finally(() => {
             running = null;
           });
+        if (providerKey) {
+          // A provider that is down must not be asked again on every read.
+          checkedAt = t;
+          running.catch(onError);
+          return;
+        }
       }
-      await running;
+      if (!providerKey) await running;
+    },
+
+    async settled() {
+      await running?.catch(() => {});
     },
   };
 }

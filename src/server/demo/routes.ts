@@ -12,6 +12,7 @@ import { DateRangeQuery, IdParam } from '../../contract/common';
 import { requireClient } from '../auth/guards';
 import { getCallsOverTime, getClientStats, listCalls } from '../calls/call-queries';
 import { createCallsRepository } from '../calls/calls-repository';
+import { sendRecording } from '../calls/recording-routes';
 import { notFound, parseInput } from '../errors';
 import { DEMO_CLIENT, DEMO_CLIENT_ID, createDemoData } from './demo-data';
 import { clientSampleCalls } from './sample-calls';
@@ -22,7 +23,7 @@ export const demoRecordingPath = (id: string) => `/api/demo/recording/${id}`;
 
 const RecordingQuery = z.object({ download: z.string().max(10).optional() });
 
-/** One stand-in recording serves every demo call: the demo tenant has no provider account. */
+/** Without a demo provider account, one stand-in recording serves every demo call. */
 let recordingAudio: Promise<Buffer> | null = null;
 function demoAudio(): Promise<Buffer> {
   recordingAudio ??= readFile(new URL('./demo-recording.mp3', import.meta.url));
@@ -50,7 +51,7 @@ export function parseRange(
 
 export default async function demoRoutes(app: FastifyInstance): Promise<void> {
   const { db, now } = app.deps;
-  const demo = createDemoData(db, now);
+  const demo = createDemoData(app.deps, (error) => app.log.warn({ err: error }, 'demo sync failed'));
   const calls = createCallsRepository(db);
 
   const withDemoRecording = (call: Call): Call =>
@@ -81,6 +82,11 @@ export default async function demoRoutes(app: FastifyInstance): Promise<void> {
     const { id } = parseInput(IdParam, request.params, 'call id');
     const { download } = parseInput(RecordingQuery, request.query, 'query');
     const call = await calls.findCall(DEMO_CLIENT_ID, id);
+    if (demo.fromProvider)
+      return sendRecording(app.deps, request, reply, call, {
+        download: !!download,
+        cacheControl: 'public, max-age=3600',
+      });
     if (!call) throw notFound('Call not found');
     if (!call.recording_url) throw notFound('No recording for this call');
     const audio = await demoAudio();
