@@ -73,6 +73,36 @@ async function timeSql(run: () => Promise<unknown>, n = SAMPLES): Promise<{ p50:
 
 const ms = (v: number) => `${v.toFixed(2)} ms`;
 
+interface LoadResult {
+  delivered: number;
+  failed: number;
+  distinct: number;
+  perSecond: number;
+}
+
+/** 50 concurrent senders for 5 s, from a worker thread so they do not share the server's event loop. */
+async function webhookLoad(base: string, tokens: string[], prefix: string): Promise<LoadResult> {
+  const start = performance.now();
+  const load = await new Promise<Omit<LoadResult, 'perSecond'>>((resolve, reject) => {
+    const worker = new Worker(new URL('./webhook-load-worker.mjs', import.meta.url), {
+      workerData: { base, tokens, senders: 50, durationMs: 5_000, prefix, bodyTemplate: blandCallBody() },
+    });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return { ...load, perSecond: load.delivered / ((performance.now() - start) / 1000) };
+}
+
+/** The same senders against a Fastify route that only answers: what this machine allows at best. */
+async function helloWorldLoad(): Promise<LoadResult> {
+  const app = Fastify();
+  app.post('/api/webhooks/voice/:token', async () => ({ received: true }));
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const result = await webhookLoad(url, ['hello'], 'hello');
+  await app.close();
+  return result;
+}
+
 async function helloWorld(): Promise<{ p50: number; p95: number }> {
   const app = Fastify();
   app.get('/', async () => ({ hello: 'world' }));
@@ -175,8 +205,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<Row[]> {
     });
   }
 
-  // Webhook ingestion: 50 concurrent senders for 5 s across 50 clients, 10% repeated deliveries,
-  // from a worker thread so the load generator does not share the server's event loop.
+  // Webhook ingestion: 50 concurrent senders for 5 s across 50 clients, 10% repeated deliveries.
   const tokens = (
     await deps.db
       .selectFrom('clients')
@@ -186,17 +215,14 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<Row[]> {
       .execute()
   ).map((r) => r.webhook_token);
   const prefix = `wh-${dialect}`;
-  start = performance.now();
-  const load = await new Promise<{ delivered: number; failed: number; distinct: number }>(
-    (resolve, reject) => {
-      const worker = new Worker(new URL('./webhook-load-worker.mjs', import.meta.url), {
-        workerData: { base, tokens, senders: 50, durationMs: 5_000, prefix, bodyTemplate: blandCallBody() },
-      });
-      worker.once('message', resolve);
-      worker.once('error', reject);
-    },
-  );
-  const seconds = (performance.now() - start) / 1000;
+  const helloLoad = await helloWorldLoad();
+  rows.push({
+    what: 'baseline: Fastify hello-world POST, same 50 senders',
+    value: `${Math.round(helloLoad.perSecond).toLocaleString()}/s`,
+    target: '-',
+    ok: null,
+  });
+  const load = await webhookLoad(base, tokens, prefix);
   const stored = Number(
     (
       await sql<{
@@ -204,7 +230,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<Row[]> {
       }>`select count(*) as n from calls where provider_call_id like ${`${prefix}-%`}`.execute(deps.db)
     ).rows[0].n,
   );
-  const perSecond = load.delivered / seconds;
+  const { perSecond } = load;
   rows.push({
     what: `webhook ingestion, 50 senders (${load.delivered.toLocaleString()} deliveries, ${load.failed} failed, ${load.distinct.toLocaleString()} distinct calls, ${stored.toLocaleString()} stored)`,
     value: `${Math.round(perSecond).toLocaleString()}/s`,

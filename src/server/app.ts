@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import helmet from 'helmet';
 import { ZodError } from 'zod';
 import accountRoutes from './account/routes';
 import authRoutes from './auth/routes';
@@ -37,7 +37,11 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   app.decorate('deps', deps);
 
   await app.register(cookie);
-  await app.register(helmet, { contentSecurityPolicy: { directives: contentSecurityPolicy(deps) } });
+  // Security headers, built once (the Fastify plugin rebuilds helmet on every request).
+  const securityHeaders = helmet({ contentSecurityPolicy: { directives: contentSecurityPolicy(deps) } });
+  app.addHook('onRequest', (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     if (!isStateChanging(request.method) || !request.url.startsWith('/api/')) return;

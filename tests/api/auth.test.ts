@@ -189,4 +189,18 @@ describe(`auth (${TEST_DB})`, () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: 'Not found' });
   });
+
+  it('sends security headers on every answer, errors included', async () => {
+    for (const url of ['/api/health', '/api/nothing-here']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain('https://js.stripe.com');
+      expect(csp).not.toContain('upgrade-insecure-requests'); // PUBLIC_URL is http here
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+  });
 });

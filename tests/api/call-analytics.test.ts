@@ -235,15 +235,15 @@ describe(`calls repository (${TEST_DB})`, () => {
       durationSeconds: 75,
       createdAt: NOW - HOUR,
     });
-    expect(await repo.upsertCalls(client, [done])).toEqual({ created: 1, updated: 0 });
-    expect(await repo.upsertCalls(client, [done])).toEqual({ created: 0, updated: 0 });
+    expect(await repo.upsertCalls(client, [done])).toEqual({ created: 1, updated: 0, outcomes: ['created'] });
+    expect(await repo.upsertCalls(client, [done])).toEqual({ created: 0, updated: 0, outcomes: ['unchanged'] });
     const late = {
       ...done,
       status: 'active' as const,
       durationSeconds: 0,
       recordingUrl: 'https://rec/1.mp3',
     };
-    expect(await repo.upsertCalls(client, [late])).toEqual({ created: 0, updated: 1 });
+    expect(await repo.upsertCalls(client, [late])).toEqual({ created: 0, updated: 1, outcomes: ['updated'] });
     const rows = await t.deps.db.selectFrom('calls').selectAll().where('client_id', '=', client.id).execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({

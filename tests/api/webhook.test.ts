@@ -207,4 +207,38 @@ describe(`voice webhook (${TEST_DB})`, () => {
     expect((await deliver(client.webhook_token, body)).statusCode).toBe(200);
     expect(await callsOf(client.id)).toHaveLength(0);
   });
+
+  it('a burst of concurrent deliveries to several clients is stored exactly, duplicates merged', async () => {
+    const clients = await Promise.all([0, 1, 2].map(() => createClient(t.deps)));
+    const bodies = clients.flatMap((client, c) =>
+      Array.from({ length: 20 }, (_, i) => ({
+        token: client.webhook_token,
+        body: blandCallBody({ call_id: `burst-${c}-${i % 15}`, corrected_duration: String(30 + i) }),
+      })),
+    );
+    // One call of each client also arrives first as a late "active" snapshot.
+    for (const [c, client] of clients.entries())
+      bodies.unshift({
+        token: client.webhook_token,
+        body: blandCallBody({ call_id: `burst-${c}-0`, status: 'in-progress', completed: false }),
+      });
+    const answers = await Promise.all(bodies.map((b) => deliver(b.token, b.body)));
+    expect(answers.map((a) => a.statusCode)).toEqual(bodies.map(() => 200));
+
+    for (const client of clients) {
+      const stored = await callsOf(client.id);
+      expect(stored).toHaveLength(15);
+      expect(stored.every((c) => c.status === 'completed')).toBe(true);
+      const log = await deliveriesOf(client.id);
+      expect(log).toHaveLength(21);
+      expect(log.filter((d) => d.outcome === 'created')).toHaveLength(15);
+      const rollups = await t.deps.db
+        .selectFrom('call_rollups')
+        .select((eb) => [eb.fn.sum<number>('call_count').as('n'), eb.fn.sum<number>('total_seconds').as('s')])
+        .where('client_id', '=', client.id)
+        .executeTakeFirstOrThrow();
+      expect(Number(rollups.n)).toBe(15);
+      expect(Number(rollups.s)).toBe(stored.reduce((n, c) => n + c.duration_seconds, 0));
+    }
+  });
 });

@@ -16,9 +16,14 @@ export interface IncomingCall extends NormalizedCall {
   raw?: unknown;
 }
 
+/** What one incoming call did: stored as new, changed a stored call, or changed nothing. */
+export type CallOutcome = 'created' | 'updated' | 'unchanged';
+
 export interface UpsertResult {
   created: number;
   updated: number;
+  /** One per incoming call, in the order given. */
+  outcomes: CallOutcome[];
 }
 
 export interface CallOwner {
@@ -123,9 +128,12 @@ export function createCallsRepository(db: Kysely<Database>) {
   async function upsertChunk(
     trx: Kysely<Database>,
     client: CallOwner,
-    batch: IncomingCall[],
+    indexed: { call: IncomingCall; index: number }[],
     result: UpsertResult,
   ) {
+    const batch = indexed.map((i) => i.call);
+    for (const { index } of indexed) result.outcomes[index] = 'unchanged';
+    const indexOf = new Map(indexed.map((i) => [i.call.providerCallId, i.index]));
     const now = Date.now();
     const rollups = new RollupDeltas(client.timezone ?? (await timeZoneOf(trx, client.id)));
     // A call the client deleted stays deleted, whatever the provider sends later.
@@ -161,6 +169,7 @@ export function createCallsRepository(db: Kysely<Database>) {
         if (insertedIds.has(row.provider_call_id)) {
           rollups.add(row as CallRow, 1);
           result.created++;
+          result.outcomes[indexOf.get(row.provider_call_id)!] = 'created';
         }
       }
       // Lost a race with a concurrent writer: those rows exist now, so merge into them instead.
@@ -186,6 +195,7 @@ export function createCallsRepository(db: Kysely<Database>) {
       rollups.add(next, 1);
       existing.set(call.providerCallId, next);
       result.updated++;
+      result.outcomes[indexOf.get(call.providerCallId)!] = 'updated';
     }
     await rollups.apply(trx);
   }
@@ -193,17 +203,17 @@ export function createCallsRepository(db: Kysely<Database>) {
   return {
     async upsertCalls(client: CallOwner, calls: IncomingCall[]): Promise<UpsertResult> {
       // The same call twice in one batch: merge in order, as two deliveries would be.
-      const result: UpsertResult = { created: 0, updated: 0 };
-      const batches: IncomingCall[][] = [];
-      let batch: IncomingCall[] = [];
+      const result: UpsertResult = { created: 0, updated: 0, outcomes: [] };
+      const batches: { call: IncomingCall; index: number }[][] = [];
+      let batch: { call: IncomingCall; index: number }[] = [];
       let seen = new Set<string>();
-      for (const call of calls) {
+      for (const [index, call] of calls.entries()) {
         if (seen.has(call.providerCallId) || batch.length >= CHUNK) {
           batches.push(batch);
           batch = [];
           seen = new Set();
         }
-        batch.push(call);
+        batch.push({ call, index });
         seen.add(call.providerCallId);
       }
       if (batch.length) batches.push(batch);

@@ -10,8 +10,8 @@ import { z } from 'zod';
 import { safeEqual } from '../crypto/secrets';
 import { badRequest, notFound, parseInput, unauthorized } from '../errors';
 import { classifyWebhookBody } from '../providers/voice/bland-payload';
-import { createCallsRepository } from './calls-repository';
 import { backfillPathwayName, cachedPathwayNames } from './pathways';
+import { createWebhookIngest } from './webhook-ingest';
 
 const TokenParam = z.object({
   token: z
@@ -25,7 +25,9 @@ const DELIVERIES_PER_MINUTE = 6000;
 
 export default async function webhookRoutes(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
-  const calls = createCallsRepository(deps.db);
+  const ingest = createWebhookIngest(deps);
+  const clientExists = async (id: string) =>
+    !!(await deps.db.selectFrom('clients').select('id').where('id', '=', id).executeTakeFirst());
 
   await app.register(rateLimit, { global: false });
 
@@ -99,26 +101,12 @@ export default async function webhookRoutes(app: FastifyInstance): Promise<void>
         ? await cachedPathwayNames(deps, client.id, [call.pathwayId])
         : new Map<string, string>();
       const pathway = call.pathwayId ? (names.get(call.pathwayId) ?? call.pathwayId) : '';
-      const result = await calls.upsertCalls(client, [{ ...call, pathway, source: 'webhook', raw: json }]);
-      await deps.db
-        .insertInto('webhook_deliveries')
-        .values({
-          id: randomUUID(),
-          client_id: client.id,
-          received_at: receivedAt,
-          kind: 'call',
-          provider_call_id: call.providerCallId,
-          outcome: result.created ? 'created' : result.updated ? 'updated' : 'duplicate',
-        })
-        .execute();
-      if (client.webhook_verified_at === null) {
-        // The onboarding wizard waits for exactly this: a valid call reaching the client's URL.
-        await deps.db
-          .updateTable('clients')
-          .set({ webhook_verified_at: receivedAt })
-          .where('id', '=', client.id)
-          .where('webhook_verified_at', 'is', null)
-          .execute();
+      try {
+        await ingest.submit({ client, call: { ...call, pathway, source: 'webhook', raw: json }, receivedAt });
+      } catch (error) {
+        // The client was deleted while its delivery waited to be written.
+        if (!(await clientExists(client.id))) throw notFound('Unknown webhook URL');
+        throw error;
       }
       if (call.pathwayId && !names.has(call.pathwayId)) {
         // Resolve the pathway's name after answering; the provider must not wait on us.

@@ -1,0 +1,84 @@
+/**
+ * Writes validated post-call webhook deliveries. Deliveries that arrive together share one
+ * transaction (group commit), because per-delivery transactions cap ingestion at a few hundred a
+ * second: the call upserts, their rollups, the delivery log and the wizard's "webhook verified"
+ * mark all go in together, and each delivery is answered only after that commit.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../context';
+import type { ClientRow } from '../db/schema';
+import { createGroupCommit } from '../group-commit';
+import { type CallOutcome, type IncomingCall, createCallsRepository } from './calls-repository';
+
+export interface CallDelivery {
+  client: ClientRow;
+  call: IncomingCall;
+  receivedAt: number;
+}
+
+export type DeliveryOutcome = 'created' | 'updated' | 'duplicate';
+
+const OUTCOME: Record<CallOutcome, DeliveryOutcome> = {
+  created: 'created',
+  updated: 'updated',
+  unchanged: 'duplicate',
+};
+
+const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function createWebhookIngest(deps: AppDeps) {
+  async function writeDeliveries(deliveries: CallDelivery[]): Promise<DeliveryOutcome[]> {
+    return deps.db.transaction().execute(async (trx) => {
+      const calls = createCallsRepository(trx);
+      const outcomes = new Array<DeliveryOutcome>(deliveries.length);
+      // Per client, in call-id order (stable, so repeats of one call keep their arrival order):
+      // concurrent batches on PostgreSQL then lock rows in the same order and do not deadlock.
+      const byClient = new Map<string, number[]>();
+      for (const [i, d] of deliveries.entries()) {
+        const list = byClient.get(d.client.id) ?? [];
+        list.push(i);
+        byClient.set(d.client.id, list);
+      }
+      for (const clientId of [...byClient.keys()].sort(byId)) {
+        const indexes = byClient
+          .get(clientId)!
+          .sort((a, b) => byId(deliveries[a].call.providerCallId, deliveries[b].call.providerCallId));
+        const result = await calls.upsertCalls(
+          deliveries[indexes[0]].client,
+          indexes.map((i) => deliveries[i].call),
+        );
+        indexes.forEach((i, k) => {
+          outcomes[i] = OUTCOME[result.outcomes[k]];
+        });
+      }
+      await trx
+        .insertInto('webhook_deliveries')
+        .values(
+          deliveries.map((d, i) => ({
+            id: randomUUID(),
+            client_id: d.client.id,
+            received_at: d.receivedAt,
+            kind: 'call',
+            provider_call_id: d.call.providerCallId,
+            outcome: outcomes[i],
+          })),
+        )
+        .execute();
+      // The onboarding wizard waits for exactly this: a valid call reaching the client's URL.
+      const unverified = [
+        ...new Set(deliveries.filter((d) => d.client.webhook_verified_at === null).map((d) => d.client.id)),
+      ];
+      if (unverified.length > 0) {
+        await trx
+          .updateTable('clients')
+          .set({ webhook_verified_at: Math.min(...deliveries.map((d) => d.receivedAt)) })
+          .where('id', 'in', unverified)
+          .where('webhook_verified_at', 'is', null)
+          .execute();
+      }
+      return outcomes;
+    });
+  }
+
+  return createGroupCommit(writeDeliveries);
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { createGroupCommit } from './group-commit';
+
+/** A writer that records each batch it was given and answers each item doubled. */
+function recordingWriter(options: { failOn?: number; delayMs?: number } = {}) {
+  const batches: number[][] = [];
+  const write = async (items: number[]) => {
+    batches.push(items);
+    if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+    if (options.failOn !== undefined && items.includes(options.failOn))
+      throw new Error(`bad ${options.failOn}`);
+    return items.map((n) => n * 2);
+  };
+  return { batches, write };
+}
+
+describe('group commit', () => {
+  it('writes what arrives together in one batch and answers each caller its own result', async () => {
+    const { batches, write } = recordingWriter();
+    const group = createGroupCommit(write);
+    const results = await Promise.all([1, 2, 3].map((n) => group.submit(n)));
+    expect(results).toEqual([2, 4, 6]);
+    expect(batches).toEqual([[1, 2, 3]]);
+  });
+
+  it('collects what arrives during a write into the next batch', async () => {
+    const { batches, write } = recordingWriter({ delayMs: 20 });
+    const group = createGroupCommit(write);
+    const first = group.submit(1);
+    await new Promise((r) => setTimeout(r, 5)); // the first write is now in progress
+    const later = Promise.all([group.submit(2), group.submit(3)]);
+    expect(await first).toBe(2);
+    expect(await later).toEqual([4, 6]);
+    expect(batches).toEqual([[1], [2, 3]]);
+  });
+
+  it('never writes more than the batch limit at once', async () => {
+    const { batches, write } = recordingWriter();
+    const group = createGroupCommit(write, 2);
+    await Promise.all([1, 2, 3, 4, 5].map((n) => group.submit(n)));
+    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
+  });
+
+  it('when a batch fails, retries its items alone so only the bad one fails', async () => {
+    const { batches, write } = recordingWriter({ failOn: 2 });
+    const group = createGroupCommit(write);
+    const settled = await Promise.allSettled([1, 2, 3].map((n) => group.submit(n)));
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message))).toEqual([
+      2,
+      'bad 2',
+      6,
+    ]);
+    expect(batches).toEqual([[1, 2, 3], [1], [2], [3]]);
+  });
+
+  it('keeps working after a failure', async () => {
+    const { write } = recordingWriter({ failOn: 7 });
+    const group = createGroupCommit(write);
+    await expect(group.submit(7)).rejects.toThrow('bad 7');
+    expect(await group.submit(8)).toBe(16);
+  });
+});

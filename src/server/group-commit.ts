@@ -1,0 +1,66 @@
+/**
+ * Group commit: many small writes that arrive together are written in one transaction, and each
+ * caller still learns its own result only once that transaction is durable. There is no timer:
+ * the first item is written on the next turn of the event loop, and whatever arrives while a
+ * write is in progress forms the next batch, so batches grow with the load and a lone request
+ * waits for nobody.
+ *
+ * If a batch fails, its items are retried one at a time, so one bad item (or a deadlock between
+ * two batches) fails only the caller it belongs to.
+ */
+export type BatchWriter<T, R> = (items: T[]) => Promise<R[]>;
+
+export interface GroupCommit<T, R> {
+  submit(item: T): Promise<R>;
+}
+
+interface Pending<T, R> {
+  item: T;
+  resolve(result: R): void;
+  reject(error: unknown): void;
+}
+
+export function createGroupCommit<T, R>(write: BatchWriter<T, R>, maxBatch = 200): GroupCommit<T, R> {
+  let queue: Pending<T, R>[] = [];
+  let writing = false;
+
+  async function writeOne(p: Pending<T, R>): Promise<void> {
+    try {
+      const [result] = await write([p.item]);
+      p.resolve(result);
+    } catch (error) {
+      p.reject(error);
+    }
+  }
+
+  async function drain(): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      if (batch.length === 1) {
+        await writeOne(batch[0]);
+        continue;
+      }
+      let results: R[] | null = null;
+      try {
+        results = await write(batch.map((p) => p.item));
+      } catch {
+        for (const p of batch) await writeOne(p);
+      }
+      if (results) batch.forEach((p, i) => p.resolve(results[i]));
+    }
+    writing = false;
+  }
+
+  return {
+    submit(item) {
+      return new Promise<R>((resolve, reject) => {
+        queue.push({ item, resolve, reject });
+        if (!writing) {
+          writing = true;
+          setImmediate(drain);
+        }
+      });
+    },
+  };
+}
