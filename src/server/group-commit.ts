@@ -47,7 +47,9 @@ export function createGroupCommit<T, R>(write: BatchWriter<T, R>, maxBatch = 200
       } catch {
         for (const p of batch) await writeOne(p);
       }
-      if (results) batch.forEach((p, i) => p.resolve(results[i]));
+      if (results) {
+        for (const [i, p] of batch.entries()) p.resolve(results[i]);
+      }
     }
     writing = false;
   }

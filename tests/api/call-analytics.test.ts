@@ -236,7 +236,11 @@ describe(`calls repository (${TEST_DB})`, () => {
       createdAt: NOW - HOUR,
     });
     expect(await repo.upsertCalls(client, [done])).toEqual({ created: 1, updated: 0, outcomes: ['created'] });
-    expect(await repo.upsertCalls(client, [done])).toEqual({ created: 0, updated: 0, outcomes: ['unchanged'] });
+    expect(await repo.upsertCalls(client, [done])).toEqual({
+      created: 0,
+      updated: 0,
+      outcomes: ['unchanged'],
+    });
     const late = {
       ...done,
       status: 'active' as const,
