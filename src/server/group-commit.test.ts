@@ -36,7 +36,7 @@ describe('group commit', () => {
 
   it('never writes more than the batch limit at once', async () => {
     const { batches, write } = recordingWriter();
-    const group = createGroupCommit(write, 2);
+    const group = createGroupCommit(write, { maxBatch: 2 });
     await Promise.all([1, 2, 3, 4, 5].map((n) => group.submit(n)));
     expect(batches).toEqual([[1, 2], [3, 4], [5]]);
   });
@@ -58,5 +58,24 @@ describe('group commit', () => {
     const group = createGroupCommit(write);
     await expect(group.submit(7)).rejects.toThrow('bad 7');
     expect(await group.submit(8)).toBe(16);
+  });
+
+  it('with concurrency, starts another write while one is in flight', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const group = createGroupCommit(
+      async (items: number[]) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((r) => setTimeout(r, 20));
+        inFlight--;
+        return items;
+      },
+      { concurrency: 2 },
+    );
+    const first = group.submit(1);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await Promise.all([first, group.submit(2), group.submit(3)])).toEqual([1, 2, 3]);
+    expect(most).toBe(2);
   });
 });

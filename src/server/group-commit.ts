@@ -20,9 +20,22 @@ interface Pending<T, R> {
   reject(error: unknown): void;
 }
 
-export function createGroupCommit<T, R>(write: BatchWriter<T, R>, maxBatch = 200): GroupCommit<T, R> {
+export interface GroupCommitOptions {
+  /** Most items in one write. */
+  maxBatch?: number;
+  /**
+   * Writes in flight at once. 1 suits SQLite (one writer anyway); a server database gains from a
+   * few, since each write spends most of its time waiting on round trips.
+   */
+  concurrency?: number;
+}
+
+export function createGroupCommit<T, R>(
+  write: BatchWriter<T, R>,
+  { maxBatch = 200, concurrency = 1 }: GroupCommitOptions = {},
+): GroupCommit<T, R> {
   let queue: Pending<T, R>[] = [];
-  let writing = false;
+  let writers = 0;
 
   async function writeOne(p: Pending<T, R>): Promise<void> {
     try {
@@ -51,15 +64,15 @@ export function createGroupCommit<T, R>(write: BatchWriter<T, R>, maxBatch = 200
         for (const [i, p] of batch.entries()) p.resolve(results[i]);
       }
     }
-    writing = false;
+    writers--;
   }
 
   return {
     submit(item) {
       return new Promise<R>((resolve, reject) => {
         queue.push({ item, resolve, reject });
-        if (!writing) {
-          writing = true;
+        if (writers < concurrency) {
+          writers++;
           setImmediate(drain);
         }
       });
