@@ -228,6 +228,25 @@ describe(`admin onboarding (${TEST_DB})`, () => {
     expect((await req('GET', `/api/admin/webhook-status/${first.id}`)).statusCode).toBe(404);
   });
 
+  it('removes drafts abandoned for over a week when the next client is created, and keeps recent ones', async () => {
+    const old = (
+      await req('POST', '/api/admin/generate-webhook', form({ email: 'old-draft@example.com' }))
+    ).json();
+    const recent = (
+      await req('POST', '/api/admin/generate-webhook', form({ email: 'recent-draft@example.com' }))
+    ).json();
+    await t.deps.db
+      .updateTable('clients')
+      .set({ created_at: Date.now() - 8 * 24 * 3_600_000 })
+      .where('id', '=', old.id)
+      .execute();
+    expect(
+      (await req('POST', '/api/admin/generate-webhook', form({ email: 'next@example.com' }))).statusCode,
+    ).toBe(201);
+    expect((await req('GET', `/api/admin/webhook-status/${old.id}`)).statusCode).toBe(404);
+    expect((await req('GET', `/api/admin/webhook-status/${recent.id}`)).statusCode).toBe(200);
+  });
+
   it('issues a different unguessable token each time', async () => {
     const urls = new Set<string>();
     for (let i = 0; i < 5; i++) {

@@ -32,6 +32,7 @@ import { isUniqueViolation } from './db-errors';
 
 /** 32 random bytes: 256 bits, far beyond guessing (DESIGN §5 asks for ≥ 128). */
 const WEBHOOK_TOKEN_BYTES = 32;
+const DRAFT_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 export default async function onboardingRoutes(app: FastifyInstance): Promise<void> {
   const { db, config, now } = app.deps;
@@ -48,6 +49,14 @@ export default async function onboardingRoutes(app: FastifyInstance): Promise<vo
         if (holder?.onboarding_status === 'active') throw conflict(MESSAGES.emailTaken);
         // A draft from a wizard that was closed before the end is replaced by this one.
         if (holder) await deleteClientCascade(trx, holder.id);
+        // Drafts nobody finished within a week are abandoned: remove them with their test calls.
+        const stale = await trx
+          .selectFrom('clients')
+          .select('id')
+          .where('onboarding_status', '=', 'pending')
+          .where('created_at', '<', t - DRAFT_LIFETIME_MS)
+          .execute();
+        for (const draft of stale) await deleteClientCascade(trx, draft.id);
         await insertClient(trx, {
           id,
           first_name: form.firstName,
