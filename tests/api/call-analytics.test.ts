@@ -321,6 +321,44 @@ describe(`calls repository (${TEST_DB})`, () => {
     expect(await rollupTotal(client.id)).toMatchObject({ count: 30 });
   });
 
+  it('upserts calls of several clients at once: same provider id kept apart, each in its own time zone', async () => {
+    const tokyo = await createClient(t.deps, { timezone: 'Asia/Tokyo' });
+    const denver = await createClient(t.deps, { timezone: 'America/Denver' });
+    const repo = createCallsRepository(t.deps.db);
+    // 20:00 UTC is the next day in Tokyo and the same day in Denver.
+    const at = Date.UTC(2025, 2, 4, 20, 0, 0);
+    const shared = makeCall({ providerCallId: 'same-id', createdAt: at, durationSeconds: 60 });
+    const result = await repo.upsertMany([
+      { client: { id: tokyo.id, per_minute_rate_cents: tokyo.per_minute_rate_cents }, call: shared },
+      { client: denver, call: shared },
+      { client: denver, call: { ...shared, durationSeconds: 90 } },
+    ]);
+    expect(result).toEqual({ created: 2, updated: 1, outcomes: ['created', 'created', 'updated'] });
+    const rows = await t.deps.db
+      .selectFrom('calls')
+      .select(['client_id', 'duration_seconds'])
+      .where('provider_call_id', '=', 'same-id')
+      .orderBy('duration_seconds')
+      .execute();
+    expect(rows).toEqual([
+      { client_id: tokyo.id, duration_seconds: 60 },
+      { client_id: denver.id, duration_seconds: 90 },
+    ]);
+    const days = await t.deps.db
+      .selectFrom('call_rollups_daily')
+      .select(['client_id', 'day', 'call_count', 'total_seconds'])
+      .where('client_id', 'in', [tokyo.id, denver.id])
+      .where('call_count', '!=', 0)
+      .execute();
+    expect(days).toEqual(
+      expect.arrayContaining([
+        { client_id: tokyo.id, day: '2025-03-05', call_count: 1, total_seconds: 60 },
+        { client_id: denver.id, day: '2025-03-04', call_count: 1, total_seconds: 90 },
+      ]),
+    );
+    expect(days).toHaveLength(2);
+  });
+
   it('keeps rollups exact when deletes and pathway renames race each other', async () => {
     const client = await createClient(t.deps);
     const repo = createCallsRepository(t.deps.db);

@@ -35,6 +35,19 @@ export interface CallOwner {
 
 const CHUNK = 200;
 
+export interface UpsertItem {
+  client: CallOwner;
+  call: IncomingCall;
+}
+type IndexedItem = UpsertItem & { index: number };
+interface CallKey {
+  clientId: string;
+  providerCallId: string;
+}
+
+const keyOf = (clientId: string, providerCallId: string) => `${clientId}\u0000${providerCallId}`;
+const unique = <T>(values: T[]): T[] => [...new Set(values)];
+
 /** Cost at the rate in force when the call first arrived: seconds × $/min ÷ 60, in micro-dollars. */
 export function costMicros(durationSeconds: number, rateCents: number): number {
   return Math.round((durationSeconds * rateCents * 10_000) / 60);
@@ -62,12 +75,13 @@ export function createCallsRepository(db: Kysely<Database>) {
     return db.transaction().execute(fn);
   }
 
-  function selectExisting(trx: Kysely<Database>, clientId: string, providerIds: string[]) {
+  /** Stored rows for these (client, provider call id) pairs; the query may over-fetch, the caller keys exactly. */
+  function selectExisting(trx: Kysely<Database>, keys: CallKey[]) {
     const q = trx
       .selectFrom('calls')
       .selectAll()
-      .where('client_id', '=', clientId)
-      .where('provider_call_id', 'in', providerIds);
+      .where('client_id', 'in', unique(keys.map((k) => k.clientId)))
+      .where('provider_call_id', 'in', unique(keys.map((k) => k.providerCallId)));
     // Row locks serialise a webhook and a sync merging the same call (SQLite serialises writers anyway).
     return (isPostgres ? q.forUpdate() : q).execute();
   }
@@ -125,64 +139,86 @@ export function createCallsRepository(db: Kysely<Database>) {
     return changed ? { ...next, updated_at: now } : null;
   }
 
-  async function upsertChunk(
-    trx: Kysely<Database>,
-    client: CallOwner,
-    indexed: { call: IncomingCall; index: number }[],
-    result: UpsertResult,
-  ) {
-    const batch = indexed.map((i) => i.call);
-    for (const { index } of indexed) result.outcomes[index] = 'unchanged';
-    const indexOf = new Map(indexed.map((i) => [i.call.providerCallId, i.index]));
+  /** Fills in the time zone of owners that did not bring one (daily rollups). */
+  async function withTimeZones(trx: Kysely<Database>, items: UpsertItem[]): Promise<Map<string, string>> {
+    const zones = new Map<string, string>();
+    for (const { client } of items) if (client.timezone) zones.set(client.id, client.timezone);
+    const missing = unique(items.map((i) => i.client.id)).filter((id) => !zones.has(id));
+    if (missing.length > 0) {
+      const rows = await trx
+        .selectFrom('clients')
+        .select(['id', 'timezone'])
+        .where('id', 'in', missing)
+        .execute();
+      for (const r of rows) zones.set(r.id, r.timezone);
+    }
+    return zones;
+  }
+
+  /**
+   * One chunk (no call twice) of calls, of one or many clients, in one transaction: a fixed
+   * number of statements whatever the number of clients, plus one update per changed call.
+   */
+  async function upsertChunk(trx: Kysely<Database>, chunk: IndexedItem[], result: UpsertResult) {
     const now = Date.now();
-    const rollups = new RollupDeltas(client.timezone ?? (await timeZoneOf(trx, client.id)));
+    for (const { index } of chunk) result.outcomes[index] = 'unchanged';
+    const zones = await withTimeZones(trx, chunk);
+    const rollups = new RollupDeltas((clientId) => zones.get(clientId) ?? 'UTC');
+    const keys = chunk.map(({ client, call }) => ({
+      clientId: client.id,
+      providerCallId: call.providerCallId,
+    }));
+
     // A call the client deleted stays deleted, whatever the provider sends later.
     const deleted = new Set(
       (
         await trx
           .selectFrom('deleted_calls')
-          .select('provider_call_id')
-          .where('client_id', '=', client.id)
-          .where(
-            'provider_call_id',
-            'in',
-            batch.map((c) => c.providerCallId),
-          )
+          .select(['client_id', 'provider_call_id'])
+          .where('client_id', 'in', unique(keys.map((k) => k.clientId)))
+          .where('provider_call_id', 'in', unique(keys.map((k) => k.providerCallId)))
           .execute()
-      ).map((r) => r.provider_call_id),
+      ).map((r) => keyOf(r.client_id, r.provider_call_id)),
     );
-    const calls = deleted.size > 0 ? batch.filter((c) => !deleted.has(c.providerCallId)) : batch;
-    if (calls.length === 0) return;
-    const ids = calls.map((c) => c.providerCallId);
-    const existing = new Map((await selectExisting(trx, client.id, ids)).map((r) => [r.provider_call_id, r]));
+    const items = chunk.filter(({ client, call }) => !deleted.has(keyOf(client.id, call.providerCallId)));
+    if (items.length === 0) return;
+    const rowKey = (r: Pick<CallRow, 'client_id' | 'provider_call_id'>) =>
+      keyOf(r.client_id, r.provider_call_id);
+    const itemKey = (i: UpsertItem) => keyOf(i.client.id, i.call.providerCallId);
+    const indexOf = new Map(items.map((i) => [itemKey(i), i.index]));
+    const wanted = new Set(items.map(itemKey));
+    const existing = new Map<string, CallRow>();
+    const remember = (rows: CallRow[]) => {
+      for (const r of rows) if (wanted.has(rowKey(r))) existing.set(rowKey(r), r);
+    };
+    remember(await selectExisting(trx, keys));
 
-    const fresh = calls.filter((c) => !existing.has(c.providerCallId)).map((c) => newRow(client, c, now));
+    const fresh = items.filter((i) => !existing.has(itemKey(i))).map((i) => newRow(i.client, i.call, now));
     if (fresh.length > 0) {
       const inserted = await trx
         .insertInto('calls')
         .values(fresh)
         .onConflict((oc) => oc.columns(['client_id', 'provider_call_id']).doNothing())
-        .returning('provider_call_id')
+        .returning(['client_id', 'provider_call_id'])
         .execute();
-      const insertedIds = new Set(inserted.map((r) => r.provider_call_id));
+      const insertedKeys = new Set(inserted.map(rowKey));
       for (const row of fresh) {
-        if (insertedIds.has(row.provider_call_id)) {
-          rollups.add(row as CallRow, 1);
-          result.created++;
-          result.outcomes[indexOf.get(row.provider_call_id)!] = 'created';
-        }
+        if (!insertedKeys.has(rowKey(row))) continue;
+        rollups.add(row as CallRow, 1);
+        result.created++;
+        result.outcomes[indexOf.get(rowKey(row))!] = 'created';
       }
       // Lost a race with a concurrent writer: those rows exist now, so merge into them instead.
-      const raced = fresh.filter((r) => !insertedIds.has(r.provider_call_id)).map((r) => r.provider_call_id);
-      if (raced.length > 0)
-        for (const row of await selectExisting(trx, client.id, raced))
-          existing.set(row.provider_call_id, row);
+      const raced = fresh
+        .filter((r) => !insertedKeys.has(rowKey(r)))
+        .map((r) => ({ clientId: r.client_id, providerCallId: r.provider_call_id }));
+      if (raced.length > 0) remember(await selectExisting(trx, raced));
     }
 
-    for (const call of calls) {
-      const current = existing.get(call.providerCallId);
+    for (const item of items) {
+      const current = existing.get(itemKey(item));
       if (!current) continue;
-      const next = merged(current, call, now);
+      const next = merged(current, item.call, now);
       if (!next) continue;
       const { id, client_id, ...changes } = next;
       await trx
@@ -193,33 +229,44 @@ export function createCallsRepository(db: Kysely<Database>) {
         .execute();
       rollups.add(current, -1);
       rollups.add(next, 1);
-      existing.set(call.providerCallId, next);
       result.updated++;
-      result.outcomes[indexOf.get(call.providerCallId)!] = 'updated';
+      result.outcomes[item.index] = 'updated';
     }
     await rollups.apply(trx);
   }
 
-  return {
-    async upsertCalls(client: CallOwner, calls: IncomingCall[]): Promise<UpsertResult> {
-      // The same call twice in one batch: merge in order, as two deliveries would be.
-      const result: UpsertResult = { created: 0, updated: 0, outcomes: [] };
-      const batches: { call: IncomingCall; index: number }[][] = [];
-      let batch: { call: IncomingCall; index: number }[] = [];
-      let seen = new Set<string>();
-      for (const [index, call] of calls.entries()) {
-        if (seen.has(call.providerCallId) || batch.length >= CHUNK) {
-          batches.push(batch);
-          batch = [];
-          seen = new Set();
-        }
-        batch.push({ call, index });
-        seen.add(call.providerCallId);
+  /** Chunks of at most CHUNK calls in which no call appears twice: repeats merge in order, as two deliveries would. */
+  function chunked(items: UpsertItem[]): IndexedItem[][] {
+    const chunks: IndexedItem[][] = [];
+    let chunk: IndexedItem[] = [];
+    let seen = new Set<string>();
+    for (const [index, item] of items.entries()) {
+      const key = keyOf(item.client.id, item.call.providerCallId);
+      if (seen.has(key) || chunk.length >= CHUNK) {
+        chunks.push(chunk);
+        chunk = [];
+        seen = new Set();
       }
-      if (batch.length) batches.push(batch);
-      for (const b of batches) await inTransaction((trx) => upsertChunk(trx, client, b, result));
-      return result;
+      chunk.push({ ...item, index });
+      seen.add(key);
+    }
+    if (chunk.length) chunks.push(chunk);
+    return chunks;
+  }
+
+  async function upsertMany(items: UpsertItem[]): Promise<UpsertResult> {
+    const result: UpsertResult = { created: 0, updated: 0, outcomes: [] };
+    for (const chunk of chunked(items)) await inTransaction((trx) => upsertChunk(trx, chunk, result));
+    return result;
+  }
+
+  return {
+    upsertCalls(client: CallOwner, calls: IncomingCall[]): Promise<UpsertResult> {
+      return upsertMany(calls.map((call) => ({ client, call })));
     },
+
+    /** Calls of several clients at once (webhook group commit); outcomes follow the given order. */
+    upsertMany,
 
     async deleteCall(clientId: string, callId: string): Promise<boolean> {
       return inTransaction(async (trx) => {
@@ -237,7 +284,7 @@ export function createCallsRepository(db: Kysely<Database>) {
           .values({ client_id: clientId, provider_call_id: row.provider_call_id, deleted_at: Date.now() })
           .onConflict((oc) => oc.columns(['client_id', 'provider_call_id']).doNothing())
           .execute();
-        const rollups = new RollupDeltas(await timeZoneOf(trx, clientId));
+        const rollups = RollupDeltas.forClient(await timeZoneOf(trx, clientId));
         rollups.add(row, -1);
         await rollups.apply(trx);
         return true;
@@ -258,7 +305,7 @@ export function createCallsRepository(db: Kysely<Database>) {
         if (filter.sources) query = query.where('source', 'in', filter.sources);
         const rows = await query.returningAll().execute();
         if (rows.length === 0) return 0;
-        const rollups = new RollupDeltas(await timeZoneOf(trx, clientId));
+        const rollups = RollupDeltas.forClient(await timeZoneOf(trx, clientId));
         for (const row of rows) rollups.add(row, -1);
         await rollups.apply(trx);
         return rows.length;
@@ -296,7 +343,7 @@ export function createCallsRepository(db: Kysely<Database>) {
             .where('id', 'in', ids)
             .execute();
         }
-        const rollups = new RollupDeltas(await timeZoneOf(trx, clientId));
+        const rollups = RollupDeltas.forClient(await timeZoneOf(trx, clientId));
         for (const row of rows) {
           rollups.add(row, -1);
           rollups.add({ ...row, pathway: name }, 1);

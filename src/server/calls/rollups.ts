@@ -78,12 +78,17 @@ async function addSums(db: Kysely<Database>, table: RollupTable, rows: [string[]
   }
 }
 
-/** Collects +/- contributions of one client's calls and writes one upsert per touched row. */
+/** Collects +/- contributions of calls (of one or many clients) and writes one upsert per touched row. */
 export class RollupDeltas {
   private readonly buckets = new Map<string, Sums>();
   private readonly days = new Map<string, Sums>();
 
-  constructor(private readonly timeZone: string) {}
+  /** `timeZoneOf` names each client's time zone, which decides its local days. */
+  constructor(private readonly timeZoneOf: (clientId: string) => string) {}
+
+  static forClient(timeZone: string): RollupDeltas {
+    return new RollupDeltas(() => timeZone);
+  }
 
   add(call: Contributing, sign: 1 | -1): void {
     // Warm-transfer proxy legs would count one conversation twice (DESIGN §7).
@@ -92,7 +97,7 @@ export class RollupDeltas {
     addTo(this.buckets, `${call.client_id}${SEP}${bucketOf(call.created_at)}${SEP}${tail}`, call, sign);
     addTo(
       this.days,
-      `${call.client_id}${SEP}${localDate(call.created_at, this.timeZone)}${SEP}${tail}`,
+      `${call.client_id}${SEP}${localDate(call.created_at, this.timeZoneOf(call.client_id))}${SEP}${tail}`,
       call,
       sign,
     );

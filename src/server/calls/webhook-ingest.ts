@@ -29,28 +29,20 @@ const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export function createWebhookIngest(deps: AppDeps) {
   async function writeDeliveries(deliveries: CallDelivery[]): Promise<DeliveryOutcome[]> {
     return deps.db.transaction().execute(async (trx) => {
-      const calls = createCallsRepository(trx);
-      const outcomes = new Array<DeliveryOutcome>(deliveries.length);
-      // Per client, in call-id order (stable, so repeats of one call keep their arrival order):
+      // In (client, call id) order, stable so repeats of one call keep their arrival order:
       // concurrent batches on PostgreSQL then lock rows in the same order and do not deadlock.
-      const byClient = new Map<string, number[]>();
-      for (const [i, d] of deliveries.entries()) {
-        const list = byClient.get(d.client.id) ?? [];
-        list.push(i);
-        byClient.set(d.client.id, list);
-      }
-      for (const clientId of [...byClient.keys()].sort(byId)) {
-        const indexes = byClient
-          .get(clientId)!
-          .sort((a, b) => byId(deliveries[a].call.providerCallId, deliveries[b].call.providerCallId));
-        const result = await calls.upsertCalls(
-          deliveries[indexes[0]].client,
-          indexes.map((i) => deliveries[i].call),
-        );
-        indexes.forEach((i, k) => {
-          outcomes[i] = OUTCOME[result.outcomes[k]];
-        });
-      }
+      const order = [...deliveries.keys()].sort(
+        (a, b) =>
+          byId(deliveries[a].client.id, deliveries[b].client.id) ||
+          byId(deliveries[a].call.providerCallId, deliveries[b].call.providerCallId),
+      );
+      const result = await createCallsRepository(trx).upsertMany(
+        order.map((i) => ({ client: deliveries[i].client, call: deliveries[i].call })),
+      );
+      const outcomes = new Array<DeliveryOutcome>(deliveries.length);
+      order.forEach((i, k) => {
+        outcomes[i] = OUTCOME[result.outcomes[k]];
+      });
       await trx
         .insertInto('webhook_deliveries')
         .values(
