@@ -6,7 +6,7 @@
  * Scale: BENCH_CALLS (default 10,000,000), BENCH_CLIENTS (1,000), BENCH_BIG_CALLS (1,000,000);
  * `npm run bench -- --quick` uses 500,000 / 200 / 200,000. BENCH_DB=sqlite|postgres runs one.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -22,6 +22,7 @@ import { loadConfig } from '../src/server/config';
 import { type Db, openDb } from '../src/server/db/connect';
 import { createBlandProvider } from '../src/server/providers/voice/bland';
 import { blandCallBody } from '../tests/helpers/bland';
+import { ensureBrowserBuild } from '../scripts/browser-build';
 import { BIG_CLIENT_ID, createDataset } from './dataset';
 
 const quick = process.argv.includes('--quick');
@@ -267,8 +268,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<Row[]> {
 
 function bundleRows(): Row[] {
   const dir = 'dist/web';
-  if (!existsSync(`${dir}/index.html`))
-    return [{ what: 'browser bundle (run `npm run build` first)', value: '-', target: '≤ 150 KB', ok: null }];
+  if (!ensureBrowserBuild())
+    return [{ what: 'browser bundle (the build failed)', value: '-', target: '≤ 150 KB', ok: false }];
   const html = readFileSync(`${dir}/index.html`, 'utf8');
   const initial = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
   const gz = (file: string) => gzipSync(readFileSync(path.join(dir, file))).length;
