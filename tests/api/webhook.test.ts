@@ -110,6 +110,24 @@ describe(`voice webhook (${TEST_DB})`, () => {
     expect(await callsOf(client.id)).toMatchObject([{ status: 'completed', duration_seconds: 42 }]);
   });
 
+  it('keeps a known outcome when a later delivery of the call maps to unknown', async () => {
+    const client = await createClient(t.deps);
+    const body = blandCallBody();
+    await deliver(client.webhook_token, body);
+    // Ended (queue complete) but with a status outside the mapping: stored as unknown when new.
+    const odd = { ...body, status: 'in-progress', recording_url: null };
+    expect((await deliver(client.webhook_token, odd)).statusCode).toBe(200);
+    expect(await callsOf(client.id)).toMatchObject([
+      { status: 'completed', recording_url: body.recording_url, duration_seconds: 90 },
+    ]);
+
+    const other = await createClient(t.deps);
+    await deliver(other.webhook_token, odd);
+    expect((await callsOf(other.id))[0].status).toBe('unknown');
+    await deliver(other.webhook_token, body);
+    expect((await callsOf(other.id))[0].status).toBe('completed');
+  });
+
   it('acknowledges live events and follow-ups without creating calls', async () => {
     const client = await createClient(t.deps);
     const event = { message: 'Call started', call_id: 'abc-123', category: 'call', log_level: 'info' };
@@ -220,7 +238,12 @@ describe(`voice webhook (${TEST_DB})`, () => {
     for (const [c, client] of clients.entries())
       bodies.unshift({
         token: client.webhook_token,
-        body: blandCallBody({ call_id: `burst-${c}-0`, status: 'in-progress', completed: false }),
+        body: blandCallBody({
+          call_id: `burst-${c}-0`,
+          status: null,
+          queue_status: 'started',
+          completed: false,
+        }),
       });
     const answers = await Promise.all(bodies.map((b) => deliver(b.token, b.body)));
     expect(answers.map((a) => a.statusCode)).toEqual(bodies.map(() => 200));

@@ -53,9 +53,15 @@ export function costMicros(durationSeconds: number, rateCents: number): number {
   return Math.round((durationSeconds * rateCents * 10_000) / 60);
 }
 
-/** Status only moves forward: a late or repeated "active" never reopens a finished call. */
+/**
+ * Status only moves forward (DESIGN §6 [5]): a late or repeated "active" never reopens an ended
+ * call, and a delivery whose outcome maps to "unknown" never hides an outcome already known.
+ * Between two known outcomes the newer delivery wins.
+ */
 export function mergeStatus(current: CallStatus, incoming: CallStatus): CallStatus {
-  return current !== 'active' && incoming === 'active' ? current : incoming;
+  if (incoming === 'active') return current;
+  if (incoming === 'unknown' && current !== 'active') return current;
+  return incoming;
 }
 
 export function createCallsRepository(db: Kysely<Database>) {
