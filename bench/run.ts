@@ -13,7 +13,6 @@ import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { startVoiceSim } from '../sim/voice-provider';
 import { buildApp } from '../src/server/app';
 import { hashPassword } from '../src/server/auth/passwords';
@@ -22,6 +21,7 @@ import { loadConfig } from '../src/server/config';
 import { type Db, openDb } from '../src/server/db/connect';
 import { createBlandProvider } from '../src/server/providers/voice/bland';
 import { blandCallBody } from '../tests/helpers/bland';
+import { createScratchDatabase } from '../tests/helpers/scratch-database';
 import { ensureBrowserBuild } from '../scripts/browser-build';
 import { BIG_CLIENT_ID, createDataset } from './dataset';
 
@@ -117,20 +117,11 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<Row[]> {
   const rows: Row[] = [];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cap-bench-'));
   let database: Db;
-  let dropSchema = async () => {};
+  let dropDatabase = async () => {};
   if (dialect === 'postgres') {
-    const schema = 'bench_run';
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
-    await admin.end();
-    database = openDb({ databaseUrl: PG_URL, dataDir, schema, poolSize: 10 });
-    dropSchema = async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
-    };
+    const scratch = await createScratchDatabase(PG_URL, 'bench_run');
+    database = openDb({ databaseUrl: scratch.url, dataDir, poolSize: 10 });
+    dropDatabase = scratch.drop;
   } else {
     database = openDb({ databaseUrl: null, dataDir });
   }
@@ -261,7 +252,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<Row[]> {
   await app.close();
   await close();
   await sim.close();
-  await dropSchema();
+  await dropDatabase();
   rmSync(dataDir, { recursive: true, force: true });
   return rows;
 }

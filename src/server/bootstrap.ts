@@ -23,7 +23,7 @@ export async function createDeps(
 ): Promise<{ deps: AppDeps; close: () => Promise<void> }> {
   const database = overrides.db ?? openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    await migrateToLatest(database.db, database.schema);
+    await migrateToLatest(database.db);
     await seedPlans(database.db);
   } catch (error) {
     await database.close();

@@ -1,19 +1,18 @@
 /**
  * Builds the production app for one test file on its own fresh database: a temporary SQLite
- * file, or (TEST_DB=postgres) a schema of its own on the PostgreSQL server, dropped afterwards.
+ * file, or (TEST_DB=postgres) a database of its own on the PostgreSQL server, dropped afterwards.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../../src/server/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { type Config, loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
 import { type Db, openDb } from '../../src/server/db/connect';
 import type { VoiceProvider } from '../../src/server/providers/voice/types';
+import { createScratchDatabase } from './scratch-database';
 
 export const TEST_DB: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -44,22 +43,9 @@ export async function createTestDb(dataDir: string): Promise<TestDb> {
     const open = () => openDb({ databaseUrl: null, dataDir, sqliteFile: 'test.sqlite' });
     return { db: open(), reopen: open, drop: async () => {} };
   }
-  const schema = `t_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const open = () => openDb({ databaseUrl: TEST_DATABASE_URL, dataDir, schema, poolSize: 5 });
-  return {
-    db: open(),
-    reopen: open,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
-    },
-  };
+  const scratch = await createScratchDatabase(TEST_DATABASE_URL);
+  const open = () => openDb({ databaseUrl: scratch.url, dataDir, poolSize: 5 });
+  return { db: open(), reopen: open, drop: scratch.drop };
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {

@@ -14,8 +14,6 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   db: Kysely<Database>;
   dialect: Dialect;
-  /** PostgreSQL schema in use when not the default (tests). */
-  schema?: string;
   close(): Promise<void>;
 }
 
@@ -27,8 +25,6 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 export interface OpenDbOptions {
   databaseUrl: string | null;
   dataDir: string;
-  /** PostgreSQL only: a schema to use (and create) instead of public; tests give each file its own. */
-  schema?: string;
   /** SQLite only: a file name inside dataDir, or ':memory:'. */
   sqliteFile?: string;
   poolSize?: number;
@@ -39,12 +35,11 @@ export function openDb(options: OpenDbOptions): Db {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', schema: options.schema, close: () => db.destroy() };
+    return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   const file = options.sqliteFile ?? 'app.sqlite';
   let location = file;
