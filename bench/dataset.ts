@@ -17,7 +17,6 @@ const DAY = 86_400_000;
 
 export async function createDataset(database: Db, size: DatasetSize, now: number): Promise<void> {
   const { db, dialect } = database;
-  // PostgreSQL's series is bigint: n * 7919 overflows a 32-bit integer once n passes 271,000.
   const t = now;
   await sql`delete from call_rollups`.execute(db);
   await sql`delete from call_rollups_daily`.execute(db);
@@ -60,14 +59,15 @@ export async function createDataset(database: Db, size: DatasetSize, now: number
   // The big client: B calls spread evenly over the last 90 days.
   const bigSpan = Math.floor((90 * DAY) / size.bigClientCalls);
   if (dialect === 'postgres') {
+    // The series is bigint: n * 7919 overflows a 32-bit integer once n passes 271,000.
     await sql`insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at)
       select 'b' || n, ${BIG_CLIENT_ID}, 'pb' || n, '+1555' || lpad((n % 10000000)::text, 7, '0'), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
-        ${sql.lit(now)}::bigint - n::bigint * ${sql.lit(bigSpan)}, case when n % 2 = 0 then 'https://rec.invalid/' || n || '.mp3' end, null,
+        ${sql.lit(now)}::bigint - n * ${sql.lit(bigSpan)}, case when n % 2 = 0 then 'https://rec.invalid/' || n || '.mp3' end, null,
         ((${duration('n')}) * 15 * 10000 / 60)::bigint, 15, 0, 'sync', null, ${sql.lit(now)}::bigint
       from generate_series(1::bigint, ${sql.lit(size.bigClientCalls)}) as n`.execute(db);
     await sql`insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at)
       select 'o' || n, 'bench-' || (1 + n % ${sql.lit(size.clients - 1)}), 'po' || n, '+1666' || lpad((n % 10000000)::text, 7, '0'), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
-        ${sql.lit(now)}::bigint - (n::bigint * 7919 % (365::bigint * ${sql.lit(DAY)})), null, null,
+        ${sql.lit(now)}::bigint - (n * 7919 % (365::bigint * ${sql.lit(DAY)})), null, null,
         ((${duration('n')}) * 15 * 10000 / 60)::bigint, 15, 0, 'sync', null, ${sql.lit(now)}::bigint
       from generate_series(1::bigint, ${sql.lit(perOther * (size.clients - 1))}) as n`.execute(db);
   } else {
