@@ -22,7 +22,7 @@ import { type Db, openDb } from '../src/server/db/connect';
 import { createBlandProvider } from '../src/server/providers/voice/bland';
 import { blandCallBody } from '../tests/helpers/bland';
 import { createScratchDatabase } from '../tests/helpers/scratch-database';
-import { ensureBrowserBuild } from '../scripts/browser-build';
+import { buildBrowser } from '../scripts/build';
 import { BIG_CLIENT_ID, createDataset } from './dataset';
 
 const quick = process.argv.includes('--quick');
@@ -259,7 +259,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<Row[]> {
 
 function bundleRows(): Row[] {
   const dir = 'dist/web';
-  if (!ensureBrowserBuild())
+  if (!buildBrowser(true))
     return [{ what: 'browser bundle (the build failed)', value: '-', target: '≤ 150 KB', ok: false }];
   const html = readFileSync(`${dir}/index.html`, 'utf8');
   const initial = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);

@@ -1,13 +1,22 @@
 /**
  * `npm test`: the whole suite, in order: services check, typecheck, lint, unit + API tests on
  * SQLite, API tests on PostgreSQL, browser build, browser e2e. Every step runs even when an
- * earlier one failed, so one run shows everything; the last line is the summary CI reads.
+ * earlier one failed, so one run shows everything; the last line is the summary CI reads, and the
+ * same counts go to .test-output/<name>/summary.json for .ci/run to add up.
+ *
+ * `--only-node-suites`: unit and API tests (both databases) only: CI runs them again on Node 22.
+ * `--name NAME`: the output folder's name (default "full"), so two runs keep their reports apart.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const out = path.resolve('.test-output');
+const args = process.argv.slice(2);
+const onlyNodeSuites = args.includes('--only-node-suites');
+const nameAt = args.indexOf('--name');
+const name = nameAt >= 0 ? (args[nameAt + 1] ?? '') : 'full';
+if (!/^[\w-]+$/.test(name)) throw new Error('--name takes letters, digits, - and _');
+const out = path.resolve('.test-output', name);
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
@@ -67,10 +76,13 @@ function addPlaywright(file: string, stepOk: boolean): void {
   total.skipped += stats.skipped;
 }
 
+console.log(`Node ${process.version}`);
 const servicesOk = run('services', 'bash', ['scripts/ensure-services.sh']);
 if (!servicesOk) total.failed++;
-check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
-check('lint', 'npx', ['biome', 'check', '.']);
+if (!onlyNodeSuites) {
+  check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
+  check('lint', 'npx', ['biome', 'check', '.']);
+}
 
 const sqliteOk = run(
   'unit + api (SQLite)',
@@ -100,13 +112,14 @@ const pgOk = run(
 );
 addVitest(`${out}/vitest-postgres.json`, pgOk);
 
-if (check('browser build', 'npx', ['vite', 'build', '--logLevel', 'warn'])) {
+if (!onlyNodeSuites && check('browser build', 'npx', ['vite', 'build', '--logLevel', 'warn'])) {
   const e2eOk = run('e2e (Chromium)', 'npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: `${out}/playwright.json`,
   });
   addPlaywright(`${out}/playwright.json`, e2eOk);
 }
 
+writeFileSync(`${out}/summary.json`, JSON.stringify({ node: process.version, ...total }));
 const skipped = total.skipped ? `, ${total.skipped} skipped` : '';
 console.log(`\ntests: ${total.passed} passed, ${total.failed} failed${skipped}`);
 process.exit(total.failed === 0 ? 0 : 1);

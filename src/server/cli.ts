@@ -4,6 +4,7 @@
  *   npm run cli -- admin reset-password <username> [--password <password>]
  * Without --password a random one is generated and printed once.
  */
+import './runtime-check';
 import { parseArgs } from 'node:util';
 import { generateTemporaryPassword, hashPassword } from './auth/passwords';
 import { ConfigError, loadConfig } from './config';

@@ -1,4 +1,5 @@
 /** Entry point: config → database → app → listen. Bad configuration stops here with one line. */
+import './runtime-check';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
