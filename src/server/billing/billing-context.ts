@@ -8,3 +8,8 @@ export interface BillingContext {
   gateways: BillingGateways;
   log: FastifyBaseLogger;
 }
+
+/** What billingRoutes hands each billing route plugin. */
+export interface BillingPluginOptions {
+  ctx: BillingContext;
+}

@@ -13,7 +13,7 @@ import { notFound, parseInput } from '../errors';
 import { confirmCardPayment, processCardPayment, replaceCard } from './card-checkout';
 import { asHttpError } from './gateways';
 import { findActivePlan } from './plans';
-import type { BillingPluginOptions } from './routes';
+import type { BillingPluginOptions } from './billing-context';
 
 export default async function cardRoutes(app: FastifyInstance, { ctx }: BillingPluginOptions): Promise<void> {
   const { db } = app.deps;

@@ -19,7 +19,7 @@ import { findActivePlan } from './plans';
 import { findPaymentByProviderId } from './payments-repository';
 import { isEventHandled, recordEventHandled } from './provider-events';
 import { keepRawBody, rawBodyOf } from './raw-body';
-import type { BillingPluginOptions } from './routes';
+import type { BillingPluginOptions } from './billing-context';
 
 const SETTINGS = '/settings?tab=subscription';
 const ReturnQuery = z.object({ subscription_id: z.string().trim().min(1).max(100).optional() });

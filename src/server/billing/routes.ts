@@ -10,10 +10,6 @@ import paypalRoutes from './paypal-routes';
 import stripeWebhookRoutes from './stripe-webhook-routes';
 import subscriptionRoutes from './subscription-routes';
 
-export interface BillingPluginOptions {
-  ctx: BillingContext;
-}
-
 export default async function billingRoutes(app: FastifyInstance): Promise<void> {
   const ctx: BillingContext = {
     deps: app.deps,

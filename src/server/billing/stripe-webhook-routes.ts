@@ -11,7 +11,7 @@ import { syncStripeSubscription } from './activation';
 import { asHttpError } from './gateways';
 import { isEventHandled, recordEventHandled } from './provider-events';
 import { keepRawBody, rawBodyOf } from './raw-body';
-import type { BillingPluginOptions } from './routes';
+import type { BillingPluginOptions } from './billing-context';
 
 const SUBSCRIPTION_EVENTS = new Set([
   'customer.subscription.created',

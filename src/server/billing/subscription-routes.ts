@@ -15,7 +15,7 @@ import type { ClientRow } from '../db/schema';
 import { notFound } from '../errors';
 import { cancelAtPeriodEnd } from './cancellation';
 import { findPlan, listActivePlans, toPlan } from './plans';
-import type { BillingPluginOptions } from './routes';
+import type { BillingPluginOptions } from './billing-context';
 import { findSubscription, isEnded, toSubscription } from './subscriptions-repository';
 import { minutesUsedThisMonth } from './usage';
 
