@@ -4,7 +4,7 @@
  * and the browser (forms and types).
  */
 import { z } from 'zod';
-import type { ApiKeyStatus, ClientSession } from './auth';
+import { API_KEY_STATUSES, ClientSession } from './auth';
 
 export const ACCOUNT_MESSAGES = {
   firstNameRequired: 'First name is required',
@@ -50,10 +50,8 @@ export const AccountForm = z.object({
 export type AccountFormInput = z.input<typeof AccountForm>;
 export type AccountForm = z.output<typeof AccountForm>;
 
-export interface AccountUpdateResponse {
-  success: true;
-  client: ClientSession;
-}
+export const AccountUpdateResponse = z.object({ success: z.literal(true), client: ClientSession });
+export type AccountUpdateResponse = z.infer<typeof AccountUpdateResponse>;
 
 /** Body of POST /api/client/change-password. */
 export const ChangePasswordBody = z.object({
@@ -82,10 +80,8 @@ export const ApiKeyBody = z.object({
 });
 export type ApiKeyBody = z.infer<typeof ApiKeyBody>;
 
-export interface ApiKeyResponse {
-  success: true;
-  apiKeyStatus: ApiKeyStatus;
-}
+export const ApiKeyResponse = z.object({ success: z.literal(true), apiKeyStatus: z.enum(API_KEY_STATUSES) });
+export type ApiKeyResponse = z.infer<typeof ApiKeyResponse>;
 
 /** SPEC §3 notification preferences; GET and PUT /api/client/notifications. */
 export const NotificationPrefs = z.object({

@@ -299,25 +299,23 @@ export interface CredentialsResponse {
   temporaryPassword: string;
 }
 
-export interface SyncAllFailure {
-  clientId: string;
-  name: string;
-  message: string;
-}
+export const SyncAllFailure = z.object({ clientId: z.string(), name: z.string(), message: z.string() });
+export type SyncAllFailure = z.infer<typeof SyncAllFailure>;
 
-export interface SyncAllResult {
-  success: boolean;
+export const SyncAllResult = z.object({
+  success: z.boolean(),
   /** Clients whose sync finished. */
-  synced: number;
-  failed: number;
+  synced: z.number(),
+  failed: z.number(),
   /** Active clients without an API key: nothing to sync. */
-  skipped: number;
+  skipped: z.number(),
   /** Calls created and updated across all clients. */
-  created: number;
-  updated: number;
-  failures: SyncAllFailure[];
-  message: string;
-}
+  created: z.number(),
+  updated: z.number(),
+  failures: z.array(SyncAllFailure),
+  message: z.string(),
+});
+export type SyncAllResult = z.infer<typeof SyncAllResult>;
 
 export function clientDisplayName(client: Pick<AdminClient, 'firstName' | 'lastName'>): string {
   return `${client.firstName} ${client.lastName}`.trim();

@@ -13,32 +13,29 @@ export const AdminLoginBody = z.object({
 });
 export type AdminLoginBody = z.infer<typeof AdminLoginBody>;
 
-export type ApiKeyStatus = 'valid' | 'invalid' | 'missing';
+export const API_KEY_STATUSES = ['valid', 'invalid', 'missing'] as const;
+export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
 
 /** What GET /api/client/session answers: never the API key or the password hash. */
-export interface ClientSession {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  companyName: string | null;
-  phoneNumber: string | null;
-  jobTitle: string | null;
-  webhookUrl: string;
-  apiKeyStatus: ApiKeyStatus;
-  timezone: string;
-}
+export const ClientSession = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  companyName: z.string().nullable(),
+  phoneNumber: z.string().nullable(),
+  jobTitle: z.string().nullable(),
+  webhookUrl: z.string(),
+  apiKeyStatus: z.enum(API_KEY_STATUSES),
+  timezone: z.string(),
+});
+export type ClientSession = z.infer<typeof ClientSession>;
 
-export interface ClientLoginResponse {
-  success: true;
-  client: ClientSession;
-}
+export const ClientLoginResponse = z.object({ success: z.literal(true), client: ClientSession });
+export type ClientLoginResponse = z.infer<typeof ClientLoginResponse>;
 
-export interface AdminSession {
-  id: string;
-  username: string;
-  name: string;
-}
+export const AdminSession = z.object({ id: z.string(), username: z.string(), name: z.string() });
+export type AdminSession = z.infer<typeof AdminSession>;
 
 export const INVALID_CLIENT_LOGIN = 'Invalid email or password';
 export const INVALID_ADMIN_LOGIN = 'Invalid username or password';

@@ -25,42 +25,44 @@ export const BILLING_MESSAGES = {
 } as const;
 
 /** A plan as the API shows it: monthlyPrice in dollars. */
-export interface Plan {
-  id: string;
-  name: string;
-  monthlyPrice: number;
-  minutesIncluded: number;
-}
+export const Plan = z.object({
+  id: z.string(),
+  name: z.string(),
+  monthlyPrice: z.number(),
+  minutesIncluded: z.number(),
+});
+export type Plan = z.infer<typeof Plan>;
+export const Plans = z.array(Plan);
 
 /** Stored statuses: active, incomplete, past_due, canceled, pending (PayPal awaiting approval). */
 export type SubscriptionStatus = 'active' | 'incomplete' | 'past_due' | 'canceled' | 'pending' | string;
 
 /** GET /api/client/subscription (null when the client has none). */
-export interface Subscription {
-  planId: string;
-  status: SubscriptionStatus;
+export const Subscription = z.object({
+  planId: z.string(),
+  status: z.string() as z.ZodType<SubscriptionStatus>,
   /** "Visa •••• 4242", "PayPal", or null while nothing is on file. */
-  paymentMethod: string | null;
+  paymentMethod: z.string().nullable(),
   /** ISO 8601; the next billing date (or the end of access once cancellation is pending). */
-  currentPeriodEnd: string | null;
-  cancelAtPeriodEnd: boolean;
-  minutesUsedThisMonth: number;
-  plan: Plan;
-}
+  currentPeriodEnd: z.string().nullable(),
+  cancelAtPeriodEnd: z.boolean(),
+  minutesUsedThisMonth: z.number(),
+  plan: Plan,
+});
+export type Subscription = z.infer<typeof Subscription>;
 
-export interface CancelSubscriptionResponse {
-  success: true;
-  subscription: Subscription;
-}
+export const CancelSubscriptionResponse = z.object({ success: z.literal(true), subscription: Subscription });
+export type CancelSubscriptionResponse = z.infer<typeof CancelSubscriptionResponse>;
 
 /** GET /api/billing/config: what the checkout page needs to offer each way of paying. */
-export interface BillingConfig {
+export const BillingConfig = z.object({
   /** Stripe's publishable key; null when card payments are not configured. */
-  stripePublishableKey: string | null;
-  paypalEnabled: boolean;
+  stripePublishableKey: z.string().nullable(),
+  paypalEnabled: z.boolean(),
   /** Set only when Stripe.js must come from elsewhere than js.stripe.com (the offline stand-in). */
-  stripeJsUrl: string | null;
-}
+  stripeJsUrl: z.string().nullable(),
+});
+export type BillingConfig = z.infer<typeof BillingConfig>;
 
 const planId = z.string().trim().min(1, 'Required').max(100);
 
@@ -93,9 +95,16 @@ export type ConfirmStripePaymentBody = z.infer<typeof ConfirmStripePaymentBody>;
 export const PaymentMethodBody = z.object({ paymentMethodId: StripePaymentBody.shape.paymentMethodId });
 export type PaymentMethodBody = z.infer<typeof PaymentMethodBody>;
 
-export type StripePaymentResponse =
-  | { success: true; message: string }
-  | { success: false; requiresAction: true; clientSecret: string; message: string };
+export const StripePaymentResponse = z.union([
+  z.object({ success: z.literal(true), message: z.string() }),
+  z.object({
+    success: z.literal(false),
+    requiresAction: z.literal(true),
+    clientSecret: z.string(),
+    message: z.string(),
+  }),
+]);
+export type StripePaymentResponse = z.infer<typeof StripePaymentResponse>;
 
 /** Body of POST /api/client/process-paypal-payment; amount in dollars, checked against the plan. */
 export const PaypalPaymentBody = z.object({
@@ -104,16 +113,15 @@ export const PaypalPaymentBody = z.object({
 });
 export type PaypalPaymentBody = z.infer<typeof PaypalPaymentBody>;
 
-export interface PaypalPaymentResponse {
-  success: true;
-  paypalUrl: string;
-  message: string;
-}
+export const PaypalPaymentResponse = z.object({
+  success: z.literal(true),
+  paypalUrl: z.string(),
+  message: z.string(),
+});
+export type PaypalPaymentResponse = z.infer<typeof PaypalPaymentResponse>;
 
-export interface PaymentMethodResponse {
-  success: true;
-  paymentMethod: string;
-}
+export const PaymentMethodResponse = z.object({ success: z.literal(true), paymentMethod: z.string() });
+export type PaymentMethodResponse = z.infer<typeof PaymentMethodResponse>;
 
 /** SPEC §5: minutes used over minutes included, capped at 100. */
 export function usagePercent(minutesUsed: number, minutesIncluded: number): number {

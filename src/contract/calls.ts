@@ -1,6 +1,6 @@
 /** Calls, call-log queries, stats and chart points (SPEC §3, §7; DESIGN §6). */
 import { z } from 'zod';
-import { PAGE_SIZE, type Pagination } from './common';
+import { PAGE_SIZE, Pagination } from './common';
 
 export const CALL_STATUSES = ['completed', 'failed', 'transferred', 'active', 'unknown'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
@@ -9,28 +9,27 @@ export const PATHWAYS = ['sales', 'support', 'booking'] as const;
 export const STATUS_FILTERS = ['completed', 'active', 'failed', 'transferred', 'all'] as const;
 
 /** A call as the API shows it. */
-export interface Call {
-  id: string;
-  fromNumber: string;
-  toNumber: string;
+export const Call = z.object({
+  id: z.string(),
+  fromNumber: z.string(),
+  toNumber: z.string(),
   /** Seconds. */
-  duration: number;
-  status: CallStatus;
-  pathway: string;
+  duration: z.number(),
+  status: z.enum(CALL_STATUSES),
+  pathway: z.string(),
   /** ISO 8601, UTC. */
-  createdAt: string;
+  createdAt: z.string(),
   /** Our own download path when the provider has a recording; absent otherwise. */
-  recordingUrl?: string;
+  recordingUrl: z.string().optional(),
   /** JSON text of an array of transcript entries. */
-  transcript: string | null;
+  transcript: z.string().nullable(),
   /** Dollars. */
-  cost: number;
-}
+  cost: z.number(),
+});
+export type Call = z.infer<typeof Call>;
 
-export interface CallsPage {
-  calls: Call[];
-  pagination: Pagination;
-}
+export const CallsPage = z.object({ calls: z.array(Call), pagination: Pagination });
+export type CallsPage = z.infer<typeof CallsPage>;
 
 export interface TranscriptEntry {
   speaker?: string;
@@ -83,43 +82,45 @@ export const CallsQuery = z.object({
 });
 export type CallsQuery = z.output<typeof CallsQuery>;
 
-export interface StatChanges {
-  totalCalls: number;
-  totalCost: number;
-  avgDuration: number;
-  totalTransfers: number;
-}
+export const StatChanges = z.object({
+  totalCalls: z.number(),
+  totalCost: z.number(),
+  avgDuration: z.number(),
+  totalTransfers: z.number(),
+});
+export type StatChanges = z.infer<typeof StatChanges>;
 
-export interface ClientStats {
-  totalCalls: number;
+export const ClientStats = z.object({
+  totalCalls: z.number(),
   /** Dollars. */
-  totalCost: number;
+  totalCost: z.number(),
   /** Seconds, over calls that connected (completed and transferred). */
-  avgDuration: number;
-  totalTransfers: number;
+  avgDuration: z.number(),
+  totalTransfers: z.number(),
   /** Percent change of each figure against the previous window of the same length. */
-  changes: StatChanges;
-}
+  changes: StatChanges,
+});
+export type ClientStats = z.infer<typeof ClientStats>;
 
-export interface DemoStats extends ClientStats {
-  totalRevenue: number;
-}
+export const DemoStats = ClientStats.extend({ totalRevenue: z.number() });
+export type DemoStats = z.infer<typeof DemoStats>;
 
-export interface DailyPoint {
+export const DailyPoint = z.object({
   /** YYYY-MM-DD in the client's timezone. */
-  date: string;
+  date: z.string(),
   /** Completed calls that day. */
-  count: number;
-}
+  count: z.number(),
+});
+export type DailyPoint = z.infer<typeof DailyPoint>;
+export const DailyPoints = z.array(DailyPoint);
 
-export interface SyncResult {
-  success: boolean;
-  created: number;
-  updated: number;
-  message: string;
-}
+export const SyncResult = z.object({
+  success: z.boolean(),
+  created: z.number(),
+  updated: z.number(),
+  message: z.string(),
+});
+export type SyncResult = z.infer<typeof SyncResult>;
 
-export interface SeedResult {
-  success: boolean;
-  inserted: number;
-}
+export const SeedResult = z.object({ success: z.boolean(), inserted: z.number() });
+export type SeedResult = z.infer<typeof SeedResult>;

@@ -17,7 +17,12 @@ import callsRoutes from './calls/routes';
 import clientsRoutes from './clients/routes';
 import type { AppDeps } from './context';
 import demoRoutes from './demo/routes';
+import { registerGuards } from './auth/guards';
+import { registerApiDocs } from './api-docs';
+import { paymentHttpError } from './billing/gateways';
+import { isPaymentError } from './providers/payments/errors';
 import { HttpError, zodFields } from './errors';
+import { schemaValidationError, serializerCompiler, validatorCompiler } from './route-schemas';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
 
@@ -35,6 +40,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     trustProxy: false,
   });
   app.decorate('deps', deps);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
 
   await app.register(cookie);
   // Security headers, built once (the Fastify plugin rebuilds helmet on every request).
@@ -57,7 +64,22 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     }
   });
 
+  registerGuards(app);
+
   app.setErrorHandler((error, request, reply) => {
+    const invalid = schemaValidationError(error);
+    if (invalid) return reply.code(400).send({ message: invalid.message, fields: invalid.fields });
+    if (isPaymentError(error)) {
+      // A refused card is the buyer's business; any other provider failure is ours to look at.
+      if (error.kind !== 'card') {
+        request.log.warn(
+          { provider: error.provider, kind: error.kind, detail: error.detail },
+          'payment provider error',
+        );
+      }
+      const answer = paymentHttpError(error);
+      return reply.code(answer.statusCode).send({ message: answer.message });
+    }
     if (error instanceof HttpError) {
       return reply
         .code(error.statusCode)
@@ -81,6 +103,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     return { ok: true };
   });
 
+  await registerApiDocs(app);
   await app.register(authRoutes);
   await app.register(accountRoutes);
   await app.register(callsRoutes);
@@ -96,9 +119,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       root: webDir,
       wildcard: false,
       index: false,
-      setHeaders(res, filePath) {
+      setHeaders(reply, filePath) {
         // Vite names assets by content hash, so they never change; the HTML always revalidates.
-        res.setHeader(
+        reply.header(
           'cache-control',
           filePath.includes(`${path.sep}assets${path.sep}`)
             ? 'public, max-age=31536000, immutable'

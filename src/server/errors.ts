@@ -25,7 +25,7 @@ export const badGateway = (message: string) => new HttpError(502, message);
 export const serviceUnavailable = (message: string) => new HttpError(503, message);
 
 /** First message per field path, so forms can show them beside their inputs. */
-export function zodFields(error: ZodError): Record<string, string> {
+export function zodFields(error: Pick<ZodError, 'issues'>): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
     const key = issue.path.join('.') || '_';
@@ -34,11 +34,16 @@ export function zodFields(error: ZodError): Record<string, string> {
   return fields;
 }
 
+/** The 400 for input that failed its schema: the first bad field named, every field's message listed. */
+export function invalidInput(error: Pick<ZodError, 'issues'>, what = 'request'): HttpError {
+  const fields = zodFields(error);
+  const [path, message] = Object.entries(fields)[0] ?? ['_', 'Invalid input'];
+  return badRequest(path === '_' ? `Invalid ${what}: ${message}` : `${path}: ${message}`, fields);
+}
+
 /** Validates untrusted input; a failure becomes a 400 naming the first bad field. */
 export function parseInput<S extends ZodTypeAny>(schema: S, value: unknown, what = 'request'): z.output<S> {
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
-  const fields = zodFields(result.error);
-  const [path, message] = Object.entries(fields)[0] ?? ['_', 'Invalid input'];
-  throw badRequest(path === '_' ? `Invalid ${what}: ${message}` : `${path}: ${message}`, fields);
+  throw invalidInput(result.error, what);
 }

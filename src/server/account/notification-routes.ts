@@ -2,21 +2,25 @@
 import type { FastifyInstance } from 'fastify';
 import { NotificationPrefs } from '../../contract/account';
 import { requireClient } from '../auth/guards';
-import { parseInput } from '../errors';
+import type { ZodTypeProvider } from '../route-schemas';
 import { readNotificationPrefs, saveNotificationPrefs } from './notification-prefs';
 
-export default async function notificationRoutes(app: FastifyInstance): Promise<void> {
+export default async function notificationRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, now } = app.deps;
 
-  app.get('/api/client/notifications', async (request): Promise<NotificationPrefs> => {
-    const client = await requireClient(app, request);
-    return readNotificationPrefs(db, client.id);
-  });
+  app.get(
+    '/api/client/notifications',
+    { schema: { response: { 200: NotificationPrefs } } },
+    async (request) => readNotificationPrefs(db, requireClient(request).id),
+  );
 
-  app.put('/api/client/notifications', async (request): Promise<NotificationPrefs> => {
-    const client = await requireClient(app, request);
-    const prefs = parseInput(NotificationPrefs, request.body);
-    await saveNotificationPrefs(db, client.id, prefs, now());
-    return prefs;
-  });
+  app.put(
+    '/api/client/notifications',
+    { schema: { body: NotificationPrefs, response: { 200: NotificationPrefs } } },
+    async (request) => {
+      await saveNotificationPrefs(db, requireClient(request).id, request.body, now());
+      return request.body;
+    },
+  );
 }

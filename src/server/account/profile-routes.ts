@@ -1,39 +1,45 @@
 /** PUT /api/client/account: the settings account form (SPEC §5, §7). The e-mail stays unique. */
 import type { FastifyInstance } from 'fastify';
-import { ACCOUNT_MESSAGES, AccountForm, type AccountUpdateResponse } from '../../contract/account';
+import { ACCOUNT_MESSAGES, AccountForm, AccountUpdateResponse } from '../../contract/account';
 import { requireClient } from '../auth/guards';
 import { toClientSession } from '../clients/client-view';
 import { findByEmail, findClient, updateClient } from '../clients/clients-repository';
 import { isUniqueViolation } from '../clients/db-errors';
-import { conflict, notFound, parseInput } from '../errors';
+import { conflict, notFound } from '../errors';
+import type { ZodTypeProvider } from '../route-schemas';
 
-export default async function profileRoutes(app: FastifyInstance): Promise<void> {
+export default async function profileRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, config, now } = app.deps;
 
-  app.put('/api/client/account', async (request): Promise<AccountUpdateResponse> => {
-    const client = await requireClient(app, request);
-    const form = parseInput(AccountForm, request.body);
-    // Any holder counts, wizard drafts included: a client must never take over an address an admin is onboarding.
-    if (form.email !== client.email && (await findByEmail(db, form.email, client.id))) {
-      throw conflict(ACCOUNT_MESSAGES.emailTaken);
-    }
-    try {
-      await updateClient(db, client.id, {
-        first_name: form.firstName,
-        last_name: form.lastName,
-        email: form.email,
-        company_name: form.companyName || null,
-        phone_number: form.phoneNumber || null,
-        job_title: form.jobTitle || null,
-        updated_at: now(),
-      });
-    } catch (error) {
-      // Two requests racing for one address: the unique index decides.
-      if (isUniqueViolation(error)) throw conflict(ACCOUNT_MESSAGES.emailTaken);
-      throw error;
-    }
-    const updated = await findClient(db, client.id);
-    if (!updated) throw notFound();
-    return { success: true, client: toClientSession(updated, config.publicUrl) };
-  });
+  app.put(
+    '/api/client/account',
+    { schema: { body: AccountForm, response: { 200: AccountUpdateResponse } } },
+    async (request) => {
+      const client = requireClient(request);
+      const form = request.body;
+      // Any holder counts, wizard drafts included: a client must never take over an address an admin is onboarding.
+      if (form.email !== client.email && (await findByEmail(db, form.email, client.id))) {
+        throw conflict(ACCOUNT_MESSAGES.emailTaken);
+      }
+      try {
+        await updateClient(db, client.id, {
+          first_name: form.firstName,
+          last_name: form.lastName,
+          email: form.email,
+          company_name: form.companyName || null,
+          phone_number: form.phoneNumber || null,
+          job_title: form.jobTitle || null,
+          updated_at: now(),
+        });
+      } catch (error) {
+        // Two requests racing for one address: the unique index decides.
+        if (isUniqueViolation(error)) throw conflict(ACCOUNT_MESSAGES.emailTaken);
+        throw error;
+      }
+      const updated = await findClient(db, client.id);
+      if (!updated) throw notFound();
+      return { success: true as const, client: toClientSession(updated, config.publicUrl) };
+    },
+  );
 }

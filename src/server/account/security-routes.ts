@@ -20,7 +20,7 @@ export default async function securityRoutes(app: FastifyInstance): Promise<void
   const { db, sessions, voice, secrets, now } = app.deps;
 
   app.post('/api/client/change-password', async (request) => {
-    const client = await requireClient(app, request);
+    const client = requireClient(request);
     const body = parseInput(ChangePasswordBody, request.body);
     const currentOk = client.password_hash
       ? await verifyPassword(body.currentPassword, client.password_hash)
@@ -43,7 +43,7 @@ export default async function securityRoutes(app: FastifyInstance): Promise<void
   });
 
   app.put('/api/client/api-key', async (request): Promise<ApiKeyResponse> => {
-    const client = await requireClient(app, request);
+    const client = requireClient(request);
     const { blandApiKey } = parseInput(ApiKeyBody, request.body);
     let status: 'valid' | 'invalid';
     try {

@@ -1,11 +1,61 @@
 /**
- * The named authorization checks. Every /api/client/* handler calls requireClient first and
- * takes the client only from the session; every /api/admin/* handler calls requireAdmin.
+ * Authorization by prefix: one onRequest hook guards every route under /api/client/ and
+ * /api/admin/, so a route added there cannot forget its check. The loaded client or admin rides on
+ * the request and handlers take it from there (requireClient/requireAdmin), never from input and
+ * never by reading the row again. Routes that must answer without a session (login, logout,
+ * session probes) say `config: { access: 'public' }`; a route outside those prefixes that needs a
+ * signed-in client (the demo's seed) says `config: { access: 'client' }`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from '../errors';
 import type { AdminRow, ClientRow } from '../db/schema';
+import { forbidden, unauthorized } from '../errors';
 import { sessionCookie } from './sessions';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Overrides the access the path's prefix implies ('public': no session needed). */
+    access?: Access;
+  }
+  interface FastifyRequest {
+    /** Set by the guard on /api/client/* routes: the signed-in, active client. */
+    client: ClientRow | null;
+    /** Set by the guard on /api/admin/* routes. */
+    admin: AdminRow | null;
+  }
+}
+
+export const CLIENT_PREFIX = '/api/client/';
+export const ADMIN_PREFIX = '/api/admin/';
+
+type Access = 'public' | 'client' | 'admin';
+
+function accessOf(route: string, configured: Access | undefined): Access {
+  if (configured) return configured;
+  if (route.startsWith(CLIENT_PREFIX)) return 'client';
+  if (route.startsWith(ADMIN_PREFIX)) return 'admin';
+  return 'public';
+}
+
+export function registerGuards(app: FastifyInstance): void {
+  app.decorateRequest('client', null);
+  app.decorateRequest('admin', null);
+  app.addHook('onRequest', async (request) => {
+    // The matched route's pattern, not the raw URL: an unknown path reaches the 404 handler.
+    const route = request.routeOptions.url;
+    if (!route) return;
+    const access = accessOf(route, request.routeOptions.config.access);
+    if (access === 'client') {
+      request.client = await currentClient(app, request);
+      if (!request.client) throw unauthorized();
+    } else if (access === 'admin') {
+      request.admin = await currentAdmin(app, request);
+      if (request.admin) return;
+      // 401 without any session; 403 for a signed-in client reaching an admin path.
+      if (await currentClient(app, request)) throw forbidden('Admin access required');
+      throw unauthorized();
+    }
+  });
+}
 
 export async function currentClient(
   app: FastifyInstance,
@@ -27,16 +77,14 @@ export async function currentAdmin(app: FastifyInstance, request: FastifyRequest
   return (await db.selectFrom('admins').selectAll().where('id', '=', adminId).executeTakeFirst()) ?? null;
 }
 
-export async function requireClient(app: FastifyInstance, request: FastifyRequest): Promise<ClientRow> {
-  const client = await currentClient(app, request);
-  if (!client) throw unauthorized();
-  return client;
+/** The client the guard loaded for this /api/client/* request. */
+export function requireClient(request: FastifyRequest): ClientRow {
+  if (!request.client) throw unauthorized();
+  return request.client;
 }
 
-/** 401 without any session; 403 for a logged-in client reaching an admin path. */
-export async function requireAdmin(app: FastifyInstance, request: FastifyRequest): Promise<AdminRow> {
-  const admin = await currentAdmin(app, request);
-  if (admin) return admin;
-  if (await currentClient(app, request)) throw forbidden('Admin access required');
-  throw unauthorized();
+/** The admin the guard loaded for this /api/admin/* request. */
+export function requireAdmin(request: FastifyRequest): AdminRow {
+  if (!request.admin) throw unauthorized();
+  return request.admin;
 }

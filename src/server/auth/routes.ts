@@ -50,7 +50,10 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     setSessionCookie(reply, kind, await sessions.create(kind, id), cookieOpts);
   }
 
-  app.post('/api/client/login', async (request, reply) => {
+  // Signing in and out, and the session probes, answer without a session (auth/guards.ts).
+  const PUBLIC = { config: { access: 'public' as const } };
+
+  app.post('/api/client/login', PUBLIC, async (request, reply) => {
     const body = parseInput(ClientLoginBody, request.body);
     const email = body.email.toLowerCase();
     const recordFailure = await guardFailures('client', email, request.ip);
@@ -70,19 +73,19 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     return { success: true, client: toClientSession(client, config.publicUrl) };
   });
 
-  app.post('/api/client/logout', async (request, reply) => {
+  app.post('/api/client/logout', PUBLIC, async (request, reply) => {
     await sessions.destroy(sessionCookie(request, 'client'));
     clearSessionCookie(reply, 'client', cookieOpts);
     return { success: true };
   });
 
-  app.get('/api/client/session', async (request) => {
+  app.get('/api/client/session', PUBLIC, async (request) => {
     const client = await currentClient(app, request);
     if (!client) throw unauthorized();
     return toClientSession(client, config.publicUrl);
   });
 
-  app.post('/api/admin/login', async (request, reply) => {
+  app.post('/api/admin/login', PUBLIC, async (request, reply) => {
     const body = parseInput(AdminLoginBody, request.body);
     const username = body.username.toLowerCase();
     const recordFailure = await guardFailures('admin', username, request.ip);
@@ -101,13 +104,13 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     return toAdminSession(admin);
   });
 
-  app.post('/api/admin/logout', async (request, reply) => {
+  app.post('/api/admin/logout', PUBLIC, async (request, reply) => {
     await sessions.destroy(sessionCookie(request, 'admin'));
     clearSessionCookie(reply, 'admin', cookieOpts);
     return { success: true };
   });
 
-  app.get('/api/admin/session', async (request) => {
+  app.get('/api/admin/session', PUBLIC, async (request) => {
     const admin = await currentAdmin(app, request);
     if (!admin) throw unauthorized();
     return toAdminSession(admin);

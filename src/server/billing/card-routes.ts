@@ -4,18 +4,24 @@ import {
   BILLING_MESSAGES,
   ConfirmStripePaymentBody,
   PaymentMethodBody,
-  type PaymentMethodResponse,
+  PaymentMethodResponse,
   StripePaymentBody,
-  type StripePaymentResponse,
+  StripePaymentResponse,
 } from '../../contract/billing';
 import { requireClient } from '../auth/guards';
-import { notFound, parseInput } from '../errors';
-import { confirmCardPayment, processCardPayment, replaceCard } from './card-checkout';
-import { asHttpError } from './gateways';
-import { findActivePlan } from './plans';
+import { notFound } from '../errors';
+import type { ZodTypeProvider } from '../route-schemas';
 import type { BillingPluginOptions } from './billing-context';
+import { confirmCardPayment, processCardPayment, replaceCard } from './card-checkout';
+import { findActivePlan } from './plans';
 
-export default async function cardRoutes(app: FastifyInstance, { ctx }: BillingPluginOptions): Promise<void> {
+// Provider failures (a declined card, Stripe unreachable) reach the app's error handler as
+// PaymentError and are answered there (app.ts), the same way for every route.
+export default async function cardRoutes(
+  fastify: FastifyInstance,
+  { ctx }: BillingPluginOptions,
+): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps;
 
   const planOr404 = async (id: string) => {
@@ -24,35 +30,30 @@ export default async function cardRoutes(app: FastifyInstance, { ctx }: BillingP
     return plan;
   };
 
-  app.post('/api/client/process-stripe-payment', async (request): Promise<StripePaymentResponse> => {
-    const client = await requireClient(app, request);
-    const body = parseInput(StripePaymentBody, request.body);
-    const plan = await planOr404(body.planId);
-    try {
-      return await processCardPayment(ctx, client, plan, body.paymentMethodId);
-    } catch (error) {
-      throw asHttpError(error, request.log);
-    }
-  });
+  app.post(
+    '/api/client/process-stripe-payment',
+    { schema: { body: StripePaymentBody, response: { 200: StripePaymentResponse } } },
+    async (request) => {
+      const plan = await planOr404(request.body.planId);
+      return processCardPayment(ctx, requireClient(request), plan, request.body.paymentMethodId);
+    },
+  );
 
-  app.post('/api/client/confirm-stripe-payment', async (request): Promise<StripePaymentResponse> => {
-    const client = await requireClient(app, request);
-    const body = parseInput(ConfirmStripePaymentBody, request.body);
-    const plan = await planOr404(body.planId);
-    try {
-      return await confirmCardPayment(ctx, client, plan, body.paymentMethodId);
-    } catch (error) {
-      throw asHttpError(error, request.log);
-    }
-  });
+  app.post(
+    '/api/client/confirm-stripe-payment',
+    { schema: { body: ConfirmStripePaymentBody, response: { 200: StripePaymentResponse } } },
+    async (request) => {
+      const plan = await planOr404(request.body.planId);
+      return confirmCardPayment(ctx, requireClient(request), plan, request.body.paymentMethodId);
+    },
+  );
 
-  app.put('/api/client/payment-method', async (request): Promise<PaymentMethodResponse> => {
-    const client = await requireClient(app, request);
-    const body = parseInput(PaymentMethodBody, request.body);
-    try {
-      return { success: true, paymentMethod: await replaceCard(ctx, client, body.paymentMethodId) };
-    } catch (error) {
-      throw asHttpError(error, request.log);
-    }
-  });
+  app.put(
+    '/api/client/payment-method',
+    { schema: { body: PaymentMethodBody, response: { 200: PaymentMethodResponse } } },
+    async (request) => ({
+      success: true as const,
+      paymentMethod: await replaceCard(ctx, requireClient(request), request.body.paymentMethodId),
+    }),
+  );
 }

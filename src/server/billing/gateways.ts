@@ -1,12 +1,7 @@
-/**
- * The payment gateways, created once per app from the configuration. Without keys a gateway is
- * null and every route that needs it answers 503 with a message saying what is missing.
- */
-import type { FastifyBaseLogger } from 'fastify';
 import { BILLING_MESSAGES } from '../../contract/billing';
 import type { Config } from '../config';
 import { HttpError, serviceUnavailable } from '../errors';
-import { type PaymentError, isPaymentError } from '../providers/payments/errors';
+import type { PaymentError } from '../providers/payments/errors';
 import { type PaypalGateway, createPaypalGateway } from '../providers/payments/paypal';
 import { type StripeGateway, createStripeGateway } from '../providers/payments/stripe';
 
@@ -63,12 +58,4 @@ export function paymentHttpError(error: PaymentError): HttpError {
   if (error.kind === 'auth') return serviceUnavailable(error.message);
   if (error.kind === 'signature') return new HttpError(400, error.message);
   return new HttpError(502, error.message);
-}
-
-/** Rethrows provider failures as HTTP answers, logging what the user does not see. */
-export function asHttpError(error: unknown, log: FastifyBaseLogger): unknown {
-  if (!isPaymentError(error)) return error;
-  if (error.kind !== 'card')
-    log.warn({ provider: error.provider, kind: error.kind, detail: error.detail }, 'payment provider error');
-  return paymentHttpError(error);
 }

@@ -4,11 +4,11 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { BILLING_MESSAGES, PaypalPaymentBody, type PaypalPaymentResponse } from '../../contract/billing';
+import { BILLING_MESSAGES, PaypalPaymentBody, PaypalPaymentResponse } from '../../contract/billing';
 import { currentClient, requireClient } from '../auth/guards';
-import { badRequest, notFound, parseInput, serviceUnavailable } from '../errors';
+import { badRequest, notFound, serviceUnavailable } from '../errors';
+import type { ZodTypeProvider } from '../route-schemas';
 import { isPaymentError } from '../providers/payments/errors';
-import { asHttpError } from './gateways';
 import {
   PAYPAL_CANCEL_PATH,
   PAYPAL_RETURN_PATH,
@@ -25,22 +25,21 @@ const SETTINGS = '/settings?tab=subscription';
 const ReturnQuery = z.object({ subscription_id: z.string().trim().min(1).max(100).optional() });
 
 export default async function paypalRoutes(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   { ctx }: BillingPluginOptions,
 ): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps;
 
-  app.post('/api/client/process-paypal-payment', async (request): Promise<PaypalPaymentResponse> => {
-    const client = await requireClient(app, request);
-    const body = parseInput(PaypalPaymentBody, request.body);
-    const plan = await findActivePlan(db, body.planId);
-    if (!plan) throw notFound(BILLING_MESSAGES.planNotFound);
-    try {
-      return await startPaypalPayment(ctx, client, plan, body.amount);
-    } catch (error) {
-      throw asHttpError(error, request.log);
-    }
-  });
+  app.post(
+    '/api/client/process-paypal-payment',
+    { schema: { body: PaypalPaymentBody, response: { 200: PaypalPaymentResponse } } },
+    async (request) => {
+      const plan = await findActivePlan(db, request.body.planId);
+      if (!plan) throw notFound(BILLING_MESSAGES.planNotFound);
+      return startPaypalPayment(ctx, requireClient(request), plan, request.body.amount);
+    },
+  );
 
   /** The buyer comes back from PayPal: PayPal is asked, and only ACTIVE activates. Always a redirect. */
   app.get(PAYPAL_RETURN_PATH, async (request, reply) => {
@@ -71,12 +70,7 @@ export default async function paypalRoutes(
       if (!paypal || !app.deps.config.paypal.webhookId)
         throw serviceUnavailable('PayPal webhooks are not configured');
       const raw = rawBodyOf(request.body);
-      let verified: boolean;
-      try {
-        verified = await paypal.verifyWebhook(request.headers, raw);
-      } catch (error) {
-        throw asHttpError(error, request.log);
-      }
+      const verified = await paypal.verifyWebhook(request.headers, raw);
       if (!verified) throw badRequest('Invalid webhook signature.');
       const event = parseEvent(raw);
       if (!event) throw badRequest('Invalid webhook event');
@@ -85,7 +79,7 @@ export default async function paypalRoutes(
         try {
           await syncPaypalSubscription(ctx, await paypal.getSubscription(event.subscriptionId));
         } catch (error) {
-          if (!(isPaymentError(error) && error.kind === 'not_found')) throw asHttpError(error, request.log);
+          if (!(isPaymentError(error) && error.kind === 'not_found')) throw error;
         }
       }
       await recordEventHandled(db, 'paypal', event.id, app.deps.now());

@@ -8,7 +8,6 @@ import type Stripe from 'stripe';
 import { serviceUnavailable } from '../errors';
 import { isPaymentError } from '../providers/payments/errors';
 import { syncStripeSubscription } from './activation';
-import { asHttpError } from './gateways';
 import { isEventHandled, recordEventHandled } from './provider-events';
 import { keepRawBody, rawBodyOf } from './raw-body';
 import type { BillingPluginOptions } from './billing-context';
@@ -31,15 +30,10 @@ export default async function stripeWebhookRoutes(
     const stripe = ctx.gateways.stripe;
     if (!stripe || !ctx.gateways.stripeWebhooks)
       throw serviceUnavailable('Stripe webhooks are not configured');
-    let event: Stripe.Event;
-    try {
-      event = stripe.constructEvent(
-        rawBodyOf(request.body),
-        headerValue(request.headers['stripe-signature']),
-      );
-    } catch (error) {
-      throw asHttpError(error, request.log);
-    }
+    const event: Stripe.Event = stripe.constructEvent(
+      rawBodyOf(request.body),
+      headerValue(request.headers['stripe-signature']),
+    );
     if (await isEventHandled(db, 'stripe', event.id)) return { received: true, duplicate: true };
 
     const subscriptionId = subscriptionOf(event);
@@ -48,7 +42,7 @@ export default async function stripeWebhookRoutes(
         await syncStripeSubscription(ctx, await stripe.getSubscription(subscriptionId));
       } catch (error) {
         // A subscription Stripe does not know is nothing of ours; any other failure is retried by Stripe.
-        if (!(isPaymentError(error) && error.kind === 'not_found')) throw asHttpError(error, request.log);
+        if (!(isPaymentError(error) && error.kind === 'not_found')) throw error;
       }
     }
     await recordEventHandled(db, 'stripe', event.id, now());

@@ -5,14 +5,15 @@
 import type { FastifyInstance } from 'fastify';
 import {
   BILLING_MESSAGES,
-  type BillingConfig,
-  type CancelSubscriptionResponse,
-  type Plan,
-  type Subscription,
+  BillingConfig,
+  CancelSubscriptionResponse,
+  Plans,
+  Subscription,
 } from '../../contract/billing';
 import { requireClient } from '../auth/guards';
 import type { ClientRow } from '../db/schema';
 import { notFound } from '../errors';
+import type { ZodTypeProvider } from '../route-schemas';
 import { cancelAtPeriodEnd } from './cancellation';
 import { findPlan, listActivePlans, toPlan } from './plans';
 import type { BillingPluginOptions } from './billing-context';
@@ -20,9 +21,10 @@ import { findSubscription, isEnded, toSubscription } from './subscriptions-repos
 import { minutesUsedThisMonth } from './usage';
 
 export default async function subscriptionRoutes(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   { ctx }: BillingPluginOptions,
 ): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, now } = app.deps;
 
   /** The client's live subscription as the API shows it; null once it has ended or never existed. */
@@ -37,35 +39,38 @@ export default async function subscriptionRoutes(
     return toSubscription(row, plan, minutes, now());
   }
 
-  app.get('/api/client/subscription', async (request, reply) => {
-    const client = await requireClient(app, request);
-    const subscription = await currentSubscription(client);
-    // JSON null, not an empty body: "no subscription" is an answer, not an error.
-    return reply.type('application/json').send(JSON.stringify(subscription));
-  });
+  app.get(
+    '/api/client/subscription',
+    { schema: { response: { 200: Subscription.nullable() } } },
+    async (request, reply) => {
+      const subscription = await currentSubscription(requireClient(request));
+      // JSON null, not an empty body: "no subscription" is an answer, not an error.
+      return reply.type('application/json').send(subscription);
+    },
+  );
 
-  app.get('/api/client/subscription-plans', async (request): Promise<Plan[]> => {
-    await requireClient(app, request);
-    return (await listActivePlans(db)).map(toPlan);
-  });
+  app.get('/api/client/subscription-plans', { schema: { response: { 200: Plans } } }, async () =>
+    (await listActivePlans(db)).map(toPlan),
+  );
 
-  app.post('/api/client/subscription/cancel', async (request): Promise<CancelSubscriptionResponse> => {
-    const client = await requireClient(app, request);
-    const row = await findSubscription(db, client.id);
-    if (!row || isEnded(row, now())) throw notFound(BILLING_MESSAGES.noSubscription);
-    await cancelAtPeriodEnd(ctx, row);
-    const subscription = await currentSubscription(client);
-    if (!subscription) throw notFound(BILLING_MESSAGES.noSubscription);
-    return { success: true, subscription };
-  });
+  app.post(
+    '/api/client/subscription/cancel',
+    { schema: { response: { 200: CancelSubscriptionResponse } } },
+    async (request) => {
+      const client = requireClient(request);
+      const row = await findSubscription(db, client.id);
+      if (!row || isEnded(row, now())) throw notFound(BILLING_MESSAGES.noSubscription);
+      await cancelAtPeriodEnd(ctx, row);
+      const subscription = await currentSubscription(client);
+      if (!subscription) throw notFound(BILLING_MESSAGES.noSubscription);
+      return { success: true as const, subscription };
+    },
+  );
 
   // Public: the publishable key is meant for browsers, and the page asks before anyone pays.
-  app.get(
-    '/api/billing/config',
-    async (): Promise<BillingConfig> => ({
-      stripePublishableKey: ctx.gateways.stripePublishableKey,
-      paypalEnabled: !!ctx.gateways.paypal,
-      stripeJsUrl: app.deps.config.stripe.jsUrl,
-    }),
-  );
+  app.get('/api/billing/config', { schema: { response: { 200: BillingConfig } } }, async () => ({
+    stripePublishableKey: ctx.gateways.stripePublishableKey,
+    paypalEnabled: !!ctx.gateways.paypal,
+    stripeJsUrl: app.deps.config.stripe.jsUrl,
+  }));
 }

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { currentAdmin, currentClient, requireAdmin, requireClient } from '../auth/guards';
+import { currentAdmin, currentClient, requireClient } from '../auth/guards';
 import type { AppDeps } from '../context';
 import type { CallRow } from '../db/schema';
 import { HttpError, badGateway, notFound, parseInput, unauthorized } from '../errors';
@@ -72,7 +72,7 @@ export default async function recordingRoutes(app: FastifyInstance): Promise<voi
   ) => sendRecording(app.deps, request, reply, call, { download });
 
   app.get('/api/client/recording/:id', async (request, reply) => {
-    const client = await requireClient(app, request);
+    const client = requireClient(request);
     const { id } = parseInput(CallParam, request.params, 'call id');
     return stream(request, reply, await calls.findCall(client.id, id), false);
   });
@@ -94,7 +94,6 @@ export default async function recordingRoutes(app: FastifyInstance): Promise<voi
   });
 
   app.get('/api/admin/client-recording/:clientId/:id', async (request, reply) => {
-    await requireAdmin(app, request);
     const { clientId, id } = parseInput(AdminParams, request.params, 'recording path');
     return stream(request, reply, await calls.findCall(clientId, id), false);
   });

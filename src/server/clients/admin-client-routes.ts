@@ -1,6 +1,6 @@
 /**
  * Client management for admins (SPEC §7 "Admin"): list, stats, configuration, credentials,
- * deletion. Every handler calls requireAdmin first; every change writes an audit row in the same
+ * deletion. The /api/admin guard (auth/guards.ts) runs before every handler; every change writes an audit row in the same
  * transaction. The API key is stored encrypted and only ever answered masked.
  */
 import { rebuildDailyRollups } from '../calls/rollups';
@@ -41,24 +41,21 @@ export default async function adminClientRoutes(app: FastifyInstance): Promise<v
   }
 
   app.get('/api/admin/clients', async (request) => {
-    await requireAdmin(app, request);
     const clients = await listClientsWithTotals(db);
     return clients.map(({ row, totals }) => toAdminListItem(row, totals, config.publicUrl, secrets));
   });
 
   app.get('/api/admin/stats', async (request) => {
-    await requireAdmin(app, request);
     return getAdminStats(db);
   });
 
   app.get('/api/admin/client-config/:id', async (request) => {
-    await requireAdmin(app, request);
     const { id } = parseInput(IdParam, request.params, 'client id');
     return toAdminClient(await clientOr404(id), config.publicUrl, secrets);
   });
 
   app.put('/api/admin/client-config/:id', async (request): Promise<ClientConfigUpdateResponse> => {
-    const admin = await requireAdmin(app, request);
+    const admin = requireAdmin(request);
     const { id } = parseInput(IdParam, request.params, 'client id');
     const form = parseInput(EditClientForm, request.body);
     const current = await clientOr404(id);
@@ -159,7 +156,7 @@ export default async function adminClientRoutes(app: FastifyInstance): Promise<v
   app.post(
     '/api/admin/clients/:id/generate-credentials',
     async (request, reply): Promise<CredentialsResponse> => {
-      const admin = await requireAdmin(app, request);
+      const admin = requireAdmin(request);
       const { id } = parseInput(IdParam, request.params, 'client id');
       const client = await clientOr404(id);
       if (client.onboarding_status !== 'active') {
@@ -182,7 +179,7 @@ export default async function adminClientRoutes(app: FastifyInstance): Promise<v
   );
 
   app.delete('/api/admin/clients/:id', async (request) => {
-    const admin = await requireAdmin(app, request);
+    const admin = requireAdmin(request);
     const { id } = parseInput(IdParam, request.params, 'client id');
     const client = await clientOr404(id);
     await db.transaction().execute(async (trx) => {

@@ -38,7 +38,7 @@ export default async function onboardingRoutes(app: FastifyInstance): Promise<vo
   const { db, config, now } = app.deps;
 
   app.post('/api/admin/generate-webhook', async (request, reply): Promise<WebhookGenerated> => {
-    const admin = await requireAdmin(app, request);
+    const admin = requireAdmin(request);
     const form = parseInput(CreateClientForm, request.body);
     const id = randomUUID();
     const token = randomToken(WEBHOOK_TOKEN_BYTES);
@@ -95,7 +95,6 @@ export default async function onboardingRoutes(app: FastifyInstance): Promise<vo
   });
 
   app.get('/api/admin/webhook-status/:id', async (request, reply): Promise<WebhookStatus> => {
-    await requireAdmin(app, request);
     const { id } = parseInput(IdParam, request.params, 'client id');
     const client = await findClient(db, id);
     if (!client) throw notFound(MESSAGES.clientNotFound);
@@ -107,7 +106,7 @@ export default async function onboardingRoutes(app: FastifyInstance): Promise<vo
   });
 
   app.post('/api/admin/finalize-client/:id', async (request): Promise<FinalizeResponse> => {
-    const admin = await requireAdmin(app, request);
+    const admin = requireAdmin(request);
     const { id } = parseInput(IdParam, request.params, 'client id');
     const client = await findClient(db, id);
     if (!client) throw notFound(MESSAGES.clientNotFound);

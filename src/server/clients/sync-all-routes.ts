@@ -1,29 +1,35 @@
 /** POST /api/admin/sync-all-clients: the per-client sync for every active client (sync-all.ts). */
 import type { FastifyInstance } from 'fastify';
-import type { SyncAllResult } from '../../contract/admin';
+import { SyncAllResult } from '../../contract/admin';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { syncClientCalls } from '../calls/sync';
 import { syncAllClients } from './sync-all';
+import type { ZodTypeProvider } from '../route-schemas';
 
-export default async function syncAllRoutes(app: FastifyInstance): Promise<void> {
-  app.post('/api/admin/sync-all-clients', async (request): Promise<SyncAllResult> => {
-    const admin = await requireAdmin(app, request);
-    const result = await syncAllClients(app.deps, syncClientCalls, request.log);
-    await recordAudit(
-      app.deps.db,
-      {
-        adminId: admin.id,
-        action: 'clients.sync_all',
-        detail: {
-          synced: result.synced,
-          failed: result.failed,
-          skipped: result.skipped,
-          created: result.created,
+export default async function syncAllRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.post(
+    '/api/admin/sync-all-clients',
+    { schema: { response: { 200: SyncAllResult } } },
+    async (request) => {
+      const admin = requireAdmin(request);
+      const result = await syncAllClients(app.deps, syncClientCalls, request.log);
+      await recordAudit(
+        app.deps.db,
+        {
+          adminId: admin.id,
+          action: 'clients.sync_all',
+          detail: {
+            synced: result.synced,
+            failed: result.failed,
+            skipped: result.skipped,
+            created: result.created,
+          },
         },
-      },
-      app.deps.now(),
-    );
-    return result;
-  });
+        app.deps.now(),
+      );
+      return result;
+    },
+  );
 }

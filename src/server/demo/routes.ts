@@ -7,13 +7,14 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { type Call, CallsQuery, type DemoStats, type SeedResult } from '../../contract/calls';
+import { type Call, CallsPage, CallsQuery, DailyPoints, DemoStats, SeedResult } from '../../contract/calls';
 import { DateRangeQuery, IdParam } from '../../contract/common';
 import { requireClient } from '../auth/guards';
 import { getCallsOverTime, getClientStats, listCalls } from '../calls/call-queries';
 import { createCallsRepository } from '../calls/calls-repository';
 import { sendRecording } from '../calls/recording-routes';
-import { notFound, parseInput } from '../errors';
+import { notFound } from '../errors';
+import type { ZodTypeProvider } from '../route-schemas';
 import { DEMO_CLIENT, DEMO_CLIENT_ID, createDemoData } from './demo-data';
 import { clientSampleCalls } from './sample-calls';
 
@@ -49,7 +50,8 @@ export function parseRange(
   return start > end || start >= size ? 'invalid' : { start, end };
 }
 
-export default async function demoRoutes(app: FastifyInstance): Promise<void> {
+export default async function demoRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, now } = app.deps;
   const demo = createDemoData(app.deps, (error) => app.log.warn({ err: error }, 'demo sync failed'));
   const calls = createCallsRepository(db);
@@ -57,62 +59,80 @@ export default async function demoRoutes(app: FastifyInstance): Promise<void> {
   const withDemoRecording = (call: Call): Call =>
     call.recordingUrl ? { ...call, recordingUrl: demoRecordingPath(call.id) } : call;
 
-  app.get('/api/demo/calls', async (request) => {
-    const query = parseInput(CallsQuery, request.query, 'query');
-    await demo.ensureCurrent();
-    const page = await listCalls(db, DEMO_CLIENT_ID, query);
-    return { ...page, calls: page.calls.map(withDemoRecording) };
-  });
+  app.get(
+    '/api/demo/calls',
+    { schema: { querystring: CallsQuery, response: { 200: CallsPage } } },
+    async (request) => {
+      await demo.ensureCurrent();
+      const page = await listCalls(db, DEMO_CLIENT_ID, request.query);
+      return { ...page, calls: page.calls.map(withDemoRecording) };
+    },
+  );
 
-  app.get('/api/demo/stats', async (request): Promise<DemoStats> => {
-    const { dateRange } = parseInput(DateRangeQuery, request.query, 'query');
-    await demo.ensureCurrent();
-    const stats = await getClientStats(db, DEMO_CLIENT_ID, dateRange, now());
-    // The demo presents what its calls cost the agency's client as the agency's revenue.
-    return { ...stats, totalRevenue: stats.totalCost };
-  });
+  app.get(
+    '/api/demo/stats',
+    { schema: { querystring: DateRangeQuery, response: { 200: DemoStats } } },
+    async (request) => {
+      await demo.ensureCurrent();
+      const stats = await getClientStats(db, DEMO_CLIENT_ID, request.query.dateRange, now());
+      // The demo presents what its calls cost the agency's client as the agency's revenue.
+      return { ...stats, totalRevenue: stats.totalCost };
+    },
+  );
 
-  app.get('/api/demo/calls-over-time', async (request) => {
-    const { dateRange } = parseInput(DateRangeQuery, request.query, 'query');
-    await demo.ensureCurrent();
-    return getCallsOverTime(db, DEMO_CLIENT, dateRange, now());
-  });
+  app.get(
+    '/api/demo/calls-over-time',
+    { schema: { querystring: DateRangeQuery, response: { 200: DailyPoints } } },
+    async (request) => {
+      await demo.ensureCurrent();
+      return getCallsOverTime(db, DEMO_CLIENT, request.query.dateRange, now());
+    },
+  );
 
-  app.get('/api/demo/recording/:id', async (request, reply) => {
-    const { id } = parseInput(IdParam, request.params, 'call id');
-    const { download } = parseInput(RecordingQuery, request.query, 'query');
-    const call = await calls.findCall(DEMO_CLIENT_ID, id);
-    if (demo.fromProvider)
-      return sendRecording(app.deps, request, reply, call, {
-        download: !!download,
-        cacheControl: 'public, max-age=3600',
-      });
-    if (!call) throw notFound('Call not found');
-    if (!call.recording_url) throw notFound('No recording for this call');
-    const audio = await demoAudio();
-    const range = parseRange(
-      typeof request.headers.range === 'string' ? request.headers.range : undefined,
-      audio.length,
-    );
-    reply
-      .header('content-type', 'audio/mpeg')
-      .header('accept-ranges', 'bytes')
-      .header('cache-control', 'public, max-age=3600');
-    if (download) reply.header('content-disposition', `attachment; filename="recording-${call.id}.mp3"`);
-    if (range === 'invalid') return reply.code(416).header('content-range', `bytes */${audio.length}`).send();
-    if (range) {
-      return reply
-        .code(206)
-        .header('content-range', `bytes ${range.start}-${range.end}/${audio.length}`)
-        .send(audio.subarray(range.start, range.end + 1));
-    }
-    return reply.send(audio);
-  });
+  app.get(
+    '/api/demo/recording/:id',
+    { schema: { params: IdParam, querystring: RecordingQuery } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const { download } = request.query;
+      const call = await calls.findCall(DEMO_CLIENT_ID, id);
+      if (demo.fromProvider)
+        return sendRecording(app.deps, request, reply, call, {
+          download: !!download,
+          cacheControl: 'public, max-age=3600',
+        });
+      if (!call) throw notFound('Call not found');
+      if (!call.recording_url) throw notFound('No recording for this call');
+      const audio = await demoAudio();
+      const range = parseRange(
+        typeof request.headers.range === 'string' ? request.headers.range : undefined,
+        audio.length,
+      );
+      reply
+        .header('content-type', 'audio/mpeg')
+        .header('accept-ranges', 'bytes')
+        .header('cache-control', 'public, max-age=3600');
+      if (download) reply.header('content-disposition', `attachment; filename="recording-${call.id}.mp3"`);
+      if (range === 'invalid')
+        return reply.code(416).header('content-range', `bytes */${audio.length}`).send();
+      if (range) {
+        return reply
+          .code(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${audio.length}`)
+          .send(audio.subarray(range.start, range.end + 1));
+      }
+      return reply.send(audio);
+    },
+  );
 
-  app.post('/api/demo/seed', async (request): Promise<SeedResult> => {
-    const client = await requireClient(app, request);
-    const sample = clientSampleCalls(now(), SEED_CALL_COUNT, randomUUID());
-    const { created } = await calls.upsertCalls(client, sample);
-    return { success: true, inserted: created };
-  });
+  app.post(
+    '/api/demo/seed',
+    { config: { access: 'client' }, schema: { response: { 200: SeedResult } } },
+    async (request) => {
+      const client = requireClient(request);
+      const sample = clientSampleCalls(now(), SEED_CALL_COUNT, randomUUID());
+      const { created } = await calls.upsertCalls(client, sample);
+      return { success: true, inserted: created };
+    },
+  );
 }
