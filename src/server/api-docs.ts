@@ -18,8 +18,8 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
       info: {
         title: 'Call Analytics & Management Platform API',
         description:
-          'Client endpoints (/api/client/*) need the client session cookie, admin endpoints ' +
-          '(/api/admin/*) the admin session cookie; both come from the login endpoints. Errors ' +
+          'Client endpoints (`/api/client/*`) need the client session cookie, admin endpoints ' +
+          '(`/api/admin/*`) the admin session cookie; both come from the login endpoints. Errors ' +
           'answer `{message}` (400s add `fields`, the first message per input field).',
         version: '1.0.0',
       },

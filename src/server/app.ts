@@ -97,13 +97,12 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     return reply.code(500).send({ message: 'Internal server error' });
   });
 
+  await registerApiDocs(app);
   // For load balancers and the test harness: answers once the database is reachable.
   app.get('/api/health', async () => {
     await deps.db.selectFrom('plans').select('id').limit(1).execute();
     return { ok: true };
   });
-
-  await registerApiDocs(app);
   await app.register(authRoutes);
   await app.register(accountRoutes);
   await app.register(callsRoutes);

@@ -16,6 +16,10 @@ declare module 'fastify' {
     /** Overrides the access the path's prefix implies ('public': no session needed). */
     access?: Access;
   }
+  interface FastifyInstance {
+    /** Every route with the access the guard gives it, in registration order (tests, docs). */
+    routeTable: RouteAccess[];
+  }
   interface FastifyRequest {
     /** Set by the guard on /api/client/* routes: the signed-in, active client. */
     client: ClientRow | null;
@@ -27,7 +31,13 @@ declare module 'fastify' {
 export const CLIENT_PREFIX = '/api/client/';
 export const ADMIN_PREFIX = '/api/admin/';
 
-type Access = 'public' | 'client' | 'admin';
+export type Access = 'public' | 'client' | 'admin';
+
+export interface RouteAccess {
+  method: string;
+  url: string;
+  access: Access;
+}
 
 function accessOf(route: string, configured: Access | undefined): Access {
   if (configured) return configured;
@@ -36,9 +46,17 @@ function accessOf(route: string, configured: Access | undefined): Access {
   return 'public';
 }
 
+/** Call before any route is added: the route table is collected as routes register. */
 export function registerGuards(app: FastifyInstance): void {
   app.decorateRequest('client', null);
   app.decorateRequest('admin', null);
+  const routeTable: RouteAccess[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const access = accessOf(route.url, route.config?.access);
+    for (const method of methods) if (method !== 'HEAD') routeTable.push({ method, url: route.url, access });
+  });
   app.addHook('onRequest', async (request) => {
     // The matched route's pattern, not the raw URL: an unknown path reaches the 404 handler.
     const route = request.routeOptions.url;

@@ -1,0 +1,59 @@
+/** The OpenAPI description is generated from the routes themselves: every route is in it, with its schemas. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+
+interface Operation {
+  parameters?: { in: string; name: string }[];
+  requestBody?: unknown;
+  responses?: Record<string, unknown>;
+  tags?: string[];
+}
+type OpenApi = { openapi: string; paths: Record<string, Record<string, Operation>> };
+
+/** Fastify's `/:id` as OpenAPI's `/{id}`. */
+const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+
+describe(`API description (${TEST_DB})`, () => {
+  let t: TestApp;
+  let doc: OpenApi;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    doc = res.json();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('lists every API route of the route table under its method', () => {
+    const apiRoutes = t.app.routeTable.filter(
+      ({ url }) => url.startsWith('/api/') && !url.startsWith('/api/docs') && url !== '/api/openapi.json',
+    );
+    expect(apiRoutes.length).toBeGreaterThan(50);
+    const missing = apiRoutes.filter(
+      ({ method, url }) => !doc.paths[openApiPath(url)]?.[method.toLowerCase()],
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('describes parameters, bodies and answers from the route schemas', () => {
+    const update = doc.paths['/api/client/account']?.put;
+    expect(update?.requestBody).toBeDefined();
+    expect(update?.tags).toEqual(['client']);
+    const stats = doc.paths['/api/admin/client-stats/{clientId}']?.get;
+    expect(stats?.parameters?.some((p) => p.in === 'path' && p.name === 'clientId')).toBe(true);
+    expect(stats?.tags).toEqual(['admin']);
+    const calls = doc.paths['/api/client/calls']?.get;
+    expect(calls?.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['page', 'limit']));
+    expect(calls?.responses?.['200']).toBeDefined();
+  });
+
+  it('serves the interactive documentation page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('swagger');
+  });
+});
