@@ -34,32 +34,3 @@ export async function recordAudit(db: Kysely<Database>, entry: AuditEntry, now: 
     })
     .execute();
 }
-
-export interface AuditRecord {
-  adminId: string;
-  action: string;
-  clientId: string | null;
-  detail: Record<string, unknown> | null;
-  createdAt: number;
-}
-
-/** Newest first; for tests and future admin screens. */
-export async function listAudit(
-  db: Kysely<Database>,
-  filter: { clientId?: string; limit?: number } = {},
-): Promise<AuditRecord[]> {
-  let q = db
-    .selectFrom('audit_log')
-    .selectAll()
-    .orderBy('id', 'desc')
-    .limit(filter.limit ?? 100);
-  if (filter.clientId) q = q.where('client_id', '=', filter.clientId);
-  const rows = await q.execute();
-  return rows.map((r) => ({
-    adminId: r.admin_id,
-    action: r.action,
-    clientId: r.client_id,
-    detail: r.detail ? (JSON.parse(r.detail) as Record<string, unknown>) : null,
-    createdAt: Number(r.created_at),
-  }));
-}

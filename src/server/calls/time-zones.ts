@@ -20,15 +20,6 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    formatter(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Offset of the zone from UTC at an instant, in ms (positive east of Greenwich). */
 function offsetAt(ms: number, timeZone: string): number {
   const parts = Object.fromEntries(
