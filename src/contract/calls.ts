@@ -7,10 +7,13 @@ export type CallStatus = (typeof CALL_STATUSES)[number];
 /** Pathways offered by the filter bar; the server matches names case-insensitively. */
 export const PATHWAYS = ['sales', 'support', 'booking'] as const;
 export const STATUS_FILTERS = ['completed', 'active', 'failed', 'transferred', 'all'] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
 /** A call as the API shows it. */
 export const Call = z.object({
   id: z.string(),
+  /** The voice provider's own id of the call, the one the client finds in the provider's dashboard. */
+  providerCallId: z.string(),
   fromNumber: z.string(),
   toNumber: z.string(),
   /** Seconds. */

@@ -139,8 +139,25 @@ describe(`call analytics (${TEST_DB})`, () => {
       await count(`startDate=${new Date(NOW - DAY).toISOString()}&endDate=${new Date(NOW).toISOString()}`),
     ).toBe(2);
     expect(await count('search=4155550100')).toBe(1);
+    // As the log shows a number, and as people write one.
+    expect(await count(`search=${encodeURIComponent('+1 415 555 0100')}`)).toBe(1);
+    expect(await count(`search=${encodeURIComponent('(415) 555-0100')}`)).toBe(1);
     expect(await count('search=dentist')).toBe(1);
     expect(await count('search=100%25')).toBe(0);
+  });
+
+  it("shows the provider's own call id beside ours, and finds the call by it", async () => {
+    const { client, cookie } = await clientWithCookie();
+    await storeCalls(t.deps, client, [{ createdAt: NOW - HOUR, status: 'completed' }]);
+    const [call] = (await get(cookie, '/api/client/calls?status=all')).body.calls;
+    const row = await t.deps.db
+      .selectFrom('calls')
+      .select('provider_call_id')
+      .where('id', '=', call.id)
+      .executeTakeFirstOrThrow();
+    expect(call.providerCallId).toBe(row.provider_call_id);
+    const found = await get(cookie, `/api/client/calls?status=all&search=${call.providerCallId}`);
+    expect(found.body.calls.map((c: { id: string }) => c.id)).toEqual([call.id]);
   });
 
   it('refuses malformed query values with 400 and a message', async () => {

@@ -5,6 +5,7 @@
  */
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { formatDuration, formatMoney } from '../../src/contract/format';
+import { formatPhone } from '../../src/web/components/calls/phone';
 import { DashboardPage } from './pages/dashboard-page';
 import { clientSession, loginClientApi, placeTestCall } from './support/api';
 import { CLIENT, VOICE_SIM_URL } from './support/env';
@@ -90,7 +91,13 @@ test('empty state, then webhook calls: stats match the table, formats and pagina
   await expect(first.locator('td').nth(2)).toHaveText(/^\d+:\d{2}$/);
   await expect(first.locator('td').nth(3)).toHaveText('completed');
   await expect(first.locator('td').nth(5)).toHaveText(/^\d{1,2}\/\d{1,2}\/\d{4}, \d{1,2}:\d{2} (AM|PM)$/);
-  await expect(first.locator('td').nth(1)).toHaveText(/^\+\d+\s*\+\d+$/);
+  // Numbers grouped for reading ("+1 415 555 0123"), the E.164 form kept in the title.
+  await expect(first.locator('td').nth(1)).toHaveText(/^\+\d[\d ]*\d\s*\+\d[\d ]*\d$/);
+  await expect(first.locator('td').nth(1).locator('span[title^="+"]').first()).toHaveAttribute(
+    'title',
+    /^\+\d+$/,
+  );
+  await expect(first.locator('td').nth(6)).toHaveText(/^\$\d+\.\d{2}$/);
 
   const durations = await dashboard.rowDurations();
   await dashboard.page.getByRole('button', { name: 'Next' }).click();
@@ -174,7 +181,7 @@ test('any filter change goes back to page 1; status, pathway and search filter t
   await dashboard.openSearch();
   await dashboard.search(target.fromNumber);
   await expect(dashboard.row(target.id)).toBeVisible();
-  await expect(dashboard.rows.filter({ hasNotText: target.fromNumber })).toHaveCount(0);
+  await expect(dashboard.rows.filter({ hasNotText: formatPhone(target.fromNumber) })).toHaveCount(0);
   await dashboard.search(target.id);
   await expect(dashboard.rows).toHaveCount(1);
   await expect(dashboard.row(target.id)).toBeVisible();
@@ -182,6 +189,45 @@ test('any filter change goes back to page 1; status, pathway and search filter t
   await expect(page.getByText(EMPTY_TEXT)).toBeVisible();
   await page.getByRole('button', { name: 'Close search' }).click();
   await expect(dashboard.rows).toHaveCount(10);
+});
+
+test('failed and transferred calls can be listed, and a phone shows each call as a card', async ({
+  page,
+}) => {
+  const dashboard = new DashboardPage(page);
+  await placeCalls(page, 1, { status: 'failed', completed: true, error_message: 'busy' });
+  await placeCalls(page, 1, { transferred_to: '+14155550199' });
+  await dashboard.open();
+  await dashboard.waitForLog();
+  const statuses = () => dashboard.rows.locator('td:nth-child(4)').allInnerTexts();
+
+  await dashboard.setStatus('Failed');
+  await expect(dashboard.rows.first().locator('td').nth(3)).toHaveText('failed');
+  expect(new Set(await statuses())).toEqual(new Set(['failed']));
+  await dashboard.setStatus('Transferred');
+  await expect(dashboard.rows.first().locator('td').nth(3)).toHaveText('transferred');
+  expect(new Set(await statuses())).toEqual(new Set(['transferred']));
+  await dashboard.setStatus('All');
+  const all = await allCalls(page.request);
+  const inWeek = all.filter((c) => Date.parse(c.createdAt) > Date.now() - 7 * 24 * 3600_000);
+  await expect(dashboard.pagination).toContainText(`of ${inWeek.length} results`);
+
+  // 390 px: cards with every field and every action, nothing cut off sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(dashboard.rows).toHaveCount(0);
+  const card = page.getByTestId('call-card').first();
+  await expect(page.getByTestId('call-card')).toHaveCount(10);
+  for (const label of ['Duration', 'Cost', 'Pathway', 'Call ID']) await expect(card).toContainText(label);
+  const remove = card.getByRole('button', { name: 'Delete call' });
+  await expect(remove).toBeVisible();
+  const box = await remove.boundingBox();
+  expect((box?.x ?? 999) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await card.getByRole('button', { name: 'Show transcript' }).click();
+  await expect(card.getByTestId('transcript')).toBeVisible();
+  await screenshotBothWidths(page, 'dashboard-all-statuses');
+  await dashboard.setStatus('Completed');
 });
 
 test('transcripts open one at a time; recordings play, switch, stop and download', async ({ page }) => {

@@ -35,6 +35,21 @@ test('the demo shows stats, chart, recent activity, filters and a read-only call
   await expect(demo.pagination).toContainText(/Showing 1 to 10 of [\d,]+ results/);
   await screenshotBothWidths(page, 'demo');
 
+  // Every page is reachable: a window of numbered buttons around the current page, First and Last.
+  const total = Number(
+    /of ([\d,]+) results/.exec((await demo.pagination.textContent()) ?? '')?.[1].replace(/,/g, ''),
+  );
+  const lastPage = Math.ceil(total / 10);
+  expect(lastPage).toBeGreaterThan(7);
+  await demo.jumpToPage(lastPage - 3);
+  await expect(demo.currentPageButton()).toHaveText(String(lastPage - 3));
+  await expect(demo.pagination.getByRole('button', { name: /^Page \d+$/ })).toHaveCount(5);
+  await demo.pagination.getByRole('button', { name: 'Last' }).click();
+  await expect(demo.currentPageButton()).toHaveText(String(lastPage));
+  await expect(demo.pagination.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await demo.pagination.getByRole('button', { name: 'First' }).click();
+  await expect(demo.currentPageButton()).toHaveText('1');
+
   // The demo's own date ranges, and the page resets when one changes.
   await demo.goToPage(3);
   await expect(demo.currentPageButton()).toHaveText('3');

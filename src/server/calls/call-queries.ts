@@ -250,6 +250,7 @@ export function toCall(
 ): Call {
   return {
     id: row.id,
+    providerCallId: row.provider_call_id,
     fromNumber: row.from_number,
     toNumber: row.to_number,
     duration: row.duration_seconds,
@@ -260,6 +261,14 @@ export function toCall(
     transcript: row.transcript,
     cost: Math.round(row.cost_micros / 10_000) / 100,
   };
+}
+
+/**
+ * A number as the screen shows it ("+1 415 555 0123", "(415) 555-0123") as stored (E.164 digits),
+ * so what a client copies from the log finds the call; other text is left as typed.
+ */
+function compactPhone(text: string): string {
+  return /^\+?[\d\s().-]+$/.test(text) ? text.replace(/[\s().-]/g, '') : text;
 }
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
@@ -285,10 +294,11 @@ export async function listCalls(
   if (filter.pathway) base = base.where(sql`lower(pathway)`, '=', filter.pathway.toLowerCase());
   if (query.search) {
     const pattern = likePattern(query.search);
+    const phonePattern = likePattern(compactPhone(query.search));
     base = base.where((eb) =>
       eb.or([
-        eb(sql`from_number`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`to_number`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`from_number`, 'like', sql`${phonePattern} escape '\\'`),
+        eb(sql`to_number`, 'like', sql`${phonePattern} escape '\\'`),
         eb(sql`id`, 'like', sql`${pattern} escape '\\'`),
         eb(sql`provider_call_id`, 'like', sql`${pattern} escape '\\'`),
         eb(sql`lower(coalesce(transcript, ''))`, 'like', sql`${pattern.toLowerCase()} escape '\\'`),

@@ -70,12 +70,18 @@ export class DashboardPage {
     await this.page.getByRole('option', { name: label, exact: true }).click();
   }
 
-  async setStatus(label: 'Completed' | 'Active') {
+  async setStatus(label: 'Completed' | 'Active' | 'Failed' | 'Transferred' | 'All') {
     await this.page.getByRole('radio', { name: label }).click();
   }
 
   async goToPage(n: number) {
     await this.pagination.getByRole('button', { name: `Page ${n}` }).click();
+  }
+
+  /** Types a page number into the pagination's page box and goes there. */
+  async jumpToPage(n: number) {
+    await this.pagination.getByLabel('Go to page').fill(String(n));
+    await this.pagination.getByRole('button', { name: 'Go' }).click();
   }
 
   currentPageButton(): Locator {

@@ -1,11 +1,11 @@
 /** Date range, pathway and status filters of a calls view (SPEC §2 "Filter bar"). */
-import { PATHWAYS } from '../../../contract/calls';
+import { PATHWAYS, type StatusFilter } from '../../../contract/calls';
 import type { DateRange } from '../../../contract/common';
 import { Card, CardContent } from '../ui/card';
 import { Label } from '../ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
 import { ToggleGroup, ToggleGroupItem } from '../ui/toggle-group';
-import { type CallFilters, DATE_RANGE_LABELS, type StatusToggle } from './filters';
+import { type CallFilters, DATE_RANGE_LABELS } from './filters';
 
 const PATHWAY_LABELS: Record<string, string> = {
   all: 'All Pathways',
@@ -13,9 +13,13 @@ const PATHWAY_LABELS: Record<string, string> = {
   support: 'Support',
   booking: 'Booking',
 };
-const STATUS_OPTIONS: { value: StatusToggle; label: string }[] = [
+/** SPEC's two first; failed and transferred calls are the ones a client most needs to review. */
+const STATUS_OPTIONS: { value: StatusFilter; label: string }[] = [
   { value: 'completed', label: 'Completed' },
   { value: 'active', label: 'Active' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'transferred', label: 'Transferred' },
+  { value: 'all', label: 'All' },
 ];
 
 export interface CallFilterBarProps {
@@ -69,13 +73,14 @@ export function CallFilterBar({ filters, dateRanges, onChange }: CallFilterBarPr
           <ToggleGroup
             type="single"
             variant="outline"
+            className="w-full sm:w-fit"
             aria-labelledby="filter-status-label"
             value={filters.status}
             // Radix lets a single toggle be switched off; the log always shows one status.
-            onValueChange={(value) => value && onChange({ status: value as StatusToggle })}
+            onValueChange={(value) => value && onChange({ status: value as StatusFilter })}
           >
             {STATUS_OPTIONS.map((o) => (
-              <ToggleGroupItem key={o.value} value={o.value} className="px-4">
+              <ToggleGroupItem key={o.value} value={o.value} className="flex-auto px-1.5 text-xs sm:px-4 sm:text-sm">
                 {o.label}
               </ToggleGroupItem>
             ))}

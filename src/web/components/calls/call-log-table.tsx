@@ -6,10 +6,11 @@
 import { ArrowRight, Download, FileText, Loader2, Play, Square, Trash2 } from 'lucide-react';
 import { Fragment, type ReactNode, useEffect, useState } from 'react';
 import type { Call, CallsPage } from '../../../contract/calls';
-import { formatCallCreated, formatDuration } from '../../../contract/format';
+import { formatCallCreated, formatDuration, formatMoney } from '../../../contract/format';
 import type { CallSource } from '../../features/calls/call-source';
 import { useDeleteCall } from '../../features/calls/mutations';
 import { useCalls } from '../../features/calls/queries';
+import { useMediaQuery } from '../../lib/use-media-query';
 import { cn } from '../../lib/utils';
 import { QueryView } from '../query-view';
 import { Button } from '../ui/button';
@@ -19,6 +20,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '.
 import { CallPagination } from './call-pagination';
 import { CallStatusBadge } from './call-status-badge';
 import { DeleteCallDialog } from './delete-call-dialog';
+import { formatPhone } from './phone';
 import { downloadRecording } from './download-recording';
 import type { CallFilters } from './filters';
 import { TranscriptPanel } from './transcript-panel';
@@ -26,7 +28,10 @@ import { parseTranscript } from './transcript';
 import { useCallPlayback } from './use-call-playback';
 
 export const EMPTY_CALLS_TEXT = 'No call logs found. Click the sync button to fetch data from Bland AI.';
-const COLUMNS = ['Call ID', 'From/To', 'Duration', 'Status', 'Pathway', 'Created', 'Actions'];
+/** SPEC's columns, with the call's cost before the actions. */
+const COLUMNS = ['Call ID', 'From/To', 'Duration', 'Status', 'Pathway', 'Created', 'Cost', 'Actions'];
+/** Below this width each call is a card: a seven-column table does not fit a phone. */
+const TABLE_MEDIA = '(min-width: 768px)';
 
 export interface CallLogTableProps {
   source: CallSource;
@@ -73,6 +78,27 @@ export function CallLogTable({
       onSuccess: () => setExpandedId((open) => (open === callId ? null : open)),
     });
 
+  const asTable = useMediaQuery(TABLE_MEDIA);
+  const rowView = (call: Call): CallView => {
+    const lines = parseTranscript(call.transcript);
+    const expanded = expandedId === call.id && lines !== null;
+    const actions = (
+      <CallActions
+        call={call}
+        source={source}
+        hasTranscript={lines !== null}
+        expanded={expanded}
+        playback={playback.statusOf(call.id)}
+        downloading={downloadingId === call.id}
+        onPlay={() => playback.toggle(call.id)}
+        onDownload={() => download(call)}
+        onToggleTranscript={() => setExpandedId(expanded ? null : call.id)}
+        onDelete={() => setPendingDeleteId(call.id)}
+      />
+    );
+    return { call, lines: expanded ? lines : null, actions };
+  };
+
   return (
     <Card className="min-w-0 gap-4" data-testid="call-log">
       <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
@@ -90,108 +116,13 @@ export function CallLogTable({
         >
           {(page) => (
             <>
-              <Table className={cn(query.isPlaceholderData && 'opacity-60')}>
-                <TableHeader>
-                  <TableRow>
-                    {COLUMNS.map((c) => (
-                      <TableHead key={c} className={c === 'Actions' ? 'text-right' : undefined}>
-                        {c}
-                      </TableHead>
-                    ))}
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {page.calls.map((call) => {
-                    const lines = parseTranscript(call.transcript);
-                    const expanded = expandedId === call.id && lines !== null;
-                    return (
-                      <Fragment key={call.id}>
-                        <TableRow
-                          data-testid="call-row"
-                          data-call-id={call.id}
-                          className={expanded ? 'border-b-0 bg-muted/40' : undefined}
-                        >
-                          <TableCell className="max-w-[8.5rem] truncate font-mono text-xs" title={call.id}>
-                            {call.id}
-                          </TableCell>
-                          <TableCell className="whitespace-nowrap">
-                            <span className="inline-flex items-center gap-1.5">
-                              <span>{call.fromNumber || '—'}</span>
-                              <ArrowRight className="size-3.5 text-muted-foreground" aria-label="to" />
-                              <span>{call.toNumber || '—'}</span>
-                            </span>
-                          </TableCell>
-                          <TableCell className="tabular-nums">{formatDuration(call.duration)}</TableCell>
-                          <TableCell>
-                            <CallStatusBadge status={call.status} />
-                          </TableCell>
-                          <TableCell className="whitespace-nowrap">{call.pathway || '—'}</TableCell>
-                          <TableCell className="whitespace-nowrap">
-                            {formatCallCreated(call.createdAt)}
-                          </TableCell>
-                          <TableCell>
-                            <div className="flex items-center justify-end gap-0.5">
-                              {source.recordingUrl && (
-                                <PlayButton
-                                  status={playback.statusOf(call.id)}
-                                  disabled={!call.recordingUrl}
-                                  onClick={() => playback.toggle(call.id)}
-                                />
-                              )}
-                              {source.downloadUrl && (
-                                <Button
-                                  variant="ghost"
-                                  size="icon"
-                                  aria-label="Download recording"
-                                  title={call.recordingUrl ? 'Download recording' : 'No recording'}
-                                  disabled={!call.recordingUrl || downloadingId === call.id}
-                                  onClick={() => download(call)}
-                                >
-                                  <Download />
-                                </Button>
-                              )}
-                              {lines !== null && (
-                                <Button
-                                  variant={expanded ? 'secondary' : 'ghost'}
-                                  size="icon"
-                                  aria-label={expanded ? 'Hide transcript' : 'Show transcript'}
-                                  aria-expanded={expanded}
-                                  title={expanded ? 'Hide transcript' : 'Show transcript'}
-                                  onClick={() => setExpandedId(expanded ? null : call.id)}
-                                >
-                                  <FileText />
-                                </Button>
-                              )}
-                              {source.deleteUrl && (
-                                <Button
-                                  variant="ghost"
-                                  size="icon"
-                                  aria-label="Delete call"
-                                  title="Delete call"
-                                  className="text-destructive hover:text-destructive"
-                                  onClick={() => setPendingDeleteId(call.id)}
-                                >
-                                  <Trash2 />
-                                </Button>
-                              )}
-                            </div>
-                          </TableCell>
-                        </TableRow>
-                        {expanded && (
-                          <TableRow className="bg-muted/40 hover:bg-muted/40">
-                            <TableCell colSpan={COLUMNS.length} className="whitespace-normal p-2 sm:p-3">
-                              {/* Pinned to the visible width, so a phone reads it without scrolling sideways. */}
-                              <div className="sticky left-0 max-w-[calc(100vw-4rem)] sm:max-w-none">
-                                <TranscriptPanel lines={lines} />
-                              </div>
-                            </TableCell>
-                          </TableRow>
-                        )}
-                      </Fragment>
-                    );
-                  })}
-                </TableBody>
-              </Table>
+              <div className={cn(query.isPlaceholderData && 'opacity-60')}>
+                {asTable ? (
+                  <CallTable views={page.calls.map(rowView)} />
+                ) : (
+                  <CallCards views={page.calls.map(rowView)} />
+                )}
+              </div>
               <CallPagination pagination={page.pagination} onPageChange={onPageChange} />
             </>
           )}
@@ -206,6 +137,185 @@ export function CallLogTable({
         />
       )}
     </Card>
+  );
+}
+
+/** One call ready to show: its open transcript (null when closed or unreadable) and its buttons. */
+interface CallView {
+  call: Call;
+  lines: ReturnType<typeof parseTranscript>;
+  actions: ReactNode;
+}
+
+function FromTo({ call }: { call: Call }) {
+  return (
+    <span className="inline-flex flex-wrap items-center gap-1.5">
+      <span title={call.fromNumber}>{formatPhone(call.fromNumber)}</span>
+      <ArrowRight className="size-3.5 text-muted-foreground" aria-label="to" />
+      <span title={call.toNumber}>{formatPhone(call.toNumber)}</span>
+    </span>
+  );
+}
+
+function CallTable({ views }: { views: CallView[] }) {
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow>
+          {COLUMNS.map((c) => (
+            <TableHead key={c} className={c === 'Actions' || c === 'Cost' ? 'text-right' : undefined}>
+              {c}
+            </TableHead>
+          ))}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {views.map(({ call, lines, actions }) => (
+          <Fragment key={call.id}>
+            <TableRow
+              data-testid="call-row"
+              data-call-id={call.id}
+              className={lines ? 'border-b-0 bg-muted/40' : undefined}
+            >
+              <TableCell className="max-w-[8.5rem] truncate font-mono text-xs" title={call.providerCallId}>
+                {call.providerCallId}
+              </TableCell>
+              <TableCell className="whitespace-nowrap">
+                <FromTo call={call} />
+              </TableCell>
+              <TableCell className="tabular-nums">{formatDuration(call.duration)}</TableCell>
+              <TableCell>
+                <CallStatusBadge status={call.status} />
+              </TableCell>
+              <TableCell className="whitespace-nowrap">{call.pathway || '—'}</TableCell>
+              <TableCell className="whitespace-nowrap">{formatCallCreated(call.createdAt)}</TableCell>
+              <TableCell className="text-right tabular-nums">{formatMoney(call.cost)}</TableCell>
+              <TableCell>{actions}</TableCell>
+            </TableRow>
+            {lines && (
+              <TableRow className="bg-muted/40 hover:bg-muted/40">
+                <TableCell colSpan={COLUMNS.length} className="whitespace-normal p-2 sm:p-3">
+                  <TranscriptPanel lines={lines} />
+                </TableCell>
+              </TableRow>
+            )}
+          </Fragment>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** The phone layout: every field of a call, labelled, with the same actions as the table row. */
+function CallCards({ views }: { views: CallView[] }) {
+  return (
+    <ul className="flex flex-col gap-3" aria-label="Calls">
+      {views.map(({ call, lines, actions }) => (
+        <li
+          key={call.id}
+          data-testid="call-card"
+          data-call-id={call.id}
+          className={cn('rounded-lg border p-3', lines && 'bg-muted/40')}
+        >
+          <div className="flex items-start justify-between gap-2">
+            <div className="min-w-0">
+              <p className="font-medium">
+                <FromTo call={call} />
+              </p>
+              <p className="text-muted-foreground text-sm">{formatCallCreated(call.createdAt)}</p>
+            </div>
+            <CallStatusBadge status={call.status} />
+          </div>
+          <dl className="mt-3 grid grid-cols-3 gap-x-3 gap-y-2 text-sm">
+            <CardField label="Duration" value={formatDuration(call.duration)} />
+            <CardField label="Cost" value={formatMoney(call.cost)} />
+            <CardField label="Pathway" value={call.pathway || '—'} />
+            <div className="col-span-3 min-w-0">
+              <dt className="text-muted-foreground text-xs">Call ID</dt>
+              <dd className="truncate font-mono text-xs" title={call.providerCallId}>
+                {call.providerCallId}
+              </dd>
+            </div>
+          </dl>
+          <div className="mt-2 border-t pt-2">{actions}</div>
+          {lines && (
+            <div className="mt-2">
+              <TranscriptPanel lines={lines} />
+            </div>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function CardField({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-muted-foreground text-xs">{label}</dt>
+      <dd className="truncate tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+interface CallActionsProps {
+  call: Call;
+  source: CallSource;
+  hasTranscript: boolean;
+  expanded: boolean;
+  playback: 'idle' | 'loading' | 'playing';
+  downloading: boolean;
+  onPlay: () => void;
+  onDownload: () => void;
+  onToggleTranscript: () => void;
+  onDelete: () => void;
+}
+
+/** Play, download, transcript and delete: what the source allows, greyed out without a recording. */
+function CallActions(props: CallActionsProps) {
+  const { call, source, hasTranscript, expanded } = props;
+  return (
+    <div className="flex items-center justify-end gap-0.5">
+      {source.recordingUrl && (
+        <PlayButton status={props.playback} disabled={!call.recordingUrl} onClick={props.onPlay} />
+      )}
+      {source.downloadUrl && (
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Download recording"
+          title={call.recordingUrl ? 'Download recording' : 'No recording'}
+          disabled={!call.recordingUrl || props.downloading}
+          onClick={props.onDownload}
+        >
+          <Download />
+        </Button>
+      )}
+      {hasTranscript && (
+        <Button
+          variant={expanded ? 'secondary' : 'ghost'}
+          size="icon"
+          aria-label={expanded ? 'Hide transcript' : 'Show transcript'}
+          aria-expanded={expanded}
+          title={expanded ? 'Hide transcript' : 'Show transcript'}
+          onClick={props.onToggleTranscript}
+        >
+          <FileText />
+        </Button>
+      )}
+      {source.deleteUrl && (
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Delete call"
+          title="Delete call"
+          className="text-destructive hover:text-destructive"
+          onClick={props.onDelete}
+        >
+          <Trash2 />
+        </Button>
+      )}
+    </div>
   );
 }
 

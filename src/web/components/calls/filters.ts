@@ -2,15 +2,15 @@
  * The call log's filter state and how it becomes a request (SPEC §2 "Filter bar", §3 "Filters").
  * Any change other than the page itself starts again at page 1.
  */
+import type { StatusFilter } from '../../../contract/calls';
 import { DATE_RANGE_DAYS, type DateRange, PAGE_SIZE } from '../../../contract/common';
-
-export type StatusToggle = 'completed' | 'active';
 
 export interface CallFilters {
   dateRange: DateRange;
   /** 'all' or a pathway name. */
   pathway: string;
-  status: StatusToggle;
+  /** SPEC's Completed (the default) and Active, plus Failed, Transferred and All. */
+  status: StatusFilter;
   page: number;
   /** Phone number, call id or transcript text (DESIGN §6 [2]); '' for none. */
   search: string;
