@@ -93,15 +93,25 @@ export const StatChanges = z.object({
 });
 export type StatChanges = z.infer<typeof StatChanges>;
 
-export const ClientStats = z.object({
+const StatFigures = {
   totalCalls: z.number(),
   /** Dollars. */
   totalCost: z.number(),
   /** Seconds, over calls that connected (completed and transferred). */
   avgDuration: z.number(),
   totalTransfers: z.number(),
-  /** Percent change of each figure against the previous window of the same length. */
+};
+
+export const ClientStats = z.object({
+  ...StatFigures,
+  /**
+   * Percent change of each figure against the previous window of the same length; DESIGN's
+   * numbers: 0 when both are 0, 100 when only the earlier one is 0. The browser shows a figure
+   * whose earlier value is 0 (and current is not) as "—" with "no earlier data", not "+100.0%".
+   */
   changes: StatChanges,
+  /** The same figures over the previous window; absent from older servers. */
+  previousPeriod: z.object(StatFigures).optional(),
 });
 export type ClientStats = z.infer<typeof ClientStats>;
 

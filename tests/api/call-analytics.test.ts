@@ -46,6 +46,8 @@ describe(`call analytics (${TEST_DB})`, () => {
       avgDuration: 90, // completed and transferred only: (60 + 120) / 2
       totalTransfers: 1,
       changes: { totalCalls: 300, totalCost: 130.4, avgDuration: 0, totalTransfers: 100 },
+      // One completed 90 s call: $0.225 → $0.23.
+      previousPeriod: { totalCalls: 1, totalCost: 0.23, avgDuration: 90, totalTransfers: 0 },
     });
   });
 
@@ -58,6 +60,7 @@ describe(`call analytics (${TEST_DB})`, () => {
       avgDuration: 0,
       totalTransfers: 0,
       changes: { totalCalls: 0, totalCost: 0, avgDuration: 0, totalTransfers: 0 },
+      previousPeriod: { totalCalls: 0, totalCost: 0, avgDuration: 0, totalTransfers: 0 },
     });
   });
 

@@ -73,11 +73,18 @@ describe(`demo (${TEST_DB})`, () => {
     ]);
   });
 
-  it('keeps about 90 days of history, 18 to 40 calls a day', async () => {
-    expect(await countDemoCalls(0, START - 91 * DAY_MS)).toBe(0);
+  it('keeps 180 days of history, 18 to 40 calls a day, so every range has a real previous period', async () => {
+    expect(await countDemoCalls(0, START - 181 * DAY_MS)).toBe(0);
+    expect(await countDemoCalls(START - 180 * DAY_MS, START - 179 * DAY_MS)).toBeGreaterThanOrEqual(18);
     const points = await get<DailyPoint[]>('/api/demo/calls-over-time?dateRange=90d');
     // The chart counts completed calls only; every full day has some.
     expect(points.slice(1, -1).every((p) => p.count >= 8 && p.count <= 40)).toBe(true);
+    for (const range of ['1d', '7d', '30d', '90d'] as const) {
+      const stats = await get<DemoStats>(`/api/demo/stats?dateRange=${range}`);
+      expect(stats.previousPeriod?.totalCalls, range).toBeGreaterThan(0);
+      // Two windows of the same generator: the change is a plausible one, never +131150%.
+      expect(Math.abs(stats.changes.totalCalls), range).toBeLessThan(100);
+    }
   });
 
   it('filters the demo log by pathway, status, date window and search, and pages through it', async () => {
@@ -224,12 +231,14 @@ describe(`demo (${TEST_DB})`, () => {
 
   it('two top-ups racing (two instances) store every call once', async () => {
     clock = START + 23 * DAY_MS;
-    const before = await countDemoCalls();
+    // The top-up adds the last three days (and the retention drops as many at the far end).
+    const lastDays = () => countDemoCalls(clock - 3 * DAY_MS, clock);
+    const before = await lastDays();
     const a = createDemoData(t.deps);
     const b = createDemoData(t.deps);
     await Promise.all([a.ensureCurrent(), b.ensureCurrent(), a.ensureCurrent()]);
+    expect(await lastDays()).toBeGreaterThan(before);
     const after = await countDemoCalls();
-    expect(after).toBeGreaterThan(before);
     const distinct = await t.deps.db
       .selectFrom('calls')
       .select((eb) => eb.fn.count<number>('provider_call_id').distinct().as('n'))

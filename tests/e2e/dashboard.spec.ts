@@ -116,8 +116,12 @@ test('empty state, then webhook calls: stats match the table, formats and pagina
     formatMoney(Math.round((seconds * 2_500) / 10_000) / 100),
   );
   await expect(dashboard.statValue('totalTransfers')).toHaveText('0');
-  await expect(dashboard.statChange('totalCalls')).toHaveText('+100.0%');
-  await expect(dashboard.statChange('totalCalls')).toHaveClass(/text-green-600/);
+  // Nothing in the week before: no made-up "+100.0%", but a plain "no earlier data".
+  await expect(dashboard.statChange('totalCalls')).toHaveText('—');
+  await expect(page.getByTestId('stat-totalCalls')).toContainText('no earlier data');
+  // Transfers were 0 then and are 0 now: that is no change.
+  await expect(dashboard.statChange('totalTransfers')).toHaveText('+0.0%');
+  await expect(dashboard.statChange('totalTransfers')).toHaveClass(/text-green-700/);
 
   // The chart draws a blue line of width 2 over a dashed grid, 300 px high, with "Mar 5" dates.
   const chart = page.getByTestId('calls-chart');
@@ -186,7 +190,11 @@ test('any filter change goes back to page 1; status, pathway and search filter t
   await expect(dashboard.rows).toHaveCount(1);
   await expect(dashboard.row(target.id)).toBeVisible();
   await dashboard.search('no-such-call-anywhere');
-  await expect(page.getByText(EMPTY_TEXT)).toBeVisible();
+  // A search that matches nothing says so; syncing would not help.
+  await expect(
+    page.getByText('No calls match these filters. Try another status, pathway, date range or search.'),
+  ).toBeVisible();
+  await expect(page.getByText(EMPTY_TEXT)).toHaveCount(0);
   await page.getByRole('button', { name: 'Close search' }).click();
   await expect(dashboard.rows).toHaveCount(10);
 });
@@ -306,7 +314,16 @@ test('transcripts open one at a time; recordings play, switch, stop and download
   await expect(dashboard.rows).toHaveCount(1);
   const broken = dashboard.rows.first().locator('[data-playback]');
   await broken.click();
-  await expectToast(page, 'Playback failed', 'Unable to load recording');
+  await expectToast(
+    page,
+    'Playback failed',
+    'Unable to load recording: it has expired at the voice provider.',
+  );
+  // Expired for good: both recording buttons turn off and say why.
+  await expect(broken).toBeDisabled();
+  const downloadButton = dashboard.rows.first().getByRole('button', { name: 'Download recording' });
+  await expect(downloadButton).toBeDisabled();
+  await expect(downloadButton).toHaveAttribute('title', 'Recording expired');
   await expect(broken).toHaveAttribute('data-playback', 'idle');
 });
 

@@ -219,6 +219,7 @@ export async function getClientStats(
       avgDuration: percentChange(c.avgDuration, p.avgDuration),
       totalTransfers: percentChange(c.totalTransfers, p.totalTransfers),
     },
+    previousPeriod: p,
   };
 }
 

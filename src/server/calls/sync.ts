@@ -88,7 +88,9 @@ export async function syncClientCalls(deps: AppDeps, clientId: string): Promise<
     .executeTakeFirst();
   if (!client) throw notFound('Client not found');
   if (!client.bland_api_key_enc)
-    throw badRequest(`No ${PROVIDER_NAME} API key is configured for this account`);
+    throw badRequest(
+      `No ${PROVIDER_NAME} API key is connected yet: add it in Settings → Security → Update API Key, then sync again`,
+    );
   if (!(await acquireLease(deps, clientId)))
     throw new HttpError(409, 'Another sync of this account is still running');
   try {

@@ -20,9 +20,12 @@ import { DAY_MS, demoCallsBetween } from './sample-calls';
 export const DEMO_CLIENT_ID = 'demo';
 export const DEMO_CLIENT = { id: DEMO_CLIENT_ID, timezone: 'UTC', per_minute_rate_cents: 15 } as const;
 
-/** How far back the demo shows calls, and when older ones are removed. */
-export const DEMO_HISTORY_DAYS = 90;
-export const DEMO_RETENTION_DAYS = 100;
+/**
+ * How far back the demo holds calls, and when older ones are removed: twice its longest range
+ * (90 days), so every range's "vs last period" compares with a window as real as its own.
+ */
+export const DEMO_HISTORY_DAYS = 180;
+export const DEMO_RETENTION_DAYS = 190;
 /** A top-up runs when the newest demo call is older than this (there are ~1-2 calls an hour). */
 export const DEMO_STALE_MS = 10 * 60 * 1000;
 /** Within one process, skip even the freshness check for this long after one. */

@@ -80,7 +80,11 @@ export function CallFilterBar({ filters, dateRanges, onChange }: CallFilterBarPr
             onValueChange={(value) => value && onChange({ status: value as StatusFilter })}
           >
             {STATUS_OPTIONS.map((o) => (
-              <ToggleGroupItem key={o.value} value={o.value} className="flex-auto px-1.5 text-xs sm:px-4 sm:text-sm">
+              <ToggleGroupItem
+                key={o.value}
+                value={o.value}
+                className="flex-auto px-1.5 text-xs sm:px-4 sm:text-sm"
+              >
                 {o.label}
               </ToggleGroupItem>
             ))}

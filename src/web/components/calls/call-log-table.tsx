@@ -4,7 +4,7 @@
  * source: no delete URL, no delete button.
  */
 import { ArrowRight, Download, FileText, Loader2, Play, Square, Trash2 } from 'lucide-react';
-import { Fragment, type ReactNode, useEffect, useState } from 'react';
+import { Fragment, type ReactNode, useCallback, useEffect, useState } from 'react';
 import type { Call, CallsPage } from '../../../contract/calls';
 import { formatCallCreated, formatDuration, formatMoney } from '../../../contract/format';
 import type { CallSource } from '../../features/calls/call-source';
@@ -22,12 +22,23 @@ import { CallStatusBadge } from './call-status-badge';
 import { DeleteCallDialog } from './delete-call-dialog';
 import { formatPhone } from './phone';
 import { downloadRecording } from './download-recording';
-import type { CallFilters } from './filters';
+import { type CallFilters, DEFAULT_FILTERS } from './filters';
 import { TranscriptPanel } from './transcript-panel';
 import { parseTranscript } from './transcript';
 import { useCallPlayback } from './use-call-playback';
 
 export const EMPTY_CALLS_TEXT = 'No call logs found. Click the sync button to fetch data from Bland AI.';
+/** When a filter, not the account, is why the log is empty: syncing would not help. */
+export const NO_MATCH_TEXT =
+  'No calls match these filters. Try another status, pathway, date range or search.';
+
+function isNarrowed(filters: CallFilters): boolean {
+  return (
+    filters.search.trim() !== '' ||
+    filters.pathway !== DEFAULT_FILTERS.pathway ||
+    filters.status !== DEFAULT_FILTERS.status
+  );
+}
 /** SPEC's columns, with the call's cost before the actions. */
 const COLUMNS = ['Call ID', 'From/To', 'Duration', 'Status', 'Pathway', 'Created', 'Cost', 'Actions'];
 /** Below this width each call is a card: a seven-column table does not fit a phone. */
@@ -54,7 +65,10 @@ export function CallLogTable({
   const [expandedId, setExpandedId] = useState<string | null>(null);
   const [pendingDeleteId, setPendingDeleteId] = useState<string | null>(null);
   const [downloadingId, setDownloadingId] = useState<string | null>(null);
-  const playback = useCallPlayback(source.recordingUrl);
+  // Recordings the server answered 410 for: gone at the provider, so their buttons are disabled.
+  const [expiredIds, setExpiredIds] = useState<ReadonlySet<string>>(new Set());
+  const markExpired = useCallback((callId: string) => setExpiredIds((ids) => new Set(ids).add(callId)), []);
+  const playback = useCallPlayback(source.recordingUrl, markExpired);
   const deleteCall = useDeleteCall(source);
 
   // Deleting the last row of the last page leaves an empty page: step back to the new last one.
@@ -68,7 +82,7 @@ export function CallLogTable({
   const download = async (call: Call) => {
     if (!source.downloadUrl) return;
     setDownloadingId(call.id);
-    await downloadRecording(source.downloadUrl(call.id), call.id);
+    if ((await downloadRecording(source.downloadUrl(call.id), call.id)) === 'expired') markExpired(call.id);
     setDownloadingId(null);
   };
 
@@ -86,6 +100,7 @@ export function CallLogTable({
       <CallActions
         call={call}
         source={source}
+        recordingExpired={expiredIds.has(call.id)}
         hasTranscript={lines !== null}
         expanded={expanded}
         playback={playback.statusOf(call.id)}
@@ -112,7 +127,11 @@ export function CallLogTable({
           what="the call logs"
           loading={<TableSkeleton />}
           isEmpty={(page) => !page || page.calls.length === 0}
-          empty={<p className="py-10 text-center text-muted-foreground text-sm">{emptyText}</p>}
+          empty={
+            <p className="py-10 text-center text-muted-foreground text-sm">
+              {isNarrowed(filters) ? NO_MATCH_TEXT : emptyText}
+            </p>
+          }
         >
           {(page) => (
             <>
@@ -261,6 +280,7 @@ function CardField({ label, value }: { label: string; value: string }) {
 interface CallActionsProps {
   call: Call;
   source: CallSource;
+  recordingExpired: boolean;
   hasTranscript: boolean;
   expanded: boolean;
   playback: 'idle' | 'loading' | 'playing';
@@ -274,18 +294,25 @@ interface CallActionsProps {
 /** Play, download, transcript and delete: what the source allows, greyed out without a recording. */
 function CallActions(props: CallActionsProps) {
   const { call, source, hasTranscript, expanded } = props;
+  const playable = !!call.recordingUrl && !props.recordingExpired;
+  const missing = props.recordingExpired ? 'Recording expired' : 'No recording';
   return (
     <div className="flex items-center justify-end gap-0.5">
       {source.recordingUrl && (
-        <PlayButton status={props.playback} disabled={!call.recordingUrl} onClick={props.onPlay} />
+        <PlayButton
+          status={props.playback}
+          disabled={!playable}
+          disabledTitle={missing}
+          onClick={props.onPlay}
+        />
       )}
       {source.downloadUrl && (
         <Button
           variant="ghost"
           size="icon"
           aria-label="Download recording"
-          title={call.recordingUrl ? 'Download recording' : 'No recording'}
-          disabled={!call.recordingUrl || props.downloading}
+          title={playable ? 'Download recording' : missing}
+          disabled={!playable || props.downloading}
           onClick={props.onDownload}
         >
           <Download />
@@ -322,10 +349,12 @@ function CallActions(props: CallActionsProps) {
 function PlayButton({
   status,
   disabled,
+  disabledTitle,
   onClick,
 }: {
   status: 'idle' | 'loading' | 'playing';
   disabled: boolean;
+  disabledTitle: string;
   onClick: () => void;
 }) {
   const label =
@@ -335,7 +364,7 @@ function PlayButton({
       variant={status === 'idle' ? 'ghost' : 'secondary'}
       size="icon"
       aria-label={label}
-      title={disabled ? 'No recording' : label}
+      title={disabled ? disabledTitle : label}
       data-playback={status}
       disabled={disabled}
       onClick={onClick}

@@ -10,15 +10,51 @@ const stats: ClientStats = {
   changes: { totalCalls: 12.5, totalCost: -3.24, avgDuration: 0, totalTransfers: -0.04 },
 };
 
+const changeLabel = 'vs last period';
+
 describe('stat cards', () => {
   it('formats the four figures and their changes with sign and colour', () => {
     expect(buildStatCards(stats)).toEqual([
-      { key: 'totalCalls', title: 'Total Calls', value: '12,345', change: '+12.5%', trend: 'up' },
-      { key: 'totalCost', title: 'Total Cost', value: '$1,234.50', change: '-3.2%', trend: 'down' },
-      { key: 'avgDuration', title: 'Avg Duration', value: '2:05', change: '+0.0%', trend: 'up' },
+      {
+        key: 'totalCalls',
+        title: 'Total Calls',
+        value: '12,345',
+        change: '+12.5%',
+        changeLabel,
+        trend: 'up',
+      },
+      {
+        key: 'totalCost',
+        title: 'Total Cost',
+        value: '$1,234.50',
+        change: '-3.2%',
+        changeLabel,
+        trend: 'down',
+      },
+      { key: 'avgDuration', title: 'Avg Duration', value: '2:05', change: '+0.0%', changeLabel, trend: 'up' },
       // Rounds to zero, so it shows as +0.0% in green, never "-0.0%" in red.
-      { key: 'totalTransfers', title: 'Total Transfers', value: '17', change: '+0.0%', trend: 'up' },
+      {
+        key: 'totalTransfers',
+        title: 'Total Transfers',
+        value: '17',
+        change: '+0.0%',
+        changeLabel,
+        trend: 'up',
+      },
     ]);
+  });
+
+  it('says "no earlier data" rather than +100% for a figure that was 0 before', () => {
+    const fromNothing: ClientStats = {
+      ...stats,
+      totalTransfers: 0,
+      changes: { totalCalls: 100, totalCost: 100, avgDuration: 100, totalTransfers: 0 },
+      previousPeriod: { totalCalls: 0, totalCost: 0, avgDuration: 0, totalTransfers: 0 },
+    };
+    const cards = buildStatCards(fromNothing);
+    expect(cards[0]).toMatchObject({ change: '—', changeLabel: 'no earlier data', trend: 'none' });
+    // Nothing now and nothing before is no change at all.
+    expect(cards[3]).toMatchObject({ change: '+0.0%', changeLabel, trend: 'up' });
   });
 
   it('has no cards without stats or without totalCalls', () => {

@@ -4,7 +4,9 @@
  * browser refusing to play what it loaded.
  */
 import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { apiRequest } from '../../lib/api';
 import { toast } from '../../lib/use-toast';
+import { expiredRecordingToast, isExpiredRecording } from './download-recording';
 import { IDLE, playbackReducer, playbackStatusOf } from './playback-state';
 
 type Failure = 'load' | 'play';
@@ -13,19 +15,41 @@ const FAILURE_TEXT: Record<Failure, string> = {
   play: 'Unable to play recording',
 };
 
-export function useCallPlayback(recordingUrl: ((callId: string) => string) | undefined) {
+/** `onExpired` hears of a recording the server answers 410 for (gone at the provider). */
+export function useCallPlayback(
+  recordingUrl: ((callId: string) => string) | undefined,
+  onExpired?: (callId: string) => void,
+) {
   const audioRef = useRef<HTMLAudioElement>(null);
   const [state, dispatch] = useReducer(playbackReducer, IDLE);
   // The call the audio element is working on; events from the element carry no call id.
   const currentRef = useRef<string | null>(null);
 
-  const fail = useCallback((callId: string, reason: Failure) => {
-    // One failure shows once, even when both the error event and play() report it.
-    if (currentRef.current !== callId) return;
-    currentRef.current = null;
-    dispatch({ type: 'failed', callId });
-    toast({ title: 'Playback failed', description: FAILURE_TEXT[reason], variant: 'destructive' });
-  }, []);
+  const fail = useCallback(
+    (callId: string, reason: Failure) => {
+      // One failure shows once, even when both the error event and play() report it.
+      if (currentRef.current !== callId) return;
+      currentRef.current = null;
+      dispatch({ type: 'failed', callId });
+      if (reason === 'play' || !recordingUrl) {
+        toast({ title: 'Playback failed', description: FAILURE_TEXT[reason], variant: 'destructive' });
+        return;
+      }
+      // An audio element does not say why it failed; ask the server once whether the recording expired.
+      apiRequest('HEAD', recordingUrl(callId)).then(
+        () => toast({ title: 'Playback failed', description: FAILURE_TEXT.load, variant: 'destructive' }),
+        (error: unknown) => {
+          if (!isExpiredRecording(error)) {
+            toast({ title: 'Playback failed', description: FAILURE_TEXT.load, variant: 'destructive' });
+            return;
+          }
+          expiredRecordingToast('play');
+          onExpired?.(callId);
+        },
+      );
+    },
+    [recordingUrl, onExpired],
+  );
 
   const stopAudio = useCallback(() => {
     const audio = audioRef.current;
