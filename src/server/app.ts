@@ -7,8 +7,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import helmet from 'helmet';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { ZodError } from 'zod';
 import accountRoutes from './account/routes';
 import authRoutes from './auth/routes';
@@ -22,6 +23,8 @@ import { registerApiDocs } from './api-docs';
 import { paymentHttpError } from './billing/gateways';
 import { isPaymentError } from './providers/payments/errors';
 import { HttpError, zodFields } from './errors';
+import { assertJsonDepth } from './json-body';
+import { type HeaderMap, rawJsonAnswer, securityHeaders } from './security-headers';
 import { schemaValidationError, serializerCompiler, validatorCompiler } from './route-schemas';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
@@ -33,21 +36,56 @@ export interface BuildAppOptions {
 }
 
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const headers = securityHeaders(deps.config);
+  const limits = deps.config.http;
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
-    // Client IPs feed the login limits: a forwarded-for header is not trusted unless a proxy is configured.
-    trustProxy: false,
+    // Client IPs feed the login limits: a forwarded-for header is trusted only from configured proxies.
+    trustProxy: trustProxyOption(deps.config.trustProxy),
+    requestTimeout: limits.requestTimeoutMs,
+    connectionTimeout: limits.connectionTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      // Node checks the deadlines above on this interval (30 s by default, which could double them).
+      connectionsCheckingInterval: Math.min(5_000, limits.headersTimeoutMs),
+    },
+    // Answers Fastify gives before any route or hook: the app's envelope, never the input echoed.
+    frameworkErrors: (error, _request, frameworkReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      (frameworkReply as FastifyReply)
+        .code(tooLong ? 414 : 400)
+        .headers(headers)
+        .header('cache-control', 'no-store')
+        .send({ message: tooLong ? 'A part of the URL is too long' : 'The URL is not valid' });
+    },
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, headers),
   });
   app.decorate('deps', deps);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(cookie);
-  // Security headers, built once (the Fastify plugin rebuilds helmet on every request).
-  const securityHeaders = helmet({ contentSecurityPolicy: { directives: contentSecurityPolicy(deps) } });
   app.addHook('onRequest', (request, reply, done) => {
-    securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
+    reply.headers(headers);
+    // Signed-in answers are one person's data: no shared or browser cache may keep them.
+    if (request.url.startsWith('/api/client/') || request.url.startsWith('/api/admin/')) {
+      reply.header('cache-control', 'no-store');
+    }
+    done();
+  });
+
+  // Every JSON body is bounded in depth before it is parsed (json-body.ts).
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    try {
+      assertJsonDepth(body as string);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
+    parseJson(request, body as string, done);
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -151,6 +189,31 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   return app;
 }
 
+/**
+ * What Node's HTTP parser refuses before Fastify sees a request (a header section over 16 KB, a
+ * malformed request line, a body still arriving at the request deadline), answered on the socket.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket, headers: HeaderMap): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive']
+        : [400, 'The request is malformed'];
+  socket.end(rawJsonAnswer(status, STATUS_CODES[status] ?? 'Error', message, headers));
+}
+
+/** Fastify takes a hop count at run time (request.js) but its types omit it: say it as a function. */
+function trustProxyOption(
+  trust: boolean | number | string[],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 function isStateChanging(method: string): boolean {
   return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
 }
@@ -184,27 +247,4 @@ function clientErrorMessage(status: number, message: string): string {
   if (status === 415) return 'Unsupported content type: send JSON';
   if (message.includes('JSON')) return 'Request body is not valid JSON';
   return message || 'Bad request';
-}
-
-function contentSecurityPolicy(deps: AppDeps): Record<string, string[] | null> {
-  const stripeApi = deps.config.stripe.apiUrl
-    ? new URL(deps.config.stripe.apiUrl).origin
-    : 'https://api.stripe.com';
-  const stripeJs = deps.config.stripe.jsUrl ? [new URL(deps.config.stripe.jsUrl).origin] : [];
-  return {
-    defaultSrc: ["'self'"],
-    scriptSrc: ["'self'", 'https://js.stripe.com', ...stripeJs],
-    frameSrc: ["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com'],
-    connectSrc: ["'self'", stripeApi, 'https://api.stripe.com'],
-    imgSrc: ["'self'", 'data:', 'https:'],
-    styleSrc: ["'self'", "'unsafe-inline'"],
-    mediaSrc: ["'self'", 'blob:'],
-    fontSrc: ["'self'", 'data:'],
-    objectSrc: ["'none'"],
-    baseUri: ["'self'"],
-    formAction: ["'self'"],
-    frameAncestors: ["'none'"],
-    // Only an https deployment may ask browsers to upgrade; on http://localhost it would break every request.
-    upgradeInsecureRequests: deps.config.publicUrl.startsWith('https://') ? [] : null,
-  };
 }

@@ -35,6 +35,21 @@ export interface Config {
   /** A provider API key used for the public demo; demo data is generated when unset. */
   demoBlandApiKey: string | null;
   logLevel: string;
+  http: HttpLimits;
+  /** Fastify's trustProxy: false, a number of hops, or the proxies' addresses/CIDRs. */
+  trustProxy: boolean | number | string[];
+}
+
+/** How long a connection may take over each part of a request (README "Security notes"). */
+export interface HttpLimits {
+  /** The whole request, headers and body, must arrive within this. */
+  requestTimeoutMs: number;
+  /** The header section must arrive within this. */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** A socket with no traffic at all is closed after this. */
+  connectionTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -60,6 +75,30 @@ const httpUrl = (name: string) =>
       }
     }, `${name} must be an http(s) URL`)
     .transform((v) => v.replace(/\/+$/, ''));
+
+const milliseconds = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `${name} must be a whole number of milliseconds`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max} milliseconds`)
+    .optional();
+
+/** "false" (default), a number of proxy hops, or a comma list of proxy addresses or CIDRs. */
+const trustProxy = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v): boolean | number | string[] => {
+    if (!v || v === 'false') return false;
+    if (/^\d+$/.test(v)) return Number(v);
+    return v.split(',').map((part) => part.trim());
+  })
+  .refine(
+    (v) => !Array.isArray(v) || v.every((part) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(part)),
+    'TRUST_PROXY must be false, a number of proxy hops, or a comma list of IP addresses or CIDRs',
+  );
 
 const EnvSchema = z.object({
   PORT: z
@@ -104,6 +143,11 @@ const EnvSchema = z.object({
   PAYPAL_WEBHOOK_ID: optional,
   DEMO_BLAND_API_KEY: optional,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  HTTP_REQUEST_TIMEOUT_MS: milliseconds('HTTP_REQUEST_TIMEOUT_MS', 1_000, 600_000),
+  HTTP_HEADERS_TIMEOUT_MS: milliseconds('HTTP_HEADERS_TIMEOUT_MS', 1_000, 600_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds('HTTP_KEEP_ALIVE_TIMEOUT_MS', 1_000, 600_000),
+  HTTP_CONNECTION_TIMEOUT_MS: milliseconds('HTTP_CONNECTION_TIMEOUT_MS', 1_000, 3_600_000),
+  TRUST_PROXY: trustProxy,
 });
 
 /** Parses the environment. Throws ConfigError with one readable line on a bad value. */
@@ -144,6 +188,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     demoBlandApiKey: e.DEMO_BLAND_API_KEY,
     logLevel: e.LOG_LEVEL ?? 'info',
+    http: httpLimits(e),
+    trustProxy: e.TRUST_PROXY,
+  };
+}
+
+function httpLimits(e: z.infer<typeof EnvSchema>): HttpLimits {
+  const requestTimeoutMs = e.HTTP_REQUEST_TIMEOUT_MS ?? 30_000;
+  // Node requires the header deadline to be within the request's.
+  const headersTimeoutMs = Math.min(e.HTTP_HEADERS_TIMEOUT_MS ?? 20_000, requestTimeoutMs);
+  return {
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 10_000,
+    // Recordings stream for minutes; only a socket silent this long is dropped.
+    connectionTimeoutMs: e.HTTP_CONNECTION_TIMEOUT_MS ?? 120_000,
   };
 }
 

@@ -18,7 +18,7 @@ import {
 import { findActivePlan } from './plans';
 import { findPaymentByProviderId } from './payments-repository';
 import { isEventHandled, recordEventHandled } from './provider-events';
-import { keepRawBody, rawBodyOf } from './raw-body';
+import { keepRawBody, rawBodyOf } from '../raw-body';
 import type { BillingPluginOptions } from './billing-context';
 
 const SETTINGS = '/settings?tab=subscription';

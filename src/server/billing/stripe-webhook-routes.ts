@@ -9,7 +9,7 @@ import { serviceUnavailable } from '../errors';
 import { isPaymentError } from '../providers/payments/errors';
 import { syncStripeSubscription } from './activation';
 import { isEventHandled, recordEventHandled } from './provider-events';
-import { keepRawBody, rawBodyOf } from './raw-body';
+import { keepRawBody, rawBodyOf } from '../raw-body';
 import type { BillingPluginOptions } from './billing-context';
 
 const SUBSCRIPTION_EVENTS = new Set([

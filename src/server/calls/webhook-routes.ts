@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { safeEqual } from '../crypto/secrets';
 import { badRequest, notFound, parseInput, unauthorized } from '../errors';
+import { keepRawBody, rawBodyOf } from '../raw-body';
 import { classifyWebhookBody } from '../providers/voice/bland-payload';
 import { backfillPathwayName, cachedPathwayNames } from './pathways';
 import { createWebhookIngest } from './webhook-ingest';
@@ -32,9 +33,7 @@ export default async function webhookRoutes(app: FastifyInstance): Promise<void>
   await app.register(rateLimit, { global: false });
 
   // The signature covers the exact bytes received, so keep them and parse the JSON ourselves.
-  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer' }, (_req, body, done) => {
-    done(null, body);
-  });
+  keepRawBody(app);
 
   app.post(
     '/api/webhooks/voice/:token',
@@ -60,7 +59,7 @@ export default async function webhookRoutes(app: FastifyInstance): Promise<void>
         .executeTakeFirst();
       if (!client) throw notFound('Unknown webhook URL');
 
-      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from('');
+      const raw = rawBodyOf(request.body);
       if (client.webhook_secret_enc) {
         const secret = deps.secrets.decrypt(client.webhook_secret_enc);
         const expected = createHmac('sha256', secret).update(raw).digest('hex');
