@@ -1,12 +1,13 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './scripts/vite-precompress';
 
 // The browser app: index.html at the project root, entry src/web/main.tsx, built into dist/web,
 // which the API server serves with an SPA fallback. In dev, /api goes to the API server.
 export default defineConfig({
   root: '.',
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,

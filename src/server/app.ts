@@ -156,6 +156,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       root: webDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each text asset (scripts/vite-precompress.ts).
+      preCompressed: true,
       setHeaders(reply, filePath) {
         // Vite names assets by content hash, so they never change; the HTML always revalidates.
         reply.header(

@@ -108,3 +108,39 @@ test('unknown paths show the 404 page; unknown API paths answer JSON', async ({ 
   expect(res.status()).toBe(404);
   expect(await res.json()).toEqual({ message: 'Not found' });
 });
+
+test('assets arrive compressed and cached for a year; the page itself always revalidates', async ({
+  page,
+  request,
+}) => {
+  const scripts: { url: string; encoding?: string; cache?: string }[] = [];
+  page.on('response', (res) => {
+    if (res.url().includes('/assets/') && res.url().endsWith('.js')) {
+      const headers = res.headers();
+      scripts.push({
+        url: res.url(),
+        encoding: headers['content-encoding'],
+        cache: headers['cache-control'],
+      });
+    }
+  });
+  const landing = await page.goto('/');
+  expect(landing?.headers()['cache-control']).toBe('no-cache');
+  await expect(page.getByRole('link', { name: /demo/i }).first()).toBeVisible();
+  expect(scripts.length).toBeGreaterThan(0);
+  let compressed = 0;
+  for (const script of scripts) {
+    expect(script.cache, script.url).toBe('public, max-age=31536000, immutable');
+    const plain = await request.get(script.url, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers()['content-encoding']).toBeUndefined();
+    // Chromium asks for br; every file worth compressing (1 KB and up) comes as the build's brotli.
+    if ((await plain.body()).length < 1024) continue;
+    expect(script.encoding, script.url).toBe('br');
+    compressed++;
+    // A client that only takes gzip gets gzip, smaller than the plain file.
+    const gzip = await request.get(script.url, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers()['content-encoding']).toBe('gzip');
+    expect(Number(gzip.headers()['content-length'])).toBeLessThan((await plain.body()).length);
+  }
+  expect(compressed).toBeGreaterThan(0);
+});
