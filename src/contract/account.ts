@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { API_KEY_STATUSES, ClientSession } from './auth';
+import { isPrintableToken, tokenCharactersMessage, webhookSigningSecretField } from './common';
 
 export const ACCOUNT_MESSAGES = {
   firstNameRequired: 'First name is required',
@@ -76,8 +77,14 @@ export const ApiKeyBody = z.object({
     .string()
     .trim()
     .min(1, ACCOUNT_MESSAGES.apiKeyRequired)
-    .max(500, 'Must be at most 500 characters'),
+    .max(500, 'Must be at most 500 characters')
+    .refine(isPrintableToken, tokenCharactersMessage('The API key')),
 });
+
+/** Body of PUT /api/client/webhook-signing-secret: a new secret, or '' / null to remove it. */
+export const WebhookSecretBody = z.object({ secret: webhookSigningSecretField });
+export const WebhookSecretResponse = z.object({ hasWebhookSigningSecret: z.boolean() });
+export type WebhookSecretResponse = z.infer<typeof WebhookSecretResponse>;
 export type ApiKeyBody = z.infer<typeof ApiKeyBody>;
 
 export const ApiKeyResponse = z.object({ success: z.literal(true), apiKeyStatus: z.enum(API_KEY_STATUSES) });

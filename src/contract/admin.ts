@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { ApiKeyStatus } from './auth';
+import { isPrintableToken, tokenCharactersMessage, webhookSigningSecretField } from './common';
 
 export const INDUSTRIES_CREATE = [
   'technology',
@@ -183,7 +184,18 @@ export const EditClientForm = z.object({
   // Clients created with the create form's sizes stay editable.
   companySize: optionalChoice(ALL_COMPANY_SIZES),
   /** Omitted or the masked value: keep the stored key. Empty: remove it. Anything else: the new key. */
-  blandApiKey: z.string().trim().max(500, 'Must be at most 500 characters').nullable().optional(),
+  blandApiKey: z
+    .string()
+    .trim()
+    .max(500, 'Must be at most 500 characters')
+    .refine(
+      (v) => v === '' || isMaskedApiKey(v) || isPrintableToken(v),
+      tokenCharactersMessage('The API key'),
+    )
+    .nullable()
+    .optional(),
+  /** Write-only. Omitted: keep. Empty or null: remove. Anything else: the new secret. */
+  webhookSigningSecret: webhookSigningSecretField.optional(),
   clientIdentifier: text(200).optional().default(''),
   organizationId: text(200).optional().default(''),
   ...addressFields,
@@ -234,6 +246,8 @@ export interface AdminClient {
   clientIdentifier: string | null;
   organizationId: string | null;
   webhookUrl: string;
+  /** Whether deliveries must carry X-Webhook-Signature; the secret itself is never answered. */
+  hasWebhookSigningSecret: boolean;
   profileImageUrl: string | null;
   /** pending until the wizard's finalize step. */
   onboardingStatus: 'pending' | 'active' | 'demo';

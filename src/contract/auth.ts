@@ -26,6 +26,8 @@ export const ClientSession = z.object({
   phoneNumber: z.string().nullable(),
   jobTitle: z.string().nullable(),
   webhookUrl: z.string(),
+  /** Whether this account's webhook deliveries must be signed (X-Webhook-Signature). */
+  hasWebhookSigningSecret: z.boolean(),
   apiKeyStatus: z.enum(API_KEY_STATUSES),
   timezone: z.string(),
 });

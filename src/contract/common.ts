@@ -40,6 +40,26 @@ export type Pagination = z.infer<typeof Pagination>;
 
 export const IdParam = z.object({ id: z.string().trim().min(1).max(100) });
 
+/**
+ * Provider API keys and webhook signing secrets: printable ASCII without spaces. A NUL, a line
+ * break or a non-Latin-1 character cannot travel in the HTTP header a key is sent in, so such a
+ * value is refused here instead of failing later at the provider.
+ */
+export function isPrintableToken(value: string): boolean {
+  return /^[\x21-\x7E]+$/.test(value);
+}
+export const tokenCharactersMessage = (what: string) =>
+  `${what} may only contain printable characters, without spaces or line breaks`;
+
+/** The provider's webhook signing secret (X-Webhook-Signature); '' or null removes it. */
+export const webhookSigningSecretField = z
+  .string()
+  .trim()
+  .max(200, 'Must be at most 200 characters')
+  .refine((v) => v === '' || v.length >= 8, 'The signing secret must be at least 8 characters')
+  .refine((v) => v === '' || isPrintableToken(v), tokenCharactersMessage('The signing secret'))
+  .nullable();
+
 export interface ErrorBody {
   message: string;
   /** For 400s: the first message per field, keyed by the field's path. */

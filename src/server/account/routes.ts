@@ -1,11 +1,13 @@
-/** The logged-in client's own account: profile, password, API key, notification preferences. */
+/** The logged-in client's own account: profile, password, API key, webhook secret, notification preferences. */
 import type { FastifyInstance } from 'fastify';
 import notificationRoutes from './notification-routes';
 import profileRoutes from './profile-routes';
 import securityRoutes from './security-routes';
+import webhookSecretRoutes from './webhook-secret-routes';
 
 export default async function accountRoutes(app: FastifyInstance): Promise<void> {
   await app.register(profileRoutes);
   await app.register(securityRoutes);
+  await app.register(webhookSecretRoutes);
   await app.register(notificationRoutes);
 }

@@ -12,6 +12,7 @@ import {
 import { requireClient } from '../auth/guards';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { sessionCookie } from '../auth/sessions';
+import { apiKeyChange } from '../clients/api-key-change';
 import { updateClient } from '../clients/clients-repository';
 import { badGateway, badRequest, parseInput } from '../errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
@@ -55,12 +56,8 @@ export default async function securityRoutes(app: FastifyInstance): Promise<void
     if (status !== 'valid') {
       throw badRequest(ACCOUNT_MESSAGES.apiKeyInvalid, { blandApiKey: ACCOUNT_MESSAGES.apiKeyInvalid });
     }
-    const previous = client.bland_api_key_enc ? secrets.decrypt(client.bland_api_key_enc) : null;
     await updateClient(db, client.id, {
-      bland_api_key_enc: secrets.encrypt(blandApiKey),
-      api_key_status: 'valid',
-      // Another key may be another provider account: the next sync starts over (it de-duplicates by call id).
-      ...(previous === blandApiKey ? {} : { sync_watermark: null }),
+      ...apiKeyChange(secrets, client, blandApiKey, 'valid'),
       updated_at: now(),
     });
     return { success: true, apiKeyStatus: 'valid' };

@@ -12,6 +12,7 @@ export type AuditAction =
   | 'client.update'
   | 'client.delete'
   | 'client.credentials'
+  | 'client.rotate_webhook'
   | 'clients.sync_all'
   | 'call.delete';
 

@@ -20,7 +20,10 @@ import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
 import type { ApiKeyStatus, ClientRow, ClientUpdate } from '../db/schema';
 import { conflict, notFound, parseInput } from '../errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
+import { randomToken } from '../crypto/secrets';
+import { apiKeyChange } from './api-key-change';
 import { toAdminClient, toAdminListItem } from './admin-client-view';
+import { WEBHOOK_TOKEN_BYTES, webhookUrlFor } from './client-view';
 import {
   deleteClientCascade,
   findByEmail,
@@ -85,7 +88,8 @@ export default async function adminClientRoutes(app: FastifyInstance): Promise<v
       client_identifier: form.clientIdentifier || null,
       organization_id: form.organizationId || null,
       notes: form.notes || null,
-      ...(key.check === 'unchanged' ? {} : { bland_api_key_enc: key.sealed, api_key_status: key.status }),
+      ...(key.check === 'unchanged' ? {} : apiKeyChange(secrets, current, key.value, key.status)),
+      ...signingSecretChange(form.webhookSigningSecret),
       updated_at: now(),
     };
     const changedFields = (Object.keys(changes) as (keyof ClientUpdate)[]).filter(
@@ -101,6 +105,14 @@ export default async function adminClientRoutes(app: FastifyInstance): Promise<v
           if (holder) await deleteClientCascade(trx, holder.id);
         }
         await updateClient(trx, id, changes);
+        // A deactivated client is signed out everywhere; reactivating it must not revive old cookies.
+        if (!form.isActive && current.is_active === 1) {
+          await trx
+            .deleteFrom('sessions')
+            .where('kind', '=', 'client')
+            .where('subject_id', '=', id)
+            .execute();
+        }
         // Local days move with the time zone: the daily rollups follow in the same transaction.
         if (form.timezone !== current.timezone) await rebuildDailyRollups(trx, id, form.timezone);
         await recordAudit(
@@ -127,6 +139,12 @@ export default async function adminClientRoutes(app: FastifyInstance): Promise<v
     };
   });
 
+  /** Write-only: omitted keeps the stored secret, '' or null removes it, anything else replaces it. */
+  function signingSecretChange(sent: string | null | undefined): Pick<ClientUpdate, 'webhook_secret_enc'> {
+    if (sent === undefined) return {};
+    return { webhook_secret_enc: sent ? secrets.encrypt(sent) : null };
+  }
+
   /**
    * Omitted or masked: keep. Empty: remove. Otherwise a new key, checked with the provider; when
    * the provider does not answer, the key is saved and the status stays as it was.
@@ -134,24 +152,31 @@ export default async function adminClientRoutes(app: FastifyInstance): Promise<v
   async function decideApiKey(
     current: ClientRow,
     sent: string | null | undefined,
-  ): Promise<{ check: ApiKeyCheck; sealed: string | null; status: ApiKeyStatus }> {
-    const keep = {
-      check: 'unchanged' as const,
-      sealed: current.bland_api_key_enc,
-      status: current.api_key_status,
-    };
+  ): Promise<{ check: ApiKeyCheck; value: string | null; status: ApiKeyStatus }> {
+    const keep = { check: 'unchanged' as const, value: null, status: current.api_key_status };
     if (sent === undefined || (sent && isMaskedApiKey(sent))) return keep;
-    if (!sent)
-      return current.bland_api_key_enc ? { check: 'removed', sealed: null, status: 'missing' } : keep;
-    const sealed = secrets.encrypt(sent);
+    if (!sent) return current.bland_api_key_enc ? { check: 'removed', value: null, status: 'missing' } : keep;
     try {
       const status = await voice.checkKey(sent);
-      return { check: status, sealed, status };
+      return { check: status, value: sent, status };
     } catch (error) {
       if (!isVoiceProviderError(error)) throw error;
-      return { check: 'unavailable', sealed, status: current.api_key_status };
+      return { check: 'unavailable', value: sent, status: current.api_key_status };
     }
   }
+
+  // A leaked webhook URL is replaced: the old token stops working at once.
+  app.post('/api/admin/clients/:id/rotate-webhook', async (request): Promise<{ webhookUrl: string }> => {
+    const admin = requireAdmin(request);
+    const { id } = parseInput(IdParam, request.params, 'client id');
+    await clientOr404(id);
+    const token = randomToken(WEBHOOK_TOKEN_BYTES);
+    await db.transaction().execute(async (trx) => {
+      await updateClient(trx, id, { webhook_token: token, updated_at: now() });
+      await recordAudit(trx, { adminId: admin.id, action: 'client.rotate_webhook', clientId: id }, now());
+    });
+    return { webhookUrl: webhookUrlFor(config.publicUrl, token) };
+  });
 
   app.post(
     '/api/admin/clients/:id/generate-credentials',

@@ -54,6 +54,7 @@ export function toAdminClient(row: ClientRow, publicUrl: string, secrets: Secret
     clientIdentifier: row.client_identifier,
     organizationId: row.organization_id,
     webhookUrl: webhookUrlFor(publicUrl, row.webhook_token),
+    hasWebhookSigningSecret: row.webhook_secret_enc !== null,
     profileImageUrl: row.profile_image_url,
     onboardingStatus: row.onboarding_status,
     hasLoginCredentials: row.password_hash !== null,

@@ -2,6 +2,9 @@
 import type { ClientSession } from '../../contract/auth';
 import type { ClientRow } from '../db/schema';
 
+/** Random bytes of a webhook URL's token (base64url in the URL). */
+export const WEBHOOK_TOKEN_BYTES = 32;
+
 export function webhookUrlFor(publicUrl: string, token: string): string {
   return `${publicUrl}/api/webhooks/voice/${token}`;
 }
@@ -16,6 +19,7 @@ export function toClientSession(row: ClientRow, publicUrl: string): ClientSessio
     phoneNumber: row.phone_number,
     jobTitle: row.job_title,
     webhookUrl: webhookUrlFor(publicUrl, row.webhook_token),
+    hasWebhookSigningSecret: row.webhook_secret_enc !== null,
     apiKeyStatus: row.api_key_status,
     timezone: row.timezone,
   };

@@ -20,7 +20,7 @@ import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { randomToken } from '../crypto/secrets';
 import { conflict, notFound, parseInput } from '../errors';
-import { webhookUrlFor } from './client-view';
+import { WEBHOOK_TOKEN_BYTES, webhookUrlFor } from './client-view';
 import {
   deleteClientCascade,
   findByEmail,
@@ -31,7 +31,6 @@ import {
 import { isUniqueViolation } from './db-errors';
 
 /** 32 random bytes: 256 bits, far beyond guessing (DESIGN §5 asks for ≥ 128). */
-const WEBHOOK_TOKEN_BYTES = 32;
 const DRAFT_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 export default async function onboardingRoutes(app: FastifyInstance): Promise<void> {

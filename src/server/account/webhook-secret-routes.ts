@@ -1,0 +1,28 @@
+/**
+ * PUT /api/client/webhook-signing-secret: the client sets, replaces or removes the signing secret
+ * its voice provider signs webhook deliveries with. Write-only: only whether one is set is answered.
+ */
+import type { FastifyInstance } from 'fastify';
+import { WebhookSecretBody, WebhookSecretResponse } from '../../contract/account';
+import { requireClient } from '../auth/guards';
+import { updateClient } from '../clients/clients-repository';
+import type { ZodTypeProvider } from '../route-schemas';
+
+export default async function webhookSecretRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, secrets, now } = app.deps;
+
+  app.put(
+    '/api/client/webhook-signing-secret',
+    { schema: { body: WebhookSecretBody, response: { 200: WebhookSecretResponse } } },
+    async (request) => {
+      const client = requireClient(request);
+      const { secret } = request.body;
+      await updateClient(db, client.id, {
+        webhook_secret_enc: secret ? secrets.encrypt(secret) : null,
+        updated_at: now(),
+      });
+      return { hasWebhookSigningSecret: !!secret };
+    },
+  );
+}
