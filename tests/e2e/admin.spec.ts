@@ -309,3 +309,58 @@ test('an admin searches, edits, views and deletes clients, syncs all, and logs o
   await expectToast(page, 'Logged out');
   await expect(page).toHaveURL(/\/admin-login$/);
 });
+
+test('an admin sets a webhook signing secret and rotates a leaked webhook URL', async ({ page }) => {
+  const admin = await loginAsAdmin(page);
+  const tag = unique();
+  const client = await onboardViaApi(page.request, {
+    firstName: 'Sigrid',
+    lastName: `Signed${tag}`,
+    email: `signed-${tag}@example.com`,
+    companyName: `Signed ${tag} LLC`,
+  });
+  await page.reload();
+  await admin.waitForClients();
+  const row = admin.row(client.id);
+
+  await admin.rowAction(row, 'Edit');
+  const secretField = admin.editField('Webhook Signing Secret');
+  await expect(secretField).toHaveAttribute('type', 'password');
+  await expect(admin.editDialog.getByTestId('signing-secret-state')).toContainText('Not set');
+  await secretField.fill('too short');
+  await admin.editDialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(admin.editDialog.getByText(/at least 8 characters|printable characters/)).toBeVisible();
+  await secretField.fill(`bland-secret-${tag}`);
+  await admin.editDialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expectToast(page, 'Client configuration updated');
+  await expect(admin.editDialog).toBeHidden();
+
+  // Unsigned deliveries are refused now.
+  const unsigned = await page.request.post(client.webhookUrl, { data: { call_id: 'x' } });
+  expect(unsigned.status()).toBe(401);
+
+  // Reopened: the secret is never shown, only that it is set; then the URL is rotated.
+  await admin.rowAction(row, 'Edit');
+  await expect(secretField).toHaveValue('');
+  await expect(admin.editDialog.getByTestId('signing-secret-state')).toContainText('Set:');
+  await admin.editDialog.getByRole('button', { name: 'Rotate Webhook URL' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Rotate Webhook URL' });
+  await expect(confirm).toContainText('stops working at once');
+  await settle(page);
+  await screenshotBothWidths(page, 'admin-rotate-webhook');
+  await confirm.getByRole('button', { name: 'Rotate' }).click();
+  await expectToast(page, 'Webhook URL rotated');
+  const urlField = admin.editField('Webhook URL');
+  await expect(urlField).not.toHaveValue(client.webhookUrl);
+  const rotatedUrl = await urlField.inputValue();
+  expect(rotatedUrl).toMatch(/\/api\/webhooks\/voice\/[A-Za-z0-9_-]{20,}$/);
+  expect((await page.request.post(client.webhookUrl, { data: {} })).status()).toBe(404);
+
+  // Removing the secret takes the button and a save.
+  await admin.editDialog.getByRole('button', { name: 'Remove secret' }).click();
+  await expect(admin.editDialog.getByTestId('signing-secret-state')).toContainText('Will be removed');
+  await admin.editDialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expectToast(page, 'Client configuration updated');
+  const config = await (await page.request.get(`/api/admin/client-config/${client.id}`)).json();
+  expect(config).toMatchObject({ hasWebhookSigningSecret: false, webhookUrl: rotatedUrl });
+});

@@ -220,3 +220,33 @@ test('without a subscription: No Active Subscription and Browse Plans', async ({
   await expect(settings.planSection.getByRole('button', { name: 'Select Plan' })).toHaveCount(4);
   await screenshotBothWidths(page, 'settings-subscription-none');
 });
+
+test('security: a webhook signing secret is set, enforced on deliveries, and removed', async ({
+  page,
+  request,
+}) => {
+  const client = await loginAsNewClient(page, request, 'signing');
+  const settings = new SettingsPage(page);
+  await settings.open('?tab=security');
+  const status = page.getByTestId('signing-secret-status');
+  await expect(status).toHaveText('Not Set');
+
+  await page.getByRole('button', { name: 'Set Signing Secret' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Set Signing Secret' });
+  await dialog.getByLabel('Signing Secret', { exact: true }).fill('has spaces in it');
+  await dialog.getByRole('button', { name: 'Save Secret' }).click();
+  await expect(dialog.getByText('The signing secret may only contain printable characters')).toBeVisible();
+  await dialog.getByLabel('Signing Secret', { exact: true }).fill('bland-signing-secret-e2e');
+  await screenshotBothWidths(page, 'settings-signing-secret');
+  await dialog.getByRole('button', { name: 'Save Secret' }).click();
+  await expectToast(page, 'Signing Secret Saved');
+  await expect(status).toHaveText('Set');
+
+  const unsigned = await request.post(client.webhookUrl, { data: { call_id: 'forged' } });
+  expect(unsigned.status()).toBe(401);
+
+  await page.getByRole('button', { name: 'Remove', exact: true }).click();
+  await expectToast(page, 'Signing Secret Removed');
+  await expect(status).toHaveText('Not Set');
+  await expect(page.getByRole('button', { name: 'Set Signing Secret' })).toBeVisible();
+});

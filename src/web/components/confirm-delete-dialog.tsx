@@ -22,6 +22,9 @@ interface ConfirmDeleteDialogProps {
   pending: boolean;
   onCancel: () => void;
   onConfirm: () => void;
+  /** The destructive action's words; deleting by default. */
+  confirmLabel?: string;
+  pendingLabel?: string;
 }
 
 export function ConfirmDeleteDialog({
@@ -31,6 +34,8 @@ export function ConfirmDeleteDialog({
   pending,
   onCancel,
   onConfirm,
+  confirmLabel = 'Delete',
+  pendingLabel = 'Deleting...',
 }: ConfirmDeleteDialogProps) {
   return (
     <AlertDialog open={open} onOpenChange={(next) => !next && !pending && onCancel()}>
@@ -43,7 +48,7 @@ export function ConfirmDeleteDialog({
           <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
           {/* A plain button, not AlertDialogAction: that one would close the dialog before the delete finishes. */}
           <Button variant="destructive" onClick={onConfirm} disabled={pending}>
-            {pending ? 'Deleting...' : 'Delete'}
+            {pending ? pendingLabel : confirmLabel}
           </Button>
         </AlertDialogFooter>
       </AlertDialogContent>

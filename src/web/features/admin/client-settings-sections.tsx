@@ -2,13 +2,20 @@
  * The edit dialog's admin-only sections (SPEC §5, DESIGN §6 [6]): how the client is billed and
  * shown, and how their calls reach us. They read the form from the dialog's FormProvider.
  */
+import { RefreshCw } from 'lucide-react';
+import { useState } from 'react';
 import { Controller, useFormContext } from 'react-hook-form';
 import type { ClientConfig, EditClientFormInput } from '../../../contract/admin';
+import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { FormSection, SelectField, TextField } from '../../components/form-fields';
+import { Button } from '../../components/ui/button';
+import { failureToast } from '../../lib/failure-toast';
+import { toast } from '../../lib/use-toast';
 import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
 import { ApiKeyStatusBadge } from './api-key-badge';
 import { CopyField } from './copy-field';
+import { useRotateWebhook } from './mutations';
 import { ACCOUNT_TYPE_OPTIONS, timezoneOptions } from './options';
 
 const TIMEZONES = timezoneOptions();
@@ -75,8 +82,11 @@ export function AccountSettingsSection() {
 export function ApiIntegrationSection({ config }: { config: ClientConfig }) {
   const {
     register,
+    setValue,
+    watch,
     formState: { errors },
   } = useFormContext<EditClientFormInput>();
+  const removingSecret = watch('webhookSigningSecret') === null;
   return (
     <FormSection
       title="API Integration"
@@ -110,7 +120,73 @@ export function ApiIntegrationSection({ config }: { config: ClientConfig }) {
         registration={register('organizationId')}
         error={errors.organizationId?.message}
       />
+      <TextField
+        id="edit-webhookSigningSecret"
+        label="Webhook Signing Secret"
+        type="password"
+        autoComplete="new-password"
+        spellCheck={false}
+        placeholder={config.hasWebhookSigningSecret ? '••••••••' : 'Not set'}
+        // Write-only: an empty field keeps what is stored; removing it is the button's job.
+        registration={register('webhookSigningSecret', { setValueAs: (v) => (v === '' ? undefined : v) })}
+        error={errors.webhookSigningSecret?.message}
+        hint={
+          <span className="flex flex-wrap items-center gap-2" data-testid="signing-secret-state">
+            {removingSecret
+              ? 'Will be removed when you save: unsigned deliveries will be accepted again.'
+              : config.hasWebhookSigningSecret
+                ? 'Set: deliveries without a valid X-Webhook-Signature are refused. Type a new one to replace it.'
+                : 'Not set. Paste the secret from Bland’s Dev Portal (Account Settings → Keys) to refuse unsigned deliveries.'}
+            {config.hasWebhookSigningSecret && !removingSecret && (
+              <Button
+                type="button"
+                variant="link"
+                size="sm"
+                className="h-auto p-0"
+                onClick={() => setValue('webhookSigningSecret', null, { shouldDirty: true })}
+              >
+                Remove secret
+              </Button>
+            )}
+          </span>
+        }
+      />
       <CopyField id="edit-webhookUrl" label="Webhook URL" value={config.webhookUrl} />
+      <RotateWebhookButton clientId={config.id} />
     </FormSection>
+  );
+}
+
+/** A new webhook URL for a leaked one: the old URL stops working at once, so it asks first. */
+function RotateWebhookButton({ clientId }: { clientId: string }) {
+  const [confirming, setConfirming] = useState(false);
+  const rotate = useRotateWebhook();
+  const confirm = () =>
+    rotate.mutate(clientId, {
+      onSuccess: () =>
+        toast({
+          title: 'Webhook URL rotated',
+          description: 'Paste the new URL into Bland; deliveries to the old one are refused from now on.',
+        }),
+      onError: (error) => failureToast('Failed to rotate the webhook URL', error),
+      onSettled: () => setConfirming(false),
+    });
+  return (
+    <div>
+      <Button type="button" variant="outline" size="sm" onClick={() => setConfirming(true)}>
+        <RefreshCw aria-hidden="true" />
+        Rotate Webhook URL
+      </Button>
+      <ConfirmDeleteDialog
+        open={confirming}
+        title="Rotate Webhook URL"
+        description="The current URL stops working at once: calls Bland sends to it will be refused until you paste the new URL into Bland."
+        pending={rotate.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={confirm}
+        confirmLabel="Rotate"
+        pendingLabel="Rotating..."
+      />
+    </div>
   );
 }

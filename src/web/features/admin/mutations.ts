@@ -51,6 +51,12 @@ export function useUpdateClientConfig() {
   );
 }
 
+export function useRotateWebhook() {
+  return useAdminMutation((clientId: string) =>
+    apiJson<{ webhookUrl: string }>('POST', `/api/admin/clients/${id(clientId)}/rotate-webhook`),
+  );
+}
+
 export function useDeleteClient() {
   return useAdminMutation(
     (clientId: string) => apiJson<{ success: true }>('DELETE', `/api/admin/clients/${id(clientId)}`),

@@ -9,6 +9,7 @@ import type {
   AccountUpdateResponse,
   ApiKeyResponse,
   ChangePasswordBody,
+  WebhookSecretResponse,
   NotificationPrefs,
 } from '../../../contract/account';
 import type { CancelSubscriptionResponse, PaymentMethodResponse } from '../../../contract/billing';
@@ -61,6 +62,16 @@ export function useUpdateApiKey() {
   return useMutation({
     mutationFn: (blandApiKey: string) =>
       apiJson<ApiKeyResponse>('PUT', '/api/client/api-key', { blandApiKey }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: sessionKeys.client }),
+  });
+}
+
+/** A new signing secret, or null to remove it. */
+export function useSetWebhookSecret() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (secret: string | null) =>
+      apiJson<WebhookSecretResponse>('PUT', '/api/client/webhook-signing-secret', { secret }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: sessionKeys.client }),
   });
 }

@@ -1,5 +1,8 @@
-/** The Security tab (SPEC §2, DESIGN §6 [4]): password, the voice provider API key, the webhook URL. */
-import { Check, Copy, KeyRound, Link2, Lock } from 'lucide-react';
+/**
+ * The Security tab (SPEC §2, DESIGN §6 [4]): password, the voice provider API key, the webhook URL
+ * and the secret its deliveries are signed with.
+ */
+import { Check, Copy, KeyRound, Link2, Lock, ShieldCheck } from 'lucide-react';
 import type { ClientSession } from '../../../contract/auth';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -9,6 +12,7 @@ import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
 import { cn } from '../../lib/utils';
 import { ApiKeyDialog } from './api-key-dialog';
 import { ChangePasswordDialog } from './change-password-dialog';
+import { WebhookSecretDialog } from './webhook-secret-dialog';
 
 export function SecurityTab({ client }: { client: ClientSession }) {
   const connected = client.apiKeyStatus === 'valid';
@@ -66,6 +70,31 @@ export function SecurityTab({ client }: { client: ClientSession }) {
           ) : (
             <p className="text-muted-foreground text-sm">No webhook URL configured</p>
           )}
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <ShieldCheck className="size-4" aria-hidden="true" />
+            Webhook Signing Secret
+          </CardTitle>
+          <CardDescription>
+            With a secret set, only deliveries Bland AI signed with it (X-Webhook-Signature) are accepted.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-wrap items-center gap-3">
+          <span className="text-sm">Status:</span>
+          <Badge
+            data-testid="signing-secret-status"
+            variant={client.hasWebhookSigningSecret ? 'default' : 'secondary'}
+            className={cn(client.hasWebhookSigningSecret && 'bg-success text-white')}
+          >
+            {client.hasWebhookSigningSecret ? 'Set' : 'Not Set'}
+          </Badge>
+          <div className="w-full sm:ml-auto sm:w-auto">
+            <WebhookSecretDialog isSet={client.hasWebhookSigningSecret} />
+          </div>
         </CardContent>
       </Card>
     </div>
