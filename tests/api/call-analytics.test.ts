@@ -179,6 +179,25 @@ describe(`call analytics (${TEST_DB})`, () => {
     }
   });
 
+  it('refuses dates outside 2000 to 2100 with 400, on the client log and the public demo', async () => {
+    const { cookie } = await clientWithCookie();
+    for (const date of [
+      '-271821-04-20',
+      '-100000-01-01',
+      '-10000-01-01',
+      '+275760-09-13',
+      '1899-12-31',
+      '2101-01-01',
+    ]) {
+      for (const url of [`/api/client/calls?startDate=${date}`, `/api/demo/calls?endDate=${date}`]) {
+        const { status, body } = await get(cookie, url.replace(date, encodeURIComponent(date)));
+        expect(status, url).toBe(400);
+        expect(body.message, url).toMatch(/between the years 2000 and 2100/);
+      }
+    }
+    expect((await get(cookie, '/api/client/calls?startDate=2026-01-01')).status).toBe(200);
+  });
+
   it('deleting a call updates stats; another client’s call answers 404 and stays', async () => {
     const a = await clientWithCookie();
     const b = await clientWithCookie();

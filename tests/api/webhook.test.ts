@@ -187,6 +187,29 @@ describe(`voice webhook (${TEST_DB})`, () => {
     expect(await callsOf(b.id)).toHaveLength(0);
   });
 
+  it('refuses implausible values with a clear 400 and stores nothing', async () => {
+    const client = await createClient(t.deps);
+    const soon = new Date(Date.now() + 60 * 60 * 1000).toISOString();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ corrected_duration: '100000000' }, /corrected_duration: A call lasts between 0 and 24 hours/],
+      [{ corrected_duration: '-30' }, /corrected_duration/],
+      [{ call_length: 2000 }, /call_length: A call lasts between 0 and 24 hours/],
+      [{ price: -5 }, /price: A call's price is between \$0 and \$1000/],
+      [{ price: 250000 }, /price/],
+      [{ created_at: soon }, /created_at: A call cannot start in the future/],
+    ];
+    for (const [overrides, message] of cases) {
+      const res = await deliver(client.webhook_token, blandCallBody(overrides));
+      expect(res.statusCode, JSON.stringify(overrides)).toBe(400);
+      expect(res.json().message).toMatch(message);
+    }
+    expect(await callsOf(client.id)).toHaveLength(0);
+    // A day-long call at the edge is still a call.
+    expect(
+      (await deliver(client.webhook_token, blandCallBody({ corrected_duration: '86400' }))).statusCode,
+    ).toBe(200);
+  });
+
   it('checks the signature when the client has a signing secret', async () => {
     const secret = 'whsec-client-secret';
     const client = await createClient(t.deps, { webhook_secret_enc: t.deps.secrets.encrypt(secret) });

@@ -19,16 +19,31 @@ export const LIMITS = {
   eventMessage: 20_000,
 } as const;
 
-/** Numbers Bland sometimes sends as strings (corrected_duration is documented as a string). */
-const numberLike = (max: number) =>
+/**
+ * Numbers Bland sometimes sends as strings (corrected_duration is documented as a string), within
+ * plausible bounds: anyone who knows a webhook URL can post, and a forged 100,000,000-second call
+ * would bill its client $250,000.
+ */
+const numberLike = (max: number, outOfRange: string) =>
   z.union([z.number(), z.string().trim().max(40)]).transform((value, ctx) => {
     const n = typeof value === 'number' ? value : value === '' ? Number.NaN : Number(value);
-    if (!Number.isFinite(n) || Math.abs(n) > max) {
+    if (!Number.isFinite(n)) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'Expected a number' });
+      return z.NEVER;
+    }
+    if (n < 0 || n > max) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: outOfRange });
       return z.NEVER;
     }
     return n;
   });
+
+/** No call lasts a day: Bland ends calls long before (max_duration is in minutes, default 30). */
+export const MAX_CALL_SECONDS = 24 * 60 * 60;
+/** Bland's per-minute prices are cents; a day-long call costs well under this. */
+export const MAX_CALL_PRICE_USD = 1_000;
+/** How far ahead of our clock a provider's timestamp may be (clock skew), in ms. */
+export const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 const booleanLike = z
   .union([z.boolean(), z.enum(['true', 'false'])])
@@ -56,15 +71,21 @@ export const blandCallSchema = z.object({
   call_id: idLike,
   to: text(LIMITS.phone).nullish(),
   from: text(LIMITS.phone).nullish(),
-  call_length: numberLike(1_000_000).nullish(),
-  corrected_duration: numberLike(100_000_000).nullish(),
+  call_length: numberLike(
+    MAX_CALL_SECONDS / 60,
+    'A call lasts between 0 and 24 hours (1,440 minutes)',
+  ).nullish(),
+  corrected_duration: numberLike(
+    MAX_CALL_SECONDS,
+    'A call lasts between 0 and 24 hours (86,400 seconds)',
+  ).nullish(),
   created_at: text(LIMITS.timestamp).nullish(),
   started_at: text(LIMITS.timestamp).nullish(),
   completed: booleanLike.nullish(),
   queue_status: text(LIMITS.shortText).nullish(),
   status: text(LIMITS.shortText).nullish(),
   recording_url: text(LIMITS.url).nullish(),
-  price: numberLike(1_000_000).nullish(),
+  price: numberLike(MAX_CALL_PRICE_USD, `A call's price is between $0 and $${MAX_CALL_PRICE_USD}`).nullish(),
   pathway_id: text(LIMITS.id).nullish(),
   transferred_to: text(LIMITS.phone).nullish(),
   is_proxy_agent_call: booleanLike.nullish(),
@@ -207,10 +228,14 @@ export type ParsedBlandCall =
   | { success: true; call: NormalizedCall; payload: BlandCallPayload }
   | { success: false; message: string };
 
-export function parseBlandCall(json: unknown, now?: number): ParsedBlandCall {
+export function parseBlandCall(json: unknown, now: number = Date.now()): ParsedBlandCall {
   const result = blandCallSchema.safeParse(json);
   if (!result.success) return { success: false, message: firstIssue(result.error) };
-  return { success: true, call: mapBlandCall(result.data, now), payload: result.data };
+  const call = mapBlandCall(result.data, now);
+  if (call.createdAt > now + MAX_CLOCK_SKEW_MS) {
+    return { success: false, message: 'created_at: A call cannot start in the future' };
+  }
+  return { success: true, call, payload: result.data };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
