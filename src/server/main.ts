@@ -3,6 +3,7 @@ import './runtime-check';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
+import { loggerOptions } from './logging';
 import { createDeps } from './bootstrap';
 import { ConfigError, describeConfig, loadConfig } from './config';
 import { createDemoData } from './demo/demo-data';
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   }
   const app = await buildApp(deps, {
     webDir: path.join(projectRoot, 'dist/web'),
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: loggerOptions(config.logLevel),
   });
   app.log.info({ config: describeConfig(config) }, 'starting');
   const shutdown = async () => {

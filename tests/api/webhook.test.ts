@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { loggerOptions } from '../../src/server/logging';
 import { blandCallBody } from '../helpers/bland';
 import { createClient, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
@@ -285,6 +287,31 @@ describe(`voice webhook (${TEST_DB})`, () => {
         .executeTakeFirstOrThrow();
       expect(Number(rollups.n)).toBe(15);
       expect(Number(rollups.s)).toBe(stored.reduce((n, c) => n + c.duration_seconds, 0));
+    }
+  });
+
+  it('never writes a webhook token to the request log', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logged = await createTestApp({ logger: { ...loggerOptions('info'), stream } });
+    try {
+      const client = await createClient(logged.deps);
+      const res = await logged.app.inject({
+        method: 'POST',
+        url: `/api/webhooks/voice/${client.webhook_token}?attempt=1`,
+        payload: blandCallBody(),
+      });
+      expect(res.statusCode).toBe(200);
+      const log = lines.join('');
+      expect(log).toContain('/api/webhooks/voice/[redacted]');
+      expect(log).not.toContain(client.webhook_token);
+    } finally {
+      await logged.close();
     }
   });
 });

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/server/app';
+import { type BuildAppOptions, buildApp } from '../../src/server/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { type Config, loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
@@ -29,6 +29,7 @@ export interface TestAppOptions {
   voice?: VoiceProvider;
   now?: () => number;
   webDir?: string;
+  logger?: BuildAppOptions['logger'];
 }
 
 export interface TestDb {
@@ -60,7 +61,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const { db, drop } = await createTestDb(dataDir);
   const { deps, close } = await createDeps(config, { db, voice: options.voice, now: options.now });
-  const app = await buildApp(deps, { webDir: options.webDir });
+  const app = await buildApp(deps, { webDir: options.webDir, logger: options.logger });
   await app.ready();
   return {
     app,

@@ -2,7 +2,7 @@
  * Opens the database: PostgreSQL when DATABASE_URL is set, SQLite (WAL) under DATA_DIR otherwise.
  * Both hand back the same Kysely<Database>; `dialect` is exposed for the few queries that differ.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
@@ -44,16 +44,26 @@ export function openDb(options: OpenDbOptions): Db {
   const file = options.sqliteFile ?? 'app.sqlite';
   let location = file;
   if (file !== ':memory:') {
-    mkdirSync(options.dataDir, { recursive: true });
+    // Owner-only: the file holds sessions, password hashes and encrypted keys.
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     location = path.join(options.dataDir, file);
+    if (!existsSync(location)) writeFileSync(location, '', { mode: 0o600 });
   }
   const sqlite = new SQLite(location);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  if (file !== ':memory:') restrictToOwner(location);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** The database and its WAL and shared-memory files, whatever the umask made of them. */
+function restrictToOwner(location: string): void {
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (existsSync(location + suffix)) chmodSync(location + suffix, 0o600);
+  }
 }
 
 /**
