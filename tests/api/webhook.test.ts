@@ -212,6 +212,28 @@ describe(`voice webhook (${TEST_DB})`, () => {
     ).toBe(200);
   });
 
+  it('refuses call and pathway ids that could change a provider URL', async () => {
+    const client = await createClient(t.deps);
+    for (const overrides of [
+      { call_id: '..' },
+      { call_id: '../calls' },
+      { call_id: 'a/b' },
+      { pathway_id: '../v1/calls' },
+    ]) {
+      const res = await deliver(client.webhook_token, blandCallBody(overrides));
+      expect(res.statusCode, JSON.stringify(overrides)).toBe(400);
+      expect(res.json().message).toMatch(/letters, digits/);
+    }
+    const event = await deliver(client.webhook_token, {
+      message: 'started',
+      call_id: '..',
+      category: 'call',
+    });
+    expect(event.statusCode).toBe(400);
+    expect(await callsOf(client.id)).toHaveLength(0);
+    expect(await deliveriesOf(client.id)).toHaveLength(0);
+  });
+
   it('checks the signature when the client has a signing secret', async () => {
     const secret = 'whsec-client-secret';
     const client = await createClient(t.deps, { webhook_secret_enc: t.deps.secrets.encrypt(secret) });

@@ -49,13 +49,22 @@ const booleanLike = z
   .union([z.boolean(), z.enum(['true', 'false'])])
   .transform((v) => v === true || v === 'true');
 
+/**
+ * Bland's ids (calls, pathways, batches) are UUIDs or prefixed tokens: letters, digits, '-' and
+ * '_'. They become path segments of requests made with the client's key, so anything else ('..',
+ * '../calls', a slash) is refused where it enters, whatever encodeURIComponent would make of it.
+ */
+export const BLAND_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+export const isBlandId = (value: string) => value.length <= LIMITS.id && BLAND_ID.test(value);
+
+const ID_MESSAGE = `Expected an id of letters, digits, '-' and '_', at most ${LIMITS.id} characters`;
+
 const idLike = z
   .union([z.string().trim().min(1).max(LIMITS.id), z.number().int().nonnegative()], {
-    errorMap: (_issue, ctx) => ({
-      message: ctx.data === undefined ? 'Required' : `Expected an id of at most ${LIMITS.id} characters`,
-    }),
+    errorMap: (_issue, ctx) => ({ message: ctx.data === undefined ? 'Required' : ID_MESSAGE }),
   })
-  .transform((v) => String(v));
+  .transform((v) => String(v))
+  .refine(isBlandId, ID_MESSAGE);
 
 const text = (max: number) => z.string().max(max);
 
@@ -86,7 +95,12 @@ export const blandCallSchema = z.object({
   status: text(LIMITS.shortText).nullish(),
   recording_url: text(LIMITS.url).nullish(),
   price: numberLike(MAX_CALL_PRICE_USD, `A call's price is between $0 and $${MAX_CALL_PRICE_USD}`).nullish(),
-  pathway_id: text(LIMITS.id).nullish(),
+  pathway_id: z
+    .string()
+    .trim()
+    .max(LIMITS.id)
+    .refine((v) => v === '' || isBlandId(v), ID_MESSAGE)
+    .nullish(),
   transferred_to: text(LIMITS.phone).nullish(),
   is_proxy_agent_call: booleanLike.nullish(),
   transcripts: z.array(blandTranscriptEntrySchema).max(LIMITS.transcriptEntries).nullish(),

@@ -123,6 +123,18 @@ describe('getCall', () => {
   });
 });
 
+describe('ids that would change the path', () => {
+  it('never reach the provider: "..", "../calls", slashes and encoded slashes are refused here', async () => {
+    const before = sim.state.stats.requests;
+    for (const id of ['..', '.', '../calls', 'a/b', '%2e%2e', 'a%2Fb', 'x?y', '']) {
+      await expect(provider().getCall(KEY, id), id).rejects.toBeInstanceOf(ProviderNotFoundError);
+      await expect(provider().streamRecording(KEY, id), id).rejects.toBeInstanceOf(ProviderNotFoundError);
+      expect(await provider().getPathwayName(KEY, id), id).toBeNull();
+    }
+    expect(sim.state.stats.requests).toBe(before);
+  });
+});
+
 describe('streamRecording', () => {
   it('streams the whole MP3', async () => {
     const [created] = sim.addCalls(KEY, { overrides: { status: 'completed' } });

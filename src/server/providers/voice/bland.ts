@@ -7,7 +7,13 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { blandListResponseSchema, blandPathwaySchema, LIMITS, parseBlandCall } from './bland-payload';
+import {
+  LIMITS,
+  blandListResponseSchema,
+  blandPathwaySchema,
+  isBlandId,
+  parseBlandCall,
+} from './bland-payload';
 import {
   ProviderAuthError,
   ProviderNotFoundError,
@@ -204,8 +210,9 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
     );
   }
 
+  /** A second guard where ids become URL paths: nothing but an id's characters reaches the provider. */
   function validCallId(callId: string): boolean {
-    return callId.length > 0 && callId.length <= LIMITS.id;
+    return isBlandId(callId);
   }
 
   async function getCall(apiKey: string, callId: string): Promise<{ call: NormalizedCall; raw: unknown }> {
@@ -322,7 +329,7 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
     },
 
     async getPathwayName(apiKey: string, pathwayId: string): Promise<string | null> {
-      if (!pathwayId || pathwayId.length > LIMITS.id) return null;
+      if (!isBlandId(pathwayId)) return null;
       const cacheKey = `${keyId(apiKey)}:${pathwayId}`;
       const cached = pathwayCache.get(cacheKey);
       if (cached && cached.expires > Date.now()) return cached.name;
