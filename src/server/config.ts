@@ -38,6 +38,8 @@ export interface Config {
   http: HttpLimits;
   /** Fastify's trustProxy: false, a number of hops, or the proxies' addresses/CIDRs. */
   trustProxy: boolean | number | string[];
+  /** Webhook delivery log entries older than this are pruned. */
+  webhookDeliveryRetentionDays: number;
 }
 
 /** How long a connection may take over each part of a request (README "Security notes"). */
@@ -148,6 +150,13 @@ const EnvSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds('HTTP_KEEP_ALIVE_TIMEOUT_MS', 1_000, 600_000),
   HTTP_CONNECTION_TIMEOUT_MS: milliseconds('HTTP_CONNECTION_TIMEOUT_MS', 1_000, 3_600_000),
   TRUST_PROXY: trustProxy,
+  WEBHOOK_DELIVERY_RETENTION_DAYS: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'WEBHOOK_DELIVERY_RETENTION_DAYS must be a whole number of days')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 3650, 'WEBHOOK_DELIVERY_RETENTION_DAYS must be between 1 and 3650')
+    .optional(),
 });
 
 /** Parses the environment. Throws ConfigError with one readable line on a bad value. */
@@ -190,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL ?? 'info',
     http: httpLimits(e),
     trustProxy: e.TRUST_PROXY,
+    webhookDeliveryRetentionDays: e.WEBHOOK_DELIVERY_RETENTION_DAYS ?? 30,
   };
 }
 

@@ -3,6 +3,7 @@ import './runtime-check';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
+import { startHousekeeping } from './housekeeping';
 import { loggerOptions } from './logging';
 import { createDeps } from './bootstrap';
 import { ConfigError, describeConfig, loadConfig } from './config';
@@ -29,7 +30,11 @@ async function main(): Promise<void> {
     logger: loggerOptions(config.logLevel),
   });
   app.log.info({ config: describeConfig(config) }, 'starting');
+  const stopHousekeeping = startHousekeeping(deps, (error) =>
+    app.log.warn({ err: error }, 'housekeeping failed'),
+  );
   const shutdown = async () => {
+    stopHousekeeping();
     await app.close();
     await close();
     process.exit(0);

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
+import { pruneWebhookDeliveries } from '../../src/server/housekeeping';
 import { loggerOptions } from '../../src/server/logging';
 import { blandCallBody } from '../helpers/bland';
 import { createClient, loginClient } from '../helpers/factories';
@@ -335,5 +336,30 @@ describe(`voice webhook (${TEST_DB})`, () => {
     } finally {
       await logged.close();
     }
+  });
+
+  it('stores a bounded copy of each body, and prunes the delivery log after the retention', async () => {
+    const client = await createClient(t.deps);
+    const huge = blandCallBody({ variables: { notes: 'n'.repeat(900_000) } });
+    expect((await deliver(client.webhook_token, huge)).statusCode).toBe(200);
+    const [call] = await callsOf(client.id);
+    expect(call.transcript).not.toBeNull();
+    const stored = JSON.parse(call.raw_payload ?? '{}');
+    expect(Buffer.byteLength(call.raw_payload ?? '')).toBeLessThanOrEqual(16 * 1024);
+    expect(stored.call_id).toBe(huge.call_id);
+    expect(stored.transcripts).toBeUndefined();
+
+    const day = 24 * 60 * 60 * 1000;
+    const old = t.deps.now() - 31 * day;
+    await t.deps.db
+      .updateTable('webhook_deliveries')
+      .set({ received_at: old })
+      .where('client_id', '=', client.id)
+      .execute();
+    expect(await deliveriesOf(client.id)).toHaveLength(1);
+    expect(await pruneWebhookDeliveries(t.deps)).toBeGreaterThanOrEqual(1);
+    expect(await deliveriesOf(client.id)).toHaveLength(0);
+    // The call itself stays.
+    expect(await callsOf(client.id)).toHaveLength(1);
   });
 });

@@ -8,6 +8,7 @@ import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';
 import type { CallRow, CallSource, CallStatus, Database, NewCallRow } from '../db/schema';
 import type { NormalizedCall } from '../providers/voice/types';
 import { RollupDeltas } from './rollups';
+import { storedPayload } from './stored-payload';
 
 export interface IncomingCall extends NormalizedCall {
   source: CallSource;
@@ -110,7 +111,7 @@ export function createCallsRepository(db: Kysely<Database>) {
       per_minute_rate_cents: client.per_minute_rate_cents,
       is_proxy: call.isProxy ? 1 : 0,
       source: call.source,
-      raw_payload: call.raw === undefined ? null : JSON.stringify(call.raw),
+      raw_payload: storedPayload(call.raw),
       updated_at: now,
     };
   }
@@ -137,7 +138,7 @@ export function createCallsRepository(db: Kysely<Database>) {
         (call.transcript ? JSON.stringify(call.transcript) : current.transcript),
       cost_micros: costMicros(duration, current.per_minute_rate_cents),
       is_proxy: call.isProxy || current.is_proxy ? 1 : 0,
-      raw_payload: stale || call.raw === undefined ? current.raw_payload : JSON.stringify(call.raw),
+      raw_payload: stale || call.raw === undefined ? current.raw_payload : storedPayload(call.raw),
     };
     const changed = (Object.keys(next) as (keyof CallRow)[]).some(
       (k) => k !== 'updated_at' && next[k] !== current[k],

@@ -1,0 +1,29 @@
+/**
+ * Periodic clean-up every instance runs (each step is idempotent, so two instances doing it at
+ * once is harmless): the webhook delivery log is kept for WEBHOOK_DELIVERY_RETENTION_DAYS.
+ */
+import type { AppDeps } from './context';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const INTERVAL_MS = 60 * 60 * 1000;
+
+/** Deletes delivery log entries past the retention; answers how many went. */
+export async function pruneWebhookDeliveries(deps: Pick<AppDeps, 'db' | 'config' | 'now'>): Promise<number> {
+  const cutoff = deps.now() - deps.config.webhookDeliveryRetentionDays * DAY_MS;
+  const result = await deps.db
+    .deleteFrom('webhook_deliveries')
+    .where('received_at', '<', cutoff)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Runs now and then hourly; the returned function stops it (on shutdown). */
+export function startHousekeeping(deps: AppDeps, onError: (error: unknown) => void): () => void {
+  const run = () => {
+    pruneWebhookDeliveries(deps).catch(onError);
+  };
+  run();
+  const timer = setInterval(run, INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
