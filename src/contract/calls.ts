@@ -28,6 +28,8 @@ export const Call = z.object({
   transcript: z.string().nullable(),
   /** Dollars. */
   cost: z.number(),
+  /** Sample data the client added to try the dashboard: free, and removable together. */
+  isSample: z.boolean(),
 });
 export type Call = z.infer<typeof Call>;
 
@@ -147,3 +149,10 @@ export type SyncResult = z.infer<typeof SyncResult>;
 
 export const SeedResult = z.object({ success: z.boolean(), inserted: z.number() });
 export type SeedResult = z.infer<typeof SeedResult>;
+
+/** GET /api/client/sample-calls: whether sample data can be added (no real calls yet) or removed. */
+export const SampleDataState = z.object({ sampleCalls: z.number(), hasRealCalls: z.boolean() });
+export type SampleDataState = z.infer<typeof SampleDataState>;
+
+export const RemovedSamples = z.object({ success: z.literal(true), deleted: z.number() });
+export type RemovedSamples = z.infer<typeof RemovedSamples>;

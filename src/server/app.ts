@@ -18,6 +18,7 @@ import callsRoutes from './calls/routes';
 import clientsRoutes from './clients/routes';
 import type { AppDeps } from './context';
 import demoRoutes from './demo/routes';
+import sampleDataRoutes from './demo/sample-data-routes';
 import { registerGuards } from './auth/guards';
 import { registerApiDocs } from './api-docs';
 import { paymentHttpError } from './billing/gateways';
@@ -147,6 +148,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(clientsRoutes);
   await app.register(billingRoutes);
   await app.register(demoRoutes);
+  await app.register(sampleDataRoutes);
 
   // Decided once: @fastify/static serves the files present at start (`npm start` builds first).
   const webDir =

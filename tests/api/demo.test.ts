@@ -199,11 +199,15 @@ describe(`demo (${TEST_DB})`, () => {
     expect(mine.calls.every((c) => c.recordingUrl === undefined && c.transcript)).toBe(true);
     const stats = await get<DemoStats>('/api/client/stats?dateRange=7d', cookie);
     expect(stats.totalCalls).toBe(25);
+    // Samples are marked as such and cost nothing.
+    expect(mine.calls.every((c) => c.isSample && c.cost === 0)).toBe(true);
+    expect(stats.totalCost).toBe(0);
 
-    // A second press adds another batch; nobody else is touched.
+    // One set at a time; nobody else is touched.
     const again = await t.app.inject({ method: 'POST', url: '/api/demo/seed', headers: { cookie } });
-    expect(again.json()).toEqual({ success: true, inserted: 25 });
-    expect((await get<CallsPage>('/api/client/calls?status=all', cookie)).pagination.total).toBe(50);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toMatch(/already on your dashboard/);
+    expect((await get<CallsPage>('/api/client/calls?status=all', cookie)).pagination.total).toBe(25);
     expect((await get<CallsPage>('/api/client/calls?status=all', bobCookie)).pagination.total).toBe(0);
     expect(await countDemoCalls()).toBe(demoBefore);
   });

@@ -354,21 +354,39 @@ test('delete asks first, is not closed by an outside click, and updates log and 
   await expect(dashboard.statValue('totalCalls')).toHaveText(String(before - 1));
 });
 
-test('sample data and sync add calls and refresh log, stats and chart', async ({ page, request }) => {
+test('sample data before the first real call: marked, free, removable; then sync brings real calls', async ({
+  page,
+  request,
+}) => {
+  await deleteAllCalls(page.request);
   const dashboard = new DashboardPage(page);
   await dashboard.open();
   await dashboard.waitForLog();
-  await expect(dashboard.statValue('totalCalls')).not.toHaveText('');
-  const before = await statNumber(dashboard, 'totalCalls');
+  const addSamples = page.getByRole('button', { name: 'Add sample data' });
+  const removeSamples = page.getByRole('button', { name: 'Remove sample data' });
+  await expect(removeSamples).toHaveCount(0);
 
-  await page.getByRole('button', { name: 'Add sample data' }).click();
+  await addSamples.click();
   await expectToast(page, 'Demo Data Added', 'Sample call logs have been added to your dashboard');
-  await expect(dashboard.statValue('totalCalls')).toHaveText(String(before + 25));
+  await expect(dashboard.statValue('totalCalls')).toHaveText('25');
+  // Marked in the log, free in the totals, and offered once.
+  await dashboard.setStatus('All');
+  await expect(dashboard.rows.first().getByTestId('sample-badge')).toHaveText('Sample');
+  await expect(page.getByTestId('sample-badge')).toHaveCount(10);
+  await expect(dashboard.statValue('totalCost')).toHaveText('$0.00');
+  await expect(addSamples).toHaveCount(0);
+  await screenshotBothWidths(page, 'dashboard-sample-data');
 
   await dashboard.selectPathway('Sales');
   await expect(dashboard.rows.first()).toBeVisible();
   await expect(dashboard.rows.locator('td:nth-child(5)').filter({ hasNotText: 'Sales' })).toHaveCount(0);
   await dashboard.selectPathway('All Pathways');
+
+  await removeSamples.click();
+  await expectToast(page, 'Sample data removed');
+  await expect(dashboard.statValue('totalCalls')).toHaveText('0');
+  await expect(removeSamples).toHaveCount(0);
+  await expect(addSamples).toBeVisible();
 
   // Three calls the webhook never told us about: only a sync brings them in.
   const added = await request.post(`${VOICE_SIM_URL}/_sim/calls`, {
@@ -382,11 +400,13 @@ test('sample data and sync add calls and refresh log, stats and chart', async ({
   expect(added.status()).toBe(200);
   await page.getByRole('button', { name: 'Sync calls from Bland AI' }).click();
   await expectToast(page, 'Calls synced successfully from Bland AI');
-  // A sync also brings back calls deleted here that the provider still has, so count what is stored.
-  await expect.poll(() => statNumber(dashboard, 'totalCalls')).toBeGreaterThanOrEqual(before + 28);
+  await expect.poll(() => statNumber(dashboard, 'totalCalls')).toBeGreaterThanOrEqual(3);
   const weekAgo = Date.now() - 7 * 86_400_000;
   const stored = (await allCalls(page.request)).filter((c) => Date.parse(c.createdAt) > weekAgo).length;
   await expect(dashboard.statValue('totalCalls')).toHaveText(String(stored));
+  // Real calls now: sample data is no longer offered.
+  await expect(addSamples).toHaveCount(0);
+  await dashboard.setStatus('Completed');
 });
 
 test('loading skeletons, then "No data available" when the stats answer has no totals', async ({ page }) => {

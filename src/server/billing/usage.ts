@@ -12,17 +12,29 @@ export function startOfLocalMonth(now: number, timeZone: string): number {
   return startOfLocalDay(`${today.slice(0, 8)}01`, timeZone);
 }
 
-/** Whole minutes (rounded) of every call since the start of this month. */
+/** Whole minutes (rounded) of every real call since the start of this month; sample calls are free. */
 export async function minutesUsedThisMonth(
   db: Kysely<Database>,
   client: { id: string; timezone: string },
   now: number,
 ): Promise<number> {
-  const row = await db
-    .selectFrom('call_rollups')
-    .select((eb) => eb.fn.sum<number>('total_seconds').as('seconds'))
-    .where('client_id', '=', client.id)
-    .where('bucket_start', '>=', startOfLocalMonth(now, client.timezone))
-    .executeTakeFirst();
-  return Math.round(Number(row?.seconds ?? 0) / 60);
+  const monthStart = startOfLocalMonth(now, client.timezone);
+  const [all, samples] = await Promise.all([
+    db
+      .selectFrom('call_rollups')
+      .select((eb) => eb.fn.sum<number>('total_seconds').as('seconds'))
+      .where('client_id', '=', client.id)
+      .where('bucket_start', '>=', monthStart)
+      .executeTakeFirst(),
+    // A few dozen rows at most: the sample set a client added to try the dashboard.
+    db
+      .selectFrom('calls')
+      .select((eb) => eb.fn.sum<number>('duration_seconds').as('seconds'))
+      .where('client_id', '=', client.id)
+      .where('source', '=', 'sample')
+      .where('is_proxy', '=', 0)
+      .where('created_at', '>=', monthStart)
+      .executeTakeFirst(),
+  ]);
+  return Math.round(Math.max(0, Number(all?.seconds ?? 0) - Number(samples?.seconds ?? 0)) / 60);
 }

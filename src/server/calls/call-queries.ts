@@ -261,6 +261,7 @@ export function toCall(
     ...(row.recording_url ? { recordingUrl: recordingPath(row.id) } : {}),
     transcript: row.transcript,
     cost: Math.round(row.cost_micros / 10_000) / 100,
+    isSample: row.source === 'sample',
   };
 }
 

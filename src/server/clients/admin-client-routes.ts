@@ -43,12 +43,12 @@ export default async function adminClientRoutes(app: FastifyInstance): Promise<v
     return row;
   }
 
-  app.get('/api/admin/clients', async (request) => {
+  app.get('/api/admin/clients', async () => {
     const clients = await listClientsWithTotals(db);
     return clients.map(({ row, totals }) => toAdminListItem(row, totals, config.publicUrl, secrets));
   });
 
-  app.get('/api/admin/stats', async (request) => {
+  app.get('/api/admin/stats', async () => {
     return getAdminStats(db);
   });
 

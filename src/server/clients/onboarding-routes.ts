@@ -19,6 +19,7 @@ import { IdParam } from '../../contract/common';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { randomToken } from '../crypto/secrets';
+import { enforceCreationCap } from '../creation-caps';
 import { conflict, notFound, parseInput } from '../errors';
 import { WEBHOOK_TOKEN_BYTES, webhookUrlFor } from './client-view';
 import {
@@ -33,12 +34,21 @@ import { isUniqueViolation } from './db-errors';
 /** 32 random bytes: 256 bits, far beyond guessing (DESIGN §5 asks for ≥ 128). */
 const DRAFT_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
+export const DRAFTS_PER_HOUR = 60;
+
 export default async function onboardingRoutes(app: FastifyInstance): Promise<void> {
   const { db, config, now } = app.deps;
 
   app.post('/api/admin/generate-webhook', async (request, reply): Promise<WebhookGenerated> => {
     const admin = requireAdmin(request);
     const form = parseInput(CreateClientForm, request.body);
+    // A scan once made 13,060 drafts; nobody onboards that many clients an hour.
+    await enforceCreationCap(app.deps, reply, {
+      key: `draft:${admin.id}`,
+      max: DRAFTS_PER_HOUR,
+      windowMs: 60 * 60 * 1000,
+      what: 'client drafts',
+    });
     const id = randomUUID();
     const token = randomToken(WEBHOOK_TOKEN_BYTES);
     const t = now();

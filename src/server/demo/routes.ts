@@ -1,24 +1,19 @@
 /**
- * The public demo (DESIGN §6 [11]): read-only call analytics of the demo tenant, no login, plus
- * POST /api/demo/seed, which adds sample calls to the logged-in client's own account.
+ * The public demo (DESIGN §6 [11]): read-only call analytics of the demo tenant, no login. (The
+ * sample data a signed-in client can add to its own account is sample-data-routes.ts.)
  * The demo reads through the same query functions as the client dashboard.
  */
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { type Call, CallsPage, CallsQuery, DailyPoints, DemoStats, SeedResult } from '../../contract/calls';
+import { type Call, CallsPage, CallsQuery, DailyPoints, DemoStats } from '../../contract/calls';
 import { DateRangeQuery, IdParam } from '../../contract/common';
-import { requireClient } from '../auth/guards';
 import { getCallsOverTime, getClientStats, listCalls } from '../calls/call-queries';
 import { createCallsRepository } from '../calls/calls-repository';
 import { sendRecording } from '../calls/recording-routes';
 import { notFound } from '../errors';
 import type { ZodTypeProvider } from '../route-schemas';
 import { DEMO_CLIENT, DEMO_CLIENT_ID, createDemoData } from './demo-data';
-import { clientSampleCalls } from './sample-calls';
-
-export const SEED_CALL_COUNT = 25;
 
 export const demoRecordingPath = (id: string) => `/api/demo/recording/${id}`;
 
@@ -56,8 +51,12 @@ export default async function demoRoutes(fastify: FastifyInstance): Promise<void
   const demo = createDemoData(app.deps, (error) => app.log.warn({ err: error }, 'demo sync failed'));
   const calls = createCallsRepository(db);
 
-  const withDemoRecording = (call: Call): Call =>
-    call.recordingUrl ? { ...call, recordingUrl: demoRecordingPath(call.id) } : call;
+  // The whole page is a demo: its generated calls are not marked one by one.
+  const withDemoRecording = (call: Call): Call => ({
+    ...call,
+    isSample: false,
+    ...(call.recordingUrl ? { recordingUrl: demoRecordingPath(call.id) } : {}),
+  });
 
   app.get(
     '/api/demo/calls',
@@ -122,17 +121,6 @@ export default async function demoRoutes(fastify: FastifyInstance): Promise<void
           .send(audio.subarray(range.start, range.end + 1));
       }
       return reply.send(audio);
-    },
-  );
-
-  app.post(
-    '/api/demo/seed',
-    { config: { access: 'client' }, schema: { response: { 200: SeedResult } } },
-    async (request) => {
-      const client = requireClient(request);
-      const sample = clientSampleCalls(now(), SEED_CALL_COUNT, randomUUID());
-      const { created } = await calls.upsertCalls(client, sample);
-      return { success: true, inserted: created };
     },
   );
 }

@@ -7,13 +7,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import {
-  LIMITS,
-  blandListResponseSchema,
-  blandPathwaySchema,
-  isBlandId,
-  parseBlandCall,
-} from './bland-payload';
+import { blandListResponseSchema, blandPathwaySchema, isBlandId, parseBlandCall } from './bland-payload';
 import {
   ProviderAuthError,
   ProviderNotFoundError,

@@ -13,6 +13,7 @@ import { useCalls } from '../../features/calls/queries';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { cn } from '../../lib/utils';
 import { QueryView } from '../query-view';
+import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card';
 import { Skeleton } from '../ui/skeleton';
@@ -204,7 +205,10 @@ function CallTable({ views }: { views: CallView[] }) {
               </TableCell>
               <TableCell className="tabular-nums">{formatDuration(call.duration)}</TableCell>
               <TableCell>
-                <CallStatusBadge status={call.status} />
+                <span className="inline-flex items-center gap-1">
+                  <CallStatusBadge status={call.status} />
+                  {call.isSample && <SampleBadge />}
+                </span>
               </TableCell>
               <TableCell className="whitespace-nowrap">{call.pathway || '—'}</TableCell>
               <TableCell className="whitespace-nowrap">{formatCallCreated(call.createdAt)}</TableCell>
@@ -243,7 +247,10 @@ function CallCards({ views }: { views: CallView[] }) {
               </p>
               <p className="text-muted-foreground text-sm">{formatCallCreated(call.createdAt)}</p>
             </div>
-            <CallStatusBadge status={call.status} />
+            <span className="flex flex-col items-end gap-1">
+              <CallStatusBadge status={call.status} />
+              {call.isSample && <SampleBadge />}
+            </span>
           </div>
           <dl className="mt-3 grid grid-cols-3 gap-x-3 gap-y-2 text-sm">
             <CardField label="Duration" value={formatDuration(call.duration)} />
@@ -265,6 +272,20 @@ function CallCards({ views }: { views: CallView[] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** Sample data the client added to try the dashboard, never a call anybody made. */
+function SampleBadge() {
+  return (
+    <Badge
+      variant="outline"
+      className="border-dashed"
+      data-testid="sample-badge"
+      title="Sample data: free, not a real call"
+    >
+      Sample
+    </Badge>
   );
 }
 

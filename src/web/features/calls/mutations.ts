@@ -4,7 +4,7 @@
  * path of SPEC §8: "Unauthorized" toast, then /api/login after 500 ms.
  */
 import { type MutationFunction, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SeedResult, SyncResult } from '../../../contract/calls';
+import type { RemovedSamples, SeedResult, SyncResult } from '../../../contract/calls';
 import { apiJson, isUnauthorizedError } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { handleUnauthorized } from '../../lib/session';
@@ -52,6 +52,14 @@ export function useSeedSampleCalls() {
     mutationFn: () => apiJson<SeedResult>('POST', '/api/demo/seed'),
     success: { title: 'Demo Data Added', description: 'Sample call logs have been added to your dashboard' },
     failure: 'Failed to seed demo data',
+  });
+}
+
+export function useRemoveSampleCalls() {
+  return useCallsMutation<RemovedSamples>({
+    mutationFn: () => apiJson<RemovedSamples>('DELETE', '/api/client/sample-calls'),
+    success: { title: 'Sample data removed', description: 'Only your real calls are on the dashboard now' },
+    failure: 'Failed to remove the sample data',
   });
 }
 

@@ -4,7 +4,7 @@
  * (the query client's defaults).
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { CallsPage, ClientStats, DailyPoint, DemoStats } from '../../../contract/calls';
+import type { CallsPage, ClientStats, DailyPoint, DemoStats, SampleDataState } from '../../../contract/calls';
 import type { DateRange } from '../../../contract/common';
 import { type CallFilters, callsSearchParams } from '../../components/calls/filters';
 import { getJson } from '../../lib/api';
@@ -34,6 +34,14 @@ export function useCallStats<T extends ClientStats = ClientStats>(source: CallSo
 
 export const useDemoStats = (source: CallSource, dateRange: DateRange) =>
   useCallStats<DemoStats>(source, dateRange);
+
+/** The signed-in client's sample data: whether it may be added (no real calls) or removed. */
+export function useSampleData() {
+  return useQuery({
+    queryKey: callKeys.sampleData(),
+    queryFn: () => getJson<SampleDataState>('/api/client/sample-calls'),
+  });
+}
 
 export function useCallsOverTime(source: CallSource, dateRange: DateRange) {
   return useQuery({

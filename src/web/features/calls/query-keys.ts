@@ -11,4 +11,5 @@ export const callKeys = {
   list: (source: string, filters: CallFilters) => [...callKeys.source(source), 'list', filters] as const,
   stats: (source: string, range: DateRange) => [...callKeys.source(source), 'stats', range] as const,
   overTime: (source: string, range: DateRange) => [...callKeys.source(source), 'over-time', range] as const,
+  sampleData: () => [...callKeys.all, 'sample-data'] as const,
 };

@@ -2,13 +2,14 @@
  * The client dashboard's header (SPEC §2): company name or "Dashboard", the subtitle, the
  * client's e-mail, sample data / sync / search icon buttons, Settings and logout.
  */
-import { Database, Filter, LogOut, RefreshCw, Settings } from 'lucide-react';
+import { Database, DatabaseZap, Filter, LogOut, RefreshCw, Settings } from 'lucide-react';
 import { Link } from 'wouter';
 import type { ClientSession } from '../../../contract/auth';
 import { Button } from '../../components/ui/button';
 import { useLogout } from '../../lib/session';
 import { cn } from '../../lib/utils';
-import { useSeedSampleCalls, useSyncCalls } from '../calls/mutations';
+import { useRemoveSampleCalls, useSeedSampleCalls, useSyncCalls } from '../calls/mutations';
+import { useSampleData } from '../calls/queries';
 
 export interface DashboardHeaderProps {
   client: ClientSession;
@@ -19,6 +20,10 @@ export interface DashboardHeaderProps {
 export function DashboardHeader({ client, searchOpen, onToggleSearch }: DashboardHeaderProps) {
   const sync = useSyncCalls();
   const seed = useSeedSampleCalls();
+  const removeSamples = useRemoveSampleCalls();
+  // Sample data is for trying the dashboard: offered only before the first real call.
+  const samples = useSampleData().data;
+  const canSeed = !!samples && !samples.hasRealCalls && samples.sampleCalls === 0;
   const logout = useLogout();
   return (
     <header className="border-b bg-card">
@@ -33,16 +38,29 @@ export function DashboardHeader({ client, searchOpen, onToggleSearch }: Dashboar
           <span className="mr-1 max-w-full truncate text-muted-foreground text-sm" data-testid="client-email">
             {client.email}
           </span>
-          <Button
-            variant="outline"
-            size="icon"
-            aria-label="Add sample data"
-            title="Add sample data"
-            disabled={seed.isPending}
-            onClick={() => seed.mutate()}
-          >
-            <Database />
-          </Button>
+          {canSeed && (
+            <Button
+              variant="outline"
+              size="icon"
+              aria-label="Add sample data"
+              title="Add sample data"
+              disabled={seed.isPending}
+              onClick={() => seed.mutate()}
+            >
+              <Database />
+            </Button>
+          )}
+          {!!samples?.sampleCalls && (
+            <Button
+              variant="outline"
+              title="Remove sample data"
+              disabled={removeSamples.isPending}
+              onClick={() => removeSamples.mutate()}
+            >
+              <DatabaseZap aria-hidden="true" />
+              Remove sample data
+            </Button>
+          )}
           <Button
             variant="outline"
             size="icon"

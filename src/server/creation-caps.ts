@@ -1,0 +1,37 @@
+/**
+ * Caps on what one client or admin can create per window (sample data sets, wizard drafts), in the
+ * database so they hold across instances. Over the cap: 429 with Retry-After, nothing created.
+ */
+import type { FastifyReply } from 'fastify';
+import type { AppDeps } from './context';
+import { tooManyRequests } from './errors';
+
+export interface CreationCap {
+  /** Whose budget: e.g. `seed:{clientId}`, `draft:{adminId}`. */
+  key: string;
+  max: number;
+  windowMs: number;
+  /** Plural noun for the message: "sample data sets". */
+  what: string;
+}
+
+export async function enforceCreationCap(
+  deps: Pick<AppDeps, 'rateCounters' | 'now'>,
+  reply: FastifyReply,
+  cap: CreationCap,
+): Promise<void> {
+  const count = await deps.rateCounters.hit(`create:${cap.key}`, cap.windowMs);
+  if (count <= cap.max) return;
+  const windowEnd = (Math.floor(deps.now() / cap.windowMs) + 1) * cap.windowMs;
+  const seconds = Math.max(1, Math.ceil((windowEnd - deps.now()) / 1000));
+  reply.header('retry-after', String(seconds));
+  throw tooManyRequests(
+    `You can create at most ${cap.max} ${cap.what} per ${describeWindow(cap.windowMs)}. Try again later.`,
+  );
+}
+
+function describeWindow(ms: number): string {
+  if (ms % (24 * 3_600_000) === 0) return ms === 24 * 3_600_000 ? 'day' : `${ms / (24 * 3_600_000)} days`;
+  if (ms % 3_600_000 === 0) return ms === 3_600_000 ? 'hour' : `${ms / 3_600_000} hours`;
+  return `${Math.round(ms / 60_000)} minutes`;
+}

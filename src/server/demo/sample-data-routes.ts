@@ -1,0 +1,80 @@
+/**
+ * Sample data a client can add to try the dashboard before its first real call (issue 12's rules,
+ * enforced here): POST /api/demo/seed adds one set of sample calls, only while the account has no
+ * real calls and no sample set yet, and at most SEEDS_PER_DAY times a day; the calls are free (no
+ * usage, cost or revenue) and marked as samples; DELETE /api/client/sample-calls removes them all.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { RemovedSamples, SampleDataState, SeedResult } from '../../contract/calls';
+import { requireClient } from '../auth/guards';
+import { createCallsRepository } from '../calls/calls-repository';
+import { conflict } from '../errors';
+import { enforceCreationCap } from '../creation-caps';
+import type { ZodTypeProvider } from '../route-schemas';
+import { clientSampleCalls } from './sample-calls';
+
+export const SEED_CALL_COUNT = 25;
+export const SEEDS_PER_DAY = 5;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const SAMPLE_MESSAGES = {
+  hasRealCalls:
+    'Sample data is for trying the dashboard before your first real call; your account already has calls.',
+  alreadySeeded: 'Sample data is already on your dashboard. Remove it before adding it again.',
+} as const;
+
+export default async function sampleDataRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, now } = app.deps;
+  const calls = createCallsRepository(db);
+
+  const countCalls = async (clientId: string, sample: boolean) => {
+    const row = await db
+      .selectFrom('calls')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('client_id', '=', clientId)
+      .where('source', sample ? '=' : '!=', 'sample')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+
+  app.post(
+    '/api/demo/seed',
+    { config: { access: 'client' }, schema: { response: { 200: SeedResult } } },
+    async (request, reply) => {
+      const client = requireClient(request);
+      if ((await countCalls(client.id, false)) > 0) throw conflict(SAMPLE_MESSAGES.hasRealCalls);
+      if ((await countCalls(client.id, true)) > 0) throw conflict(SAMPLE_MESSAGES.alreadySeeded);
+      await enforceCreationCap(app.deps, reply, {
+        key: `seed:${client.id}`,
+        max: SEEDS_PER_DAY,
+        windowMs: DAY_MS,
+        what: 'sample data sets',
+      });
+      const sample = clientSampleCalls(now(), SEED_CALL_COUNT, randomUUID());
+      // Free: at a rate of 0 they never reach usage, cost or the agency's revenue.
+      const { created } = await calls.upsertCalls({ ...client, per_minute_rate_cents: 0 }, sample);
+      return { success: true, inserted: created };
+    },
+  );
+
+  app.get('/api/client/sample-calls', { schema: { response: { 200: SampleDataState } } }, async (request) => {
+    const client = requireClient(request);
+    const [sampleCalls, realCalls] = await Promise.all([
+      countCalls(client.id, true),
+      countCalls(client.id, false),
+    ]);
+    return { sampleCalls, hasRealCalls: realCalls > 0 };
+  });
+
+  app.delete(
+    '/api/client/sample-calls',
+    { schema: { response: { 200: RemovedSamples } } },
+    async (request) => {
+      const client = requireClient(request);
+      const deleted = await calls.deleteCalls(client.id, { sources: ['sample'] });
+      return { success: true as const, deleted };
+    },
+  );
+}
