@@ -23,6 +23,7 @@ import { registerGuards } from './auth/guards';
 import { registerApiDocs } from './api-docs';
 import { paymentHttpError } from './billing/gateways';
 import { isPaymentError } from './providers/payments/errors';
+import { isVoiceProviderError, voiceHttpError } from './providers/voice/errors';
 import { HttpError, zodFields } from './errors';
 import { assertJsonDepth } from './json-body';
 import { type HeaderMap, rawJsonAnswer, securityHeaders } from './security-headers';
@@ -117,6 +118,13 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
         );
       }
       const answer = paymentHttpError(error);
+      return reply.code(answer.statusCode).send({ message: answer.message });
+    }
+    if (isVoiceProviderError(error)) {
+      if (error.code !== 'provider_not_found' && error.code !== 'recording_expired') {
+        request.log.warn({ code: error.code, upstreamStatus: error.upstreamStatus }, 'voice provider error');
+      }
+      const answer = voiceHttpError(error, deps.voice.name);
       return reply.code(answer.statusCode).send({ message: answer.message });
     }
     if (error instanceof HttpError) {

@@ -15,6 +15,7 @@ import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 const notUsed = () => Promise.reject(new Error('not used in this test'));
 /** Keys starting with "good" are valid, "down" means the provider does not answer, others are invalid. */
 const fakeVoice: VoiceProvider = {
+  name: 'Test Voice',
   listCalls: notUsed,
   getCall: notUsed,
   streamRecording: notUsed,

@@ -7,12 +7,7 @@ import { z } from 'zod';
 import { currentAdmin, currentClient, requireClient } from '../auth/guards';
 import type { AppDeps } from '../context';
 import type { CallRow } from '../db/schema';
-import { HttpError, badGateway, notFound, parseInput, unauthorized } from '../errors';
-import {
-  ProviderNotFoundError,
-  RecordingExpiredError,
-  isVoiceProviderError,
-} from '../providers/voice/errors';
+import { notFound, parseInput, unauthorized } from '../errors';
 import { createCallsRepository } from './calls-repository';
 
 const CallParam = z.object({ id: z.string().trim().min(1).max(100) });
@@ -41,24 +36,17 @@ export async function sendRecording(
     .executeTakeFirst();
   if (!owner?.bland_api_key_enc) throw notFound(NO_RECORDING);
   const range = typeof request.headers.range === 'string' ? request.headers.range.slice(0, 100) : undefined;
-  try {
-    const audio = await deps.voice.streamRecording(
-      deps.secrets.decrypt(owner.bland_api_key_enc),
-      call.provider_call_id,
-      range,
-    );
-    reply.code(audio.status).headers(audio.headers);
-    reply.header('cache-control', options.cacheControl ?? 'private, max-age=3600');
-    if (options.download)
-      reply.header('content-disposition', `attachment; filename="recording-${call.id}.mp3"`);
-    return reply.send(audio.body);
-  } catch (error) {
-    if (error instanceof RecordingExpiredError)
-      throw new HttpError(410, 'This recording has expired at Bland AI');
-    if (error instanceof ProviderNotFoundError) throw notFound(NO_RECORDING);
-    if (isVoiceProviderError(error)) throw badGateway(error.message);
-    throw error;
-  }
+  // Provider failures (expired: 410, unknown: 404, others: 502) are answered by app.ts's handler.
+  const audio = await deps.voice.streamRecording(
+    deps.secrets.decrypt(owner.bland_api_key_enc),
+    call.provider_call_id,
+    range,
+  );
+  reply.code(audio.status).headers(audio.headers);
+  reply.header('cache-control', options.cacheControl ?? 'private, max-age=3600');
+  if (options.download)
+    reply.header('content-disposition', `attachment; filename="recording-${call.id}.mp3"`);
+  return reply.send(audio.body);
 }
 
 export default async function recordingRoutes(app: FastifyInstance): Promise<void> {

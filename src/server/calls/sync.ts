@@ -7,8 +7,8 @@
 import type { SyncResult } from '../../contract/calls';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
-import { HttpError, badGateway, badRequest, notFound } from '../errors';
-import { ProviderAuthError, isVoiceProviderError } from '../providers/voice/errors';
+import { HttpError, badRequest, notFound } from '../errors';
+import { ProviderAuthError } from '../providers/voice/errors';
 import type { NormalizedCall } from '../providers/voice/types';
 import { createCallsRepository } from './calls-repository';
 import { resolvePathwayNames } from './pathways';
@@ -20,8 +20,6 @@ const LOCK_WAIT_MS = 120_000;
 const LOCK_POLL_MS = 250;
 /** Detail requests in flight at once; the adapter also bounds requests per key. */
 const DETAIL_CONCURRENCY = 3;
-
-export const PROVIDER_NAME = 'Bland AI';
 
 async function acquireLease(deps: AppDeps, clientId: string): Promise<boolean> {
   const deadline = Date.now() + LOCK_WAIT_MS;
@@ -61,9 +59,9 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   return out;
 }
 
-export function describeSync(created: number, updated: number): string {
-  if (created === 0 && updated === 0) return `No new calls from ${PROVIDER_NAME}`;
-  return `Synced ${created + updated} calls from ${PROVIDER_NAME} (${created} new, ${updated} updated)`;
+export function describeSync(provider: string, created: number, updated: number): string {
+  if (created === 0 && updated === 0) return `No new calls from ${provider}`;
+  return `Synced ${created + updated} calls from ${provider} (${created} new, ${updated} updated)`;
 }
 
 /** Translates provider failures into answers; a rejected key is also remembered on the client. */
@@ -74,9 +72,9 @@ async function providerFailure(deps: AppDeps, clientId: string, error: unknown):
       .set({ api_key_status: 'invalid', updated_at: deps.now() })
       .where('id', '=', clientId)
       .execute();
-    throw badRequest(`${PROVIDER_NAME} rejected the API key. Update the key and try again.`);
+    throw badRequest(`${deps.voice.name} rejected the API key. Update the key and try again.`);
   }
-  if (isVoiceProviderError(error)) throw badGateway(error.message);
+  // Other provider failures are answered by app.ts's error handler (502).
   throw error;
 }
 
@@ -89,7 +87,7 @@ export async function syncClientCalls(deps: AppDeps, clientId: string): Promise<
   if (!client) throw notFound('Client not found');
   if (!client.bland_api_key_enc)
     throw badRequest(
-      `No ${PROVIDER_NAME} API key is connected yet: add it in Settings → Security → Update API Key, then sync again`,
+      `No ${deps.voice.name} API key is connected yet: add it in Settings → Security → Update API Key, then sync again`,
     );
   if (!(await acquireLease(deps, clientId)))
     throw new HttpError(409, 'Another sync of this account is still running');
@@ -172,5 +170,5 @@ async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
     })
     .where('id', '=', client.id)
     .execute();
-  return { success: true, created, updated, message: describeSync(created, updated) };
+  return { success: true, created, updated, message: describeSync(deps.voice.name, created, updated) };
 }

@@ -233,6 +233,7 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
   }
 
   return {
+    name: 'Bland AI',
     async listCalls(apiKey: string, q: ListCallsQuery): Promise<ListCallsResult> {
       const limit = q.limit === undefined ? undefined : Math.min(1000, Math.max(1, Math.floor(q.limit)));
       const result = await send(apiKey, '/v1/calls', {

@@ -57,3 +57,21 @@ export class RecordingExpiredError extends VoiceProviderError {
 export function isVoiceProviderError(error: unknown): error is VoiceProviderError {
   return error instanceof VoiceProviderError;
 }
+
+/**
+ * The HTTP answer for a provider failure, decided once (app.ts's error handler): a gone recording
+ * is 410, an unknown call or recording 404, anything else is the provider's fault, 502.
+ */
+export function voiceHttpError(
+  error: VoiceProviderError,
+  providerName: string,
+): { statusCode: number; message: string } {
+  switch (error.code) {
+    case 'recording_expired':
+      return { statusCode: 410, message: `This recording has expired at ${providerName}` };
+    case 'provider_not_found':
+      return { statusCode: 404, message: error.message };
+    default:
+      return { statusCode: 502, message: error.message };
+  }
+}

@@ -64,6 +64,8 @@ export interface RecordingStream {
 }
 
 export interface VoiceProvider {
+  /** How the product names the provider to people ("Bland AI"): messages never hard-code it. */
+  readonly name: string;
   listCalls(apiKey: string, q: ListCallsQuery): Promise<ListCallsResult>;
   getCall(apiKey: string, callId: string): Promise<{ call: NormalizedCall; raw: unknown }>;
   streamRecording(apiKey: string, callId: string, range?: string): Promise<RecordingStream>;
