@@ -16,6 +16,7 @@ const notUsed = () => Promise.reject(new Error('not used in this test'));
 /** Keys starting with "good" are valid, "down" means the provider does not answer, others are invalid. */
 const fakeVoice: VoiceProvider = {
   name: 'Test Voice',
+  parseWebhook: () => ({ kind: 'invalid', message: 'not used in this test' }),
   listCalls: notUsed,
   getCall: notUsed,
   streamRecording: notUsed,

@@ -3,14 +3,12 @@
  * whole body before writing anything, merges the call by provider call id, and answers fast.
  * Live events and follow-ups are acknowledged and recorded, never turned into calls.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { safeEqual } from '../crypto/secrets';
 import { badRequest, notFound, parseInput, unauthorized } from '../errors';
 import { keepRawBody, rawBodyOf } from '../raw-body';
-import { classifyWebhookBody } from '../providers/voice/bland-payload';
 import { backfillPathwayName, cachedPathwayNames } from './pathways';
 import { createWebhookIngest } from './webhook-ingest';
 
@@ -59,30 +57,9 @@ export default async function webhookRoutes(app: FastifyInstance): Promise<void>
         .executeTakeFirst();
       if (!client) throw notFound('Unknown webhook URL');
 
-      const raw = rawBodyOf(request.body);
-      let json: unknown;
-      try {
-        json = JSON.parse(raw.toString('utf8'));
-      } catch {
-        if (client.webhook_secret_enc) throw unauthorized('Invalid webhook signature');
-        throw badRequest('Request body is not valid JSON');
-      }
-      if (client.webhook_secret_enc) {
-        const secret = deps.secrets.decrypt(client.webhook_secret_enc);
-        // Bland names the header X-Webhook-Signature; some of its senders use X-Bland-Signature.
-        const header = request.headers['x-webhook-signature'] ?? request.headers['x-bland-signature'];
-        const given = String(header ?? '')
-          .trim()
-          .toLowerCase();
-        const signs = (bytes: Buffer | string) =>
-          safeEqual(given, createHmac('sha256', secret).update(bytes).digest('hex'));
-        // The bytes received; Bland's own verification sample signs the compact JSON of the body,
-        // the same bytes when it sends compact JSON. Either needs the secret.
-        if (!given || !(signs(raw) || signs(JSON.stringify(json)))) {
-          throw unauthorized('Invalid webhook signature');
-        }
-      }
-      const body = classifyWebhookBody(json, deps.now());
+      const secret = client.webhook_secret_enc ? deps.secrets.decrypt(client.webhook_secret_enc) : null;
+      const body = deps.voice.parseWebhook(rawBodyOf(request.body), request.headers, secret, deps.now());
+      if (body.kind === 'unauthorized') throw unauthorized(body.message);
       if (body.kind === 'invalid') throw badRequest(body.message);
 
       const receivedAt = deps.now();
@@ -101,14 +78,17 @@ export default async function webhookRoutes(app: FastifyInstance): Promise<void>
         return reply.code(200).send({ received: true, kind: 'event' });
       }
 
-      // Keep what Bland actually sent (not the validated subset) for re-processing later.
       const { call } = body;
       const names = call.pathwayId
         ? await cachedPathwayNames(deps, client.id, [call.pathwayId])
         : new Map<string, string>();
       const pathway = call.pathwayId ? (names.get(call.pathwayId) ?? call.pathwayId) : '';
       try {
-        await ingest.submit({ client, call: { ...call, pathway, source: 'webhook', raw: json }, receivedAt });
+        await ingest.submit({
+          client,
+          call: { ...call, pathway, source: 'webhook', raw: body.raw },
+          receivedAt,
+        });
       } catch (error) {
         // The client was deleted while its delivery waited to be written.
         if (!(await clientExists(client.id))) throw notFound('Unknown webhook URL');

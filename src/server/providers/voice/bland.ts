@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { blandListResponseSchema, blandPathwaySchema, isBlandId, parseBlandCall } from './bland-payload';
+import { parseBlandWebhook } from './bland-webhook';
 import {
   ProviderAuthError,
   ProviderNotFoundError,
@@ -234,6 +235,7 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
 
   return {
     name: 'Bland AI',
+    parseWebhook: parseBlandWebhook,
     async listCalls(apiKey: string, q: ListCallsQuery): Promise<ListCallsResult> {
       const limit = q.limit === undefined ? undefined : Math.min(1000, Math.max(1, Math.floor(q.limit)));
       const result = await send(apiKey, '/v1/calls', {

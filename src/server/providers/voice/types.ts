@@ -63,6 +63,17 @@ export interface RecordingStream {
   body: Readable;
 }
 
+export type WebhookHeaders = Record<string, string | string[] | undefined>;
+
+/** A webhook delivery as the provider reads it. */
+export type WebhookParse =
+  | { kind: 'call'; call: NormalizedCall; raw: unknown }
+  /** Live events and follow-ups: acknowledged and logged, never a call by themselves. */
+  | { kind: 'event'; callId: string | null }
+  | { kind: 'invalid'; message: string }
+  /** A signing secret is set and the delivery is not signed with it. */
+  | { kind: 'unauthorized'; message: string };
+
 export interface VoiceProvider {
   /** How the product names the provider to people ("Bland AI"): messages never hard-code it. */
   readonly name: string;
@@ -71,4 +82,6 @@ export interface VoiceProvider {
   streamRecording(apiKey: string, callId: string, range?: string): Promise<RecordingStream>;
   checkKey(apiKey: string): Promise<'valid' | 'invalid'>;
   getPathwayName(apiKey: string, pathwayId: string): Promise<string | null>;
+  /** Checks the signature (when the client has a secret) and reads a webhook body; no I/O. */
+  parseWebhook(raw: Buffer, headers: WebhookHeaders, secret: string | null, now: number): WebhookParse;
 }
