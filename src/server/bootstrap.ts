@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createSessionStore } from './auth/sessions';
 import type { Config } from './config';
 import type { AppDeps } from './context';
+import { verifyAppSecret } from './crypto/key-check';
 import { createSecretBox } from './crypto/secrets';
 import { type Db, openDb } from './db/connect';
 import { migrateToLatest } from './db/migrate';
@@ -22,8 +23,10 @@ export async function createDeps(
   overrides: DepsOverrides = {},
 ): Promise<{ deps: AppDeps; close: () => Promise<void> }> {
   const database = overrides.db ?? openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const secrets = createSecretBox(config.appSecret);
   try {
     await migrateToLatest(database.db);
+    await verifyAppSecret(database.db, secrets);
     await seedPlans(database.db);
   } catch (error) {
     await database.close();
@@ -36,7 +39,7 @@ export async function createDeps(
     dialect: database.dialect,
     sessions: createSessionStore(database.db, now),
     rateCounters: createRateCounters(database.db, now),
-    secrets: createSecretBox(config.appSecret),
+    secrets,
     voice: overrides.voice ?? createBlandProvider({ baseUrl: config.blandApiUrl }),
     now,
     instanceId: randomUUID(),

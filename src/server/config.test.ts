@@ -42,6 +42,7 @@ describe('loadConfig', () => {
     [{ PORT: 'abc' }, /PORT/],
     [{ PORT: '70000' }, /PORT/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ DATABASE_URL: 'postgres://db:5432/app' }, /APP_SECRET must be set when DATABASE_URL is set/],
     [{ DATABASE_URL: 'not a url' }, /DATABASE_URL/],
     [{ PUBLIC_URL: 'ftp://x' }, /PUBLIC_URL/],
     [{ APP_SECRET: 'short' }, /APP_SECRET/],
@@ -63,6 +64,7 @@ describe('loadConfig', () => {
     const config = loadConfig({
       DATA_DIR: tmp(),
       DATABASE_URL: 'postgres://user:hunter2@db:5432/app',
+      APP_SECRET: 'a-shared-secret-0123456789',
       STRIPE_SECRET_KEY: 'sk_test_123',
       ADMIN_USERNAME: 'root',
       ADMIN_PASSWORD: 'root-password',

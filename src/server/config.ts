@@ -169,6 +169,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const port = e.PORT ?? 5000;
   const dataDir = path.resolve(e.DATA_DIR ?? './data');
+  if (e.DATABASE_URL && !e.APP_SECRET) {
+    // A secret generated into one instance's DATA_DIR would differ on the next instance.
+    throw new ConfigError(
+      'Invalid configuration: APP_SECRET must be set when DATABASE_URL is set, the same on every instance',
+    );
+  }
   if (e.ADMIN_USERNAME && !e.ADMIN_PASSWORD) {
     throw new ConfigError('Invalid configuration: ADMIN_PASSWORD must be set when ADMIN_USERNAME is set');
   }

@@ -50,6 +50,21 @@ describe(`two app instances on one database (${TEST_DB})`, () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it('an instance started with another APP_SECRET refuses to start, in one line naming APP_SECRET', async () => {
+    const other = loadConfig({
+      DATA_DIR: dataDir,
+      APP_SECRET: 'a-different-secret-9876543210',
+      BLAND_API_URL: sim.url,
+      LOG_LEVEL: 'silent',
+    });
+    const db = testDb.reopen();
+    // createDeps closes the database it opened itself; this one is ours to close.
+    await expect(createDeps(other, { db: { ...db, close: async () => {} } })).rejects.toThrow(
+      /^APP_SECRET does not match the one this database was set up with/,
+    );
+    await db.close();
+  });
+
   it('a session opened on one instance works on the other, and logout on either ends it', async () => {
     const client = await createClient(deps);
     const cookie = await loginClient(apps[0], client.email);

@@ -1,11 +1,13 @@
 /** Runs the migrations in order; idempotent (Kysely records what was applied). */
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as initial from './migrations/001_initial';
+import * as appSettings from './migrations/002_app_settings';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
+  '002_app_settings': appSettings,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

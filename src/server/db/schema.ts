@@ -243,6 +243,13 @@ export interface Database {
   notification_prefs: NotificationPrefsTable;
   audit_log: AuditLogTable;
   rate_counters: RateCountersTable;
+  app_settings: AppSettingsTable;
+}
+
+/** Values every instance on the database shares (002_app_settings). */
+export interface AppSettingsTable {
+  key: string;
+  value: string;
 }
 
 export type ClientRow = Selectable<ClientsTable>;
