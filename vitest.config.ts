@@ -21,6 +21,8 @@ export default defineConfig({
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
+          // Hundreds of sign-ins: a cheap scrypt cost here; unit tests check the real one.
+          setupFiles: ['tests/helpers/cheap-passwords.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

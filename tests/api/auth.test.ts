@@ -1,3 +1,4 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 import { TEST_PASSWORD, createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
@@ -102,6 +103,39 @@ describe(`auth (${TEST_DB})`, () => {
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(/Too many failed login attempts/);
     expect((await attempt(TEST_PASSWORD, '10.0.0.2')).statusCode).toBe(200);
+  });
+
+  it('re-hashes a password stored with older scrypt parameters at the next successful login', async () => {
+    const salt = randomBytes(16);
+    const old = scryptSync(TEST_PASSWORD, salt, 64, { N: 16384, r: 8, p: 1 });
+    const oldHash = ['scrypt', 16384, 8, 1, salt.toString('base64url'), old.toString('base64url')].join('$');
+    const client = await createClient(t.deps, { email: 'legacy-hash@example.com', password_hash: oldHash });
+    const admin = await createAdminUser(t.deps, 'legacy-admin');
+    await t.deps.db
+      .updateTable('admins')
+      .set({ password_hash: oldHash })
+      .where('id', '=', admin.id)
+      .execute();
+
+    await loginClient(t.app, client.email);
+    await loginAdmin(t.app, 'legacy-admin', TEST_PASSWORD);
+    const clientRow = await t.deps.db
+      .selectFrom('clients')
+      .select('password_hash')
+      .where('id', '=', client.id)
+      .executeTakeFirstOrThrow();
+    const adminRow = await t.deps.db
+      .selectFrom('admins')
+      .select('password_hash')
+      .where('id', '=', admin.id)
+      .executeTakeFirstOrThrow();
+    for (const stored of [clientRow.password_hash, adminRow.password_hash]) {
+      expect(stored).not.toBe(oldHash);
+      expect(stored?.split('$')[1]).not.toBe('16384');
+    }
+    // And the new hashes still sign in.
+    await loginClient(t.app, client.email);
+    await loginAdmin(t.app, 'legacy-admin', TEST_PASSWORD);
   });
 
   it('logout ends the session on the server, not only in the browser', async () => {

@@ -11,7 +11,8 @@ import { toClientSession } from '../clients/client-view';
 import type { SessionKind } from '../db/schema';
 import { parseInput, tooManyRequests, unauthorized } from '../errors';
 import { currentAdmin, currentClient } from './guards';
-import { decoyHash, verifyPassword } from './passwords';
+import { updateClient } from '../clients/clients-repository';
+import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
 import { clearSessionCookie, sessionCookie, setSessionCookie } from './sessions';
 
 const FAILURE_WINDOW_MS = 15 * 60 * 1000;
@@ -69,6 +70,9 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
       await recordFailure();
       throw unauthorized(INVALID_CLIENT_LOGIN);
     }
+    if (needsRehash(client.password_hash)) {
+      await updateClient(db, client.id, { password_hash: await hashPassword(body.password) });
+    }
     await startSession(request, reply, 'client', client.id);
     return { success: true, client: toClientSession(client, config.publicUrl) };
   });
@@ -99,7 +103,14 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
       await recordFailure();
       throw unauthorized(INVALID_ADMIN_LOGIN);
     }
-    await db.updateTable('admins').set({ last_login_at: now() }).where('id', '=', admin.id).execute();
+    const rehashed = needsRehash(admin.password_hash)
+      ? { password_hash: await hashPassword(body.password) }
+      : {};
+    await db
+      .updateTable('admins')
+      .set({ last_login_at: now(), ...rehashed })
+      .where('id', '=', admin.id)
+      .execute();
     await startSession(request, reply, 'admin', admin.id);
     return toAdminSession(admin);
   });
