@@ -26,7 +26,7 @@ export async function enforceCreationCap(
   const seconds = Math.max(1, Math.ceil((windowEnd - deps.now()) / 1000));
   reply.header('retry-after', String(seconds));
   throw tooManyRequests(
-    `You can create at most ${cap.max} ${cap.what} per ${describeWindow(cap.windowMs)}. Try again later.`,
+    `You can make at most ${cap.max} ${cap.what} per ${describeWindow(cap.windowMs)}. Try again later.`,
   );
 }
 

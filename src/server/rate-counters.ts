@@ -1,44 +1,94 @@
 /**
- * Fixed-window counters in the database, shared by every app instance (failed logins,
- * webhook deliveries per token).
+ * Sliding-window counters in the database, shared by every app instance (login attempts, creation
+ * caps). A window's estimate weighs the previous window's count by how much of it still overlaps
+ * (the usual sliding-window approximation), so a burst cannot double at a window boundary.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './db/schema';
 
+export interface CounterState {
+  /** Sliding estimate of the hits in the last windowMs. */
+  count: number;
+  /** Epoch ms of the last hit, 0 when none. */
+  lastAt: number;
+}
+
 export interface RateCounters {
-  /** Current count in the window, without changing it. */
+  /** The current estimate, without changing it. */
   peek(key: string, windowMs: number): Promise<number>;
-  /** Adds one and answers the new count in the window. */
+  /** The estimate and the last hit's time, without changing them. */
+  state(key: string, windowMs: number): Promise<CounterState>;
+  /** Adds one, atomically across instances, and answers the new estimate. */
   hit(key: string, windowMs: number): Promise<number>;
+  /** Takes one back (an attempt that turned out fine), never below zero. */
+  release(key: string, windowMs: number): Promise<void>;
   reset(key: string): Promise<void>;
+}
+
+interface Row {
+  window_start: number | string;
+  count: number | string;
+  previous_count: number | string;
+  last_at: number | string;
 }
 
 export function createRateCounters(db: Kysely<Database>, now: () => number = Date.now): RateCounters {
   const windowStart = (windowMs: number) => Math.floor(now() / windowMs) * windowMs;
+
+  function estimate(row: Row | undefined, windowMs: number): number {
+    if (!row) return 0;
+    const start = windowStart(windowMs);
+    const rowStart = Number(row.window_start);
+    const count = Number(row.count);
+    const previous =
+      rowStart === start ? Number(row.previous_count) : rowStart === start - windowMs ? count : 0;
+    const current = rowStart === start ? count : 0;
+    const overlap = 1 - (now() - start) / windowMs;
+    return current + previous * overlap;
+  }
+
+  const read = (key: string) =>
+    db
+      .selectFrom('rate_counters')
+      .select(['window_start', 'count', 'previous_count', 'last_at'])
+      .where('key', '=', key)
+      .executeTakeFirst();
+
   return {
     async peek(key, windowMs) {
-      const row = await db
-        .selectFrom('rate_counters')
-        .select(['count', 'window_start'])
-        .where('key', '=', key)
-        .executeTakeFirst();
-      return row && row.window_start === windowStart(windowMs) ? row.count : 0;
+      return estimate(await read(key), windowMs);
+    },
+    async state(key, windowMs) {
+      const row = await read(key);
+      return { count: estimate(row, windowMs), lastAt: Number(row?.last_at ?? 0) };
     },
     async hit(key, windowMs) {
       const start = windowStart(windowMs);
-      // One statement for both dialects: a row from an older window restarts at 1.
+      const at = now();
+      // One statement for both dialects: the row moves to the current window, keeping the count of
+      // the window just before it (or 0 after a gap), and adds this hit.
       const row = await db
         .insertInto('rate_counters')
-        .values({ key, window_start: start, count: 1 })
+        .values({ key, window_start: start, count: 1, previous_count: 0, last_at: at })
         .onConflict((oc) =>
           oc.column('key').doUpdateSet({
+            previous_count: sql`case when rate_counters.window_start = ${start} then rate_counters.previous_count when rate_counters.window_start = ${start - windowMs} then rate_counters.count else 0 end`,
             count: sql`case when rate_counters.window_start = ${start} then rate_counters.count + 1 else 1 end`,
             window_start: start,
+            last_at: at,
           }),
         )
-        .returning('count')
+        .returning(['window_start', 'count', 'previous_count', 'last_at'])
         .executeTakeFirstOrThrow();
-      return row.count;
+      return estimate(row, windowMs);
+    },
+    async release(key, windowMs) {
+      await db
+        .updateTable('rate_counters')
+        .set({ count: sql`case when count > 0 then count - 1 else 0 end` })
+        .where('key', '=', key)
+        .where('window_start', '=', windowStart(windowMs))
+        .execute();
     },
     async reset(key) {
       await db.deleteFrom('rate_counters').where('key', '=', key).execute();

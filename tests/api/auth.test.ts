@@ -1,5 +1,6 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/server/auth/attempt-limits';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 import { TEST_PASSWORD, createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
 
@@ -103,6 +104,97 @@ describe(`auth (${TEST_DB})`, () => {
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(/Too many failed login attempts/);
     expect((await attempt(TEST_PASSWORD, '10.0.0.2')).statusCode).toBe(200);
+  });
+
+  it('counts each guess before checking it: 60 at once get at most 10 evaluated', async () => {
+    await createClient(t.deps, { email: 'racer@example.com' });
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/client/login',
+          payload: { email: 'racer@example.com', password: 'wrong guess' },
+          remoteAddress: '10.1.1.1',
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(LIMITS.perAccountAndAddress);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(60 - LIMITS.perAccountAndAddress);
+    expect(answers.find((a) => a.statusCode === 429)?.headers['retry-after']).toBeDefined();
+  });
+
+  it('guesses spread over many addresses meet a doubling pause on the account', async () => {
+    await createClient(t.deps, { email: 'target@example.com' });
+    let evaluated = 0;
+    for (let address = 0; address < 20; address++) {
+      for (let guess = 0; guess < 10; guess++) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/client/login',
+          payload: { email: 'target@example.com', password: `guess-${address}-${guess}` },
+          remoteAddress: `10.2.0.${address + 1}`,
+        });
+        if (res.statusCode === 401) evaluated++;
+        else expect(res.statusCode).toBe(429);
+      }
+    }
+    // 200 tries, but after the first failures each one must wait 1 s, 2 s, 4 s, … first.
+    expect(evaluated).toBeLessThanOrEqual(LIMITS.pauseAfter + 2);
+  });
+
+  it('a browser that signed in before keeps signing in while its address is sprayed', async () => {
+    await createClient(t.deps, { email: 'owner@example.com' });
+    const login = (email: string, password: string, cookie?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/client/login',
+        payload: { email, password },
+        remoteAddress: '10.3.3.3',
+        headers: cookie ? { cookie } : {},
+      });
+    const first = await login('owner@example.com', TEST_PASSWORD);
+    expect(first.statusCode).toBe(200);
+    const setCookies = [first.headers['set-cookie']].flat().map(String);
+    const device = setCookies.find((c) => c.startsWith('cap_device_client='));
+    expect(device).toMatch(/HttpOnly/i);
+    const deviceCookie = String(device).split(';')[0];
+
+    // Someone at the same address sprays made-up accounts until the address is blocked.
+    for (let i = 0; i < LIMITS.perAddress; i++) await login(`nobody-${i}@example.com`, 'x');
+    expect((await login('nobody-else@example.com', 'x')).statusCode).toBe(429);
+    // An unknown browser of the owner's is blocked with the address; the owner's browser is not.
+    expect((await login('owner@example.com', TEST_PASSWORD)).statusCode).toBe(429);
+    expect((await login('owner@example.com', TEST_PASSWORD, deviceCookie)).statusCode).toBe(200);
+    // A device cookie is for its own account only.
+    await createClient(t.deps, { email: 'other-owner@example.com' });
+    expect((await login('other-owner@example.com', TEST_PASSWORD, deviceCookie)).statusCode).toBe(429);
+  });
+
+  it('limits guesses of the current password when changing it', async () => {
+    const client = await createClient(t.deps, { email: 'changer@example.com' });
+    const cookie = await loginClient(t.app, client.email);
+    const change = (currentPassword: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/client/change-password',
+        payload: {
+          currentPassword,
+          newPassword: 'a brand new password',
+          confirmPassword: 'a brand new password',
+        },
+        headers: { cookie },
+      });
+    for (let i = 0; i < LIMITS.perAccountAndAddress; i++)
+      expect((await change(`guess ${i}`)).statusCode).toBe(400);
+    const blocked = await change(TEST_PASSWORD);
+    expect(blocked.statusCode).toBe(429);
+    const row = await t.deps.db
+      .selectFrom('clients')
+      .select('password_hash')
+      .where('id', '=', client.id)
+      .executeTakeFirstOrThrow();
+    expect(row.password_hash).toBe(client.password_hash);
   });
 
   it('re-hashes a password stored with older scrypt parameters at the next successful login', async () => {

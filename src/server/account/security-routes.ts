@@ -9,20 +9,28 @@ import {
   type ApiKeyResponse,
   ChangePasswordBody,
 } from '../../contract/account';
+import { createAttemptLimits } from '../auth/attempt-limits';
 import { requireClient } from '../auth/guards';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { sessionCookie } from '../auth/sessions';
 import { apiKeyChange } from '../clients/api-key-change';
 import { updateClient } from '../clients/clients-repository';
+import { enforceCreationCap } from '../creation-caps';
 import { badGateway, badRequest, parseInput } from '../errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
 
+/** Provider checks of new API keys per client (or admin) per 15 minutes. */
+export const KEY_CHECKS_PER_WINDOW = 10;
+
 export default async function securityRoutes(app: FastifyInstance): Promise<void> {
   const { db, sessions, voice, secrets, now } = app.deps;
+  const attempts = createAttemptLimits(app.deps);
 
-  app.post('/api/client/change-password', async (request) => {
+  app.post('/api/client/change-password', async (request, reply) => {
     const client = requireClient(request);
     const body = parseInput(ChangePasswordBody, request.body);
+    // A stolen session must not become a way to guess the password without limit.
+    const attempt = await attempts.begin(request, reply, 'password', client.id);
     const currentOk = client.password_hash
       ? await verifyPassword(body.currentPassword, client.password_hash)
       : false;
@@ -31,6 +39,7 @@ export default async function securityRoutes(app: FastifyInstance): Promise<void
         currentPassword: ACCOUNT_MESSAGES.currentPasswordWrong,
       });
     }
+    await attempt.succeeded();
     if (body.newPassword === body.currentPassword) {
       throw badRequest(ACCOUNT_MESSAGES.newPasswordSame, { newPassword: ACCOUNT_MESSAGES.newPasswordSame });
     }
@@ -43,9 +52,16 @@ export default async function securityRoutes(app: FastifyInstance): Promise<void
     return { success: true as const };
   });
 
-  app.put('/api/client/api-key', async (request): Promise<ApiKeyResponse> => {
+  app.put('/api/client/api-key', async (request, reply): Promise<ApiKeyResponse> => {
     const client = requireClient(request);
     const { blandApiKey } = parseInput(ApiKeyBody, request.body);
+    // Each check asks the provider whether a key is good: not a free oracle for guessing keys.
+    await enforceCreationCap(app.deps, reply, {
+      key: `api-key-check:${client.id}`,
+      max: KEY_CHECKS_PER_WINDOW,
+      windowMs: 15 * 60 * 1000,
+      what: 'API key checks',
+    });
     let status: 'valid' | 'invalid';
     try {
       status = await voice.checkKey(blandApiKey);

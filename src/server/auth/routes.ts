@@ -9,36 +9,18 @@ import {
 } from '../../contract/auth';
 import { toClientSession } from '../clients/client-view';
 import type { SessionKind } from '../db/schema';
-import { parseInput, tooManyRequests, unauthorized } from '../errors';
+import { parseInput, unauthorized } from '../errors';
+import { createAttemptLimits } from './attempt-limits';
 import { currentAdmin, currentClient } from './guards';
 import { updateClient } from '../clients/clients-repository';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
 import { clearSessionCookie, sessionCookie, setSessionCookie } from './sessions';
 
-const FAILURE_WINDOW_MS = 15 * 60 * 1000;
-const MAX_FAILURES_PER_ACCOUNT_AND_IP = 10;
-const MAX_FAILURES_PER_IP = 100;
-const TOO_MANY = 'Too many failed login attempts. Please wait 15 minutes and try again.';
-
 export default async function authRoutes(app: FastifyInstance): Promise<void> {
   const { db, sessions, rateCounters, config, now } = app.deps;
   const cookieOpts = { secure: config.publicUrl.startsWith('https://') };
 
-  /** Only failures count, so a successful login is never slowed by anybody else's mistakes. */
-  async function guardFailures(kind: SessionKind, account: string, ip: string) {
-    const accountKey = `login:${kind}:${account}:${ip}`;
-    const ipKey = `login:ip:${ip}`;
-    const [forAccount, forIp] = await Promise.all([
-      rateCounters.peek(accountKey, FAILURE_WINDOW_MS),
-      rateCounters.peek(ipKey, FAILURE_WINDOW_MS),
-    ]);
-    if (forAccount >= MAX_FAILURES_PER_ACCOUNT_AND_IP || forIp >= MAX_FAILURES_PER_IP)
-      throw tooManyRequests(TOO_MANY);
-    return async () => {
-      await rateCounters.hit(accountKey, FAILURE_WINDOW_MS);
-      await rateCounters.hit(ipKey, FAILURE_WINDOW_MS);
-    };
-  }
+  const attempts = createAttemptLimits(app.deps);
 
   async function startSession(
     request: FastifyRequest,
@@ -57,7 +39,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/client/login', PUBLIC, async (request, reply) => {
     const body = parseInput(ClientLoginBody, request.body);
     const email = body.email.toLowerCase();
-    const recordFailure = await guardFailures('client', email, request.ip);
+    const attempt = await attempts.begin(request, reply, 'client', email);
     const client = await db
       .selectFrom('clients')
       .selectAll()
@@ -66,14 +48,14 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
       .executeTakeFirst();
     const hash = client?.password_hash ?? (await decoyHash());
     const passwordOk = await verifyPassword(body.password, hash);
-    if (!client?.password_hash || !passwordOk || client.is_active !== 1) {
-      await recordFailure();
+    if (!client?.password_hash || !passwordOk || client.is_active !== 1)
       throw unauthorized(INVALID_CLIENT_LOGIN);
-    }
     if (needsRehash(client.password_hash)) {
       await updateClient(db, client.id, { password_hash: await hashPassword(body.password) });
     }
     await startSession(request, reply, 'client', client.id);
+    // After the session cookie: the device cookie marks this browser as the owner's from now on.
+    await attempt.succeeded();
     return { success: true, client: toClientSession(client, config.publicUrl) };
   });
 
@@ -92,17 +74,14 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/admin/login', PUBLIC, async (request, reply) => {
     const body = parseInput(AdminLoginBody, request.body);
     const username = body.username.toLowerCase();
-    const recordFailure = await guardFailures('admin', username, request.ip);
+    const attempt = await attempts.begin(request, reply, 'admin', username);
     const admin = await db
       .selectFrom('admins')
       .selectAll()
       .where('username', '=', username)
       .executeTakeFirst();
     const passwordOk = await verifyPassword(body.password, admin?.password_hash ?? (await decoyHash()));
-    if (!admin || !passwordOk) {
-      await recordFailure();
-      throw unauthorized(INVALID_ADMIN_LOGIN);
-    }
+    if (!admin || !passwordOk) throw unauthorized(INVALID_ADMIN_LOGIN);
     const rehashed = needsRehash(admin.password_hash)
       ? { password_hash: await hashPassword(body.password) }
       : {};
@@ -112,6 +91,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
       .where('id', '=', admin.id)
       .execute();
     await startSession(request, reply, 'admin', admin.id);
+    await attempt.succeeded();
     return toAdminSession(admin);
   });
 

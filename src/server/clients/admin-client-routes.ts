@@ -20,6 +20,8 @@ import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
 import type { ApiKeyStatus, ClientRow, ClientUpdate } from '../db/schema';
 import { conflict, notFound, parseInput } from '../errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
+import { KEY_CHECKS_PER_WINDOW } from '../account/security-routes';
+import { enforceCreationCap } from '../creation-caps';
 import { randomToken } from '../crypto/secrets';
 import { apiKeyChange } from './api-key-change';
 import { toAdminClient, toAdminListItem } from './admin-client-view';
@@ -57,13 +59,22 @@ export default async function adminClientRoutes(app: FastifyInstance): Promise<v
     return toAdminClient(await clientOr404(id), config.publicUrl, secrets);
   });
 
-  app.put('/api/admin/client-config/:id', async (request): Promise<ClientConfigUpdateResponse> => {
+  app.put('/api/admin/client-config/:id', async (request, reply): Promise<ClientConfigUpdateResponse> => {
     const admin = requireAdmin(request);
     const { id } = parseInput(IdParam, request.params, 'client id');
     const form = parseInput(EditClientForm, request.body);
     const current = await clientOr404(id);
 
     // The provider check happens before the transaction: no database locks held across the network.
+    if (form.blandApiKey && !isMaskedApiKey(form.blandApiKey)) {
+      // Each new key is checked with the provider: limited like the client's own key checks.
+      await enforceCreationCap(app.deps, reply, {
+        key: `api-key-check:admin:${admin.id}`,
+        max: KEY_CHECKS_PER_WINDOW,
+        windowMs: 15 * 60 * 1000,
+        what: 'API key checks',
+      });
+    }
     const key = await decideApiKey(current, form.blandApiKey);
     const changes: ClientUpdate = {
       first_name: form.firstName,

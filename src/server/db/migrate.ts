@@ -2,12 +2,14 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as initial from './migrations/001_initial';
 import * as appSettings from './migrations/002_app_settings';
+import * as slidingCounters from './migrations/003_sliding_counters';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_app_settings': appSettings,
+  '003_sliding_counters': slidingCounters,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

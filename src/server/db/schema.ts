@@ -224,6 +224,10 @@ export interface RateCountersTable {
   key: string;
   window_start: number;
   count: number;
+  /** The count of the window before window_start (sliding windows). */
+  previous_count: Generated<number>;
+  /** Epoch ms of the last hit. */
+  last_at: Generated<number>;
 }
 
 export interface Database {
