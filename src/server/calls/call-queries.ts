@@ -65,6 +65,7 @@ function bucketTotals(
       ])
       .where('client_id', '=', clientId)
       .where('is_proxy', '=', 0)
+      .where('verified', '=', 1)
       .where('created_at', '<=', hi)
       .groupBy('status');
     if (lo !== null) q = q.where('created_at', '>', lo);
@@ -289,7 +290,11 @@ export async function listCalls(
   const from = query.startDate === undefined ? null : query.startDate - 1;
   const to = query.endDate ?? null;
 
-  let base = db.selectFrom('calls').where('client_id', '=', clientId).where('is_proxy', '=', 0);
+  let base = db
+    .selectFrom('calls')
+    .where('client_id', '=', clientId)
+    .where('is_proxy', '=', 0)
+    .where('verified', '=', 1);
   if (from !== null) base = base.where('created_at', '>', from);
   if (query.endDate !== undefined) base = base.where('created_at', '<=', query.endDate);
   if (filter.status) base = base.where('status', '=', filter.status);

@@ -15,6 +15,8 @@ export interface IncomingCall extends NormalizedCall {
   /** The pathway's name when known; the pathway id is used until it is resolved. */
   pathway?: string;
   raw?: unknown;
+  /** Announced by a webhook the provider could not confirm yet: kept out of the log and totals. */
+  unverified?: boolean;
 }
 
 /** What one incoming call did: stored as new, changed a stored call, or changed nothing. */
@@ -110,6 +112,7 @@ export function createCallsRepository(db: Kysely<Database>) {
       cost_micros: costMicros(call.durationSeconds, client.per_minute_rate_cents),
       per_minute_rate_cents: client.per_minute_rate_cents,
       is_proxy: call.isProxy ? 1 : 0,
+      verified: call.unverified ? 0 : 1,
       source: call.source,
       raw_payload: storedPayload(call.raw),
       updated_at: now,
@@ -118,6 +121,14 @@ export function createCallsRepository(db: Kysely<Database>) {
 
   /** The stored row after taking in a newer delivery, or null when nothing changes. */
   function merged(current: CallRow, call: IncomingCall, now: number): CallRow | null {
+    // An unconfirmed delivery never changes a call the provider confirmed.
+    if (call.unverified && current.verified === 1) return null;
+    if (current.verified === 0 && !call.unverified) {
+      // The provider's word replaces whatever the unconfirmed delivery claimed.
+      const { id, client_id, per_minute_rate_cents } = current;
+      const confirmed = newRow({ id: client_id, per_minute_rate_cents }, call, now);
+      return { ...current, ...confirmed, id, client_id, per_minute_rate_cents, verified: 1 } as CallRow;
+    }
     const status = mergeStatus(current.status, call.status);
     // A stale snapshot (still "active") may only fill in what we lack.
     const stale = status !== call.status;

@@ -22,7 +22,14 @@ interface Sums {
 
 type Contributing = Pick<
   CallRow,
-  'client_id' | 'created_at' | 'status' | 'pathway' | 'duration_seconds' | 'cost_micros' | 'is_proxy'
+  | 'client_id'
+  | 'created_at'
+  | 'status'
+  | 'pathway'
+  | 'duration_seconds'
+  | 'cost_micros'
+  | 'is_proxy'
+  | 'verified'
 >;
 
 const SEP = '\u0000';
@@ -91,8 +98,9 @@ export class RollupDeltas {
   }
 
   add(call: Contributing, sign: 1 | -1): void {
-    // Warm-transfer proxy legs would count one conversation twice (DESIGN §7).
-    if (call.is_proxy) return;
+    // Warm-transfer proxy legs would count one conversation twice (DESIGN §7); unconfirmed
+    // calls count once the provider confirms them.
+    if (call.is_proxy || call.verified === 0) return;
     const tail = `${call.status}${SEP}${call.pathway}`;
     addTo(this.buckets, `${call.client_id}${SEP}${bucketOf(call.created_at)}${SEP}${tail}`, call, sign);
     addTo(

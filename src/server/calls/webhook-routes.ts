@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { badRequest, notFound, parseInput, unauthorized } from '../errors';
 import { keepRawBody, rawBodyOf } from '../raw-body';
 import { backfillPathwayName, cachedPathwayNames } from './pathways';
+import { createWebhookConfirmer } from './webhook-confirmation';
 import { createWebhookIngest } from './webhook-ingest';
 
 const TokenParam = z.object({
@@ -25,6 +26,7 @@ const DELIVERIES_PER_MINUTE = 6000;
 export default async function webhookRoutes(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
   const ingest = createWebhookIngest(deps);
+  const confirmer = createWebhookConfirmer(deps);
   const clientExists = async (id: string) =>
     !!(await deps.db.selectFrom('clients').select('id').where('id', '=', id).executeTakeFirst());
 
@@ -78,7 +80,7 @@ export default async function webhookRoutes(app: FastifyInstance): Promise<void>
         return reply.code(200).send({ received: true, kind: 'event' });
       }
 
-      const { call } = body;
+      const { call, raw, unverified } = await confirmer.confirm(client, body.call, body.raw);
       const names = call.pathwayId
         ? await cachedPathwayNames(deps, client.id, [call.pathwayId])
         : new Map<string, string>();
@@ -86,7 +88,7 @@ export default async function webhookRoutes(app: FastifyInstance): Promise<void>
       try {
         await ingest.submit({
           client,
-          call: { ...call, pathway, source: 'webhook', raw: body.raw },
+          call: { ...call, pathway, source: 'webhook', raw, unverified },
           receivedAt,
         });
       } catch (error) {
@@ -103,7 +105,12 @@ export default async function webhookRoutes(app: FastifyInstance): Promise<void>
           );
         });
       }
-      return reply.code(200).send({ received: true, kind: 'call', callId: call.providerCallId });
+      return reply.code(200).send({
+        received: true,
+        kind: 'call',
+        callId: call.providerCallId,
+        ...(unverified ? { verified: false } : {}),
+      });
     },
   );
 }

@@ -3,6 +3,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import * as initial from './migrations/001_initial';
 import * as appSettings from './migrations/002_app_settings';
 import * as slidingCounters from './migrations/003_sliding_counters';
+import * as unverifiedCalls from './migrations/004_unverified_calls';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_app_settings': appSettings,
   '003_sliding_counters': slidingCounters,
+  '004_unverified_calls': unverifiedCalls,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

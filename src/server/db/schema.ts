@@ -102,6 +102,8 @@ export interface CallsTable {
   per_minute_rate_cents: number;
   /** Warm-transfer proxy legs: stored, but kept out of stats and rollups. */
   is_proxy: number;
+  /** 0 while the provider has not confirmed a call a webhook announced (004_unverified_calls). */
+  verified: Generated<number>;
   source: CallSource;
   raw_payload: string | null;
   updated_at: number;

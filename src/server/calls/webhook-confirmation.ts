@@ -1,0 +1,59 @@
+/**
+ * A webhook URL is a bearer secret that can leak, so a delivery is believed only when it is
+ * signed (the client set a signing secret) or when the provider confirms it: without a secret but
+ * with an API key, a delivery is a notification, and the call is read back from the provider
+ * (GET /v1/calls/{id}) before it counts. A call the provider cannot confirm yet is stored as
+ * unverified, out of the log and every total, and the next sync settles it. Look-ups are bounded
+ * (a few at a time) and remembered briefly, as providers deliver the same call more than once.
+ */
+import type { AppDeps } from '../context';
+import type { ClientRow } from '../db/schema';
+import type { NormalizedCall } from '../providers/voice/types';
+
+const CONCURRENT_LOOKUPS = 4;
+const REMEMBER_MS = 60_000;
+const MAX_REMEMBERED = 5_000;
+
+export interface Confirmation {
+  call: NormalizedCall;
+  raw: unknown;
+  unverified: boolean;
+}
+
+export function createWebhookConfirmer(deps: Pick<AppDeps, 'voice' | 'secrets' | 'now'>) {
+  const remembered = new Map<string, { expires: number; call: NormalizedCall; raw: unknown }>();
+  let running = 0;
+  const waiting: (() => void)[] = [];
+
+  async function withSlot<T>(fn: () => Promise<T>): Promise<T> {
+    if (running >= CONCURRENT_LOOKUPS) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await fn();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  }
+
+  return {
+    async confirm(client: ClientRow, posted: NormalizedCall, raw: unknown): Promise<Confirmation> {
+      // Signed by the provider, or nothing to check with (a client being onboarded): as posted.
+      if (client.webhook_secret_enc || !client.bland_api_key_enc)
+        return { call: posted, raw, unverified: false };
+      const key = `${client.id}:${posted.providerCallId}`;
+      const known = remembered.get(key);
+      if (known && known.expires > deps.now()) return { call: known.call, raw: known.raw, unverified: false };
+      try {
+        const apiKey = deps.secrets.decrypt(client.bland_api_key_enc);
+        const found = await withSlot(() => deps.voice.getCall(apiKey, posted.providerCallId));
+        if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+        remembered.set(key, { expires: deps.now() + REMEMBER_MS, call: found.call, raw: found.raw });
+        return { call: found.call, raw: found.raw, unverified: false };
+      } catch {
+        // Not found yet, the provider not answering, a key it refuses: the sync settles it.
+        return { call: posted, raw, unverified: true };
+      }
+    },
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * Issue 10 §1: without a signing secret, a webhook delivery is a notification. The call counts
+ * only once the provider confirms it; the provider's data wins over what was posted; a call the
+ * provider cannot confirm yet is kept out of the log and totals until a sync settles it.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { createBlandProvider } from '../../src/server/providers/voice/bland';
+import { blandCallBody } from '../helpers/bland';
+import { createClient, loginClient } from '../helpers/factories';
+import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+
+describe(`webhook deliveries confirmed with the provider (${TEST_DB})`, () => {
+  let sim: VoiceSim;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    sim = await startVoiceSim();
+    t = await createTestApp({
+      env: { BLAND_API_URL: sim.url },
+      voice: createBlandProvider({ baseUrl: sim.url, timeoutMs: 1_000, retryBaseMs: 10, maxRetries: 1 }),
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await sim.close();
+  });
+
+  async function clientWithKey() {
+    const apiKey = `key_${randomUUID().slice(0, 8)}`;
+    sim.addKey(apiKey);
+    const client = await createClient(t.deps, {
+      bland_api_key_enc: t.deps.secrets.encrypt(apiKey),
+      api_key_status: 'valid',
+    });
+    return { client, apiKey, cookie: await loginClient(t.app, client.email) };
+  }
+  const deliver = (token: string, body: unknown) =>
+    t.app.inject({ method: 'POST', url: `/api/webhooks/voice/${token}`, payload: body as object });
+  const get = async (cookie: string, url: string) =>
+    (await t.app.inject({ method: 'GET', url, headers: { cookie } })).json();
+
+  it('a forged delivery of a call the provider never made changes no number', async () => {
+    const { client, cookie } = await clientWithKey();
+    const forged = await deliver(
+      client.webhook_token,
+      blandCallBody({ corrected_duration: '86000', price: 900 }),
+    );
+    expect(forged.statusCode).toBe(200);
+    expect(forged.json()).toMatchObject({ received: true, verified: false });
+    expect((await get(cookie, '/api/client/stats?dateRange=7d')).totalCost).toBe(0);
+    expect((await get(cookie, '/api/client/calls?status=all')).pagination.total).toBe(0);
+  });
+
+  it("uses the provider's own data, not what was posted", async () => {
+    const { client, apiKey, cookie } = await clientWithKey();
+    const [real] = sim.addCalls(apiKey, {
+      count: 1,
+      spreadDays: 0,
+      overrides: { status: 'completed', corrected_duration: '60' },
+    });
+    const tampered = blandCallBody({
+      call_id: real.call_id,
+      corrected_duration: '86000',
+      status: 'completed',
+    });
+    expect((await deliver(client.webhook_token, tampered)).statusCode).toBe(200);
+    const [call] = (await get(cookie, '/api/client/calls?status=all')).calls;
+    expect(call.providerCallId).toBe(real.call_id);
+    expect(call.duration).toBe(60);
+  });
+
+  it('a call the provider cannot confirm yet stays out until the next sync settles it', async () => {
+    const { client, apiKey, cookie } = await clientWithKey();
+    const [real] = sim.addCalls(apiKey, {
+      count: 1,
+      spreadDays: 0,
+      overrides: { status: 'completed', corrected_duration: '120' },
+    });
+    sim.setMode('500');
+    const res = await deliver(
+      client.webhook_token,
+      blandCallBody({ call_id: real.call_id, corrected_duration: '120' }),
+    );
+    sim.setMode('normal');
+    expect(res.json()).toMatchObject({ verified: false });
+    expect((await get(cookie, '/api/client/calls?status=all')).pagination.total).toBe(0);
+    expect((await get(cookie, '/api/client/stats?dateRange=7d')).totalCalls).toBe(0);
+
+    const synced = await t.app.inject({ method: 'POST', url: '/api/client/calls/sync', headers: { cookie } });
+    expect(synced.statusCode).toBe(200);
+    const page = await get(cookie, '/api/client/calls?status=all');
+    expect(page.pagination.total).toBe(1);
+    expect(page.calls[0].duration).toBe(120);
+    expect((await get(cookie, '/api/client/stats?dateRange=7d')).totalCalls).toBe(1);
+  });
+
+  it('an unconfirmed delivery never overwrites a confirmed call', async () => {
+    const { client, apiKey, cookie } = await clientWithKey();
+    const [real] = sim.addCalls(apiKey, {
+      count: 1,
+      spreadDays: 0,
+      overrides: { status: 'completed', corrected_duration: '45' },
+    });
+    await deliver(client.webhook_token, blandCallBody({ call_id: real.call_id }));
+    sim.setMode('500');
+    await deliver(
+      client.webhook_token,
+      blandCallBody({ call_id: real.call_id, corrected_duration: '86000' }),
+    );
+    sim.setMode('normal');
+    const [call] = (await get(cookie, '/api/client/calls?status=all')).calls;
+    expect(call.duration).toBe(45);
+  });
+});
