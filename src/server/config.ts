@@ -40,6 +40,8 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** Webhook delivery log entries older than this are pruned. */
   webhookDeliveryRetentionDays: number;
+  /** Deliveries one webhook URL may make per minute, across all instances. */
+  webhookDeliveriesPerMinute: number;
 }
 
 /** How long a connection may take over each part of a request (README "Security notes"). */
@@ -150,6 +152,13 @@ const EnvSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds('HTTP_KEEP_ALIVE_TIMEOUT_MS', 1_000, 600_000),
   HTTP_CONNECTION_TIMEOUT_MS: milliseconds('HTTP_CONNECTION_TIMEOUT_MS', 1_000, 3_600_000),
   TRUST_PROXY: trustProxy,
+  WEBHOOK_DELIVERIES_PER_MINUTE: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'WEBHOOK_DELIVERIES_PER_MINUTE must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 1_000_000, 'WEBHOOK_DELIVERIES_PER_MINUTE must be between 1 and 1,000,000')
+    .optional(),
   WEBHOOK_DELIVERY_RETENTION_DAYS: z
     .string()
     .trim()
@@ -206,6 +215,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: httpLimits(e),
     trustProxy: e.TRUST_PROXY,
     webhookDeliveryRetentionDays: e.WEBHOOK_DELIVERY_RETENTION_DAYS ?? 30,
+    // Generous: one client's busy hour must never be turned away.
+    webhookDeliveriesPerMinute: e.WEBHOOK_DELIVERIES_PER_MINUTE ?? 6000,
   };
 }
 

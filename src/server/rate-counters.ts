@@ -18,8 +18,8 @@ export interface RateCounters {
   peek(key: string, windowMs: number): Promise<number>;
   /** The estimate and the last hit's time, without changing them. */
   state(key: string, windowMs: number): Promise<CounterState>;
-  /** Adds one, atomically across instances, and answers the new estimate. */
-  hit(key: string, windowMs: number): Promise<number>;
+  /** Adds `by` (one by default), atomically across instances, and answers the new estimate. */
+  hit(key: string, windowMs: number, by?: number): Promise<number>;
   /** Takes one back (an attempt that turned out fine), never below zero. */
   release(key: string, windowMs: number): Promise<void>;
   reset(key: string): Promise<void>;
@@ -62,18 +62,18 @@ export function createRateCounters(db: Kysely<Database>, now: () => number = Dat
       const row = await read(key);
       return { count: estimate(row, windowMs), lastAt: Number(row?.last_at ?? 0) };
     },
-    async hit(key, windowMs) {
+    async hit(key, windowMs, by = 1) {
       const start = windowStart(windowMs);
       const at = now();
       // One statement for both dialects: the row moves to the current window, keeping the count of
       // the window just before it (or 0 after a gap), and adds this hit.
       const row = await db
         .insertInto('rate_counters')
-        .values({ key, window_start: start, count: 1, previous_count: 0, last_at: at })
+        .values({ key, window_start: start, count: by, previous_count: 0, last_at: at })
         .onConflict((oc) =>
           oc.column('key').doUpdateSet({
             previous_count: sql`case when rate_counters.window_start = ${start} then rate_counters.previous_count when rate_counters.window_start = ${start - windowMs} then rate_counters.count else 0 end`,
-            count: sql`case when rate_counters.window_start = ${start} then rate_counters.count + 1 else 1 end`,
+            count: sql`case when rate_counters.window_start = ${start} then rate_counters.count + ${by} else ${by} end`,
             window_start: start,
             last_at: at,
           }),

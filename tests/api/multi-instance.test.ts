@@ -97,6 +97,41 @@ describe(`two app instances on one database (${TEST_DB})`, () => {
     expect(res.statusCode).toBe(429);
   });
 
+  it('the per-URL webhook limit holds across instances', async () => {
+    const limited = loadConfig({
+      DATA_DIR: dataDir,
+      APP_SECRET: 'shared-secret-0123456789',
+      BLAND_API_URL: sim.url,
+      LOG_LEVEL: 'silent',
+      WEBHOOK_DELIVERIES_PER_MINUTE: '6',
+    });
+    const pair: FastifyInstance[] = [];
+    const dbs = [testDb.reopen(), testDb.reopen()];
+    try {
+      for (const db of dbs) {
+        const built = await createDeps(limited, { db: { ...db, close: async () => {} } });
+        pair.push(await buildApp(built.deps));
+      }
+      const client = await createClient(deps);
+      const send = (app: FastifyInstance) =>
+        app.inject({
+          method: 'POST',
+          url: `/api/webhooks/voice/${client.webhook_token}`,
+          payload: blandCallBody(),
+        });
+      for (let i = 0; i < 4; i++) expect((await send(pair[0])).statusCode).toBe(200);
+      // The first instance's counts reach the shared counter within a second.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const second = [];
+      for (let i = 0; i < 4; i++) second.push((await send(pair[1])).statusCode);
+      expect(second.slice(0, 2)).toEqual([200, 200]);
+      expect(second.slice(2)).toEqual([429, 429]);
+    } finally {
+      for (const app of pair) await app.close();
+      for (const db of dbs) await db.close();
+    }
+  });
+
   it('the same webhook delivered to both instances at once is stored once', async () => {
     const client = await createClient(deps);
     const body = JSON.stringify(blandCallBody());

@@ -17,7 +17,7 @@ import { decoyHash, hashPassword, needsRehash, verifyPassword } from './password
 import { clearSessionCookie, sessionCookie, setSessionCookie } from './sessions';
 
 export default async function authRoutes(app: FastifyInstance): Promise<void> {
-  const { db, sessions, rateCounters, config, now } = app.deps;
+  const { db, sessions, config, now } = app.deps;
   const cookieOpts = { secure: config.publicUrl.startsWith('https://') };
 
   const attempts = createAttemptLimits(app.deps);

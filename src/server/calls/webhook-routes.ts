@@ -4,14 +4,14 @@
  * Live events and follow-ups are acknowledged and recorded, never turned into calls.
  */
 import { randomUUID } from 'node:crypto';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest, notFound, parseInput, unauthorized } from '../errors';
+import { badRequest, notFound, parseInput, tooManyRequests, unauthorized } from '../errors';
 import { keepRawBody, rawBodyOf } from '../raw-body';
 import { backfillPathwayName, cachedPathwayNames } from './pathways';
 import { createWebhookConfirmer } from './webhook-confirmation';
 import { createWebhookIngest } from './webhook-ingest';
+import { createWebhookRateLimit } from './webhook-rate-limit';
 
 const TokenParam = z.object({
   token: z
@@ -20,8 +20,6 @@ const TokenParam = z.object({
     .max(200)
     .regex(/^[A-Za-z0-9_-]+$/),
 });
-/** Per webhook URL; generous, since one client's busy hour must never be turned away. */
-const DELIVERIES_PER_MINUTE = 6000;
 
 export default async function webhookRoutes(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
@@ -30,87 +28,79 @@ export default async function webhookRoutes(app: FastifyInstance): Promise<void>
   const clientExists = async (id: string) =>
     !!(await deps.db.selectFrom('clients').select('id').where('id', '=', id).executeTakeFirst());
 
-  await app.register(rateLimit, { global: false });
+  // Per webhook URL, shared by every instance (WEBHOOK_DELIVERIES_PER_MINUTE).
+  const rateLimit = createWebhookRateLimit(deps, (error) =>
+    app.log.warn({ err: error }, 'webhook rate counter'),
+  );
+  app.addHook('onClose', () => rateLimit.close());
 
   // The signature covers the exact bytes received, so keep them and parse the JSON ourselves.
   keepRawBody(app);
 
-  app.post(
-    '/api/webhooks/voice/:token',
-    {
-      config: {
-        rateLimit: {
-          max: DELIVERIES_PER_MINUTE,
-          timeWindow: '1 minute',
-          keyGenerator: (request) => (request.params as { token?: string }).token ?? request.ip,
-          errorResponseBuilder: () => ({
-            statusCode: 429,
-            message: 'Too many webhook deliveries; slow down',
-          }),
-        },
-      },
-    },
-    async (request, reply) => {
-      const { token } = parseInput(TokenParam, request.params, 'webhook URL');
-      const client = await deps.db
-        .selectFrom('clients')
-        .selectAll()
-        .where('webhook_token', '=', token)
-        .executeTakeFirst();
-      if (!client) throw notFound('Unknown webhook URL');
+  app.post('/api/webhooks/voice/:token', async (request, reply) => {
+    const { token } = parseInput(TokenParam, request.params, 'webhook URL');
+    if (!(await rateLimit.allow(token))) {
+      reply.header('retry-after', '60');
+      throw tooManyRequests('Too many webhook deliveries; slow down');
+    }
+    const client = await deps.db
+      .selectFrom('clients')
+      .selectAll()
+      .where('webhook_token', '=', token)
+      .executeTakeFirst();
+    if (!client) throw notFound('Unknown webhook URL');
 
-      const secret = client.webhook_secret_enc ? deps.secrets.decrypt(client.webhook_secret_enc) : null;
-      const body = deps.voice.parseWebhook(rawBodyOf(request.body), request.headers, secret, deps.now());
-      if (body.kind === 'unauthorized') throw unauthorized(body.message);
-      if (body.kind === 'invalid') throw badRequest(body.message);
+    const secret = client.webhook_secret_enc ? deps.secrets.decrypt(client.webhook_secret_enc) : null;
+    const body = deps.voice.parseWebhook(rawBodyOf(request.body), request.headers, secret, deps.now());
+    if (body.kind === 'unauthorized') throw unauthorized(body.message);
+    if (body.kind === 'invalid') throw badRequest(body.message);
 
-      const receivedAt = deps.now();
-      if (body.kind === 'event') {
-        await deps.db
-          .insertInto('webhook_deliveries')
-          .values({
-            id: randomUUID(),
-            client_id: client.id,
-            received_at: receivedAt,
-            kind: 'event',
-            provider_call_id: body.callId,
-            outcome: 'acknowledged',
-          })
-          .execute();
-        return reply.code(200).send({ received: true, kind: 'event' });
-      }
+    const receivedAt = deps.now();
+    if (body.kind === 'event') {
+      await deps.db
+        .insertInto('webhook_deliveries')
+        .values({
+          id: randomUUID(),
+          client_id: client.id,
+          received_at: receivedAt,
+          kind: 'event',
+          provider_call_id: body.callId,
+          outcome: 'acknowledged',
+        })
+        .execute();
+      return reply.code(200).send({ received: true, kind: 'event' });
+    }
 
-      const { call, raw, unverified } = await confirmer.confirm(client, body.call, body.raw);
-      const names = call.pathwayId
-        ? await cachedPathwayNames(deps, client.id, [call.pathwayId])
-        : new Map<string, string>();
-      const pathway = call.pathwayId ? (names.get(call.pathwayId) ?? call.pathwayId) : '';
-      try {
-        await ingest.submit({
-          client,
-          call: { ...call, pathway, source: 'webhook', raw, unverified },
-          receivedAt,
-        });
-      } catch (error) {
-        // The client was deleted while its delivery waited to be written.
-        if (!(await clientExists(client.id))) throw notFound('Unknown webhook URL');
-        throw error;
-      }
-      if (call.pathwayId && !names.has(call.pathwayId)) {
-        // Resolve the pathway's name after answering; the provider must not wait on us.
-        const pathwayId = call.pathwayId;
-        setImmediate(() => {
-          backfillPathwayName(deps, client, pathwayId).catch((error) =>
-            request.log.warn({ err: error }, 'pathway name lookup failed'),
-          );
-        });
-      }
-      return reply.code(200).send({
-        received: true,
-        kind: 'call',
-        callId: call.providerCallId,
-        ...(unverified ? { verified: false } : {}),
+    const { call, raw, unverified } = await confirmer.confirm(client, body.call, body.raw);
+    const names = call.pathwayId
+      ? await cachedPathwayNames(deps, client.id, [call.pathwayId])
+      : new Map<string, string>();
+    const pathway = call.pathwayId ? (names.get(call.pathwayId) ?? call.pathwayId) : '';
+    try {
+      await ingest.submit({
+        client,
+        call: { ...call, pathway, source: 'webhook', raw, unverified },
+        receivedAt,
       });
-    },
-  );
+    } catch (error) {
+      // The client was deleted while its delivery waited to be written.
+      if (!(await clientExists(client.id))) throw notFound('Unknown webhook URL');
+      throw error;
+    }
+    if (call.pathwayId && !names.has(call.pathwayId)) {
+      // Resolve the pathway's name after answering; the provider must not wait on us.
+      const pathwayId = call.pathwayId;
+      setImmediate(() => {
+        backfillPathwayName(deps, client, pathwayId).catch((error) =>
+          request.log.warn({ err: error }, 'pathway name lookup failed'),
+        );
+      });
+    }
+    return reply.code(200).send({
+      received: true,
+      kind: 'call',
+      callId: call.providerCallId,
+      ...(unverified ? { verified: false } : {}),
+    });
+  });
 }
