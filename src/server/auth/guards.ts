@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AdminRow, ClientRow } from '../db/schema';
 import { forbidden, unauthorized } from '../errors';
 import { sessionCookie } from './sessions';
+import { findClient } from '../clients/clients-repository';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -82,7 +83,7 @@ export async function currentClient(
   const { sessions, db } = app.deps;
   const clientId = await sessions.resolve('client', sessionCookie(request, 'client'));
   if (!clientId) return null;
-  const client = await db.selectFrom('clients').selectAll().where('id', '=', clientId).executeTakeFirst();
+  const client = await findClient(db, clientId);
   // A deactivated or not-yet-onboarded client has no access, whatever its cookie says.
   if (client?.is_active !== 1 || client.onboarding_status !== 'active') return null;
   return client;

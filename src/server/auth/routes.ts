@@ -12,7 +12,7 @@ import type { SessionKind } from '../db/schema';
 import { parseInput, unauthorized } from '../errors';
 import { createAttemptLimits } from './attempt-limits';
 import { currentAdmin, currentClient } from './guards';
-import { updateClient } from '../clients/clients-repository';
+import { findActiveClientByEmail, updateClient } from '../clients/clients-repository';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
 import { clearSessionCookie, sessionCookie, setSessionCookie } from './sessions';
 
@@ -40,12 +40,7 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     const body = parseInput(ClientLoginBody, request.body);
     const email = body.email.toLowerCase();
     const attempt = await attempts.begin(request, reply, 'client', email);
-    const client = await db
-      .selectFrom('clients')
-      .selectAll()
-      .where('email', '=', email)
-      .where('onboarding_status', '=', 'active')
-      .executeTakeFirst();
+    const client = await findActiveClientByEmail(db, email);
     const hash = client?.password_hash ?? (await decoyHash());
     const passwordOk = await verifyPassword(body.password, hash);
     if (!client?.password_hash || !passwordOk || client.is_active !== 1)

@@ -18,6 +18,7 @@ import {
 import type { BillingContext } from './billing-context';
 import { checkoutKey } from './checkout-keys';
 import { requireStripe } from './gateways';
+import { updateClient } from '../clients/clients-repository';
 import {
   type NewPayment,
   claimPayment,
@@ -160,11 +161,7 @@ async function ensureCustomer(
     clientId: client.id,
   });
   if (customerId !== client.stripe_customer_id) {
-    await ctx.deps.db
-      .updateTable('clients')
-      .set({ stripe_customer_id: customerId })
-      .where('id', '=', client.id)
-      .execute();
+    await updateClient(ctx.deps.db, client.id, { stripe_customer_id: customerId });
   }
   return customerId;
 }

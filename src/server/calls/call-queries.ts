@@ -9,6 +9,7 @@ import { DATE_RANGE_DAYS, type DateRange } from '../../contract/common';
 import type { CallRow, Database } from '../db/schema';
 import { BUCKET_MS } from './rollups';
 import { lastLocalDates, localDate, startOfLocalDay } from './time-zones';
+import { timeZoneOf } from '../clients/clients-repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -31,11 +32,6 @@ function filterCondition(filter: WindowFilter) {
   if (filter.status) parts.push(sql`status = ${filter.status}`);
   if (filter.pathway) parts.push(sql`lower(pathway) = ${filter.pathway.toLowerCase()}`);
   return sql<boolean>`${sql.join(parts, sql` and `)}`;
-}
-
-async function timeZoneOf(db: Kysely<Database>, clientId: string): Promise<string> {
-  const row = await db.selectFrom('clients').select('timezone').where('id', '=', clientId).executeTakeFirst();
-  return row?.timezone ?? 'UTC';
 }
 
 type TotalsRow = { status: string; count: number | null; seconds: number | null; cost: number | null };

@@ -9,6 +9,7 @@ import type { CallRow, CallSource, CallStatus, Database, NewCallRow } from '../d
 import type { NormalizedCall } from '../providers/voice/types';
 import { RollupDeltas } from './rollups';
 import { storedPayload } from './stored-payload';
+import { timeZoneOf, timeZonesOf } from '../clients/clients-repository';
 
 export interface IncomingCall extends NormalizedCall {
   source: CallSource;
@@ -69,15 +70,6 @@ export function mergeStatus(current: CallStatus, incoming: CallStatus): CallStat
 
 export function createCallsRepository(db: Kysely<Database>) {
   const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
-
-  async function timeZoneOf(trx: Kysely<Database>, clientId: string): Promise<string> {
-    const row = await trx
-      .selectFrom('clients')
-      .select('timezone')
-      .where('id', '=', clientId)
-      .executeTakeFirst();
-    return row?.timezone ?? 'UTC';
-  }
 
   async function inTransaction<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
     if ((db as Transaction<Database>).isTransaction) return fn(db);
@@ -162,14 +154,7 @@ export function createCallsRepository(db: Kysely<Database>) {
     const zones = new Map<string, string>();
     for (const { client } of items) if (client.timezone) zones.set(client.id, client.timezone);
     const missing = unique(items.map((i) => i.client.id)).filter((id) => !zones.has(id));
-    if (missing.length > 0) {
-      const rows = await trx
-        .selectFrom('clients')
-        .select(['id', 'timezone'])
-        .where('id', 'in', missing)
-        .execute();
-      for (const r of rows) zones.set(r.id, r.timezone);
-    }
+    for (const [id, zone] of await timeZonesOf(trx, missing)) zones.set(id, zone);
     return zones;
   }
 

@@ -9,6 +9,7 @@ import type { AppDeps } from '../context';
 import type { CallRow } from '../db/schema';
 import { notFound, parseInput, unauthorized } from '../errors';
 import { createCallsRepository } from './calls-repository';
+import { findClient } from '../clients/clients-repository';
 
 const CallParam = z.object({ id: z.string().trim().min(1).max(100) });
 const AdminParams = z.object({
@@ -29,11 +30,7 @@ export async function sendRecording(
   options: { download: boolean; cacheControl?: string },
 ) {
   if (!call?.recording_url) throw notFound(call ? NO_RECORDING : 'Call not found');
-  const owner = await deps.db
-    .selectFrom('clients')
-    .select(['bland_api_key_enc'])
-    .where('id', '=', call.client_id)
-    .executeTakeFirst();
+  const owner = await findClient(deps.db, call.client_id);
   if (!owner?.bland_api_key_enc) throw notFound(NO_RECORDING);
   const range = typeof request.headers.range === 'string' ? request.headers.range.slice(0, 100) : undefined;
   // Provider failures (expired: 410, unknown: 404, others: 502) are answered by app.ts's handler.

@@ -12,6 +12,7 @@ import { ProviderAuthError } from '../providers/voice/errors';
 import type { NormalizedCall } from '../providers/voice/types';
 import { createCallsRepository } from './calls-repository';
 import { resolvePathwayNames } from './pathways';
+import { findClient, releaseSyncLease, tryTakeSyncLease, updateClient } from '../clients/clients-repository';
 
 const FIRST_SYNC_DAYS = 90;
 const PAGE_SIZE = 1000;
@@ -24,26 +25,14 @@ const DETAIL_CONCURRENCY = 3;
 async function acquireLease(deps: AppDeps, clientId: string): Promise<boolean> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   while (Date.now() < deadline) {
-    const now = deps.now();
-    const result = await deps.db
-      .updateTable('clients')
-      .set({ sync_lock_until: now + LEASE_MS, sync_lock_owner: deps.instanceId })
-      .where('id', '=', clientId)
-      .where((eb) => eb.or([eb('sync_lock_until', 'is', null), eb('sync_lock_until', '<', now)]))
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) return true;
+    if (await tryTakeSyncLease(deps.db, clientId, deps.instanceId, deps.now(), LEASE_MS)) return true;
     await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
   }
   return false;
 }
 
 async function releaseLease(deps: AppDeps, clientId: string): Promise<void> {
-  await deps.db
-    .updateTable('clients')
-    .set({ sync_lock_until: null, sync_lock_owner: null })
-    .where('id', '=', clientId)
-    .where('sync_lock_owner', '=', deps.instanceId)
-    .execute();
+  await releaseSyncLease(deps.db, clientId, deps.instanceId);
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -67,11 +56,7 @@ export function describeSync(provider: string, created: number, updated: number)
 /** Translates provider failures into answers; a rejected key is also remembered on the client. */
 async function providerFailure(deps: AppDeps, clientId: string, error: unknown): Promise<never> {
   if (error instanceof ProviderAuthError) {
-    await deps.db
-      .updateTable('clients')
-      .set({ api_key_status: 'invalid', updated_at: deps.now() })
-      .where('id', '=', clientId)
-      .execute();
+    await updateClient(deps.db, clientId, { api_key_status: 'invalid', updated_at: deps.now() });
     throw badRequest(`${deps.voice.name} rejected the API key. Update the key and try again.`);
   }
   // Other provider failures are answered by app.ts's error handler (502).
@@ -79,11 +64,7 @@ async function providerFailure(deps: AppDeps, clientId: string, error: unknown):
 }
 
 export async function syncClientCalls(deps: AppDeps, clientId: string): Promise<SyncResult> {
-  const client = await deps.db
-    .selectFrom('clients')
-    .selectAll()
-    .where('id', '=', clientId)
-    .executeTakeFirst();
+  const client = await findClient(deps.db, clientId);
   if (!client) throw notFound('Client not found');
   if (!client.bland_api_key_enc)
     throw badRequest(
@@ -93,11 +74,8 @@ export async function syncClientCalls(deps: AppDeps, clientId: string): Promise<
     throw new HttpError(409, 'Another sync of this account is still running');
   try {
     // Re-read under the lease: a sync that just finished has moved the watermark.
-    const fresh = await deps.db
-      .selectFrom('clients')
-      .selectAll()
-      .where('id', '=', clientId)
-      .executeTakeFirstOrThrow();
+    const fresh = await findClient(deps.db, clientId);
+    if (!fresh) throw notFound('Client not found');
     return await runSync(deps, fresh);
   } finally {
     await releaseLease(deps, clientId);
@@ -160,15 +138,11 @@ async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
   // Next time start at the newest call seen, or earlier if a call was still in progress, so
   // its ending is picked up. The inclusive boundary is de-duplicated by provider call id.
   const watermark = oldestOpen ?? (newest || client.sync_watermark);
-  await deps.db
-    .updateTable('clients')
-    .set({
-      sync_watermark: watermark,
-      last_sync_at: deps.now(),
-      api_key_status: 'valid',
-      updated_at: deps.now(),
-    })
-    .where('id', '=', client.id)
-    .execute();
+  await updateClient(deps.db, client.id, {
+    sync_watermark: watermark,
+    last_sync_at: deps.now(),
+    api_key_status: 'valid',
+    updated_at: deps.now(),
+  });
   return { success: true, created, updated, message: describeSync(deps.voice.name, created, updated) };
 }

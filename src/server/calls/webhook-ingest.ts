@@ -9,6 +9,7 @@ import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
 import { createGroupCommit } from '../group-commit';
 import { type CallOutcome, type IncomingCall, createCallsRepository } from './calls-repository';
+import { markWebhooksVerified } from '../clients/clients-repository';
 
 export interface CallDelivery {
   client: ClientRow;
@@ -60,14 +61,7 @@ export function createWebhookIngest(deps: AppDeps) {
       const unverified = [
         ...new Set(deliveries.filter((d) => d.client.webhook_verified_at === null).map((d) => d.client.id)),
       ];
-      if (unverified.length > 0) {
-        await trx
-          .updateTable('clients')
-          .set({ webhook_verified_at: Math.min(...deliveries.map((d) => d.receivedAt)) })
-          .where('id', 'in', unverified)
-          .where('webhook_verified_at', 'is', null)
-          .execute();
-      }
+      await markWebhooksVerified(trx, unverified, Math.min(...deliveries.map((d) => d.receivedAt)));
       return outcomes;
     });
   }

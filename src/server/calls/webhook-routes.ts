@@ -12,6 +12,7 @@ import { backfillPathwayName, cachedPathwayNames } from './pathways';
 import { createWebhookConfirmer } from './webhook-confirmation';
 import { createWebhookIngest } from './webhook-ingest';
 import { createWebhookRateLimit } from './webhook-rate-limit';
+import { clientExists, findClientByWebhookToken } from '../clients/clients-repository';
 
 const TokenParam = z.object({
   token: z
@@ -25,8 +26,6 @@ export default async function webhookRoutes(app: FastifyInstance): Promise<void>
   const deps = app.deps;
   const ingest = createWebhookIngest(deps);
   const confirmer = createWebhookConfirmer(deps);
-  const clientExists = async (id: string) =>
-    !!(await deps.db.selectFrom('clients').select('id').where('id', '=', id).executeTakeFirst());
 
   // Per webhook URL, shared by every instance (WEBHOOK_DELIVERIES_PER_MINUTE).
   const rateLimit = createWebhookRateLimit(deps, (error) =>
@@ -43,11 +42,7 @@ export default async function webhookRoutes(app: FastifyInstance): Promise<void>
       reply.header('retry-after', '60');
       throw tooManyRequests('Too many webhook deliveries; slow down');
     }
-    const client = await deps.db
-      .selectFrom('clients')
-      .selectAll()
-      .where('webhook_token', '=', token)
-      .executeTakeFirst();
+    const client = await findClientByWebhookToken(deps.db, token);
     if (!client) throw notFound('Unknown webhook URL');
 
     const secret = client.webhook_secret_enc ? deps.secrets.decrypt(client.webhook_secret_enc) : null;
@@ -84,7 +79,7 @@ export default async function webhookRoutes(app: FastifyInstance): Promise<void>
       });
     } catch (error) {
       // The client was deleted while its delivery waited to be written.
-      if (!(await clientExists(client.id))) throw notFound('Unknown webhook URL');
+      if (!(await clientExists(deps.db, client.id))) throw notFound('Unknown webhook URL');
       throw error;
     }
     if (call.pathwayId && !names.has(call.pathwayId)) {

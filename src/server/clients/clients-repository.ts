@@ -1,7 +1,8 @@
 /**
- * Reads and writes of the `clients` table for the admin area. Totals come from the call rollups
- * (never a scan of calls); the last call date is one index lookup per client.
- * Every function takes the database handle first, so callers can pass a transaction.
+ * Every read and write of the `clients` table: sign-in, guards, webhooks, sync, billing and the
+ * admin area go through these functions. Totals come from the call rollups (never a scan of
+ * calls); the last call date is one index lookup per client. Every function takes the database
+ * handle first, so callers can pass a transaction.
  */
 import type { Kysely } from 'kysely';
 import type { AdminStats } from '../../contract/admin';
@@ -10,6 +11,98 @@ import type { ClientTotals } from './admin-client-view';
 
 export function findClient(db: Kysely<Database>, id: string): Promise<ClientRow | undefined> {
   return db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The onboarded client signing in with this (lower-cased) e-mail. */
+export function findActiveClientByEmail(db: Kysely<Database>, email: string): Promise<ClientRow | undefined> {
+  return db
+    .selectFrom('clients')
+    .selectAll()
+    .where('email', '=', email)
+    .where('onboarding_status', '=', 'active')
+    .executeTakeFirst();
+}
+
+export function findClientByWebhookToken(
+  db: Kysely<Database>,
+  token: string,
+): Promise<ClientRow | undefined> {
+  return db.selectFrom('clients').selectAll().where('webhook_token', '=', token).executeTakeFirst();
+}
+
+export async function clientExists(db: Kysely<Database>, id: string): Promise<boolean> {
+  return !!(await db.selectFrom('clients').select('id').where('id', '=', id).executeTakeFirst());
+}
+
+/** Time zones of these clients (UTC for an unknown id): local days of rollups and charts. */
+export async function timeZonesOf(db: Kysely<Database>, ids: string[]): Promise<Map<string, string>> {
+  const zones = new Map(ids.map((id) => [id, 'UTC']));
+  if (ids.length === 0) return zones;
+  const rows = await db.selectFrom('clients').select(['id', 'timezone']).where('id', 'in', ids).execute();
+  for (const row of rows) zones.set(row.id, row.timezone);
+  return zones;
+}
+
+export async function timeZoneOf(db: Kysely<Database>, id: string): Promise<string> {
+  return (await timeZonesOf(db, [id])).get(id) ?? 'UTC';
+}
+
+/** The onboarding wizard waits for this: the first valid call reaching each client's URL. */
+export async function markWebhooksVerified(db: Kysely<Database>, ids: string[], at: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('clients')
+    .set({ webhook_verified_at: at })
+    .where('id', 'in', ids)
+    .where('webhook_verified_at', 'is', null)
+    .execute();
+}
+
+/** Wizard drafts created before `before`: abandoned, to be removed with their test calls. */
+export function listStaleDrafts(db: Kysely<Database>, before: number) {
+  return db
+    .selectFrom('clients')
+    .select('id')
+    .where('onboarding_status', '=', 'pending')
+    .where('created_at', '<', before)
+    .execute();
+}
+
+/** Active, onboarded clients for sync-all, oldest first. */
+export function listSyncableClients(db: Kysely<Database>) {
+  return db
+    .selectFrom('clients')
+    .select(['id', 'first_name', 'last_name', 'company_name', 'bland_api_key_enc'])
+    .where('onboarding_status', '=', 'active')
+    .where('is_active', '=', 1)
+    .orderBy('created_at')
+    .execute();
+}
+
+/** Takes the client's sync lease when it is free or expired; true when this owner holds it now. */
+export async function tryTakeSyncLease(
+  db: Kysely<Database>,
+  id: string,
+  owner: string,
+  now: number,
+  leaseMs: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('clients')
+    .set({ sync_lock_until: now + leaseMs, sync_lock_owner: owner })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('sync_lock_until', 'is', null), eb('sync_lock_until', '<', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function releaseSyncLease(db: Kysely<Database>, id: string, owner: string): Promise<void> {
+  await db
+    .updateTable('clients')
+    .set({ sync_lock_until: null, sync_lock_owner: null })
+    .where('id', '=', id)
+    .where('sync_lock_owner', '=', owner)
+    .execute();
 }
 
 export interface ClientWithTotals {
@@ -103,6 +196,15 @@ export function findByEmail(
   let q = db.selectFrom('clients').selectAll().where('email', '=', email);
   if (exceptId) q = q.where('id', '!=', exceptId);
   return q.executeTakeFirst();
+}
+
+/** Inserts the row unless a client with its id exists (the demo tenant, created by any instance). */
+export async function insertClientIfAbsent(db: Kysely<Database>, row: NewClientRow): Promise<void> {
+  await db
+    .insertInto('clients')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
 }
 
 export async function insertClient(db: Kysely<Database>, row: NewClientRow): Promise<void> {

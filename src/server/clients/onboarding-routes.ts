@@ -27,6 +27,7 @@ import {
   findByEmail,
   findClient,
   insertClient,
+  listStaleDrafts,
   updateClient,
 } from './clients-repository';
 import { isUniqueViolation } from './db-errors';
@@ -59,12 +60,7 @@ export default async function onboardingRoutes(app: FastifyInstance): Promise<vo
         // A draft from a wizard that was closed before the end is replaced by this one.
         if (holder) await deleteClientCascade(trx, holder.id);
         // Drafts nobody finished within a week are abandoned: remove them with their test calls.
-        const stale = await trx
-          .selectFrom('clients')
-          .select('id')
-          .where('onboarding_status', '=', 'pending')
-          .where('created_at', '<', t - DRAFT_LIFETIME_MS)
-          .execute();
+        const stale = await listStaleDrafts(trx, t - DRAFT_LIFETIME_MS);
         for (const draft of stale) await deleteClientCascade(trx, draft.id);
         await insertClient(trx, {
           id,

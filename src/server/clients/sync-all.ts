@@ -8,6 +8,7 @@ import type { SyncResult } from '../../contract/calls';
 import type { AppDeps } from '../context';
 import { HttpError } from '../errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
+import { listSyncableClients } from './clients-repository';
 
 export type SyncOne = (deps: AppDeps, clientId: string) => Promise<SyncResult>;
 
@@ -24,13 +25,7 @@ export async function syncAllClients(
   log: SyncAllLogger,
   concurrency = SYNC_ALL_CONCURRENCY,
 ): Promise<SyncAllResult> {
-  const clients = await deps.db
-    .selectFrom('clients')
-    .select(['id', 'first_name', 'last_name', 'company_name', 'bland_api_key_enc'])
-    .where('onboarding_status', '=', 'active')
-    .where('is_active', '=', 1)
-    .orderBy('created_at')
-    .execute();
+  const clients = await listSyncableClients(deps.db);
   const withKey = clients.filter((c) => c.bland_api_key_enc);
   const skipped = clients.length - withKey.length;
 

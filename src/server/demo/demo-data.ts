@@ -16,6 +16,7 @@ import type { AppDeps } from '../context';
 import { randomToken } from '../crypto/secrets';
 import type { Database } from '../db/schema';
 import { DAY_MS, demoCallsBetween } from './sample-calls';
+import { findClient, insertClientIfAbsent, updateClient } from '../clients/clients-repository';
 
 export const DEMO_CLIENT_ID = 'demo';
 export const DEMO_CLIENT = { id: DEMO_CLIENT_ID, timezone: 'UTC', per_minute_rate_cents: 15 } as const;
@@ -32,29 +33,25 @@ export const DEMO_STALE_MS = 10 * 60 * 1000;
 const CHECK_INTERVAL_MS = 60 * 1000;
 
 export async function ensureDemoTenant(db: Kysely<Database>, now: number): Promise<void> {
-  await db
-    .insertInto('clients')
-    .values({
-      id: DEMO_CLIENT_ID,
-      first_name: 'Demo',
-      last_name: 'User',
-      email: 'demo@demo.invalid',
-      company_name: 'Demo Company',
-      account_type: 'individual',
-      per_minute_rate_cents: DEMO_CLIENT.per_minute_rate_cents,
-      timezone: DEMO_CLIENT.timezone,
-      is_active: 1,
-      api_key_status: 'missing',
-      webhook_token: randomToken(24),
-      // Its own state keeps it out of admin lists, stats, sync-all and logins.
-      onboarding_status: 'demo',
-      // No password: the demo tenant can be shown, never logged in to.
-      password_hash: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+  await insertClientIfAbsent(db, {
+    id: DEMO_CLIENT_ID,
+    first_name: 'Demo',
+    last_name: 'User',
+    email: 'demo@demo.invalid',
+    company_name: 'Demo Company',
+    account_type: 'individual',
+    per_minute_rate_cents: DEMO_CLIENT.per_minute_rate_cents,
+    timezone: DEMO_CLIENT.timezone,
+    is_active: 1,
+    api_key_status: 'missing',
+    webhook_token: randomToken(24),
+    // Its own state keeps it out of admin lists, stats, sync-all and logins.
+    onboarding_status: 'demo',
+    // No password: the demo tenant can be shown, never logged in to.
+    password_hash: null,
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 export interface DemoData {
@@ -80,15 +77,11 @@ export function createDemoData(deps: AppDeps, onError: (error: unknown) => void 
   /** Once per process: give the tenant the configured key (or take it away), and drop the other source's calls. */
   async function prepare(t: number): Promise<void> {
     await ensureDemoTenant(db, t);
-    await db
-      .updateTable('clients')
-      .set({
-        bland_api_key_enc: providerKey ? deps.secrets.encrypt(providerKey) : null,
-        api_key_status: providerKey ? 'valid' : 'missing',
-        ...(providerKey ? {} : { sync_watermark: null, last_sync_at: null }),
-      })
-      .where('id', '=', DEMO_CLIENT_ID)
-      .execute();
+    await updateClient(db, DEMO_CLIENT_ID, {
+      bland_api_key_enc: providerKey ? deps.secrets.encrypt(providerKey) : null,
+      api_key_status: providerKey ? 'valid' : 'missing',
+      ...(providerKey ? {} : { sync_watermark: null, last_sync_at: null }),
+    });
     await calls.deleteCalls(DEMO_CLIENT_ID, { sources: providerKey ? ['sample'] : ['webhook', 'sync'] });
     prepared = true;
   }
@@ -111,11 +104,7 @@ export function createDemoData(deps: AppDeps, onError: (error: unknown) => void 
   }
 
   async function syncFromProvider(t: number): Promise<void> {
-    const tenant = await db
-      .selectFrom('clients')
-      .select('last_sync_at')
-      .where('id', '=', DEMO_CLIENT_ID)
-      .executeTakeFirst();
+    const tenant = await findClient(db, DEMO_CLIENT_ID);
     if (tenant?.last_sync_at != null && t - tenant.last_sync_at < DEMO_STALE_MS) return;
     await syncClientCalls(deps, DEMO_CLIENT_ID);
   }
