@@ -89,6 +89,26 @@ describe(`webhook signing secret, rotation and key changes (${TEST_DB})`, () => 
     expect((await deliver(client.webhook_token, JSON.stringify(blandCallBody()))).statusCode).toBe(200);
   });
 
+  it("the wizard's webhook step sets the secret on a draft", async () => {
+    const generated = await asAdmin('POST', '/api/admin/generate-webhook', {
+      firstName: 'Dora',
+      lastName: 'Draft',
+      email: 'dora-draft@example.com',
+    });
+    expect(generated.statusCode).toBe(201);
+    const { id } = generated.json();
+    const put = (secret: string | null) =>
+      asAdmin('PUT', `/api/admin/clients/${id}/webhook-signing-secret`, { secret });
+    expect((await put('bad secret')).statusCode).toBe(400);
+    expect((await put(SECRET)).json()).toEqual({ hasWebhookSigningSecret: true });
+    expect(t.deps.secrets.decrypt((await rowOf(id)).webhook_secret_enc!)).toBe(SECRET);
+    expect((await put(null)).json()).toEqual({ hasWebhookSigningSecret: false });
+    expect(
+      (await asAdmin('PUT', '/api/admin/clients/no-such-client/webhook-signing-secret', { secret: SECRET }))
+        .statusCode,
+    ).toBe(404);
+  });
+
   it('refuses a malformed secret and changes nothing', async () => {
     const client = await createClient(t.deps);
     for (const bad of ['short', 'has space inside', 'line\nbreak-secret', `${'x'.repeat(201)}`]) {

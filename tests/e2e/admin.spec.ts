@@ -364,3 +364,34 @@ test('an admin sets a webhook signing secret and rotates a leaked webhook URL', 
   const config = await (await page.request.get(`/api/admin/client-config/${client.id}`)).json();
   expect(config).toMatchObject({ hasWebhookSigningSecret: false, webhookUrl: rotatedUrl });
 });
+
+test("the wizard's webhook step takes an optional signing secret", async ({ page }) => {
+  const admin = await loginAsAdmin(page);
+  const email = `signing-${unique()}@example.com`;
+  await admin.createClient.click();
+  await admin.wizardStep(1);
+  await admin.fillClientForm({ firstName: 'Sana', lastName: 'Signer', email, companyName: 'Signer LLC' });
+  await admin.wizardButton('Generate Webhook').click();
+  await expectToast(page, 'Webhook Generated');
+  await admin.wizardStep(2);
+
+  const secret = admin.wizard.getByLabel('Webhook Signing Secret (optional)');
+  await expect(secret).toHaveAttribute('type', 'password');
+  await secret.fill('has a space');
+  await admin.wizardButton('Save Secret').click();
+  await expect(
+    admin.wizard.getByText('The signing secret may only contain printable characters'),
+  ).toBeVisible();
+  await secret.fill('bland-wizard-secret-01');
+  await admin.wizardButton('Save Secret').click();
+  await expect(
+    admin.wizard.getByText('Saved: deliveries without a valid signature are refused.'),
+  ).toBeVisible();
+  await expect(secret).toHaveValue('');
+  await screenshot(page, 'admin-wizard-signing-secret');
+
+  // The draft's URL now refuses what Bland did not sign.
+  const webhookUrl = await admin.webhookUrlInput().inputValue();
+  const unsigned = await page.request.post(webhookUrl, { data: { call_id: 'unsigned-test' } });
+  expect(unsigned.status()).toBe(401);
+});

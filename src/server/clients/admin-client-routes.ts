@@ -13,6 +13,7 @@ import {
   MESSAGES,
   isMaskedApiKey,
 } from '../../contract/admin';
+import { WebhookSecretBody, WebhookSecretResponse } from '../../contract/account';
 import { IdParam } from '../../contract/common';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
@@ -34,6 +35,7 @@ import {
   listClientsWithTotals,
   updateClient,
 } from './clients-repository';
+import type { ZodTypeProvider } from '../route-schemas';
 import { isUniqueViolation } from './db-errors';
 
 export default async function adminClientRoutes(app: FastifyInstance): Promise<void> {
@@ -175,6 +177,37 @@ export default async function adminClientRoutes(app: FastifyInstance): Promise<v
       return { check: 'unavailable', value: sent, status: current.api_key_status };
     }
   }
+
+  // The wizard's webhook step sets the secret on a draft, before the client is complete.
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .put(
+      '/api/admin/clients/:id/webhook-signing-secret',
+      { schema: { params: IdParam, body: WebhookSecretBody, response: { 200: WebhookSecretResponse } } },
+      async (request) => {
+        const admin = requireAdmin(request);
+        const { id } = request.params;
+        await clientOr404(id);
+        const { secret } = request.body;
+        await db.transaction().execute(async (trx) => {
+          await updateClient(trx, id, {
+            webhook_secret_enc: secret ? secrets.encrypt(secret) : null,
+            updated_at: now(),
+          });
+          await recordAudit(
+            trx,
+            {
+              adminId: admin.id,
+              action: 'client.update',
+              clientId: id,
+              detail: { fields: ['webhook_secret_enc'] },
+            },
+            now(),
+          );
+        });
+        return { hasWebhookSigningSecret: !!secret };
+      },
+    );
 
   // A leaked webhook URL is replaced: the old token stops working at once.
   app.post('/api/admin/clients/:id/rotate-webhook', async (request): Promise<{ webhookUrl: string }> => {

@@ -13,6 +13,7 @@ import type {
   SyncAllResult,
   WebhookGenerated,
 } from '../../../contract/admin';
+import type { WebhookSecretResponse } from '../../../contract/account';
 import { apiJson } from '../../lib/api';
 import { callKeys } from '../calls/query-keys';
 import { adminKeys, adminUrls } from './queries';
@@ -54,6 +55,14 @@ export function useUpdateClientConfig() {
 export function useRotateWebhook() {
   return useAdminMutation((clientId: string) =>
     apiJson<{ webhookUrl: string }>('POST', `/api/admin/clients/${id(clientId)}/rotate-webhook`),
+  );
+}
+
+export function useSetDraftWebhookSecret() {
+  return useAdminMutation(({ clientId, secret }: { clientId: string; secret: string | null }) =>
+    apiJson<WebhookSecretResponse>('PUT', `/api/admin/clients/${id(clientId)}/webhook-signing-secret`, {
+      secret,
+    }),
   );
 }
 

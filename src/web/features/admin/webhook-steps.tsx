@@ -3,20 +3,27 @@
  * (polling every 2 s) until a real test call reaches it.
  */
 import { ArrowLeft, CheckCircle2, PhoneCall } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { webhookSigningSecretField } from '../../../contract/common';
 import { Button } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { serverMessageOf } from '../../lib/api';
 import { DialogFooter } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
 import { failureToast } from '../../lib/failure-toast';
 import { CopyField } from './copy-field';
+import { useSetDraftWebhookSecret } from './mutations';
 import { useWebhookStatus } from './queries';
 import { type WizardState, isPolling } from './wizard-state';
 
 export function WebhookConfigurationStep({
+  clientId,
   webhookUrl,
   onBack,
   onTest,
 }: {
+  clientId: string;
   webhookUrl: string;
   onBack: () => void;
   onTest: () => void;
@@ -24,6 +31,7 @@ export function WebhookConfigurationStep({
   return (
     <div className="grid gap-5">
       <CopyField id="wizard-webhook-url" label="Webhook URL" value={webhookUrl} />
+      <SigningSecretField clientId={clientId} />
       <div className="rounded-lg border bg-muted/50 p-4 text-sm">
         <p className="font-medium">Connect the client’s voice agent</p>
         <ol className="mt-2 list-decimal space-y-1 pl-5 text-muted-foreground">
@@ -41,6 +49,62 @@ export function WebhookConfigurationStep({
         </Button>
       </DialogFooter>
     </div>
+  );
+}
+
+/** Optional: the secret Bland signs deliveries with, so a forged delivery is refused from the start. */
+function SigningSecretField({ clientId }: { clientId: string }) {
+  const [secret, setSecret] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const save = useSetDraftWebhookSecret();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = webhookSigningSecretField.safeParse(secret);
+    if (!checked.success || !checked.data) {
+      setError(checked.success ? 'Paste the signing secret from Bland' : checked.error.issues[0].message);
+      return;
+    }
+    setError(null);
+    save.mutate(
+      { clientId, secret: checked.data },
+      {
+        onSuccess: () => {
+          setSaved(true);
+          setSecret('');
+        },
+        onError: (failure) => setError(serverMessageOf(failure, 'The secret could not be saved')),
+      },
+    );
+  };
+  return (
+    <form onSubmit={submit} noValidate className="grid gap-1.5" aria-label="Webhook signing secret">
+      <Label htmlFor="wizard-signing-secret">Webhook Signing Secret (optional)</Label>
+      <div className="flex gap-2">
+        <Input
+          id="wizard-signing-secret"
+          type="password"
+          autoComplete="new-password"
+          spellCheck={false}
+          value={secret}
+          aria-invalid={error ? true : undefined}
+          aria-describedby="wizard-signing-secret-hint"
+          onChange={(event) => setSecret(event.target.value)}
+        />
+        <Button type="submit" variant="outline" disabled={save.isPending}>
+          Save Secret
+        </Button>
+      </div>
+      <p
+        id="wizard-signing-secret-hint"
+        className={error ? 'text-destructive text-sm' : 'text-muted-foreground text-sm'}
+      >
+        {error ??
+          (saved
+            ? 'Saved: deliveries without a valid signature are refused.'
+            : 'From Bland’s Dev Portal (Account Settings → Keys). With it, unsigned deliveries are refused.')}
+      </p>
+    </form>
   );
 }
 
