@@ -38,6 +38,33 @@ describe(`API description (${TEST_DB})`, () => {
     expect(missing).toEqual([]);
   });
 
+  it('describes the path parameters of every route that has them', () => {
+    const withParams = t.app.routeTable.filter(({ url }) => url.startsWith('/api/') && url.includes(':'));
+    expect(withParams.length).toBeGreaterThan(10);
+    const undescribed = withParams
+      .filter(({ method, url }) => {
+        const names = [...url.matchAll(/:(\w+)/g)].map((m) => m[1]);
+        const params = doc.paths[openApiPath(url)]?.[method.toLowerCase()]?.parameters ?? [];
+        return !names.every((name) => params.some((p) => p.in === 'path' && p.name === name));
+      })
+      .map(({ method, url }) => `${method} ${url}`);
+    expect(undescribed).toEqual([]);
+  });
+
+  it('describes the bodies of sign-in, account, onboarding and configuration writes', () => {
+    for (const [method, path] of [
+      ['post', '/api/client/login'],
+      ['post', '/api/admin/login'],
+      ['post', '/api/client/change-password'],
+      ['put', '/api/client/api-key'],
+      ['put', '/api/client/webhook-signing-secret'],
+      ['post', '/api/admin/generate-webhook'],
+      ['put', '/api/admin/client-config/{id}'],
+    ]) {
+      expect(doc.paths[path]?.[method]?.requestBody, `${method} ${path}`).toBeDefined();
+    }
+  });
+
   it('describes parameters, bodies and answers from the route schemas', () => {
     const update = doc.paths['/api/client/account']?.put;
     expect(update?.requestBody).toBeDefined();

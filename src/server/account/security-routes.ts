@@ -2,6 +2,7 @@
  * Change password and update API key (DESIGN §6 [4]). A new password ends every other session of
  * the client; a new API key is saved only after the voice provider accepted it.
  */
+import type { ZodTypeProvider } from '../route-schemas';
 import type { FastifyInstance } from 'fastify';
 import {
   ACCOUNT_MESSAGES,
@@ -16,66 +17,75 @@ import { sessionCookie } from '../auth/sessions';
 import { apiKeyChange } from '../clients/api-key-change';
 import { updateClient } from '../clients/clients-repository';
 import { enforceCreationCap } from '../creation-caps';
-import { badGateway, badRequest, parseInput } from '../errors';
+import { badGateway, badRequest } from '../errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
 
 /** Provider checks of new API keys per client (or admin) per 15 minutes. */
 export const KEY_CHECKS_PER_WINDOW = 10;
 
-export default async function securityRoutes(app: FastifyInstance): Promise<void> {
+export default async function securityRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, sessions, voice, secrets, now } = app.deps;
   const attempts = createAttemptLimits(app.deps);
 
-  app.post('/api/client/change-password', async (request, reply) => {
-    const client = requireClient(request);
-    const body = parseInput(ChangePasswordBody, request.body);
-    // A stolen session must not become a way to guess the password without limit.
-    const attempt = await attempts.begin(request, reply, 'password', client.id);
-    const currentOk = client.password_hash
-      ? await verifyPassword(body.currentPassword, client.password_hash)
-      : false;
-    if (!currentOk) {
-      throw badRequest(ACCOUNT_MESSAGES.currentPasswordWrong, {
-        currentPassword: ACCOUNT_MESSAGES.currentPasswordWrong,
+  app.post(
+    '/api/client/change-password',
+    { schema: { body: ChangePasswordBody } },
+    async (request, reply) => {
+      const client = requireClient(request);
+      const body = request.body;
+      // A stolen session must not become a way to guess the password without limit.
+      const attempt = await attempts.begin(request, reply, 'password', client.id);
+      const currentOk = client.password_hash
+        ? await verifyPassword(body.currentPassword, client.password_hash)
+        : false;
+      if (!currentOk) {
+        throw badRequest(ACCOUNT_MESSAGES.currentPasswordWrong, {
+          currentPassword: ACCOUNT_MESSAGES.currentPasswordWrong,
+        });
+      }
+      await attempt.succeeded();
+      if (body.newPassword === body.currentPassword) {
+        throw badRequest(ACCOUNT_MESSAGES.newPasswordSame, { newPassword: ACCOUNT_MESSAGES.newPasswordSame });
+      }
+      await updateClient(db, client.id, {
+        password_hash: await hashPassword(body.newPassword),
+        updated_at: now(),
       });
-    }
-    await attempt.succeeded();
-    if (body.newPassword === body.currentPassword) {
-      throw badRequest(ACCOUNT_MESSAGES.newPasswordSame, { newPassword: ACCOUNT_MESSAGES.newPasswordSame });
-    }
-    await updateClient(db, client.id, {
-      password_hash: await hashPassword(body.newPassword),
-      updated_at: now(),
-    });
-    // Whoever else knew the old password is logged out; this browser stays in.
-    await sessions.destroyAllFor('client', client.id, sessionCookie(request, 'client'));
-    return { success: true as const };
-  });
+      // Whoever else knew the old password is logged out; this browser stays in.
+      await sessions.destroyAllFor('client', client.id, sessionCookie(request, 'client'));
+      return { success: true as const };
+    },
+  );
 
-  app.put('/api/client/api-key', async (request, reply): Promise<ApiKeyResponse> => {
-    const client = requireClient(request);
-    const { blandApiKey } = parseInput(ApiKeyBody, request.body);
-    // Each check asks the provider whether a key is good: not a free oracle for guessing keys.
-    await enforceCreationCap(app.deps, reply, {
-      key: `api-key-check:${client.id}`,
-      max: KEY_CHECKS_PER_WINDOW,
-      windowMs: 15 * 60 * 1000,
-      what: 'API key checks',
-    });
-    let status: 'valid' | 'invalid';
-    try {
-      status = await voice.checkKey(blandApiKey);
-    } catch (error) {
-      if (isVoiceProviderError(error)) throw badGateway(ACCOUNT_MESSAGES.apiKeyUnchecked);
-      throw error;
-    }
-    if (status !== 'valid') {
-      throw badRequest(ACCOUNT_MESSAGES.apiKeyInvalid, { blandApiKey: ACCOUNT_MESSAGES.apiKeyInvalid });
-    }
-    await updateClient(db, client.id, {
-      ...apiKeyChange(secrets, client, blandApiKey, 'valid'),
-      updated_at: now(),
-    });
-    return { success: true, apiKeyStatus: 'valid' };
-  });
+  app.put(
+    '/api/client/api-key',
+    { schema: { body: ApiKeyBody } },
+    async (request, reply): Promise<ApiKeyResponse> => {
+      const client = requireClient(request);
+      const { blandApiKey } = request.body;
+      // Each check asks the provider whether a key is good: not a free oracle for guessing keys.
+      await enforceCreationCap(app.deps, reply, {
+        key: `api-key-check:${client.id}`,
+        max: KEY_CHECKS_PER_WINDOW,
+        windowMs: 15 * 60 * 1000,
+        what: 'API key checks',
+      });
+      let status: 'valid' | 'invalid';
+      try {
+        status = await voice.checkKey(blandApiKey);
+      } catch (error) {
+        if (isVoiceProviderError(error)) throw badGateway(ACCOUNT_MESSAGES.apiKeyUnchecked);
+        throw error;
+      }
+      if (status !== 'valid') {
+        throw badRequest(ACCOUNT_MESSAGES.apiKeyInvalid, { blandApiKey: ACCOUNT_MESSAGES.apiKeyInvalid });
+      }
+      await updateClient(db, client.id, {
+        ...apiKeyChange(secrets, client, blandApiKey, 'valid'),
+        updated_at: now(),
+      });
+      return { success: true, apiKeyStatus: 'valid' };
+    },
+  );
 }

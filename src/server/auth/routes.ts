@@ -1,4 +1,5 @@
 /** Login, logout and session endpoints for clients and admins (SPEC §7, DESIGN §6 [1] [8] [9] [13]). */
+import type { ZodTypeProvider } from '../route-schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   AdminLoginBody,
@@ -9,14 +10,15 @@ import {
 } from '../../contract/auth';
 import { toClientSession } from '../clients/client-view';
 import type { SessionKind } from '../db/schema';
-import { parseInput, unauthorized } from '../errors';
+import { unauthorized } from '../errors';
 import { createAttemptLimits } from './attempt-limits';
 import { currentAdmin, currentClient } from './guards';
 import { findActiveClientByEmail, updateClient } from '../clients/clients-repository';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
 import { clearSessionCookie, sessionCookie, setSessionCookie } from './sessions';
 
-export default async function authRoutes(app: FastifyInstance): Promise<void> {
+export default async function authRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, sessions, config, now } = app.deps;
   const cookieOpts = { secure: config.publicUrl.startsWith('https://') };
 
@@ -36,8 +38,8 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
   // Signing in and out, and the session probes, answer without a session (auth/guards.ts).
   const PUBLIC = { config: { access: 'public' as const } };
 
-  app.post('/api/client/login', PUBLIC, async (request, reply) => {
-    const body = parseInput(ClientLoginBody, request.body);
+  app.post('/api/client/login', { ...PUBLIC, schema: { body: ClientLoginBody } }, async (request, reply) => {
+    const body = request.body;
     const email = body.email.toLowerCase();
     const attempt = await attempts.begin(request, reply, 'client', email);
     const client = await findActiveClientByEmail(db, email);
@@ -66,8 +68,8 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
     return toClientSession(client, config.publicUrl);
   });
 
-  app.post('/api/admin/login', PUBLIC, async (request, reply) => {
-    const body = parseInput(AdminLoginBody, request.body);
+  app.post('/api/admin/login', { ...PUBLIC, schema: { body: AdminLoginBody } }, async (request, reply) => {
+    const body = request.body;
     const username = body.username.toLowerCase();
     const attempt = await attempts.begin(request, reply, 'admin', username);
     const admin = await db

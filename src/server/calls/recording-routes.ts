@@ -2,12 +2,13 @@
  * Recordings are streamed from the provider (never buffered), with Range passed through so the
  * audio element can seek. Only the server holds the API key, so the browser always comes here.
  */
+import type { ZodTypeProvider } from '../route-schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { currentAdmin, currentClient, requireClient } from '../auth/guards';
 import type { AppDeps } from '../context';
 import type { CallRow } from '../db/schema';
-import { notFound, parseInput, unauthorized } from '../errors';
+import { notFound, unauthorized } from '../errors';
 import { createCallsRepository } from './calls-repository';
 import { findClient } from '../clients/clients-repository';
 
@@ -46,7 +47,8 @@ export async function sendRecording(
   return reply.send(audio.body);
 }
 
-export default async function recordingRoutes(app: FastifyInstance): Promise<void> {
+export default async function recordingRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps;
   const calls = createCallsRepository(db);
   const stream = (
@@ -56,15 +58,15 @@ export default async function recordingRoutes(app: FastifyInstance): Promise<voi
     download: boolean,
   ) => sendRecording(app.deps, request, reply, call, { download });
 
-  app.get('/api/client/recording/:id', async (request, reply) => {
+  app.get('/api/client/recording/:id', { schema: { params: CallParam } }, async (request, reply) => {
     const client = requireClient(request);
-    const { id } = parseInput(CallParam, request.params, 'call id');
+    const { id } = request.params;
     return stream(request, reply, await calls.findCall(client.id, id), false);
   });
 
   // The download path serves the logged-in client, or an admin for any client's call.
-  app.get('/api/recording/:id', async (request, reply) => {
-    const { id } = parseInput(CallParam, request.params, 'call id');
+  app.get('/api/recording/:id', { schema: { params: CallParam } }, async (request, reply) => {
+    const { id } = request.params;
     const client = await currentClient(app, request);
     if (client) return stream(request, reply, await calls.findCall(client.id, id), true);
     if (await currentAdmin(app, request)) {
@@ -78,8 +80,12 @@ export default async function recordingRoutes(app: FastifyInstance): Promise<voi
     throw unauthorized();
   });
 
-  app.get('/api/admin/client-recording/:clientId/:id', async (request, reply) => {
-    const { clientId, id } = parseInput(AdminParams, request.params, 'recording path');
-    return stream(request, reply, await calls.findCall(clientId, id), false);
-  });
+  app.get(
+    '/api/admin/client-recording/:clientId/:id',
+    { schema: { params: AdminParams } },
+    async (request, reply) => {
+      const { clientId, id } = request.params;
+      return stream(request, reply, await calls.findCall(clientId, id), false);
+    },
+  );
 }

@@ -4,9 +4,10 @@
  * Live events and follow-ups are acknowledged and recorded, never turned into calls.
  */
 import { randomUUID } from 'node:crypto';
+import type { ZodTypeProvider } from '../route-schemas';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest, notFound, parseInput, tooManyRequests, unauthorized } from '../errors';
+import { badRequest, notFound, tooManyRequests, unauthorized } from '../errors';
 import { keepRawBody, rawBodyOf } from '../raw-body';
 import { backfillPathwayName, cachedPathwayNames } from './pathways';
 import { createWebhookConfirmer } from './webhook-confirmation';
@@ -22,7 +23,8 @@ const TokenParam = z.object({
     .regex(/^[A-Za-z0-9_-]+$/),
 });
 
-export default async function webhookRoutes(app: FastifyInstance): Promise<void> {
+export default async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const deps = app.deps;
   const ingest = createWebhookIngest(deps);
   const confirmer = createWebhookConfirmer(deps);
@@ -36,8 +38,8 @@ export default async function webhookRoutes(app: FastifyInstance): Promise<void>
   // The signature covers the exact bytes received, so keep them and parse the JSON ourselves.
   keepRawBody(app);
 
-  app.post('/api/webhooks/voice/:token', async (request, reply) => {
-    const { token } = parseInput(TokenParam, request.params, 'webhook URL');
+  app.post('/api/webhooks/voice/:token', { schema: { params: TokenParam } }, async (request, reply) => {
+    const { token } = request.params;
     if (!(await rateLimit.allow(token))) {
       reply.header('retry-after', '60');
       throw tooManyRequests('Too many webhook deliveries; slow down');

@@ -19,7 +19,7 @@ import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
 import type { ApiKeyStatus, ClientRow, ClientUpdate } from '../db/schema';
-import { conflict, notFound, parseInput } from '../errors';
+import { conflict, notFound } from '../errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
 import { KEY_CHECKS_PER_WINDOW } from '../account/security-routes';
 import { enforceCreationCap } from '../creation-caps';
@@ -38,7 +38,8 @@ import {
 import type { ZodTypeProvider } from '../route-schemas';
 import { isUniqueViolation } from './db-errors';
 
-export default async function adminClientRoutes(app: FastifyInstance): Promise<void> {
+export default async function adminClientRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, config, secrets, voice, now } = app.deps;
 
   async function clientOr404(id: string): Promise<ClientRow> {
@@ -56,101 +57,105 @@ export default async function adminClientRoutes(app: FastifyInstance): Promise<v
     return getAdminStats(db);
   });
 
-  app.get('/api/admin/client-config/:id', async (request) => {
-    const { id } = parseInput(IdParam, request.params, 'client id');
+  app.get('/api/admin/client-config/:id', { schema: { params: IdParam } }, async (request) => {
+    const { id } = request.params;
     return toAdminClient(await clientOr404(id), config.publicUrl, secrets);
   });
 
-  app.put('/api/admin/client-config/:id', async (request, reply): Promise<ClientConfigUpdateResponse> => {
-    const admin = requireAdmin(request);
-    const { id } = parseInput(IdParam, request.params, 'client id');
-    const form = parseInput(EditClientForm, request.body);
-    const current = await clientOr404(id);
+  app.put(
+    '/api/admin/client-config/:id',
+    { schema: { params: IdParam, body: EditClientForm } },
+    async (request, reply): Promise<ClientConfigUpdateResponse> => {
+      const admin = requireAdmin(request);
+      const { id } = request.params;
+      const form = request.body;
+      const current = await clientOr404(id);
 
-    // The provider check happens before the transaction: no database locks held across the network.
-    if (form.blandApiKey && !isMaskedApiKey(form.blandApiKey)) {
-      // Each new key is checked with the provider: limited like the client's own key checks.
-      await enforceCreationCap(app.deps, reply, {
-        key: `api-key-check:admin:${admin.id}`,
-        max: KEY_CHECKS_PER_WINDOW,
-        windowMs: 15 * 60 * 1000,
-        what: 'API key checks',
-      });
-    }
-    const key = await decideApiKey(current, form.blandApiKey);
-    const changes: ClientUpdate = {
-      first_name: form.firstName,
-      last_name: form.lastName,
-      email: form.email,
-      account_type: form.accountType,
-      // Calls keep the rate they arrived with (calls.per_minute_rate_cents); this applies to later ones.
-      per_minute_rate_cents: Math.round(form.perMinuteRate * 100),
-      timezone: form.timezone,
-      is_active: form.isActive ? 1 : 0,
-      phone_number: form.phoneNumber || null,
-      address: form.address || null,
-      city: form.city || null,
-      state: form.state || null,
-      zip_code: form.zipCode || null,
-      country: form.country || null,
-      company_name: form.companyName || null,
-      company_website: form.companyWebsite || null,
-      industry: form.industry || null,
-      company_size: form.companySize || null,
-      job_title: form.jobTitle || null,
-      client_identifier: form.clientIdentifier || null,
-      organization_id: form.organizationId || null,
-      notes: form.notes || null,
-      ...(key.check === 'unchanged' ? {} : apiKeyChange(secrets, current, key.value, key.status)),
-      ...signingSecretChange(form.webhookSigningSecret),
-      updated_at: now(),
-    };
-    const changedFields = (Object.keys(changes) as (keyof ClientUpdate)[]).filter(
-      (k) => k !== 'updated_at' && changes[k] !== current[k as keyof ClientRow],
-    );
+      // The provider check happens before the transaction: no database locks held across the network.
+      if (form.blandApiKey && !isMaskedApiKey(form.blandApiKey)) {
+        // Each new key is checked with the provider: limited like the client's own key checks.
+        await enforceCreationCap(app.deps, reply, {
+          key: `api-key-check:admin:${admin.id}`,
+          max: KEY_CHECKS_PER_WINDOW,
+          windowMs: 15 * 60 * 1000,
+          what: 'API key checks',
+        });
+      }
+      const key = await decideApiKey(current, form.blandApiKey);
+      const changes: ClientUpdate = {
+        first_name: form.firstName,
+        last_name: form.lastName,
+        email: form.email,
+        account_type: form.accountType,
+        // Calls keep the rate they arrived with (calls.per_minute_rate_cents); this applies to later ones.
+        per_minute_rate_cents: Math.round(form.perMinuteRate * 100),
+        timezone: form.timezone,
+        is_active: form.isActive ? 1 : 0,
+        phone_number: form.phoneNumber || null,
+        address: form.address || null,
+        city: form.city || null,
+        state: form.state || null,
+        zip_code: form.zipCode || null,
+        country: form.country || null,
+        company_name: form.companyName || null,
+        company_website: form.companyWebsite || null,
+        industry: form.industry || null,
+        company_size: form.companySize || null,
+        job_title: form.jobTitle || null,
+        client_identifier: form.clientIdentifier || null,
+        organization_id: form.organizationId || null,
+        notes: form.notes || null,
+        ...(key.check === 'unchanged' ? {} : apiKeyChange(secrets, current, key.value, key.status)),
+        ...signingSecretChange(form.webhookSigningSecret),
+        updated_at: now(),
+      };
+      const changedFields = (Object.keys(changes) as (keyof ClientUpdate)[]).filter(
+        (k) => k !== 'updated_at' && changes[k] !== current[k as keyof ClientRow],
+      );
 
-    try {
-      await db.transaction().execute(async (trx) => {
-        if (form.email !== current.email) {
-          const holder = await findByEmail(trx, form.email, id);
-          if (holder?.onboarding_status === 'active') throw conflict(MESSAGES.emailTaken);
-          // A wizard draft nobody finished does not own its e-mail.
-          if (holder) await deleteClientCascade(trx, holder.id);
-        }
-        await updateClient(trx, id, changes);
-        // A deactivated client is signed out everywhere; reactivating it must not revive old cookies.
-        if (!form.isActive && current.is_active === 1) {
-          await trx
-            .deleteFrom('sessions')
-            .where('kind', '=', 'client')
-            .where('subject_id', '=', id)
-            .execute();
-        }
-        // Local days move with the time zone: the daily rollups follow in the same transaction.
-        if (form.timezone !== current.timezone) await rebuildDailyRollups(trx, id, form.timezone);
-        await recordAudit(
-          trx,
-          {
-            adminId: admin.id,
-            action: 'client.update',
-            clientId: id,
-            detail: { fields: changedFields, apiKey: key.check },
-          },
-          now(),
-        );
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(MESSAGES.emailTaken);
-      throw error;
-    }
+      try {
+        await db.transaction().execute(async (trx) => {
+          if (form.email !== current.email) {
+            const holder = await findByEmail(trx, form.email, id);
+            if (holder?.onboarding_status === 'active') throw conflict(MESSAGES.emailTaken);
+            // A wizard draft nobody finished does not own its e-mail.
+            if (holder) await deleteClientCascade(trx, holder.id);
+          }
+          await updateClient(trx, id, changes);
+          // A deactivated client is signed out everywhere; reactivating it must not revive old cookies.
+          if (!form.isActive && current.is_active === 1) {
+            await trx
+              .deleteFrom('sessions')
+              .where('kind', '=', 'client')
+              .where('subject_id', '=', id)
+              .execute();
+          }
+          // Local days move with the time zone: the daily rollups follow in the same transaction.
+          if (form.timezone !== current.timezone) await rebuildDailyRollups(trx, id, form.timezone);
+          await recordAudit(
+            trx,
+            {
+              adminId: admin.id,
+              action: 'client.update',
+              clientId: id,
+              detail: { fields: changedFields, apiKey: key.check },
+            },
+            now(),
+          );
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict(MESSAGES.emailTaken);
+        throw error;
+      }
 
-    return {
-      success: true,
-      client: toAdminClient(await clientOr404(id), config.publicUrl, secrets),
-      apiKeyCheck: key.check,
-      message: apiKeyMessage(key.check),
-    };
-  });
+      return {
+        success: true,
+        client: toAdminClient(await clientOr404(id), config.publicUrl, secrets),
+        apiKeyCheck: key.check,
+        message: apiKeyMessage(key.check),
+      };
+    },
+  );
 
   /** Write-only: omitted keeps the stored secret, '' or null removes it, anything else replaces it. */
   function signingSecretChange(sent: string | null | undefined): Pick<ClientUpdate, 'webhook_secret_enc'> {
@@ -179,54 +184,57 @@ export default async function adminClientRoutes(app: FastifyInstance): Promise<v
   }
 
   // The wizard's webhook step sets the secret on a draft, before the client is complete.
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .put(
-      '/api/admin/clients/:id/webhook-signing-secret',
-      { schema: { params: IdParam, body: WebhookSecretBody, response: { 200: WebhookSecretResponse } } },
-      async (request) => {
-        const admin = requireAdmin(request);
-        const { id } = request.params;
-        await clientOr404(id);
-        const { secret } = request.body;
-        await db.transaction().execute(async (trx) => {
-          await updateClient(trx, id, {
-            webhook_secret_enc: secret ? secrets.encrypt(secret) : null,
-            updated_at: now(),
-          });
-          await recordAudit(
-            trx,
-            {
-              adminId: admin.id,
-              action: 'client.update',
-              clientId: id,
-              detail: { fields: ['webhook_secret_enc'] },
-            },
-            now(),
-          );
+  app.put(
+    '/api/admin/clients/:id/webhook-signing-secret',
+    { schema: { params: IdParam, body: WebhookSecretBody, response: { 200: WebhookSecretResponse } } },
+    async (request) => {
+      const admin = requireAdmin(request);
+      const { id } = request.params;
+      await clientOr404(id);
+      const { secret } = request.body;
+      await db.transaction().execute(async (trx) => {
+        await updateClient(trx, id, {
+          webhook_secret_enc: secret ? secrets.encrypt(secret) : null,
+          updated_at: now(),
         });
-        return { hasWebhookSigningSecret: !!secret };
-      },
-    );
+        await recordAudit(
+          trx,
+          {
+            adminId: admin.id,
+            action: 'client.update',
+            clientId: id,
+            detail: { fields: ['webhook_secret_enc'] },
+          },
+          now(),
+        );
+      });
+      return { hasWebhookSigningSecret: !!secret };
+    },
+  );
 
   // A leaked webhook URL is replaced: the old token stops working at once.
-  app.post('/api/admin/clients/:id/rotate-webhook', async (request): Promise<{ webhookUrl: string }> => {
-    const admin = requireAdmin(request);
-    const { id } = parseInput(IdParam, request.params, 'client id');
-    await clientOr404(id);
-    const token = randomToken(WEBHOOK_TOKEN_BYTES);
-    await db.transaction().execute(async (trx) => {
-      await updateClient(trx, id, { webhook_token: token, updated_at: now() });
-      await recordAudit(trx, { adminId: admin.id, action: 'client.rotate_webhook', clientId: id }, now());
-    });
-    return { webhookUrl: webhookUrlFor(config.publicUrl, token) };
-  });
+  app.post(
+    '/api/admin/clients/:id/rotate-webhook',
+    { schema: { params: IdParam } },
+    async (request): Promise<{ webhookUrl: string }> => {
+      const admin = requireAdmin(request);
+      const { id } = request.params;
+      await clientOr404(id);
+      const token = randomToken(WEBHOOK_TOKEN_BYTES);
+      await db.transaction().execute(async (trx) => {
+        await updateClient(trx, id, { webhook_token: token, updated_at: now() });
+        await recordAudit(trx, { adminId: admin.id, action: 'client.rotate_webhook', clientId: id }, now());
+      });
+      return { webhookUrl: webhookUrlFor(config.publicUrl, token) };
+    },
+  );
 
   app.post(
     '/api/admin/clients/:id/generate-credentials',
+    { schema: { params: IdParam } },
     async (request, reply): Promise<CredentialsResponse> => {
       const admin = requireAdmin(request);
-      const { id } = parseInput(IdParam, request.params, 'client id');
+      const { id } = request.params;
       const client = await clientOr404(id);
       if (client.onboarding_status !== 'active') {
         throw conflict(
@@ -247,9 +255,9 @@ export default async function adminClientRoutes(app: FastifyInstance): Promise<v
     },
   );
 
-  app.delete('/api/admin/clients/:id', async (request) => {
+  app.delete('/api/admin/clients/:id', { schema: { params: IdParam } }, async (request) => {
     const admin = requireAdmin(request);
-    const { id } = parseInput(IdParam, request.params, 'client id');
+    const { id } = request.params;
     const client = await clientOr404(id);
     await db.transaction().execute(async (trx) => {
       await deleteClientCascade(trx, id);

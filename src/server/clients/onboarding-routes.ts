@@ -4,6 +4,7 @@
  * (webhook ingestion sets webhook_verified_at); finalize activates the client.
  */
 import { randomUUID } from 'node:crypto';
+import type { ZodTypeProvider } from '../route-schemas';
 import type { FastifyInstance } from 'fastify';
 import {
   CreateClientForm,
@@ -20,7 +21,7 @@ import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { randomToken } from '../crypto/secrets';
 import { enforceCreationCap } from '../creation-caps';
-import { conflict, notFound, parseInput } from '../errors';
+import { conflict, notFound } from '../errors';
 import { WEBHOOK_TOKEN_BYTES, webhookUrlFor } from './client-view';
 import {
   deleteClientCascade,
@@ -37,92 +38,107 @@ const DRAFT_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const DRAFTS_PER_HOUR = 60;
 
-export default async function onboardingRoutes(app: FastifyInstance): Promise<void> {
+export default async function onboardingRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, config, now } = app.deps;
 
-  app.post('/api/admin/generate-webhook', async (request, reply): Promise<WebhookGenerated> => {
-    const admin = requireAdmin(request);
-    const form = parseInput(CreateClientForm, request.body);
-    // A scan once made 13,060 drafts; nobody onboards that many clients an hour.
-    await enforceCreationCap(app.deps, reply, {
-      key: `draft:${admin.id}`,
-      max: DRAFTS_PER_HOUR,
-      windowMs: 60 * 60 * 1000,
-      what: 'client drafts',
-    });
-    const id = randomUUID();
-    const token = randomToken(WEBHOOK_TOKEN_BYTES);
-    const t = now();
-    try {
-      await db.transaction().execute(async (trx) => {
-        const holder = await findByEmail(trx, form.email);
-        if (holder?.onboarding_status === 'active') throw conflict(MESSAGES.emailTaken);
-        // A draft from a wizard that was closed before the end is replaced by this one.
-        if (holder) await deleteClientCascade(trx, holder.id);
-        // Drafts nobody finished within a week are abandoned: remove them with their test calls.
-        const stale = await listStaleDrafts(trx, t - DRAFT_LIFETIME_MS);
-        for (const draft of stale) await deleteClientCascade(trx, draft.id);
-        await insertClient(trx, {
-          id,
-          first_name: form.firstName,
-          last_name: form.lastName,
-          email: form.email,
-          company_name: form.companyName || null,
-          phone_number: form.phoneNumber || null,
-          job_title: form.jobTitle || null,
-          company_website: form.companyWebsite || null,
-          industry: form.industry || null,
-          company_size: form.companySize || null,
-          address: form.address || null,
-          city: form.city || null,
-          state: form.state || null,
-          zip_code: form.zipCode || null,
-          country: form.country || null,
-          notes: form.notes || null,
-          account_type: DEFAULT_ACCOUNT_TYPE,
-          per_minute_rate_cents: Math.round(DEFAULT_PER_MINUTE_RATE * 100),
-          timezone: DEFAULT_TIMEZONE,
-          is_active: 1,
-          api_key_status: 'missing',
-          webhook_token: token,
-          onboarding_status: 'pending',
-          created_at: t,
-          updated_at: t,
+  app.post(
+    '/api/admin/generate-webhook',
+    { schema: { body: CreateClientForm } },
+    async (request, reply): Promise<WebhookGenerated> => {
+      const admin = requireAdmin(request);
+      const form = request.body;
+      // A scan once made 13,060 drafts; nobody onboards that many clients an hour.
+      await enforceCreationCap(app.deps, reply, {
+        key: `draft:${admin.id}`,
+        max: DRAFTS_PER_HOUR,
+        windowMs: 60 * 60 * 1000,
+        what: 'client drafts',
+      });
+      const id = randomUUID();
+      const token = randomToken(WEBHOOK_TOKEN_BYTES);
+      const t = now();
+      try {
+        await db.transaction().execute(async (trx) => {
+          const holder = await findByEmail(trx, form.email);
+          if (holder?.onboarding_status === 'active') throw conflict(MESSAGES.emailTaken);
+          // A draft from a wizard that was closed before the end is replaced by this one.
+          if (holder) await deleteClientCascade(trx, holder.id);
+          // Drafts nobody finished within a week are abandoned: remove them with their test calls.
+          const stale = await listStaleDrafts(trx, t - DRAFT_LIFETIME_MS);
+          for (const draft of stale) await deleteClientCascade(trx, draft.id);
+          await insertClient(trx, {
+            id,
+            first_name: form.firstName,
+            last_name: form.lastName,
+            email: form.email,
+            company_name: form.companyName || null,
+            phone_number: form.phoneNumber || null,
+            job_title: form.jobTitle || null,
+            company_website: form.companyWebsite || null,
+            industry: form.industry || null,
+            company_size: form.companySize || null,
+            address: form.address || null,
+            city: form.city || null,
+            state: form.state || null,
+            zip_code: form.zipCode || null,
+            country: form.country || null,
+            notes: form.notes || null,
+            account_type: DEFAULT_ACCOUNT_TYPE,
+            per_minute_rate_cents: Math.round(DEFAULT_PER_MINUTE_RATE * 100),
+            timezone: DEFAULT_TIMEZONE,
+            is_active: 1,
+            api_key_status: 'missing',
+            webhook_token: token,
+            onboarding_status: 'pending',
+            created_at: t,
+            updated_at: t,
+          });
+          await recordAudit(trx, { adminId: admin.id, action: 'client.create_draft', clientId: id }, t);
         });
-        await recordAudit(trx, { adminId: admin.id, action: 'client.create_draft', clientId: id }, t);
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(MESSAGES.emailTaken);
-      throw error;
-    }
-    reply.code(201);
-    return { id, webhookUrl: webhookUrlFor(config.publicUrl, token) };
-  });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict(MESSAGES.emailTaken);
+        throw error;
+      }
+      reply.code(201);
+      return { id, webhookUrl: webhookUrlFor(config.publicUrl, token) };
+    },
+  );
 
-  app.get('/api/admin/webhook-status/:id', async (request, reply): Promise<WebhookStatus> => {
-    const { id } = parseInput(IdParam, request.params, 'client id');
-    const client = await findClient(db, id);
-    if (!client) throw notFound(MESSAGES.clientNotFound);
-    // Polled every 2 s: an intermediate cache must never answer an old "false".
-    reply.header('cache-control', 'no-store');
-    const verifiedAt =
-      client.webhook_verified_at === null ? null : new Date(Number(client.webhook_verified_at)).toISOString();
-    return { isTestSuccessful: verifiedAt !== null, verifiedAt };
-  });
+  app.get(
+    '/api/admin/webhook-status/:id',
+    { schema: { params: IdParam } },
+    async (request, reply): Promise<WebhookStatus> => {
+      const { id } = request.params;
+      const client = await findClient(db, id);
+      if (!client) throw notFound(MESSAGES.clientNotFound);
+      // Polled every 2 s: an intermediate cache must never answer an old "false".
+      reply.header('cache-control', 'no-store');
+      const verifiedAt =
+        client.webhook_verified_at === null
+          ? null
+          : new Date(Number(client.webhook_verified_at)).toISOString();
+      return { isTestSuccessful: verifiedAt !== null, verifiedAt };
+    },
+  );
 
-  app.post('/api/admin/finalize-client/:id', async (request): Promise<FinalizeResponse> => {
-    const admin = requireAdmin(request);
-    const { id } = parseInput(IdParam, request.params, 'client id');
-    const client = await findClient(db, id);
-    if (!client) throw notFound(MESSAGES.clientNotFound);
-    if (client.webhook_verified_at === null) throw conflict(MESSAGES.webhookNotVerified);
-    // Finalizing twice (a double click, a retried request) is harmless.
-    if (client.onboarding_status !== 'active') {
-      await db.transaction().execute(async (trx) => {
-        await updateClient(trx, id, { onboarding_status: 'active', updated_at: now() });
-        await recordAudit(trx, { adminId: admin.id, action: 'client.finalize', clientId: id }, now());
-      });
-    }
-    return { email: client.email };
-  });
+  app.post(
+    '/api/admin/finalize-client/:id',
+    { schema: { params: IdParam } },
+    async (request): Promise<FinalizeResponse> => {
+      const admin = requireAdmin(request);
+      const { id } = request.params;
+      const client = await findClient(db, id);
+      if (!client) throw notFound(MESSAGES.clientNotFound);
+      if (client.webhook_verified_at === null) throw conflict(MESSAGES.webhookNotVerified);
+      // Finalizing twice (a double click, a retried request) is harmless.
+      if (client.onboarding_status !== 'active') {
+        await db.transaction().execute(async (trx) => {
+          await updateClient(trx, id, { onboarding_status: 'active', updated_at: now() });
+          await recordAudit(trx, { adminId: admin.id, action: 'client.finalize', clientId: id }, now());
+        });
+      }
+      return { email: client.email };
+    },
+  );
 }
