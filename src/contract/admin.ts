@@ -4,7 +4,7 @@
  * sync-all answers. Shared by the server (validation) and the browser (forms, types).
  */
 import { z } from 'zod';
-import type { ApiKeyStatus } from './auth';
+import { API_KEY_STATUSES } from './auth';
 import { isPrintableToken, tokenCharactersMessage, webhookSigningSecretField } from './common';
 
 export const INDUSTRIES_CREATE = [
@@ -218,100 +218,104 @@ export function isMaskedApiKey(value: string): boolean {
 // Responses.
 
 /** A client as the admin area shows it (SPEC §3 Client fields); the API key only masked. */
-export interface AdminClient {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  companyName: string | null;
-  phoneNumber: string | null;
-  jobTitle: string | null;
-  companyWebsite: string | null;
-  industry: string | null;
-  companySize: string | null;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  zipCode: string | null;
-  country: string | null;
-  notes: string | null;
-  accountType: string;
+export const AdminClient = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  companyName: z.string().nullable(),
+  phoneNumber: z.string().nullable(),
+  jobTitle: z.string().nullable(),
+  companyWebsite: z.string().nullable(),
+  industry: z.string().nullable(),
+  companySize: z.string().nullable(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  zipCode: z.string().nullable(),
+  country: z.string().nullable(),
+  notes: z.string().nullable(),
+  accountType: z.string(),
   /** Dollars per minute. */
-  perMinuteRate: number;
-  timezone: string;
-  isActive: boolean;
+  perMinuteRate: z.number(),
+  timezone: z.string(),
+  isActive: z.boolean(),
   /** Masked (e.g. "sk-…abcd") or null when no key is stored. */
-  blandApiKey: string | null;
-  apiKeyStatus: ApiKeyStatus;
-  clientIdentifier: string | null;
-  organizationId: string | null;
-  webhookUrl: string;
+  blandApiKey: z.string().nullable(),
+  apiKeyStatus: z.enum(API_KEY_STATUSES),
+  clientIdentifier: z.string().nullable(),
+  organizationId: z.string().nullable(),
+  webhookUrl: z.string(),
   /** Whether deliveries must carry X-Webhook-Signature; the secret itself is never answered. */
-  hasWebhookSigningSecret: boolean;
-  profileImageUrl: string | null;
+  hasWebhookSigningSecret: z.boolean(),
+  profileImageUrl: z.string().nullable(),
   /** pending until the wizard's finalize step. */
-  onboardingStatus: 'pending' | 'active' | 'demo';
-  hasLoginCredentials: boolean;
+  onboardingStatus: z.enum(['pending', 'active', 'demo']),
+  hasLoginCredentials: z.boolean(),
   /** ISO 8601. */
-  createdAt: string;
-  lastSyncAt: string | null;
-}
+  createdAt: z.string(),
+  lastSyncAt: z.string().nullable(),
+});
+export type AdminClient = z.infer<typeof AdminClient>;
 
 /** One row of GET /api/admin/clients (a bare array). */
-export interface AdminClientListItem extends AdminClient {
-  totalCalls: number;
+export const AdminClientListItem = AdminClient.extend({
+  totalCalls: z.number(),
   /** Dollars. */
-  totalCost: number;
+  totalCost: z.number(),
   /** ISO 8601, or null when the client has no calls yet. */
-  lastCallDate: string | null;
-}
+  lastCallDate: z.string().nullable(),
+});
+export type AdminClientListItem = z.infer<typeof AdminClientListItem>;
+export const AdminClientList = z.array(AdminClientListItem);
 
 /** GET /api/admin/client-config/{id}. */
+export const ClientConfig = AdminClient;
 export type ClientConfig = AdminClient;
 
-export type ApiKeyCheck = 'unchanged' | 'removed' | 'valid' | 'invalid' | 'unavailable';
+export const API_KEY_CHECKS = ['unchanged', 'removed', 'valid', 'invalid', 'unavailable'] as const;
+export type ApiKeyCheck = (typeof API_KEY_CHECKS)[number];
 
 /** PUT /api/admin/client-config/{id}. */
-export interface ClientConfigUpdateResponse {
-  success: true;
-  client: ClientConfig;
+export const ClientConfigUpdateResponse = z.object({
+  success: z.literal(true),
+  client: ClientConfig,
   /** What happened to the API key: "unavailable" when the provider did not answer the check. */
-  apiKeyCheck: ApiKeyCheck;
-  message: string;
-}
+  apiKeyCheck: z.enum(API_KEY_CHECKS),
+  message: z.string(),
+});
+export type ClientConfigUpdateResponse = z.infer<typeof ClientConfigUpdateResponse>;
 
 /** GET /api/admin/client-data/{clientId} (DESIGN §6 [14]). */
-export interface AdminClientData {
-  client: AdminClientListItem;
-}
+export const AdminClientData = z.object({ client: AdminClientListItem });
+export type AdminClientData = z.infer<typeof AdminClientData>;
 
-export interface AdminStats {
-  totalClients: number;
-  totalCalls: number;
+export const AdminStats = z.object({
+  totalClients: z.number(),
+  totalCalls: z.number(),
   /** Dollars. */
-  totalRevenue: number;
-  activeClients: number;
-}
+  totalRevenue: z.number(),
+  activeClients: z.number(),
+});
+export type AdminStats = z.infer<typeof AdminStats>;
 
-export interface WebhookGenerated {
-  id: string;
-  webhookUrl: string;
-}
+export const WebhookGenerated = z.object({ id: z.string(), webhookUrl: z.string() });
+export type WebhookGenerated = z.infer<typeof WebhookGenerated>;
 
-export interface WebhookStatus {
-  isTestSuccessful: boolean;
+export const WebhookStatus = z.object({
+  isTestSuccessful: z.boolean(),
   /** ISO 8601 of the first valid provider call, when one arrived. */
-  verifiedAt: string | null;
-}
+  verifiedAt: z.string().nullable(),
+});
+export type WebhookStatus = z.infer<typeof WebhookStatus>;
 
-export interface FinalizeResponse {
-  email: string;
-}
+export const FinalizeResponse = z.object({ email: z.string() });
+export type FinalizeResponse = z.infer<typeof FinalizeResponse>;
 
-export interface CredentialsResponse {
-  email: string;
-  temporaryPassword: string;
-}
+export const CredentialsResponse = z.object({ email: z.string(), temporaryPassword: z.string() });
+export type CredentialsResponse = z.infer<typeof CredentialsResponse>;
+
+export const RotatedWebhook = z.object({ webhookUrl: z.string() });
 
 export const SyncAllFailure = z.object({ clientId: z.string(), name: z.string(), message: z.string() });
 export type SyncAllFailure = z.infer<typeof SyncAllFailure>;

@@ -4,12 +4,7 @@
  */
 import type { ZodTypeProvider } from '../route-schemas';
 import type { FastifyInstance } from 'fastify';
-import {
-  ACCOUNT_MESSAGES,
-  ApiKeyBody,
-  type ApiKeyResponse,
-  ChangePasswordBody,
-} from '../../contract/account';
+import { ACCOUNT_MESSAGES, ApiKeyBody, ApiKeyResponse, ChangePasswordBody } from '../../contract/account';
 import { createAttemptLimits } from '../auth/attempt-limits';
 import { requireClient } from '../auth/guards';
 import { hashPassword, verifyPassword } from '../auth/passwords';
@@ -19,6 +14,7 @@ import { updateClient } from '../clients/clients-repository';
 import { enforceCreationCap } from '../creation-caps';
 import { badGateway, badRequest } from '../errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
+import { SuccessBody } from '../../contract/common';
 
 /** Provider checks of new API keys per client (or admin) per 15 minutes. */
 export const KEY_CHECKS_PER_WINDOW = 10;
@@ -30,7 +26,7 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
 
   app.post(
     '/api/client/change-password',
-    { schema: { body: ChangePasswordBody } },
+    { schema: { body: ChangePasswordBody, response: { 200: SuccessBody } } },
     async (request, reply) => {
       const client = requireClient(request);
       const body = request.body;
@@ -60,7 +56,7 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
 
   app.put(
     '/api/client/api-key',
-    { schema: { body: ApiKeyBody } },
+    { schema: { body: ApiKeyBody, response: { 200: ApiKeyResponse } } },
     async (request, reply): Promise<ApiKeyResponse> => {
       const client = requireClient(request);
       const { blandApiKey } = request.body;
@@ -85,7 +81,7 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
         ...apiKeyChange(secrets, client, blandApiKey, 'valid'),
         updated_at: now(),
       });
-      return { success: true, apiKeyStatus: 'valid' };
+      return { success: true as const, apiKeyStatus: 'valid' as const };
     },
   );
 }

@@ -3,10 +3,12 @@ import type { ZodTypeProvider } from '../route-schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   AdminLoginBody,
+  AdminSession,
   ClientLoginBody,
+  ClientLoginResponse,
+  ClientSession,
   INVALID_ADMIN_LOGIN,
   INVALID_CLIENT_LOGIN,
-  type AdminSession,
 } from '../../contract/auth';
 import { toClientSession } from '../clients/client-view';
 import type { SessionKind } from '../db/schema';
@@ -38,23 +40,27 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
   // Signing in and out, and the session probes, answer without a session (auth/guards.ts).
   const PUBLIC = { config: { access: 'public' as const } };
 
-  app.post('/api/client/login', { ...PUBLIC, schema: { body: ClientLoginBody } }, async (request, reply) => {
-    const body = request.body;
-    const email = body.email.toLowerCase();
-    const attempt = await attempts.begin(request, reply, 'client', email);
-    const client = await findActiveClientByEmail(db, email);
-    const hash = client?.password_hash ?? (await decoyHash());
-    const passwordOk = await verifyPassword(body.password, hash);
-    if (!client?.password_hash || !passwordOk || client.is_active !== 1)
-      throw unauthorized(INVALID_CLIENT_LOGIN);
-    if (needsRehash(client.password_hash)) {
-      await updateClient(db, client.id, { password_hash: await hashPassword(body.password) });
-    }
-    await startSession(request, reply, 'client', client.id);
-    // After the session cookie: the device cookie marks this browser as the owner's from now on.
-    await attempt.succeeded();
-    return { success: true, client: toClientSession(client, config.publicUrl) };
-  });
+  app.post(
+    '/api/client/login',
+    { ...PUBLIC, schema: { body: ClientLoginBody, response: { 200: ClientLoginResponse } } },
+    async (request, reply) => {
+      const body = request.body;
+      const email = body.email.toLowerCase();
+      const attempt = await attempts.begin(request, reply, 'client', email);
+      const client = await findActiveClientByEmail(db, email);
+      const hash = client?.password_hash ?? (await decoyHash());
+      const passwordOk = await verifyPassword(body.password, hash);
+      if (!client?.password_hash || !passwordOk || client.is_active !== 1)
+        throw unauthorized(INVALID_CLIENT_LOGIN);
+      if (needsRehash(client.password_hash)) {
+        await updateClient(db, client.id, { password_hash: await hashPassword(body.password) });
+      }
+      await startSession(request, reply, 'client', client.id);
+      // After the session cookie: the device cookie marks this browser as the owner's from now on.
+      await attempt.succeeded();
+      return { success: true as const, client: toClientSession(client, config.publicUrl) };
+    },
+  );
 
   app.post('/api/client/logout', PUBLIC, async (request, reply) => {
     await sessions.destroy(sessionCookie(request, 'client'));
@@ -62,35 +68,43 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
     return { success: true };
   });
 
-  app.get('/api/client/session', PUBLIC, async (request) => {
-    const client = await currentClient(app, request);
-    if (!client) throw unauthorized();
-    return toClientSession(client, config.publicUrl);
-  });
+  app.get(
+    '/api/client/session',
+    { ...PUBLIC, schema: { response: { 200: ClientSession } } },
+    async (request) => {
+      const client = await currentClient(app, request);
+      if (!client) throw unauthorized();
+      return toClientSession(client, config.publicUrl);
+    },
+  );
 
-  app.post('/api/admin/login', { ...PUBLIC, schema: { body: AdminLoginBody } }, async (request, reply) => {
-    const body = request.body;
-    const username = body.username.toLowerCase();
-    const attempt = await attempts.begin(request, reply, 'admin', username);
-    const admin = await db
-      .selectFrom('admins')
-      .selectAll()
-      .where('username', '=', username)
-      .executeTakeFirst();
-    const passwordOk = await verifyPassword(body.password, admin?.password_hash ?? (await decoyHash()));
-    if (!admin || !passwordOk) throw unauthorized(INVALID_ADMIN_LOGIN);
-    const rehashed = needsRehash(admin.password_hash)
-      ? { password_hash: await hashPassword(body.password) }
-      : {};
-    await db
-      .updateTable('admins')
-      .set({ last_login_at: now(), ...rehashed })
-      .where('id', '=', admin.id)
-      .execute();
-    await startSession(request, reply, 'admin', admin.id);
-    await attempt.succeeded();
-    return toAdminSession(admin);
-  });
+  app.post(
+    '/api/admin/login',
+    { ...PUBLIC, schema: { body: AdminLoginBody, response: { 200: AdminSession } } },
+    async (request, reply) => {
+      const body = request.body;
+      const username = body.username.toLowerCase();
+      const attempt = await attempts.begin(request, reply, 'admin', username);
+      const admin = await db
+        .selectFrom('admins')
+        .selectAll()
+        .where('username', '=', username)
+        .executeTakeFirst();
+      const passwordOk = await verifyPassword(body.password, admin?.password_hash ?? (await decoyHash()));
+      if (!admin || !passwordOk) throw unauthorized(INVALID_ADMIN_LOGIN);
+      const rehashed = needsRehash(admin.password_hash)
+        ? { password_hash: await hashPassword(body.password) }
+        : {};
+      await db
+        .updateTable('admins')
+        .set({ last_login_at: now(), ...rehashed })
+        .where('id', '=', admin.id)
+        .execute();
+      await startSession(request, reply, 'admin', admin.id);
+      await attempt.succeeded();
+      return toAdminSession(admin);
+    },
+  );
 
   app.post('/api/admin/logout', PUBLIC, async (request, reply) => {
     await sessions.destroy(sessionCookie(request, 'admin'));
@@ -98,11 +112,15 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
     return { success: true };
   });
 
-  app.get('/api/admin/session', PUBLIC, async (request) => {
-    const admin = await currentAdmin(app, request);
-    if (!admin) throw unauthorized();
-    return toAdminSession(admin);
-  });
+  app.get(
+    '/api/admin/session',
+    { ...PUBLIC, schema: { response: { 200: AdminSession } } },
+    async (request) => {
+      const admin = await currentAdmin(app, request);
+      if (!admin) throw unauthorized();
+      return toAdminSession(admin);
+    },
+  );
 
   // The browser's unauthorized path sends people here (SPEC §8); the login page is the answer.
   app.get('/api/login', async (_request, reply) => reply.redirect('/client-login'));

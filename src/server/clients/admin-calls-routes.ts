@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { type AdminClientData, MESSAGES } from '../../contract/admin';
+import { AdminClientData, MESSAGES } from '../../contract/admin';
 import { CallsPage, CallsQuery, ClientStats, DailyPoints } from '../../contract/calls';
 import { DateRangeQuery, IdParam, SuccessBody } from '../../contract/common';
 import { recordAudit } from '../audit/audit-log';
@@ -40,7 +40,7 @@ export default async function adminCallsRoutes(fastify: FastifyInstance): Promis
 
   app.get(
     '/api/admin/client-data/:clientId',
-    { schema: { params: ClientIdParam } },
+    { schema: { params: ClientIdParam, response: { 200: AdminClientData } } },
     async (request): Promise<AdminClientData> => {
       const [found] = await listClientsWithTotals(db, request.params.clientId);
       if (!found) throw notFound(MESSAGES.clientNotFound);

@@ -5,16 +5,9 @@
  */
 import { rebuildDailyRollups } from '../calls/rollups';
 import type { FastifyInstance } from 'fastify';
-import {
-  type ApiKeyCheck,
-  type ClientConfigUpdateResponse,
-  type CredentialsResponse,
-  EditClientForm,
-  MESSAGES,
-  isMaskedApiKey,
-} from '../../contract/admin';
+import { type ApiKeyCheck, EditClientForm, MESSAGES, isMaskedApiKey } from '../../contract/admin';
 import { WebhookSecretBody, WebhookSecretResponse } from '../../contract/account';
-import { IdParam } from '../../contract/common';
+import { IdParam, SuccessBody } from '../../contract/common';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
@@ -37,6 +30,14 @@ import {
 } from './clients-repository';
 import type { ZodTypeProvider } from '../route-schemas';
 import { isUniqueViolation } from './db-errors';
+import {
+  AdminClientList,
+  AdminStats,
+  ClientConfig,
+  ClientConfigUpdateResponse,
+  CredentialsResponse,
+  RotatedWebhook,
+} from '../../contract/admin';
 
 export default async function adminClientRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -48,23 +49,27 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
     return row;
   }
 
-  app.get('/api/admin/clients', async () => {
+  app.get('/api/admin/clients', { schema: { response: { 200: AdminClientList } } }, async () => {
     const clients = await listClientsWithTotals(db);
     return clients.map(({ row, totals }) => toAdminListItem(row, totals, config.publicUrl, secrets));
   });
 
-  app.get('/api/admin/stats', async () => {
+  app.get('/api/admin/stats', { schema: { response: { 200: AdminStats } } }, async () => {
     return getAdminStats(db);
   });
 
-  app.get('/api/admin/client-config/:id', { schema: { params: IdParam } }, async (request) => {
-    const { id } = request.params;
-    return toAdminClient(await clientOr404(id), config.publicUrl, secrets);
-  });
+  app.get(
+    '/api/admin/client-config/:id',
+    { schema: { params: IdParam, response: { 200: ClientConfig } } },
+    async (request) => {
+      const { id } = request.params;
+      return toAdminClient(await clientOr404(id), config.publicUrl, secrets);
+    },
+  );
 
   app.put(
     '/api/admin/client-config/:id',
-    { schema: { params: IdParam, body: EditClientForm } },
+    { schema: { params: IdParam, body: EditClientForm, response: { 200: ClientConfigUpdateResponse } } },
     async (request, reply): Promise<ClientConfigUpdateResponse> => {
       const admin = requireAdmin(request);
       const { id } = request.params;
@@ -215,7 +220,7 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
   // A leaked webhook URL is replaced: the old token stops working at once.
   app.post(
     '/api/admin/clients/:id/rotate-webhook',
-    { schema: { params: IdParam } },
+    { schema: { params: IdParam, response: { 200: RotatedWebhook } } },
     async (request): Promise<{ webhookUrl: string }> => {
       const admin = requireAdmin(request);
       const { id } = request.params;
@@ -231,7 +236,7 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
 
   app.post(
     '/api/admin/clients/:id/generate-credentials',
-    { schema: { params: IdParam } },
+    { schema: { params: IdParam, response: { 200: CredentialsResponse } } },
     async (request, reply): Promise<CredentialsResponse> => {
       const admin = requireAdmin(request);
       const { id } = request.params;
@@ -255,26 +260,30 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
     },
   );
 
-  app.delete('/api/admin/clients/:id', { schema: { params: IdParam } }, async (request) => {
-    const admin = requireAdmin(request);
-    const { id } = request.params;
-    const client = await clientOr404(id);
-    await db.transaction().execute(async (trx) => {
-      await deleteClientCascade(trx, id);
-      // The client row is gone, so the audit row keeps enough to say who it was.
-      await recordAudit(
-        trx,
-        {
-          adminId: admin.id,
-          action: 'client.delete',
-          clientId: id,
-          detail: { email: client.email, companyName: client.company_name },
-        },
-        now(),
-      );
-    });
-    return { success: true };
-  });
+  app.delete(
+    '/api/admin/clients/:id',
+    { schema: { params: IdParam, response: { 200: SuccessBody } } },
+    async (request) => {
+      const admin = requireAdmin(request);
+      const { id } = request.params;
+      const client = await clientOr404(id);
+      await db.transaction().execute(async (trx) => {
+        await deleteClientCascade(trx, id);
+        // The client row is gone, so the audit row keeps enough to say who it was.
+        await recordAudit(
+          trx,
+          {
+            adminId: admin.id,
+            action: 'client.delete',
+            clientId: id,
+            detail: { email: client.email, companyName: client.company_name },
+          },
+          now(),
+        );
+      });
+      return { success: true as const };
+    },
+  );
 }
 
 function apiKeyMessage(check: ApiKeyCheck): string {

@@ -11,10 +11,10 @@ import {
   DEFAULT_ACCOUNT_TYPE,
   DEFAULT_PER_MINUTE_RATE,
   DEFAULT_TIMEZONE,
-  type FinalizeResponse,
+  FinalizeResponse,
   MESSAGES,
-  type WebhookGenerated,
-  type WebhookStatus,
+  WebhookGenerated,
+  WebhookStatus,
 } from '../../contract/admin';
 import { IdParam } from '../../contract/common';
 import { recordAudit } from '../audit/audit-log';
@@ -44,7 +44,7 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
 
   app.post(
     '/api/admin/generate-webhook',
-    { schema: { body: CreateClientForm } },
+    { schema: { body: CreateClientForm, response: { 201: WebhookGenerated } } },
     async (request, reply): Promise<WebhookGenerated> => {
       const admin = requireAdmin(request);
       const form = request.body;
@@ -107,7 +107,7 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
 
   app.get(
     '/api/admin/webhook-status/:id',
-    { schema: { params: IdParam } },
+    { schema: { params: IdParam, response: { 200: WebhookStatus } } },
     async (request, reply): Promise<WebhookStatus> => {
       const { id } = request.params;
       const client = await findClient(db, id);
@@ -124,7 +124,7 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
 
   app.post(
     '/api/admin/finalize-client/:id',
-    { schema: { params: IdParam } },
+    { schema: { params: IdParam, response: { 200: FinalizeResponse } } },
     async (request): Promise<FinalizeResponse> => {
       const admin = requireAdmin(request);
       const { id } = request.params;
