@@ -40,6 +40,17 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** Webhook delivery log entries older than this are pruned. */
   webhookDeliveryRetentionDays: number;
+  creationCaps: CreationCaps;
+}
+
+/** What one client or admin may create per window (creation-caps.ts; README "Security notes"). */
+export interface CreationCaps {
+  /** Onboarding-wizard drafts (new client rows) per admin per hour. */
+  draftsPerHour: number;
+  /** Sample data sets per client per day. */
+  sampleSetsPerDay: number;
+  /** Purchase attempts (card or PayPal) per client per hour: each adds a payment row and provider objects. */
+  checkoutsPerHour: number;
 }
 
 /** How long a connection may take over each part of a request (README "Security notes"). */
@@ -85,6 +96,15 @@ const milliseconds = (name: string, min: number, max: number) =>
     .regex(/^\d+$/, `${name} must be a whole number of milliseconds`)
     .transform(Number)
     .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max} milliseconds`)
+    .optional();
+
+const perWindow = (name: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= max, `${name} must be between 1 and ${max}`)
     .optional();
 
 /** "false" (default), a number of proxy hops, or a comma list of proxy addresses or CIDRs. */
@@ -150,6 +170,9 @@ const EnvSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds('HTTP_KEEP_ALIVE_TIMEOUT_MS', 1_000, 600_000),
   HTTP_CONNECTION_TIMEOUT_MS: milliseconds('HTTP_CONNECTION_TIMEOUT_MS', 1_000, 3_600_000),
   TRUST_PROXY: trustProxy,
+  CAP_DRAFTS_PER_HOUR: perWindow('CAP_DRAFTS_PER_HOUR', 10_000),
+  CAP_SAMPLE_SETS_PER_DAY: perWindow('CAP_SAMPLE_SETS_PER_DAY', 1_000),
+  CAP_CHECKOUTS_PER_HOUR: perWindow('CAP_CHECKOUTS_PER_HOUR', 1_000),
   WEBHOOK_DELIVERY_RETENTION_DAYS: z
     .string()
     .trim()
@@ -206,6 +229,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: httpLimits(e),
     trustProxy: e.TRUST_PROXY,
     webhookDeliveryRetentionDays: e.WEBHOOK_DELIVERY_RETENTION_DAYS ?? 30,
+    creationCaps: {
+      draftsPerHour: e.CAP_DRAFTS_PER_HOUR ?? 60,
+      sampleSetsPerDay: e.CAP_SAMPLE_SETS_PER_DAY ?? 5,
+      checkoutsPerHour: e.CAP_CHECKOUTS_PER_HOUR ?? 20,
+    },
   };
 }
 
