@@ -63,17 +63,34 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
         .send({ message: tooLong ? 'A part of the URL is too long' : 'The URL is not valid' });
     },
     clientErrorHandler: (error, socket) => answerClientError(error, socket, headers),
+    // Fastify's own 503 while closing has its shape and none of our headers; the hook below answers it.
+    return503OnClosing: false,
   });
   app.decorate('deps', deps);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(cookie);
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
     // Signed-in answers are one person's data: no shared or browser cache may keep them.
     if (request.url.startsWith('/api/client/') || request.url.startsWith('/api/admin/')) {
       reply.header('cache-control', 'no-store');
+    }
+    if (closing) {
+      // A request that arrives on a kept-alive connection while this instance shuts down: the
+      // load balancer or browser retries it elsewhere.
+      reply
+        .code(503)
+        .header('connection', 'close')
+        .header('retry-after', '1')
+        .send({ message: 'This server is restarting. Try again in a moment.' });
+      return;
     }
     done();
   });
