@@ -190,6 +190,30 @@ describe(`HTTP hardening (${TEST_DB})`, () => {
     expect(demo.headers['cache-control']).toBeUndefined();
   });
 
+  it('judges a request by the route it reaches, however its path is spelled', async () => {
+    const client = await createClient(t.deps, { email: 'spelled@example.com' });
+    const cookie = await loginClient(t.app, client.email);
+    // Percent-encoded letters reach the same routes as the plain path.
+    const stats = await t.app.inject({ method: 'GET', url: '/api/%63lient/stats', headers: { cookie } });
+    expect(stats.statusCode).toBe(200);
+    expect(stats.headers['cache-control']).toBe('no-store');
+    for (const url of ['/%61pi/client/logout', '/api/%63lient/logout']) {
+      const crossSite = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie, origin: 'https://evil.example' },
+      });
+      expect(crossSite.statusCode, url).toBe(403);
+      expect(crossSite.json()).toEqual({ message: 'Cross-origin request refused' });
+    }
+    const stillSignedIn = await t.app.inject({
+      method: 'GET',
+      url: '/api/client/stats',
+      headers: { cookie },
+    });
+    expect(stillSignedIn.statusCode).toBe(200);
+  });
+
   it('sends Strict-Transport-Security only when PUBLIC_URL is https', async () => {
     const plain = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(plain.headers['strict-transport-security']).toBeUndefined();
