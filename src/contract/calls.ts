@@ -1,6 +1,6 @@
 /** Calls, call-log queries, stats and chart points (SPEC §3, §7; DESIGN §6). */
 import { z } from 'zod';
-import { PAGE_SIZE, Pagination } from './common';
+import { PAGE_SIZE, Pagination, QueryDate } from './common';
 
 export const CALL_STATUSES = ['completed', 'failed', 'transferred', 'active', 'unknown'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
@@ -45,23 +45,6 @@ export interface TranscriptEntry {
   timestamp?: string;
 }
 
-/** Calls are dated within this window; anything outside is a typo or a probe, not a query. */
-const EARLIEST_DATE = Date.UTC(2000, 0, 1);
-const LATEST_DATE = Date.UTC(2101, 0, 1);
-
-const isoDate = z
-  .string()
-  .trim()
-  .max(40)
-  .refine((v) => !Number.isNaN(Date.parse(v)), 'Invalid date')
-  // Far-past years and signed six-digit years ("-271821-04-20", "+275760-09-13") parse, and some
-  // ("-10000-01-01") parse as another year entirely; none is a date a call log can mean.
-  .refine((v) => {
-    const t = Date.parse(v);
-    return /^\d{4}-/.test(v) && t >= EARLIEST_DATE && t < LATEST_DATE;
-  }, 'Dates must be between the years 2000 and 2100')
-  .transform((v) => Date.parse(v));
-
 const positiveInt = (max: number) =>
   z
     .string()
@@ -82,8 +65,8 @@ export const CallsQuery = z.object({
     .enum(STATUS_FILTERS)
     .optional()
     .transform((v) => (v === undefined || v === 'all' ? null : v)),
-  startDate: isoDate.optional(),
-  endDate: isoDate.optional(),
+  startDate: QueryDate.optional(),
+  endDate: QueryDate.optional(),
   page: positiveInt(1_000_000).optional().default('1'),
   limit: positiveInt(100).optional().default(String(PAGE_SIZE)),
   search: z

@@ -28,6 +28,34 @@ export function parseDateRange(value: unknown): DateRange {
 
 export const DateRangeQuery = z.object({ dateRange: z.unknown().optional().transform(parseDateRange) });
 
+/**
+ * Every date the API takes lies in these years; anything outside is a typo or a probe, not a query.
+ * Exported so forms can say the same bound.
+ */
+export const EARLIEST_QUERY_YEAR = 2000;
+export const LATEST_QUERY_YEAR = 2100;
+const EARLIEST_QUERY_DATE = Date.UTC(EARLIEST_QUERY_YEAR, 0, 1);
+const LATEST_QUERY_DATE = Date.UTC(LATEST_QUERY_YEAR + 1, 0, 1);
+export const DATE_BOUNDS_MESSAGE = `Dates must be between the years ${EARLIEST_QUERY_YEAR} and ${LATEST_QUERY_YEAR}`;
+
+/**
+ * A date in a query (ISO 8601: a day or a moment), answered as epoch milliseconds. The shared
+ * schema for every date a route takes, so each gets the same bound: JavaScript parses far-past
+ * and signed six-digit years ("-271821-04-20", "+275760-09-13"), and reads some ("-10000-01-01")
+ * as another year entirely; none is a date a call log can mean, and the extremes overflow the
+ * time-zone arithmetic behind the stats (a 500 before this bound).
+ */
+export const QueryDate = z
+  .string()
+  .trim()
+  .max(40)
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'Invalid date: use ISO 8601, e.g. 2025-01-31')
+  .refine((v) => {
+    const t = Date.parse(v);
+    return /^\d{4}-/.test(v) && t >= EARLIEST_QUERY_DATE && t < LATEST_QUERY_DATE;
+  }, DATE_BOUNDS_MESSAGE)
+  .transform((v) => Date.parse(v));
+
 export const PAGE_SIZE = 10;
 
 export const Pagination = z.object({

@@ -9,7 +9,12 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { ZodError } from 'zod';
 import accountRoutes from './account/routes';
 import authRoutes from './auth/routes';
@@ -63,17 +68,35 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
         .send({ message: tooLong ? 'A part of the URL is too long' : 'The URL is not valid' });
     },
     clientErrorHandler: (error, socket) => answerClientError(error, socket, headers),
+    // Fastify's own 503 while closing has its shape and none of our headers; the hook below answers it.
+    return503OnClosing: false,
   });
   app.decorate('deps', deps);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(cookie);
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
     // Signed-in answers are one person's data: no shared or browser cache may keep them.
-    if (request.url.startsWith('/api/client/') || request.url.startsWith('/api/admin/')) {
+    const path = routePath(request);
+    if (path.startsWith('/api/client/') || path.startsWith('/api/admin/')) {
       reply.header('cache-control', 'no-store');
+    }
+    if (closing) {
+      // A request that arrives on a kept-alive connection while this instance shuts down: the
+      // load balancer or browser retries it elsewhere.
+      reply
+        .code(503)
+        .header('connection', 'close')
+        .header('retry-after', '1')
+        .send({ message: 'This server is restarting. Try again in a moment.' });
+      return;
     }
     done();
   });
@@ -91,8 +114,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!isStateChanging(request.method) || !request.url.startsWith('/api/')) return;
-    if (request.url.startsWith('/api/webhooks/')) return; // providers post from their own servers
+    const path = routePath(request);
+    if (!isStateChanging(request.method) || !path.startsWith('/api/')) return;
+    if (path.startsWith('/api/webhooks/')) return; // providers post from their own servers
     if (
       !isSameOrigin(
         request.headers.origin ?? refererOrigin(request.headers.referer),
@@ -219,6 +243,15 @@ function answerClientError(error: Error & { code?: string }, socket: Socket, hea
   socket.end(rawJsonAnswer(status, STATUS_CODES[status] ?? 'Error', message, headers));
 }
 
+/**
+ * The path a request is judged by: the matched route's pattern, as the guards use it. The raw URL
+ * can spell the same route differently (`/api/%63lient/stats` reaches /api/client/stats), so a
+ * check on it could be stepped around.
+ */
+function routePath(request: FastifyRequest): string {
+  return request.routeOptions.url ?? request.url.split('?')[0];
+}
+
 /** Fastify takes a hop count at run time (request.js) but its types omit it: say it as a function. */
 function trustProxyOption(
   trust: boolean | number | string[],
@@ -243,11 +276,7 @@ function refererOrigin(referer: string | undefined): string | undefined {
  * Browsers always send Origin on cross-site writes, so a missing Origin/Referer means a
  * non-browser client (scripts, tests), which cookies alone cannot be forged for.
  */
-function isSameOrigin(
-  origin: string | undefined,
-  request: import('fastify').FastifyRequest,
-  publicUrl: string,
-): boolean {
+function isSameOrigin(origin: string | undefined, request: FastifyRequest, publicUrl: string): boolean {
   if (!origin) return true;
   if (origin === new URL(publicUrl).origin) return true;
   const host = request.headers.host;

@@ -20,6 +20,27 @@ describe('loadConfig', () => {
       adminUsername: null,
     });
     expect(config.stripe.secretKey).toBeNull();
+    expect(config.http).toEqual({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 20_000,
+      keepAliveTimeoutMs: 10_000,
+      connectionTimeoutMs: 120_000,
+    });
+    expect(config.creationCaps).toEqual({ draftsPerHour: 60, sampleSetsPerDay: 5, checkoutsPerHour: 20 });
+  });
+
+  it('takes the timeouts and creation caps from the environment', () => {
+    const config = loadConfig({
+      DATA_DIR: tmp(),
+      HTTP_REQUEST_TIMEOUT_MS: '5000',
+      HTTP_HEADERS_TIMEOUT_MS: '9000',
+      CAP_DRAFTS_PER_HOUR: '10',
+      CAP_SAMPLE_SETS_PER_DAY: '2',
+      CAP_CHECKOUTS_PER_HOUR: '3',
+    });
+    // Node needs the header deadline within the request's.
+    expect(config.http).toMatchObject({ requestTimeoutMs: 5_000, headersTimeoutMs: 5_000 });
+    expect(config.creationCaps).toEqual({ draftsPerHour: 10, sampleSetsPerDay: 2, checkoutsPerHour: 3 });
   });
 
   it('generates APP_SECRET once into DATA_DIR with mode 0600 and reuses it', () => {
@@ -48,6 +69,9 @@ describe('loadConfig', () => {
     [{ APP_SECRET: 'short' }, /APP_SECRET/],
     [{ ADMIN_USERNAME: 'root' }, /ADMIN_PASSWORD/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ HTTP_REQUEST_TIMEOUT_MS: '0' }, /HTTP_REQUEST_TIMEOUT_MS/],
+    [{ CAP_CHECKOUTS_PER_HOUR: '0' }, /CAP_CHECKOUTS_PER_HOUR must be between 1 and/],
+    [{ CAP_DRAFTS_PER_HOUR: 'many' }, /CAP_DRAFTS_PER_HOUR must be a whole number/],
   ])('stops with one clear line on %o', (env, pattern) => {
     let error: unknown;
     try {

@@ -42,6 +42,17 @@ export interface Config {
   webhookDeliveryRetentionDays: number;
   /** Deliveries one webhook URL may make per minute, across all instances. */
   webhookDeliveriesPerMinute: number;
+  creationCaps: CreationCaps;
+}
+
+/** What one client or admin may create per window (creation-caps.ts; README "Security notes"). */
+export interface CreationCaps {
+  /** Onboarding-wizard drafts (new client rows) per admin per hour. */
+  draftsPerHour: number;
+  /** Sample data sets per client per day. */
+  sampleSetsPerDay: number;
+  /** Purchase attempts (card or PayPal) per client per hour: each adds a payment row and provider objects. */
+  checkoutsPerHour: number;
 }
 
 /** How long a connection may take over each part of a request (README "Security notes"). */
@@ -87,6 +98,15 @@ const milliseconds = (name: string, min: number, max: number) =>
     .regex(/^\d+$/, `${name} must be a whole number of milliseconds`)
     .transform(Number)
     .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max} milliseconds`)
+    .optional();
+
+const perWindow = (name: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= max, `${name} must be between 1 and ${max}`)
     .optional();
 
 /** "false" (default), a number of proxy hops, or a comma list of proxy addresses or CIDRs. */
@@ -159,6 +179,9 @@ const EnvSchema = z.object({
     .transform(Number)
     .refine((n) => n >= 1 && n <= 1_000_000, 'WEBHOOK_DELIVERIES_PER_MINUTE must be between 1 and 1,000,000')
     .optional(),
+  CAP_DRAFTS_PER_HOUR: perWindow('CAP_DRAFTS_PER_HOUR', 10_000),
+  CAP_SAMPLE_SETS_PER_DAY: perWindow('CAP_SAMPLE_SETS_PER_DAY', 1_000),
+  CAP_CHECKOUTS_PER_HOUR: perWindow('CAP_CHECKOUTS_PER_HOUR', 1_000),
   WEBHOOK_DELIVERY_RETENTION_DAYS: z
     .string()
     .trim()
@@ -217,6 +240,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDeliveryRetentionDays: e.WEBHOOK_DELIVERY_RETENTION_DAYS ?? 30,
     // Generous: one client's busy hour must never be turned away.
     webhookDeliveriesPerMinute: e.WEBHOOK_DELIVERIES_PER_MINUTE ?? 6000,
+    creationCaps: {
+      draftsPerHour: e.CAP_DRAFTS_PER_HOUR ?? 60,
+      sampleSetsPerDay: e.CAP_SAMPLE_SETS_PER_DAY ?? 5,
+      checkoutsPerHour: e.CAP_CHECKOUTS_PER_HOUR ?? 20,
+    },
   };
 }
 

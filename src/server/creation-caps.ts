@@ -1,5 +1,6 @@
 /**
- * Caps on what one client or admin can create per window (sample data sets, wizard drafts), in the
+ * Caps on what one client or admin can create per window (sample data sets, wizard drafts, purchase
+ * attempts), in the
  * database so they hold across instances. Over the cap: 429 with Retry-After, nothing created.
  */
 import type { FastifyReply } from 'fastify';
@@ -28,6 +29,25 @@ export async function enforceCreationCap(
   throw tooManyRequests(
     `You can make at most ${cap.max} ${cap.what} per ${describeWindow(cap.windowMs)}. Try again later.`,
   );
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * A purchase attempt (card or PayPal) writes a payment row and creates objects at the payment
+ * provider before the card is even checked, so attempts are counted per client, refused or not.
+ */
+export function enforceCheckoutCap(
+  deps: Pick<AppDeps, 'rateCounters' | 'now' | 'config'>,
+  reply: FastifyReply,
+  clientId: string,
+): Promise<void> {
+  return enforceCreationCap(deps, reply, {
+    key: `checkout:${clientId}`,
+    max: deps.config.creationCaps.checkoutsPerHour,
+    windowMs: HOUR_MS,
+    what: 'purchase attempts',
+  });
 }
 
 function describeWindow(ms: number): string {

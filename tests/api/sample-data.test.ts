@@ -5,11 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minutesUsedThisMonth } from '../../src/server/billing/usage';
-import { DRAFTS_PER_HOUR } from '../../src/server/clients/onboarding-routes';
-import { SEEDS_PER_DAY } from '../../src/server/demo/sample-data-routes';
+import { SAMPLE_MESSAGES, SEED_CALL_COUNT } from '../../src/server/demo/sample-data-routes';
 import { blandCallBody } from '../helpers/bland';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+
+// The defaults (config.ts): the README lists them with their environment variables.
+const SEEDS_PER_DAY = 5;
+const DRAFTS_PER_HOUR = 60;
 
 describe(`sample data and creation caps (${TEST_DB})`, () => {
   let t: TestApp;
@@ -62,6 +65,20 @@ describe(`sample data and creation caps (${TEST_DB})`, () => {
       deleted: 0,
     });
     expect((await as(cookie, 'GET', '/api/client/calls?status=all')).json().pagination.total).toBe(1);
+  });
+
+  it('adds one sample set when the button is pressed many times at once', async () => {
+    const client = await createClient(t.deps);
+    const cookie = await loginClient(t.app, client.email);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => as(cookie, 'POST', '/api/demo/seed')));
+    const statuses = answers.map((a) => a.statusCode).sort();
+    // Four presses stay under the day's cap of five, so each refusal is the one-set rule.
+    expect(statuses).toEqual([200, 409, 409, 409]);
+    for (const refused of answers.filter((a) => a.statusCode === 409)) {
+      expect(refused.json()).toEqual({ message: SAMPLE_MESSAGES.alreadySeeded });
+    }
+    const listed = (await as(cookie, 'GET', '/api/client/calls?status=all')).json();
+    expect(listed.pagination.total).toBe(SEED_CALL_COUNT);
   });
 
   it(`caps sample sets at ${SEEDS_PER_DAY} a day per client, with Retry-After`, async () => {

@@ -9,6 +9,7 @@ import {
   StripePaymentResponse,
 } from '../../contract/billing';
 import { requireClient } from '../auth/guards';
+import { enforceCheckoutCap } from '../creation-caps';
 import { notFound } from '../errors';
 import type { ZodTypeProvider } from '../route-schemas';
 import type { BillingPluginOptions } from './billing-context';
@@ -33,9 +34,11 @@ export default async function cardRoutes(
   app.post(
     '/api/client/process-stripe-payment',
     { schema: { body: StripePaymentBody, response: { 200: StripePaymentResponse } } },
-    async (request) => {
+    async (request, reply) => {
+      const client = requireClient(request);
       const plan = await planOr404(request.body.planId);
-      return processCardPayment(ctx, requireClient(request), plan, request.body.paymentMethodId);
+      await enforceCheckoutCap(app.deps, reply, client.id);
+      return processCardPayment(ctx, client, plan, request.body.paymentMethodId);
     },
   );
 

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { BILLING_MESSAGES, PaypalPaymentBody, PaypalPaymentResponse } from '../../contract/billing';
 import { currentClient, requireClient } from '../auth/guards';
+import { enforceCheckoutCap } from '../creation-caps';
 import { badRequest, notFound, serviceUnavailable } from '../errors';
 import type { ZodTypeProvider } from '../route-schemas';
 import { isPaymentError } from '../providers/payments/errors';
@@ -34,10 +35,12 @@ export default async function paypalRoutes(
   app.post(
     '/api/client/process-paypal-payment',
     { schema: { body: PaypalPaymentBody, response: { 200: PaypalPaymentResponse } } },
-    async (request) => {
+    async (request, reply) => {
+      const client = requireClient(request);
       const plan = await findActivePlan(db, request.body.planId);
       if (!plan) throw notFound(BILLING_MESSAGES.planNotFound);
-      return startPaypalPayment(ctx, requireClient(request), plan, request.body.amount);
+      await enforceCheckoutCap(app.deps, reply, client.id);
+      return startPaypalPayment(ctx, client, plan, request.body.amount);
     },
   );
 

@@ -4,7 +4,7 @@
  * calls); the last call date is one index lookup per client. Every function takes the database
  * handle first, so callers can pass a transaction.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
 import type { AdminStats } from '../../contract/admin';
 import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../db/schema';
 import type { ClientTotals } from './admin-client-view';
@@ -209,6 +209,16 @@ export async function insertClientIfAbsent(db: Kysely<Database>, row: NewClientR
 
 export async function insertClient(db: Kysely<Database>, row: NewClientRow): Promise<void> {
   await db.insertInto('clients').values(row).execute();
+}
+
+/**
+ * Holds the client's row until the transaction ends, so check-then-insert work for one client
+ * (adding its sample set) runs one request at a time, across instances. SQLite needs no lock:
+ * its transactions already run one at a time.
+ */
+export async function lockClient(trx: Kysely<Database>, id: string): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await trx.selectFrom('clients').select('id').where('id', '=', id).forUpdate().execute();
 }
 
 export async function updateClient(db: Kysely<Database>, id: string, changes: ClientUpdate): Promise<void> {

@@ -36,8 +36,6 @@ import { isUniqueViolation } from './db-errors';
 /** 32 random bytes: 256 bits, far beyond guessing (DESIGN §5 asks for ≥ 128). */
 const DRAFT_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
-export const DRAFTS_PER_HOUR = 60;
-
 export default async function onboardingRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, config, now } = app.deps;
@@ -51,7 +49,7 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
       // A scan once made 13,060 drafts; nobody onboards that many clients an hour.
       await enforceCreationCap(app.deps, reply, {
         key: `draft:${admin.id}`,
-        max: DRAFTS_PER_HOUR,
+        max: config.creationCaps.draftsPerHour,
         windowMs: 60 * 60 * 1000,
         what: 'client drafts',
       });

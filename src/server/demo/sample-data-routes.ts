@@ -1,21 +1,24 @@
 /**
  * Sample data a client can add to try the dashboard before its first real call (issue 12's rules,
  * enforced here): POST /api/demo/seed adds one set of sample calls, only while the account has no
- * real calls and no sample set yet, and at most SEEDS_PER_DAY times a day; the calls are free (no
- * usage, cost or revenue) and marked as samples; DELETE /api/client/sample-calls removes them all.
+ * real calls and no sample set yet (under the client's lock, so concurrent presses add one set), and
+ * at most CAP_SAMPLE_SETS_PER_DAY times a day; the calls are free (no usage, cost or revenue) and
+ * marked as samples; DELETE /api/client/sample-calls removes them all.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { RemovedSamples, SampleDataState, SeedResult } from '../../contract/calls';
 import { requireClient } from '../auth/guards';
 import { createCallsRepository } from '../calls/calls-repository';
+import { lockClient } from '../clients/clients-repository';
+import type { Database } from '../db/schema';
 import { conflict } from '../errors';
 import { enforceCreationCap } from '../creation-caps';
 import type { ZodTypeProvider } from '../route-schemas';
 import { clientSampleCalls } from './sample-calls';
 
 export const SEED_CALL_COUNT = 25;
-export const SEEDS_PER_DAY = 5;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const SAMPLE_MESSAGES = {
@@ -29,8 +32,8 @@ export default async function sampleDataRoutes(fastify: FastifyInstance): Promis
   const { db, now } = app.deps;
   const calls = createCallsRepository(db);
 
-  const countCalls = async (clientId: string, sample: boolean) => {
-    const row = await db
+  const countCalls = async (trx: Kysely<Database>, clientId: string, sample: boolean) => {
+    const row = await trx
       .selectFrom('calls')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('client_id', '=', clientId)
@@ -38,23 +41,37 @@ export default async function sampleDataRoutes(fastify: FastifyInstance): Promis
       .executeTakeFirstOrThrow();
     return Number(row.n);
   };
+  /** Issue 12's rule: sample data only before the first real call, and one set at a time. */
+  const refuseUnlessSeedable = async (trx: Kysely<Database>, clientId: string) => {
+    if ((await countCalls(trx, clientId, false)) > 0) throw conflict(SAMPLE_MESSAGES.hasRealCalls);
+    if ((await countCalls(trx, clientId, true)) > 0) throw conflict(SAMPLE_MESSAGES.alreadySeeded);
+  };
 
   app.post(
     '/api/demo/seed',
     { config: { access: 'client' }, schema: { response: { 200: SeedResult } } },
     async (request, reply) => {
       const client = requireClient(request);
-      if ((await countCalls(client.id, false)) > 0) throw conflict(SAMPLE_MESSAGES.hasRealCalls);
-      if ((await countCalls(client.id, true)) > 0) throw conflict(SAMPLE_MESSAGES.alreadySeeded);
+      // Checked first so a refused click costs nothing from the day's budget...
+      await refuseUnlessSeedable(db, client.id);
       await enforceCreationCap(app.deps, reply, {
         key: `seed:${client.id}`,
-        max: SEEDS_PER_DAY,
+        max: app.deps.config.creationCaps.sampleSetsPerDay,
         windowMs: DAY_MS,
         what: 'sample data sets',
       });
-      const sample = clientSampleCalls(now(), SEED_CALL_COUNT, randomUUID());
-      // Free: at a rate of 0 they never reach usage, cost or the agency's revenue.
-      const { created } = await calls.upsertCalls({ ...client, per_minute_rate_cents: 0 }, sample);
+      // ...and again under the client's lock: concurrent clicks (or instances) add one set, not several.
+      const created = await db.transaction().execute(async (trx) => {
+        await lockClient(trx, client.id);
+        await refuseUnlessSeedable(trx, client.id);
+        const sample = clientSampleCalls(now(), SEED_CALL_COUNT, randomUUID());
+        // Free: at a rate of 0 they never reach usage, cost or the agency's revenue.
+        const result = await createCallsRepository(trx).upsertCalls(
+          { ...client, per_minute_rate_cents: 0 },
+          sample,
+        );
+        return result.created;
+      });
       return { success: true, inserted: created };
     },
   );
@@ -62,8 +79,8 @@ export default async function sampleDataRoutes(fastify: FastifyInstance): Promis
   app.get('/api/client/sample-calls', { schema: { response: { 200: SampleDataState } } }, async (request) => {
     const client = requireClient(request);
     const [sampleCalls, realCalls] = await Promise.all([
-      countCalls(client.id, true),
-      countCalls(client.id, false),
+      countCalls(db, client.id, true),
+      countCalls(db, client.id, false),
     ]);
     return { sampleCalls, hasRealCalls: realCalls > 0 };
   });
