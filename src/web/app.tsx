@@ -31,7 +31,8 @@ const ROUTES: Array<[path: string, page: LazyExoticComponent<ComponentType>]> = 
   ['/demo-dashboard', DemoPage],
   ['/admin-login', AdminLoginPage],
   ['/admin', AdminPage],
-  ['/admin/client/:clientId', AdminClientPage],
+  // Without an id the page says "Invalid Client Access" (SPEC §2), not the 404 page.
+  ['/admin/client/:clientId?', AdminClientPage],
 ];
 
 export function AppRoutes() {

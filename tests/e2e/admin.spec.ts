@@ -395,3 +395,11 @@ test("the wizard's webhook step takes an optional signing secret", async ({ page
   const unsigned = await page.request.post(webhookUrl, { data: { call_id: 'unsigned-test' } });
   expect(unsigned.status()).toBe(401);
 });
+
+test('/admin/client without an id says "Invalid Client Access", not the 404 page', async ({ page }) => {
+  await loginAsAdmin(page);
+  for (const path of ['/admin/client', '/admin/client/']) {
+    await page.goto(path);
+    await expect(page.getByText('Invalid Client Access')).toBeVisible();
+  }
+});
