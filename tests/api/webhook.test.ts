@@ -330,9 +330,21 @@ describe(`voice webhook (${TEST_DB})`, () => {
         payload: blandCallBody(),
       });
       expect(res.statusCode).toBe(200);
+      // The same route spelled with percent-encoded letters, and a token partly encoded.
+      const token = client.webhook_token;
+      const spelled = [
+        `/api/%77ebhooks/voice/${token}`,
+        `/%61pi/webhooks/%76oice/${token}`,
+        `/api/webhooks/voice/%${token.charCodeAt(0).toString(16)}${token.slice(1)}`,
+      ];
+      for (const url of spelled) {
+        const answer = await logged.app.inject({ method: 'POST', url, payload: blandCallBody() });
+        expect(answer.statusCode, url).toBe(200);
+      }
       const log = lines.join('');
       expect(log).toContain('/api/webhooks/voice/[redacted]');
-      expect(log).not.toContain(client.webhook_token);
+      expect(log).not.toContain(token);
+      expect(log).not.toContain(token.slice(1));
     } finally {
       await logged.close();
     }
