@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { pruneUnconfirmedCalls } from '../../src/server/housekeeping';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { blandCallBody } from '../helpers/bland';
 import { createClient, loginClient } from '../helpers/factories';
@@ -112,5 +113,74 @@ describe(`webhook deliveries confirmed with the provider (${TEST_DB})`, () => {
     sim.setMode('normal');
     const [call] = (await get(cookie, '/api/client/calls?status=all')).calls;
     expect(call.duration).toBe(45);
+  });
+
+  const rowsOf = (clientId: string) =>
+    t.deps.db.selectFrom('calls').selectAll().where('client_id', '=', clientId).execute();
+
+  it('an unconfirmed delivery keeps neither transcript nor payload, and blocks nothing', async () => {
+    const { client, cookie } = await clientWithKey();
+    const line = { id: 1, created_at: new Date().toISOString(), text: 'x'.repeat(19_000), user: 'user' };
+    const forged = blandCallBody({
+      transcripts: Array.from({ length: 40 }, () => line),
+      variables: { notes: 'n'.repeat(200_000) },
+    });
+    expect((await deliver(client.webhook_token, forged)).json()).toMatchObject({ verified: false });
+    // Repeated, it still brings nothing to store.
+    expect((await deliver(client.webhook_token, forged)).json()).toMatchObject({ verified: false });
+    const [row] = await rowsOf(client.id);
+    expect(row).toMatchObject({ verified: 0, transcript: null, raw_payload: null });
+    // A forged call is not the client's first real call: sample data is still offered.
+    const seeded = await t.app.inject({ method: 'POST', url: '/api/demo/seed', headers: { cookie } });
+    expect(seeded.statusCode).toBe(200);
+  });
+
+  it('the next sync settles unconfirmed calls its list does not bring: confirmed ones count, never-made ones go', async () => {
+    const { client, apiKey, cookie } = await clientWithKey();
+    const [real] = sim.addCalls(apiKey, {
+      count: 1,
+      spreadDays: 0,
+      overrides: { status: 'completed', corrected_duration: '75' },
+    });
+    sim.setMode('500');
+    await deliver(client.webhook_token, blandCallBody({ call_id: real.call_id }));
+    sim.setMode('normal');
+    await deliver(client.webhook_token, blandCallBody({ corrected_duration: '3000' }));
+    expect((await rowsOf(client.id)).map((r) => r.verified)).toEqual([0, 0]);
+    // The watermark is past both calls, so the provider's list will not bring them.
+    await t.deps.db
+      .updateTable('clients')
+      .set({ sync_watermark: t.deps.now() })
+      .where('id', '=', client.id)
+      .execute();
+    // The forged one arrived long enough ago for "not found" to mean never made.
+    const forged = (await rowsOf(client.id)).find((r) => r.provider_call_id !== real.call_id)!;
+    await t.deps.db
+      .updateTable('calls')
+      .set({ updated_at: t.deps.now() - 2 * 60 * 60 * 1000 })
+      .where('id', '=', forged.id)
+      .execute();
+
+    const synced = await t.app.inject({ method: 'POST', url: '/api/client/calls/sync', headers: { cookie } });
+    expect(synced.statusCode).toBe(200);
+    const rows = await rowsOf(client.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ provider_call_id: real.call_id, verified: 1, duration_seconds: 75 });
+    const page = await get(cookie, '/api/client/calls?status=all');
+    expect(page.pagination.total).toBe(1);
+    expect((await get(cookie, '/api/client/stats?dateRange=7d')).totalCalls).toBe(1);
+  });
+
+  it('unconfirmed calls nobody settles are pruned after the retention', async () => {
+    const { client } = await clientWithKey();
+    await deliver(client.webhook_token, blandCallBody());
+    const day = 24 * 60 * 60 * 1000;
+    await t.deps.db
+      .updateTable('calls')
+      .set({ updated_at: t.deps.now() - 31 * day })
+      .where('client_id', '=', client.id)
+      .execute();
+    expect(await pruneUnconfirmedCalls(t.deps)).toBeGreaterThanOrEqual(1);
+    expect(await rowsOf(client.id)).toHaveLength(0);
   });
 });
