@@ -200,6 +200,10 @@ describe(`voice webhook (${TEST_DB})`, () => {
       [{ price: -5 }, /price: A call's price is between \$0 and \$1000/],
       [{ price: 250000 }, /price/],
       [{ created_at: soon }, /created_at: A call cannot start in the future/],
+      [{ created_at: null, started_at: soon }, /started_at: A call cannot start in the future/],
+      [{ created_at: '1970-01-01T00:00:00Z' }, /created_at: A call cannot start before the year 2000/],
+      [{ created_at: '0001-01-01T00:00:00Z' }, /created_at: A call cannot start before the year 2000/],
+      [{ started_at: '-010000-01-01T00:00:00Z' }, /started_at: A call cannot start before the year 2000/],
     ];
     for (const [overrides, message] of cases) {
       const res = await deliver(client.webhook_token, blandCallBody(overrides));
