@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { createCallsRepository } from '../../src/server/calls/calls-repository';
 import { pruneUnconfirmedCalls } from '../../src/server/housekeeping';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { blandCallBody } from '../helpers/bland';
@@ -182,5 +183,67 @@ describe(`webhook deliveries confirmed with the provider (${TEST_DB})`, () => {
       .execute();
     expect(await pruneUnconfirmedCalls(t.deps)).toBeGreaterThanOrEqual(1);
     expect(await rowsOf(client.id)).toHaveLength(0);
+  });
+
+  it('no call or pathway id can change a path at the provider', async () => {
+    const { client, cookie } = await clientWithKey();
+    const before = sim.state.stats.paths.length;
+    for (const overrides of [
+      { call_id: '..' },
+      { call_id: '../calls' },
+      { call_id: 'a/b' },
+      { call_id: '%2e%2e' },
+      { pathway_id: '..' },
+      { pathway_id: '../v1/calls' },
+    ]) {
+      const res = await deliver(client.webhook_token, blandCallBody(overrides));
+      expect(res.statusCode, JSON.stringify(overrides)).toBe(400);
+      expect(res.json().message).toMatch(/letters, digits/);
+    }
+    // A call stored before ids were checked: its recording is not asked for either.
+    const [legacy] = (
+      await createCallsRepository(t.deps.db).upsertCalls({ id: client.id, per_minute_rate_cents: 10 }, [
+        {
+          providerCallId: '..',
+          fromNumber: '+1555',
+          toNumber: '+1666',
+          durationSeconds: 10,
+          status: 'completed',
+          pathwayId: null,
+          createdAt: Date.now() - 60_000,
+          recordingUrl: 'https://recordings.example/x.mp3',
+          transcript: null,
+          isProxy: false,
+          priceUsd: null,
+          source: 'sync',
+        },
+      ])
+    ).outcomes;
+    expect(legacy).toBe('created');
+    const [row] = await rowsOf(client.id);
+    const recording = await t.app.inject({
+      method: 'GET',
+      url: `/api/client/recording/${row.id}`,
+      headers: { cookie },
+    });
+    expect(recording.statusCode).toBe(404);
+    expect(sim.state.stats.paths.slice(before)).toEqual([]);
+  });
+
+  it('a webhook body nested 5,000 deep answers 400 and the next delivery is stored', async () => {
+    const { client } = await clientWithKey();
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/voice/${client.webhook_token}`,
+      headers: { 'content-type': 'application/json' },
+      payload: `{"call_id":"abc","variables":${deep}}`,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: 'Request body is nested too deeply (more than 64 levels)' });
+    expect(await rowsOf(client.id)).toHaveLength(0);
+    const next = await deliver(client.webhook_token, blandCallBody());
+    expect(next.statusCode).toBe(200);
+    expect(await rowsOf(client.id)).toHaveLength(1);
   });
 });
