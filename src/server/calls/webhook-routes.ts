@@ -40,12 +40,13 @@ export default async function webhookRoutes(fastify: FastifyInstance): Promise<v
 
   app.post('/api/webhooks/voice/:token', { schema: { params: TokenParam } }, async (request, reply) => {
     const { token } = request.params;
-    if (!(await rateLimit.allow(token))) {
+    // Looked up first: made-up URLs must not each leave a counter row behind.
+    const client = await findClientByWebhookToken(deps.db, token);
+    if (!client) throw notFound('Unknown webhook URL');
+    if (!(await rateLimit.allow(client.id))) {
       reply.header('retry-after', '60');
       throw tooManyRequests('Too many webhook deliveries; slow down');
     }
-    const client = await findClientByWebhookToken(deps.db, token);
-    if (!client) throw notFound('Unknown webhook URL');
 
     const secret = client.webhook_secret_enc ? deps.secrets.decrypt(client.webhook_secret_enc) : null;
     const body = deps.voice.parseWebhook(rawBodyOf(request.body), request.headers, secret, deps.now());
