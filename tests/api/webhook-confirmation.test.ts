@@ -246,4 +246,21 @@ describe(`webhook deliveries confirmed with the provider (${TEST_DB})`, () => {
     expect(next.statusCode).toBe(200);
     expect(await rowsOf(client.id)).toHaveLength(1);
   });
+
+  it("an unconfirmed delivery's pathway id costs no request with the client's key", async () => {
+    const { client, apiKey } = await clientWithKey();
+    const before = sim.state.stats.paths.length;
+    const forged = await deliver(client.webhook_token, blandCallBody({ pathway_id: randomUUID() }));
+    expect(forged.json()).toMatchObject({ verified: false });
+    // A confirmed call after it: its look-up reaches the provider after any request the first
+    // delivery would have started once answered.
+    const [real] = sim.addCalls(apiKey, { count: 1, spreadDays: 0, overrides: { status: 'completed' } });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await deliver(client.webhook_token, blandCallBody({ call_id: real.call_id }))).statusCode).toBe(
+      200,
+    );
+    const seen = sim.state.stats.paths.slice(before);
+    expect(seen.some((p) => p.startsWith(`/v1/calls/${real.call_id}`))).toBe(true);
+    expect(seen.filter((p) => p.startsWith('/v1/pathway'))).toEqual([]);
+  });
 });

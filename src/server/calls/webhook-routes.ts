@@ -79,7 +79,9 @@ export default async function webhookRoutes(fastify: FastifyInstance): Promise<v
       if (!(await clientExists(deps.db, client.id))) throw notFound('Unknown webhook URL');
       throw error;
     }
-    if (call.pathwayId && !names.has(call.pathwayId)) {
+    // An unconfirmed delivery's pathway is only a claim: no request is made with the client's key
+    // for it (a flood of made-up pathway ids would each cost one); the settling sync names it.
+    if (call.pathwayId && !unverified && !names.has(call.pathwayId)) {
       // Resolve the pathway's name after answering; the provider must not wait on us.
       const pathwayId = call.pathwayId;
       setImmediate(() => {
