@@ -16,7 +16,7 @@ import {
 } from './actions';
 import { blandError, registerBlandRoutes } from './bland-routes';
 import { registerControlRoutes } from './control-routes';
-import { type BlandCallRecord, createSimState, type SimMode, type SimState } from './state';
+import { type BlandCallRecord, SIM_PATHS_KEPT, createSimState, type SimMode, type SimState } from './state';
 
 export type {
   AddCallsOptions,
@@ -74,6 +74,13 @@ export async function startVoiceSim(opts: { port?: number; host?: string } = {})
   }
 
   const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 5 * 1024 * 1024 });
+
+  // What reached the provider, exactly as sent: tests check that no id ever changed a path.
+  app.addHook('onRequest', async (request) => {
+    const paths = state.stats.paths;
+    paths.push(request.raw.url ?? '');
+    if (paths.length > SIM_PATHS_KEPT) paths.shift();
+  });
 
   app.setErrorHandler((error, request, reply) => {
     const isControl = request.url.startsWith('/_sim/');

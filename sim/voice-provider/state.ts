@@ -78,7 +78,12 @@ export interface SimStats {
   /** Concurrent /v1 requests per authorization value, now and at most. */
   inFlight: Map<string, number>;
   maxInFlight: Map<string, number>;
+  /** The last request lines' paths as received (any route, unknown ones too), oldest first. */
+  paths: string[];
 }
+
+/** How many request paths the stats keep. */
+export const SIM_PATHS_KEPT = 1_000;
 
 export interface SimState {
   accounts: Map<string, SimAccount>;
@@ -119,6 +124,6 @@ export function createSimState(): SimState {
     retryAfterSeconds: 1,
     flakyCounter: 0,
     transcriptSeq: 100_000,
-    stats: { requests: 0, byRoute: {}, inFlight: new Map(), maxInFlight: new Map() },
+    stats: { requests: 0, byRoute: {}, inFlight: new Map(), maxInFlight: new Map(), paths: [] },
   };
 }

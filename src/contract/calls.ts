@@ -139,3 +139,30 @@ export type SampleDataState = z.infer<typeof SampleDataState>;
 
 export const RemovedSamples = z.object({ success: z.literal(true), deleted: z.number() });
 export type RemovedSamples = z.infer<typeof RemovedSamples>;
+
+/** A client's webhook URL token: the only credential a provider's delivery carries. */
+export const WebhookTokenParam = z.object({
+  token: z
+    .string()
+    .min(16)
+    .max(200)
+    .regex(/^[A-Za-z0-9_-]+$/),
+});
+
+/**
+ * What a voice webhook delivery is answered: a call (with `verified: false` while the provider has
+ * not confirmed it, so it counts nowhere yet) or a live event, acknowledged and logged.
+ */
+export const WebhookAnswer = z.object({
+  received: z.literal(true),
+  kind: z.enum(['call', 'event']),
+  callId: z.string().optional(),
+  verified: z.literal(false).optional(),
+});
+export type WebhookAnswer = z.infer<typeof WebhookAnswer>;
+
+/** An admin's view of one client's call (recordings). */
+export const ClientCallParams = z.object({
+  clientId: z.string().trim().min(1).max(100),
+  id: z.string().trim().min(1).max(100),
+});

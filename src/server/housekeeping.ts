@@ -1,7 +1,9 @@
 /**
  * Periodic clean-up every instance runs (each step is idempotent, so two instances doing it at
- * once is harmless): the webhook delivery log is kept for WEBHOOK_DELIVERY_RETENTION_DAYS.
+ * once is harmless): the webhook delivery log, and webhook calls the provider never confirmed,
+ * are kept for WEBHOOK_DELIVERY_RETENTION_DAYS; rate counters go once they count nothing.
  */
+import { createCallsRepository } from './calls/calls-repository';
 import type { AppDeps } from './context';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -17,10 +19,35 @@ export async function pruneWebhookDeliveries(deps: Pick<AppDeps, 'db' | 'config'
   return Number(result.numDeletedRows);
 }
 
+/**
+ * Drops webhook calls the provider never confirmed within the same retention (a sync removes the
+ * ones it asks about sooner; this catches clients that never sync). They are in no total.
+ */
+export async function pruneUnconfirmedCalls(deps: Pick<AppDeps, 'db' | 'config' | 'now'>): Promise<number> {
+  const cutoff = deps.now() - deps.config.webhookDeliveryRetentionDays * DAY_MS;
+  return createCallsRepository(deps.db).deleteUnverified({ updatedBefore: cutoff });
+}
+
+/**
+ * Rate counters idle for two of the longest window (a day) count nothing any more; without this,
+ * every address that ever failed a login would keep its row for ever.
+ */
+const STALE_COUNTER_MS = 2 * DAY_MS;
+
+export async function pruneRateCounters(deps: Pick<AppDeps, 'db' | 'now'>): Promise<number> {
+  const result = await deps.db
+    .deleteFrom('rate_counters')
+    .where('last_at', '<', deps.now() - STALE_COUNTER_MS)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** Runs now and then hourly; the returned function stops it (on shutdown). */
 export function startHousekeeping(deps: AppDeps, onError: (error: unknown) => void): () => void {
   const run = () => {
     pruneWebhookDeliveries(deps).catch(onError);
+    pruneUnconfirmedCalls(deps).catch(onError);
+    pruneRateCounters(deps).catch(onError);
   };
   run();
   const timer = setInterval(run, INTERVAL_MS);

@@ -5,10 +5,27 @@
  */
 import type { FastifyServerOptions } from 'fastify';
 
-const WEBHOOK_TOKEN = /(\/api\/webhooks\/voice\/)[^/?#]+/;
+const WEBHOOK_TOKEN = /(\/api\/webhooks\/voice\/)[^/?#]+/gi;
+
+/**
+ * The router decodes percent-encoded letters (`/api/%77ebhooks/voice/…` reaches the webhook
+ * route), so the path is matched as the router reads it: each %XX decoded on its own, which no
+ * malformed escape can stop.
+ */
+function decodedPath(path: string): string {
+  return path.replace(/%([0-9a-f]{2})/gi, (_escape, hex: string) =>
+    String.fromCharCode(Number.parseInt(hex, 16)),
+  );
+}
 
 export function redactUrl(url: string): string {
-  return url.replace(WEBHOOK_TOKEN, '$1[redacted]');
+  const queryAt = url.search(/[?#]/);
+  const path = queryAt < 0 ? url : url.slice(0, queryAt);
+  const rest = queryAt < 0 ? '' : url.slice(queryAt);
+  const decoded = decodedPath(path);
+  WEBHOOK_TOKEN.lastIndex = 0;
+  if (!WEBHOOK_TOKEN.test(decoded)) return url;
+  return decoded.replace(WEBHOOK_TOKEN, '/api/webhooks/voice/[redacted]') + rest;
 }
 
 interface LoggedRequest {

@@ -75,6 +75,11 @@ describe(`API description (${TEST_DB})`, () => {
     const calls = doc.paths['/api/client/calls']?.get;
     expect(calls?.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['page', 'limit']));
     expect(calls?.responses?.['200']).toBeDefined();
+    const webhook = doc.paths['/api/webhooks/voice/{token}']?.post;
+    expect(webhook?.parameters?.some((p) => p.in === 'path' && p.name === 'token')).toBe(true);
+    expect(JSON.stringify(webhook?.responses?.['200'])).toContain('verified');
+    const recording = doc.paths['/api/admin/client-recording/{clientId}/{id}']?.get;
+    expect(recording?.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['clientId', 'id']));
   });
 
   it('serves the interactive documentation page', async () => {

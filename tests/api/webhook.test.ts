@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
-import { pruneWebhookDeliveries } from '../../src/server/housekeeping';
+import { buildApp } from '../../src/server/app';
+import { pruneRateCounters, pruneWebhookDeliveries } from '../../src/server/housekeeping';
 import { loggerOptions } from '../../src/server/logging';
 import { blandCallBody } from '../helpers/bland';
 import { createClient, loginClient } from '../helpers/factories';
@@ -200,6 +201,10 @@ describe(`voice webhook (${TEST_DB})`, () => {
       [{ price: -5 }, /price: A call's price is between \$0 and \$1000/],
       [{ price: 250000 }, /price/],
       [{ created_at: soon }, /created_at: A call cannot start in the future/],
+      [{ created_at: null, started_at: soon }, /started_at: A call cannot start in the future/],
+      [{ created_at: '1970-01-01T00:00:00Z' }, /created_at: A call cannot start before the year 2000/],
+      [{ created_at: '0001-01-01T00:00:00Z' }, /created_at: A call cannot start before the year 2000/],
+      [{ started_at: '-010000-01-01T00:00:00Z' }, /started_at: A call cannot start before the year 2000/],
     ];
     for (const [overrides, message] of cases) {
       const res = await deliver(client.webhook_token, blandCallBody(overrides));
@@ -330,9 +335,21 @@ describe(`voice webhook (${TEST_DB})`, () => {
         payload: blandCallBody(),
       });
       expect(res.statusCode).toBe(200);
+      // The same route spelled with percent-encoded letters, and a token partly encoded.
+      const token = client.webhook_token;
+      const spelled = [
+        `/api/%77ebhooks/voice/${token}`,
+        `/%61pi/webhooks/%76oice/${token}`,
+        `/api/webhooks/voice/%${token.charCodeAt(0).toString(16)}${token.slice(1)}`,
+      ];
+      for (const url of spelled) {
+        const answer = await logged.app.inject({ method: 'POST', url, payload: blandCallBody() });
+        expect(answer.statusCode, url).toBe(200);
+      }
       const log = lines.join('');
       expect(log).toContain('/api/webhooks/voice/[redacted]');
-      expect(log).not.toContain(client.webhook_token);
+      expect(log).not.toContain(token);
+      expect(log).not.toContain(token.slice(1));
     } finally {
       await logged.close();
     }
@@ -361,5 +378,52 @@ describe(`voice webhook (${TEST_DB})`, () => {
     expect(await deliveriesOf(client.id)).toHaveLength(0);
     // The call itself stays.
     expect(await callsOf(client.id)).toHaveLength(1);
+  });
+
+  it('counts deliveries per client in the shared counters: made-up URLs leave no row, tokens never stored', async () => {
+    // A second instance on the same database: closing it writes its counts out.
+    const other = await buildApp(t.deps);
+    const client = await createClient(t.deps);
+    const madeUp = Array.from({ length: 5 }, (_, i) => `made-up-webhook-token-${i}-${'x'.repeat(20)}`);
+    try {
+      for (const token of madeUp) {
+        const res = await other.inject({
+          method: 'POST',
+          url: `/api/webhooks/voice/${token}`,
+          payload: blandCallBody(),
+        });
+        expect(res.statusCode).toBe(404);
+      }
+      const ok = await other.inject({
+        method: 'POST',
+        url: `/api/webhooks/voice/${client.webhook_token}`,
+        payload: blandCallBody(),
+      });
+      expect(ok.statusCode).toBe(200);
+    } finally {
+      await other.close();
+    }
+    const keys = (await t.deps.db.selectFrom('rate_counters').select('key').execute()).map((r) => r.key);
+    expect(keys).toContain(`webhook:${client.id}`);
+    for (const token of [...madeUp, client.webhook_token]) {
+      expect(keys.some((k) => k.includes(token))).toBe(false);
+    }
+
+    // Counters that count nothing any more are pruned.
+    const day = 24 * 60 * 60 * 1000;
+    await t.deps.db
+      .insertInto('rate_counters')
+      .values({
+        key: 'stale:test',
+        window_start: 0,
+        count: 3,
+        previous_count: 0,
+        last_at: t.deps.now() - 3 * day,
+      })
+      .execute();
+    expect(await pruneRateCounters(t.deps)).toBeGreaterThanOrEqual(1);
+    const left = (await t.deps.db.selectFrom('rate_counters').select('key').execute()).map((r) => r.key);
+    expect(left).not.toContain('stale:test');
+    expect(left).toContain(`webhook:${client.id}`);
   });
 });

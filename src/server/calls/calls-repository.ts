@@ -100,21 +100,25 @@ export function createCallsRepository(db: Kysely<Database>) {
       pathway_id: call.pathwayId,
       created_at: call.createdAt,
       recording_url: call.recordingUrl,
-      transcript: call.transcript ? JSON.stringify(call.transcript) : null,
+      // An unconfirmed announcement keeps only what settling it needs: the provider's own data
+      // replaces it, so a forged delivery cannot fill the database with transcripts and payloads.
+      transcript: call.transcript && !call.unverified ? JSON.stringify(call.transcript) : null,
       cost_micros: costMicros(call.durationSeconds, client.per_minute_rate_cents),
       per_minute_rate_cents: client.per_minute_rate_cents,
       is_proxy: call.isProxy ? 1 : 0,
       verified: call.unverified ? 0 : 1,
       source: call.source,
-      raw_payload: storedPayload(call.raw),
+      raw_payload: call.unverified ? null : storedPayload(call.raw),
       updated_at: now,
     };
   }
 
   /** The stored row after taking in a newer delivery, or null when nothing changes. */
-  function merged(current: CallRow, call: IncomingCall, now: number): CallRow | null {
+  function merged(current: CallRow, incoming: IncomingCall, now: number): CallRow | null {
     // An unconfirmed delivery never changes a call the provider confirmed.
-    if (call.unverified && current.verified === 1) return null;
+    if (incoming.unverified && current.verified === 1) return null;
+    // Nor does it bring a transcript or payload to one still unconfirmed (see newRow).
+    const call = incoming.unverified ? { ...incoming, transcript: null, raw: undefined } : incoming;
     if (current.verified === 0 && !call.unverified) {
       // The provider's word replaces whatever the unconfirmed delivery claimed.
       const { id, client_id, per_minute_rate_cents } = current;
@@ -313,6 +317,38 @@ export function createCallsRepository(db: Kysely<Database>) {
         await rollups.apply(trx);
         return rows.length;
       });
+    },
+
+    /** A client's calls still waiting for the provider's confirmation, oldest first. */
+    listUnverified(clientId: string, limit: number): Promise<CallRow[]> {
+      return db
+        .selectFrom('calls')
+        .selectAll()
+        .where('client_id', '=', clientId)
+        .where('verified', '=', 0)
+        .orderBy('updated_at')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+    },
+
+    /**
+     * Drops unconfirmed calls (never in rollups, so nothing else changes): one the provider says it
+     * never made, or announcements nobody confirmed by `updatedBefore`. A row confirmed meanwhile
+     * (verified = 1) is left alone.
+     */
+    async deleteUnverified(filter: {
+      clientId?: string;
+      ids?: string[];
+      updatedBefore?: number;
+    }): Promise<number> {
+      if (filter.ids?.length === 0) return 0;
+      let query = db.deleteFrom('calls').where('verified', '=', 0);
+      if (filter.clientId !== undefined) query = query.where('client_id', '=', filter.clientId);
+      if (filter.ids !== undefined) query = query.where('id', 'in', filter.ids);
+      if (filter.updatedBefore !== undefined) query = query.where('updated_at', '<', filter.updatedBefore);
+      const result = await query.executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     findCall(clientId: string, callId: string): Promise<CallRow | undefined> {

@@ -4,7 +4,8 @@
  */
 import type { ZodTypeProvider } from '../route-schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { ClientCallParams } from '../../contract/calls';
+import { IdParam } from '../../contract/common';
 import { currentAdmin, currentClient, requireClient } from '../auth/guards';
 import type { AppDeps } from '../context';
 import type { CallRow } from '../db/schema';
@@ -12,11 +13,8 @@ import { notFound, unauthorized } from '../errors';
 import { createCallsRepository } from './calls-repository';
 import { findClient } from '../clients/clients-repository';
 
-const CallParam = z.object({ id: z.string().trim().min(1).max(100) });
-const AdminParams = z.object({
-  clientId: z.string().trim().min(1).max(100),
-  id: z.string().trim().min(1).max(100),
-});
+const CallParam = IdParam;
+const AdminParams = ClientCallParams;
 const NO_RECORDING = 'No recording for this call';
 
 /**

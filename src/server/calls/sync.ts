@@ -8,9 +8,9 @@ import type { SyncResult } from '../../contract/calls';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
 import { HttpError, badRequest, notFound } from '../errors';
-import { ProviderAuthError } from '../providers/voice/errors';
+import { ProviderAuthError, ProviderNotFoundError } from '../providers/voice/errors';
 import type { NormalizedCall } from '../providers/voice/types';
-import { createCallsRepository } from './calls-repository';
+import { type CallsRepository, createCallsRepository } from './calls-repository';
 import { resolvePathwayNames } from './pathways';
 import { findClient, releaseSyncLease, tryTakeSyncLease, updateClient } from '../clients/clients-repository';
 
@@ -21,6 +21,13 @@ const LOCK_WAIT_MS = 120_000;
 const LOCK_POLL_MS = 250;
 /** Detail requests in flight at once; the adapter also bounds requests per key. */
 const DETAIL_CONCURRENCY = 3;
+/** Unconfirmed webhook calls looked up per sync (the rest wait for the next one). */
+const SETTLE_BATCH = 200;
+/**
+ * An announced call the provider still does not know this long after it arrived was never made
+ * (a forged or mistaken delivery): the sync removes it. Younger ones may just be on their way.
+ */
+export const UNCONFIRMED_GRACE_MS = 60 * 60 * 1000;
 
 async function acquireLease(deps: AppDeps, clientId: string): Promise<boolean> {
   const deadline = Date.now() + LOCK_WAIT_MS;
@@ -131,6 +138,8 @@ async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
       }
       if (offset >= page.totalCount) break;
     }
+    const settled = await settleUnverified(deps, client, apiKey, repo);
+    updated += settled;
   } catch (error) {
     await providerFailure(deps, client.id, error);
   }
@@ -145,4 +154,48 @@ async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
     updated_at: deps.now(),
   });
   return { success: true, created, updated, message: describeSync(deps.voice.name, created, updated) };
+}
+
+/**
+ * Webhook calls the provider could not confirm when they arrived, and that the list above did not
+ * bring (older than the watermark, or outside the first sync's window): each is asked for by id.
+ * The provider's data replaces the announcement; a call it says it never made is removed once the
+ * grace has passed. Answers how many calls were confirmed.
+ */
+async function settleUnverified(
+  deps: AppDeps,
+  client: ClientRow,
+  apiKey: string,
+  repo: CallsRepository,
+): Promise<number> {
+  const pending = await repo.listUnverified(client.id, SETTLE_BATCH);
+  if (pending.length === 0) return 0;
+  const never: string[] = [];
+  const found = await mapLimit(pending, DETAIL_CONCURRENCY, async (row) => {
+    try {
+      const { call, raw } = await deps.voice.getCall(apiKey, row.provider_call_id);
+      return call.providerCallId === row.provider_call_id ? { call, raw, source: row.source } : null;
+    } catch (error) {
+      if (error instanceof ProviderAuthError) throw error;
+      if (error instanceof ProviderNotFoundError && row.updated_at < deps.now() - UNCONFIRMED_GRACE_MS) {
+        never.push(row.id);
+      }
+      return null; // not answering now: the next sync asks again
+    }
+  });
+  const confirmed = found.filter((f) => f !== null);
+  await repo.deleteUnverified({ clientId: client.id, ids: never });
+  if (confirmed.length === 0) return 0;
+  const pathwayIds = confirmed.map((f) => f.call.pathwayId).filter((id): id is string => !!id);
+  const names = await resolvePathwayNames(deps, client, apiKey, pathwayIds);
+  const result = await repo.upsertCalls(
+    client,
+    confirmed.map(({ call, raw, source }) => ({
+      ...call,
+      pathway: call.pathwayId ? (names.get(call.pathwayId) ?? call.pathwayId) : '',
+      source,
+      raw,
+    })),
+  );
+  return result.created + result.updated;
 }

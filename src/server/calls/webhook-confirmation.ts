@@ -10,7 +10,13 @@ import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
 import type { NormalizedCall } from '../providers/voice/types';
 
-const CONCURRENT_LOOKUPS = 4;
+export const CONCURRENT_LOOKUPS = 4;
+/**
+ * Deliveries waiting for a look-up slot. Past this (a flood, or the provider slow to answer) a
+ * delivery is stored unverified at once and left to the sync: answers stay fast and the queue
+ * cannot grow with whatever is posted.
+ */
+export const MAX_WAITING_LOOKUPS = 64;
 const REMEMBER_MS = 60_000;
 const MAX_REMEMBERED = 5_000;
 
@@ -25,8 +31,12 @@ export function createWebhookConfirmer(deps: Pick<AppDeps, 'voice' | 'secrets' |
   let running = 0;
   const waiting: (() => void)[] = [];
 
-  async function withSlot<T>(fn: () => Promise<T>): Promise<T> {
-    if (running >= CONCURRENT_LOOKUPS) await new Promise<void>((resolve) => waiting.push(resolve));
+  /** Runs fn in a slot, or answers null at once when too many are waiting already. */
+  async function withSlot<T>(fn: () => Promise<T>): Promise<T | null> {
+    if (running >= CONCURRENT_LOOKUPS) {
+      if (waiting.length >= MAX_WAITING_LOOKUPS) return null;
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
     running++;
     try {
       return await fn();
@@ -47,6 +57,7 @@ export function createWebhookConfirmer(deps: Pick<AppDeps, 'voice' | 'secrets' |
       try {
         const apiKey = deps.secrets.decrypt(client.bland_api_key_enc);
         const found = await withSlot(() => deps.voice.getCall(apiKey, posted.providerCallId));
+        if (!found) return { call: posted, raw, unverified: true };
         if (remembered.size >= MAX_REMEMBERED) remembered.clear();
         remembered.set(key, { expires: deps.now() + REMEMBER_MS, call: found.call, raw: found.raw });
         return { call: found.call, raw: found.raw, unverified: false };

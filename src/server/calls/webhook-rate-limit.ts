@@ -33,9 +33,12 @@ export function createWebhookRateLimit(
   timer.unref();
 
   return {
-    /** Counts a delivery to this URL; false when the URL is over its limit across instances. */
-    async allow(token: string): Promise<boolean> {
-      const key = `webhook:${token}`;
+    /**
+     * Counts a delivery to this client's URL; false when it is over its limit across instances.
+     * Keyed by the client, not the token: the token is a secret and stays out of the counters.
+     */
+    async allow(clientId: string): Promise<boolean> {
+      const key = `webhook:${clientId}`;
       // A URL this instance has not seen lately: start from what the others have counted.
       if (!shared.has(key)) shared.set(key, await deps.rateCounters.peek(key, WINDOW_MS));
       const local = (pending.get(key) ?? 0) + 1;

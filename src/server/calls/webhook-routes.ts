@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ZodTypeProvider } from '../route-schemas';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { WebhookAnswer, WebhookTokenParam } from '../../contract/calls';
 import { badRequest, notFound, tooManyRequests, unauthorized } from '../errors';
 import { keepRawBody, rawBodyOf } from '../raw-body';
 import { backfillPathwayName, cachedPathwayNames } from './pathways';
@@ -14,14 +14,6 @@ import { createWebhookConfirmer } from './webhook-confirmation';
 import { createWebhookIngest } from './webhook-ingest';
 import { createWebhookRateLimit } from './webhook-rate-limit';
 import { clientExists, findClientByWebhookToken } from '../clients/clients-repository';
-
-const TokenParam = z.object({
-  token: z
-    .string()
-    .min(16)
-    .max(200)
-    .regex(/^[A-Za-z0-9_-]+$/),
-});
 
 export default async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -38,14 +30,17 @@ export default async function webhookRoutes(fastify: FastifyInstance): Promise<v
   // The signature covers the exact bytes received, so keep them and parse the JSON ourselves.
   keepRawBody(app);
 
-  app.post('/api/webhooks/voice/:token', { schema: { params: TokenParam } }, async (request, reply) => {
+  // The body is read raw (the signature covers its bytes) and validated by the provider's parser.
+  const schema = { params: WebhookTokenParam, response: { 200: WebhookAnswer } };
+  app.post('/api/webhooks/voice/:token', { schema }, async (request, reply) => {
     const { token } = request.params;
-    if (!(await rateLimit.allow(token))) {
+    // Looked up first: made-up URLs must not each leave a counter row behind.
+    const client = await findClientByWebhookToken(deps.db, token);
+    if (!client) throw notFound('Unknown webhook URL');
+    if (!(await rateLimit.allow(client.id))) {
       reply.header('retry-after', '60');
       throw tooManyRequests('Too many webhook deliveries; slow down');
     }
-    const client = await findClientByWebhookToken(deps.db, token);
-    if (!client) throw notFound('Unknown webhook URL');
 
     const secret = client.webhook_secret_enc ? deps.secrets.decrypt(client.webhook_secret_enc) : null;
     const body = deps.voice.parseWebhook(rawBodyOf(request.body), request.headers, secret, deps.now());
@@ -84,7 +79,9 @@ export default async function webhookRoutes(fastify: FastifyInstance): Promise<v
       if (!(await clientExists(deps.db, client.id))) throw notFound('Unknown webhook URL');
       throw error;
     }
-    if (call.pathwayId && !names.has(call.pathwayId)) {
+    // An unconfirmed delivery's pathway is only a claim: no request is made with the client's key
+    // for it (a flood of made-up pathway ids would each cost one); the settling sync names it.
+    if (call.pathwayId && !unverified && !names.has(call.pathwayId)) {
       // Resolve the pathway's name after answering; the provider must not wait on us.
       const pathwayId = call.pathwayId;
       setImmediate(() => {

@@ -38,6 +38,8 @@ export default async function sampleDataRoutes(fastify: FastifyInstance): Promis
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('client_id', '=', clientId)
       .where('source', sample ? '=' : '!=', 'sample')
+      // An unconfirmed webhook call (possibly forged) is not a first real call.
+      .where('verified', '=', 1)
       .executeTakeFirstOrThrow();
     return Number(row.n);
   };

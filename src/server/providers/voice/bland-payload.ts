@@ -42,6 +42,8 @@ const numberLike = (max: number, outOfRange: string) =>
 export const MAX_CALL_SECONDS = 24 * 60 * 60;
 /** Bland's per-minute prices are cents; a day-long call costs well under this. */
 export const MAX_CALL_PRICE_USD = 1_000;
+/** No call is older than this (the same bound as the dashboards' query dates). */
+export const EARLIEST_CALL_MS = Date.UTC(2000, 0, 1);
 /** How far ahead of our clock a provider's timestamp may be (clock skew), in ms. */
 export const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
 
@@ -246,8 +248,16 @@ export function parseBlandCall(json: unknown, now: number = Date.now()): ParsedB
   const result = blandCallSchema.safeParse(json);
   if (!result.success) return { success: false, message: firstIssue(result.error) };
   const call = mapBlandCall(result.data, now);
-  if (call.createdAt > now + MAX_CLOCK_SKEW_MS) {
-    return { success: false, message: 'created_at: A call cannot start in the future' };
+  for (const field of ['created_at', 'started_at'] as const) {
+    const at = parseBlandTime(result.data[field]);
+    if (at === null) continue;
+    if (at > now + MAX_CLOCK_SKEW_MS) {
+      return { success: false, message: `${field}: A call cannot start in the future` };
+    }
+    // Far-past times (year 1, 1970 from a zero timestamp) would land outside every dashboard range.
+    if (at < EARLIEST_CALL_MS) {
+      return { success: false, message: `${field}: A call cannot start before the year 2000` };
+    }
   }
   return { success: true, call, payload: result.data };
 }

@@ -16,11 +16,13 @@ function header(headers: WebhookHeaders, name: string): string {
 }
 
 export function parseBlandWebhook(
-  raw: Buffer,
+  received: Buffer | string,
   headers: WebhookHeaders,
   secret: string | null,
   now: number,
 ): WebhookParse {
+  // The signature is over the bytes as sent; a string is taken as their UTF-8.
+  const raw = typeof received === 'string' ? Buffer.from(received, 'utf8') : received;
   let json: unknown;
   try {
     json = JSON.parse(raw.toString('utf8'));

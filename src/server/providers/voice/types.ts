@@ -83,5 +83,10 @@ export interface VoiceProvider {
   checkKey(apiKey: string): Promise<'valid' | 'invalid'>;
   getPathwayName(apiKey: string, pathwayId: string): Promise<string | null>;
   /** Checks the signature (when the client has a secret) and reads a webhook body; no I/O. */
-  parseWebhook(raw: Buffer, headers: WebhookHeaders, secret: string | null, now: number): WebhookParse;
+  parseWebhook(
+    raw: Buffer | string,
+    headers: WebhookHeaders,
+    secret: string | null,
+    now: number,
+  ): WebhookParse;
 }
