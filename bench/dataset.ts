@@ -20,6 +20,8 @@ export async function createDataset(database: Db, size: DatasetSize, now: number
   const t = now;
   await sql`delete from call_rollups`.execute(db);
   await sql`delete from call_rollups_daily`.execute(db);
+  await sql`delete from call_outcome_rollups`.execute(db);
+  await sql`delete from call_outcome_rollups_daily`.execute(db);
   await sql`delete from calls`.execute(db);
   await sql`delete from clients where id like 'bench-%'`.execute(db);
 
@@ -55,35 +57,40 @@ export async function createDataset(database: Db, size: DatasetSize, now: number
   const pathway = (n: string) =>
     sql.raw(`case (${n}) % 3 when 0 then 'Sales' when 1 then 'Support' else 'Booking' end`);
   const duration = (n: string) => sql.raw(`((${n}) * 7919) % 600`);
+  // The default outcomes (version 0) as classification would give them for these statuses.
+  const outcome = (n: string) =>
+    sql.raw(
+      `case (${n}) % 10 when 0 then 'Failed' when 1 then 'Transferred' when 2 then 'Other' else 'Reached a person' end`,
+    );
 
   // The big client: B calls spread evenly over the last 90 days.
   const bigSpan = Math.floor((90 * DAY) / size.bigClientCalls);
   if (dialect === 'postgres') {
     // The series is bigint: n * 7919 overflows a 32-bit integer once n passes 271,000.
-    await sql`insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at)
+    await sql`insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at, outcome, outcome_version)
       select 'b' || n, ${BIG_CLIENT_ID}, 'pb' || n, '+1555' || lpad((n % 10000000)::text, 7, '0'), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
         ${sql.lit(now)}::bigint - n * ${sql.lit(bigSpan)}, case when n % 2 = 0 then 'https://rec.invalid/' || n || '.mp3' end, null,
-        ((${duration('n')}) * 15 * 10000 / 60)::bigint, 15, 0, 'sync', null, ${sql.lit(now)}::bigint
+        ((${duration('n')}) * 15 * 10000 / 60)::bigint, 15, 0, 'sync', null, ${sql.lit(now)}::bigint, ${outcome('n')}, 0
       from generate_series(1::bigint, ${sql.lit(size.bigClientCalls)}) as n`.execute(db);
-    await sql`insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at)
+    await sql`insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at, outcome, outcome_version)
       select 'o' || n, 'bench-' || (1 + n % ${sql.lit(size.clients - 1)}), 'po' || n, '+1666' || lpad((n % 10000000)::text, 7, '0'), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
         ${sql.lit(now)}::bigint - (n * 7919 % (365::bigint * ${sql.lit(DAY)})), null, null,
-        ((${duration('n')}) * 15 * 10000 / 60)::bigint, 15, 0, 'sync', null, ${sql.lit(now)}::bigint
+        ((${duration('n')}) * 15 * 10000 / 60)::bigint, 15, 0, 'sync', null, ${sql.lit(now)}::bigint, ${outcome('n')}, 0
       from generate_series(1::bigint, ${sql.lit(perOther * (size.clients - 1))}) as n`.execute(db);
   } else {
     const seq = (count: number) =>
       sql.raw(`with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${count})`);
     await sql`${seq(size.bigClientCalls)}
-      insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at)
+      insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at, outcome, outcome_version)
       select 'b' || n, ${BIG_CLIENT_ID}, 'pb' || n, '+1555' || printf('%07d', n % 10000000), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
         ${sql.lit(now)} - n * ${sql.lit(bigSpan)}, case when n % 2 = 0 then 'https://rec.invalid/' || n || '.mp3' end, null,
-        (${duration('n')}) * 15 * 10000 / 60, 15, 0, 'sync', null, ${sql.lit(now)}
+        (${duration('n')}) * 15 * 10000 / 60, 15, 0, 'sync', null, ${sql.lit(now)}, ${outcome('n')}, 0
       from seq`.execute(db);
     await sql`${seq(perOther * (size.clients - 1))}
-      insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at)
+      insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at, outcome, outcome_version)
       select 'o' || n, 'bench-' || (1 + n % ${sql.lit(size.clients - 1)}), 'po' || n, '+1666' || printf('%07d', n % 10000000), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
         ${sql.lit(now)} - (n * 7919 % (365 * ${sql.lit(DAY)})), null, null,
-        (${duration('n')}) * 15 * 10000 / 60, 15, 0, 'sync', null, ${sql.lit(now)}
+        (${duration('n')}) * 15 * 10000 / 60, 15, 0, 'sync', null, ${sql.lit(now)}, ${outcome('n')}, 0
       from seq`.execute(db);
   }
   // Numbers are inlined as literals: a bound JS number is a REAL in SQLite ('bench-' || 1.0).
@@ -100,5 +107,13 @@ export async function createDataset(database: Db, size: DatasetSize, now: number
   await sql`insert into call_rollups_daily (client_id, day, status, pathway, call_count, total_seconds, total_cost_micros)
     select client_id, ${day}, status, pathway, count(*), sum(duration_seconds), sum(cost_micros)
     from calls where is_proxy = 0 group by client_id, ${day}, status, pathway`.execute(db);
+  await sql`insert into call_outcome_rollups (client_id, bucket_start, outcome, pathway, call_count, total_seconds, total_cost_micros)
+    select client_id, (created_at / 900000) * 900000, outcome, pathway, count(*), sum(duration_seconds), sum(cost_micros)
+    from calls where is_proxy = 0 group by client_id, (created_at / 900000) * 900000, outcome, pathway`.execute(
+    db,
+  );
+  await sql`insert into call_outcome_rollups_daily (client_id, day, outcome, pathway, call_count, total_seconds, total_cost_micros)
+    select client_id, ${day}, outcome, pathway, count(*), sum(duration_seconds), sum(cost_micros)
+    from calls where is_proxy = 0 group by client_id, ${day}, outcome, pathway`.execute(db);
   await sql`analyze`.execute(db);
 }

@@ -1,11 +1,13 @@
 /**
- * `npm run dev`: the whole product offline with hot reload. Starts the Bland, Stripe and PayPal
- * stand-ins, the API server on :5001 wired to them (tsx watch restarts it on change), and Vite on
+ * `npm run dev`: the whole product offline with hot reload. Starts the Bland, Stripe, PayPal, mail
+ * (SMTP) and Twilio stand-ins, the API server on :5001 wired to them (tsx watch restarts it on change), and Vite on
  * :5000 proxying /api to it.
  */
 import { spawn } from 'node:child_process';
 
-const sim = { voice: 4010, stripe: 4020, paypal: 4030 };
+const sim = { voice: 4010, stripe: 4020, paypal: 4030, mail: 4040, smtp: 2525, twilio: 4050 };
+/** The Twilio stand-in's credentials (it accepts only these). */
+const TWILIO = { sid: 'ACdev00000000000000000000000000000', token: 'dev-twilio-token' };
 const env = {
   ...process.env,
   PORT: '5001',
@@ -30,6 +32,19 @@ const env = {
   STRIPE_SIM_WEBHOOK_URL: 'http://127.0.0.1:5001/api/webhooks/stripe',
   STRIPE_SIM_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? 'whsec_dev',
   PAYPAL_SIM_WEBHOOK_URL: 'http://127.0.0.1:5001/api/webhooks/paypal',
+  // Notifications: e-mail to the SMTP stand-in (its page: http://127.0.0.1:4040), texts to the Twilio one.
+  SMTP_URL: process.env.SMTP_URL ?? `smtp://127.0.0.1:${sim.smtp}`,
+  MAIL_FROM: process.env.MAIL_FROM ?? 'Call Analytics <notifications@agency.example>',
+  TWILIO_ACCOUNT_SID: process.env.TWILIO_ACCOUNT_SID ?? TWILIO.sid,
+  TWILIO_AUTH_TOKEN: process.env.TWILIO_AUTH_TOKEN ?? TWILIO.token,
+  TWILIO_FROM: process.env.TWILIO_FROM ?? '+15005550006',
+  TWILIO_API_URL: `http://127.0.0.1:${sim.twilio}`,
+  OUTBOX_INTERVAL_MS: '1000',
+  MAIL_SIM_PORT: String(sim.mail),
+  SMTP_SIM_PORT: String(sim.smtp),
+  TWILIO_SIM_PORT: String(sim.twilio),
+  TWILIO_SIM_ACCOUNT_SID: TWILIO.sid,
+  TWILIO_SIM_AUTH_TOKEN: TWILIO.token,
 };
 
 const children = [

@@ -1,8 +1,10 @@
 /**
- * `npm run sim`: the local stand-ins for Bland AI, Stripe and PayPal, for `npm run dev` and for
+ * `npm run sim`: the local stand-ins for Bland AI, Stripe, PayPal, a mail relay (SMTP) and Twilio, for `npm run dev` and for
  * anyone evaluating the product offline. Each speaks its service's wire format (see docs/).
  */
 import { startPaypalSim } from './paypal';
+import { startSmtpSim } from './smtp';
+import { startTwilioSim } from './twilio';
 import { startStripeSim } from './stripe';
 import { SIM_DEMO_KEY, seedDemoAccount, startVoiceSim } from './voice-provider';
 
@@ -18,6 +20,17 @@ const stripe = await startStripeSim({
 const paypal = await startPaypalSim({ port: port('PAYPAL_SIM_PORT', 4030) });
 if (process.env.PAYPAL_SIM_WEBHOOK_URL) paypal.setWebhookTarget(process.env.PAYPAL_SIM_WEBHOOK_URL);
 
+const mail = await startSmtpSim({
+  smtpPort: port('SMTP_SIM_PORT', 2525),
+  httpPort: port('MAIL_SIM_PORT', 4040),
+});
+const twilio = await startTwilioSim({
+  port: port('TWILIO_SIM_PORT', 4050),
+  accountSid: process.env.TWILIO_SIM_ACCOUNT_SID,
+  authToken: process.env.TWILIO_SIM_AUTH_TOKEN,
+});
+
 console.log(
-  `Simulators: Bland AI ${voice.url} (API key ${SIM_DEMO_KEY}), Stripe ${stripe.url}, PayPal ${paypal.url}`,
+  `Simulators: Bland AI ${voice.url} (API key ${SIM_DEMO_KEY}), Stripe ${stripe.url}, PayPal ${paypal.url}, ` +
+    `mail ${mail.smtpUrl} (received mail: ${mail.url}), Twilio ${twilio.url} (sent texts: ${twilio.url}/_sim/messages)`,
 );

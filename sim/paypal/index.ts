@@ -17,7 +17,7 @@ import {
   createState,
   snapshot,
 } from './state';
-import { PaypalWebhooks } from './webhooks';
+import { PaypalWebhooks, rawMember } from './webhooks';
 
 export type { PaypalSimState, Transmission } from './state';
 export { crc32 } from './webhooks';
@@ -55,6 +55,8 @@ export interface PaypalSim {
   cancelApproval(subscriptionId: string): { redirectUrl: string };
   /** With activateOnApproval false: the first payment goes through now. */
   activate(subscriptionId: string): void;
+  /** The buyer cancels from their PayPal account (a webhook is sent if a target is set). */
+  cancelByBuyer(subscriptionId: string): void;
   flush(): Promise<void>;
   resend(eventId: string): Promise<Transmission | null>;
   /** Invalidates every access token (tests of token refresh). */
@@ -308,7 +310,7 @@ export async function startPaypalSim(opts: PaypalSimOptions = {}): Promise<Paypa
         if (body[field] === undefined || body[field] === null || body[field] === '')
           throw PaypalSimError.missing(field);
       }
-      return respond(200, { verification_status: webhooks.verify(body) });
+      return respond(200, { verification_status: webhooks.verify(body, rawMember(raw, 'webhook_event')) });
     }
     if (match('POST', /^\/v1\/notifications\/webhooks$/)) {
       const target = typeof body.url === 'string' ? body.url : '';
@@ -417,6 +419,12 @@ export async function startPaypalSim(opts: PaypalSimOptions = {}): Promise<Paypa
     },
     activate(subscriptionId) {
       const { release } = withEvents((b) => b.activate(subscriptionId));
+      release();
+    },
+    cancelByBuyer(subscriptionId) {
+      const { release } = withEvents((b) =>
+        b.cancelSubscription(subscriptionId, { reason: 'Cancelled by the buyer' }),
+      );
       release();
     },
     flush: () => webhooks.flush(),

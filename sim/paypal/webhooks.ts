@@ -24,6 +24,75 @@ const CRC_TABLE = (() => {
   return table;
 })();
 
+/**
+ * An event as PayPal's servers write it, which JSON.parse then JSON.stringify does not give back:
+ * slashes escaped (`https:\/\/api.paypal.com\/…`) and a space after each member's colon.
+ * Slashes occur only inside strings in JSON, so escaping every one keeps the document valid.
+ */
+export function paypalJson(event: unknown): string {
+  return JSON.stringify(event)
+    .replace(/\//g, '\\/')
+    .replace(/("(?:[^"\\]|\\.)*"):/g, '$1: ');
+}
+
+/**
+ * The exact text of one member's value in a JSON object's text (top level only), or null:
+ * what a server that verifies raw bytes reads, without parsing and re-serialising.
+ */
+export function rawMember(json: string, key: string): string | null {
+  let depth = 0;
+  let i = 0;
+  const n = json.length;
+  const skipString = (at: number) => {
+    let j = at + 1;
+    while (j < n && json[j] !== '"') j += json[j] === '\\' ? 2 : 1;
+    return j + 1;
+  };
+  const skipValue = (at: number) => {
+    let j = at;
+    while (j < n && /\s/.test(json[j])) j++;
+    const start = j;
+    if (json[j] === '"') return { start, end: skipString(j) };
+    if (json[j] === '{' || json[j] === '[') {
+      let d = 0;
+      for (; j < n; j++) {
+        if (json[j] === '"') {
+          j = skipString(j) - 1;
+          continue;
+        }
+        if (json[j] === '{' || json[j] === '[') d++;
+        else if (json[j] === '}' || json[j] === ']') {
+          d--;
+          if (d === 0) return { start, end: j + 1 };
+        }
+      }
+      return null;
+    }
+    while (j < n && !/[,}\]\s]/.test(json[j])) j++;
+    return { start, end: j };
+  };
+  for (; i < n; i++) {
+    const c = json[i];
+    if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    else if (c === '"') {
+      const end = skipString(i);
+      const name = json.slice(i + 1, end - 1);
+      let j = end;
+      while (j < n && /\s/.test(json[j])) j++;
+      if (depth === 1 && json[j] === ':') {
+        const value = skipValue(j + 1);
+        if (!value) return null;
+        if (name === key) return json.slice(value.start, value.end);
+        i = value.end - 1;
+        continue;
+      }
+      i = end - 1;
+    }
+  }
+  return null;
+}
+
 /** CRC-32 (IEEE), the checksum PayPal puts in the signed string. */
 export function crc32(text: string): number {
   let crc = 0xffffffff;
@@ -94,7 +163,7 @@ export class PaypalWebhooks {
   }
 
   private async deliver(event: WebhookEvent, target: WebhookTarget): Promise<Transmission> {
-    const body = JSON.stringify(event);
+    const body = paypalJson(event);
     const transmission: Transmission = {
       id: newTransmissionId(),
       eventId: event.id,
@@ -136,8 +205,12 @@ export class PaypalWebhooks {
     return transmission;
   }
 
-  /** The verify-webhook-signature decision. */
-  verify(req: VerifyRequest): 'SUCCESS' | 'FAILURE' {
+  /**
+   * The verify-webhook-signature decision. Like PayPal, the CRC32 is over the webhook_event exactly
+   * as the request carries it (`rawEvent`, its text in the request body): a caller that parsed
+   * the delivery and serialised it again sends other bytes, and the signature no longer matches.
+   */
+  verify(req: VerifyRequest, rawEvent: string | null): 'SUCCESS' | 'FAILURE' {
     const { transmission_id, transmission_sig, transmission_time, webhook_id, webhook_event, auth_algo } =
       req;
     if (
@@ -151,12 +224,8 @@ export class PaypalWebhooks {
     ) {
       return 'FAILURE';
     }
-    const base = this.signatureBase(
-      transmission_id,
-      transmission_time,
-      webhook_id,
-      JSON.stringify(webhook_event),
-    );
+    if (rawEvent === null) return 'FAILURE';
+    const base = this.signatureBase(transmission_id, transmission_time, webhook_id, rawEvent);
     try {
       const ok = verify(
         'sha256',

@@ -5,7 +5,7 @@
 import type { StripeBilling } from './billing';
 import { StripeSimError } from './errors';
 import { expandObject } from './expand';
-import { type FormObject, optBool, optObject, optString, rejectUnknown, reqString, stringList } from './form';
+import { type FormObject, optBool, optString, rejectUnknown, reqString, stringList } from './form';
 import { list } from './objects';
 import type { StripeSimState } from './state';
 
@@ -122,11 +122,7 @@ const ROUTES: Route[] = [
           'collection_method',
         );
       }
-      const sub = r.billing.createSubscription(r.form);
-      const settings = optObject(r.form, 'payment_settings');
-      const save = settings && optString(settings, 'save_default_payment_method');
-      if (save === 'on_subscription') sub.payment_settings.save_default_payment_method = 'on_subscription';
-      return sub;
+      return r.billing.createSubscription(r.form);
     },
   ),
   route('GET', '/v1/subscriptions/:id', [], (r) => r.billing.subscription(r.pathParams.id)),
@@ -139,23 +135,22 @@ const ROUTES: Route[] = [
       'metadata',
       'default_payment_method',
       'proration_behavior',
+      'proration_date',
       'payment_behavior',
       'cancellation_details',
       'description',
     ],
-    (r) => {
-      const form = { ...r.form };
-      // Accepted like Stripe; the stand-in does not bill prorations (see billing.ts).
-      delete form.proration_behavior;
-      delete form.payment_behavior;
-      return r.billing.updateSubscription(r.pathParams.id, form);
-    },
+    (r) => r.billing.updateSubscription(r.pathParams.id, r.form),
   ),
   route('DELETE', '/v1/subscriptions/:id', ['cancellation_details', 'invoice_now', 'prorate'], (r) =>
     r.billing.cancelSubscription(r.pathParams.id, r.form),
   ),
 
   route('GET', '/v1/invoices/:id', [], (r) => r.billing.invoice(r.pathParams.id)),
+  route('POST', '/v1/invoices/create_preview', ['customer', 'subscription', 'subscription_details'], (r) =>
+    r.billing.previewInvoice(r.form),
+  ),
+  route('POST', '/v1/invoices/:id/void', [], (r) => r.billing.voidInvoice(r.pathParams.id)),
 
   route(
     'GET',
@@ -176,6 +171,35 @@ const ROUTES: Route[] = [
       const pi = r.billing.paymentIntent(r.pathParams.id);
       if (r.keyKind === 'publishable') requireClientSecret(r.form, pi.client_secret);
       return r.billing.confirmPaymentIntent(pi.id, r.form, r.keyKind);
+    },
+    true,
+  ),
+
+  route(
+    'POST',
+    '/v1/setup_intents',
+    ['customer', 'usage', 'payment_method_types', 'metadata', 'description'],
+    (r) => r.billing.createSetupIntent(r.form),
+  ),
+  route(
+    'GET',
+    '/v1/setup_intents/:id',
+    ['client_secret'],
+    (r) => {
+      const si = r.billing.setupIntent(r.pathParams.id);
+      if (r.keyKind === 'publishable') requireClientSecret(r.form, si.client_secret);
+      return si;
+    },
+    true,
+  ),
+  route(
+    'POST',
+    '/v1/setup_intents/:id/confirm',
+    ['client_secret', 'payment_method', 'return_url', 'use_stripe_sdk'],
+    (r) => {
+      const si = r.billing.setupIntent(r.pathParams.id);
+      if (r.keyKind === 'publishable') requireClientSecret(r.form, si.client_secret);
+      return r.billing.confirmSetupIntent(si.id, r.form, r.keyKind);
     },
     true,
   ),

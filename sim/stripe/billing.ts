@@ -29,6 +29,7 @@ import {
   type Invoice,
   type InvoiceLine,
   type PaymentIntent,
+  type SetupIntent,
   type PaymentMethod,
   type Price,
   type Product,
@@ -42,6 +43,7 @@ import {
   newId,
   planFromPrice,
 } from './objects';
+import { prorate } from './proration';
 import type { StripeSimState } from './state';
 
 export interface BillingContext {
@@ -51,9 +53,26 @@ export interface BillingContext {
   /** Records an event; the caller delivers it once the API answer has gone out. */
   emit(type: string, object: unknown, previousAttributes?: Record<string, unknown>): void;
   baseUrl(): string;
+  /** Runs work after `ms`, with its own events (Stripe's asynchronous steps); absent: at once. */
+  later?(ms: number, work: (billing: StripeBilling) => void): void;
 }
 
 type ChargeOutcome = 'succeeded' | 'requires_action' | 'declined';
+
+/** One invoice line to be: an item's amount over a period, a proration or a full period. */
+interface LineSpec {
+  item: Pick<SubscriptionItem, 'id' | 'price' | 'quantity'>;
+  amount: number;
+  period: { start: number; end: number };
+  proration: boolean;
+}
+
+const PRORATION_BEHAVIORS = ['always_invoice', 'create_prorations', 'none'] as const;
+type ProrationBehavior = (typeof PRORATION_BEHAVIORS)[number];
+/** What a `pending_if_incomplete` update may change (Stripe's pending updates reference). */
+const PENDING_UPDATE_PARAMS = ['items', 'payment_behavior', 'proration_behavior', 'proration_date', 'expand'];
+/** Pending updates expire after 23 hours, like an incomplete subscription. */
+const PENDING_UPDATE_TTL = 23 * 3600;
 
 const clone = <T>(value: T): T => structuredClone(value);
 
@@ -426,6 +445,9 @@ export class StripeBilling {
       sub.cancel_at_period_end = true;
       sub.cancel_at = items[0].current_period_end;
     }
+    const settings = optObject(params, 'payment_settings');
+    if (settings && optString(settings, 'save_default_payment_method') === 'on_subscription')
+      sub.payment_settings.save_default_payment_method = 'on_subscription';
 
     const invoice = this.createInvoice(
       sub,
@@ -440,7 +462,11 @@ export class StripeBilling {
       this.markInvoicePaid(invoice);
       outcome = 'succeeded';
     } else {
-      const pi = this.createIntent(invoice, customer, pmId ?? null, 'Subscription creation');
+      // As on Stripe: only with save_default_payment_method=on_subscription does the first
+      // payment save the card for the renewals (setup_future_usage=off_session).
+      const pi = this.createIntent(invoice, customer, pmId ?? null, 'Subscription creation', {
+        saveForLater: sub.payment_settings.save_default_payment_method === 'on_subscription',
+      });
       if (behaviour !== 'default_incomplete') outcome = this.attempt(pi, invoice, { authenticated: false });
       else pi.status = pmId ? 'requires_confirmation' : 'requires_payment_method';
     }
@@ -516,6 +542,32 @@ export class StripeBilling {
         );
       }
     }
+    const paymentBehavior = optString(params, 'payment_behavior') ?? 'allow_incomplete';
+    if (
+      !['allow_incomplete', 'default_incomplete', 'error_if_incomplete', 'pending_if_incomplete'].includes(
+        paymentBehavior,
+      )
+    ) {
+      throw StripeSimError.invalid(
+        'Invalid payment_behavior: must be one of allow_incomplete, default_incomplete, error_if_incomplete, or pending_if_incomplete',
+        'payment_behavior',
+      );
+    }
+    if (paymentBehavior === 'pending_if_incomplete') {
+      const other = keys.find((k) => !PENDING_UPDATE_PARAMS.includes(k));
+      if (other) {
+        throw StripeSimError.invalid(
+          `When \`payment_behavior=pending_if_incomplete\`, you can only pass the parameters supported by pending updates: ${other} is not supported.`,
+          other,
+        );
+      }
+    }
+    const behavior = this.prorationBehavior(params);
+    const prorationDate = optInt(params, 'proration_date');
+    const itemParams = optArray(params, 'items');
+    if (prorationDate !== undefined && !itemParams) {
+      throw StripeSimError.invalid('proration_date can only be set when items change.', 'proration_date');
+    }
     const before = clone(sub);
     sub.metadata = applyMetadata(sub.metadata, params);
     const pmId = optString(params, 'default_payment_method');
@@ -531,11 +583,246 @@ export class StripeBilling {
         sub.cancellation_details = { ...sub.cancellation_details, reason: 'cancellation_requested' };
       else sub.cancellation_details = { comment: null, feedback: null, reason: null };
     }
-    const itemParams = optArray(params, 'items');
-    if (itemParams) this.applyItemChanges(sub, itemParams);
+    let invoice: Invoice | null = null;
+    let outcome: ChargeOutcome | 'not_attempted' = 'not_attempted';
+    if (itemParams) {
+      const at = this.prorationDate(sub, prorationDate, behavior);
+      const oldItems = clone(sub.items);
+      this.applyItemChanges(sub, itemParams);
+      const prorations = behavior === 'none' ? [] : this.prorationLines(oldItems.data, sub.items.data, at);
+      // create_prorations: Stripe keeps them as pending invoice items for the next invoice; the
+      // stand-in does not bill those. always_invoice bills them now, on an invoice of their own.
+      if (behavior === 'always_invoice' && prorations.length > 0) {
+        const customer = this.customer(sub.customer);
+        const periodEnd = sub.items.data[0].current_period_end;
+        invoice = this.createInvoice(sub, customer, 'subscription_update', at, periodEnd, {
+          lines: prorations,
+        });
+        if (invoice.amount_due === 0) {
+          this.markInvoicePaid(invoice);
+          outcome = 'succeeded';
+        } else {
+          const chargePm = sub.default_payment_method ?? customer.invoice_settings.default_payment_method;
+          const pi = this.createIntent(invoice, customer, chargePm, 'Subscription update');
+          outcome = chargePm ? this.attempt(pi, invoice, { authenticated: false }) : 'declined';
+        }
+        if (outcome !== 'succeeded') {
+          if (paymentBehavior === 'error_if_incomplete') {
+            sub.items = oldItems;
+            this.forgetInvoice(invoice);
+            throw outcome === 'requires_action'
+              ? StripeSimError.cardDeclined({
+                  code: 'authentication_required',
+                  decline_code: 'authentication_required',
+                  message: 'Your card was declined. This transaction requires authentication.',
+                })
+              : StripeSimError.cardDeclined();
+          }
+          if (paymentBehavior === 'pending_if_incomplete') {
+            // The change waits for the invoice: the subscription goes on as it was.
+            sub.pending_update = {
+              billing_cycle_anchor: null,
+              expires_at: this.ctx.now() + PENDING_UPDATE_TTL,
+              subscription_items: clone(sub.items.data),
+              trial_end: null,
+              trial_from_plan: null,
+            };
+            sub.items = oldItems;
+          } else {
+            sub.status = 'past_due';
+          }
+        }
+        sub.latest_invoice = invoice.id;
+      }
+    }
     const previous = changedFields(before, sub);
     if (previous) this.ctx.emit('customer.subscription.updated', clone(sub), previous);
+    if (invoice) this.emitInvoiceOutcome(invoice, outcome);
     return sub;
+  }
+
+  private prorationBehavior(params: FormObject): ProrationBehavior {
+    const value = optString(params, 'proration_behavior') ?? 'create_prorations';
+    if (!(PRORATION_BEHAVIORS as readonly string[]).includes(value)) {
+      throw StripeSimError.invalid(
+        'Invalid proration_behavior: must be one of always_invoice, create_prorations, or none',
+        'proration_behavior',
+      );
+    }
+    return value as ProrationBehavior;
+  }
+
+  /** The proration date: now unless given; a given one must lie inside the current period. */
+  private prorationDate(
+    sub: Subscription,
+    given: number | undefined,
+    behavior: ProrationBehavior,
+    param = 'proration_date',
+  ): number {
+    if (given === undefined) return this.ctx.now();
+    if (behavior === 'none') {
+      throw StripeSimError.invalid('proration_date cannot be set when proration_behavior is none.', param);
+    }
+    const item = sub.items.data[0];
+    if (given < item.current_period_start || given >= item.current_period_end) {
+      throw StripeSimError.invalid(
+        'The proration date must be within the current subscription period.',
+        param,
+      );
+    }
+    return given;
+  }
+
+  /** Unused time on what changed, credited; remaining time on what replaces it, charged. */
+  private prorationLines(oldItems: SubscriptionItem[], newItems: SubscriptionItem[], at: number): LineSpec[] {
+    const lines: LineSpec[] = [];
+    const same = (a: SubscriptionItem, b: SubscriptionItem) =>
+      a.price.id === b.price.id && a.quantity === b.quantity;
+    for (const old of oldItems) {
+      const now = newItems.find((it) => it.id === old.id);
+      if (now && same(old, now)) continue;
+      const period = { start: at, end: old.current_period_end };
+      const { credit, debit } = prorate({
+        oldAmount: old.price.unit_amount * old.quantity,
+        newAmount: now ? now.price.unit_amount * now.quantity : 0,
+        periodStart: old.current_period_start,
+        periodEnd: old.current_period_end,
+        at,
+      });
+      lines.push({ item: old, amount: credit, period, proration: true });
+      if (now) lines.push({ item: now, amount: debit, period, proration: true });
+    }
+    for (const added of newItems) {
+      if (oldItems.some((it) => it.id === added.id)) continue;
+      const { debit } = prorate({
+        oldAmount: 0,
+        newAmount: added.price.unit_amount * added.quantity,
+        periodStart: added.current_period_start,
+        periodEnd: added.current_period_end,
+        at,
+      });
+      lines.push({
+        item: added,
+        amount: debit,
+        period: { start: at, end: added.current_period_end },
+        proration: true,
+      });
+    }
+    return lines;
+  }
+
+  /**
+   * POST /v1/invoices/create_preview: the invoice a subscription change would make, computed as
+   * the update would compute it (same proration date, same behaviour), without changing anything.
+   * With always_invoice that is the invoice billed at once (the prorations only); otherwise the
+   * next renewal invoice, prorations included.
+   */
+  previewInvoice(params: FormObject): Invoice {
+    const subId = optString(params, 'subscription');
+    const customerId = optString(params, 'customer');
+    if (!subId && !customerId) {
+      throw StripeSimError.invalid(
+        'You must specify one of customer, customer_details, subscription, or schedule.',
+      );
+    }
+    const details = optObject(params, 'subscription_details') ?? {};
+    if (!subId)
+      throw StripeSimError.invalid('The stand-in only previews existing subscriptions.', 'subscription');
+    const live = this.subscription(subId);
+    if (customerId && live.customer !== customerId) {
+      throw StripeSimError.invalid(
+        `The subscription ${subId} does not belong to the customer ${customerId}.`,
+        'subscription',
+      );
+    }
+    if (live.status === 'canceled' || live.status === 'incomplete_expired') {
+      throw StripeSimError.invalid(
+        'You cannot preview the upcoming invoice for a canceled subscription.',
+        'subscription',
+        'invoice_upcoming_none',
+      );
+    }
+    const customer = this.customer(live.customer);
+    const behavior = this.prorationBehavior(details);
+    const prorationDate = optInt(details, 'proration_date');
+    const itemParams = optArray(details, 'items');
+    if (prorationDate !== undefined && !itemParams) {
+      throw StripeSimError.invalid(
+        'subscription_details[proration_date] requires subscription_details[items].',
+        'subscription_details[proration_date]',
+      );
+    }
+    const sub = clone(live);
+    const at = this.prorationDate(sub, prorationDate, behavior, 'subscription_details[proration_date]');
+    const oldItems = clone(sub.items.data);
+    if (itemParams) this.applyItemChanges(sub, itemParams);
+    const cancelAtPeriodEnd = optBool(details, 'cancel_at_period_end') ?? sub.cancel_at_period_end;
+    const prorations = behavior === 'none' ? [] : this.prorationLines(oldItems, sub.items.data, at);
+    const periodEnd = sub.items.data[0].current_period_end;
+    if (behavior === 'always_invoice' && prorations.length > 0) {
+      return this.createInvoice(sub, customer, 'subscription_update', at, periodEnd, {
+        lines: prorations,
+        preview: true,
+        prorationDate: itemParams ? at : undefined,
+      });
+    }
+    if (cancelAtPeriodEnd && prorations.length === 0) {
+      throw StripeSimError.invalid(
+        'No upcoming invoices for this subscription: it is set to cancel at the end of the period.',
+        'subscription',
+        'invoice_upcoming_none',
+      );
+    }
+    const next = sub.items.data.map((item) => {
+      const r = item.price.recurring ?? { interval: 'month' as Interval, interval_count: 1 };
+      return {
+        item,
+        amount: cancelAtPeriodEnd ? 0 : item.price.unit_amount * item.quantity,
+        period: { start: periodEnd, end: addInterval(periodEnd, r.interval, r.interval_count) },
+        proration: false,
+      };
+    });
+    return this.createInvoice(sub, customer, 'subscription_cycle', periodEnd, next[0].period.end, {
+      lines: [...prorations, ...(cancelAtPeriodEnd ? [] : next)],
+      preview: true,
+      prorationDate: itemParams ? at : undefined,
+    });
+  }
+
+  /**
+   * POST /v1/invoices/:id/void: an open invoice is voided, its PaymentIntent canceled, the balance
+   * it used given back; a pending update that waited for it is discarded.
+   */
+  voidInvoice(id: string): Invoice {
+    const invoice = this.invoice(id);
+    if (invoice.status !== 'open') {
+      throw StripeSimError.invalid(
+        `You can only void open invoices. This invoice is ${invoice.status}.`,
+        undefined,
+        'invoice_not_editable',
+      );
+    }
+    invoice.status = 'void';
+    invoice.amount_remaining = 0;
+    const piId = this.state.invoiceIntent.get(invoice.id);
+    const pi = piId ? this.state.paymentIntents.get(piId) : undefined;
+    if (pi && pi.status !== 'succeeded') {
+      pi.status = 'canceled';
+      pi.canceled_at = this.ctx.now();
+      pi.next_action = null;
+    }
+    const customer = this.state.customers.get(invoice.customer);
+    if (customer && invoice.ending_balance !== null) {
+      customer.balance += invoice.starting_balance - invoice.ending_balance;
+    }
+    const sub = this.state.subscriptions.get(invoice.parent.subscription_details.subscription);
+    if (sub?.pending_update && sub.latest_invoice === invoice.id) {
+      const before = clone(sub);
+      sub.pending_update = null;
+      this.ctx.emit('customer.subscription.updated', clone(sub), changedFields(before, sub) ?? {});
+    }
+    this.ctx.emit('invoice.voided', clone(invoice));
+    return invoice;
   }
 
   /**
@@ -655,65 +942,49 @@ export class StripeBilling {
 
   // ---------- invoices and payment intents ----------
 
+  /**
+   * An invoice for the subscription: its items for the period, or the given `lines` (prorations).
+   * The customer's balance applies as on Stripe: a credit lowers amount_due (never below 0), what
+   * is left of a negative total goes back to the balance. A `preview` is neither numbered nor
+   * stored, and leaves the balance as it is.
+   */
   private createInvoice(
     sub: Subscription,
     customer: Customer,
     reason: Invoice['billing_reason'],
     periodStart: number,
     periodEnd: number,
+    opts: { lines?: LineSpec[]; preview?: boolean; prorationDate?: number } = {},
   ): Invoice {
     const now = this.ctx.now();
-    const id = newId('in');
-    const lines: InvoiceLine[] = sub.items.data.map((item) => {
-      const amount = item.price.unit_amount * item.quantity;
-      const productName = this.state.products.get(item.price.product)?.name ?? item.price.product;
-      const interval = item.price.recurring?.interval ?? 'month';
-      return {
-        id: newId('il'),
-        object: 'line_item',
-        amount,
-        currency: item.price.currency,
-        description: `${item.quantity} × ${productName} (at ${formatAmount(item.price.unit_amount, item.price.currency)} / ${interval})`,
-        discount_amounts: [],
-        discountable: true,
-        discounts: [],
-        invoice: id,
-        livemode: false,
-        metadata: {},
-        parent: {
-          type: 'subscription_item_details',
-          invoice_item_details: null,
-          subscription_item_details: {
-            invoice_item: null,
-            proration: false,
-            proration_details: { credited_items: null },
-            subscription: sub.id,
-            subscription_item: item.id,
-          },
-        },
+    const id = opts.preview ? `upcoming_${newId('in')}` : newId('in');
+    const specs: LineSpec[] =
+      opts.lines ??
+      sub.items.data.map((item) => ({
+        item,
+        amount: item.price.unit_amount * item.quantity,
         period: { start: periodStart, end: periodEnd },
-        pretax_credit_amounts: [],
-        pricing: {
-          type: 'price_details',
-          price_details: { price: item.price.id, product: item.price.product },
-          unit_amount_decimal: item.price.unit_amount_decimal,
-        },
-        quantity: item.quantity,
-        taxes: [],
-      };
-    });
+        proration: false,
+      }));
+    const lines = specs.map((spec) => this.invoiceLine(id, sub, spec));
     const total = lines.reduce((sum, l) => sum + l.amount, 0);
-    const number = `${customer.invoice_prefix}-${String(customer.next_invoice_sequence).padStart(4, '0')}`;
-    customer.next_invoice_sequence += 1;
+    const startingBalance = customer.balance;
+    const amountDue = Math.max(0, total + startingBalance);
+    const endingBalance = Math.min(0, total + startingBalance);
+    if (!opts.preview) customer.balance = endingBalance;
+    const number = opts.preview
+      ? null
+      : `${customer.invoice_prefix}-${String(customer.next_invoice_sequence).padStart(4, '0')}`;
+    if (!opts.preview) customer.next_invoice_sequence += 1;
     const invoice: Invoice = {
       id,
       object: 'invoice',
       account_country: 'US',
       account_name: 'Stripe stand-in',
-      amount_due: total,
+      amount_due: amountDue,
       amount_overpaid: 0,
       amount_paid: 0,
-      amount_remaining: total,
+      amount_remaining: amountDue,
       amount_shipping: 0,
       attempt_count: 0,
       attempted: false,
@@ -729,9 +1000,10 @@ export class StripeBilling {
       description: null,
       discounts: [],
       due_date: null,
-      effective_at: now,
-      ending_balance: 0,
-      hosted_invoice_url: `${this.ctx.baseUrl()}/_sim/invoices/${id}`,
+      effective_at: opts.preview ? null : now,
+      ending_balance: opts.preview ? null : endingBalance,
+      starting_balance: startingBalance,
+      hosted_invoice_url: opts.preview ? null : `${this.ctx.baseUrl()}/_sim/invoices/${id}`,
       invoice_pdf: null,
       last_finalization_error: null,
       lines: list(lines, `/v1/invoices/${id}/lines`),
@@ -742,13 +1014,19 @@ export class StripeBilling {
       parent: {
         type: 'subscription_details',
         quote_details: null,
-        subscription_details: { metadata: { ...sub.metadata }, subscription: sub.id },
+        subscription_details: {
+          metadata: { ...sub.metadata },
+          subscription: sub.id,
+          ...(opts.preview && opts.prorationDate !== undefined
+            ? { subscription_proration_date: opts.prorationDate }
+            : {}),
+        },
       },
       period_end: periodEnd,
       period_start: periodStart,
-      status: 'open',
+      status: opts.preview ? 'draft' : 'open',
       status_transitions: {
-        finalized_at: now,
+        finalized_at: opts.preview ? null : now,
         marked_uncollectible_at: null,
         paid_at: null,
         voided_at: null,
@@ -757,10 +1035,61 @@ export class StripeBilling {
       subtotal_excluding_tax: total,
       total,
       total_excluding_tax: total,
-      webhooks_delivered_at: now,
+      webhooks_delivered_at: opts.preview ? null : now,
     };
-    this.state.invoices.set(invoice.id, invoice);
+    if (!opts.preview) this.state.invoices.set(invoice.id, invoice);
     return invoice;
+  }
+
+  private invoiceLine(invoiceId: string, sub: Subscription, spec: LineSpec): InvoiceLine {
+    const { item, amount, period, proration } = spec;
+    const price = item.price;
+    const productName = this.state.products.get(price.product)?.name ?? price.product;
+    const interval = price.recurring?.interval ?? 'month';
+    const after = new Date(period.start * 1000).toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    const description = !proration
+      ? `${item.quantity} × ${productName} (at ${formatAmount(price.unit_amount, price.currency)} / ${interval})`
+      : amount < 0
+        ? `Unused time on ${item.quantity} × ${productName} after ${after}`
+        : `Remaining time on ${item.quantity} × ${productName} after ${after}`;
+    return {
+      id: newId('il'),
+      object: 'line_item',
+      amount,
+      currency: price.currency,
+      description,
+      discount_amounts: [],
+      discountable: !proration,
+      discounts: [],
+      invoice: invoiceId,
+      livemode: false,
+      metadata: {},
+      parent: {
+        type: 'subscription_item_details',
+        invoice_item_details: null,
+        subscription_item_details: {
+          invoice_item: null,
+          proration,
+          proration_details: { credited_items: null },
+          subscription: sub.id,
+          subscription_item: item.id,
+        },
+      },
+      period: { ...period },
+      pretax_credit_amounts: [],
+      pricing: {
+        type: 'price_details',
+        price_details: { price: price.id, product: price.product },
+        unit_amount_decimal: price.unit_amount_decimal,
+      },
+      quantity: item.quantity,
+      taxes: [],
+    };
   }
 
   private createIntent(
@@ -768,6 +1097,7 @@ export class StripeBilling {
     customer: Customer,
     pmId: string | null,
     description: string,
+    opts: { saveForLater?: boolean } = {},
   ): PaymentIntent {
     const id = newId('pi');
     const pi: PaymentIntent = {
@@ -794,7 +1124,7 @@ export class StripeBilling {
       next_action: null,
       payment_method: pmId,
       payment_method_types: ['card'],
-      setup_future_usage: 'off_session',
+      setup_future_usage: opts.saveForLater ? 'off_session' : null,
       status: 'requires_payment_method',
     };
     this.state.paymentIntents.set(id, pi);
@@ -804,6 +1134,8 @@ export class StripeBilling {
   }
 
   private forgetInvoice(invoice: Invoice): void {
+    const customer = this.state.customers.get(invoice.customer);
+    if (customer && invoice.ending_balance !== null) customer.balance = invoice.starting_balance;
     const piId = this.state.invoiceIntent.get(invoice.id);
     this.state.invoices.delete(invoice.id);
     this.state.invoiceIntent.delete(invoice.id);
@@ -833,7 +1165,19 @@ export class StripeBilling {
     const behaviour: CardBehaviour = pi.payment_method
       ? (this.state.cardBehaviour.get(pi.payment_method) ?? 'succeeds')
       : 'declined_on_charge';
-    if (behaviour === 'succeeds' || (behaviour === 'authentication_required' && opts.authenticated)) {
+    const pmId = pi.payment_method;
+    const setUp = pmId !== null && this.state.offSessionReady.has(pmId);
+    // 3184 asks every time; 3155 asks until it has been set up for off-session use.
+    const asks =
+      behaviour === 'authentication_required' ||
+      (behaviour === 'authentication_required_unless_set_up' && !setUp);
+    const charges =
+      behaviour === 'succeeds' ||
+      behaviour === 'authentication_required' ||
+      behaviour === 'authentication_required_unless_set_up';
+    if (charges && (!asks || opts.authenticated)) {
+      // A payment made with setup_future_usage=off_session sets the card up for later charges.
+      if (pmId && pi.setup_future_usage === 'off_session') this.state.offSessionReady.add(pmId);
       pi.status = 'succeeded';
       pi.amount_received = pi.amount;
       pi.latest_charge = newId('ch');
@@ -842,7 +1186,7 @@ export class StripeBilling {
       this.markInvoicePaid(invoice);
       return 'succeeded';
     }
-    if (behaviour === 'authentication_required') {
+    if (charges && asks) {
       pi.status = 'requires_action';
       pi.next_action = {
         type: 'use_stripe_sdk',
@@ -921,7 +1265,15 @@ export class StripeBilling {
       outcome = this.attempt(pi, invoice, { authenticated: false });
       if (outcome === 'requires_action' && via === 'publishable') outcome = this.authenticate(pi, invoice);
     }
-    this.afterInvoicePayment(invoice, outcome);
+    // The PaymentIntent has succeeded now; the subscription turns active (and invoice.paid is
+    // sent) a moment later, as on Stripe, so nobody may rely on it within this call.
+    const delay = this.state.activationDelayMs;
+    if (outcome === 'succeeded' && delay > 0 && this.ctx.later) {
+      const invoiceId = invoice.id;
+      this.ctx.later(delay, (billing) =>
+        billing.afterInvoicePayment(billing.invoice(invoiceId), 'succeeded'),
+      );
+    } else this.afterInvoicePayment(invoice, outcome);
     return pi;
   }
 
@@ -948,16 +1300,134 @@ export class StripeBilling {
     return pm;
   }
 
-  private afterInvoicePayment(invoice: Invoice, outcome: ChargeOutcome): void {
+  afterInvoicePayment(invoice: Invoice, outcome: ChargeOutcome): void {
     const subId = invoice.parent.subscription_details.subscription;
     const sub = this.state.subscriptions.get(subId);
     this.emitInvoiceOutcome(invoice, outcome);
     if (!sub || outcome !== 'succeeded') return;
-    if (sub.status === 'incomplete' || sub.status === 'past_due') {
-      const before = clone(sub);
-      sub.status = 'active';
-      this.ctx.emit('customer.subscription.updated', clone(sub), changedFields(before, sub) ?? {});
+    const before = clone(sub);
+    if (sub.status === 'incomplete' || sub.status === 'past_due') sub.status = 'active';
+    // A pending update is applied once the invoice it waited for is paid.
+    if (sub.pending_update?.subscription_items && sub.latest_invoice === invoice.id) {
+      sub.items.data = sub.pending_update.subscription_items;
+      sub.items.total_count = sub.items.data.length;
+      sub.pending_update = null;
     }
+    const previous = changedFields(before, sub);
+    if (previous) this.ctx.emit('customer.subscription.updated', clone(sub), previous);
+  }
+
+  // ---------- setup intents ----------
+
+  setupIntent(id: string): SetupIntent {
+    const si = this.state.setupIntents.get(id);
+    if (!si) throw StripeSimError.noSuch('setup_intent', id, 'intent');
+    return si;
+  }
+
+  /** POST /v1/setup_intents: saves a card for later (off-session) charges. */
+  createSetupIntent(params: FormObject): SetupIntent {
+    const customerId = optString(params, 'customer');
+    if (customerId) this.customer(customerId, 'customer');
+    const usage = optString(params, 'usage') ?? 'off_session';
+    if (usage !== 'off_session' && usage !== 'on_session')
+      throw StripeSimError.invalid(`Invalid usage: must be one of off_session or on_session`, 'usage');
+    const id = newId('seti');
+    const si: SetupIntent = {
+      id,
+      object: 'setup_intent',
+      application: null,
+      cancellation_reason: null,
+      client_secret: `${id}_secret_${newId('x', 25).slice(2)}`,
+      created: this.ctx.now(),
+      customer: customerId ?? null,
+      description: optString(params, 'description') ?? null,
+      last_setup_error: null,
+      latest_attempt: null,
+      livemode: false,
+      metadata: applyMetadata({}, params),
+      next_action: null,
+      payment_method: null,
+      payment_method_types: ['card'],
+      status: 'requires_payment_method',
+      usage,
+    };
+    this.state.setupIntents.set(id, si);
+    this.ctx.emit('setup_intent.created', clone(si));
+    return si;
+  }
+
+  /**
+   * POST /v1/setup_intents/:id/confirm (Stripe.js confirmCardSetup): the card is attached to the
+   * customer; a card that asks for 3-D Secure goes through the challenge (state.authenticationResult),
+   * and once set up it is charged off-session without asking again.
+   */
+  confirmSetupIntent(id: string, params: FormObject, via: 'publishable' | 'secret'): SetupIntent {
+    const si = this.setupIntent(id);
+    if (si.status === 'succeeded' || si.status === 'canceled') {
+      throw new StripeSimError(400, {
+        type: 'invalid_request_error',
+        code: 'setup_intent_unexpected_state',
+        message: `You cannot confirm this SetupIntent because it has a status of ${si.status}.`,
+        setup_intent: clone(si),
+      });
+    }
+    const pmId = optString(params, 'payment_method') ?? si.payment_method;
+    if (!pmId)
+      throw StripeSimError.invalid(
+        'You must provide a payment_method to confirm this SetupIntent.',
+        'payment_method',
+      );
+    const pm = this.usablePaymentMethod(pmId, null);
+    si.payment_method = pm.id;
+    si.latest_attempt = newId('setatt');
+    const behaviour = this.state.cardBehaviour.get(pm.id) ?? 'succeeds';
+    if (behaviour === 'declined_on_attach' || behaviour === 'declined_on_charge') {
+      si.status = 'requires_payment_method';
+      si.last_setup_error = { ...DECLINE, payment_method: clone(pm) };
+      this.ctx.emit('setup_intent.setup_failed', clone(si));
+      return si;
+    }
+    if (behaviour !== 'succeeds') {
+      // Both 3-D Secure cards ask during setup; only a customer (Stripe.js) can answer.
+      if (via === 'secret') {
+        si.status = 'requires_action';
+        si.next_action = {
+          type: 'use_stripe_sdk',
+          use_stripe_sdk: {
+            type: 'three_d_secure_redirect',
+            stripe_js: `${this.ctx.baseUrl()}/_sim/3ds/${si.id}`,
+          },
+        };
+        return si;
+      }
+      if (this.state.authenticationResult !== 'succeed') {
+        si.status = 'requires_payment_method';
+        si.next_action = null;
+        si.last_setup_error = { ...AUTHENTICATION_FAILURE, payment_method: clone(pm) };
+        this.ctx.emit('setup_intent.setup_failed', clone(si));
+        return si;
+      }
+    }
+    if (si.customer) {
+      if (pm.customer && pm.customer !== si.customer) {
+        throw StripeSimError.invalid(
+          'The payment method you provided has already been attached to a customer.',
+          undefined,
+          'payment_method_unexpected_state',
+        );
+      }
+      if (pm.customer !== si.customer) {
+        pm.customer = si.customer;
+        this.ctx.emit('payment_method.attached', clone(pm));
+      }
+    }
+    if (si.usage === 'off_session') this.state.offSessionReady.add(pm.id);
+    si.status = 'succeeded';
+    si.next_action = null;
+    si.last_setup_error = null;
+    this.ctx.emit('setup_intent.succeeded', clone(si));
+    return si;
   }
 
   setAuthenticationResult(result: 'succeed' | 'fail'): void {

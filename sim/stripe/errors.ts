@@ -12,6 +12,7 @@ export interface StripeErrorBody {
   doc_url?: string;
   payment_intent?: unknown;
   payment_method?: unknown;
+  setup_intent?: unknown;
 }
 
 export class StripeSimError extends Error {

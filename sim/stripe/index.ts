@@ -46,6 +46,8 @@ export interface StripeSim {
   resend(eventId: string): Promise<WebhookDelivery | null>;
   /** What the customer does at the next 3-D Secure challenge. */
   setAuthenticationResult(result: 'succeed' | 'fail'): void;
+  /** How long after a Stripe.js confirmation the subscription turns active (0: at once). */
+  setActivationDelay(ms: number): void;
   /** Moves a subscription to the end of its period: renewal, or the end when cancel_at_period_end. */
   advanceSubscription(subscriptionId: string): Promise<unknown>;
   reset(): void;
@@ -65,6 +67,9 @@ export async function startStripeSim(opts: StripeSimOptions = {}): Promise<Strip
   let baseUrl = '';
 
   /** Runs `work` and delivers the events it raised once `respond` has sent the answer. */
+  /** Asynchronous steps still to come; cleared when the stand-in closes or resets. */
+  const pending = new Set<ReturnType<typeof setTimeout>>();
+
   function withEvents<T>(
     request: { id: string | null; idempotencyKey: string | null },
     work: (b: StripeBilling) => T,
@@ -75,6 +80,15 @@ export async function startStripeSim(opts: StripeSimOptions = {}): Promise<Strip
       now: nowSeconds,
       baseUrl: () => baseUrl,
       emit: (type, object, previous) => raised.push(dispatcher.createEvent(type, object, previous, request)),
+      later: (ms, work) => {
+        const timer = setTimeout(() => {
+          pending.delete(timer);
+          // Its events belong to no API request, like Stripe's own follow-ups.
+          const { release } = withEvents({ id: null, idempotencyKey: null }, work);
+          release();
+        }, ms);
+        pending.add(timer);
+      },
     });
     const release = () => {
       for (const event of raised) dispatcher.enqueue(event);
@@ -257,6 +271,13 @@ export async function startStripeSim(opts: StripeSimOptions = {}): Promise<Strip
         sim.setAuthenticationResult(body.result);
         return sendJson(res, 200, { result: body.result });
       }
+      if (is('POST', /^\/_sim\/activation-delay$/)) {
+        const ms = body.ms;
+        if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > 600_000)
+          return sendJson(res, 400, { message: 'ms must be a whole number from 0 to 600000' });
+        sim.setActivationDelay(ms);
+        return sendJson(res, 200, { ms });
+      }
       if (advanceMatch) {
         return sendJson(res, 200, await sim.advanceSubscription(decodeURIComponent(advanceMatch[1])));
       }
@@ -285,6 +306,8 @@ export async function startStripeSim(opts: StripeSimOptions = {}): Promise<Strip
     state,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const timer of pending) clearTimeout(timer);
+        pending.clear();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
@@ -310,7 +333,12 @@ export async function startStripeSim(opts: StripeSimOptions = {}): Promise<Strip
       return result;
     },
     reset() {
+      for (const timer of pending) clearTimeout(timer);
+      pending.clear();
       clearState(state);
+    },
+    setActivationDelay(ms) {
+      state.activationDelayMs = ms;
     },
   };
   return sim;

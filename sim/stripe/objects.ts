@@ -24,6 +24,8 @@ export type Metadata = Record<string, string>;
 export type CardBehaviour =
   | 'succeeds'
   | 'authentication_required'
+  /** Stripe's 4000002500003155: asks for 3-D Secure until it is set up for off-session use. */
+  | 'authentication_required_unless_set_up'
   | 'declined_on_attach'
   | 'declined_on_charge';
 
@@ -43,6 +45,12 @@ export const TEST_CARDS: Record<string, TestCard> = {
     last4: '3184',
     funding: 'credit',
     behaviour: 'authentication_required',
+  },
+  pm_card_authenticationRequiredSetupForOffSession: {
+    brand: 'visa',
+    last4: '3155',
+    funding: 'credit',
+    behaviour: 'authentication_required_unless_set_up',
   },
   pm_card_chargeDeclined: {
     brand: 'visa',
@@ -266,7 +274,8 @@ export interface Subscription {
   };
   pending_invoice_item_interval: null;
   pending_setup_intent: null;
-  pending_update: null;
+  /** Set while a `payment_behavior=pending_if_incomplete` change waits for its invoice to be paid. */
+  pending_update: PendingUpdate | null;
   schedule: null;
   start_date: number;
   status: SubscriptionStatus;
@@ -275,6 +284,14 @@ export interface Subscription {
   trial_end: null;
   trial_settings: { end_behavior: { missing_payment_method: 'create_invoice' } };
   trial_start: null;
+}
+
+export interface PendingUpdate {
+  billing_cycle_anchor: number | null;
+  expires_at: number;
+  subscription_items: SubscriptionItem[] | null;
+  trial_end: number | null;
+  trial_from_plan: boolean | null;
 }
 
 export interface InvoiceLine {
@@ -294,7 +311,7 @@ export interface InvoiceLine {
     invoice_item_details: null;
     subscription_item_details: {
       invoice_item: null;
-      proration: false;
+      proration: boolean;
       proration_details: { credited_items: null };
       subscription: string;
       subscription_item: string;
@@ -339,6 +356,7 @@ export interface Invoice {
   due_date: null;
   effective_at: number | null;
   ending_balance: number | null;
+  starting_balance: number;
   hosted_invoice_url: string | null;
   invoice_pdf: string | null;
   last_finalization_error: null;
@@ -350,7 +368,12 @@ export interface Invoice {
   parent: {
     type: 'subscription_details';
     quote_details: null;
-    subscription_details: { metadata: Metadata; subscription: string };
+    subscription_details: {
+      metadata: Metadata;
+      subscription: string;
+      /** Only on previews of prorations: the time prorations were computed for. */
+      subscription_proration_date?: number;
+    };
   };
   period_end: number;
   period_start: number;
@@ -403,6 +426,33 @@ export interface PaymentIntent {
   payment_method_types: string[];
   setup_future_usage: 'off_session' | null;
   status: PaymentIntentStatus;
+}
+
+export type SetupIntentStatus =
+  | 'requires_payment_method'
+  | 'requires_confirmation'
+  | 'requires_action'
+  | 'succeeded'
+  | 'canceled';
+
+export interface SetupIntent {
+  id: string;
+  object: 'setup_intent';
+  application: null;
+  cancellation_reason: null;
+  client_secret: string;
+  created: number;
+  customer: string | null;
+  description: string | null;
+  last_setup_error: Record<string, unknown> | null;
+  latest_attempt: string | null;
+  livemode: false;
+  metadata: Metadata;
+  next_action: Record<string, unknown> | null;
+  payment_method: string | null;
+  payment_method_types: string[];
+  status: SetupIntentStatus;
+  usage: 'off_session' | 'on_session';
 }
 
 export interface StripeEvent {

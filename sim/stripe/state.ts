@@ -4,6 +4,7 @@ import type {
   Customer,
   Invoice,
   PaymentIntent,
+  SetupIntent,
   PaymentMethod,
   Price,
   Product,
@@ -39,6 +40,9 @@ export interface StripeSimState {
   subscriptions: Map<string, Subscription>;
   invoices: Map<string, Invoice>;
   paymentIntents: Map<string, PaymentIntent>;
+  setupIntents: Map<string, SetupIntent>;
+  /** Cards set up for off-session use (a SetupIntent, or a first payment that saved them). */
+  offSessionReady: Set<string>;
   /** invoice id → its PaymentIntent, and back (basil invoices no longer name it directly). */
   invoiceIntent: Map<string, string>;
   intentInvoice: Map<string, string>;
@@ -48,6 +52,11 @@ export interface StripeSimState {
   idempotency: Map<string, StoredResponse>;
   /** What the next 3-D Secure challenge does when Stripe.js confirms (the customer's choice). */
   authenticationResult: 'succeed' | 'fail';
+  /**
+   * After a PaymentIntent confirmed by Stripe.js succeeds, Stripe pays the invoice and activates
+   * the subscription a moment later, not within the confirm call: this long later, in ms.
+   */
+  activationDelayMs: number;
 }
 
 export function createState(): StripeSimState {
@@ -60,12 +69,15 @@ export function createState(): StripeSimState {
     subscriptions: new Map(),
     invoices: new Map(),
     paymentIntents: new Map(),
+    setupIntents: new Map(),
+    offSessionReady: new Set(),
     invoiceIntent: new Map(),
     intentInvoice: new Map(),
     events: new Map(),
     deliveries: [],
     idempotency: new Map(),
     authenticationResult: 'succeed',
+    activationDelayMs: 1_000,
   };
 }
 
@@ -84,8 +96,10 @@ export function snapshot(state: StripeSimState) {
     subscriptions: [...state.subscriptions.values()],
     invoices: [...state.invoices.values()],
     paymentIntents: [...state.paymentIntents.values()],
+    setupIntents: [...state.setupIntents.values()],
     events: [...state.events.values()].map((e) => ({ id: e.id, type: e.type, created: e.created })),
     deliveries: state.deliveries,
     authenticationResult: state.authenticationResult,
+    activationDelayMs: state.activationDelayMs,
   };
 }

@@ -23,6 +23,7 @@
     4242424242424242: { id: 'pm_card_visa', brand: 'visa' },
     5555555555554444: { id: 'pm_card_mastercard', brand: 'mastercard' },
     4000002760003184: { id: 'pm_card_authenticationRequired', brand: 'visa' },
+    4000002500003155: { id: 'pm_card_authenticationRequiredSetupForOffSession', brand: 'visa' },
     4000000000000002: { id: 'pm_card_chargeDeclined', brand: 'visa' },
     4000000000000341: { id: 'pm_card_chargeCustomerFail', brand: 'visa' },
   };
@@ -443,13 +444,30 @@
           },
         };
       },
-      async confirmCardSetup() {
-        return {
-          error: {
-            type: 'invalid_request_error',
-            message: 'The Stripe.js stand-in does not support SetupIntents.',
-          },
-        };
+      async confirmCardSetup(clientSecret, data) {
+        record('confirmCardSetup', { clientSecret });
+        const match = /^(seti_[A-Za-z0-9]+)_secret_[A-Za-z0-9]+$/.exec(String(clientSecret || ''));
+        if (!match) {
+          throw integrationError(
+            `Invalid value for confirmCardSetup intent secret: value should be a client_secret string. You specified: ${clientSecret}.`,
+          );
+        }
+        const params = { client_secret: clientSecret, use_stripe_sdk: 'true' };
+        const pm = data?.payment_method;
+        if (typeof pm === 'string') params.payment_method = pm;
+        else if (pm?.card) {
+          const made = paymentMethodFor(pm.card, pm.billing_details);
+          if (made.error) return made;
+          params.payment_method = made.paymentMethod.id;
+        }
+        const result = await callSim(`/v1/setup_intents/${match[1]}/confirm`, 'POST', params);
+        if (result.error) return result;
+        const json = result.json;
+        if (json.error) return { error: json.error };
+        if (json.status === 'requires_payment_method' && json.last_setup_error) {
+          return { error: Object.assign({}, json.last_setup_error, { setup_intent: json }) };
+        }
+        return { setupIntent: json };
       },
       async confirmPayment() {
         return {

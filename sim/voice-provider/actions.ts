@@ -52,6 +52,8 @@ export interface SendEventOptions {
   log_level?: string;
   /** Makes it a follow-up event ({event_type, call_id, …}) instead of a live log line. */
   event_type?: string;
+  /** With event_type: the call's full details plus event_type (Bland's delayed combined webhook). */
+  combined?: boolean;
   signingSecret?: string;
 }
 
@@ -202,13 +204,17 @@ export function createSimActions(state: SimState, baseUrl: () => string) {
 
   async function sendEvent(options: SendEventOptions): Promise<WebhookAnswer> {
     assertUrl(options.webhookUrl);
+    const call = state.callsById.get(options.call_id);
     const payload: Record<string, unknown> = options.event_type
-      ? {
-          event_type: options.event_type,
-          call_id: options.call_id,
-          message: options.message ?? null,
-          created_at: blandTimestamp(Date.now()),
-        }
+      ? options.combined && call
+        ? // Bland's delayed combined webhook (after a transfer, say): the whole call plus event_type.
+          { ...call.details, event_type: options.event_type }
+        : {
+            event_type: options.event_type,
+            call_id: options.call_id,
+            message: options.message ?? null,
+            created_at: blandTimestamp(Date.now()),
+          }
       : {
           message: options.message ?? 'Call connected',
           call_id: options.call_id,

@@ -124,12 +124,22 @@ export function registerBlandRoutes(app: FastifyInstance, { state, wait }: Bland
       to !== undefined && Number.isInteger(Number(to)) ? Number(to) : Infinity,
     );
     const page = matching.slice(from, Math.max(from, stop)).map((c) => listItem(c.details));
-    return { total_count: matching.length, count: page.length, calls: page };
+    return state.listTotalCount
+      ? { total_count: matching.length, count: page.length, calls: page }
+      : { count: page.length, calls: page };
   });
 
   app.get<{ Params: { id: string } }>('/v1/calls/:id', async (request, reply) => {
     const call = ownedCall(request, request.params.id);
     if (!call) return blandError(reply, 404, 'CALL_NOT_FOUND', 'Call not found');
+    const failing = state.failingDetails.get(call.details.call_id);
+    if (failing && failing.times > 0) {
+      if (--failing.times === 0) state.failingDetails.delete(call.details.call_id);
+      if (failing.status === 429) reply.header('retry-after', '0');
+      return failing.status === 429
+        ? blandError(reply, 429, 'RATE_LIMITED', 'Too many requests')
+        : blandError(reply, 500, 'INTERNAL_ERROR', 'Internal server error');
+    }
     return call.details;
   });
 

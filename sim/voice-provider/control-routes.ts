@@ -27,6 +27,12 @@ const schemas = {
     retryAfterSeconds: z.number().min(0).max(3600).optional(),
   }),
   expire: z.object({ callId: z.string().min(1).max(200) }),
+  failDetails: z.object({
+    callIds: z.array(z.string().min(1).max(200)).max(10_000),
+    status: z.union([z.literal(429), z.literal(500)]).optional(),
+    times: z.number().int().min(1).max(1_000_000).optional(),
+  }),
+  listFormat: z.object({ totalCount: z.boolean() }),
   pathway: z.object({
     id: z.string().min(1).max(200),
     name: z.string().min(1).max(200),
@@ -45,6 +51,8 @@ const schemas = {
     category: z.string().max(100).optional(),
     log_level: z.string().max(100).optional(),
     event_type: z.string().max(100).optional(),
+    /** With event_type: send the call's full details with it, as Bland's combined webhooks do. */
+    combined: z.boolean().optional(),
     signingSecret: z.string().min(1).max(500).optional(),
   }),
 };
@@ -77,6 +85,19 @@ export function registerControlRoutes(app: FastifyInstance, state: SimState, act
       times: state.modeRemaining,
       retryAfterSeconds: state.retryAfterSeconds,
     };
+  });
+
+  /** The detail requests of these calls fail (429 or 500), `times` times each (default: always). */
+  app.post('/_sim/fail-details', async (request) => {
+    const { callIds, status = 429, times = 1_000_000 } = schemas.failDetails.parse(request.body);
+    for (const id of callIds) state.failingDetails.set(id, { status, times });
+    return { failing: state.failingDetails.size };
+  });
+
+  /** Whether list answers carry total_count (off by default, like Bland's documented example). */
+  app.post('/_sim/list-format', async (request) => {
+    state.listTotalCount = schemas.listFormat.parse(request.body).totalCount;
+    return { totalCount: state.listTotalCount };
   });
 
   app.post('/_sim/expire-recording', async (request) => {

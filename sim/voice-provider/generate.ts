@@ -32,6 +32,32 @@ function pickFlavour(): Flavour {
   return pick(['no-answer', 'no-answer', 'busy', 'busy', 'failed', 'canceled'] as const);
 }
 
+/**
+ * What a pathway's dispositions and analysis say about its calls, when they ran: a tag (Bland
+ * sends it only where dispositions are enabled, so often it is absent), analysis answers and
+ * variables the agent collected.
+ */
+const OUTCOMES: Record<
+  string,
+  { tag: string; analysis: Record<string, unknown>; variables: Record<string, unknown> }
+> = {
+  [SIM_PATHWAYS.sales]: {
+    tag: 'INTERESTED',
+    analysis: { demo_booked: true, seats: 12 },
+    variables: { demo_time: 'Thursday 2pm', seats: 12 },
+  },
+  [SIM_PATHWAYS.support]: {
+    tag: 'TICKET_OPENED',
+    analysis: { resolved: false, callback_requested: false },
+    variables: { ticket_id: 'T-4821' },
+  },
+  [SIM_PATHWAYS.booking]: {
+    tag: 'APPOINTMENT_BOOKED',
+    analysis: { appointment_booked: true },
+    variables: { appointment_time: 'Friday 9am' },
+  },
+};
+
 const SCRIPTS: Record<string, { summary: string; lines: string[] }> = {
   [SIM_PATHWAYS.sales]: {
     summary: 'The caller asked about pricing for the team plan and agreed to a demo next week.',
@@ -144,7 +170,19 @@ export function generateCall(state: { transcriptSeq: number }, input: GenerateIn
   const from = inbound ? caller : input.agentNumber;
   const to = inbound ? input.agentNumber : caller;
   const connected = flavour === 'completed' || flavour === 'transferred' || flavour === 'active';
-  const seconds = connected ? between(35, 540) : flavour === 'failed' ? between(0, 8) : 0;
+  // Some connected calls reach an answering machine: short, and Bland says so in answered_by.
+  // Asked for by answered_by, or by chance when the caller did not name the status it wants.
+  const voicemail =
+    flavour === 'completed' &&
+    !o.transcripts &&
+    (o.answered_by === 'voicemail' || (o.status === undefined && Math.random() < 0.08));
+  const seconds = voicemail
+    ? between(18, 40)
+    : connected
+      ? between(35, 540)
+      : flavour === 'failed'
+        ? between(0, 8)
+        : 0;
   const startedMs = input.createdAtMs + between(2, 8) * 1000;
   const endMs = startedMs + seconds * 1000;
   const transferredTo =
@@ -153,13 +191,26 @@ export function generateCall(state: { transcriptSeq: number }, input: GenerateIn
         ? o.transferred_to
         : randomPhone()
       : null;
-  const transcripts =
-    connected && pathwayId
+  const transcripts = voicemail
+    ? [
+        {
+          id: ++state.transcriptSeq,
+          created_at: blandTimestamp(startedMs + 3000),
+          text: 'Hi, this is Ava from Northwind returning your call. Please call us back at your convenience.',
+          user: 'assistant' as BlandSpeaker,
+          c_id: callId,
+        },
+      ]
+    : connected && pathwayId
       ? buildTranscript(state, callId, pathwayId, startedMs, seconds, transferredTo)
       : [];
   const callLength = Math.round((seconds / 60) * 10_000) / 10_000;
   const failedStatus =
     flavour === 'no-answer' || flavour === 'busy' || flavour === 'failed' || flavour === 'canceled';
+
+  const outcome = connected && !voicemail && pathwayId ? OUTCOMES[pathwayId] : undefined;
+  // Dispositions run on some calls only; the tag is then missing (not null), as Bland omits it.
+  const tagged = outcome && Math.random() < 0.7;
 
   const call: BlandCallRecord = {
     call_id: callId,
@@ -179,22 +230,33 @@ export function generateCall(state: { transcriptSeq: number }, input: GenerateIn
     endpoint_url: 'api.bland.ai',
     max_duration: 30,
     error_message: flavour === 'failed' ? 'Call failed: carrier rejected the call' : null,
-    answered_by: connected ? 'human' : flavour === 'no-answer' ? 'no-answer' : null,
+    answered_by: voicemail ? 'voicemail' : connected ? 'human' : flavour === 'no-answer' ? 'no-answer' : null,
     call_ended_by: connected ? pick(['ASSISTANT', 'USER']) : null,
     record: true,
     recording_url: connected ? `${input.baseUrl}/v1/recordings/${callId}` : null,
     price: Math.round(callLength * 0.09 * 1000) / 1000,
-    summary: connected && pathwayId ? (SCRIPTS[pathwayId]?.summary ?? null) : null,
+    summary: voicemail
+      ? 'The call reached voicemail; the agent left a short message asking for a call back.'
+      : connected && pathwayId
+        ? (SCRIPTS[pathwayId]?.summary ?? null)
+        : null,
     pathway_id: pathwayId,
     transferred_to: transferredTo,
     transferred_at: transferredTo ? blandSeconds(endMs) : null,
     is_proxy_agent_call: false,
     local_dialing: false,
-    variables: { call_id: callId, from, to, now_utc: new Date(input.createdAtMs).toUTCString() },
+    variables: {
+      call_id: callId,
+      from,
+      to,
+      now_utc: new Date(input.createdAtMs).toUTCString(),
+      ...(outcome?.variables ?? {}),
+    },
     metadata: {},
     request_data: { phone_number: to, wait: false, language: 'en' },
-    analysis: null,
+    analysis: outcome ? outcome.analysis : null,
     analysis_schema: null,
+    ...(tagged ? { disposition_tag: outcome.tag } : {}),
     pathway_logs: null,
     concatenated_transcript: transcripts.map((t) => `${t.user}: ${t.text}`).join(' \n '),
     transcripts,

@@ -49,6 +49,8 @@ export interface BlandCallRecord {
   request_data: Record<string, unknown>;
   analysis: unknown;
   analysis_schema: unknown;
+  /** Bland's post-call outcome tag; absent on calls no disposition ran on (the usual case). */
+  disposition_tag?: string | null;
   pathway_logs: unknown;
   concatenated_transcript: string;
   transcripts: BlandTranscriptLine[];
@@ -99,6 +101,13 @@ export interface SimState {
   flakyCounter: number;
   transcriptSeq: number;
   stats: SimStats;
+  /** Call ids whose detail request (GET /v1/calls/{id}) fails with `status`, `times` more times. */
+  failingDetails: Map<string, { status: 429 | 500; times: number }>;
+  /**
+   * Whether list answers carry `total_count`. Bland's own documented example omits it, so it is
+   * off unless a test turns it on: a client that pages by it stops after one page.
+   */
+  listTotalCount: boolean;
 }
 
 /** Fixed ids so docs, seeds and tests can name them. */
@@ -125,5 +134,7 @@ export function createSimState(): SimState {
     flakyCounter: 0,
     transcriptSeq: 100_000,
     stats: { requests: 0, byRoute: {}, inFlight: new Map(), maxInFlight: new Map(), paths: [] },
+    failingDetails: new Map(),
+    listTotalCount: false,
   };
 }

@@ -99,6 +99,17 @@ export const NotificationPrefs = z.object({
 });
 export type NotificationPrefs = z.infer<typeof NotificationPrefs>;
 
+/** GET /api/client/notifications/channels: which channels this installation can send on, and why not. */
+export const NotificationChannels = z.object({
+  /** False when the server has no SMTP relay (SMTP_URL). */
+  email: z.boolean(),
+  /** False when the server has no Twilio account (TWILIO_*). */
+  sms: z.boolean(),
+  /** The number texts go to (the account's phone number); null when none is set. */
+  smsTo: z.string().nullable(),
+});
+export type NotificationChannels = z.infer<typeof NotificationChannels>;
+
 export const DEFAULT_NOTIFICATION_PREFS: NotificationPrefs = {
   emailNotifications: true,
   smsNotifications: false,

@@ -18,10 +18,26 @@ export const BILLING_MESSAGES = {
   alreadySubscribed: 'You are already subscribed to this plan',
   paymentFailed: 'Payment processing failed',
   requiresAction: 'Your bank needs to confirm this payment',
+  activationPending:
+    'Your bank confirmed the payment. Stripe is activating your subscription; this page updates when it is active.',
+  planChangePending:
+    'Your bank confirmed the payment. Stripe is applying your new plan; it shows here in a moment.',
+  confirmationUnderway:
+    'Your previous payment is being confirmed by Stripe. Your subscription will be active in a moment; nothing else was charged.',
   paypalUnavailable: 'PayPal could not be reached. Please try again in a minute.',
   stripeUnavailable: 'The card processor could not be reached. Please try again in a minute.',
   paymentMethodNeedsCard:
     'Your subscription is paid with PayPal; change the payment method by subscribing again with a card',
+  planChangeNeedsCard:
+    'Only a subscription paid by card can change plan here; choose the plan and subscribe at checkout',
+  samePlan: 'This is already your plan',
+  planChangeExpired: 'This price was computed too long ago; please review the plan change again',
+  planChangeUnderWay: 'This plan change is still being processed',
+  noPendingChange: 'No plan change is waiting for confirmation',
+  resumeNeedsCard:
+    'Your PayPal subscription was cancelled at PayPal and cannot be resumed; subscribe again to keep your plan',
+  planChanged: (planName: string) => `Your plan is now ${planName}`,
+  resumed: 'Your subscription will renew automatically',
 } as const;
 
 /** A plan as the API shows it: monthlyPrice in dollars. */
@@ -95,14 +111,22 @@ export type ConfirmStripePaymentBody = z.infer<typeof ConfirmStripePaymentBody>;
 export const PaymentMethodBody = z.object({ paymentMethodId: StripePaymentBody.shape.paymentMethodId });
 export type PaymentMethodBody = z.infer<typeof PaymentMethodBody>;
 
+/** 3-D Secure: confirm `clientSecret` with Stripe.js, then ask the server again. */
+const RequiresAction = z.object({
+  success: z.literal(false),
+  requiresAction: z.literal(true),
+  clientSecret: z.string(),
+  message: z.string(),
+});
+
 export const StripePaymentResponse = z.union([
   z.object({ success: z.literal(true), message: z.string() }),
-  z.object({
-    success: z.literal(false),
-    requiresAction: z.literal(true),
-    clientSecret: z.string(),
-    message: z.string(),
-  }),
+  RequiresAction,
+  /**
+   * After 3-D Secure: the bank confirmed, Stripe has not activated the subscription yet. The
+   * invoice.paid webhook activates it; the browser shows the subscription tab, which waits for it.
+   */
+  z.object({ success: z.literal(false), pending: z.literal(true), message: z.string() }),
 ]);
 export type StripePaymentResponse = z.infer<typeof StripePaymentResponse>;
 
@@ -122,6 +146,73 @@ export type PaypalPaymentResponse = z.infer<typeof PaypalPaymentResponse>;
 
 export const PaymentMethodResponse = z.object({ success: z.literal(true), paymentMethod: z.string() });
 export type PaymentMethodResponse = z.infer<typeof PaymentMethodResponse>;
+
+/** How long a previewed price may be used for the change itself (its proration date's age). */
+export const PLAN_CHANGE_PREVIEW_TTL_SECONDS = 30 * 60;
+
+/** GET /api/client/subscription/change-preview?planId=… */
+export const ChangePreviewQuery = z.object({ planId });
+export type ChangePreviewQuery = z.infer<typeof ChangePreviewQuery>;
+
+/**
+ * What changing to another plan costs now, as Stripe computes it (invoice preview, prorations
+ * billed at once): unused time on the current plan credited, the rest of the period on the new
+ * plan charged. Amounts in dollars.
+ */
+export const PlanChangePreview = z.object({
+  planId: z.string(),
+  currentPlan: Plan,
+  newPlan: Plan,
+  /** Charged to the saved card when the change is confirmed; 0 when a credit covers it. */
+  amountDueNow: z.number(),
+  /** The prorations' net: negative when the change leaves a credit. */
+  prorationTotal: z.number(),
+  /** Account credit after the change (used on the next invoices), ≥ 0. */
+  creditAfter: z.number(),
+  currency: z.string(),
+  /** Epoch seconds: send it back with the change so the charge is this one. */
+  prorationDate: z.number().int(),
+  /** ISO 8601: when the new monthly price is charged next (null once a cancellation is pending). */
+  nextBillingDate: z.string().nullable(),
+  /** The end of the current period (ISO 8601). */
+  currentPeriodEnd: z.string().nullable(),
+  /** "Visa •••• 4242": the saved card that pays. */
+  paymentMethod: z.string(),
+  /** A pending cancellation stays pending: auto-renewal stays off. */
+  cancelAtPeriodEnd: z.boolean(),
+});
+export type PlanChangePreview = z.infer<typeof PlanChangePreview>;
+
+/** Body of POST /api/client/subscription/change-plan. */
+export const ChangePlanBody = z.object({
+  planId,
+  prorationDate: z
+    .number({ invalid_type_error: 'Expected number', required_error: 'Required' })
+    .int('Expected a whole number of seconds')
+    .positive(),
+});
+export type ChangePlanBody = z.infer<typeof ChangePlanBody>;
+
+/** Body of POST /api/client/subscription/confirm-change, after Stripe.js confirmed 3-D Secure. */
+export const ConfirmPlanChangeBody = z.object({ planId });
+export type ConfirmPlanChangeBody = z.infer<typeof ConfirmPlanChangeBody>;
+
+export const ChangePlanResponse = z.union([
+  z.object({
+    success: z.literal(true),
+    message: z.string(),
+    /** What the card was charged, in dollars (0 when a credit covered it). */
+    amountCharged: z.number(),
+    subscription: Subscription,
+  }),
+  RequiresAction,
+  /** After 3-D Secure: confirmed by the bank, not applied by Stripe yet (its webhook applies it). */
+  z.object({ success: z.literal(false), pending: z.literal(true), message: z.string() }),
+]);
+export type ChangePlanResponse = z.infer<typeof ChangePlanResponse>;
+
+export const ResumeSubscriptionResponse = CancelSubscriptionResponse;
+export type ResumeSubscriptionResponse = z.infer<typeof ResumeSubscriptionResponse>;
 
 /** SPEC §5: minutes used over minutes included, capped at 100. */
 export function usagePercent(minutesUsed: number, minutesIncluded: number): number {

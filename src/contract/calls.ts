@@ -1,6 +1,6 @@
 /** Calls, call-log queries, stats and chart points (SPEC §3, §7; DESIGN §6). */
 import { z } from 'zod';
-import { PAGE_SIZE, Pagination, QueryDate } from './common';
+import { DATE_RANGE_DAYS, DateRangeQuery, PAGE_SIZE, Pagination, QueryDate } from './common';
 
 export const CALL_STATUSES = ['completed', 'failed', 'transferred', 'active', 'unknown'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
@@ -30,8 +30,38 @@ export const Call = z.object({
   cost: z.number(),
   /** Sample data the client added to try the dashboard: free, and removable together. */
   isSample: z.boolean(),
+  /** The client's outcome the call matched ("Other" when none); null until it is classified. */
+  outcome: z.string().nullable(),
+  /** Whether a person should look at the call (issue 13 "Needs attention"), until it is handled. */
+  needsAttention: z.boolean(),
 });
 export type Call = z.infer<typeof Call>;
+
+/**
+ * GET …/calls/{id}: the call with what the provider says it achieved. Fields are null when the
+ * provider never said (older calls, list-only syncs, providers without the feature).
+ */
+export const CallDetail = Call.extend({
+  summary: z.string().nullable(),
+  /** human, voicemail, unknown, no-answer, … (lower case, as the provider says). */
+  answeredBy: z.string().nullable(),
+  /** assistant, user, … (lower case). */
+  endedBy: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  /** The provider's post-call outcome tag, as sent. */
+  dispositionTag: z.string().nullable(),
+  analysis: z.record(z.unknown()).nullable(),
+  variables: z.record(z.unknown()).nullable(),
+  /** Why the call needs a person (empty when it does not), and who marked it handled, when. */
+  attentionReasons: z.array(z.string()),
+  handledAt: z.string().nullable(),
+  handledBy: z.string().nullable(),
+});
+export type CallDetail = z.infer<typeof CallDetail>;
+
+/** The admin's view adds what the provider charged the agency (dollars): the client never sees it. */
+export const AdminCallDetail = CallDetail.extend({ providerPrice: z.number().nullable() });
+export type AdminCallDetail = z.infer<typeof AdminCallDetail>;
 
 export const CallsPage = z.object({ calls: z.array(Call), pagination: Pagination });
 export type CallsPage = z.infer<typeof CallsPage>;
@@ -53,14 +83,17 @@ const positiveInt = (max: number) =>
     .transform(Number)
     .refine((n) => n >= 1 && n <= max, `Number must be between 1 and ${max}`);
 
+/** A pathway filter: 'all' (or nothing) means every pathway; names match in any case. */
+const PathwayFilter = z
+  .string()
+  .trim()
+  .max(100)
+  .optional()
+  .transform((v) => (!v || v.toLowerCase() === 'all' ? null : v));
+
 /** Query of GET /api/client/calls (and the admin and demo variants). */
 export const CallsQuery = z.object({
-  pathway: z
-    .string()
-    .trim()
-    .max(100)
-    .optional()
-    .transform((v) => (!v || v.toLowerCase() === 'all' ? null : v)),
+  pathway: PathwayFilter,
   status: z
     .enum(STATUS_FILTERS)
     .optional()
@@ -75,10 +108,82 @@ export const CallsQuery = z.object({
     .max(200)
     .optional()
     .transform((v) => (v ? v : null)),
+  /** "true": only calls that still need a person (issue 13 "Needs attention"). */
+  attention: z.enum(['true', 'false']).optional(),
+  /** An outcome's name (any case): only calls with that outcome (issue 13); "Other" for unmatched. */
+  outcome: z
+    .string()
+    .trim()
+    .max(60)
+    .optional()
+    .transform((v) => (v ? v : null)),
   /** Accepted and ignored here; the calls query filters by startDate/endDate. */
   dateRange: z.string().optional(),
 });
 export type CallsQuery = z.output<typeof CallsQuery>;
+
+const HOUR_MS = 60 * 60 * 1000;
+/** The longest window an analytics request may name (the longest range plus a day of slack). */
+export const MAX_WINDOW_MS = (Math.max(...Object.values(DATE_RANGE_DAYS)) + 1) * 24 * HOUR_MS;
+/** Hourly chart points are offered for windows up to two days. */
+export const MAX_HOURLY_WINDOW_MS = 48 * HOUR_MS + HOUR_MS;
+export const ANALYTICS_MESSAGES = {
+  windowPair: 'startDate and endDate go together',
+  windowOrder: 'startDate must be before endDate',
+  windowTooLong: 'The window may span at most 91 days',
+  hourlyTooLong: 'Hourly points are offered for windows up to 2 days',
+} as const;
+
+/**
+ * Query of the stats and calls-over-time endpoints (client, admin and demo). `dateRange` alone
+ * means DESIGN's rolling window ending now. The dashboard also sends the exact window and the
+ * pathway its call log uses, so the stats, the chart and the log count the same calls.
+ */
+const analyticsFields = {
+  dateRange: DateRangeQuery.shape.dateRange,
+  pathway: PathwayFilter,
+  startDate: QueryDate.optional(),
+  endDate: QueryDate.optional(),
+};
+
+type WindowFields = { startDate?: number; endDate?: number };
+
+function checkWindow(q: WindowFields, ctx: z.RefinementCtx) {
+  const issue = (message: string) =>
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message, path: ['startDate'] });
+  if ((q.startDate === undefined) !== (q.endDate === undefined)) return issue(ANALYTICS_MESSAGES.windowPair);
+  if (q.startDate === undefined || q.endDate === undefined) return;
+  if (q.startDate >= q.endDate) return issue(ANALYTICS_MESSAGES.windowOrder);
+  if (q.endDate - q.startDate > MAX_WINDOW_MS) return issue(ANALYTICS_MESSAGES.windowTooLong);
+}
+
+export const StatsQuery = z.object(analyticsFields).superRefine((q, ctx) => checkWindow(q, ctx));
+export type StatsQuery = z.output<typeof StatsQuery>;
+
+export const CHART_INTERVALS = ['day', 'hour'] as const;
+export type ChartInterval = (typeof CHART_INTERVALS)[number];
+
+export const ChartQuery = z
+  .object({
+    ...analyticsFields,
+    /** 'hour': one point per local hour (windows up to 2 days); the default is one per local day. */
+    interval: z.enum(CHART_INTERVALS).optional().default('day'),
+  })
+  .superRefine((q, ctx) => {
+    checkWindow(q, ctx);
+    if (q.interval !== 'hour') return;
+    const span =
+      q.startDate !== undefined && q.endDate !== undefined
+        ? q.endDate - q.startDate
+        : DATE_RANGE_DAYS[q.dateRange] * 24 * HOUR_MS;
+    if (span > MAX_HOURLY_WINDOW_MS)
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: ANALYTICS_MESSAGES.hourlyTooLong,
+        path: ['interval'],
+      });
+  });
+export type ChartQuery = z.output<typeof ChartQuery>;
 
 export const StatChanges = z.object({
   totalCalls: z.number(),
@@ -114,9 +219,13 @@ export const DemoStats = ClientStats.extend({ totalRevenue: z.number() });
 export type DemoStats = z.infer<typeof DemoStats>;
 
 export const DailyPoint = z.object({
-  /** YYYY-MM-DD in the client's timezone. */
+  /**
+   * YYYY-MM-DD in the client's timezone; with interval=hour, the local hour as YYYY-MM-DDTHH:00.
+   * With a startDate, the first and last points cover only the part of their day (or hour)
+   * inside the window, so the points add up to the calls the log lists.
+   */
   date: z.string(),
-  /** Completed calls that day. */
+  /** Completed calls that day (or hour). */
   count: z.number(),
 });
 export type DailyPoint = z.infer<typeof DailyPoint>;
@@ -126,6 +235,8 @@ export const SyncResult = z.object({
   success: z.boolean(),
   created: z.number(),
   updated: z.number(),
+  /** Calls stored without their details (the provider kept failing); the next sync retries them. */
+  unfetched: z.number().optional(),
   message: z.string(),
 });
 export type SyncResult = z.infer<typeof SyncResult>;

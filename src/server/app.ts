@@ -5,6 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { constants as zlibConstants } from 'node:zlib';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { STATUS_CODES } from 'node:http';
@@ -24,6 +26,8 @@ import clientsRoutes from './clients/routes';
 import type { AppDeps } from './context';
 import demoRoutes from './demo/routes';
 import sampleDataRoutes from './demo/sample-data-routes';
+import attentionRoutes from './outcomes/attention-routes';
+import outcomeRoutes from './outcomes/routes';
 import { registerGuards } from './auth/guards';
 import { registerApiDocs } from './api-docs';
 import { paymentHttpError } from './billing/gateways';
@@ -76,6 +80,16 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(cookie);
+  // API answers (the call log with transcripts, above all) shrink 4-8x: what a phone on a slow
+  // network waits for. Brotli at quality 4 costs less CPU than gzip's default for a similar
+  // size; static assets are already compressed at build time and pass through untouched.
+  // A streaming route (server-sent events) must opt out with `compress: false` in its options.
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
@@ -181,6 +195,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(billingRoutes);
   await app.register(demoRoutes);
   await app.register(sampleDataRoutes);
+  await app.register(outcomeRoutes);
+  await app.register(attentionRoutes);
 
   // Decided once: @fastify/static serves the files present at start (`npm start` builds first).
   const webDir =

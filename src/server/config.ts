@@ -25,12 +25,19 @@ export interface Config {
     apiUrl: string | null;
     /** Where browsers load Stripe.js from when not js.stripe.com (the offline stand-in in dev). */
     jsUrl: string | null;
+    /**
+     * How long confirming a 3-D Secure payment waits for Stripe to activate the subscription
+     * before answering "pending" (the invoice.paid webhook then activates it).
+     */
+    confirmWaitMs: number;
   };
   paypal: {
     clientId: string | null;
     clientSecret: string | null;
     apiUrl: string;
     webhookId: string | null;
+    /** How often PayPal subscriptions are re-read from PayPal (a lost webhook is repaired then). */
+    reconcileIntervalMs: number;
   };
   /** A provider API key used for the public demo; demo data is generated when unset. */
   demoBlandApiKey: string | null;
@@ -43,6 +50,18 @@ export interface Config {
   /** Deliveries one webhook URL may make per minute, across all instances. */
   webhookDeliveriesPerMinute: number;
   creationCaps: CreationCaps;
+  /** Notifications (issue 14). */
+  mail: {
+    /** smtp:// or smtps:// relay; null: e-mail is off. */
+    smtpUrl: string | null;
+    from: string;
+    /** The agency's own address: payment failures and clients whose calls stopped arriving. */
+    adminEmail: string | null;
+  };
+  /** Texts through Twilio's Messages API; null: texts wait in the outbox. */
+  twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | null;
+  /** How often the outbox worker looks for due messages. */
+  outboxIntervalMs: number;
 }
 
 /** What one client or admin may create per window (creation-caps.ts; README "Security notes"). */
@@ -161,10 +180,12 @@ const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optional,
   STRIPE_API_URL: httpUrl('STRIPE_API_URL').optional(),
   STRIPE_JS_URL: httpUrl('STRIPE_JS_URL').optional(),
+  STRIPE_CONFIRM_WAIT_MS: milliseconds('STRIPE_CONFIRM_WAIT_MS', 0, 60_000),
   PAYPAL_CLIENT_ID: optional,
   PAYPAL_CLIENT_SECRET: optional,
   PAYPAL_API_URL: httpUrl('PAYPAL_API_URL').optional(),
   PAYPAL_WEBHOOK_ID: optional,
+  PAYPAL_RECONCILE_INTERVAL_MS: milliseconds('PAYPAL_RECONCILE_INTERVAL_MS', 10_000, 86_400_000),
   DEMO_BLAND_API_KEY: optional,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds('HTTP_REQUEST_TIMEOUT_MS', 1_000, 600_000),
@@ -182,6 +203,33 @@ const EnvSchema = z.object({
   CAP_DRAFTS_PER_HOUR: perWindow('CAP_DRAFTS_PER_HOUR', 10_000),
   CAP_SAMPLE_SETS_PER_DAY: perWindow('CAP_SAMPLE_SETS_PER_DAY', 1_000),
   CAP_CHECKOUTS_PER_HOUR: perWindow('CAP_CHECKOUTS_PER_HOUR', 1_000),
+  SMTP_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : null))
+    .refine((v) => {
+      if (v === null) return true;
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'smtp:' || u.protocol === 'smtps:') && u.hostname !== '';
+      } catch {
+        return false;
+      }
+    }, 'SMTP_URL must look like smtp://user:password@host:587 (or smtps:// for implicit TLS)'),
+  MAIL_FROM: optional.refine(
+    (v) => v == null || /^[^<>]*<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/.test(v),
+    'MAIL_FROM must be an address, or a name and <address>',
+  ),
+  ADMIN_EMAIL: optional.refine(
+    (v) => v == null || /^[^\s@]+@[^\s@]+$/.test(v),
+    'ADMIN_EMAIL must be an e-mail address',
+  ),
+  OUTBOX_INTERVAL_MS: milliseconds('OUTBOX_INTERVAL_MS', 100, 600_000),
+  TWILIO_ACCOUNT_SID: optional,
+  TWILIO_AUTH_TOKEN: optional,
+  TWILIO_FROM: optional,
+  TWILIO_API_URL: httpUrl('TWILIO_API_URL').optional(),
   WEBHOOK_DELIVERY_RETENTION_DAYS: z
     .string()
     .trim()
@@ -207,6 +255,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration: APP_SECRET must be set when DATABASE_URL is set, the same on every instance',
     );
   }
+  const twilioParts = [e.TWILIO_ACCOUNT_SID, e.TWILIO_AUTH_TOKEN, e.TWILIO_FROM].filter(Boolean).length;
+  if (twilioParts > 0 && twilioParts < 3) {
+    throw new ConfigError(
+      'Invalid configuration: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM are set together or not at all',
+    );
+  }
   if (e.ADMIN_USERNAME && !e.ADMIN_PASSWORD) {
     throw new ConfigError('Invalid configuration: ADMIN_PASSWORD must be set when ADMIN_USERNAME is set');
   }
@@ -226,12 +280,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,
       apiUrl: e.STRIPE_API_URL ?? null,
       jsUrl: e.STRIPE_JS_URL ?? null,
+      confirmWaitMs: e.STRIPE_CONFIRM_WAIT_MS ?? 10_000,
     },
     paypal: {
       clientId: e.PAYPAL_CLIENT_ID,
       clientSecret: e.PAYPAL_CLIENT_SECRET,
       apiUrl: e.PAYPAL_API_URL ?? 'https://api-m.sandbox.paypal.com',
       webhookId: e.PAYPAL_WEBHOOK_ID,
+      reconcileIntervalMs: e.PAYPAL_RECONCILE_INTERVAL_MS ?? 15 * 60 * 1000,
     },
     demoBlandApiKey: e.DEMO_BLAND_API_KEY,
     logLevel: e.LOG_LEVEL ?? 'info',
@@ -245,6 +301,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sampleSetsPerDay: e.CAP_SAMPLE_SETS_PER_DAY ?? 5,
       checkoutsPerHour: e.CAP_CHECKOUTS_PER_HOUR ?? 20,
     },
+    mail: {
+      smtpUrl: e.SMTP_URL ?? null,
+      from: e.MAIL_FROM ?? 'Call Analytics <notifications@localhost>',
+      adminEmail: e.ADMIN_EMAIL ?? null,
+    },
+    twilio:
+      e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM
+        ? {
+            accountSid: e.TWILIO_ACCOUNT_SID,
+            authToken: e.TWILIO_AUTH_TOKEN,
+            from: e.TWILIO_FROM,
+            apiUrl: e.TWILIO_API_URL ?? 'https://api.twilio.com',
+          }
+        : null,
+    outboxIntervalMs: e.OUTBOX_INTERVAL_MS ?? 5_000,
   };
 }
 
@@ -289,6 +360,10 @@ export function describeConfig(config: Config): Record<string, unknown> {
       webhookSecret: mask(config.stripe.webhookSecret),
     },
     paypal: { ...config.paypal, clientSecret: mask(config.paypal.clientSecret) },
+    mail: {
+      ...config.mail,
+      smtpUrl: config.mail.smtpUrl ? config.mail.smtpUrl.replace(/\/\/[^@/]*@/, '//***@') : null,
+    },
     demoBlandApiKey: mask(config.demoBlandApiKey),
   };
 }

@@ -8,6 +8,7 @@ import { loggerOptions } from './logging';
 import { createDeps } from './bootstrap';
 import { ConfigError, describeConfig, loadConfig } from './config';
 import { createDemoData } from './demo/demo-data';
+import { createNotifications } from './notifications';
 import { ensureAdmin } from './seed';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -33,8 +34,15 @@ async function main(): Promise<void> {
   const stopHousekeeping = startHousekeeping(deps, (error) =>
     app.log.warn({ err: error }, 'housekeeping failed'),
   );
+  const notifications = createNotifications(deps, (error, message) =>
+    app.log.warn({ err: error, outboxId: message?.id }, 'sending a notification failed'),
+  );
+  if (!config.mail.smtpUrl)
+    app.log.info('e-mail is off: SMTP_URL is not set, e-mail notifications wait in the outbox');
+  notifications.start();
   const shutdown = async () => {
     stopHousekeeping();
+    notifications.close();
     await app.close();
     await close();
     process.exit(0);

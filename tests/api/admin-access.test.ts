@@ -15,7 +15,7 @@ function concreteUrl(pattern: string, clientId: string): string {
 /** A body that would pass validation for the write endpoints, so only the guard can refuse it. */
 function bodyFor(method: string): object | undefined {
   if (method === 'GET' || method === 'DELETE') return undefined;
-  return { email: 'new@example.com', firstName: 'N', lastName: 'C', secret: null };
+  return { email: 'new@example.com', firstName: 'N', lastName: 'C', secret: null, outcomes: [] };
 }
 
 describe(`admin access control (${TEST_DB})`, () => {

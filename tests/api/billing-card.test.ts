@@ -3,6 +3,7 @@
  * declines, a double click, plan change, card replacement, and the signed webhook.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BILLING_MESSAGES } from '../../src/contract/billing';
 import { type StripeSim, startStripeSim, stripeSignatureHeader } from '../../sim/stripe';
 import type { ClientRow } from '../../src/server/db/schema';
 import { createClient, loginClient } from '../helpers/factories';
@@ -21,6 +22,8 @@ describe(`card payments (${TEST_DB})`, () => {
         STRIPE_PUBLISHABLE_KEY: 'pk_test_api',
         STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
         STRIPE_API_URL: sim.url,
+        // Longer than the stand-in's default activation delay (1 s), shorter than a slow one.
+        STRIPE_CONFIRM_WAIT_MS: '3000',
       },
     });
   });
@@ -185,6 +188,61 @@ describe(`card payments (${TEST_DB})`, () => {
     });
   });
 
+  it('after 3-D Secure, waits for Stripe to activate the subscription instead of calling it failed', async () => {
+    const { client, cookie } = await newClient();
+    sim.setActivationDelay(1_500);
+    const { clientSecret } = (await pay(cookie, 'starter', 'pm_card_authenticationRequired')).json();
+    await passThreeDSecure(clientSecret);
+    // Stripe still says "incomplete" at this instant; the answer must not be a failure.
+    const customerId = (await stored(client.id)).stripe_customer_id;
+    expect(simSubscriptionsOf(customerId)[0].status).toBe('incomplete');
+    const confirmed = await post('/api/client/confirm-stripe-payment', cookie, { planId: 'starter' });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toEqual({ success: true, message: 'Successfully subscribed to Starter!' });
+    expect(await getSubscription(cookie)).toMatchObject({ planId: 'starter', status: 'active' });
+    expect(simSubscriptionsOf(customerId)).toHaveLength(1);
+  });
+
+  it('answers pending when Stripe is slower than the wait, refuses a second purchase meanwhile, and the webhook activates it', async () => {
+    const { client, cookie } = await newClient();
+    sim.setActivationDelay(5_000);
+    try {
+      const { clientSecret } = (await pay(cookie, 'starter', 'pm_card_authenticationRequired')).json();
+      const eventsBefore = new Set(sim.state.events.keys());
+      await passThreeDSecure(clientSecret);
+      const confirmed = await post('/api/client/confirm-stripe-payment', cookie, { planId: 'starter' });
+      expect(confirmed.statusCode).toBe(200);
+      expect(confirmed.json()).toEqual({
+        success: false,
+        pending: true,
+        message: BILLING_MESSAGES.activationPending,
+      });
+      // The customer, told nothing failed, does not pay again; a retry (or another plan) is refused
+      // rather than creating a second subscription, and the first is not cancelled.
+      for (const [plan, card] of [
+        ['starter', 'pm_card_authenticationRequired'],
+        ['business', 'pm_card_visa'],
+      ] as const) {
+        const again = await pay(cookie, plan, card);
+        expect(again.statusCode).toBe(409);
+        expect(again.json().message).toBe(BILLING_MESSAGES.confirmationUnderway);
+      }
+      const customerId = (await stored(client.id)).stripe_customer_id;
+      expect(simSubscriptionsOf(customerId).map((s) => s.status)).toEqual(['incomplete']);
+
+      // Stripe activates it and says so; the webhook makes it active here.
+      const paid = () =>
+        [...sim.state.events.values()].find((e) => !eventsBefore.has(e.id) && e.type === 'invoice.paid');
+      await expect.poll(paid, { timeout: 8_000 }).toBeDefined();
+      const payload = JSON.stringify(paid());
+      expect((await signedWebhook(payload)).statusCode).toBe(200);
+      expect(await getSubscription(cookie)).toMatchObject({ planId: 'starter', status: 'active' });
+      expect(simSubscriptionsOf(customerId).map((s) => s.status)).toEqual(['active']);
+    } finally {
+      sim.setActivationDelay(1_000);
+    }
+  }, 20_000);
+
   it('changes plan on the existing card subscription and replaces the card', async () => {
     const { client, cookie } = await newClient();
     await pay(cookie, 'starter', 'pm_card_visa');
@@ -274,9 +332,12 @@ describe(`card payments (${TEST_DB})`, () => {
     await passThreeDSecure(clientSecret);
     const customerId = (await stored(client.id)).stripe_customer_id;
     const subscriptionId = simSubscriptionsOf(customerId)[0].id;
-    const raised = [...sim.state.events.values()].filter((e) => !eventsBefore.has(e.id));
-    const paid = raised.find((e) => e.type === 'invoice.paid');
-    expect(paid).toBeDefined();
+    // Stripe pays the invoice and activates the subscription a moment after the confirmation.
+    const raisedPaid = () =>
+      [...sim.state.events.values()].find((e) => !eventsBefore.has(e.id) && e.type === 'invoice.paid');
+    expect(raisedPaid()).toBeUndefined();
+    await expect.poll(raisedPaid, { timeout: 5_000 }).toBeDefined();
+    const paid = raisedPaid();
 
     const first = await signedWebhook(JSON.stringify(paid));
     expect(first.json()).toEqual({ received: true });

@@ -7,6 +7,8 @@ import { type PaypalSim, startPaypalSim } from '../../sim/paypal';
 import { type StripeSim, startStripeSim } from '../../sim/stripe';
 import type { ClientRow } from '../../src/server/db/schema';
 import { createClient, loginClient } from '../helpers/factories';
+import { createBillingGateways } from '../../src/server/billing/gateways';
+import { reconcilePaypal } from '../../src/server/billing/paypal-reconcile';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
 describe(`PayPal payments (${TEST_DB})`, () => {
@@ -251,5 +253,36 @@ describe(`PayPal payments (${TEST_DB})`, () => {
     await follow(paypal.approve(await pendingPaypalId(client.id)).redirectUrl, cookie);
     expect(await getSubscription(cookie)).toMatchObject({ planId: 'professional', paymentMethod: 'PayPal' });
     expect(stripe.state.subscriptions.get(stripeId)?.status).toBe('canceled');
+  });
+
+  it('reconciles with PayPal: an approval whose webhook was lost activates, a cancellation at PayPal arrives', async () => {
+    const ctx = { deps: t.deps, gateways: createBillingGateways(t.config), log: t.app.log };
+    // No webhook target: PayPal's events about these subscriptions are lost.
+    paypal.setWebhookTarget(null);
+    const { client, cookie } = await newClient();
+    await startPaypal(cookie, 'starter', 49);
+    const paypalId = await pendingPaypalId(client.id);
+    paypal.approve(paypalId); // the buyer approved, but never came back to our return URL
+    expect(await getSubscription(cookie)).toBeNull();
+
+    const first = await reconcilePaypal(ctx);
+    expect(first.failed).toBe(0);
+    expect(first.checked).toBeGreaterThanOrEqual(1);
+    expect(await getSubscription(cookie)).toMatchObject({
+      planId: 'starter',
+      status: 'active',
+      paymentMethod: 'PayPal',
+    });
+
+    // The buyer cancels in their PayPal account; the webhook is lost too. The next run notices.
+    paypal.cancelByBuyer(paypalId);
+    await reconcilePaypal(ctx);
+    const row = await t.deps.db
+      .selectFrom('subscriptions')
+      .select(['status', 'cancel_at_period_end'])
+      .where('client_id', '=', client.id)
+      .executeTakeFirstOrThrow();
+    // Paid until the period ends, then over: cancelled at PayPal is cancelled here.
+    expect(row.cancel_at_period_end).toBe(1);
   });
 });

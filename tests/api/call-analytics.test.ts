@@ -179,6 +179,52 @@ describe(`call analytics (${TEST_DB})`, () => {
     }
   });
 
+  it('refuses a half, reversed, too long or too fine analytics window with 400 and a message', async () => {
+    const { cookie } = await clientWithCookie();
+    const at = (ms: number) => new Date(ms).toISOString();
+    const cases: [string, string][] = [
+      [`/api/client/stats?startDate=${at(NOW - DAY)}`, 'startDate and endDate go together'],
+      [`/api/client/calls-over-time?endDate=${at(NOW)}`, 'startDate and endDate go together'],
+      [`/api/client/stats?startDate=${at(NOW)}&endDate=${at(NOW - DAY)}`, 'startDate must be before endDate'],
+      [
+        `/api/client/calls-over-time?startDate=${at(NOW - 120 * DAY)}&endDate=${at(NOW)}`,
+        'The window may span at most 91 days',
+      ],
+      [
+        `/api/client/calls-over-time?interval=hour&startDate=${at(NOW - 3 * DAY)}&endDate=${at(NOW)}`,
+        'Hourly points are offered for windows up to 2 days',
+      ],
+      [
+        '/api/client/calls-over-time?interval=hour&dateRange=7d',
+        'Hourly points are offered for windows up to 2 days',
+      ],
+      ['/api/client/calls-over-time?interval=minute', 'Invalid'],
+      [`/api/demo/stats?startDate=${at(NOW - DAY)}&endDate=nope`, 'Invalid date'],
+    ];
+    for (const [url, message] of cases) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().message, url).toContain(message);
+    }
+  });
+
+  it('answers hourly points for the last 24 hours, the last being the current hour', async () => {
+    const { client, cookie } = await clientWithCookie({ timezone: 'Asia/Kolkata' });
+    await storeCalls(t.deps, client, [
+      { createdAt: NOW - 5 * 60_000 },
+      { createdAt: NOW - 3 * HOUR },
+      { createdAt: NOW - 3 * HOUR - 60_000, status: 'failed' },
+      { createdAt: NOW - DAY - 1 },
+    ]);
+    const points = (await get(cookie, '/api/client/calls-over-time?dateRange=1d&interval=hour')).body;
+    // 12:07:30 UTC is 17:37:30 in Kolkata; 24 hours back starts inside 17:00 the day before.
+    expect(points).toHaveLength(25);
+    expect(points[0].date).toBe('2026-03-09T17:00');
+    expect(points[24]).toEqual({ date: '2026-03-10T17:00', count: 1 });
+    expect(points[21]).toEqual({ date: '2026-03-10T14:00', count: 1 });
+    expect(points.reduce((n: number, p: { count: number }) => n + p.count, 0)).toBe(2);
+  });
+
   it('refuses dates outside 2000 to 2100 with 400, on the client log and the public demo', async () => {
     const { cookie } = await clientWithCookie();
     for (const date of [
@@ -524,6 +570,60 @@ describe(`rollup windows agree with counting the calls (${TEST_DB})`, () => {
         byDay.set(fmt.format(c.createdAt), (byDay.get(fmt.format(c.createdAt)) ?? 0) + 1);
     for (const p of points) expect(p.count, p.date).toBe(byDay.get(p.date) ?? 0);
   });
+
+  it.each(['UTC', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe'])(
+    'in %s, the stats and chart of a window and pathway count the calls the log lists',
+    async (timezone) => {
+      const client = await createClient(t.deps, { timezone });
+      const calls = spread(600);
+      await storeCalls(t.deps, client, calls);
+      const cookie = await loginClient(t.app, client.email);
+      const json = async (url: string) =>
+        (await t.app.inject({ method: 'GET', url, headers: { cookie } })).json();
+      const local = (options: Intl.DateTimeFormatOptions) =>
+        new Intl.DateTimeFormat('en-CA', { timeZone: timezone, hourCycle: 'h23', ...options });
+      const dayOf = local({ year: 'numeric', month: '2-digit', day: '2-digit' });
+      const hourOf = local({ hour: '2-digit' });
+
+      // Windows as the dashboard sends them: edges through the middle of days, hours and buckets.
+      for (const [from, to, interval] of [
+        [NOW - 7 * DAY - 4321, NOW, 'day'],
+        [NOW - 30 * DAY + 1, NOW - 2 * DAY - 99_999, 'day'],
+        [NOW - DAY, NOW, 'hour'],
+        [NOW - 2 * DAY - 7 * 60_000, NOW - HOUR - 1, 'hour'],
+      ] as const) {
+        const window = `startDate=${new Date(from).toISOString()}&endDate=${new Date(to).toISOString()}`;
+        const inWindow = calls.filter(
+          (c) => c.createdAt >= from && c.createdAt <= to && c.pathway === 'Support',
+        );
+        const completed = inWindow.filter((c) => c.status === 'completed');
+
+        const log = await json(`/api/client/calls?status=completed&pathway=support&${window}`);
+        expect(log.pagination.total).toBe(completed.length);
+        const points: { date: string; count: number }[] = await json(
+          `/api/client/calls-over-time?pathway=support&interval=${interval}&${window}`,
+        );
+        expect(points.reduce((n, p) => n + p.count, 0)).toBe(completed.length);
+        const keyOf = (at: number) =>
+          interval === 'day' ? dayOf.format(at) : `${dayOf.format(at)}T${hourOf.format(at)}:00`;
+        expect(points[0].date).toBe(keyOf(from));
+        expect(points[points.length - 1].date).toBe(keyOf(to));
+        const expected = new Map<string, number>();
+        for (const c of completed)
+          expected.set(keyOf(c.createdAt), (expected.get(keyOf(c.createdAt)) ?? 0) + 1);
+        for (const p of points) expect(p.count, p.date).toBe(expected.get(p.date) ?? 0);
+
+        const stats = await json(`/api/client/stats?pathway=support&${window}`);
+        expect(stats.totalCalls).toBe(inWindow.length);
+        expect(stats.totalTransfers).toBe(inWindow.filter((c) => c.status === 'transferred').length);
+        const span = to - from;
+        const before = calls.filter(
+          (c) => c.createdAt >= from - span && c.createdAt < from && c.pathway === 'Support',
+        );
+        expect(stats.previousPeriod.totalCalls).toBe(before.length);
+      }
+    },
+  );
 
   it('moves daily rollups when the client changes time zone', async () => {
     const { rebuildDailyRollups } = await import('../../src/server/calls/rollups');

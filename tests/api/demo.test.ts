@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
 import type { CallsPage, DailyPoint, DemoStats } from '../../src/contract/calls';
+import type { OutcomeSummaryItem } from '../../src/contract/outcomes';
 import { DEMO_CLIENT_ID, DEMO_RETENTION_DAYS, createDemoData } from '../../src/server/demo/demo-data';
+import { DEMO_OUTCOMES } from '../../src/server/demo/demo-outcomes';
 import { DAY_MS } from '../../src/server/demo/sample-calls';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { createClient, loginClient } from '../helpers/factories';
@@ -121,6 +123,51 @@ describe(`demo (${TEST_DB})`, () => {
     expect(bad.json().message).toEqual(expect.any(String));
     const unknownRange = await get<DailyPoint[]>('/api/demo/calls-over-time?dateRange=bogus');
     expect(unknownRange).toHaveLength(7);
+  });
+
+  it('demo calls say what they achieved: summaries, who answered, tags and variables, and attention', async () => {
+    const page = await get<CallsPage>('/api/demo/calls?status=all&pathway=booking&limit=100&dateRange=30d');
+    const completed = page.calls.find((c) => c.status === 'completed');
+    expect(completed).toBeTruthy();
+    const detail = await get<Record<string, unknown>>(`/api/demo/calls/${completed?.id}`);
+    expect(detail).toMatchObject({
+      answeredBy: 'human',
+      dispositionTag: 'APPOINTMENT_BOOKED',
+      summary: expect.stringMatching(/^The caller booked an appointment/),
+      variables: { appointment_day: expect.any(String), appointment_time: expect.any(String) },
+      outcome: 'Booked appointment',
+    });
+    // The agency's cost stays on the admin's side.
+    expect(detail).not.toHaveProperty('providerPrice');
+    const failed = await get<CallsPage>('/api/demo/calls?status=failed&limit=5');
+    expect(failed.calls.length).toBeGreaterThan(0);
+    expect(failed.calls.every((c) => c.needsAttention)).toBe(true);
+    const missing = await t.app.inject({ method: 'GET', url: '/api/demo/calls/not-a-demo-call' });
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('shows what the demo calls achieved: outcomes with values, their chart and the calls needing attention', async () => {
+    const summary = await get<OutcomeSummaryItem[]>('/api/demo/outcomes/summary?dateRange=30d');
+    expect(summary.map((s) => s.name)).toEqual([...DEMO_OUTCOMES.map((o) => o.name), 'Other']);
+    const booked = summary[0];
+    expect(booked.count).toBeGreaterThan(0);
+    expect(booked.value).toBe(booked.count * 120);
+    const total = summary.reduce((sum, s) => sum + s.count, 0);
+    const stats = await get<{ totalCalls: number }>('/api/demo/stats?dateRange=30d');
+    expect(total).toBe(stats.totalCalls);
+
+    const points = await get<{ date: string; counts: Record<string, number> }[]>(
+      '/api/demo/outcomes-over-time?dateRange=30d',
+    );
+    expect(points.length).toBeGreaterThanOrEqual(30);
+    const attention = await get<{ total: number; calls: { attentionReasons: string[] }[] }>(
+      '/api/demo/attention?limit=5',
+    );
+    expect(attention.total).toBeGreaterThan(0);
+    expect(attention.calls[0].attentionReasons.length).toBeGreaterThan(0);
+    // Nobody marks a demo call handled.
+    const mark = await t.app.inject({ method: 'POST', url: '/api/demo/calls/x/handled' });
+    expect(mark.statusCode).toBe(404);
   });
 
   it('serves a recording for demo calls that have one, with download and range support', async () => {

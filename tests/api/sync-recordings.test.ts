@@ -52,6 +52,49 @@ describe(`sync and recordings against the Bland simulator (${TEST_DB})`, () => {
       ).n,
     );
 
+  it('pages until a short page when the provider gives no total_count (as in Bland’s own example)', async () => {
+    // 1,000 is a full page: with total_count absent, `count` (the page size) is no total.
+    const { client, cookie } = await clientWithKey(1_203);
+    expect(sim.state.listTotalCount).toBe(false);
+    const res = await sync(cookie);
+    expect(res.json()).toMatchObject({ success: true, created: 1_203 });
+    expect(await countCalls(client.id)).toBe(1_203);
+  }, 60_000);
+
+  it('keeps a call whose details cannot be fetched before the watermark, says so, and fetches it next time', async () => {
+    const { apiKey, client, cookie } = await clientWithKey(12);
+    const calls = [...(sim.state.accounts.get(apiKey)?.calls ?? [])].sort(
+      (a, b) => a.createdAtMs - b.createdAtMs,
+    );
+    // The oldest but two keeps answering 429 past the adapter's retries.
+    const stubborn = calls[2].details.call_id;
+    sim.state.failingDetails.set(stubborn, { status: 429, times: 1_000 });
+    const first = (await sync(cookie)).json();
+    expect(first).toMatchObject({ success: true, created: 12, unfetched: 1 });
+    expect(first.message).toMatch(/did not send the details of 1 call; the next sync fetches them again/);
+    const row = () =>
+      t.deps.db
+        .selectFrom('calls')
+        .select(['transcript', 'summary'])
+        .where('client_id', '=', client.id)
+        .where('provider_call_id', '=', stubborn)
+        .executeTakeFirstOrThrow();
+    // Stored from the list, so the log shows it, but without what only the details carry.
+    expect((await row()).transcript).toBeNull();
+    const { sync_watermark } = await t.deps.db
+      .selectFrom('clients')
+      .select('sync_watermark')
+      .where('id', '=', client.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(sync_watermark)).toBeLessThanOrEqual(calls[2].createdAtMs);
+
+    sim.state.failingDetails.clear();
+    const second = (await sync(cookie)).json();
+    expect(second).toMatchObject({ success: true, created: 0 });
+    expect(second).not.toHaveProperty('unfetched');
+    expect((await row()).transcript).not.toBeNull();
+  });
+
   it('pulls calls with transcripts and pathway names, then only what is new', async () => {
     const { apiKey, client, cookie } = await clientWithKey(30);
     const first = await sync(cookie);

@@ -150,6 +150,28 @@ describe(`voice webhook (${TEST_DB})`, () => {
     expect(verified.webhook_verified_at).toBeNull();
   });
 
+  it("merges Bland's delayed combined webhook (the whole call plus event_type) into the stored call", async () => {
+    const client = await createClient(t.deps);
+    const body = blandCallBody({ summary: null });
+    expect((await deliver(client.webhook_token, body)).statusCode).toBe(200);
+    // After a transfer Bland sends the call's full details again, with an event_type.
+    const combined = {
+      ...body,
+      event_type: 'call.transferred',
+      transferred_to: '+15550001111',
+      summary: 'The caller was transferred to the front desk.',
+    };
+    const res = await deliver(client.webhook_token, combined);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().kind).not.toBe('event');
+    const rows = await callsOf(client.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      status: 'transferred',
+      summary: 'The caller was transferred to the front desk.',
+    });
+  });
+
   it('refuses malformed bodies with 400 and stores nothing', async () => {
     const client = await createClient(t.deps);
     const bad: unknown[] = [

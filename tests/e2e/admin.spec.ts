@@ -146,6 +146,11 @@ test('an admin onboards a client end to end and the client sees the test call', 
   await expect(admin.rows).toHaveCount(1);
   await expect(row).toContainText('1 call ·');
   await expect(row).toContainText('Non Active');
+  // Account and key status are two labelled things: an active account without a provider key.
+  const status = row.getByTestId('client-status').filter({ visible: true });
+  await expect(status.getByRole('term')).toHaveText(['Account', 'API key']);
+  await expect(status.getByTestId('account-status')).toHaveText('Active');
+  await expect(status.getByTestId('api-key-status')).toHaveText('Non Active');
 
   // Reopening the wizard starts from an empty step 1.
   await admin.createClient.click();

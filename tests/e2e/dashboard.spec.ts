@@ -97,7 +97,7 @@ test('empty state, then webhook calls: stats match the table, formats and pagina
     'title',
     /^\+\d+$/,
   );
-  await expect(first.locator('td').nth(6)).toHaveText(/^\$\d+\.\d{2}$/);
+  await expect(first.locator('td').nth(7)).toHaveText(/^\$\d+\.\d{2}$/);
 
   const durations = await dashboard.rowDurations();
   await dashboard.page.getByRole('button', { name: 'Next' }).click();
@@ -166,7 +166,25 @@ test('any filter change goes back to page 1; status, pathway and search filter t
   await dashboard.selectPathway('Support');
   expect(pageOf((await request).url())).toBe('1');
   await expect(dashboard.rows.locator('td:nth-child(5)').filter({ hasNotText: 'Support' })).toHaveCount(0);
+  // The stats and the chart follow the date range and pathway too, and count what the log lists.
+  await expect(page.getByTestId('filter-scope-note')).toHaveText(
+    'Date range and pathway apply to the whole page. Status, outcome, needs attention and search filter the call log only; the calls chart shows calls that completed.',
+  );
+  const total = async (status: string) =>
+    (
+      await (
+        await page.request.get(
+          `/api/client/calls?status=${status}&pathway=support&limit=1&startDate=${new Date(Date.now() - 30 * 86_400_000).toISOString()}`,
+        )
+      ).json()
+    ).pagination.total;
+  await expect(dashboard.statValue('totalCalls')).toHaveText(String(await total('all')));
+  const completedSupport = await total('completed');
+  if (completedSupport > 0)
+    await expect(dashboard.chartDescription()).toContainText(`Total ${completedSupport} in the period`);
+  else await expect(page.getByText('No call data available for the selected period')).toBeVisible();
   await dashboard.selectPathway('All Pathways');
+  await expect(dashboard.chartDescription()).toContainText('Total 13 in the period');
   await expect(dashboard.pagination).toContainText('Showing 1 to 10 of 13 results');
 
   await dashboard.goToPage(2);
@@ -192,11 +210,24 @@ test('any filter change goes back to page 1; status, pathway and search filter t
   await dashboard.search('no-such-call-anywhere');
   // A search that matches nothing says so; syncing would not help.
   await expect(
-    page.getByText('No calls match these filters. Try another status, pathway, date range or search.'),
+    page.getByText(
+      'No calls match these filters. Try another status, pathway, outcome, date range or search.',
+    ),
   ).toBeVisible();
   await expect(page.getByText(EMPTY_TEXT)).toHaveCount(0);
-  await page.getByRole('button', { name: 'Close search' }).click();
+  // One clear button: ours empties the box (the browser's own is hidden), then the box closes.
+  const box = page.getByRole('searchbox', { name: 'Search calls' });
+  // Where Chromium draws its own clear button a click does nothing: there is none.
+  const size = await box.boundingBox();
+  await box.click({ position: { x: (size?.width ?? 0) - 8, y: (size?.height ?? 0) / 2 } });
+  await expect(box).toHaveValue('no-such-call-anywhere');
+  await expect(page.getByRole('button', { name: /^(Clear|Close) search$/ })).toHaveCount(1);
+  await page.getByRole('button', { name: 'Clear search' }).click();
+  await expect(box).toHaveValue('');
+  await expect(box).toBeFocused();
   await expect(dashboard.rows).toHaveCount(10);
+  await page.getByRole('button', { name: 'Close search' }).click();
+  await expect(page.getByTestId('call-search')).toHaveCount(0);
 });
 
 test('failed and transferred calls can be listed, and a phone shows each call as a card', async ({
@@ -293,7 +324,7 @@ test('transcripts open one at a time; recordings play, switch, stop and download
   await expect(
     dashboard.row(noRecording?.id ?? '').getByRole('button', { name: 'Download recording' }),
   ).toBeDisabled();
-  await page.getByRole('button', { name: 'Close search' }).click();
+  await page.getByRole('button', { name: 'Search calls', pressed: true }).click();
 
   const downloadPromise = page.waitForEvent('download');
   await dashboard.row(a).getByRole('button', { name: 'Download recording' }).click();
@@ -345,13 +376,24 @@ test('delete asks first, is not closed by an outside click, and updates log and 
   await dashboard.deleteDialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dashboard.deleteDialog).toBeHidden();
   await expect(dashboard.row(victim)).toBeVisible();
+  // Focus goes back to the button that opened the dialog, also when closed from the keyboard.
+  const victimDelete = dashboard.row(victim).getByRole('button', { name: 'Delete call' });
+  await expect(victimDelete).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dashboard.deleteDialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dashboard.deleteDialog).toBeHidden();
+  await expect(victimDelete).toBeFocused();
 
-  await dashboard.row(victim).getByRole('button', { name: 'Delete call' }).click();
+  const [, next] = await dashboard.rowIds();
+  await victimDelete.click();
   await dashboard.deleteDialog.getByRole('button', { name: 'Delete' }).click();
   await expectToast(page, 'Call deleted successfully');
   await expect(dashboard.deleteDialog).toBeHidden();
   await expect(dashboard.row(victim)).toHaveCount(0);
   await expect(dashboard.statValue('totalCalls')).toHaveText(String(before - 1));
+  // The deleted row's button is gone: focus is on the delete button of the row now in its place.
+  await expect(dashboard.row(next).getByRole('button', { name: 'Delete call' })).toBeFocused();
 });
 
 test('sample data before the first real call: marked, free, removable; then sync brings real calls', async ({
@@ -393,7 +435,9 @@ test('sample data before the first real call: marked, free, removable; then sync
     data: {
       apiKey: CLIENT.apiKey,
       count: 3,
-      spreadDays: 1,
+      // Made a minute ago, as new calls are: an earlier sync of this client (another spec's) has
+      // moved its watermark past anything back-dated.
+      createdAt: Date.now() - 60_000,
       overrides: { status: 'completed', pathway_id: null },
     },
   });

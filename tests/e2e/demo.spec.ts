@@ -15,7 +15,7 @@ test('the demo shows stats, chart, recent activity, filters and a read-only call
   await expect(demo.statValue('totalCalls')).toHaveText(/^[1-9][\d,]*$/);
   await expect(demo.statValue('totalCost')).toHaveText(/^\$[\d,]+\.\d{2}$/);
   await expect(demo.statValue('avgDuration')).toHaveText(/^\d+:\d{2}$/);
-  await expect(page.getByText('vs last period')).toHaveCount(4);
+  await expect(page.getByTestId('stats-strip').getByText('vs last period')).toHaveCount(4);
 
   const activity = page.getByTestId('recent-activity');
   await expect(activity).toContainText('Recent Activity');
@@ -90,4 +90,31 @@ test('/demo-dashboard is the same page', async ({ page }) => {
   await demo.waitForLog();
   await expect(demo.rows.first()).toBeVisible();
   await expect(page.getByTestId('recent-activity')).toBeVisible();
+});
+
+test('the last 24 hours are charted per hour, with a tooltip naming the hour and its calls', async ({
+  page,
+}) => {
+  const demo = new DashboardPage(page);
+  await demo.open('/demo');
+  await demo.waitForLog();
+  const chartRequest = page.waitForRequest((r) => r.url().includes('/api/demo/calls-over-time?'));
+  await demo.selectDateRange('Last 24 hours');
+  const params = new URL((await chartRequest).url()).searchParams;
+  expect(params.get('interval')).toBe('hour');
+  expect(params.get('startDate')).toBeTruthy();
+
+  const chart = page.getByTestId('calls-chart');
+  await expect(chart.getByText(/^\d{1,2} (AM|PM)$/).first()).toBeVisible();
+  await expect(chart.getByText(/^[A-Z][a-z]{2} \d{1,2}$/)).toHaveCount(0);
+  // Hovering the middle of the plot shows one point's hour and count in the styled tooltip.
+  await chart.scrollIntoViewIfNeeded();
+  const plot = await chart.locator('.recharts-cartesian-grid').boundingBox();
+  expect(plot).toBeTruthy();
+  await page.mouse.move((plot?.x ?? 0) + (plot?.width ?? 0) / 2, (plot?.y ?? 0) + (plot?.height ?? 0) / 2);
+  await expect(chart.getByText(/^[A-Z][a-z]{2} \d{1,2}, \d{1,2} (AM|PM) – \d{1,2} (AM|PM)$/)).toBeVisible();
+  await expect(
+    chart.getByText(/^calls? completed$/).or(chart.getByText(/^\d[\d,]* calls? completed$/)),
+  ).toBeVisible();
+  await screenshotBothWidths(page, 'demo-24-hours');
 });

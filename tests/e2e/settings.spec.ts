@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { useStripeStandIn } from './pages/checkout-page';
+import { CheckoutPage, useStripeStandIn } from './pages/checkout-page';
 import { SettingsPage, loginAsNewClient, onboardClient } from './pages/settings-page';
 import { placeTestCall } from './support/api';
 import { BASE_URL } from './support/env';
@@ -249,4 +249,156 @@ test('security: a webhook signing secret is set, enforced on deliveries, and rem
   await expectToast(page, 'Signing Secret Removed');
   await expect(status).toHaveText('Not Set');
   await expect(page.getByRole('button', { name: 'Set Signing Secret' })).toBeVisible();
+});
+
+test('plan change while paying by card: the confirmation shows Stripe’s proration, then Resume', async ({
+  page,
+  request,
+}) => {
+  await useStripeStandIn(page);
+  await loginAsNewClient(page, request, 'planchange');
+  const paid = await page.request.post('/api/client/process-stripe-payment', {
+    data: { planId: 'starter', paymentMethodId: 'pm_card_visa' },
+  });
+  expect(paid.status()).toBe(200);
+  const settings = new SettingsPage(page);
+  await settings.open('?tab=subscription');
+  await expect(settings.currentPlan.getByText('Starter', { exact: true })).toBeVisible();
+  // Nothing pending: no Resume button.
+  await expect(page.getByRole('button', { name: 'Resume subscription' })).toBeHidden();
+  await settings.cancelSubscription(true);
+  await expectToast(page, 'Subscription Cancelled');
+  await expect(page.getByRole('button', { name: 'Resume subscription' })).toBeVisible();
+
+  // Cancel in the dialog changes nothing.
+  await settings.planCard('Business').getByRole('button', { name: 'Select Plan' }).click();
+  const business = page.getByRole('dialog', { name: 'Change to Business?' });
+  await expect(business.getByTestId('change-plan-charge')).toContainText(
+    'will be charged today to Visa •••• 4242',
+  );
+  await business.getByRole('button', { name: 'Cancel' }).click();
+  await expect(business).toBeHidden();
+  await expect(page).toHaveURL(/\/settings/);
+
+  // Keyboard: the Select Plan button opens it, Tab reaches Change plan, Escape closes.
+  await settings.planCard('Professional').getByRole('button', { name: 'Select Plan' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Change to Professional?' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('Professional replaces your Starter plan right away');
+  const charge = dialog.getByTestId('change-plan-charge');
+  await expect(charge).toHaveText(/^\$\d+\.\d\d will be charged today to Visa •••• 4242\.$/);
+  const amount = (await dialog.getByTestId('change-plan-amount').textContent()) ?? '';
+  // Just subscribed: nearly the whole $100 difference for the month.
+  expect(Number(amount.replace(/[$,]/g, ''))).toBeGreaterThan(99);
+  expect(Number(amount.replace(/[$,]/g, ''))).toBeLessThanOrEqual(100);
+  await expect(dialog).toContainText('$149/month');
+  await expect(dialog).toContainText('Auto-renewal stays off');
+  await screenshotBothWidths(page, 'settings-change-plan-dialog');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  await settings.planCard('Professional').getByRole('button', { name: 'Select Plan' }).click();
+  await expect(dialog.getByTestId('change-plan-amount')).toBeVisible();
+  const confirm = dialog.getByRole('button', { name: 'Change plan' });
+  for (let i = 0; i < 6; i++) {
+    if (await confirm.evaluate((el) => el === document.activeElement)) break;
+    await page.keyboard.press('Tab');
+  }
+  await expect(confirm).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expectToast(
+    page,
+    'Plan Changed',
+    `Your plan is now Professional. ${amount} was charged to Visa •••• 4242.`,
+  );
+  await expect(dialog).toBeHidden();
+  await expect(settings.currentPlan.getByText('Professional', { exact: true })).toBeVisible();
+  // The change did not turn auto-renewal back on.
+  await expect(settings.detail('Auto-renewal')).toHaveText('Auto-Renewal Disabled');
+  await expect(settings.planCard('Professional').getByRole('button', { name: 'Current Plan' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Resume subscription' }).click();
+  await expectToast(page, 'Subscription Resumed', 'Your subscription will renew automatically on');
+  await expect(settings.detail('Auto-renewal')).toHaveText('Enabled');
+  await expect(page.getByRole('button', { name: 'Resume subscription' })).toBeHidden();
+  await expect(settings.cancelButton).toBeVisible();
+  await page.reload();
+  await expect(settings.detail('Auto-renewal')).toHaveText('Enabled');
+  await expect(settings.currentPlan.getByText('Professional', { exact: true })).toBeVisible();
+});
+
+test('plan change: 3-D Secure is confirmed with Stripe.js; a declined card changes nothing', async ({
+  page,
+  request,
+}) => {
+  await useStripeStandIn(page);
+  await loginAsNewClient(page, request, 'plan3ds');
+  const paid = await page.request.post('/api/client/process-stripe-payment', {
+    data: { planId: 'starter', paymentMethodId: 'pm_card_visa' },
+  });
+  expect(paid.status()).toBe(200);
+  // The saved card now asks for 3-D Secure on every charge.
+  const replaced = await page.request.put('/api/client/payment-method', {
+    data: { paymentMethodId: 'pm_card_authenticationRequired' },
+  });
+  expect(replaced.status()).toBe(200);
+
+  const settings = new SettingsPage(page);
+  await settings.open('?tab=subscription');
+  await settings.planCard('Business').getByRole('button', { name: 'Select Plan' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Change to Business?' });
+  await expect(dialog.getByTestId('change-plan-charge')).toContainText('to Visa •••• 3184');
+  await expect(dialog).not.toContainText('Auto-renewal stays off');
+  await dialog.getByRole('button', { name: 'Change plan' }).click();
+  await expectToast(page, 'Plan Changed', 'Your plan is now Business.');
+  await expect(settings.currentPlan.getByText('Business', { exact: true })).toBeVisible();
+  expect(
+    await page.evaluate(() =>
+      (
+        window as unknown as { __STRIPE_STAND_IN__: { calls: { method: string }[] } }
+      ).__STRIPE_STAND_IN__.calls.map((c) => c.method),
+    ),
+  ).toContain('confirmCardPayment');
+
+  const failing = await page.request.put('/api/client/payment-method', {
+    data: { paymentMethodId: 'pm_card_chargeCustomerFail' },
+  });
+  expect(failing.status()).toBe(200);
+  await page.reload();
+  await settings.planCard('Enterprise').getByRole('button', { name: 'Select Plan' }).click();
+  const enterprise = page.getByRole('dialog', { name: 'Change to Enterprise?' });
+  await expect(enterprise.getByTestId('change-plan-charge')).toContainText('•••• 0341');
+  await enterprise.getByRole('button', { name: 'Change plan' }).click();
+  await expectToast(page, 'Plan Change Failed', /declined/i);
+  await expect(enterprise).toBeVisible();
+  await enterprise.getByRole('button', { name: 'Cancel' }).click();
+  await expect(settings.currentPlan.getByText('Business', { exact: true })).toBeVisible();
+});
+
+test('PayPal with a pending cancellation: no Resume, Select Plan still goes to checkout', async ({
+  page,
+  request,
+}) => {
+  await loginAsNewClient(page, request, 'ppresume');
+  const checkout = new CheckoutPage(page);
+  await checkout.open('starter');
+  await checkout.paypalTab.click();
+  await checkout.payByPaypalButton('49').click();
+  await page.locator('#approve').click();
+  await expect(page).toHaveURL(/\/settings\?tab=subscription&success=true$/);
+  const settings = new SettingsPage(page);
+  await expect(settings.detail('Payment method')).toHaveText('PayPal');
+  await settings.cancelSubscription(true);
+  await expectToast(page, 'Subscription Cancelled');
+  await expect(page.getByText('PayPal subscriptions cannot be resumed')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Resume subscription' })).toBeHidden();
+  const resume = await page.request.post('/api/client/subscription/resume');
+  expect(resume.status()).toBe(409);
+  await screenshotBothWidths(page, 'settings-subscription-paypal-cancelled');
+  await settings.currentPlan.getByRole('button', { name: 'Browse Plans' }).click();
+  await expect(settings.planSection).toHaveAttribute('data-highlighted', 'true');
+  await settings.planCard('Business').getByRole('button', { name: 'Select Plan' }).click();
+  await expect(page).toHaveURL(/\/checkout\?plan=business$/);
+  await expect(page.getByRole('dialog')).toBeHidden();
 });

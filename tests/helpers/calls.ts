@@ -24,5 +24,5 @@ export function makeCall(overrides: Partial<IncomingCall> = {}): IncomingCall {
 }
 
 export async function storeCalls(deps: AppDeps, client: ClientRow, calls: Partial<IncomingCall>[]) {
-  return createCallsRepository(deps.db).upsertCalls(client, calls.map(makeCall));
+  return createCallsRepository(deps.db, deps.now).upsertCalls(client, calls.map(makeCall));
 }

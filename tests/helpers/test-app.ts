@@ -21,6 +21,8 @@ export interface TestApp {
   app: FastifyInstance;
   deps: AppDeps;
   config: Config;
+  /** Another connection pool to the same database: what a second instance would have. */
+  reopenDb(): Db;
   close(): Promise<void>;
 }
 
@@ -59,7 +61,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const { db, drop } = await createTestDb(dataDir);
+  const { db, drop, reopen } = await createTestDb(dataDir);
   const { deps, close } = await createDeps(config, { db, voice: options.voice, now: options.now });
   const app = await buildApp(deps, { webDir: options.webDir, logger: options.logger });
   await app.ready();
@@ -67,6 +69,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     app,
     deps,
     config,
+    reopenDb: reopen,
     async close() {
       await app.close();
       await close();

@@ -40,3 +40,27 @@ export async function saveNotificationPrefs(
     .onConflict((oc) => oc.column('client_id').doUpdateSet(values))
     .execute();
 }
+
+/** Preferences of several clients at once (one query), defaults for those that never saved. */
+export async function readNotificationPrefsOf(
+  db: Kysely<Database>,
+  clientIds: string[],
+): Promise<Map<string, NotificationPrefs>> {
+  const prefs = new Map<string, NotificationPrefs>(
+    clientIds.map((id) => [id, { ...DEFAULT_NOTIFICATION_PREFS }]),
+  );
+  if (clientIds.length === 0) return prefs;
+  const rows = await db
+    .selectFrom('notification_prefs')
+    .selectAll()
+    .where('client_id', 'in', [...new Set(clientIds)])
+    .execute();
+  for (const row of rows)
+    prefs.set(row.client_id, {
+      emailNotifications: row.email_notifications === 1,
+      smsNotifications: row.sms_notifications === 1,
+      webhookNotifications: row.webhook_notifications === 1,
+      monthlyReports: row.monthly_reports === 1,
+    });
+  return prefs;
+}

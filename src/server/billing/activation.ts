@@ -89,7 +89,17 @@ export async function syncStripeSubscription(
   const { db, now } = ctx.deps;
   const row = await findByStripeSubscription(db, info.id);
   if (row) {
+    // A plan change applied at Stripe (e.g. once 3-D Secure paid it) shows up as the new price.
+    const plan =
+      info.priceId && !info.pendingUpdate
+        ? await db
+            .selectFrom('plans')
+            .select('id')
+            .where('stripe_price_id', '=', info.priceId)
+            .executeTakeFirst()
+        : undefined;
     await updateSubscription(db, row.id, {
+      ...(plan && plan.id !== row.plan_id ? { plan_id: plan.id } : {}),
       status: fromStripeStatus(info.status),
       current_period_end: info.currentPeriodEnd,
       cancel_at_period_end: info.cancelAtPeriodEnd ? 1 : 0,

@@ -4,7 +4,9 @@
  * cancelled now, so it never bills again, and our row keeps access until the period end.
  * Cancelling twice is harmless.
  */
+import { BILLING_MESSAGES } from '../../contract/billing';
 import type { SubscriptionRow } from '../db/schema';
+import { conflict } from '../errors';
 import { fromStripeStatus } from './activation';
 import type { BillingContext } from './billing-context';
 import { requirePaypal, requireStripe } from './gateways';
@@ -30,4 +32,24 @@ export async function cancelAtPeriodEnd(ctx: BillingContext, row: SubscriptionRo
     );
   }
   await updateSubscription(db, row.id, { cancel_at_period_end: 1, updated_at: now() });
+}
+
+/**
+ * Resume: a card subscription whose cancellation is pending renews again (Stripe:
+ * cancel_at_period_end=false). A PayPal subscription was cancelled at PayPal when the client
+ * cancelled, so it cannot come back: 409, subscribe again. Resuming one that renews is harmless.
+ */
+export async function resumeSubscription(ctx: BillingContext, row: SubscriptionRow): Promise<void> {
+  if (row.provider !== 'card' || !row.stripe_subscription_id) {
+    if (row.cancel_at_period_end === 1) throw conflict(BILLING_MESSAGES.resumeNeedsCard);
+    return;
+  }
+  if (row.cancel_at_period_end !== 1) return;
+  const info = await requireStripe(ctx.gateways).setCancelAtPeriodEnd(row.stripe_subscription_id, false);
+  await updateSubscription(ctx.deps.db, row.id, {
+    status: fromStripeStatus(info.status),
+    current_period_end: info.currentPeriodEnd ?? row.current_period_end,
+    cancel_at_period_end: info.cancelAtPeriodEnd ? 1 : 0,
+    updated_at: ctx.deps.now(),
+  });
 }

@@ -16,6 +16,7 @@ import {
   syncStripeSubscription,
 } from './activation';
 import type { BillingContext } from './billing-context';
+import { PAID_OR_PAYING, awaitStripe } from './await-stripe';
 import { checkoutKey } from './checkout-keys';
 import { requireStripe } from './gateways';
 import { updateClient } from '../clients/clients-repository';
@@ -50,6 +51,7 @@ export async function processCardPayment(
   const { db, now } = ctx.deps;
   const current = await findSubscription(db, client.id);
   const live = current && !isEnded(current, now()) ? current : undefined;
+  await refuseWhileConfirming(ctx, stripe, client.id);
   const key = checkoutKey(client.id, plan.id, paymentMethodId, live);
   const attempt = await claimAttempt(ctx, stripe, {
     clientId: client.id,
@@ -118,8 +120,10 @@ async function claimAttempt(
   if (!previous || !isReclaimable(previous, t) || !(await reclaimPayment(db, previous, t))) return null;
   if (previous.status === 'requires_action' && previous.provider_id) {
     try {
-      const left = await stripe.getSubscription(previous.provider_id);
-      if (left.status === 'incomplete') await stripe.cancelNow(left.id);
+      // Only an abandoned one: a subscription whose payment went through is about to turn active.
+      const left = await stripe.getSubscriptionPayment(previous.provider_id);
+      if (left.info.status === 'incomplete' && !PAID_OR_PAYING.has(left.paymentStatus ?? ''))
+        await stripe.cancelNow(left.info.id);
     } catch (error) {
       ctx.log.warn({ err: error }, 'could not end an abandoned incomplete subscription');
     }
@@ -128,6 +132,18 @@ async function claimAttempt(
 }
 
 const successMessage = (plan: PlanRow) => `Successfully subscribed to ${plan.name}!`;
+
+/**
+ * A payment confirmed with 3-D Secure whose subscription Stripe has not activated yet: a second
+ * purchase now would create a second subscription (and the first, once active, would charge too).
+ */
+async function refuseWhileConfirming(ctx: BillingContext, stripe: StripeGateway, clientId: string) {
+  const waiting = await findLatestPayment(ctx.deps.db, clientId, 'stripe', null, ['requires_action']);
+  if (!waiting?.provider_id) return;
+  const { info, paymentStatus } = await stripe.getSubscriptionPayment(waiting.provider_id);
+  if (info.status === 'incomplete' && PAID_OR_PAYING.has(paymentStatus ?? ''))
+    throw conflict(BILLING_MESSAGES.confirmationUnderway);
+}
 
 /** A repeat of a purchase that is under way answers that purchase's outcome; it never charges again. */
 async function awaitFirstAttempt(
@@ -167,7 +183,11 @@ async function ensureCustomer(
 }
 
 /** Plans get their Stripe price on first use; the id is kept (and re-checked) afterwards. */
-async function ensureStripePrice(ctx: BillingContext, stripe: StripeGateway, plan: PlanRow): Promise<string> {
+export async function ensureStripePrice(
+  ctx: BillingContext,
+  stripe: StripeGateway,
+  plan: PlanRow,
+): Promise<string> {
   const priceId = await stripe.ensurePrice({
     planId: plan.id,
     name: plan.name,
@@ -232,7 +252,11 @@ export async function confirmCardPayment(
   const { db, now } = ctx.deps;
   const attempt = await findLatestPayment(db, client.id, 'stripe', plan.id, ['requires_action', 'succeeded']);
   if (!attempt?.provider_id) throw notFound('No payment is waiting for confirmation');
-  const info = await stripe.getSubscription(attempt.provider_id);
+  // Stripe activates the subscription a moment after the payment succeeds (await-stripe.ts).
+  const payment = await awaitStripe(ctx, stripe, attempt.provider_id, (p) => p.info.status !== 'incomplete');
+  if (payment === 'pending')
+    return { success: false, pending: true, message: BILLING_MESSAGES.activationPending };
+  const { info } = payment;
   if (!isPaidStatus(info.status)) {
     throw new HttpError(402, 'The payment has not been confirmed. Please try again or use another card.');
   }

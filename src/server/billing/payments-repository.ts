@@ -98,22 +98,22 @@ export function findPaymentByProviderId(
 }
 
 /** The client's newest attempt on a plan in one of the given states. */
+/** The client's latest payment in one of these states, for one plan or (planId null) any. */
 export function findLatestPayment(
   db: Kysely<Database>,
   clientId: string,
   provider: 'stripe' | 'paypal',
-  planId: string,
+  planId: string | null,
   statuses: PaymentStatus[],
 ): Promise<PaymentRow | undefined> {
-  return db
+  let q = db
     .selectFrom('payments')
     .selectAll()
     .where('client_id', '=', clientId)
     .where('provider', '=', provider)
-    .where('plan_id', '=', planId)
-    .where('status', 'in', statuses)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
+    .where('status', 'in', statuses);
+  if (planId !== null) q = q.where('plan_id', '=', planId);
+  return q.orderBy('created_at', 'desc').executeTakeFirst();
 }
 
 export async function setPaymentStatus(

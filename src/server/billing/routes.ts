@@ -6,7 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import type { BillingContext } from './billing-context';
 import cardRoutes from './card-routes';
 import { createBillingGateways } from './gateways';
+import { reconcilePaypal } from './paypal-reconcile';
 import paypalRoutes from './paypal-routes';
+import planChangeRoutes from './plan-change-routes';
 import stripeWebhookRoutes from './stripe-webhook-routes';
 import subscriptionRoutes from './subscription-routes';
 
@@ -18,6 +20,21 @@ export default async function billingRoutes(app: FastifyInstance): Promise<void>
   };
   await app.register(subscriptionRoutes, { ctx });
   await app.register(cardRoutes, { ctx });
+  await app.register(planChangeRoutes, { ctx });
   await app.register(stripeWebhookRoutes, { ctx });
   await app.register(paypalRoutes, { ctx });
+
+  // Every instance reconciles now and then; the reads are idempotent, so overlapping runs are harmless.
+  if (ctx.gateways.paypal) {
+    let timer: NodeJS.Timeout | null = null;
+    app.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        reconcilePaypal(ctx).catch((error) => app.log.warn({ err: error }, 'PayPal reconciliation failed'));
+      }, app.deps.config.paypal.reconcileIntervalMs);
+      timer.unref();
+    });
+    app.addHook('onClose', async () => {
+      if (timer) clearInterval(timer);
+    });
+  }
 }

@@ -1,11 +1,19 @@
 /** The client's call log and analytics (SPEC §7 "Client calls and data"). */
 import type { FastifyInstance } from 'fastify';
-import { CallsPage, CallsQuery, ClientStats, DailyPoints } from '../../contract/calls';
-import { DateRangeQuery, IdParam, SuccessBody } from '../../contract/common';
+import {
+  CallDetail,
+  CallsPage,
+  CallsQuery,
+  ChartQuery,
+  ClientStats,
+  DailyPoints,
+  StatsQuery,
+} from '../../contract/calls';
+import { IdParam, SuccessBody } from '../../contract/common';
 import { requireClient } from '../auth/guards';
 import { notFound } from '../errors';
 import type { ZodTypeProvider } from '../route-schemas';
-import { getCallsOverTime, getClientStats, listCalls } from './call-queries';
+import { chartFor, listCalls, statsFor, toCallDetail } from './call-queries';
 import { createCallsRepository } from './calls-repository';
 
 export default async function callLogRoutes(fastify: FastifyInstance): Promise<void> {
@@ -21,14 +29,25 @@ export default async function callLogRoutes(fastify: FastifyInstance): Promise<v
 
   app.get(
     '/api/client/stats',
-    { schema: { querystring: DateRangeQuery, response: { 200: ClientStats } } },
-    async (request) => getClientStats(db, requireClient(request).id, request.query.dateRange, now()),
+    { schema: { querystring: StatsQuery, response: { 200: ClientStats } } },
+    async (request) => statsFor(db, requireClient(request).id, request.query, now()),
   );
 
   app.get(
     '/api/client/calls-over-time',
-    { schema: { querystring: DateRangeQuery, response: { 200: DailyPoints } } },
-    async (request) => getCallsOverTime(db, requireClient(request), request.query.dateRange, now()),
+    { schema: { querystring: ChartQuery, response: { 200: DailyPoints } } },
+    async (request) => chartFor(db, requireClient(request), request.query, now()),
+  );
+
+  app.get(
+    '/api/client/calls/:id',
+    { schema: { params: IdParam, response: { 200: CallDetail } } },
+    async (request) => {
+      // Another client's call id is answered exactly like a missing one.
+      const call = toCallDetail(await calls.findCall(requireClient(request).id, request.params.id));
+      if (!call) throw notFound('Call not found');
+      return call;
+    },
   );
 
   app.delete(

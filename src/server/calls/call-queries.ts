@@ -4,11 +4,22 @@
  * of at most 15 minutes each), so the cost does not grow with the number of calls.
  */
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import type { Call, CallStatus, CallsPage, CallsQuery, ClientStats, DailyPoint } from '../../contract/calls';
+import type {
+  Call,
+  CallDetail,
+  CallStatus,
+  CallsPage,
+  CallsQuery,
+  ChartQuery,
+  ClientStats,
+  DailyPoint,
+  StatsQuery,
+} from '../../contract/calls';
 import { DATE_RANGE_DAYS, type DateRange } from '../../contract/common';
 import type { CallRow, Database } from '../db/schema';
+import { insightsOf } from './insight-columns';
 import { BUCKET_MS } from './rollups';
-import { lastLocalDates, localDate, startOfLocalDay } from './time-zones';
+import { lastLocalDates, localDate, localHour, shiftDate, startOfLocalDay } from './time-zones';
 import { timeZoneOf } from '../clients/clients-repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -18,8 +29,9 @@ export interface WindowFilter {
   pathway?: string | null;
 }
 
-/** Sums per status over created_at in (from, to]. */
+/** Sums per status (or per outcome) over created_at in (from, to]. */
 export interface StatusTotals {
+  /** The status, or the outcome's name when totals are by outcome. */
   status: string;
   count: number;
   seconds: number;
@@ -27,7 +39,7 @@ export interface StatusTotals {
 }
 
 /** Status and pathway (any case) conditions; the calls and both rollup tables share the columns. */
-function filterCondition(filter: WindowFilter) {
+export function filterCondition(filter: WindowFilter) {
   const parts = [sql`1 = 1`];
   if (filter.status) parts.push(sql`status = ${filter.status}`);
   if (filter.pathway) parts.push(sql`lower(pathway) = ${filter.pathway.toLowerCase()}`);
@@ -40,12 +52,20 @@ type TotalsRow = { status: string; count: number | null; seconds: number | null;
 type TotalsQuery = SelectQueryBuilder<Database, any, TotalsRow>;
 
 /** Sums over created_at in (from, to] from 15-minute buckets, reading calls only for partial buckets. */
+/** What window totals are grouped by: a call's status, or its outcome (issue 13). */
+export type TotalsDimension = 'status' | 'outcome';
+const ROLLUP_TABLES = {
+  status: { buckets: 'call_rollups', days: 'call_rollups_daily' },
+  outcome: { buckets: 'call_outcome_rollups', days: 'call_outcome_rollups_daily' },
+} as const;
+
 function bucketTotals(
   db: Kysely<Database>,
   clientId: string,
   from: number | null,
   to: number,
   filter: WindowFilter,
+  by: TotalsDimension,
 ): TotalsQuery[] {
   // Full buckets: [fullFrom, fullTo). Calls in (from, fullFrom) and [fullTo, to] are edges.
   const fullFrom = from === null ? null : Math.ceil((from + 1) / BUCKET_MS) * BUCKET_MS;
@@ -53,7 +73,7 @@ function bucketTotals(
   const edge = (lo: number | null, hi: number) => {
     let q = db
       .selectFrom('calls')
-      .select(['status'])
+      .select(sql<string>`${sql.ref(by)}`.as('status'))
       .select((eb) => [
         eb.fn.countAll<number>().as('count'),
         eb.fn.sum<number>('duration_seconds').as('seconds'),
@@ -63,14 +83,15 @@ function bucketTotals(
       .where('is_proxy', '=', 0)
       .where('verified', '=', 1)
       .where('created_at', '<=', hi)
-      .groupBy('status');
+      .groupBy(sql.ref(by));
+    if (by === 'outcome') q = q.where('outcome', 'is not', null);
     if (lo !== null) q = q.where('created_at', '>', lo);
     return q.where(filterCondition(filter)).$castTo<TotalsRow>();
   };
   if (fullFrom !== null && fullFrom >= fullTo) return [edge(from, to)];
   let q = db
-    .selectFrom('call_rollups')
-    .select(['status'])
+    .selectFrom(ROLLUP_TABLES[by].buckets as 'call_rollups')
+    .select(sql<string>`${sql.ref(by)}`.as('status'))
     .select((eb) => [
       eb.fn.sum<number>('call_count').as('count'),
       eb.fn.sum<number>('total_seconds').as('seconds'),
@@ -78,16 +99,11 @@ function bucketTotals(
     ])
     .where('client_id', '=', clientId)
     .where('bucket_start', '<', fullTo)
-    .groupBy('status');
+    .groupBy(sql.ref(by));
   if (fullFrom !== null) q = q.where('bucket_start', '>=', fullFrom);
   const parts: TotalsQuery[] = [q.where(filterCondition(filter)).$castTo<TotalsRow>(), edge(fullTo - 1, to)];
   if (fullFrom !== null) parts.push(edge(from, fullFrom - 1));
   return parts;
-}
-
-function shiftDate(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
 
 /**
@@ -102,6 +118,7 @@ export async function totalsByStatus(
   from: number | null,
   to: number | null,
   filter: WindowFilter = {},
+  by: TotalsDimension = 'status',
 ): Promise<StatusTotals[]> {
   const tz = client.timezone;
   // First whole day: the one starting right after `from`, else the next one.
@@ -124,24 +141,25 @@ export async function totalsByStatus(
 
   const parts: TotalsQuery[] = [];
   if (firstStart !== null && lastEnd !== null && firstStart >= lastEnd) {
-    parts.push(...bucketTotals(db, client.id, from, to!, filter));
+    parts.push(...bucketTotals(db, client.id, from, to!, filter, by));
   } else {
     let q = db
-      .selectFrom('call_rollups_daily')
-      .select(['status'])
+      .selectFrom(ROLLUP_TABLES[by].days as 'call_rollups_daily')
+      .select(sql<string>`${sql.ref(by)}`.as('status'))
       .select((eb) => [
         eb.fn.sum<number>('call_count').as('count'),
         eb.fn.sum<number>('total_seconds').as('seconds'),
         eb.fn.sum<number>('total_cost_micros').as('cost'),
       ])
       .where('client_id', '=', client.id)
-      .groupBy('status');
+      .groupBy(sql.ref(by));
     if (firstDay !== null) q = q.where('day', '>=', firstDay);
     if (lastDay !== null) q = q.where('day', '<=', lastDay);
     parts.push(q.where(filterCondition(filter)).$castTo<TotalsRow>());
     if (from !== null && firstStart !== null)
-      parts.push(...bucketTotals(db, client.id, from, firstStart - 1, filter));
-    if (to !== null && lastEnd !== null) parts.push(...bucketTotals(db, client.id, lastEnd - 1, to, filter));
+      parts.push(...bucketTotals(db, client.id, from, firstStart - 1, filter, by));
+    if (to !== null && lastEnd !== null)
+      parts.push(...bucketTotals(db, client.id, lastEnd - 1, to, filter, by));
   }
 
   // One statement, one round trip: the parts are summed here rather than in SQL.
@@ -193,18 +211,37 @@ export function percentChange(current: number, previous: number): number {
   return Math.round(((current - previous) / previous) * 1000) / 10;
 }
 
-/** Stats over the rolling window (now − N days, now] against the N days before it. */
+/** A window of calls: created_at in (from, to]. */
+export interface CallWindow {
+  from: number;
+  to: number;
+}
+
+/**
+ * The window a stats or chart request names: its startDate..endDate (both included, as the call
+ * log reads them), else DESIGN's rolling window (now − N days, now].
+ */
+export function requestedWindow(
+  query: { dateRange: DateRange; startDate?: number; endDate?: number },
+  now: number,
+): CallWindow {
+  if (query.startDate !== undefined && query.endDate !== undefined)
+    return { from: query.startDate - 1, to: query.endDate };
+  return { from: now - DATE_RANGE_DAYS[query.dateRange] * DAY_MS, to: now };
+}
+
+/** Stats over a window against the window of the same length right before it. */
 export async function getClientStats(
   db: Kysely<Database>,
   clientId: string,
-  range: DateRange,
-  now: number,
+  window: CallWindow,
+  filter: WindowFilter = {},
 ): Promise<ClientStats> {
-  const span = DATE_RANGE_DAYS[range] * DAY_MS;
+  const span = window.to - window.from;
   const client = { id: clientId, timezone: await timeZoneOf(db, clientId) };
   const [current, previous] = await Promise.all([
-    totalsByStatus(db, client, now - span, now),
-    totalsByStatus(db, client, now - 2 * span, now - span),
+    totalsByStatus(db, client, window.from, window.to, filter),
+    totalsByStatus(db, client, window.from - span, window.from, filter),
   ]);
   const c = figures(current);
   const p = figures(previous);
@@ -226,20 +263,147 @@ export async function getCallsOverTime(
   client: { id: string; timezone: string },
   range: DateRange,
   now: number,
+  filter: WindowFilter = {},
 ): Promise<DailyPoint[]> {
   const dates = lastLocalDates(now, DATE_RANGE_DAYS[range], client.timezone);
+  const counts = await completedPerDay(db, client.id, dates[0], dates[dates.length - 1], filter);
+  return dates.map((date) => ({ date, count: counts.get(date) ?? 0 }));
+}
+
+/** Completed calls per local day from the daily rollups, for the days first..last. */
+async function completedPerDay(
+  db: Kysely<Database>,
+  clientId: string,
+  first: string,
+  last: string,
+  filter: WindowFilter,
+): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom('call_rollups_daily')
     .select(['day'])
     .select((eb) => eb.fn.sum<number>('call_count').as('count'))
-    .where('client_id', '=', client.id)
-    .where('status', '=', 'completed')
-    .where('day', '>=', dates[0])
-    .where('day', '<=', dates[dates.length - 1])
+    .where('client_id', '=', clientId)
+    .where('day', '>=', first)
+    .where('day', '<=', last)
+    .where(filterCondition({ ...filter, status: 'completed' }))
     .groupBy('day')
     .execute();
-  const counts = new Map(rows.map((r) => [r.day, Number(r.count)]));
+  return new Map(rows.map((r) => [r.day, Number(r.count)]));
+}
+
+/**
+ * Completed calls per local day over exactly the window: the days inside it from the daily
+ * rollups, the partial days at its edges from the 15-minute buckets, so the points add up to the
+ * calls the log lists for the same window.
+ */
+export async function getCallsPerDayInWindow(
+  db: Kysely<Database>,
+  client: { id: string; timezone: string },
+  window: CallWindow,
+  filter: WindowFilter = {},
+): Promise<DailyPoint[]> {
+  const tz = client.timezone;
+  const dates: string[] = [];
+  for (let day = localDate(window.from + 1, tz); day <= localDate(window.to, tz); day = shiftDate(day, 1))
+    dates.push(day);
+  const completed = { ...filter, status: 'completed' as const };
+  const partial = async (date: string): Promise<[string, number]> => {
+    const from = Math.max(window.from, startOfLocalDay(date, tz) - 1);
+    const to = Math.min(window.to, startOfLocalDay(shiftDate(date, 1), tz) - 1);
+    const totals = await totalsByStatus(db, client, from, to, completed);
+    return [date, totals.reduce((sum, t) => sum + t.count, 0)];
+  };
+  const isWhole = (date: string) =>
+    startOfLocalDay(date, tz) > window.from && startOfLocalDay(shiftDate(date, 1), tz) - 1 <= window.to;
+  const whole = dates.filter(isWhole);
+  const [wholeCounts, edges] = await Promise.all([
+    whole.length ? completedPerDay(db, client.id, whole[0], whole[whole.length - 1], filter) : new Map(),
+    Promise.all(dates.filter((d) => !isWhole(d)).map(partial)),
+  ]);
+  const counts = new Map([...wholeCounts, ...edges]);
   return dates.map((date) => ({ date, count: counts.get(date) ?? 0 }));
+}
+
+/**
+ * Completed calls per local hour over exactly the window (at most two days): full 15-minute
+ * buckets from the rollups, the calls of the partial buckets at the edges one by one. Every
+ * 15-minute bucket lies inside one local hour, as zones are offset by whole quarter hours.
+ */
+export async function getCallsPerHourInWindow(
+  db: Kysely<Database>,
+  client: { id: string; timezone: string },
+  window: CallWindow,
+  filter: WindowFilter = {},
+): Promise<DailyPoint[]> {
+  const tz = client.timezone;
+  const completed = filterCondition({ ...filter, status: 'completed' });
+  const fullFrom = Math.ceil((window.from + 1) / BUCKET_MS) * BUCKET_MS;
+  const fullTo = Math.floor(window.to / BUCKET_MS) * BUCKET_MS;
+  const edgeCalls = (lo: number, hi: number) =>
+    db
+      .selectFrom('calls')
+      .select(['created_at'])
+      .where('client_id', '=', client.id)
+      .where('is_proxy', '=', 0)
+      .where('verified', '=', 1)
+      .where('created_at', '>', lo)
+      .where('created_at', '<=', hi)
+      .where(completed)
+      .execute();
+  const [buckets, ...edges] = await Promise.all([
+    fullFrom < fullTo
+      ? db
+          .selectFrom('call_rollups')
+          .select(['bucket_start'])
+          .select((eb) => eb.fn.sum<number>('call_count').as('count'))
+          .where('client_id', '=', client.id)
+          .where('bucket_start', '>=', fullFrom)
+          .where('bucket_start', '<', fullTo)
+          .where(completed)
+          .groupBy('bucket_start')
+          .execute()
+      : Promise.resolve([]),
+    ...(fullFrom < fullTo
+      ? [edgeCalls(window.from, fullFrom - 1), edgeCalls(fullTo - 1, window.to)]
+      : [edgeCalls(window.from, window.to)]),
+  ]);
+  const counts = new Map<string, number>();
+  const add = (at: number, n: number) => {
+    const hour = localHour(at, tz);
+    counts.set(hour, (counts.get(hour) ?? 0) + n);
+  };
+  for (const b of buckets) add(Number(b.bucket_start), Number(b.count));
+  for (const rows of edges) for (const r of rows) add(Number(r.created_at), 1);
+
+  const hours: string[] = [];
+  for (let at = window.from + 1; ; at = Math.min(at + BUCKET_MS, window.to)) {
+    const hour = localHour(at, tz);
+    if (hours[hours.length - 1] !== hour) hours.push(hour);
+    if (at === window.to) break;
+  }
+  return hours.map((date) => ({ date, count: counts.get(date) ?? 0 }));
+}
+
+/** GET …/stats: the requested window and pathway. */
+export function statsFor(db: Kysely<Database>, clientId: string, query: StatsQuery, now: number) {
+  return getClientStats(db, clientId, requestedWindow(query, now), { pathway: query.pathway });
+}
+
+/**
+ * GET …/calls-over-time: DESIGN's N days ending today for a bare dateRange; per local day of the
+ * exact window when the request names one; per local hour when asked.
+ */
+export function chartFor(
+  db: Kysely<Database>,
+  client: { id: string; timezone: string },
+  query: ChartQuery,
+  now: number,
+): Promise<DailyPoint[]> {
+  const filter = { pathway: query.pathway };
+  const window = requestedWindow(query, now);
+  if (query.interval === 'hour') return getCallsPerHourInWindow(db, client, window, filter);
+  if (query.startDate !== undefined) return getCallsPerDayInWindow(db, client, window, filter);
+  return getCallsOverTime(db, client, query.dateRange, now, filter);
 }
 
 export function toCall(
@@ -259,6 +423,41 @@ export function toCall(
     transcript: row.transcript,
     cost: Math.round(row.cost_micros / 10_000) / 100,
     isSample: row.source === 'sample',
+    outcome: row.outcome,
+    needsAttention: row.attention_reasons !== null && row.handled_at === null,
+  };
+}
+
+/** The stored reasons a call needs a person (a JSON array), [] for none or unreadable. */
+export function attentionReasonsOf(row: Pick<CallRow, 'attention_reasons'>): string[] {
+  if (!row.attention_reasons) return [];
+  try {
+    const reasons = JSON.parse(row.attention_reasons);
+    return Array.isArray(reasons) ? reasons.filter((r): r is string => typeof r === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A stored call as the detail view shows it; null for calls the log does not list either. */
+export function toCallDetail(
+  row: CallRow | undefined,
+  recordingPath?: (id: string) => string,
+): CallDetail | null {
+  if (row?.verified !== 1 || row.is_proxy !== 0) return null;
+  const insights = insightsOf(row);
+  return {
+    ...toCall(row, recordingPath),
+    summary: insights.summary,
+    answeredBy: insights.answeredBy,
+    endedBy: insights.endedBy,
+    errorMessage: insights.errorMessage,
+    dispositionTag: insights.dispositionTag,
+    analysis: insights.analysis,
+    variables: insights.variables,
+    attentionReasons: attentionReasonsOf(row),
+    handledAt: row.handled_at === null ? null : new Date(Number(row.handled_at)).toISOString(),
+    handledBy: row.handled_by,
   };
 }
 
@@ -295,6 +494,9 @@ export async function listCalls(
   if (query.endDate !== undefined) base = base.where('created_at', '<=', query.endDate);
   if (filter.status) base = base.where('status', '=', filter.status);
   if (filter.pathway) base = base.where(sql`lower(pathway)`, '=', filter.pathway.toLowerCase());
+  if (query.outcome) base = base.where(sql`lower(outcome)`, '=', query.outcome.toLowerCase());
+  const attention = query.attention === 'true';
+  if (attention) base = base.where('attention_reasons', 'is not', null).where('handled_at', 'is', null);
   if (query.search) {
     const pattern = likePattern(query.search);
     const phonePattern = likePattern(compactPhone(query.search));
@@ -309,12 +511,22 @@ export async function listCalls(
     );
   }
 
-  // Without a text search the count comes from rollups; with one it has to look at the calls.
-  const total = query.search
-    ? Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
-    : (
-        await totalsByStatus(db, { id: clientId, timezone: await timeZoneOf(db, clientId) }, from, to, filter)
-      ).reduce((n, t) => n + t.count, 0);
+  // The count comes from rollups (status ones, or outcome ones for an outcome filter); a text
+  // search, the open-attention filter (a partial index), or an outcome and a status together,
+  // have to look at the calls.
+  const outcome = query.outcome?.toLowerCase();
+  const sumOf = (totals: StatusTotals[]) => totals.reduce((n, t) => n + t.count, 0);
+  const client = async () => ({ id: clientId, timezone: await timeZoneOf(db, clientId) });
+  const total =
+    query.search || attention || (outcome && filter.status)
+      ? Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
+      : outcome
+        ? sumOf(
+            (
+              await totalsByStatus(db, await client(), from, to, { pathway: filter.pathway }, 'outcome')
+            ).filter((t) => t.status.toLowerCase() === outcome),
+          )
+        : sumOf(await totalsByStatus(db, await client(), from, to, filter));
   const totalPages = Math.max(1, Math.ceil(total / limit));
   const offset = (page - 1) * limit;
 

@@ -8,6 +8,10 @@ import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';
 import type { CallRow, CallSource, CallStatus, Database, NewCallRow } from '../db/schema';
 import type { NormalizedCall } from '../providers/voice/types';
 import { RollupDeltas } from './rollups';
+import { classifyRow } from '../outcomes/classify-row';
+import { enqueueCallAlerts } from '../notifications/call-alerts';
+import { DEFAULT_OUTCOME_SET, outcomeSetsOf } from '../outcomes/outcomes-repository';
+import { insightColumns, mergeInsightColumns } from './insight-columns';
 import { storedPayload } from './stored-payload';
 import { timeZoneOf, timeZonesOf } from '../clients/clients-repository';
 
@@ -68,7 +72,18 @@ export function mergeStatus(current: CallStatus, incoming: CallStatus): CallStat
   return incoming;
 }
 
-export function createCallsRepository(db: Kysely<Database>) {
+/** A change a notification could be about: finished, confirmed, needing a person, or a new outcome. */
+function worthTelling(before: CallRow, after: CallRow): boolean {
+  return (
+    before.status !== after.status ||
+    before.verified !== after.verified ||
+    before.attention_reasons !== after.attention_reasons ||
+    before.outcome !== after.outcome
+  );
+}
+
+/** `now` is the clock notifications are queued by (tests move it); stored times come from the calls. */
+export function createCallsRepository(db: Kysely<Database>, clock: () => number = Date.now) {
   const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
 
   async function inTransaction<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
@@ -110,6 +125,8 @@ export function createCallsRepository(db: Kysely<Database>) {
       source: call.source,
       raw_payload: call.unverified ? null : storedPayload(call.raw),
       updated_at: now,
+      // Like the transcript, an unconfirmed announcement's word on the outcome is not kept.
+      ...insightColumns(call.unverified ? undefined : call.insights, call.unverified ? null : call.priceUsd),
     };
   }
 
@@ -146,6 +163,10 @@ export function createCallsRepository(db: Kysely<Database>) {
       cost_micros: costMicros(duration, current.per_minute_rate_cents),
       is_proxy: call.isProxy || current.is_proxy ? 1 : 0,
       raw_payload: stale || call.raw === undefined ? current.raw_payload : storedPayload(call.raw),
+      // A stale snapshot may fill in what is missing but not overwrite what a later one said.
+      ...(stale
+        ? mergeInsightColumns(insightColumns(call.insights, call.priceUsd), current)
+        : mergeInsightColumns(current, insightColumns(call.insights, call.priceUsd))),
     };
     const changed = (Object.keys(next) as (keyof CallRow)[]).some(
       (k) => k !== 'updated_at' && next[k] !== current[k],
@@ -171,6 +192,17 @@ export function createCallsRepository(db: Kysely<Database>) {
     for (const { index } of chunk) result.outcomes[index] = 'unchanged';
     const zones = await withTimeZones(trx, chunk);
     const rollups = new RollupDeltas((clientId) => zones.get(clientId) ?? 'UTC');
+    // Each call takes its client's outcome as it is stored, so the outcome sums stay exact.
+    const outcomeSets = await outcomeSetsOf(
+      trx,
+      chunk.map((i) => i.client.id),
+    );
+    const withOutcome = <T extends NewCallRow | CallRow>(row: T): T => {
+      const set = outcomeSets.get(row.client_id) ?? DEFAULT_OUTCOME_SET;
+      return { ...row, ...classifyRow(row as CallRow, set) };
+    };
+    /** Calls new or changed in a way a notification is about (see call-alerts.ts). */
+    const alerts: CallRow[] = [];
     const keys = chunk.map(({ client, call }) => ({
       clientId: client.id,
       providerCallId: call.providerCallId,
@@ -200,7 +232,9 @@ export function createCallsRepository(db: Kysely<Database>) {
     };
     remember(await selectExisting(trx, keys));
 
-    const fresh = items.filter((i) => !existing.has(itemKey(i))).map((i) => newRow(i.client, i.call, now));
+    const fresh = items
+      .filter((i) => !existing.has(itemKey(i)))
+      .map((i) => withOutcome(newRow(i.client, i.call, now)));
     if (fresh.length > 0) {
       const inserted = await trx
         .insertInto('calls')
@@ -211,6 +245,7 @@ export function createCallsRepository(db: Kysely<Database>) {
       const insertedKeys = new Set(inserted.map(rowKey));
       for (const row of fresh) {
         if (!insertedKeys.has(rowKey(row))) continue;
+        alerts.push(row as CallRow);
         rollups.add(row as CallRow, 1);
         result.created++;
         result.outcomes[indexOf.get(rowKey(row))!] = 'created';
@@ -225,8 +260,9 @@ export function createCallsRepository(db: Kysely<Database>) {
     for (const item of items) {
       const current = existing.get(itemKey(item));
       if (!current) continue;
-      const next = merged(current, item.call, now);
-      if (!next) continue;
+      const mergedRow = merged(current, item.call, now);
+      if (!mergedRow) continue;
+      const next = withOutcome(mergedRow);
       const { id, client_id, ...changes } = next;
       await trx
         .updateTable('calls')
@@ -236,10 +272,13 @@ export function createCallsRepository(db: Kysely<Database>) {
         .execute();
       rollups.add(current, -1);
       rollups.add(next, 1);
+      if (worthTelling(current, next)) alerts.push(next);
       result.updated++;
       result.outcomes[item.index] = 'updated';
     }
     await rollups.apply(trx);
+    // Messages about these calls are queued in this transaction: stored and told, or neither.
+    await enqueueCallAlerts(trx, alerts, outcomeSets, clock());
   }
 
   /** Chunks of at most CHUNK calls in which no call appears twice: repeats merge in order, as two deliveries would. */

@@ -30,6 +30,7 @@ type Contributing = Pick<
   | 'cost_micros'
   | 'is_proxy'
   | 'verified'
+  | 'outcome'
 >;
 
 const SEP = '\u0000';
@@ -53,18 +54,24 @@ function changed(map: Map<string, Sums>): [string[], Sums][] {
     .map(([key, d]) => [key.split(SEP), d]);
 }
 
-type RollupTable = 'call_rollups' | 'call_rollups_daily';
+type RollupTable =
+  | 'call_rollups'
+  | 'call_rollups_daily'
+  | 'call_outcome_rollups'
+  | 'call_outcome_rollups_daily';
 
 /** Adds sums onto rollup rows, creating the ones that do not exist yet. */
 async function addSums(db: Kysely<Database>, table: RollupTable, rows: [string[], Sums][]): Promise<void> {
-  const period = table === 'call_rollups' ? 'bucket_start' : 'day';
+  const period = table === 'call_rollups' || table === 'call_outcome_rollups' ? 'bucket_start' : 'day';
+  // Status rollups are keyed by status, outcome rollups by outcome; the rest is the same.
+  const kind = table.startsWith('call_outcome') ? 'outcome' : 'status';
   const plus = (column: string) =>
     sql<number>`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`;
   for (const chunk of chunks(rows, 200)) {
-    const values = chunk.map(([[clientId, when, status, pathway], d]) => ({
+    const values = chunk.map(([[clientId, when, key, pathway], d]) => ({
       client_id: clientId,
       [period]: period === 'bucket_start' ? Number(when) : when,
-      status,
+      [kind]: key,
       pathway,
       call_count: d.count,
       total_seconds: d.seconds,
@@ -75,7 +82,7 @@ async function addSums(db: Kysely<Database>, table: RollupTable, rows: [string[]
       // The two tables differ only in the period column, which is set just above.
       .values(values as never)
       .onConflict((oc) =>
-        oc.columns(['client_id', period, 'status', 'pathway'] as never).doUpdateSet({
+        oc.columns(['client_id', period, kind, 'pathway'] as never).doUpdateSet({
           call_count: plus('call_count'),
           total_seconds: plus('total_seconds'),
           total_cost_micros: plus('total_cost_micros'),
@@ -89,6 +96,8 @@ async function addSums(db: Kysely<Database>, table: RollupTable, rows: [string[]
 export class RollupDeltas {
   private readonly buckets = new Map<string, Sums>();
   private readonly days = new Map<string, Sums>();
+  private readonly outcomeBuckets = new Map<string, Sums>();
+  private readonly outcomeDays = new Map<string, Sums>();
 
   /** `timeZoneOf` names each client's time zone, which decides its local days. */
   constructor(private readonly timeZoneOf: (clientId: string) => string) {}
@@ -101,21 +110,26 @@ export class RollupDeltas {
     // Warm-transfer proxy legs would count one conversation twice (DESIGN §7); unconfirmed
     // calls count once the provider confirms them.
     if (call.is_proxy || call.verified === 0) return;
+    const bucket = `${call.client_id}${SEP}${bucketOf(call.created_at)}${SEP}`;
+    const day = `${call.client_id}${SEP}${localDate(call.created_at, this.timeZoneOf(call.client_id))}${SEP}`;
     const tail = `${call.status}${SEP}${call.pathway}`;
-    addTo(this.buckets, `${call.client_id}${SEP}${bucketOf(call.created_at)}${SEP}${tail}`, call, sign);
-    addTo(
-      this.days,
-      `${call.client_id}${SEP}${localDate(call.created_at, this.timeZoneOf(call.client_id))}${SEP}${tail}`,
-      call,
-      sign,
-    );
+    addTo(this.buckets, `${bucket}${tail}`, call, sign);
+    addTo(this.days, `${day}${tail}`, call, sign);
+    if (call.outcome === null || call.outcome === undefined) return;
+    const outcomeTail = `${call.outcome}${SEP}${call.pathway}`;
+    addTo(this.outcomeBuckets, `${bucket}${outcomeTail}`, call, sign);
+    addTo(this.outcomeDays, `${day}${outcomeTail}`, call, sign);
   }
 
   async apply(db: Kysely<Database>): Promise<void> {
     await addSums(db, 'call_rollups', changed(this.buckets));
     await addSums(db, 'call_rollups_daily', changed(this.days));
+    await addSums(db, 'call_outcome_rollups', changed(this.outcomeBuckets));
+    await addSums(db, 'call_outcome_rollups_daily', changed(this.outcomeDays));
     this.buckets.clear();
     this.days.clear();
+    this.outcomeBuckets.clear();
+    this.outcomeDays.clear();
   }
 }
 
@@ -126,25 +140,122 @@ function chunks<T>(items: T[], size: number): T[][] {
 }
 
 /**
- * Local days move when a client's time zone changes: recompute its daily rollups from the
- * 15-minute ones (exact, since no bucket straddles two local days). Call inside the transaction
- * that changes the time zone.
+ * Local days move when a client's time zone changes: recompute its daily rollups (status and
+ * outcome) from the 15-minute ones (exact, since no bucket straddles two local days). Call inside
+ * the transaction that changes the time zone.
  */
 export async function rebuildDailyRollups(
   db: Kysely<Database>,
   clientId: string,
   timeZone: string,
 ): Promise<void> {
-  const rows = await db.selectFrom('call_rollups').selectAll().where('client_id', '=', clientId).execute();
+  const statusRows = await db
+    .selectFrom('call_rollups')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .execute();
+  await replaceDays(
+    db,
+    'call_rollups_daily',
+    clientId,
+    timeZone,
+    statusRows.map((r) => ({ ...r, key: r.status })),
+  );
+  const outcomeRows = await db
+    .selectFrom('call_outcome_rollups')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .execute();
+  await replaceDays(
+    db,
+    'call_outcome_rollups_daily',
+    clientId,
+    timeZone,
+    outcomeRows.map((r) => ({ ...r, key: r.outcome })),
+  );
+}
+
+interface BucketRow {
+  bucket_start: number;
+  key: string;
+  pathway: string;
+  call_count: number;
+  total_seconds: number;
+  total_cost_micros: number;
+}
+
+async function replaceDays(
+  db: Kysely<Database>,
+  table: 'call_rollups_daily' | 'call_outcome_rollups_daily',
+  clientId: string,
+  timeZone: string,
+  rows: BucketRow[],
+): Promise<void> {
   const days = new Map<string, Sums>();
   for (const r of rows) {
-    const key = `${clientId}${SEP}${localDate(r.bucket_start, timeZone)}${SEP}${r.status}${SEP}${r.pathway}`;
+    const key = `${clientId}${SEP}${localDate(Number(r.bucket_start), timeZone)}${SEP}${r.key}${SEP}${r.pathway}`;
     const d = days.get(key) ?? { count: 0, seconds: 0, costMicros: 0 };
     d.count += Number(r.call_count);
     d.seconds += Number(r.total_seconds);
     d.costMicros += Number(r.total_cost_micros);
     days.set(key, d);
   }
-  await db.deleteFrom('call_rollups_daily').where('client_id', '=', clientId).execute();
-  await addSums(db, 'call_rollups_daily', changed(days));
+  await db.deleteFrom(table).where('client_id', '=', clientId).execute();
+  await addSums(db, table, changed(days));
+}
+
+/**
+ * A client's outcome sums recomputed from its calls, after its calls were re-classified: one
+ * grouped INSERT … SELECT for the 15-minute buckets, then the days from those.
+ */
+export async function rebuildOutcomeRollups(
+  db: Kysely<Database>,
+  clientId: string,
+  timeZone: string,
+): Promise<void> {
+  await db.deleteFrom('call_outcome_rollups').where('client_id', '=', clientId).execute();
+  // A literal, not a parameter: PostgreSQL matches the SELECT and GROUP BY expressions by their text.
+  const bucket = sql<number>`created_at - (created_at % ${sql.lit(BUCKET_MS)})`;
+  await db
+    .insertInto('call_outcome_rollups')
+    .columns([
+      'client_id',
+      'bucket_start',
+      'outcome',
+      'pathway',
+      'call_count',
+      'total_seconds',
+      'total_cost_micros',
+    ])
+    .expression(
+      db
+        .selectFrom('calls')
+        .select((eb) => [
+          'client_id',
+          bucket.as('bucket_start'),
+          sql<string>`outcome`.as('outcome'),
+          'pathway',
+          eb.fn.countAll<number>().as('call_count'),
+          eb.fn.sum<number>('duration_seconds').as('total_seconds'),
+          eb.fn.sum<number>('cost_micros').as('total_cost_micros'),
+        ])
+        .where('client_id', '=', clientId)
+        .where('is_proxy', '=', 0)
+        .where('verified', '=', 1)
+        .where('outcome', 'is not', null)
+        .groupBy(['client_id', bucket, 'outcome', 'pathway']),
+    )
+    .execute();
+  const rows = await db
+    .selectFrom('call_outcome_rollups')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .execute();
+  await replaceDays(
+    db,
+    'call_outcome_rollups_daily',
+    clientId,
+    timeZone,
+    rows.map((r) => ({ ...r, key: r.outcome })),
+  );
 }

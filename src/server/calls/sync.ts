@@ -55,9 +55,14 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   return out;
 }
 
-export function describeSync(provider: string, created: number, updated: number): string {
-  if (created === 0 && updated === 0) return `No new calls from ${provider}`;
-  return `Synced ${created + updated} calls from ${provider} (${created} new, ${updated} updated)`;
+export function describeSync(provider: string, created: number, updated: number, unfetched = 0): string {
+  const synced =
+    created === 0 && updated === 0
+      ? `No new calls from ${provider}`
+      : `Synced ${created + updated} calls from ${provider} (${created} new, ${updated} updated)`;
+  if (unfetched === 0) return synced;
+  const calls = unfetched === 1 ? '1 call' : `${unfetched} calls`;
+  return `${synced}. ${provider} did not send the details of ${calls}; the next sync fetches them again.`;
 }
 
 /** Translates provider failures into answers; a rejected key is also remembered on the client. */
@@ -91,12 +96,16 @@ export async function syncClientCalls(deps: AppDeps, clientId: string): Promise<
 
 async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
   const apiKey = deps.secrets.decrypt(client.bland_api_key_enc!);
-  const repo = createCallsRepository(deps.db);
+  const repo = createCallsRepository(deps.db, deps.now);
   const startDate = new Date(client.sync_watermark ?? deps.now() - FIRST_SYNC_DAYS * 24 * 60 * 60 * 1000);
   let created = 0;
   let updated = 0;
   let newest = client.sync_watermark ?? 0;
   let oldestOpen: number | null = null;
+  // Calls whose details could not be fetched (after the adapter's retries): stored from the list,
+  // and the watermark stays before them so the next sync fetches them again.
+  let oldestUnfetched: number | null = null;
+  let unfetched = 0;
 
   try {
     let offset = 0;
@@ -113,11 +122,15 @@ async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
 
       // List items carry no transcripts: fetch details for the calls that have ended.
       const details = await mapLimit(page.calls, DETAIL_CONCURRENCY, async (call) => {
-        if (call.status === 'active') return { call, raw: null as unknown };
-        return deps.voice.getCall(apiKey, call.providerCallId).catch((error) => {
-          if (error instanceof ProviderAuthError) throw error;
-          return { call, raw: null as unknown }; // keep what the list said; the next sync retries
-        });
+        if (call.status === 'active') return { call, raw: null as unknown, fetched: true };
+        return deps.voice.getCall(apiKey, call.providerCallId).then(
+          (detail) => ({ ...detail, fetched: true }),
+          (error) => {
+            if (error instanceof ProviderAuthError) throw error;
+            // Keep what the list said; the watermark stays before this call (see below).
+            return { call, raw: null as unknown, fetched: false };
+          },
+        );
       });
       const pathwayIds = details.map((d) => d.call.pathwayId).filter((id): id is string => !!id);
       const names = await resolvePathwayNames(deps, client, apiKey, pathwayIds);
@@ -132,11 +145,16 @@ async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
       );
       created += result.created;
       updated += result.updated;
-      for (const { call } of details) {
+      for (const { call, fetched } of details) {
         newest = Math.max(newest, call.createdAt);
         if (call.status === 'active') oldestOpen = Math.min(oldestOpen ?? call.createdAt, call.createdAt);
+        if (!fetched) {
+          unfetched++;
+          oldestUnfetched = Math.min(oldestUnfetched ?? call.createdAt, call.createdAt);
+        }
       }
-      if (offset >= page.totalCount) break;
+      // Without a total from the provider, a short page is the last one.
+      if (page.totalCount === null ? page.received < PAGE_SIZE : offset >= page.totalCount) break;
     }
     const settled = await settleUnverified(deps, client, apiKey, repo);
     updated += settled;
@@ -144,16 +162,24 @@ async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
     await providerFailure(deps, client.id, error);
   }
 
-  // Next time start at the newest call seen, or earlier if a call was still in progress, so
-  // its ending is picked up. The inclusive boundary is de-duplicated by provider call id.
-  const watermark = oldestOpen ?? (newest || client.sync_watermark);
+  // Next time start at the newest call seen, or earlier if a call was still in progress (so its
+  // ending is picked up) or its details could not be fetched (so they are). The inclusive
+  // boundary is de-duplicated by provider call id.
+  const held = [oldestOpen, oldestUnfetched].filter((t): t is number => t !== null);
+  const watermark = held.length > 0 ? Math.min(...held) : newest || client.sync_watermark;
   await updateClient(deps.db, client.id, {
     sync_watermark: watermark,
     last_sync_at: deps.now(),
     api_key_status: 'valid',
     updated_at: deps.now(),
   });
-  return { success: true, created, updated, message: describeSync(deps.voice.name, created, updated) };
+  return {
+    success: true,
+    created,
+    updated,
+    ...(unfetched > 0 ? { unfetched } : {}),
+    message: describeSync(deps.voice.name, created, updated, unfetched),
+  };
 }
 
 /**

@@ -22,11 +22,7 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 
 /** Offset of the zone from UTC at an instant, in ms (positive east of Greenwich). */
 function offsetAt(ms: number, timeZone: string): number {
-  const parts = Object.fromEntries(
-    formatter(timeZone)
-      .formatToParts(new Date(ms))
-      .map((p) => [p.type, p.value]),
-  );
+  const parts = localParts(ms, timeZone);
   const asUtc = Date.UTC(
     +parts.year,
     +parts.month - 1,
@@ -38,14 +34,24 @@ function offsetAt(ms: number, timeZone: string): number {
   return asUtc - (ms - (ms % 1000));
 }
 
-/** YYYY-MM-DD of an instant in the zone. */
-export function localDate(ms: number, timeZone: string): string {
-  const parts = Object.fromEntries(
+function localParts(ms: number, timeZone: string): Record<string, string> {
+  return Object.fromEntries(
     formatter(timeZone)
       .formatToParts(new Date(ms))
       .map((p) => [p.type, p.value]),
   );
+}
+
+/** YYYY-MM-DD of an instant in the zone. */
+export function localDate(ms: number, timeZone: string): string {
+  const parts = localParts(ms, timeZone);
   return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+/** YYYY-MM-DDTHH:00 of an instant in the zone: the local hour it falls in. */
+export function localHour(ms: number, timeZone: string): string {
+  const parts = localParts(ms, timeZone);
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:00`;
 }
 
 /** The instant a local calendar day starts in the zone. */
@@ -68,4 +74,23 @@ export function lastLocalDates(now: number, days: number, timeZone: string): str
     out.push(t.toISOString().slice(0, 10));
   }
   return out;
+}
+
+/** The calendar date `days` after (or before) a YYYY-MM-DD date. */
+export function shiftDate(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+/** The instant a local date's hour (0–23) starts in the zone (a skipped DST hour maps past the gap). */
+export function localInstant(date: string, hour: number, timeZone: string): number {
+  const [y, m, d] = date.split('-').map(Number);
+  const wallUtc = Date.UTC(y, m - 1, d, hour);
+  const guess = wallUtc - offsetAt(wallUtc, timeZone);
+  return wallUtc - offsetAt(guess, timeZone);
+}
+
+/** The local hour (0–23) of an instant in the zone. */
+export function localHourOf(ms: number, timeZone: string): number {
+  return Number(localParts(ms, timeZone).hour) % 24;
 }

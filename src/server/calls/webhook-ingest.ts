@@ -37,7 +37,7 @@ export function createWebhookIngest(deps: AppDeps) {
           byId(deliveries[a].client.id, deliveries[b].client.id) ||
           byId(deliveries[a].call.providerCallId, deliveries[b].call.providerCallId),
       );
-      const result = await createCallsRepository(trx).upsertMany(
+      const result = await createCallsRepository(trx, deps.now).upsertMany(
         order.map((i) => ({ client: deliveries[i].client, call: deliveries[i].call })),
       );
       const outcomes = new Array<DeliveryOutcome>(deliveries.length);

@@ -6,11 +6,19 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AdminClientData, MESSAGES } from '../../contract/admin';
-import { CallsPage, CallsQuery, ClientStats, DailyPoints } from '../../contract/calls';
-import { DateRangeQuery, IdParam, SuccessBody } from '../../contract/common';
+import {
+  AdminCallDetail,
+  CallsPage,
+  CallsQuery,
+  ChartQuery,
+  ClientStats,
+  DailyPoints,
+  StatsQuery,
+} from '../../contract/calls';
+import { IdParam, SuccessBody } from '../../contract/common';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
-import { getCallsOverTime, getClientStats, listCalls } from '../calls/call-queries';
+import { chartFor, listCalls, statsFor, toCallDetail } from '../calls/call-queries';
 import { createCallsRepository } from '../calls/calls-repository';
 import type { ClientRow } from '../db/schema';
 import { notFound } from '../errors';
@@ -50,19 +58,19 @@ export default async function adminCallsRoutes(fastify: FastifyInstance): Promis
 
   app.get(
     '/api/admin/client-stats/:clientId',
-    { schema: { params: ClientIdParam, querystring: DateRangeQuery, response: { 200: ClientStats } } },
+    { schema: { params: ClientIdParam, querystring: StatsQuery, response: { 200: ClientStats } } },
     async (request) => {
       const client = await clientOr404(request.params.clientId);
-      return getClientStats(db, client.id, request.query.dateRange, now());
+      return statsFor(db, client.id, request.query, now());
     },
   );
 
   app.get(
     '/api/admin/client-calls-over-time/:clientId',
-    { schema: { params: ClientIdParam, querystring: DateRangeQuery, response: { 200: DailyPoints } } },
+    { schema: { params: ClientIdParam, querystring: ChartQuery, response: { 200: DailyPoints } } },
     async (request) => {
       const client = await clientOr404(request.params.clientId);
-      return getCallsOverTime(db, client, request.query.dateRange, now());
+      return chartFor(db, client, request.query, now());
     },
   );
 
@@ -79,6 +87,19 @@ export default async function adminCallsRoutes(fastify: FastifyInstance): Promis
           call.recordingUrl ? { ...call, recordingUrl: adminRecordingPath(client.id, call.id) } : call,
         ),
       };
+    },
+  );
+
+  app.get(
+    '/api/admin/client-calls/:clientId/:id',
+    { schema: { params: ClientIdParam.merge(IdParam), response: { 200: AdminCallDetail } } },
+    async (request) => {
+      const client = await clientOr404(request.params.clientId);
+      const row = await calls.findCall(client.id, request.params.id);
+      const call = toCallDetail(row, (id) => adminRecordingPath(client.id, id));
+      if (!row || !call) throw notFound('Call not found');
+      const price = row.provider_price_micros;
+      return { ...call, providerPrice: price === null ? null : Math.round(price / 10_000) / 100 };
     },
   );
 

@@ -43,6 +43,47 @@ export async function timeZonesOf(db: Kysely<Database>, ids: string[]): Promise<
   return zones;
 }
 
+/** What notifications need of several clients at once: where to write, their zone, their state. */
+export function notificationTargetsOf(db: Kysely<Database>, ids: string[]) {
+  return db
+    .selectFrom('clients')
+    .select(['id', 'email', 'phone_number', 'timezone', 'company_name', 'onboarding_status'])
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** Active clients with calls in [from, to) and none from `to` on: their calls stopped arriving. */
+export function listSilentClients(db: Kysely<Database>, from: number, to: number) {
+  return db
+    .selectFrom('clients')
+    .select(['clients.id', 'clients.email', 'clients.company_name', 'clients.timezone'])
+    .where('clients.is_active', '=', 1)
+    .where('clients.onboarding_status', '=', 'active')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('call_rollups')
+          .select('call_rollups.client_id')
+          .whereRef('call_rollups.client_id', '=', 'clients.id')
+          .where('call_rollups.bucket_start', '>=', from)
+          .where('call_rollups.bucket_start', '<', to),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('call_rollups')
+            .select('call_rollups.client_id')
+            .whereRef('call_rollups.client_id', '=', 'clients.id')
+            // The bucket holding `to` may hold calls from just before it: look from the next one.
+            .where('call_rollups.bucket_start', '>=', to + 15 * 60 * 1000),
+        ),
+      ),
+    )
+    .execute();
+}
+
 export async function timeZoneOf(db: Kysely<Database>, id: string): Promise<string> {
   return (await timeZonesOf(db, [id])).get(id) ?? 'UTC';
 }

@@ -4,6 +4,9 @@ import * as initial from './migrations/001_initial';
 import * as appSettings from './migrations/002_app_settings';
 import * as slidingCounters from './migrations/003_sliding_counters';
 import * as unverifiedCalls from './migrations/004_unverified_calls';
+import * as callInsights from './migrations/005_call_insights';
+import * as outcomes from './migrations/006_outcomes';
+import * as outbox from './migrations/007_outbox';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -12,6 +15,9 @@ const migrations: Record<string, Migration> = {
   '002_app_settings': appSettings,
   '003_sliding_counters': slidingCounters,
   '004_unverified_calls': unverifiedCalls,
+  '005_call_insights': callInsights,
+  '006_outcomes': outcomes,
+  '007_outbox': outbox,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

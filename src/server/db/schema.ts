@@ -107,6 +107,58 @@ export interface CallsTable {
   source: CallSource;
   raw_payload: string | null;
   updated_at: number;
+  /** What the provider says the call achieved (005_call_insights); null when it never said. */
+  summary: string | null;
+  answered_by: string | null;
+  call_ended_by: string | null;
+  error_message: string | null;
+  disposition_tag: string | null;
+  /** JSON objects, each within INSIGHT_JSON_MAX_BYTES. */
+  analysis_json: string | null;
+  variables_json: string | null;
+  /** What the provider charged the agency, micro-dollars; the client's bill is cost_micros. */
+  provider_price_micros: number | null;
+  /** The client's outcome the call matched ("Other" when none), 006_outcomes. */
+  outcome: string | null;
+  /** The client's outcomes version it was classified under; null: never. */
+  outcome_version: number | null;
+  /** JSON array of why a person should look at the call; null when nothing calls for it. */
+  attention_reasons: string | null;
+  /** When and by whom (an e-mail or an admin's name) it was marked handled. */
+  handled_at: number | null;
+  handled_by: string | null;
+}
+
+/** 006_outcomes: a client's ordered outcomes, and where re-classifying its calls stands. */
+export interface ClientOutcomesTable {
+  client_id: string;
+  outcomes_json: string;
+  version: number;
+  reclassify_done: Generated<number>;
+  reclassify_total: Generated<number>;
+  reclassify_lock_until: number | null;
+  updated_at: number;
+}
+
+/** Outcome sums beside the status rollups: same buckets, days and sums, keyed by outcome. */
+export interface CallOutcomeRollupsTable {
+  client_id: string;
+  bucket_start: number;
+  outcome: string;
+  pathway: string;
+  call_count: number;
+  total_seconds: number;
+  total_cost_micros: number;
+}
+
+export interface CallOutcomeRollupsDailyTable {
+  client_id: string;
+  day: string;
+  outcome: string;
+  pathway: string;
+  call_count: number;
+  total_seconds: number;
+  total_cost_micros: number;
 }
 
 export interface DeletedCallsTable {
@@ -212,6 +264,26 @@ export interface NotificationPrefsTable {
   updated_at: number;
 }
 
+/** Messages waiting to be sent, being sent, or sent (007_outbox; notifications/outbox.ts). */
+export interface OutboxTable {
+  id: string;
+  client_id: string | null;
+  channel: string;
+  topic: string;
+  dedupe_key: string;
+  payload_json: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  claimed_until: number | null;
+  claimed_by: string | null;
+  last_error: string | null;
+  last_status_code: number | null;
+  created_at: number;
+  sent_at: number | null;
+}
+export type OutboxRow = Selectable<OutboxTable>;
+
 export interface AuditLogTable {
   id: Generated<number>;
   admin_id: string;
@@ -240,6 +312,9 @@ export interface Database {
   deleted_calls: DeletedCallsTable;
   call_rollups: CallRollupsTable;
   call_rollups_daily: CallRollupsDailyTable;
+  client_outcomes: ClientOutcomesTable;
+  call_outcome_rollups: CallOutcomeRollupsTable;
+  call_outcome_rollups_daily: CallOutcomeRollupsDailyTable;
   pathway_names: PathwayNamesTable;
   plans: PlansTable;
   subscriptions: SubscriptionsTable;
@@ -250,6 +325,7 @@ export interface Database {
   audit_log: AuditLogTable;
   rate_counters: RateCountersTable;
   app_settings: AppSettingsTable;
+  outbox: OutboxTable;
 }
 
 /** Values every instance on the database shares (002_app_settings). */

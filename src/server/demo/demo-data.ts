@@ -15,6 +15,7 @@ import { syncClientCalls } from '../calls/sync';
 import type { AppDeps } from '../context';
 import { randomToken } from '../crypto/secrets';
 import type { Database } from '../db/schema';
+import { ensureDemoOutcomes } from './demo-outcomes';
 import { DAY_MS, demoCallsBetween } from './sample-calls';
 import { findClient, insertClientIfAbsent, updateClient } from '../clients/clients-repository';
 
@@ -52,6 +53,7 @@ export async function ensureDemoTenant(db: Kysely<Database>, now: number): Promi
     created_at: now,
     updated_at: now,
   });
+  await ensureDemoOutcomes(db, DEMO_CLIENT_ID, now);
 }
 
 export interface DemoData {

@@ -6,12 +6,25 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { type Call, CallsPage, CallsQuery, DailyPoints, DemoStats } from '../../contract/calls';
-import { DateRangeQuery, IdParam } from '../../contract/common';
-import { getCallsOverTime, getClientStats, listCalls } from '../calls/call-queries';
+import {
+  type Call,
+  CallDetail,
+  CallsPage,
+  CallsQuery,
+  ChartQuery,
+  DailyPoints,
+  DemoStats,
+  StatsQuery,
+} from '../../contract/calls';
+import { IdParam } from '../../contract/common';
+import { AttentionList, AttentionQuery, OutcomePoints, OutcomeSummary } from '../../contract/outcomes';
+import { chartFor, listCalls, statsFor, toCallDetail } from '../calls/call-queries';
 import { createCallsRepository } from '../calls/calls-repository';
 import { sendRecording } from '../calls/recording-routes';
 import { notFound } from '../errors';
+import { attentionList } from '../outcomes/attention-routes';
+import { createClassificationGuard } from '../outcomes/classification-guard';
+import { outcomeReads } from '../outcomes/routes';
 import type { ZodTypeProvider } from '../route-schemas';
 import { DEMO_CLIENT, DEMO_CLIENT_ID, createDemoData } from './demo-data';
 
@@ -52,7 +65,7 @@ export default async function demoRoutes(fastify: FastifyInstance): Promise<void
   const calls = createCallsRepository(db);
 
   // The whole page is a demo: its generated calls are not marked one by one.
-  const withDemoRecording = (call: Call): Call => ({
+  const withDemoRecording = <T extends Call>(call: T): T => ({
     ...call,
     isSample: false,
     ...(call.recordingUrl ? { recordingUrl: demoRecordingPath(call.id) } : {}),
@@ -69,11 +82,22 @@ export default async function demoRoutes(fastify: FastifyInstance): Promise<void
   );
 
   app.get(
-    '/api/demo/stats',
-    { schema: { querystring: DateRangeQuery, response: { 200: DemoStats } } },
+    '/api/demo/calls/:id',
+    { schema: { params: IdParam, response: { 200: CallDetail } } },
     async (request) => {
       await demo.ensureCurrent();
-      const stats = await getClientStats(db, DEMO_CLIENT_ID, request.query.dateRange, now());
+      const call = toCallDetail(await calls.findCall(DEMO_CLIENT_ID, request.params.id));
+      if (!call) throw notFound('Call not found');
+      return withDemoRecording(call) as CallDetail;
+    },
+  );
+
+  app.get(
+    '/api/demo/stats',
+    { schema: { querystring: StatsQuery, response: { 200: DemoStats } } },
+    async (request) => {
+      await demo.ensureCurrent();
+      const stats = await statsFor(db, DEMO_CLIENT_ID, request.query, now());
       // The demo presents what its calls cost the agency's client as the agency's revenue.
       return { ...stats, totalRevenue: stats.totalCost };
     },
@@ -81,10 +105,38 @@ export default async function demoRoutes(fastify: FastifyInstance): Promise<void
 
   app.get(
     '/api/demo/calls-over-time',
-    { schema: { querystring: DateRangeQuery, response: { 200: DailyPoints } } },
+    { schema: { querystring: ChartQuery, response: { 200: DailyPoints } } },
     async (request) => {
       await demo.ensureCurrent();
-      return getCallsOverTime(db, DEMO_CLIENT, request.query.dateRange, now());
+      return chartFor(db, DEMO_CLIENT, request.query, now());
+    },
+  );
+
+  // Outcomes and "Needs attention", read-only: the demo shows them, nobody marks a demo call handled.
+  const outcomes = outcomeReads(db, createClassificationGuard(db, now, app.log), now);
+  app.get(
+    '/api/demo/outcomes/summary',
+    { schema: { querystring: StatsQuery, response: { 200: OutcomeSummary } } },
+    async (request) => {
+      await demo.ensureCurrent();
+      return outcomes.summary(DEMO_CLIENT_ID, request.query);
+    },
+  );
+  app.get(
+    '/api/demo/outcomes-over-time',
+    { schema: { querystring: ChartQuery, response: { 200: OutcomePoints } } },
+    async (request) => {
+      await demo.ensureCurrent();
+      return outcomes.overTime(DEMO_CLIENT_ID, request.query);
+    },
+  );
+  app.get(
+    '/api/demo/attention',
+    { schema: { querystring: AttentionQuery, response: { 200: AttentionList } } },
+    async (request) => {
+      await demo.ensureCurrent();
+      const list = await attentionList(db, DEMO_CLIENT_ID, request.query.limit);
+      return { ...list, calls: list.calls.map(withDemoRecording) };
     },
   );
 

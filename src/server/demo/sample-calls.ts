@@ -5,7 +5,7 @@
  * Touches no database; the caller stores what it returns through the calls repository.
  */
 import type { IncomingCall } from '../calls/calls-repository';
-import type { NormalizedCallStatus, NormalizedTranscriptEntry } from '../providers/voice/types';
+import type { CallInsights, NormalizedCallStatus, NormalizedTranscriptEntry } from '../providers/voice/types';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -180,6 +180,68 @@ function phoneNumber(rng: Rng): string {
   return `+1${pick(rng, areas)}${int(rng, 200, 999)}${String(int(rng, 0, 9999)).padStart(4, '0')}`;
 }
 
+/**
+ * What the provider would say the call achieved: a summary, who answered and ended it, a post-call
+ * tag and the variables the agent collected, consistent with the conversation.
+ */
+function insightsFor(rng: Rng, pathway: Pathway, status: NormalizedCallStatus, lines: Line[]): CallInsights {
+  const none: CallInsights = {
+    summary: null,
+    answeredBy: null,
+    endedBy: null,
+    errorMessage: null,
+    dispositionTag: null,
+    analysis: null,
+    variables: null,
+  };
+  if (status === 'failed') {
+    return rng() < 0.6
+      ? { ...none, answeredBy: 'no-answer', summary: 'Nobody answered the call.' }
+      : { ...none, errorMessage: 'Call failed: the carrier rejected the call' };
+  }
+  if (status === 'active') return { ...none, answeredBy: 'human' };
+  const said = (pattern: RegExp) => lines.map(([, text]) => pattern.exec(text)).find((m) => m !== null);
+  const base = { ...none, answeredBy: 'human', endedBy: rng() < 0.7 ? 'user' : 'assistant' };
+  if (status === 'transferred')
+    return {
+      ...base,
+      endedBy: 'assistant',
+      summary: `The ${pathway.toLowerCase()} caller was transferred to a specialist.`,
+    };
+  if (pathway === 'Booking') {
+    const slot = said(/I have (.+) available on (\w+)/);
+    return {
+      ...base,
+      dispositionTag: 'APPOINTMENT_BOOKED',
+      summary: `The caller booked an appointment${slot ? ` for ${slot[2]} at ${slot[1]}` : ''}.`,
+      analysis: { appointment_booked: true },
+      variables: slot ? { appointment_day: slot[2], appointment_time: slot[1] } : null,
+    };
+  }
+  if (pathway === 'Sales') {
+    const team = said(/about (\d+) people/);
+    const interested = rng() < 0.7;
+    return {
+      ...base,
+      dispositionTag: interested ? 'INTERESTED' : 'NOT_INTERESTED',
+      summary: interested
+        ? `The caller asked for pricing for a team${team ? ` of ${team[1]}` : ''} and wants a quote by e-mail.`
+        : 'The caller asked about pricing and is not interested for now.',
+      analysis: { interested },
+      variables: team ? { team_size: Number(team[1]) } : null,
+    };
+  }
+  const callback = said(/call me back/i) !== undefined;
+  return {
+    ...base,
+    dispositionTag: callback ? 'CALLBACK_REQUESTED' : 'TICKET_OPENED',
+    summary: callback
+      ? 'The caller reported a problem; a ticket was opened and they asked to be called back with an update.'
+      : 'The caller reported a problem and a ticket was opened.',
+    analysis: { resolved: false, callback_requested: callback },
+  };
+}
+
 /** The demo agent's own line. */
 export const DEMO_AGENT_NUMBER = '+14155550123';
 
@@ -202,6 +264,14 @@ export function sampleCall(rng: Rng, options: SampleCallOptions): IncomingCall {
   const caller = phoneNumber(rng);
   const inbound = rng() < 0.8;
   const lines = conversation(rng, pathway, status);
+  // Some support callers want to hear back from a person: the calls "Needs attention" is for.
+  if (pathway === 'Support' && status === 'completed' && rng() < 0.25)
+    lines.splice(
+      lines.length - 2,
+      0,
+      ['user', 'Could someone call me back this afternoon with an update?'],
+      ['agent', 'Of course, a colleague will call you back this afternoon.'],
+    );
   const step = Math.max(1, Math.floor(seconds / Math.max(1, lines.length)));
   const transcript: NormalizedTranscriptEntry[] = lines.map(([role, text], i) => ({
     role,
@@ -223,7 +293,9 @@ export function sampleCall(rng: Rng, options: SampleCallOptions): IncomingCall {
     recordingUrl: hasRecording ? options.recordingUrl(options.providerCallId) : null,
     transcript,
     isProxy: false,
-    priceUsd: null,
+    // What the provider would charge the agency: about nine cents a minute.
+    priceUsd: Math.round(seconds * 0.0015 * 1000) / 1000,
+    insights: insightsFor(rng, pathway, status, lines),
     source: 'sample',
   };
 }

@@ -3,7 +3,7 @@
  * outside does not close it; while deleting it stays open saying "Deleting..." and the owner
  * closes it when the request is done.
  */
-import type { ReactNode } from 'react';
+import { type ReactNode, useLayoutEffect, useRef } from 'react';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -25,6 +25,28 @@ interface ConfirmDeleteDialogProps {
   /** The destructive action's words; deleting by default. */
   confirmLabel?: string;
   pendingLabel?: string;
+  /**
+   * Where focus goes when the dialog closes and the button that opened it is gone (its row was
+   * deleted, say). By default focus returns to that button, as Radix does for its own triggers.
+   */
+  fallbackFocus?: () => HTMLElement | null | undefined;
+}
+
+/**
+ * The dialog is opened from the owner's state, not by a Radix trigger, so Radix cannot give focus
+ * back. The opener is read when the dialog opens: layout effects run before Radix moves focus in.
+ */
+function useReturnFocus(open: boolean, fallback?: () => HTMLElement | null | undefined) {
+  const opener = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    if (open && document.activeElement instanceof HTMLElement) opener.current = document.activeElement;
+  }, [open]);
+  return (event: Event) => {
+    event.preventDefault();
+    const target = opener.current;
+    // A frame later the owner has re-rendered: a deleted row's button is no longer in the page.
+    requestAnimationFrame(() => (target?.isConnected ? target : fallback?.())?.focus());
+  };
 }
 
 export function ConfirmDeleteDialog({
@@ -36,10 +58,12 @@ export function ConfirmDeleteDialog({
   onConfirm,
   confirmLabel = 'Delete',
   pendingLabel = 'Deleting...',
+  fallbackFocus,
 }: ConfirmDeleteDialogProps) {
+  const returnFocus = useReturnFocus(open, fallbackFocus);
   return (
     <AlertDialog open={open} onOpenChange={(next) => !next && !pending && onCancel()}>
-      <AlertDialogContent>
+      <AlertDialogContent onCloseAutoFocus={returnFocus}>
         <AlertDialogHeader>
           <AlertDialogTitle>{title}</AlertDialogTitle>
           <AlertDialogDescription>{description}</AlertDialogDescription>

@@ -46,3 +46,20 @@ describe('usage rules (SPEC §5, §9)', () => {
     expect(cardLabel(null, null)).toBeNull();
   });
 });
+
+describe('plan change display rules', () => {
+  it('prints charges with cents and thousands', async () => {
+    const { formatMoney } = await import('./billing-format');
+    expect(formatMoney(12.3)).toBe('$12.30');
+    expect(formatMoney(0)).toBe('$0.00');
+    expect(formatMoney(1234.5)).toBe('$1,234.50');
+  });
+
+  it('changes active card subscriptions in place; PayPal and none go to checkout', async () => {
+    const { changesInPlace } = await import('./billing-format');
+    expect(changesInPlace({ status: 'active', paymentMethod: 'Visa •••• 4242' })).toBe(true);
+    expect(changesInPlace({ status: 'active', paymentMethod: 'PayPal' })).toBe(false);
+    expect(changesInPlace({ status: 'past_due', paymentMethod: 'Visa •••• 4242' })).toBe(false);
+    expect(changesInPlace(null)).toBe(false);
+  });
+});

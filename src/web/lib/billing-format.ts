@@ -28,3 +28,21 @@ export function formatBillingDate(iso: string | null | undefined): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? '—' : longDate.format(date);
 }
+
+/** An amount in dollars with cents, as a charge reads: 12.3 → "$12.30", 1234.5 → "$1,234.50". */
+export function formatMoney(dollars: number, currency = 'usd'): string {
+  const value = Number.isFinite(dollars) ? dollars : 0;
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
+    value,
+  );
+}
+
+/**
+ * Whether choosing another plan can change the current subscription in place (a card subscription
+ * that is active) rather than buy one at checkout. The server has the last word (409 → checkout).
+ */
+export function changesInPlace(
+  subscription: { status: string; paymentMethod: string | null } | null | undefined,
+): boolean {
+  return !!subscription && subscription.status === 'active' && subscription.paymentMethod !== 'PayPal';
+}

@@ -43,6 +43,11 @@ export class DashboardPage {
     return this.page.getByTestId(`stat-${key}`).getByTestId('stat-change');
   }
 
+  /** The chart's one-sentence summary for screen readers: "Total N in the period; busiest: …". */
+  chartDescription(): Locator {
+    return this.page.getByTestId('calls-chart').locator('svg.recharts-surface[role="application"] > desc');
+  }
+
   row(callId: string): Locator {
     return this.page.locator(`[data-testid="call-row"][data-call-id="${callId}"]`);
   }

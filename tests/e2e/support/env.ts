@@ -29,7 +29,14 @@ export const SETTINGS_CLIENT = {
   company: 'Settings Test Inc',
   apiKey: 'sim_e2e_settings_key',
 };
-export const SEEDED_CLIENTS = [CLIENT, BILLING_CLIENT, SETTINGS_CLIENT];
+/** A client whose agent books appointments (outcomes.spec.ts). */
+export const OUTCOMES_CLIENT = {
+  email: 'e2e-outcomes@example.com',
+  password: 'e2e-outcomes-password',
+  company: 'Bright Smile Clinic',
+  apiKey: 'sim_e2e_outcomes_key',
+};
+export const SEEDED_CLIENTS = [CLIENT, BILLING_CLIENT, SETTINGS_CLIENT, OUTCOMES_CLIENT];
 
 export const STRIPE_KEYS = {
   secret: 'sk_test_e2e',

@@ -14,7 +14,7 @@ export async function seedE2eFixtures(deps: AppDeps, voice: VoiceSim): Promise<v
       .insertInto('clients')
       .values({
         id: randomUUID(),
-        first_name: ['Nora', 'Bill', 'Sam'][i] ?? 'Test',
+        first_name: ['Nora', 'Bill', 'Sam', 'Olivia'][i] ?? 'Test',
         last_name: 'West',
         email: client.email,
         company_name: client.company,

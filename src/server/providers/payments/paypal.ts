@@ -135,18 +135,20 @@ export function createPaypalGateway(options: PaypalGatewayOptions): PaypalGatewa
   async function request(
     method: 'GET' | 'POST',
     path: string,
-    opts: { body?: unknown; headers?: Record<string, string> } = {},
+    /** `rawJson`: a JSON body sent exactly as given (verify-webhook-signature). */
+    opts: { body?: unknown; rawJson?: string; headers?: Record<string, string> } = {},
     retried = false,
   ): Promise<Json> {
+    const payload = opts.rawJson ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined);
     const res = await send(path, {
       method,
       headers: {
         authorization: `Bearer ${await accessToken()}`,
         accept: 'application/json',
-        ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
         ...opts.headers,
       },
-      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+      body: payload,
     });
     if (res.status === 401 && !retried) {
       // Revoked or expired early: one fresh token, then give up.
@@ -224,16 +226,22 @@ export function createPaypalGateway(options: PaypalGatewayOptions): PaypalGatewa
         transmission_time: get('paypal-transmission-time'),
       };
       if (Object.values(fields).some((v) => !v)) return false;
+      const text = typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8');
       let event: unknown;
       try {
-        event = JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8'));
+        event = JSON.parse(text);
       } catch {
         return false;
       }
-      if (typeof event !== 'object' || event === null) return false;
+      if (typeof event !== 'object' || event === null || Array.isArray(event)) return false;
+      // PayPal checks its signature against the CRC32 of webhook_event as it arrives in this
+      // request, so the delivery's own bytes go in verbatim: parsed and serialised again, a real
+      // body (escaped slashes, spacing, number formats) would not match and every event be refused.
+      const head = JSON.stringify({ ...fields, webhook_id: options.webhookId });
+      const verifyBody = `${head.slice(0, -1)},"webhook_event":${text}}`;
       try {
         const body = await request('POST', '/v1/notifications/verify-webhook-signature', {
-          body: { ...fields, webhook_id: options.webhookId, webhook_event: event },
+          rawJson: verifyBody,
         });
         return body.verification_status === 'SUCCESS';
       } catch (err) {

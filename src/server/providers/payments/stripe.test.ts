@@ -146,7 +146,12 @@ describe('card that needs 3-D Secure (pm_card_authenticationRequired)', () => {
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.status).toBe('succeeded');
 
-    expect((await gateway.getSubscription(sub.id)).status).toBe('active');
+    // As on Stripe, the subscription turns active a moment after the PaymentIntent succeeds.
+    const payment = await gateway.getSubscriptionPayment(sub.id);
+    expect(payment).toMatchObject({ info: { status: 'incomplete' }, paymentStatus: 'succeeded' });
+    await expect
+      .poll(async () => (await gateway.getSubscription(sub.id)).status, { timeout: 5_000 })
+      .toBe('active');
     await sim.flush();
     expect(eventsOf('invoice.paid')).toHaveLength(1);
     const updated = eventsOf('customer.subscription.updated')[0].event;

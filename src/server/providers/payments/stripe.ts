@@ -41,11 +41,37 @@ export interface StripeSubscriptionInfo {
   currentPeriodEnd: number | null;
   cancelAtPeriodEnd: boolean;
   metadata: Record<string, string>;
+  /** A price change waits (pending_if_incomplete) for its invoice to be paid. */
+  pendingUpdate: boolean;
 }
+
+/** What moving a subscription to another price costs now, as Stripe's invoice preview says. */
+export interface PriceChangePreview {
+  /** What the card is charged now, in cents (0 when the credit covers it). */
+  amountDue: number;
+  /** The prorations' sum in cents: negative when unused time is worth more than the new price's remainder. */
+  total: number;
+  currency: string;
+  /** Epoch seconds; pass it to changePriceNow so the charge is the previewed one. */
+  prorationDate: number;
+  /** The customer's credit after this invoice, in cents (≥ 0). */
+  creditAfter: number;
+}
+
+export type PriceChangeOutcome =
+  | { status: 'applied'; info: StripeSubscriptionInfo; amountPaid: number; invoiceId: string | null }
+  | { status: 'requires_action'; info: StripeSubscriptionInfo; clientSecret: string; invoiceId: string };
 
 export interface CreatedSubscription extends StripeSubscriptionInfo {
   /** Set when the first payment needs the customer (3-D Secure): confirm it with Stripe.js. */
   clientSecret: string | null;
+}
+
+/** A subscription with the state of the payment of its latest invoice (a first payment, say). */
+export interface SubscriptionPayment {
+  info: StripeSubscriptionInfo;
+  /** The PaymentIntent's status (succeeded, processing, requires_action, …); null when none. */
+  paymentStatus: Stripe.PaymentIntent.Status | null;
 }
 
 export interface StripeGateway {
@@ -76,9 +102,36 @@ export interface StripeGateway {
     idempotencyKey: string;
   }): Promise<CreatedSubscription>;
   getSubscription(id: string): Promise<StripeSubscriptionInfo>;
+  /** The subscription and how its latest invoice's payment stands (Stripe activates it after). */
+  getSubscriptionPayment(id: string): Promise<SubscriptionPayment>;
   setCancelAtPeriodEnd(id: string, cancelAtPeriodEnd: boolean): Promise<StripeSubscriptionInfo>;
   /** Moves the subscription to another price from now on (Stripe prorates on the next invoice). */
   changePrice(id: string, priceId: string, idempotencyKey: string): Promise<StripeSubscriptionInfo>;
+  /**
+   * The invoice a move to `priceId` at `prorationDate` makes at once (always_invoice): unused time
+   * on the old price credited, remaining time on the new one charged.
+   */
+  previewPriceChange(input: {
+    customerId: string;
+    subscriptionId: string;
+    priceId: string;
+    prorationDate: number;
+  }): Promise<PriceChangePreview>;
+  /**
+   * Moves the subscription to `priceId` now and bills the prorations at once with the
+   * subscription's saved card, computed at `prorationDate` (the preview's). The change applies
+   * only once that invoice is paid (pending_if_incomplete): 3-D Secure answers requires_action; a
+   * decline voids the invoice, drops the change and throws PaymentError('card').
+   * cancel_at_period_end is left as it was.
+   */
+  changePriceNow(input: {
+    subscriptionId: string;
+    priceId: string;
+    prorationDate: number;
+    idempotencyKey: string;
+  }): Promise<PriceChangeOutcome>;
+  /** Voids an open invoice (an abandoned plan-change payment); one no longer open is left alone. */
+  voidInvoice(id: string): Promise<void>;
   /** Ends the subscription now; an already-ended one is returned as it is. */
   cancelNow(id: string): Promise<StripeSubscriptionInfo>;
   /** Verifies `Stripe-Signature` over the raw body and parses the event; throws PaymentError('signature'). */
@@ -206,6 +259,18 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
       return subscriptionInfo(await retrieveSubscription(id));
     },
 
+    async getSubscriptionPayment(id) {
+      const sub = await call(() =>
+        stripe.subscriptions.retrieve(id, { expand: ['latest_invoice.confirmation_secret'] }),
+      );
+      const invoice = typeof sub.latest_invoice === 'object' ? sub.latest_invoice : null;
+      const clientSecret = invoice?.confirmation_secret?.client_secret ?? null;
+      const intent = clientSecret
+        ? await call(() => stripe.paymentIntents.retrieve(clientSecret.split('_secret_')[0]))
+        : null;
+      return { info: subscriptionInfo(sub), paymentStatus: intent?.status ?? null };
+    },
+
     async setCancelAtPeriodEnd(id, cancelAtPeriodEnd) {
       const sub = await call(() =>
         stripe.subscriptions.update(id, { cancel_at_period_end: cancelAtPeriodEnd }),
@@ -226,6 +291,101 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
         ),
       );
       return subscriptionInfo(sub);
+    },
+
+    async previewPriceChange({ customerId, subscriptionId, priceId, prorationDate }) {
+      const current = await retrieveSubscription(subscriptionId);
+      const item = current.items.data[0];
+      if (!item)
+        throw new PaymentError('stripe', 'invalid', USER_MESSAGES.invalid, { providerMessage: 'no items' });
+      const invoice = await call(() =>
+        stripe.invoices.createPreview({
+          customer: customerId,
+          subscription: subscriptionId,
+          subscription_details: {
+            items: [{ id: item.id, price: priceId }],
+            proration_behavior: 'always_invoice',
+            proration_date: prorationDate,
+          },
+        }),
+      );
+      const endingCredit = -(invoice.starting_balance + invoice.total);
+      return {
+        amountDue: invoice.amount_due,
+        total: invoice.total,
+        currency: invoice.currency,
+        prorationDate,
+        creditAfter: Math.max(0, endingCredit),
+      };
+    },
+
+    async changePriceNow({ subscriptionId, priceId, prorationDate, idempotencyKey }) {
+      const current = await retrieveSubscription(subscriptionId);
+      const item = current.items.data[0];
+      if (!item)
+        throw new PaymentError('stripe', 'invalid', USER_MESSAGES.invalid, { providerMessage: 'no items' });
+      const previousInvoice = invoiceId(current.latest_invoice);
+      let sub = await call(() =>
+        stripe.subscriptions.update(
+          subscriptionId,
+          {
+            items: [{ id: item.id, price: priceId }],
+            proration_behavior: 'always_invoice',
+            proration_date: prorationDate,
+            payment_behavior: 'pending_if_incomplete',
+            expand: ['latest_invoice.confirmation_secret'],
+          },
+          { idempotencyKey },
+        ),
+      );
+      const invoice = typeof sub.latest_invoice === 'object' ? sub.latest_invoice : null;
+      const newInvoice = invoice && invoice.id !== previousInvoice ? invoice : null;
+      if (!sub.pending_update) {
+        // A plan change is not a decision to renew: a pending cancellation stays pending.
+        if (sub.cancel_at_period_end !== current.cancel_at_period_end) {
+          sub = await call(() =>
+            stripe.subscriptions.update(subscriptionId, {
+              cancel_at_period_end: current.cancel_at_period_end,
+            }),
+          );
+        }
+        return {
+          status: 'applied',
+          info: subscriptionInfo(sub),
+          amountPaid: newInvoice?.amount_paid ?? 0,
+          invoiceId: newInvoice?.id ?? null,
+        };
+      }
+      const clientSecret = newInvoice?.confirmation_secret?.client_secret ?? null;
+      if (newInvoice?.id && clientSecret) {
+        const intent = await call(() => stripe.paymentIntents.retrieve(clientSecret.split('_secret_')[0]));
+        if (intent.status === 'requires_action') {
+          return {
+            status: 'requires_action',
+            info: subscriptionInfo(sub),
+            clientSecret,
+            invoiceId: newInvoice.id,
+          };
+        }
+        const error = intent.last_payment_error;
+        // Voiding the invoice drops the pending change: the subscription stays as it was.
+        await stripe.invoices.voidInvoice(newInvoice.id).catch(() => undefined);
+        throw new PaymentError('stripe', 'card', error?.message ?? 'Your card was declined.', {
+          code: error?.code ?? 'card_declined',
+          declineCode: error?.decline_code ?? null,
+          status: 402,
+        });
+      }
+      if (newInvoice?.id) await stripe.invoices.voidInvoice(newInvoice.id).catch(() => undefined);
+      throw new PaymentError('stripe', 'card', 'Your card was declined.', {
+        code: 'card_declined',
+        status: 402,
+      });
+    },
+
+    async voidInvoice(id) {
+      const invoice = await call(() => stripe.invoices.retrieve(id));
+      if (invoice.status === 'open') await call(() => stripe.invoices.voidInvoice(id));
     },
 
     async cancelNow(id) {
@@ -329,8 +489,12 @@ function subscriptionInfo(sub: Stripe.Subscription): StripeSubscriptionInfo {
     currentPeriodEnd: item ? item.current_period_end * 1000 : null,
     cancelAtPeriodEnd: sub.cancel_at_period_end,
     metadata: sub.metadata ?? {},
+    pendingUpdate: !!sub.pending_update,
   };
 }
+
+const invoiceId = (invoice: string | Stripe.Invoice | null): string | null =>
+  typeof invoice === 'string' ? invoice : (invoice?.id ?? null);
 
 /** Stripe's error classes, reduced to what our routes need to decide and to say. */
 export function toPaymentError(err: unknown): PaymentError {

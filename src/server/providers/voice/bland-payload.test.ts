@@ -70,6 +70,16 @@ describe('mapBlandCall', () => {
       ],
       isProxy: false,
       priceUsd: 0.108,
+      // Bland's documented nulls and missing fields read as "not said".
+      insights: {
+        summary: null,
+        answeredBy: 'human',
+        endedBy: null,
+        errorMessage: null,
+        dispositionTag: null,
+        analysis: null,
+        variables: { city: 'San Francisco' },
+      },
     });
   });
 
@@ -192,6 +202,14 @@ describe('classifyWebhookBody', () => {
     const body = { message: 'Call connected', call_id: 'c-9', category: 'call', log_level: 'info' };
     expect(isBlandEventBody(body)).toBe(true);
     expect(classifyWebhookBody(body)).toEqual({ kind: 'event', callId: 'c-9', event: body });
+  });
+
+  it("reads Bland's delayed combined webhook (the whole call plus event_type) as a call", () => {
+    const combined = { ...documented, event_type: 'call.transferred', transferred_to: '+15550009999' };
+    expect(isBlandEventBody(combined)).toBe(false);
+    const body = classifyWebhookBody(combined, Date.parse('2024-01-01T00:00:00Z'));
+    expect(body.kind).toBe('call');
+    if (body.kind === 'call') expect(body.call).toMatchObject({ status: 'transferred', durationSeconds: 71 });
   });
 
   it('recognises an event_type follow-up even when it carries call fields', () => {

@@ -5,7 +5,13 @@
  * length caps, about the ones we store. No I/O here.
  */
 import { z } from 'zod';
-import type { NormalizedCall, NormalizedCallStatus, NormalizedTranscriptEntry } from './types';
+import {
+  type CallInsights,
+  INSIGHT_JSON_MAX_BYTES,
+  type NormalizedCall,
+  type NormalizedCallStatus,
+  type NormalizedTranscriptEntry,
+} from './types';
 
 export const LIMITS = {
   id: 200,
@@ -17,6 +23,9 @@ export const LIMITS = {
   transcriptEntries: 2_000,
   pathwayName: 200,
   eventMessage: 20_000,
+  summary: 8_000,
+  errorMessage: 2_000,
+  tag: 100,
 } as const;
 
 /**
@@ -70,6 +79,24 @@ const idLike = z
 
 const text = (max: number) => z.string().max(max);
 
+/**
+ * Free text the provider writes (summaries, error messages): cut to `max` characters rather than
+ * refusing the call; a non-string is read as absent.
+ */
+const looseText = (max: number) =>
+  z
+    .unknown()
+    .transform((v) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, max) : null))
+    .optional();
+
+/** A JSON object the provider attaches (analysis, variables); anything else is read as absent. */
+const looseObject = z
+  .unknown()
+  .transform((v) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null,
+  )
+  .optional();
+
 export const blandTranscriptEntrySchema = z.object({
   id: z.union([z.string().max(LIMITS.id), z.number()]).nullish(),
   created_at: text(LIMITS.timestamp).nullish(),
@@ -106,6 +133,13 @@ export const blandCallSchema = z.object({
   transferred_to: text(LIMITS.phone).nullish(),
   is_proxy_agent_call: booleanLike.nullish(),
   transcripts: z.array(blandTranscriptEntrySchema).max(LIMITS.transcriptEntries).nullish(),
+  summary: looseText(LIMITS.summary),
+  answered_by: looseText(LIMITS.shortText),
+  call_ended_by: looseText(LIMITS.shortText),
+  error_message: looseText(LIMITS.errorMessage),
+  disposition_tag: looseText(LIMITS.tag),
+  analysis: looseObject,
+  variables: looseObject,
 });
 export type BlandCallPayload = z.infer<typeof blandCallSchema>;
 
@@ -215,6 +249,29 @@ function httpUrlOrNull(value: string | null | undefined): string | null {
   }
 }
 
+/** The object when its JSON fits INSIGHT_JSON_MAX_BYTES, else null (kept whole in the raw payload). */
+function boundedObject(value: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+  if (!value) return null;
+  try {
+    return Buffer.byteLength(JSON.stringify(value)) <= INSIGHT_JSON_MAX_BYTES ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function mapBlandInsights(payload: BlandCallPayload): CallInsights {
+  const lower = (v: string | null | undefined) => (v ? v.toLowerCase() : null);
+  return {
+    summary: payload.summary ?? null,
+    answeredBy: lower(payload.answered_by),
+    endedBy: lower(payload.call_ended_by),
+    errorMessage: payload.error_message ?? null,
+    dispositionTag: payload.disposition_tag ?? null,
+    analysis: boundedObject(payload.analysis),
+    variables: boundedObject(payload.variables),
+  };
+}
+
 /** `now` is the fallback creation time for a payload that carries none (epoch ms). */
 export function mapBlandCall(payload: BlandCallPayload, now: number = Date.now()): NormalizedCall {
   const price = payload.price;
@@ -230,6 +287,7 @@ export function mapBlandCall(payload: BlandCallPayload, now: number = Date.now()
     transcript: mapBlandTranscript(payload),
     isProxy: payload.is_proxy_agent_call === true,
     priceUsd: price != null && Number.isFinite(price) ? price : null,
+    insights: mapBlandInsights(payload),
   };
 }
 
@@ -283,10 +341,28 @@ const CALL_KEYS = [
 ];
 const EVENT_KEYS = ['message', 'category', 'log_level'];
 
+/** What only a whole call-details object carries: how the call went (not just who it was to). */
+const OUTCOME_KEYS = [
+  'completed',
+  'call_length',
+  'corrected_duration',
+  'transcripts',
+  'concatenated_transcript',
+];
+
+/**
+ * Bland's delayed combined webhooks (after a transfer, an analysis…) are the whole call-details
+ * object plus `event_type`: a call to merge, not an event to drop. A follow-up that names a few
+ * call fields ({event_type, call_id, status, to}) is still only an event.
+ */
+function isCombinedCallBody(json: Record<string, unknown>): boolean {
+  return CALL_KEYS.filter((k) => k in json).length >= 4 && OUTCOME_KEYS.some((k) => k in json);
+}
+
 /** True for live-event bodies and their `event_type` follow-ups: never a call by themselves. */
 export function isBlandEventBody(json: unknown): boolean {
   if (!isPlainObject(json)) return false;
-  if (typeof json.event_type === 'string') return true;
+  if (typeof json.event_type === 'string') return !isCombinedCallBody(json);
   return EVENT_KEYS.some((k) => k in json) && !CALL_KEYS.some((k) => k in json);
 }
 

@@ -270,7 +270,8 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
       }
       const received = parsed.data.calls.length;
       return {
-        totalCount: parsed.data.total_count ?? parsed.data.count ?? received,
+        // `count` is this page's size, not the total: it must never stand in for total_count.
+        totalCount: parsed.data.total_count ?? null,
         calls,
         raw,
         received,

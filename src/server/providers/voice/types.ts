@@ -28,8 +28,42 @@ export interface NormalizedCall {
   transcript: NormalizedTranscriptEntry[] | null;
   /** Warm-transfer proxy legs: stored, but kept out of stats so a transfer is not counted twice. */
   isProxy: boolean;
+  /** What the provider charged the agency for the call (not the client's billed cost). */
   priceUsd: number | null;
+  /**
+   * What the provider says the call achieved. Each field is null when the delivery did not carry
+   * it, and a null never erases a value stored earlier (list items carry less than webhooks).
+   * Absent: nothing of the kind was sent.
+   */
+  insights?: CallInsights;
 }
+
+export interface CallInsights {
+  summary: string | null;
+  /** Lower case: human, voicemail, unknown, no-answer (or whatever else the provider says). */
+  answeredBy: string | null;
+  /** Lower case: assistant, user, … */
+  endedBy: string | null;
+  errorMessage: string | null;
+  /** The provider's post-call outcome tag, as sent ("INTERESTED"). */
+  dispositionTag: string | null;
+  /** JSON objects as the provider sent them, within INSIGHT_JSON_MAX_BYTES; else null. */
+  analysis: Record<string, unknown> | null;
+  variables: Record<string, unknown> | null;
+}
+
+/** Larger analysis or variables objects are not kept (a payload is stored whole elsewhere, capped). */
+export const INSIGHT_JSON_MAX_BYTES = 8 * 1024;
+
+export const NO_INSIGHTS: CallInsights = {
+  summary: null,
+  answeredBy: null,
+  endedBy: null,
+  errorMessage: null,
+  dispositionTag: null,
+  analysis: null,
+  variables: null,
+};
 
 export interface ListCallsQuery {
   startDate?: Date;
@@ -43,8 +77,11 @@ export interface ListCallsQuery {
 }
 
 export interface ListCallsResult {
-  /** Calls matching the query on the provider, all pages together. */
-  totalCount: number;
+  /**
+   * Calls matching the query on the provider, all pages together; null when the provider does not
+   * say (Bland's documented list answer has no total_count): then page until a short page.
+   */
+  totalCount: number | null;
   calls: NormalizedCall[];
   /** raw[i] is the provider's item for calls[i] (keep it for re-processing). */
   raw: unknown[];

@@ -4,8 +4,9 @@ import type { DateRange } from '../../../contract/common';
 import { Card, CardContent } from '../ui/card';
 import { Label } from '../ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
+import { Switch } from '../ui/switch';
 import { ToggleGroup, ToggleGroupItem } from '../ui/toggle-group';
-import { type CallFilters, DATE_RANGE_LABELS } from './filters';
+import { type CallFilters, DATE_RANGE_LABELS, narrowTo } from './filters';
 
 const PATHWAY_LABELS: Record<string, string> = {
   all: 'All Pathways',
@@ -27,11 +28,33 @@ export interface CallFilterBarProps {
   dateRanges: readonly DateRange[];
   /** Receives only what changed; the owner resets the page (see updateFilters). */
   onChange: (change: Partial<CallFilters>) => void;
+  /** Whether the page also has the call log's search box (named in the scope note). */
+  searchable?: boolean;
+  /** The client's outcome names: with them, the bar filters by outcome and "Needs attention". */
+  outcomes?: string[];
 }
 
-export function CallFilterBar({ filters, dateRanges, onChange }: CallFilterBarProps) {
+/** Which parts of the page each filter drives, said where the filters are. */
+export function filterScopeNote(searchable: boolean, withOutcomes = false): string {
+  const logOnly = [
+    'Status',
+    ...(withOutcomes ? ['outcome', 'needs attention'] : []),
+    ...(searchable ? ['search'] : []),
+  ];
+  const named =
+    logOnly.length === 1 ? logOnly[0] : `${logOnly.slice(0, -1).join(', ')} and ${logOnly.at(-1)}`;
+  return `Date range and pathway apply to the whole page. ${named} filter${logOnly.length === 1 ? 's' : ''} the call log only; the ${withOutcomes ? 'calls chart' : 'chart'} shows calls that completed.`;
+}
+
+export function CallFilterBar({
+  filters,
+  dateRanges,
+  onChange,
+  searchable = false,
+  outcomes,
+}: CallFilterBarProps) {
   return (
-    <Card className="py-4" data-testid="call-filter-bar">
+    <Card className="gap-3 py-4" data-testid="call-filter-bar">
       <CardContent className="flex flex-col gap-4 px-4 sm:flex-row sm:flex-wrap sm:items-end">
         <div className="flex min-w-0 flex-col gap-1.5 sm:w-48">
           <Label htmlFor="filter-date-range">Date Range</Label>
@@ -75,6 +98,7 @@ export function CallFilterBar({ filters, dateRanges, onChange }: CallFilterBarPr
             variant="outline"
             className="w-full sm:w-fit"
             aria-labelledby="filter-status-label"
+            aria-describedby="filter-scope-note"
             value={filters.status}
             // Radix lets a single toggle be switched off; the log always shows one status.
             onValueChange={(value) => value && onChange({ status: value as StatusFilter })}
@@ -90,6 +114,46 @@ export function CallFilterBar({ filters, dateRanges, onChange }: CallFilterBarPr
             ))}
           </ToggleGroup>
         </div>
+        {outcomes && (
+          <>
+            <div className="flex min-w-0 flex-col gap-1.5 sm:w-52">
+              <Label htmlFor="filter-outcome">Outcome</Label>
+              <Select
+                value={filters.outcome}
+                onValueChange={(outcome) =>
+                  onChange(outcome === 'all' ? { outcome } : narrowTo(filters, { outcome }))
+                }
+              >
+                <SelectTrigger id="filter-outcome" className="w-full" aria-label="Outcome">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  <SelectItem value="all">All outcomes</SelectItem>
+                  {outcomes.map((name) => (
+                    <SelectItem key={name} value={name}>
+                      {name}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            </div>
+            <div className="flex items-center gap-2 sm:h-9">
+              <Switch
+                id="filter-attention"
+                checked={filters.attention}
+                onCheckedChange={(attention) =>
+                  onChange(attention ? narrowTo(filters, { attention }) : { attention })
+                }
+              />
+              <Label htmlFor="filter-attention">Needs attention only</Label>
+            </div>
+          </>
+        )}
+      </CardContent>
+      <CardContent className="px-4">
+        <p id="filter-scope-note" className="text-muted-foreground text-xs" data-testid="filter-scope-note">
+          {filterScopeNote(searchable, !!outcomes)}
+        </p>
       </CardContent>
     </Card>
   );

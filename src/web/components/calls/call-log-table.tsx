@@ -3,13 +3,13 @@
  * the expanded transcript, pagination and the delete dialog. What the rows may do comes from the
  * source: no delete URL, no delete button.
  */
-import { ArrowRight, Download, FileText, Loader2, Play, Square, Trash2 } from 'lucide-react';
-import { Fragment, type ReactNode, useCallback, useEffect, useState } from 'react';
+import { ArrowRight, Download, FileText, Loader2, PanelRightOpen, Play, Square, Trash2 } from 'lucide-react';
+import { Fragment, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { Call, CallsPage } from '../../../contract/calls';
 import { formatCallCreated, formatDuration, formatMoney } from '../../../contract/format';
 import type { CallSource } from '../../features/calls/call-source';
 import { useDeleteCall } from '../../features/calls/mutations';
-import { useCalls } from '../../features/calls/queries';
+import { useCalls, useOutcomeSummary } from '../../features/calls/queries';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { cn } from '../../lib/utils';
 import { QueryView } from '../query-view';
@@ -21,6 +21,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '.
 import { CallPagination } from './call-pagination';
 import { CallStatusBadge } from './call-status-badge';
 import { DeleteCallDialog } from './delete-call-dialog';
+import { AttentionBadge, OutcomeBadge } from './outcome-badge';
 import { formatPhone } from './phone';
 import { downloadRecording } from './download-recording';
 import { type CallFilters, DEFAULT_FILTERS } from './filters';
@@ -31,17 +32,29 @@ import { useCallPlayback } from './use-call-playback';
 export const EMPTY_CALLS_TEXT = 'No call logs found. Click the sync button to fetch data from Bland AI.';
 /** When a filter, not the account, is why the log is empty: syncing would not help. */
 export const NO_MATCH_TEXT =
-  'No calls match these filters. Try another status, pathway, date range or search.';
+  'No calls match these filters. Try another status, pathway, outcome, date range or search.';
 
 function isNarrowed(filters: CallFilters): boolean {
   return (
     filters.search.trim() !== '' ||
     filters.pathway !== DEFAULT_FILTERS.pathway ||
-    filters.status !== DEFAULT_FILTERS.status
+    filters.status !== DEFAULT_FILTERS.status ||
+    filters.outcome !== DEFAULT_FILTERS.outcome ||
+    filters.attention
   );
 }
-/** SPEC's columns, with the call's cost before the actions. */
-const COLUMNS = ['Call ID', 'From/To', 'Duration', 'Status', 'Pathway', 'Created', 'Cost', 'Actions'];
+/** SPEC's columns in SPEC's order, then the call's outcome and cost before the actions. */
+const COLUMNS = [
+  'Call ID',
+  'From/To',
+  'Duration',
+  'Status',
+  'Pathway',
+  'Created',
+  'Outcome',
+  'Cost',
+  'Actions',
+];
 /** Below this width each call is a card: a seven-column table does not fit a phone. */
 const TABLE_MEDIA = '(min-width: 768px)';
 
@@ -53,6 +66,8 @@ export interface CallLogTableProps {
   emptyText?: string;
   /** Extra content at the right of the card title (a search box, say). */
   headerAction?: ReactNode;
+  /** Opens the call detail drawer; without it rows have no details button. */
+  onOpenCall?: (callId: string) => void;
 }
 
 export function CallLogTable({
@@ -61,8 +76,11 @@ export function CallLogTable({
   onPageChange,
   emptyText = EMPTY_CALLS_TEXT,
   headerAction,
+  onOpenCall,
 }: CallLogTableProps) {
   const query = useCalls(source, filters);
+  const outcomes = useOutcomeSummary(source, filters).data;
+  const colorOf = (name: string | null) => outcomes?.find((o) => o.name === name)?.color;
   const [expandedId, setExpandedId] = useState<string | null>(null);
   const [pendingDeleteId, setPendingDeleteId] = useState<string | null>(null);
   const [downloadingId, setDownloadingId] = useState<string | null>(null);
@@ -71,6 +89,13 @@ export function CallLogTable({
   const markExpired = useCallback((callId: string) => setExpiredIds((ids) => new Set(ids).add(callId)), []);
   const playback = useCallPlayback(source.recordingUrl, markExpired);
   const deleteCall = useDeleteCall(source);
+  const logRef = useRef<HTMLDivElement>(null);
+  // After a delete the row's button is gone: focus the delete button now in its place, or the log.
+  const deletedIndex = useRef(0);
+  const focusAfterDelete = () => {
+    const buttons = logRef.current?.querySelectorAll<HTMLElement>('[data-delete-call]') ?? [];
+    return buttons[Math.min(deletedIndex.current, buttons.length - 1)] ?? logRef.current;
+  };
 
   // Deleting the last row of the last page leaves an empty page: step back to the new last one.
   const pagination = query.data?.pagination;
@@ -94,7 +119,7 @@ export function CallLogTable({
     });
 
   const asTable = useMediaQuery(TABLE_MEDIA);
-  const rowView = (call: Call): CallView => {
+  const rowView = (call: Call, index: number): CallView => {
     const lines = parseTranscript(call.transcript);
     const expanded = expandedId === call.id && lines !== null;
     const actions = (
@@ -109,14 +134,18 @@ export function CallLogTable({
         onPlay={() => playback.toggle(call.id)}
         onDownload={() => download(call)}
         onToggleTranscript={() => setExpandedId(expanded ? null : call.id)}
-        onDelete={() => setPendingDeleteId(call.id)}
+        onOpen={onOpenCall && (() => onOpenCall(call.id))}
+        onDelete={() => {
+          deletedIndex.current = index;
+          setPendingDeleteId(call.id);
+        }}
       />
     );
-    return { call, lines: expanded ? lines : null, actions };
+    return { call, lines: expanded ? lines : null, actions, outcomeColor: colorOf(call.outcome) };
   };
 
   return (
-    <Card className="min-w-0 gap-4" data-testid="call-log">
+    <Card ref={logRef} tabIndex={-1} className="min-w-0 gap-4 outline-none" data-testid="call-log">
       <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <CardTitle className="text-lg">Recent Call Logs</CardTitle>
         {headerAction}
@@ -154,6 +183,7 @@ export function CallLogTable({
           pending={deleteCall.isPending}
           onCancel={() => setPendingDeleteId(null)}
           onConfirm={confirmDelete}
+          fallbackFocus={focusAfterDelete}
         />
       )}
     </Card>
@@ -165,6 +195,7 @@ interface CallView {
   call: Call;
   lines: ReturnType<typeof parseTranscript>;
   actions: ReactNode;
+  outcomeColor: string | undefined;
 }
 
 function FromTo({ call }: { call: Call }) {
@@ -190,7 +221,7 @@ function CallTable({ views }: { views: CallView[] }) {
         </TableRow>
       </TableHeader>
       <TableBody>
-        {views.map(({ call, lines, actions }) => (
+        {views.map(({ call, lines, actions, outcomeColor }) => (
           <Fragment key={call.id}>
             <TableRow
               data-testid="call-row"
@@ -212,6 +243,12 @@ function CallTable({ views }: { views: CallView[] }) {
               </TableCell>
               <TableCell className="whitespace-nowrap">{call.pathway || '—'}</TableCell>
               <TableCell className="whitespace-nowrap">{formatCallCreated(call.createdAt)}</TableCell>
+              <TableCell>
+                <span className="inline-flex flex-col items-start gap-1">
+                  <OutcomeBadge name={call.outcome} color={outcomeColor} />
+                  {call.needsAttention && <AttentionBadge />}
+                </span>
+              </TableCell>
               <TableCell className="text-right tabular-nums">{formatMoney(call.cost)}</TableCell>
               <TableCell>{actions}</TableCell>
             </TableRow>
@@ -233,7 +270,7 @@ function CallTable({ views }: { views: CallView[] }) {
 function CallCards({ views }: { views: CallView[] }) {
   return (
     <ul className="flex flex-col gap-3" aria-label="Calls">
-      {views.map(({ call, lines, actions }) => (
+      {views.map(({ call, lines, actions, outcomeColor }) => (
         <li
           key={call.id}
           data-testid="call-card"
@@ -256,6 +293,13 @@ function CallCards({ views }: { views: CallView[] }) {
             <CardField label="Duration" value={formatDuration(call.duration)} />
             <CardField label="Cost" value={formatMoney(call.cost)} />
             <CardField label="Pathway" value={call.pathway || '—'} />
+            <div className="col-span-3 flex min-w-0 flex-wrap items-center gap-2">
+              <dt className="sr-only">Outcome</dt>
+              <dd className="flex flex-wrap items-center gap-2">
+                <OutcomeBadge name={call.outcome} color={outcomeColor} />
+                {call.needsAttention && <AttentionBadge />}
+              </dd>
+            </div>
             <div className="col-span-3 min-w-0">
               <dt className="text-muted-foreground text-xs">Call ID</dt>
               <dd className="truncate font-mono text-xs" title={call.providerCallId}>
@@ -310,6 +354,7 @@ interface CallActionsProps {
   onDownload: () => void;
   onToggleTranscript: () => void;
   onDelete: () => void;
+  onOpen?: () => void;
 }
 
 /** Play, download, transcript and delete: what the source allows, greyed out without a recording. */
@@ -319,6 +364,18 @@ function CallActions(props: CallActionsProps) {
   const missing = props.recordingExpired ? 'Recording expired' : 'No recording';
   return (
     <div className="flex items-center justify-end gap-0.5">
+      {props.onOpen && (
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Open call details"
+          title="Open call details"
+          onClick={props.onOpen}
+          data-open-call
+        >
+          <PanelRightOpen />
+        </Button>
+      )}
       {source.recordingUrl && (
         <PlayButton
           status={props.playback}
@@ -359,6 +416,7 @@ function CallActions(props: CallActionsProps) {
           title="Delete call"
           className="text-destructive hover:text-destructive"
           onClick={props.onDelete}
+          data-delete-call
         >
           <Trash2 />
         </Button>

@@ -47,11 +47,28 @@ export function CallSearchBox({
         placeholder="Search by phone number, call ID or transcript"
         aria-label="Search calls"
         maxLength={200}
-        className="min-w-0 flex-1 border-0 shadow-none focus-visible:ring-0"
+        // One clear button, ours: the browser's own (type=search) would be a second one.
+        className="min-w-0 flex-1 border-0 shadow-none focus-visible:ring-0 [&::-webkit-search-cancel-button]:appearance-none"
       />
-      <Button variant="ghost" size="icon" aria-label="Close search" onClick={onClose}>
-        <X />
-      </Button>
+      {text ? (
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Clear search"
+          title="Clear search"
+          onClick={() => {
+            setText('');
+            onSearch('');
+            inputRef.current?.focus();
+          }}
+        >
+          <X aria-hidden="true" />
+        </Button>
+      ) : (
+        <Button variant="ghost" size="icon" aria-label="Close search" title="Close search" onClick={onClose}>
+          <X aria-hidden="true" />
+        </Button>
+      )}
     </search>
   );
 }

@@ -1,12 +1,12 @@
 /** Total Calls, Total Cost, Avg Duration, Total Transfers with their change "vs last period". */
 import { Clock, DollarSign, Phone, PhoneForwarded } from 'lucide-react';
-import type { DateRange } from '../../../contract/common';
 import type { CallSource } from '../../features/calls/call-source';
 import { useCallStats } from '../../features/calls/queries';
 import { cn } from '../../lib/utils';
 import { QueryView } from '../query-view';
 import { Card, CardContent } from '../ui/card';
 import { Skeleton } from '../ui/skeleton';
+import type { AnalyticsScope } from './filters';
 import { type StatCard, buildStatCards, hasStats } from './stat-cards';
 
 const ICONS: Record<StatCard['key'], typeof Phone> = {
@@ -24,8 +24,8 @@ const TREND_CLASS: Record<StatCard['trend'], string> = {
 
 const GRID = 'grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4';
 
-export function CallStatsStrip({ source, dateRange }: { source: CallSource; dateRange: DateRange }) {
-  const query = useCallStats(source, dateRange);
+export function CallStatsStrip({ source, scope }: { source: CallSource; scope: AnalyticsScope }) {
+  const query = useCallStats(source, scope);
   return (
     <section aria-label="Summary statistics" data-testid="stats-strip">
       <QueryView

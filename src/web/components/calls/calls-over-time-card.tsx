@@ -1,12 +1,12 @@
 /** "Calls Over Time": loading skeleton, empty text, or the lazily loaded chart. */
 import { Suspense, lazy, useMemo } from 'react';
-import type { DateRange } from '../../../contract/common';
 import type { CallSource } from '../../features/calls/call-source';
 import { useCallsOverTime } from '../../features/calls/queries';
 import { QueryView } from '../query-view';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card';
 import { Skeleton } from '../ui/skeleton';
 import { hasChartData, toChartPoints } from './chart-points';
+import type { AnalyticsScope } from './filters';
 import { CHART_HEIGHT_PX } from './chart-size';
 
 const CallsChart = lazy(() => import('./calls-chart'));
@@ -25,8 +25,8 @@ function ChartSkeleton() {
   );
 }
 
-export function CallsOverTimeCard({ source, dateRange }: { source: CallSource; dateRange: DateRange }) {
-  const query = useCallsOverTime(source, dateRange);
+export function CallsOverTimeCard({ source, scope }: { source: CallSource; scope: AnalyticsScope }) {
+  const query = useCallsOverTime(source, scope);
   const points = useMemo(() => toChartPoints(query.data), [query.data]);
   return (
     <QueryView query={query} what="the chart" loading={<ChartSkeleton />} isEmpty={() => false} empty={null}>

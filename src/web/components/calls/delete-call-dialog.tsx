@@ -10,11 +10,20 @@ export interface DeleteCallDialogProps {
   pending: boolean;
   onCancel: () => void;
   onConfirm: (callId: string) => void;
+  /** Focus after a delete, when the row's button is gone. */
+  fallbackFocus?: () => HTMLElement | null | undefined;
 }
 
-export function DeleteCallDialog({ callId, pending, onCancel, onConfirm }: DeleteCallDialogProps) {
+export function DeleteCallDialog({
+  callId,
+  pending,
+  onCancel,
+  onConfirm,
+  fallbackFocus,
+}: DeleteCallDialogProps) {
   return (
     <ConfirmDeleteDialog
+      fallbackFocus={fallbackFocus}
       open={callId !== null}
       title="Delete Call Log"
       description={DELETE_CALL_TEXT}

@@ -23,6 +23,8 @@ describe('call filters', () => {
       status: 'completed',
       page: 1,
       search: '',
+      outcome: 'all',
+      attention: false,
     });
   });
 
@@ -46,5 +48,17 @@ describe('call filters', () => {
       limit: '10',
     });
     expect(callsSearchParams({ ...DEFAULT_FILTERS, search: '  abc ' }, now).get('search')).toBe('abc');
+  });
+
+  it('adds the outcome and attention filters only when set', () => {
+    const now = Date.UTC(2025, 2, 5, 12);
+    const plain = callsSearchParams(DEFAULT_FILTERS, now);
+    expect(plain.has('outcome') || plain.has('attention')).toBe(false);
+    const narrowed = callsSearchParams(
+      { ...DEFAULT_FILTERS, outcome: 'Booked appointment', attention: true },
+      now,
+    );
+    expect(narrowed.get('outcome')).toBe('Booked appointment');
+    expect(narrowed.get('attention')).toBe('true');
   });
 });

@@ -2,7 +2,7 @@
  * The call log's filter state and how it becomes a request (SPEC §2 "Filter bar", §3 "Filters").
  * Any change other than the page itself starts again at page 1.
  */
-import type { StatusFilter } from '../../../contract/calls';
+import type { ChartInterval, StatusFilter } from '../../../contract/calls';
 import { DATE_RANGE_DAYS, type DateRange, PAGE_SIZE } from '../../../contract/common';
 
 export interface CallFilters {
@@ -14,6 +14,10 @@ export interface CallFilters {
   page: number;
   /** Phone number, call id or transcript text (DESIGN §6 [2]); '' for none. */
   search: string;
+  /** 'all' or one outcome's name (issue 13). */
+  outcome: string;
+  /** Only the calls that still need a person. */
+  attention: boolean;
 }
 
 /** What the Date Range select shows for each range (SPEC §2 names 7d, 30d and 60d). */
@@ -31,6 +35,8 @@ export const DEFAULT_FILTERS: CallFilters = {
   status: 'completed',
   page: 1,
   search: '',
+  outcome: 'all',
+  attention: false,
 };
 
 export function updateFilters(current: CallFilters, change: Partial<CallFilters>): CallFilters {
@@ -51,6 +57,26 @@ export function dateWindow(range: DateRange, now: number): { startDate: string; 
   };
 }
 
+/**
+ * What the stats and the chart follow: the log's date window and pathway. Status and search are
+ * the log's own (the chart counts completed calls, the stats every status).
+ */
+export type AnalyticsScope = Pick<CallFilters, 'dateRange' | 'pathway'>;
+
+/** The chart of a 24-hour window has a point per hour, longer ones a point per day. */
+export function chartInterval(range: DateRange): ChartInterval {
+  return range === '1d' ? 'hour' : 'day';
+}
+
+/** Query string of a stats or chart request: the same window and pathway as the log's request. */
+export function analyticsSearchParams(scope: AnalyticsScope, now: number): URLSearchParams {
+  return new URLSearchParams({
+    dateRange: scope.dateRange,
+    pathway: scope.pathway,
+    ...dateWindow(scope.dateRange, now),
+  });
+}
+
 /** Query string of a calls request; dates are taken at request time, so they are not in the cache key. */
 export function callsSearchParams(filters: CallFilters, now: number, limit = PAGE_SIZE): URLSearchParams {
   const { startDate, endDate } = dateWindow(filters.dateRange, now);
@@ -64,5 +90,15 @@ export function callsSearchParams(filters: CallFilters, now: number, limit = PAG
   });
   const search = filters.search.trim();
   if (search) params.set('search', search);
+  if (filters.outcome !== 'all') params.set('outcome', filters.outcome);
+  if (filters.attention) params.set('attention', 'true');
   return params;
+}
+
+/**
+ * Narrowing the log to an outcome or to "Needs attention" looks at every status (a failed call
+ * has an outcome and may need a person too), unless the client chose a status other than the default.
+ */
+export function narrowTo(filters: CallFilters, change: Partial<CallFilters>): Partial<CallFilters> {
+  return filters.status === DEFAULT_FILTERS.status ? { ...change, status: 'all' } : change;
 }

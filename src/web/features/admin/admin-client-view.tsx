@@ -10,7 +10,9 @@ import { type AdminClientListItem, clientDisplayName } from '../../../contract/a
 import { CallFilterBar } from '../../components/calls/call-filter-bar';
 import { CallLogTable } from '../../components/calls/call-log-table';
 import { CallStatsStrip } from '../../components/calls/call-stats-strip';
-import { CallsOverTimeCard } from '../../components/calls/calls-over-time-card';
+import { CallDetailDrawer } from '../../components/calls/call-detail-drawer';
+import { OutcomeInsights, useOutcomeNames } from '../../components/calls/outcome-insights';
+import { useCallDrawer } from '../../components/calls/use-call-drawer';
 import { useCallFilters } from '../../components/calls/use-call-filters';
 import { PageLoading } from '../../components/page-loading';
 import { Badge } from '../../components/ui/badge';
@@ -51,6 +53,8 @@ function ClientView({ client }: { client: AdminClientListItem }) {
   const source = adminCallSource(client.id);
   const { filters, change, setPage } = useCallFilters();
   const name = clientDisplayName(client);
+  const drawer = useCallDrawer();
+  const outcomes = useOutcomeNames(source, filters);
 
   return (
     <div className="min-h-screen bg-background">
@@ -83,16 +87,29 @@ function ClientView({ client }: { client: AdminClientListItem }) {
       <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:px-8">
         <ClientInformationCard client={client} />
         <h2 className="font-semibold text-xl">Call Analytics Dashboard</h2>
-        <CallStatsStrip source={source} dateRange={filters.dateRange} />
-        <CallsOverTimeCard source={source} dateRange={filters.dateRange} />
-        <CallFilterBar filters={filters} dateRanges={source.dateRanges} onChange={change} />
+        <CallStatsStrip source={source} scope={filters} />
+        <OutcomeInsights source={source} filters={filters} onChange={change} onOpenCall={drawer.open} />
+        <CallFilterBar
+          filters={filters}
+          dateRanges={source.dateRanges}
+          onChange={change}
+          outcomes={outcomes}
+        />
         <CallLogTable
           source={source}
           filters={filters}
           onPageChange={setPage}
           emptyText={ADMIN_EMPTY_CALLS_TEXT}
+          onOpenCall={drawer.open}
         />
       </main>
+      <CallDetailDrawer
+        source={source}
+        scope={filters}
+        callId={drawer.callId}
+        startAt={drawer.startAt}
+        onClose={drawer.close}
+      />
     </div>
   );
 }

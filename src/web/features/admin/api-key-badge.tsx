@@ -22,9 +22,41 @@ export function ApiKeyStatusBadge({
 }
 
 export function AccountStatusBadge({ isActive }: { isActive: boolean }) {
-  return isActive ? null : (
+  return isActive ? (
+    <Badge variant="outline" className="border-green-700 text-green-700">
+      Active
+    </Badge>
+  ) : (
     <Badge variant="outline" className="text-muted-foreground">
       Deactivated
     </Badge>
+  );
+}
+
+/**
+ * The admin list's status: the account (may the client sign in?) and the voice provider key
+ * (SPEC's status badge), each with its own label, so "Active" is never ambiguous.
+ */
+export function ClientStatusPair({
+  isActive,
+  apiKeyStatus,
+}: {
+  isActive: boolean;
+  apiKeyStatus: string | null;
+}) {
+  return (
+    <dl
+      className="grid grid-cols-[auto_auto] items-center justify-start gap-x-2 gap-y-1 text-xs"
+      data-testid="client-status"
+    >
+      <dt className="text-muted-foreground">Account</dt>
+      <dd data-testid="account-status">
+        <AccountStatusBadge isActive={isActive} />
+      </dd>
+      <dt className="text-muted-foreground">API key</dt>
+      <dd data-testid="api-key-status">
+        <ApiKeyStatusBadge status={apiKeyStatus} />
+      </dd>
+    </dl>
   );
 }

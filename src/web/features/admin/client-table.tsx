@@ -9,7 +9,7 @@ import { type AdminClientListItem, clientDisplayName } from '../../../contract/a
 import { formatCount, formatMoney } from '../../../contract/format';
 import { Button } from '../../components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
-import { AccountStatusBadge, ApiKeyStatusBadge } from './api-key-badge';
+import { ClientStatusPair } from './api-key-badge';
 
 export interface ClientRowActions {
   onOpen: (client: AdminClientListItem) => void;
@@ -70,9 +70,8 @@ function ClientRow({ client, actions }: { client: AdminClientListItem; actions: 
           <p className="truncate font-medium">{name}</p>
           <p className="truncate text-muted-foreground text-xs">{client.companyName || '—'}</p>
           <p className="truncate text-muted-foreground text-xs md:hidden">{client.email}</p>
-          <div className="mt-1 flex flex-wrap items-center gap-1 sm:hidden">
-            <ApiKeyStatusBadge status={client.apiKeyStatus} />
-            <AccountStatusBadge isActive={client.isActive} />
+          <div className="mt-1 sm:hidden">
+            <ClientStatusPair isActive={client.isActive} apiKeyStatus={client.apiKeyStatus} />
           </div>
           <p className="mt-1 text-muted-foreground text-xs lg:hidden">
             {formatCount(client.totalCalls)} {client.totalCalls === 1 ? 'call' : 'calls'} ·{' '}
@@ -82,10 +81,7 @@ function ClientRow({ client, actions }: { client: AdminClientListItem; actions: 
       </TableCell>
       <TableCell className="hidden md:table-cell">{client.email}</TableCell>
       <TableCell className="hidden sm:table-cell">
-        <div className="flex flex-wrap items-center gap-1">
-          <ApiKeyStatusBadge status={client.apiKeyStatus} />
-          <AccountStatusBadge isActive={client.isActive} />
-        </div>
+        <ClientStatusPair isActive={client.isActive} apiKeyStatus={client.apiKeyStatus} />
       </TableCell>
       <TableCell className="hidden text-right tabular-nums lg:table-cell">
         {formatCount(client.totalCalls)}

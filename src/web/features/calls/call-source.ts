@@ -11,6 +11,16 @@ export interface CallSource {
   callsUrl: string;
   statsUrl: string;
   overTimeUrl: string;
+  /** GET one call in full (the call detail drawer). */
+  callUrl: (callId: string) => string;
+  /** Outcomes (issue 13): the summary strip, the stacked chart and the "Needs attention" list. */
+  outcomesSummaryUrl: string;
+  outcomesOverTimeUrl: string;
+  attentionUrl: string;
+  /** POST target of "Mark handled"; without it (the demo) calls cannot be marked. */
+  handledUrl?: (callId: string) => string;
+  /** The page a call's link opens it on (`?call=ID&t=SECONDS` is added). */
+  pagePath: string;
   /** Date ranges the filter bar offers, in order. */
   dateRanges: readonly DateRange[];
   /** Audio for playback. */
@@ -28,6 +38,12 @@ export const CLIENT_CALL_SOURCE: CallSource = {
   callsUrl: '/api/client/calls',
   statsUrl: '/api/client/stats',
   overTimeUrl: '/api/client/calls-over-time',
+  callUrl: (id) => `/api/client/calls/${encodeURIComponent(id)}`,
+  outcomesSummaryUrl: '/api/client/outcomes/summary',
+  outcomesOverTimeUrl: '/api/client/outcomes-over-time',
+  attentionUrl: '/api/client/attention',
+  handledUrl: (id) => `/api/client/calls/${encodeURIComponent(id)}/handled`,
+  pagePath: '/dashboard',
   dateRanges: ['7d', '30d', '60d'],
   recordingUrl: (id) => `/api/client/recording/${encodeURIComponent(id)}`,
   downloadUrl: (id) => `/api/recording/${encodeURIComponent(id)}`,
@@ -40,6 +56,11 @@ export const DEMO_CALL_SOURCE: CallSource = {
   callsUrl: '/api/demo/calls',
   statsUrl: '/api/demo/stats',
   overTimeUrl: '/api/demo/calls-over-time',
+  callUrl: (id) => `/api/demo/calls/${encodeURIComponent(id)}`,
+  outcomesSummaryUrl: '/api/demo/outcomes/summary',
+  outcomesOverTimeUrl: '/api/demo/outcomes-over-time',
+  attentionUrl: '/api/demo/attention',
+  pagePath: '/demo',
   dateRanges: ['1d', '7d', '30d', '90d'],
   recordingUrl: (id) => `/api/demo/recording/${encodeURIComponent(id)}`,
   downloadUrl: (id) => `/api/demo/recording/${encodeURIComponent(id)}?download=1`,
@@ -54,6 +75,12 @@ export function adminCallSource(clientId: string): CallSource {
     callsUrl: `/api/admin/client-calls/${id}`,
     statsUrl: `/api/admin/client-stats/${id}`,
     overTimeUrl: `/api/admin/client-calls-over-time/${id}`,
+    callUrl: (callId) => `/api/admin/client-calls/${id}/${encodeURIComponent(callId)}`,
+    outcomesSummaryUrl: `/api/admin/client-outcomes/${id}/summary`,
+    outcomesOverTimeUrl: `/api/admin/client-outcomes/${id}/over-time`,
+    attentionUrl: `/api/admin/client-attention/${id}`,
+    handledUrl: (callId) => `/api/admin/client-calls/${id}/${encodeURIComponent(callId)}/handled`,
+    pagePath: `/admin/client/${id}`,
     dateRanges: ['1d', '7d', '30d', '90d'],
     recordingUrl: (callId) => `/api/admin/client-recording/${id}/${encodeURIComponent(callId)}`,
     downloadUrl: (callId) => `/api/recording/${encodeURIComponent(callId)}`,

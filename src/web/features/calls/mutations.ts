@@ -5,6 +5,7 @@
  */
 import { type MutationFunction, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RemovedSamples, SeedResult, SyncResult } from '../../../contract/calls';
+import type { HandledResponse } from '../../../contract/outcomes';
 import { apiJson, isUnauthorizedError } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { handleUnauthorized } from '../../lib/session';
@@ -72,5 +73,17 @@ export function useDeleteCall(source: CallSource) {
     },
     success: { title: 'Call deleted successfully' },
     failure: 'Failed to delete call',
+  });
+}
+
+/** "Mark handled": the call leaves "Needs attention"; who and when are kept on the call. */
+export function useMarkHandled(source: CallSource) {
+  return useCallsMutation<HandledResponse, string>({
+    mutationFn: (callId) => {
+      if (!source.handledUrl) throw new Error('This view cannot mark calls handled');
+      return apiJson<HandledResponse>('POST', source.handledUrl(callId));
+    },
+    success: { title: 'Marked handled' },
+    failure: 'Failed to mark the call handled',
   });
 }

@@ -2,14 +2,23 @@
  * Cache keys of everything calls-related, one factory. Every key starts with 'calls', so a write
  * (sync, delete, sample data) refreshes the log, stats and chart of every source by that prefix.
  */
-import type { CallFilters } from '../../components/calls/filters';
-import type { DateRange } from '../../../contract/common';
+import type { AnalyticsScope, CallFilters } from '../../components/calls/filters';
 
 export const callKeys = {
   all: ['calls'] as const,
   source: (source: string) => [...callKeys.all, source] as const,
   list: (source: string, filters: CallFilters) => [...callKeys.source(source), 'list', filters] as const,
-  stats: (source: string, range: DateRange) => [...callKeys.source(source), 'stats', range] as const,
-  overTime: (source: string, range: DateRange) => [...callKeys.source(source), 'over-time', range] as const,
+  stats: (source: string, scope: AnalyticsScope) =>
+    [...callKeys.source(source), 'stats', scope.dateRange, scope.pathway] as const,
+  overTime: (source: string, scope: AnalyticsScope) =>
+    [...callKeys.source(source), 'over-time', scope.dateRange, scope.pathway] as const,
+  outcomes: (source: string, scope: AnalyticsScope) =>
+    [...callKeys.source(source), 'outcomes', scope.dateRange, scope.pathway] as const,
+  outcomesOverTime: (source: string, scope: AnalyticsScope) =>
+    [...callKeys.source(source), 'outcomes-over-time', scope.dateRange, scope.pathway] as const,
+  attention: (source: string) => [...callKeys.source(source), 'attention'] as const,
+  detail: (source: string, callId: string) => [...callKeys.source(source), 'detail', callId] as const,
+  /** The client's own outcome list (Settings); under 'calls' so a save refreshes every outcome read. */
+  outcomesList: () => [...callKeys.all, 'outcome-list'] as const,
   sampleData: () => [...callKeys.all, 'sample-data'] as const,
 };

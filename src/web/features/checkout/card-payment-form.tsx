@@ -11,7 +11,12 @@ import { PendingButton } from '../../components/pending-button';
 import { CardField, StripeProvider } from '../../components/stripe-card';
 import { apiJson } from '../../lib/api';
 import { formatPlanPrice } from '../../lib/billing-format';
-import { cardFailureMessage, paymentFailedToast, useCheckoutSuccess } from './checkout-success';
+import {
+  cardFailureMessage,
+  paymentFailedToast,
+  useCheckoutConfirming,
+  useCheckoutSuccess,
+} from './checkout-success';
 
 export default function CardPaymentForm({ publishableKey, plan }: { publishableKey: string; plan: Plan }) {
   return (
@@ -27,6 +32,7 @@ function CardPaymentInner({ plan }: { plan: Plan }) {
   const [pending, setPending] = useState(false);
   const submitting = useRef(false);
   const succeed = useCheckoutSuccess(plan);
+  const confirming = useCheckoutConfirming();
 
   async function pay(event: FormEvent) {
     event.preventDefault();
@@ -42,7 +48,7 @@ function CardPaymentInner({ plan }: { plan: Plan }) {
         planId: plan.id,
         paymentMethodId: created.paymentMethod.id,
       });
-      if (!result.success && result.requiresAction) {
+      if (!result.success && 'requiresAction' in result) {
         const confirmed = await stripe.confirmCardPayment(result.clientSecret);
         if (confirmed.error)
           return paymentFailedToast(confirmed.error.message ?? 'Payment processing failed');
@@ -53,6 +59,9 @@ function CardPaymentInner({ plan }: { plan: Plan }) {
         });
       }
       if (result.success) return succeed();
+      // The bank confirmed; Stripe activates the subscription a moment later. The subscription
+      // tab says so and waits for it (a second purchase is refused meanwhile).
+      if ('pending' in result) return confirming();
       paymentFailedToast(result.message || 'Payment processing failed');
     } catch (error) {
       paymentFailedToast(cardFailureMessage(error));

@@ -18,6 +18,17 @@ export function useCheckoutSuccess(plan: Plan) {
   };
 }
 
+/** Paid, not yet active at Stripe: the subscription tab shows "Confirming your payment" and waits. */
+export function useCheckoutConfirming() {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  return () => {
+    toast({ title: 'Payment confirmed', description: 'Your subscription is being activated.' });
+    void queryClient.invalidateQueries({ queryKey: billingKeys.all });
+    navigate(SUBSCRIPTION_SUCCESS_URL);
+  };
+}
+
 export function paymentFailedToast(description: string) {
   toast({ title: 'Payment Failed', description, variant: 'destructive' });
 }

@@ -1,11 +1,16 @@
-/** The client dashboard body (SPEC §2): filter bar, stats strip, calls-over-time chart, call log. */
-import { useState } from 'react';
+/**
+ * The client dashboard body (SPEC §2; issue 13): filter bar, stats strip, outcomes, the calls and
+ * outcomes charts, "Needs attention", the call log and the call detail drawer.
+ */
+import { useRef, useState } from 'react';
 import type { ClientSession } from '../../../contract/auth';
+import { CallDetailDrawer } from '../../components/calls/call-detail-drawer';
 import { CallFilterBar } from '../../components/calls/call-filter-bar';
 import { CallLogTable } from '../../components/calls/call-log-table';
 import { CallSearchBox } from '../../components/calls/call-search-box';
 import { CallStatsStrip } from '../../components/calls/call-stats-strip';
-import { CallsOverTimeCard } from '../../components/calls/calls-over-time-card';
+import { OutcomeInsights, useOutcomeNames } from '../../components/calls/outcome-insights';
+import { useCallDrawer } from '../../components/calls/use-call-drawer';
 import { useCallFilters } from '../../components/calls/use-call-filters';
 import { CLIENT_CALL_SOURCE } from '../calls/call-source';
 import { DashboardHeader } from './dashboard-header';
@@ -14,10 +19,17 @@ export function ClientDashboard({ client }: { client: ClientSession }) {
   const source = CLIENT_CALL_SOURCE;
   const { filters, change, setPage } = useCallFilters();
   const [searchOpen, setSearchOpen] = useState(false);
+  const drawer = useCallDrawer();
+  const outcomes = useOutcomeNames(source, filters);
+  const attentionRef = useRef<HTMLDivElement>(null);
 
   const closeSearch = () => {
     setSearchOpen(false);
     change({ search: '' });
+  };
+  const showAttention = () => {
+    attentionRef.current?.scrollIntoView({ block: 'start' });
+    attentionRef.current?.focus({ preventScroll: true });
   };
 
   return (
@@ -26,6 +38,7 @@ export function ClientDashboard({ client }: { client: ClientSession }) {
         client={client}
         searchOpen={searchOpen}
         onToggleSearch={() => (searchOpen ? closeSearch() : setSearchOpen(true))}
+        onShowAttention={showAttention}
       />
       <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:px-8">
         <h2 className="font-semibold text-xl">Call Analytics Dashboard</h2>
@@ -36,11 +49,30 @@ export function ClientDashboard({ client }: { client: ClientSession }) {
             onClose={closeSearch}
           />
         )}
-        <CallFilterBar filters={filters} dateRanges={source.dateRanges} onChange={change} />
-        <CallStatsStrip source={source} dateRange={filters.dateRange} />
-        <CallsOverTimeCard source={source} dateRange={filters.dateRange} />
-        <CallLogTable source={source} filters={filters} onPageChange={setPage} />
+        <CallFilterBar
+          filters={filters}
+          dateRanges={source.dateRanges}
+          onChange={change}
+          searchable
+          outcomes={outcomes}
+        />
+        <CallStatsStrip source={source} scope={filters} />
+        <OutcomeInsights
+          ref={attentionRef}
+          source={source}
+          filters={filters}
+          onChange={change}
+          onOpenCall={drawer.open}
+        />
+        <CallLogTable source={source} filters={filters} onPageChange={setPage} onOpenCall={drawer.open} />
       </main>
+      <CallDetailDrawer
+        source={source}
+        scope={filters}
+        callId={drawer.callId}
+        startAt={drawer.startAt}
+        onClose={drawer.close}
+      />
     </div>
   );
 }

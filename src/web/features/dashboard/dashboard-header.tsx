@@ -2,22 +2,83 @@
  * The client dashboard's header (SPEC §2): company name or "Dashboard", the subtitle, the
  * client's e-mail, sample data / sync / search icon buttons, Settings and logout.
  */
-import { Database, DatabaseZap, Filter, LogOut, RefreshCw, Settings } from 'lucide-react';
+import { BellRing, Database, DatabaseZap, Filter, LogOut, RefreshCw, Settings } from 'lucide-react';
+import type { ComponentProps, ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { ClientSession } from '../../../contract/auth';
 import { Button } from '../../components/ui/button';
 import { useLogout } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { useRemoveSampleCalls, useSeedSampleCalls, useSyncCalls } from '../calls/mutations';
-import { useSampleData } from '../calls/queries';
+import { CLIENT_CALL_SOURCE } from '../calls/call-source';
+import { useAttention, useSampleData } from '../calls/queries';
+import { ATTENTION_SHOWN } from '../../components/calls/attention-panel';
 
 export interface DashboardHeaderProps {
   client: ClientSession;
   searchOpen: boolean;
   onToggleSearch: () => void;
+  /** Moves the focus to the "Needs attention" panel. */
+  onShowAttention: () => void;
 }
 
-export function DashboardHeader({ client, searchOpen, onToggleSearch }: DashboardHeaderProps) {
+/**
+ * SPEC's icon buttons: icon only where a pointer can hover (the title is the tooltip), icon and
+ * visible label on touch screens, where a title never shows.
+ */
+function HeaderIconButton({
+  label,
+  icon,
+  ...props
+}: { label: string; icon: ReactNode } & Omit<ComponentProps<typeof Button>, 'size' | 'children'>) {
+  return (
+    <Button
+      size="icon"
+      aria-label={label}
+      title={label}
+      className="pointer-coarse:w-auto pointer-coarse:px-3"
+      {...props}
+    >
+      {icon}
+      <span className="hidden pointer-coarse:inline" aria-hidden="true">
+        {label}
+      </span>
+    </Button>
+  );
+}
+
+/** The count of calls that need a person, as a badge; shown only while there are some. */
+function AttentionButton({ onClick }: { onClick: () => void }) {
+  // Same query (and cache entry) as the panel's list.
+  const total = useAttention(CLIENT_CALL_SOURCE, ATTENTION_SHOWN).data?.total ?? 0;
+  if (total === 0) return null;
+  const label = `${total.toLocaleString('en-US')} ${total === 1 ? 'call needs' : 'calls need'} attention`;
+  return (
+    <Button
+      variant="outline"
+      className="border-orange-300 text-orange-800 hover:bg-orange-50"
+      title={label}
+      aria-label={label}
+      onClick={onClick}
+      data-testid="attention-button"
+    >
+      <BellRing aria-hidden="true" />
+      <span
+        className="rounded-full bg-orange-100 px-1.5 font-semibold text-xs tabular-nums"
+        aria-hidden="true"
+      >
+        {total > 99 ? '99+' : total}
+      </span>
+    </Button>
+  );
+}
+
+export function DashboardHeader({
+  client,
+  searchOpen,
+  onToggleSearch,
+  onShowAttention,
+}: DashboardHeaderProps) {
   const sync = useSyncCalls();
   const seed = useSeedSampleCalls();
   const removeSamples = useRemoveSampleCalls();
@@ -39,16 +100,13 @@ export function DashboardHeader({ client, searchOpen, onToggleSearch }: Dashboar
             {client.email}
           </span>
           {canSeed && (
-            <Button
+            <HeaderIconButton
               variant="outline"
-              size="icon"
-              aria-label="Add sample data"
-              title="Add sample data"
+              label="Add sample data"
+              icon={<Database aria-hidden="true" />}
               disabled={seed.isPending}
               onClick={() => seed.mutate()}
-            >
-              <Database />
-            </Button>
+            />
           )}
           {!!samples?.sampleCalls && (
             <Button
@@ -61,26 +119,21 @@ export function DashboardHeader({ client, searchOpen, onToggleSearch }: Dashboar
               Remove sample data
             </Button>
           )}
-          <Button
+          <AttentionButton onClick={onShowAttention} />
+          <HeaderIconButton
             variant="outline"
-            size="icon"
-            aria-label="Sync calls from Bland AI"
-            title="Sync calls from Bland AI"
+            label="Sync calls from Bland AI"
+            icon={<RefreshCw aria-hidden="true" className={cn(sync.isPending && 'animate-spin')} />}
             disabled={sync.isPending}
             onClick={() => sync.mutate()}
-          >
-            <RefreshCw className={cn(sync.isPending && 'animate-spin')} />
-          </Button>
-          <Button
+          />
+          <HeaderIconButton
             variant={searchOpen ? 'secondary' : 'outline'}
-            size="icon"
-            aria-label="Search calls"
+            label="Search calls"
+            icon={<Filter aria-hidden="true" />}
             aria-pressed={searchOpen}
-            title="Search calls"
             onClick={onToggleSearch}
-          >
-            <Filter />
-          </Button>
+          />
           <Button variant="outline" asChild>
             <Link href="/settings">
               <Settings aria-hidden="true" />

@@ -8,6 +8,9 @@ import { CallFilterBar } from '../../components/calls/call-filter-bar';
 import { CallLogTable } from '../../components/calls/call-log-table';
 import { CallStatsStrip } from '../../components/calls/call-stats-strip';
 import { CallsOverTimeCard } from '../../components/calls/calls-over-time-card';
+import { CallDetailDrawer } from '../../components/calls/call-detail-drawer';
+import { OutcomeInsights, useOutcomeNames } from '../../components/calls/outcome-insights';
+import { useCallDrawer } from '../../components/calls/use-call-drawer';
 import { useCallFilters } from '../../components/calls/use-call-filters';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -17,6 +20,8 @@ import { RecentActivity } from './recent-activity';
 export function DemoDashboard() {
   const source = DEMO_CALL_SOURCE;
   const { filters, change, setPage } = useCallFilters({ dateRange: '7d' });
+  const drawer = useCallDrawer();
+  const outcomes = useOutcomeNames(source, filters);
   return (
     <div className="min-h-screen bg-background">
       <header className="border-b bg-card">
@@ -39,21 +44,41 @@ export function DemoDashboard() {
         </div>
       </header>
       <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:px-8">
-        <CallStatsStrip source={source} dateRange={filters.dateRange} />
+        <CallStatsStrip source={source} scope={filters} />
         <div className="grid min-w-0 gap-6 lg:grid-cols-3">
           <div className="min-w-0 lg:col-span-2">
-            <CallsOverTimeCard source={source} dateRange={filters.dateRange} />
+            <CallsOverTimeCard source={source} scope={filters} />
           </div>
-          <RecentActivity source={source} dateRange={filters.dateRange} />
+          <RecentActivity source={source} scope={filters} />
         </div>
-        <CallFilterBar filters={filters} dateRanges={source.dateRanges} onChange={change} />
+        <OutcomeInsights
+          source={source}
+          filters={filters}
+          onChange={change}
+          onOpenCall={drawer.open}
+          withCallsChart={false}
+        />
+        <CallFilterBar
+          filters={filters}
+          dateRanges={source.dateRanges}
+          onChange={change}
+          outcomes={outcomes}
+        />
         <CallLogTable
           source={source}
           filters={filters}
           onPageChange={setPage}
           emptyText="No call logs found for the selected filters."
+          onOpenCall={drawer.open}
         />
       </main>
+      <CallDetailDrawer
+        source={source}
+        scope={filters}
+        callId={drawer.callId}
+        startAt={drawer.startAt}
+        onClose={drawer.close}
+      />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 /** The demo's Recent Activity box (SPEC §2 "Demo dashboard"): revenue and duration from the stats, two fixed figures. */
-import type { DateRange } from '../../../contract/common';
+import type { AnalyticsScope } from '../../components/calls/filters';
 import { formatCount, formatMoney } from '../../../contract/format';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
@@ -10,8 +10,8 @@ import { useDemoStats } from '../calls/queries';
 export const DEMO_SUCCESS_RATE = '100%';
 export const DEMO_ACTIVE_PATHWAYS = 3;
 
-export function RecentActivity({ source, dateRange }: { source: CallSource; dateRange: DateRange }) {
-  const { data, isPending } = useDemoStats(source, dateRange);
+export function RecentActivity({ source, scope }: { source: CallSource; scope: AnalyticsScope }) {
+  const { data, isPending } = useDemoStats(source, scope);
   const rows: [string, string | null][] = [
     ['Total Revenue', data ? formatMoney(data.totalRevenue ?? data.totalCost) : null],
     ['Average Call Duration', data ? `${formatCount(Math.round(data.avgDuration))} seconds` : null],

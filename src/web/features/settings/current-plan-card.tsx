@@ -23,7 +23,8 @@ import {
 } from '../../lib/billing-format';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
-import { useCancelSubscription } from './mutations';
+import { PendingButton } from '../../components/pending-button';
+import { useCancelSubscription, useResumeSubscription } from './mutations';
 import { Notice } from './subscription-notices';
 import { UpdateCardDialog } from './update-card-dialog';
 import { UsageBar } from './usage-bar';
@@ -40,8 +41,22 @@ export function CurrentPlanCard({
   onChangePlan: () => void;
 }) {
   const cancel = useCancelSubscription();
+  const resume = useResumeSubscription();
   const { plan } = subscription;
   const endDate = formatBillingDate(subscription.currentPeriodEnd);
+  // PayPal cancels at PayPal at once: only a card subscription can be resumed.
+  const paysWithPaypal = subscription.paymentMethod === 'PayPal';
+
+  function resumeSubscription() {
+    resume.mutate(undefined, {
+      onSuccess: (result) =>
+        toast({
+          title: 'Subscription Resumed',
+          description: `Your subscription will renew automatically on ${formatBillingDate(result.subscription.currentPeriodEnd)}.`,
+        }),
+      onError: (error) => failureToast('Resume Failed', error, 'Your subscription could not be resumed.'),
+    });
+  }
 
   function confirmCancel() {
     if (!window.confirm(CANCEL_CONFIRMATION)) return;
@@ -89,6 +104,9 @@ export function CurrentPlanCard({
           <Notice tone="amber" title="Your subscription will not renew">
             You keep full access to {plan.name} until {endDate}. After that date your plan ends and you will
             not be charged again.
+            {paysWithPaypal
+              ? ' PayPal subscriptions cannot be resumed: to keep a plan after that date, choose it below and subscribe again.'
+              : ' Changed your mind? Resume your subscription to keep it renewing.'}
           </Notice>
         )}
       </CardContent>
@@ -99,6 +117,21 @@ export function CurrentPlanCard({
         <div className="w-full sm:w-auto [&>button]:w-full">
           <UpdateCardDialog subscription={subscription} />
         </div>
+        {subscription.cancelAtPeriodEnd &&
+          (paysWithPaypal ? (
+            <Button variant="outline" onClick={onChangePlan} className="w-full sm:ml-auto sm:w-auto">
+              Browse Plans
+            </Button>
+          ) : (
+            <PendingButton
+              onClick={resumeSubscription}
+              pending={resume.isPending}
+              pendingLabel="Resuming..."
+              className="w-full sm:ml-auto sm:w-auto"
+            >
+              Resume subscription
+            </PendingButton>
+          ))}
         {!subscription.cancelAtPeriodEnd && (
           <Button
             variant="outline"

@@ -12,10 +12,17 @@ import type {
   WebhookSecretResponse,
   NotificationPrefs,
 } from '../../../contract/account';
-import type { CancelSubscriptionResponse, PaymentMethodResponse } from '../../../contract/billing';
+import type {
+  CancelSubscriptionResponse,
+  ChangePlanResponse,
+  PaymentMethodResponse,
+  ResumeSubscriptionResponse,
+} from '../../../contract/billing';
+import type { Outcome, OutcomePreview, OutcomesState } from '../../../contract/outcomes';
 import { apiJson } from '../../lib/api';
 import { billingKeys } from '../../lib/billing-queries';
 import { sessionKeys } from '../../lib/session';
+import { callKeys } from '../calls/query-keys';
 
 export function useUpdateAccount() {
   const queryClient = useQueryClient();
@@ -36,6 +43,51 @@ export function useCancelSubscription() {
     mutationFn: () => apiJson<CancelSubscriptionResponse>('POST', '/api/client/subscription/cancel'),
     onSuccess: (result) => {
       queryClient.setQueryData(billingKeys.subscription(), result.subscription);
+      void queryClient.invalidateQueries({ queryKey: billingKeys.all });
+    },
+  });
+}
+
+/** Withdraws a pending cancellation (card subscriptions). */
+export function useResumeSubscription() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiJson<ResumeSubscriptionResponse>('POST', '/api/client/subscription/resume'),
+    onSuccess: (result) => {
+      queryClient.setQueryData(billingKeys.subscription(), result.subscription);
+      void queryClient.invalidateQueries({ queryKey: billingKeys.all });
+    },
+  });
+}
+
+/**
+ * Changes plan at the previewed price; a 3-D Secure request is confirmed with Stripe.js (loaded
+ * only then) and the server asked again. Answers the final, successful result.
+ */
+export function useChangePlan(publishableKey: string | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ planId, prorationDate }: { planId: string; prorationDate: number }) => {
+      const result = await apiJson<ChangePlanResponse>('POST', '/api/client/subscription/change-plan', {
+        planId,
+        prorationDate,
+      });
+      if (result.success) return result;
+      if (!('clientSecret' in result) || !publishableKey) throw new Error(result.message);
+      const { getStripe } = await import('../../components/stripe-card');
+      const stripe = await getStripe(publishableKey);
+      if (!stripe) throw new Error('Stripe could not be loaded');
+      const confirmed = await stripe.confirmCardPayment(result.clientSecret);
+      if (confirmed.error) throw new Error(confirmed.error.message ?? 'Payment processing failed');
+      const final = await apiJson<ChangePlanResponse>('POST', '/api/client/subscription/confirm-change', {
+        planId,
+      });
+      // Paid, and Stripe applies the change a moment later: not a failure.
+      if (!final.success && !('pending' in final)) throw new Error(final.message);
+      return final;
+    },
+    onSuccess: (result) => {
+      if (result.success) queryClient.setQueryData(billingKeys.subscription(), result.subscription);
       void queryClient.invalidateQueries({ queryKey: billingKeys.all });
     },
   });
@@ -82,5 +134,25 @@ export function useReplaceCard() {
     mutationFn: (paymentMethodId: string) =>
       apiJson<PaymentMethodResponse>('PUT', '/api/client/payment-method', { paymentMethodId }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: billingKeys.subscription() }),
+  });
+}
+
+/** Saves the outcome list; every calls read (strip, chart, log) is refreshed once it is stored. */
+export function useSaveOutcomes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (outcomes: Outcome[]) => apiJson<OutcomesState>('PUT', '/api/client/outcomes', { outcomes }),
+    onSuccess: async (state) => {
+      queryClient.setQueryData(callKeys.outcomesList(), state);
+      await queryClient.invalidateQueries({ queryKey: callKeys.all });
+    },
+  });
+}
+
+/** What an unsaved list would make of the last 30 days' calls; nothing is stored. */
+export function usePreviewOutcomes() {
+  return useMutation({
+    mutationFn: (outcomes: Outcome[]) =>
+      apiJson<OutcomePreview>('POST', '/api/client/outcomes/preview', { outcomes }),
   });
 }

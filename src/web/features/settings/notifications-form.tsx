@@ -1,6 +1,10 @@
 /** The Notifications tab: the four preferences (SPEC §2, §3 defaults), saved to the server. */
 import { useEffect, useState } from 'react';
-import { NOTIFICATION_LABELS, type NotificationPrefs } from '../../../contract/account';
+import {
+  NOTIFICATION_LABELS,
+  type NotificationChannels,
+  type NotificationPrefs,
+} from '../../../contract/account';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Checkbox } from '../../components/ui/checkbox';
 import { Label } from '../../components/ui/label';
@@ -9,13 +13,14 @@ import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
 import { LoadFailed } from './load-failed';
 import { useSaveNotifications } from './mutations';
-import { useNotificationPrefs } from './queries';
+import { useNotificationChannels, useNotificationPrefs } from './queries';
 import { SaveFooter } from './save-footer';
 
 const KEYS = Object.keys(NOTIFICATION_LABELS) as (keyof NotificationPrefs)[];
 
 export function NotificationsForm() {
   const prefs = useNotificationPrefs();
+  const channels = useNotificationChannels().data;
   const save = useSaveNotifications();
   const [draft, setDraft] = useState<NotificationPrefs | null>(null);
   useEffect(() => {
@@ -62,6 +67,7 @@ export function NotificationsForm() {
                 <div className="grid gap-0.5">
                   <Label htmlFor={`notify-${key}`}>{NOTIFICATION_LABELS[key].label}</Label>
                   <p className="text-muted-foreground text-xs">{NOTIFICATION_LABELS[key].description}</p>
+                  <ChannelNote channel={key} channels={channels} />
                 </div>
               </li>
             ))}
@@ -71,4 +77,30 @@ export function NotificationsForm() {
       </CardContent>
     </Card>
   );
+}
+
+/** Why a switched-on channel would still send nothing: said beside the switch, not discovered later. */
+function ChannelNote({
+  channel,
+  channels,
+}: {
+  channel: keyof NotificationPrefs;
+  channels: NotificationChannels | undefined;
+}) {
+  if (!channels) return null;
+  const note =
+    (channel === 'emailNotifications' || channel === 'monthlyReports') && !channels.email
+      ? 'E-mail is not set up on this server yet: messages wait until it is.'
+      : channel === 'smsNotifications' && !channels.sms
+        ? 'Texting is not set up on this server yet: texts wait until it is.'
+        : channel === 'smsNotifications' && !channels.smsTo
+          ? 'Add a phone number in Account to receive texts.'
+          : channel === 'smsNotifications'
+            ? `Texts go to ${channels.smsTo}, not between 9 PM and 8 AM your time.`
+            : null;
+  return note ? (
+    <p className="text-amber-800 text-xs" data-testid={`channel-note-${channel}`}>
+      {note}
+    </p>
+  ) : null;
 }

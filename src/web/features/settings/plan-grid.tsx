@@ -1,29 +1,40 @@
-/** Up to six plans (SPEC §2, §9): the current one is marked "Current Plan", the others lead to checkout. */
+/**
+ * Up to six plans (SPEC §2, §9): the current one is marked "Current Plan", the others lead to
+ * checkout, or, while the client pays by card, to the plan-change confirmation (issue 12).
+ */
 import { Check } from 'lucide-react';
-import { forwardRef } from 'react';
+import { forwardRef, useState } from 'react';
 import { useLocation } from 'wouter';
-import { MAX_PLANS_SHOWN, type Plan } from '../../../contract/billing';
+import { MAX_PLANS_SHOWN, type Plan, type Subscription } from '../../../contract/billing';
 import { formatCount } from '../../../contract/format';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
-import { formatPlanPrice } from '../../lib/billing-format';
+import { changesInPlace, formatPlanPrice } from '../../lib/billing-format';
 import { usePlans } from '../../lib/billing-queries';
 import { cn } from '../../lib/utils';
+import { ChangePlanDialog } from './change-plan-dialog';
 import { LoadFailed } from './load-failed';
 
 export interface PlanGridProps {
   currentPlanId: string | null;
   /** Briefly set after "Change Plan", to draw the eye to the cards. */
   highlighted: boolean;
+  /** The client's subscription: a card one changes in place after a confirmation. */
+  subscription?: Subscription | null;
 }
 
 export const PlanGrid = forwardRef<HTMLElement, PlanGridProps>(function PlanGrid(
-  { currentPlanId, highlighted },
+  { currentPlanId, highlighted, subscription = null },
   ref,
 ) {
   const plans = usePlans();
   const [, navigate] = useLocation();
+  const [changingTo, setChangingTo] = useState<Plan | null>(null);
+  function select(plan: Plan) {
+    if (changesInPlace(subscription)) setChangingTo(plan);
+    else navigate(`/checkout?plan=${encodeURIComponent(plan.id)}`);
+  }
   return (
     <section
       ref={ref}
@@ -54,15 +65,12 @@ export const PlanGrid = forwardRef<HTMLElement, PlanGridProps>(function PlanGrid
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {plans.data.slice(0, MAX_PLANS_SHOWN).map((plan) => (
             <li key={plan.id}>
-              <PlanCard
-                plan={plan}
-                current={plan.id === currentPlanId}
-                onSelect={() => navigate(`/checkout?plan=${encodeURIComponent(plan.id)}`)}
-              />
+              <PlanCard plan={plan} current={plan.id === currentPlanId} onSelect={() => select(plan)} />
             </li>
           ))}
         </ul>
       )}
+      <ChangePlanDialog plan={changingTo} onClose={() => setChangingTo(null)} />
     </section>
   );
 });

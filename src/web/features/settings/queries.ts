@@ -3,7 +3,9 @@
  * (lib/billing-queries) so a payment refreshes them with the rest of the account's billing data.
  */
 import { useQuery } from '@tanstack/react-query';
-import type { NotificationPrefs } from '../../../contract/account';
+import type { NotificationChannels, NotificationPrefs } from '../../../contract/account';
+import type { OutcomesState } from '../../../contract/outcomes';
+import { callKeys } from '../calls/query-keys';
 import { getJson } from '../../lib/api';
 import { billingKeys } from '../../lib/billing-queries';
 
@@ -11,5 +13,25 @@ export function useNotificationPrefs() {
   return useQuery({
     queryKey: billingKeys.notifications(),
     queryFn: () => getJson<NotificationPrefs>('/api/client/notifications'),
+  });
+}
+
+/**
+ * The client's outcomes and how far re-classifying its calls got; polled each second while a
+ * re-classification runs, so the tab's progress bar moves.
+ */
+export function useOutcomesState() {
+  return useQuery({
+    queryKey: callKeys.outcomesList(),
+    queryFn: () => getJson<OutcomesState>('/api/client/outcomes'),
+    refetchInterval: (query) => (query.state.data?.reclassification.state === 'running' ? 1000 : false),
+  });
+}
+
+/** Which channels the server can send on (e-mail needs SMTP, texts Twilio and a phone number). */
+export function useNotificationChannels() {
+  return useQuery({
+    queryKey: [...billingKeys.notifications(), 'channels'],
+    queryFn: () => getJson<NotificationChannels>('/api/client/notifications/channels'),
   });
 }

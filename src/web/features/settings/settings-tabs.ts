@@ -1,9 +1,9 @@
 /** The settings page's tabs and how `?tab=` picks one (pure, tested). */
 
-export const SETTINGS_TABS = ['account', 'subscription', 'notifications', 'security'] as const;
+export const SETTINGS_TABS = ['account', 'subscription', 'outcomes', 'notifications', 'security'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
-/** `?tab=`: one of the four tabs; anything else opens Account. */
+/** `?tab=`: one of the tabs; anything else opens Account. */
 export function parseSettingsTab(value: string | null | undefined): SettingsTab {
   return (SETTINGS_TABS as readonly string[]).includes(value ?? '') ? (value as SettingsTab) : 'account';
 }

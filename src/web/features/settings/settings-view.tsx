@@ -1,14 +1,15 @@
 /**
- * /settings (SPEC §2 "Client settings"): four tabs chosen by `?tab=`; Back to Dashboard; the
+ * /settings (SPEC §2 "Client settings", issue 13's Outcomes): the tabs chosen by `?tab=`; Back to Dashboard; the
  * subscription tab shows the outcome of a checkout from `?success=true`.
  */
-import { ArrowLeft, Bell, CreditCard, Shield, User } from 'lucide-react';
+import { ArrowLeft, Bell, CreditCard, Shield, Target, User } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
 import type { ClientSession } from '../../../contract/auth';
 import { Button } from '../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { AccountSettingsForm } from './account-form';
 import { NotificationsForm } from './notifications-form';
+import { OutcomesTab } from './outcomes-tab';
 import { SecurityTab } from './security-tab';
 import { type SettingsTab, parseSettingsTab } from './settings-tabs';
 import { SubscriptionTab } from './subscription-tab';
@@ -16,6 +17,7 @@ import { SubscriptionTab } from './subscription-tab';
 const TABS: { value: SettingsTab; label: string; icon: typeof User }[] = [
   { value: 'account', label: 'Account', icon: User },
   { value: 'subscription', label: 'Subscription', icon: CreditCard },
+  { value: 'outcomes', label: 'Outcomes', icon: Target },
   { value: 'notifications', label: 'Notifications', icon: Bell },
   { value: 'security', label: 'Security', icon: Shield },
 ];
@@ -31,7 +33,7 @@ export function SettingsView({ client }: { client: ClientSession }) {
         <div>
           <h1 className="font-bold text-2xl tracking-tight sm:text-3xl">Settings</h1>
           <p className="text-muted-foreground text-sm">
-            Manage your account, subscription, notifications and security.
+            Manage your account, subscription, outcomes, notifications and security.
           </p>
         </div>
         <Button variant="outline" onClick={() => navigate('/dashboard')} className="w-full sm:w-auto">
@@ -45,7 +47,7 @@ export function SettingsView({ client }: { client: ClientSession }) {
         onValueChange={(next) => navigate(`/settings?tab=${next}`, { replace: true })}
         className="gap-6"
       >
-        <TabsList className="grid h-auto w-full grid-cols-2 gap-1 sm:grid-cols-4">
+        <TabsList className="grid h-auto w-full grid-cols-2 gap-1 sm:grid-cols-5">
           {TABS.map(({ value, label, icon: Icon }) => (
             <TabsTrigger key={value} value={value} className="py-1.5">
               <Icon aria-hidden="true" />
@@ -58,6 +60,9 @@ export function SettingsView({ client }: { client: ClientSession }) {
         </TabsContent>
         <TabsContent value="subscription">
           <SubscriptionTab success={params.get('success') === 'true'} paypal={params.get('paypal')} />
+        </TabsContent>
+        <TabsContent value="outcomes">
+          <OutcomesTab />
         </TabsContent>
         <TabsContent value="notifications">
           <NotificationsForm />

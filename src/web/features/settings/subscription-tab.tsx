@@ -73,7 +73,12 @@ export function SubscriptionTab({ success, paypal }: SubscriptionTabProps) {
       ) : (
         <NoSubscriptionCard onBrowse={showPlans} />
       )}
-      <PlanGrid ref={plansRef} currentPlanId={subscription.data?.planId ?? null} highlighted={highlighted} />
+      <PlanGrid
+        ref={plansRef}
+        currentPlanId={subscription.data?.planId ?? null}
+        subscription={subscription.data ?? null}
+        highlighted={highlighted}
+      />
     </div>
   );
 }

@@ -1,0 +1,111 @@
+/**
+ * How the client dashboard loads on a slow phone connection (issue 12): Chromium with the
+ * network throttled to 1.6 Mbps down, 750 kbps up and 150 ms round trips (Lighthouse's mobile
+ * profile), cold (empty cache) and warm (the same browser again), measuring the bytes that
+ * crossed the wire for the whole page (charts included) and the time until the page shows data (the stats' first figure and the
+ * call log's first row). The baseline, in the same run, is the cold load with compression
+ * refused (Accept-Encoding: identity), so the figures read as a ratio.
+ */
+import { type BrowserContext, chromium } from 'playwright-core';
+
+export interface PageLoadRow {
+  what: string;
+  value: string;
+  target: string;
+  ok: boolean | null;
+}
+
+const THROTTLE = {
+  offline: false,
+  latency: 150,
+  downloadThroughput: (1.6 * 1_000_000) / 8,
+  uploadThroughput: (750 * 1_000) / 8,
+};
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+interface Load {
+  ms: number;
+  bytes: number;
+  requests: number;
+}
+
+async function measure(context: BrowserContext, url: string, identity: boolean): Promise<Load> {
+  const page = context.pages()[0] ?? (await context.newPage());
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', THROTTLE);
+  if (identity) await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': 'identity' } });
+  let bytes = 0;
+  let requests = 0;
+  cdp.on('Network.loadingFinished', (e: { encodedDataLength: number }) => {
+    bytes += e.encodedDataLength;
+    requests++;
+  });
+  const start = performance.now();
+  await page.goto(url, { waitUntil: 'commit' });
+  await page.getByTestId('stat-value').first().filter({ hasText: /\d/ }).waitFor({ timeout: 60_000 });
+  // A row on a wide screen, a card on a phone.
+  await page
+    .locator('[data-testid="call-row"], [data-testid="call-card"]')
+    .first()
+    .waitFor({ timeout: 60_000 });
+  const ms = performance.now() - start;
+  // The charts' code arrives after the data: wait for it, so the bytes are the whole page's and
+  // nothing in flight is counted against the next load.
+  await page.waitForLoadState('networkidle');
+  await cdp.detach();
+  return { ms, bytes, requests };
+}
+
+export async function pageLoadRows(base: string, email: string, password: string): Promise<PageLoadRow[]> {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const session = async () => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      const res = await context.request.post(`${base}/api/client/login`, { data: { email, password } });
+      if (res.status() !== 200) throw new Error(`bench login answered ${res.status()}`);
+      return context;
+    };
+    const url = `${base}/dashboard`;
+    const plain = await session();
+    const identity = await measure(plain, url, true);
+    await plain.close();
+    const context = await session();
+    const cold = await measure(context, url, false);
+    const warm = await measure(context, url, false);
+    await context.close();
+
+    const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+    const s = (n: number) => `${(n / 1000).toFixed(2)} s`;
+    const label = '/dashboard on 1.6 Mbps, 150 ms RTT (SQLite data set)';
+    return [
+      {
+        what: `baseline: ${label}, cold, compression refused (${identity.requests} requests, ${kb(identity.bytes)})`,
+        value: s(identity.ms),
+        target: '-',
+        ok: null,
+      },
+      {
+        what: `${label}, cold: time to data (page: ${cold.requests} requests, ${kb(cold.bytes)} on the wire)`,
+        value: s(cold.ms),
+        target: '≤ 3 s',
+        ok: cold.ms <= 3000,
+      },
+      {
+        what: `${label}, warm (cached): time to data (page: ${warm.requests} requests, ${kb(warm.bytes)} on the wire)`,
+        value: s(warm.ms),
+        target: '≤ 1.5 s',
+        ok: warm.ms <= 1500,
+      },
+    ];
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Account alerts (issue 14), always on whatever the switches say: minutes used at 80 % and 100 %
+ * of the plan (once per month each), and, to the agency (ADMIN_EMAIL), clients whose calls
+ * stopped arriving. Checked every few minutes by every instance; the outbox's dedupe keys make
+ * the checks idempotent, so two instances checking at once still send one e-mail.
+ */
+import type { Kysely } from 'kysely';
+import { formatCount } from '../../contract/format';
+import { localDate } from '../calls/time-zones';
+import { startOfLocalMonth, minutesUsedThisMonth } from '../billing/usage';
+import { listSilentClients } from '../clients/clients-repository';
+import type { Config } from '../config';
+import type { Database } from '../db/schema';
+import { renderEmail } from './email-layout';
+import { type NewMessage, enqueue } from './outbox';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const USAGE_THRESHOLDS = [80, 100] as const;
+/** A client that had calls in the week before is "silent" after a day without any. */
+export const SILENT_AFTER_MS = DAY_MS;
+
+interface UsageRow {
+  id: string;
+  email: string;
+  timezone: string;
+  company_name: string | null;
+  plan_name: string;
+  minutes_included: number;
+}
+
+function usageEmail(client: UsageRow, used: number, threshold: number, config: Config, brand: string) {
+  const heading =
+    threshold >= 100
+      ? `You have used all ${formatCount(client.minutes_included)} minutes of your ${client.plan_name} plan`
+      : `You have used ${threshold}% of your ${client.plan_name} plan's minutes`;
+  const content = renderEmail({
+    brand,
+    heading,
+    lines: [
+      `${formatCount(used)} of ${formatCount(client.minutes_included)} minutes used this month.`,
+      threshold >= 100
+        ? 'Calls keep being answered; consider a larger plan so every minute is included.'
+        : 'Consider a larger plan before the month runs out.',
+    ],
+    action: { label: 'See plans', url: `${config.publicUrl.replace(/\/$/, '')}/settings?tab=subscription` },
+    footer: 'Account alerts are always sent: they are about your plan and payments.',
+  });
+  return { to: client.email, subject: heading, ...content };
+}
+
+/** Minutes thresholds crossed this month by clients with an active plan. */
+export async function usageAlerts(
+  db: Kysely<Database>,
+  config: Config,
+  brand: string,
+  now: number,
+): Promise<NewMessage[]> {
+  const clients = (await db
+    .selectFrom('subscriptions')
+    .innerJoin('clients', 'clients.id', 'subscriptions.client_id')
+    .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
+    .select([
+      'clients.id as id',
+      'clients.email as email',
+      'clients.timezone as timezone',
+      'clients.company_name as company_name',
+      'plans.name as plan_name',
+      'plans.minutes_included as minutes_included',
+    ])
+    .where('subscriptions.status', '=', 'active')
+    .where('clients.is_active', '=', 1)
+    .where('plans.minutes_included', '>', 0)
+    .execute()) as UsageRow[];
+  const messages: NewMessage[] = [];
+  for (const client of clients) {
+    const used = await minutesUsedThisMonth(db, client, now);
+    const month = localDate(startOfLocalMonth(now, client.timezone), client.timezone).slice(0, 7);
+    for (const threshold of USAGE_THRESHOLDS) {
+      if (used * 100 < threshold * client.minutes_included) continue;
+      messages.push({
+        clientId: client.id,
+        channel: 'email',
+        topic: `usage.${threshold}`,
+        dedupeKey: `email:usage:${client.id}:${month}:${threshold}`,
+        payload: usageEmail(client, used, threshold, config, brand),
+      });
+    }
+  }
+  return messages;
+}
+
+/** Clients with calls in the week before yesterday and none since: the agency should look. */
+export async function silentClientAlerts(
+  db: Kysely<Database>,
+  config: Config,
+  brand: string,
+  now: number,
+): Promise<NewMessage[]> {
+  const admin = config.mail.adminEmail;
+  if (!admin) return [];
+  const since = now - SILENT_AFTER_MS;
+  const rows = await listSilentClients(db, since - 7 * DAY_MS, since);
+  const day = new Date(now).toISOString().slice(0, 10);
+  return rows.map((client) => {
+    const name = client.company_name || client.email;
+    const content = renderEmail({
+      brand,
+      heading: `No calls from ${name} for a day`,
+      lines: [
+        `${name} had calls in the past week but none in the last 24 hours. Their agent, number or webhook may need a look.`,
+      ],
+      action: {
+        label: 'Open the client',
+        url: `${config.publicUrl.replace(/\/$/, '')}/admin/client/${encodeURIComponent(client.id)}`,
+      },
+      footer: 'Sent to the agency (ADMIN_EMAIL) once a day while it lasts.',
+    });
+    return {
+      clientId: client.id,
+      channel: 'email' as const,
+      topic: 'admin.calls-stopped',
+      dedupeKey: `email:calls-stopped:${client.id}:${day}`,
+      payload: { to: admin, subject: `No calls from ${name} for a day`, ...content },
+    };
+  });
+}
+
+export async function checkAccountAlerts(
+  db: Kysely<Database>,
+  config: Config,
+  brand: string,
+  now: number,
+): Promise<number> {
+  const messages = [
+    ...(await usageAlerts(db, config, brand, now)),
+    ...(await silentClientAlerts(db, config, brand, now)),
+  ];
+  return enqueue(db, messages, now);
+}

@@ -1,0 +1,55 @@
+/**
+ * The outbox's e-mail channel. A call message is rendered now from the call as it is (handled
+ * or deleted meanwhile: not sent); other messages (digests, reports, alerts) were rendered when
+ * they were queued and are sent as they are.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, OutboxRow } from '../db/schema';
+import type { CallMessagePayload } from './call-alerts';
+import { type MessageContext, callEmail, loadCallAndClient } from './call-messages';
+import type { Mailer } from './mailer';
+import type { SendOutcome } from './worker';
+
+export interface RenderedEmail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  attachments?: { filename: string; contentBase64: string; contentType: string }[];
+}
+
+function isRendered(p: unknown): p is RenderedEmail {
+  const e = p as RenderedEmail;
+  return !!e && typeof e.to === 'string' && typeof e.subject === 'string' && typeof e.text === 'string';
+}
+
+async function emailOf(db: Kysely<Database>, message: OutboxRow, payload: unknown, ctx: MessageContext) {
+  if (isRendered(payload)) return payload;
+  const { callId, reasons } = payload as CallMessagePayload;
+  if (typeof callId !== 'string') return null;
+  const found = await loadCallAndClient(db, message.client_id, callId);
+  if (!found) return null;
+  // Handled before the e-mail left: the reason to write is gone (an outcome e-mail still goes).
+  const stillWhy = found.call.handled_at === null ? reasons : [];
+  if (message.topic === 'call.attention' && stillWhy.length === 0) return null;
+  return callEmail(found.call, found.client, stillWhy, ctx);
+}
+
+export function emailSender(db: Kysely<Database>, mailer: Mailer, ctx: MessageContext) {
+  return async (message: OutboxRow, payload: unknown): Promise<SendOutcome> => {
+    const email = await emailOf(db, message, payload, ctx);
+    if (!email)
+      return { result: 'cancel', reason: 'nothing to send any more (the call was handled or deleted)' };
+    if (!email.to.includes('@')) return { result: 'cancel', reason: 'no address to send to' };
+    try {
+      await mailer.send({ ...email, id: message.id });
+      return { result: 'sent' };
+    } catch (error) {
+      const e = error as { responseCode?: number; message?: string };
+      // 5xx from the relay: refused for good; 4xx and network trouble: try again later.
+      if (e.responseCode && e.responseCode >= 500)
+        return { result: 'cancel', reason: `refused by the mail server: ${e.message ?? e.responseCode}` };
+      return { result: 'retry', error: e.message ?? String(error) };
+    }
+  };
+}

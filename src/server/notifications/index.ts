@@ -1,0 +1,66 @@
+/**
+ * Notifications wiring: the senders this instance can use (from the configuration) and the
+ * outbox worker that drives them. main.ts starts it; tests run rounds by hand.
+ */
+import type { AppDeps } from '../context';
+import type { OutboxRow } from '../db/schema';
+import { checkAccountAlerts } from './account-alerts';
+import { emailSender } from './email-sender';
+import { type Mailer, createMailer } from './mailer';
+import { smsSender } from './sms-sender';
+import { createTwilioClient } from './twilio';
+import { type OutboxWorker, type Senders, createOutboxWorker } from './worker';
+
+export const PRODUCT_NAME = 'Call Analytics';
+
+/** Account alerts are checked this often (each check is idempotent: dedupe keys). */
+export const ACCOUNT_ALERTS_INTERVAL_MS = 10 * 60 * 1000;
+
+export interface Notifications {
+  worker: OutboxWorker;
+  /** Queues the account alerts due now (usage thresholds, silent clients). */
+  checkAlerts(): Promise<number>;
+  /** Starts the worker and the periodic checks. */
+  start(): void;
+  /** Null when SMTP_URL is not set: e-mail waits in the outbox. */
+  mailer: Mailer | null;
+  close(): void;
+}
+
+export function createNotifications(
+  deps: AppDeps,
+  onError: (error: unknown, message?: OutboxRow) => void,
+  extra: Senders = {},
+): Notifications {
+  const { config } = deps;
+  const mailer = config.mail.smtpUrl ? createMailer(config.mail.smtpUrl, config.mail.from) : null;
+  const ctx = { publicUrl: config.publicUrl, brand: PRODUCT_NAME };
+  const senders: Senders = {
+    ...(mailer ? { email: emailSender(deps.db, mailer, ctx) } : {}),
+    ...(config.twilio ? { sms: smsSender(deps.db, createTwilioClient(config.twilio), ctx) } : {}),
+    ...extra,
+  };
+  const worker = createOutboxWorker(deps, senders, onError);
+  const checkAlerts = () => checkAccountAlerts(deps.db, config, PRODUCT_NAME, deps.now());
+  let alertsTimer: NodeJS.Timeout | null = null;
+  return {
+    worker,
+    mailer,
+    checkAlerts,
+    start() {
+      worker.start(config.outboxIntervalMs);
+      if (alertsTimer) return;
+      const run = () => {
+        checkAlerts().catch((error) => onError(error));
+      };
+      run();
+      alertsTimer = setInterval(run, ACCOUNT_ALERTS_INTERVAL_MS);
+      alertsTimer.unref();
+    },
+    close() {
+      worker.stop();
+      if (alertsTimer) clearInterval(alertsTimer);
+      mailer?.close();
+    },
+  };
+}

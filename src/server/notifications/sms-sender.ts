@@ -1,0 +1,32 @@
+/** The outbox's text channel: a call message rendered now, sent through Twilio. */
+import type { Kysely } from 'kysely';
+import type { Database, OutboxRow } from '../db/schema';
+import type { CallMessagePayload } from './call-alerts';
+import { type MessageContext, callText, loadCallAndClient } from './call-messages';
+import { TwilioError, type TwilioClient } from './twilio';
+import type { SendOutcome } from './worker';
+
+export function smsSender(db: Kysely<Database>, twilio: TwilioClient, ctx: MessageContext) {
+  return async (message: OutboxRow, payload: unknown): Promise<SendOutcome> => {
+    const { callId, reasons } = payload as CallMessagePayload;
+    const found = typeof callId === 'string' ? await loadCallAndClient(db, message.client_id, callId) : null;
+    if (!found || found.call.handled_at !== null)
+      return { result: 'cancel', reason: 'nothing to send any more (the call was handled or deleted)' };
+    if (!found.client.phone_number) return { result: 'cancel', reason: 'the client has no phone number' };
+    try {
+      await twilio.sendSms(found.client.phone_number, callText(found.call, reasons, ctx));
+      return { result: 'sent', statusCode: 201 };
+    } catch (error) {
+      if (error instanceof TwilioError && error.permanent)
+        return {
+          result: 'cancel',
+          reason: `Twilio refused it (${error.code ?? error.status}): ${error.message}`,
+        };
+      return {
+        result: 'retry',
+        error: error instanceof Error ? error.message : String(error),
+        statusCode: error instanceof TwilioError ? error.status : undefined,
+      };
+    }
+  };
+}

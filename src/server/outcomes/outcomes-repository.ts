@@ -1,0 +1,74 @@
+/**
+ * The `client_outcomes` table: each client's ordered outcomes and the version calls are
+ * classified under. A client that never saved any has the defaults, at version 0.
+ */
+import type { Kysely } from 'kysely';
+import { DEFAULT_OUTCOMES, type Outcome, Outcomes } from '../../contract/outcomes';
+import type { Database } from '../db/schema';
+
+export interface OutcomeSet {
+  outcomes: Outcome[];
+  version: number;
+}
+
+export const DEFAULT_OUTCOME_SET: OutcomeSet = { outcomes: DEFAULT_OUTCOMES, version: 0 };
+
+function parse(json: string): Outcome[] {
+  try {
+    const parsed = Outcomes.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : DEFAULT_OUTCOMES;
+  } catch {
+    return DEFAULT_OUTCOMES;
+  }
+}
+
+/** Outcome sets of several clients at once (one query). */
+export async function outcomeSetsOf(
+  db: Kysely<Database>,
+  clientIds: string[],
+): Promise<Map<string, OutcomeSet>> {
+  const sets = new Map<string, OutcomeSet>();
+  if (clientIds.length === 0) return sets;
+  const rows = await db
+    .selectFrom('client_outcomes')
+    .select(['client_id', 'outcomes_json', 'version'])
+    .where('client_id', 'in', [...new Set(clientIds)])
+    .execute();
+  for (const r of rows)
+    sets.set(r.client_id, { outcomes: parse(r.outcomes_json), version: Number(r.version) });
+  return sets;
+}
+
+export async function outcomeSetOf(db: Kysely<Database>, clientId: string): Promise<OutcomeSet> {
+  return (await outcomeSetsOf(db, [clientId])).get(clientId) ?? DEFAULT_OUTCOME_SET;
+}
+
+/** Saves a new list; calls are re-classified under the new version (see reclassify.ts). */
+export async function saveOutcomes(
+  db: Kysely<Database>,
+  clientId: string,
+  outcomes: Outcome[],
+  now: number,
+): Promise<OutcomeSet> {
+  const json = JSON.stringify(outcomes);
+  const current = await db
+    .selectFrom('client_outcomes')
+    .select('version')
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  const version = Number(current?.version ?? 0) + 1;
+  await db
+    .insertInto('client_outcomes')
+    .values({ client_id: clientId, outcomes_json: json, version, updated_at: now })
+    .onConflict((oc) =>
+      oc.column('client_id').doUpdateSet({
+        outcomes_json: json,
+        version: (eb) => eb('client_outcomes.version', '+', 1),
+        reclassify_done: 0,
+        reclassify_total: 0,
+        updated_at: now,
+      }),
+    )
+    .execute();
+  return { outcomes, version };
+}

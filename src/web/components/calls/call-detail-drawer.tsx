@@ -1,0 +1,268 @@
+/**
+ * The call detail drawer (issue 13), opened from the call log, "Needs attention" or a link
+ * (`?call=ID&t=SECONDS`): what the call achieved, who answered and ended it, its cost and
+ * variables, and the recording with its transcript in step. Space plays or pauses and the arrow
+ * keys move 5 seconds, wherever the focus is in the drawer but on a control of its own.
+ */
+import { Check, Link2 } from 'lucide-react';
+import { type KeyboardEvent, useRef } from 'react';
+import type { CallDetail } from '../../../contract/calls';
+import { formatCallCreated, formatDuration, formatMoney } from '../../../contract/format';
+import type { CallSource } from '../../features/calls/call-source';
+import { useMarkHandled } from '../../features/calls/mutations';
+import { useCallDetail, useOutcomeSummary } from '../../features/calls/queries';
+import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
+import { Button } from '../ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../ui/dialog';
+import { Skeleton } from '../ui/skeleton';
+import { CallStatusBadge } from './call-status-badge';
+import type { AnalyticsScope } from './filters';
+import { AttentionBadge, OutcomeBadge } from './outcome-badge';
+import { formatPhone } from './phone';
+import { SEEK_STEP_SECONDS, type SyncedPlayerHandle, SyncedTranscript } from './synced-transcript';
+import { parseTranscript } from './transcript';
+import { momentLink } from './transcript-timing';
+
+export interface CallDetailDrawerProps {
+  source: CallSource;
+  /** For the outcome colours (the summary of the page's window is cached already). */
+  scope: AnalyticsScope;
+  callId: string | null;
+  startAt: number | null;
+  onClose: () => void;
+}
+
+const ANSWERED_BY: Record<string, string> = {
+  human: 'A person',
+  voicemail: 'Voicemail',
+  'no-answer': 'Nobody (no answer)',
+  unknown: 'Unknown',
+};
+const ENDED_BY: Record<string, string> = {
+  user: 'The caller',
+  assistant: 'The AI agent',
+  agent: 'The AI agent',
+};
+
+function label(map: Record<string, string>, value: string | null): string {
+  if (!value) return '—';
+  return map[value] ?? value.charAt(0).toUpperCase() + value.slice(1);
+}
+
+function isOwnControl(target: EventTarget): boolean {
+  return (
+    target instanceof HTMLElement && !!target.closest('button, input, select, textarea, a, [role="slider"]')
+  );
+}
+
+export function CallDetailDrawer({ source, scope, callId, startAt, onClose }: CallDetailDrawerProps) {
+  const query = useCallDetail(source, callId);
+  const player = useRef<SyncedPlayerHandle>(null);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (!player.current || isOwnControl(e.target)) return;
+    if (e.key === ' ') {
+      e.preventDefault();
+      player.current.toggle();
+    } else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      e.preventDefault();
+      player.current.seekBy(e.key === 'ArrowRight' ? SEEK_STEP_SECONDS : -SEEK_STEP_SECONDS);
+    }
+  };
+  return (
+    <Dialog open={callId !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent
+        className="top-0 right-0 left-auto h-dvh max-h-dvh w-full max-w-full translate-x-0 translate-y-0 content-start rounded-none sm:max-w-xl"
+        onKeyDown={onKeyDown}
+        // The drawer's body takes the focus, so space and the arrows work at once.
+        onOpenAutoFocus={(e) => {
+          e.preventDefault();
+          bodyRef.current?.focus();
+        }}
+        data-testid="call-detail"
+      >
+        <div ref={bodyRef} tabIndex={-1} className="flex min-w-0 flex-col gap-4 outline-none">
+          {query.data ? (
+            <CallDetailBody
+              call={query.data}
+              source={source}
+              scope={scope}
+              startAt={startAt}
+              player={player}
+            />
+          ) : (
+            <>
+              <DialogHeader>
+                <DialogTitle>{query.isError ? 'Call not found' : 'Loading the call…'}</DialogTitle>
+                <DialogDescription>
+                  {query.isError
+                    ? 'This call does not exist or you are not allowed to see it.'
+                    : 'Fetching its details.'}
+                </DialogDescription>
+              </DialogHeader>
+              {!query.isError && <Skeleton className="h-64 w-full" />}
+            </>
+          )}
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function CallDetailBody({
+  call,
+  source,
+  scope,
+  startAt,
+  player,
+}: {
+  call: CallDetail;
+  source: CallSource;
+  scope: AnalyticsScope;
+  startAt: number | null;
+  player: React.RefObject<SyncedPlayerHandle | null>;
+}) {
+  const summary = useOutcomeSummary(source, scope);
+  const color = summary.data?.find((o) => o.name === call.outcome)?.color;
+  const handled = useMarkHandled(source);
+  const { copied, copy } = useCopyToClipboard();
+  const lines = parseTranscript(call.transcript);
+  const audio = call.recordingUrl && source.recordingUrl ? source.recordingUrl(call.id) : null;
+  const variables = Object.entries(call.variables ?? {});
+  const providerPrice = (call as CallDetail & { providerPrice?: number | null }).providerPrice;
+
+  return (
+    <>
+      <DialogHeader className="pr-8 text-left">
+        <DialogTitle>
+          Call from {formatPhone(call.fromNumber)} to {formatPhone(call.toNumber)}
+        </DialogTitle>
+        <DialogDescription>
+          {formatCallCreated(call.createdAt)} · {formatDuration(call.duration)} ·{' '}
+          {call.pathway || 'No pathway'}
+        </DialogDescription>
+      </DialogHeader>
+
+      <div className="flex flex-wrap items-center gap-2">
+        <CallStatusBadge status={call.status} />
+        <OutcomeBadge name={call.outcome} color={color} />
+        {call.needsAttention && <AttentionBadge />}
+      </div>
+
+      {call.attentionReasons.length > 0 && (
+        <div
+          className="rounded-md border border-orange-200 bg-orange-50 p-3 text-sm"
+          data-testid="attention-reasons"
+        >
+          <p className="font-medium text-orange-900">Why it needs a person</p>
+          <ul className="mt-1 list-disc pl-5 text-orange-900">
+            {call.attentionReasons.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
+          <div className="mt-2">
+            {call.handledAt ? (
+              <p className="text-muted-foreground" data-testid="handled-note">
+                Handled by {call.handledBy} on {formatCallCreated(call.handledAt)}
+              </p>
+            ) : (
+              source.handledUrl && (
+                <Button size="sm" onClick={() => handled.mutate(call.id)} disabled={handled.isPending}>
+                  <Check aria-hidden="true" /> Mark handled
+                </Button>
+              )
+            )}
+          </div>
+        </div>
+      )}
+
+      {call.summary && (
+        <section aria-label="Summary">
+          <h3 className="font-medium text-sm">Summary</h3>
+          <p className="mt-1 text-sm" data-testid="call-summary">
+            {call.summary}
+          </p>
+        </section>
+      )}
+
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
+        <Fact label="Who answered" value={label(ANSWERED_BY, call.answeredBy)} />
+        <Fact label="Who ended it" value={label(ENDED_BY, call.endedBy)} />
+        <Fact label="Cost" value={formatMoney(call.cost)} />
+        {providerPrice !== undefined && (
+          <Fact label="Provider's price" value={providerPrice === null ? '—' : formatMoney(providerPrice)} />
+        )}
+        {call.dispositionTag && <Fact label="Provider's tag" value={call.dispositionTag} />}
+        <Fact label="Call ID" value={call.providerCallId} mono />
+        {call.errorMessage && <Fact label="Error" value={call.errorMessage} wide />}
+      </dl>
+
+      {variables.length > 0 && (
+        <section aria-label="Variables">
+          <h3 className="font-medium text-sm">What the agent collected</h3>
+          <dl className="mt-1 grid grid-cols-2 gap-x-4 gap-y-1 text-sm" data-testid="call-variables">
+            {variables.map(([key, value]) => (
+              <Fact
+                key={key}
+                label={key.replace(/_/g, ' ')}
+                value={typeof value === 'string' ? value : JSON.stringify(value)}
+              />
+            ))}
+          </dl>
+        </section>
+      )}
+
+      <section aria-label="Recording and transcript" className="flex flex-col gap-2">
+        <div className="flex items-center justify-between gap-2">
+          <h3 className="font-medium text-sm">{audio ? 'Recording and transcript' : 'Transcript'}</h3>
+          {audio && (
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() =>
+                copy(
+                  momentLink(
+                    window.location.origin,
+                    source.pagePath,
+                    call.id,
+                    player.current?.position() ?? 0,
+                  ),
+                )
+              }
+            >
+              <Link2 aria-hidden="true" /> {copied ? 'Copied!' : 'Copy link at this moment'}
+            </Button>
+          )}
+        </div>
+        <SyncedTranscript
+          ref={player}
+          src={audio}
+          lines={lines}
+          durationSeconds={call.duration}
+          startAt={startAt}
+        />
+      </section>
+    </>
+  );
+}
+
+function Fact({
+  label,
+  value,
+  mono,
+  wide,
+}: {
+  label: string;
+  value: string;
+  mono?: boolean;
+  wide?: boolean;
+}) {
+  return (
+    <div className={wide ? 'col-span-2 min-w-0' : 'min-w-0'}>
+      <dt className="text-muted-foreground text-xs">{label}</dt>
+      <dd className={mono ? 'truncate font-mono text-xs' : 'break-words'} title={mono ? value : undefined}>
+        {value}
+      </dd>
+    </div>
+  );
+}

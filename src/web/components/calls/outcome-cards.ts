@@ -1,0 +1,58 @@
+/** The outcomes strip's cards and its headline (issue 13), as display-ready values. */
+import type { OutcomeSummaryItem } from '../../../contract/outcomes';
+import { OTHER_OUTCOME } from '../../../contract/outcomes';
+import { formatCount, formatMoney, formatPercentChange, isNonNegativeChange } from '../../../contract/format';
+
+export interface OutcomeCard {
+  name: string;
+  color: string;
+  count: string;
+  /** "38% of calls". */
+  share: string;
+  /** "$4,320" when the outcome has a value per call; null otherwise. */
+  value: string | null;
+  change: string;
+  changeLabel: string;
+  trend: 'up' | 'down' | 'none';
+}
+
+/** Outcomes the client named, then "Other" only when some calls matched none. */
+export function buildOutcomeCards(summary: OutcomeSummaryItem[]): OutcomeCard[] {
+  const total = summary.reduce((n, s) => n + s.count, 0);
+  return summary
+    .filter((s) => s.name !== OTHER_OUTCOME || s.count > 0)
+    .map((s) => {
+      const fromNothing = s.previousCount === 0 && s.count > 0;
+      return {
+        name: s.name,
+        color: s.color,
+        count: formatCount(s.count),
+        share: `${total ? Math.round((s.count / total) * 100) : 0}% of calls`,
+        value: s.value === null ? null : formatMoney(s.value),
+        change: fromNothing ? '—' : formatPercentChange(s.change),
+        changeLabel: fromNothing ? 'no earlier data' : 'vs last period',
+        trend: fromNothing ? 'none' : isNonNegativeChange(s.change) ? 'up' : 'down',
+      };
+    });
+}
+
+const plural = (name: string) => (/s$/i.test(name) ? name : `${name}s`).toLowerCase();
+
+/**
+ * What the window's calls were worth, said after the bold total: "in booked appointments" for
+ * one valued outcome, "in value: $4,320.00 in booked appointments and $480.00 in qualified
+ * leads" for several; null when no outcome has a value.
+ */
+export function valueHeadline(summary: OutcomeSummaryItem[]): { total: string; text: string } | null {
+  const valued = summary.filter((s) => s.value !== null);
+  if (valued.length === 0) return null;
+  const total = valued.reduce((n, s) => n + (s.value ?? 0), 0);
+  const earning = valued.filter((s) => (s.value ?? 0) > 0);
+  if (earning.length <= 1)
+    return { total: formatMoney(total), text: `in ${plural((earning[0] ?? valued[0]).name)}` };
+  const parts = earning.map((s) => `${formatMoney(s.value ?? 0)} in ${plural(s.name)}`);
+  return {
+    total: formatMoney(total),
+    text: `in value: ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`,
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The stacked outcomes chart (Recharts), loaded lazily like the calls chart: a bar per day (or
+ * hour), one colour per outcome, in the client's order.
+ */
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  ResponsiveContainer,
+  Tooltip,
+  type TooltipContentProps,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import { describeChart } from './chart-points';
+import { CHART_HEIGHT_PX as CHART_HEIGHT } from './chart-size';
+import type { OutcomeChartRow, OutcomeSeries } from './outcome-chart-rows';
+
+function RowTooltip({
+  active,
+  payload,
+  series,
+}: Partial<TooltipContentProps<number, string>> & { series: OutcomeSeries[] }) {
+  const row = payload?.[0]?.payload as OutcomeChartRow | undefined;
+  if (!active || !row) return null;
+  return (
+    <div className="rounded-md border bg-popover px-3 py-2 text-popover-foreground text-sm shadow-md">
+      <p className="font-medium">{row.title}</p>
+      <ul className="mt-1 flex flex-col gap-0.5">
+        {series
+          .filter((s) => (row.counts[s.name] ?? 0) > 0)
+          .map((s) => (
+            <li key={s.name} className="flex items-center gap-2 text-muted-foreground">
+              <span
+                className="inline-block size-2 rounded-full"
+                style={{ background: s.color }}
+                aria-hidden="true"
+              />
+              <span>
+                <span className="font-semibold text-foreground tabular-nums">
+                  {row.counts[s.name].toLocaleString('en-US')}
+                </span>{' '}
+                {s.name}
+              </span>
+            </li>
+          ))}
+      </ul>
+    </div>
+  );
+}
+
+export default function OutcomesChart({
+  rows,
+  series,
+}: {
+  rows: OutcomeChartRow[];
+  series: OutcomeSeries[];
+}) {
+  return (
+    <div style={{ height: CHART_HEIGHT }} data-testid="outcomes-chart">
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+        <BarChart
+          data={rows}
+          margin={{ top: 8, right: 16, bottom: 0, left: -16 }}
+          aria-label="Chart of calls per outcome per day or hour"
+          desc={describeChart(rows)}
+        >
+          <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" vertical={false} />
+          <XAxis dataKey="label" tick={{ fontSize: 12 }} tickLine={false} minTickGap={16} />
+          <YAxis allowDecimals={false} tick={{ fontSize: 12 }} tickLine={false} width={48} />
+          <Tooltip content={<RowTooltip series={series} />} cursor={{ fill: '#f1f5f9' }} />
+          <Legend verticalAlign="top" align="right" height={32} iconType="circle" iconSize={8} />
+          {series.map((s) => (
+            <Bar
+              key={s.name}
+              dataKey={(row: OutcomeChartRow) => row.counts[s.name] ?? 0}
+              name={s.name}
+              stackId="outcomes"
+              fill={s.color}
+              isAnimationActive={false}
+            />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

@@ -1,0 +1,217 @@
+/**
+ * The recording of a call with its transcript in step (issue 13): the line being spoken is
+ * highlighted and kept in view, a click on a line seeks there, speeds 1×/1.5×/2×. The player
+ * exposes its position so "Copy link at this moment" can link to it.
+ */
+import { Pause, Play } from 'lucide-react';
+import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { cn } from '../../lib/utils';
+import { Button } from '../ui/button';
+import { ToggleGroup, ToggleGroupItem } from '../ui/toggle-group';
+import type { TranscriptLine } from './transcript';
+import { activeLineAt, formatClock, timeTranscript } from './transcript-timing';
+
+const SPEEDS = ['1', '1.5', '2'] as const;
+/** Arrow keys move by this many seconds. */
+export const SEEK_STEP_SECONDS = 5;
+
+export interface SyncedPlayerHandle {
+  position(): number;
+  toggle(): void;
+  seekBy(seconds: number): void;
+}
+
+export interface SyncedTranscriptProps {
+  /** Audio URL; without one only the transcript is shown. */
+  src: string | null;
+  lines: TranscriptLine[] | null;
+  durationSeconds: number;
+  /** Where to start (a link to a moment). */
+  startAt: number | null;
+}
+
+export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptProps>(
+  function SyncedTranscript({ src, lines, durationSeconds, startAt }, ref) {
+    const audioRef = useRef<HTMLAudioElement>(null);
+    const [position, setPosition] = useState(startAt ?? 0);
+    const [duration, setDuration] = useState(durationSeconds);
+    const [playing, setPlaying] = useState(false);
+    const [speed, setSpeed] = useState<(typeof SPEEDS)[number]>('1');
+    const [failed, setFailed] = useState(false);
+    const timed = useMemo(
+      () => (lines ? timeTranscript(lines, durationSeconds) : null),
+      [lines, durationSeconds],
+    );
+    const active = timed ? activeLineAt(timed.lines, position) : -1;
+    const listRef = useRef<HTMLOListElement>(null);
+
+    const seek = (seconds: number) => {
+      const audio = audioRef.current;
+      const to = Math.max(0, Math.min(seconds, duration || seconds));
+      setPosition(to);
+      if (audio) audio.currentTime = to;
+    };
+    const toggle = () => {
+      const audio = audioRef.current;
+      if (!audio || failed) return;
+      if (audio.paused) audio.play().catch(() => setFailed(true));
+      else audio.pause();
+    };
+    useImperativeHandle(ref, () => ({
+      position: () => audioRef.current?.currentTime ?? position,
+      toggle,
+      seekBy: (seconds) => seek((audioRef.current?.currentTime ?? position) + seconds),
+    }));
+
+    useEffect(() => {
+      if (audioRef.current) audioRef.current.playbackRate = Number(speed);
+    }, [speed]);
+
+    // Keep the spoken line in view inside the transcript's own scroll box, not the page.
+    useEffect(() => {
+      const list = listRef.current;
+      const item = list?.children[active] as HTMLElement | undefined;
+      if (!list || !item) return;
+      const box = list.parentElement;
+      if (!box) return;
+      if (
+        item.offsetTop < box.scrollTop ||
+        item.offsetTop + item.offsetHeight > box.scrollTop + box.clientHeight
+      )
+        box.scrollTo({ top: item.offsetTop - box.clientHeight / 3 });
+    }, [active]);
+
+    return (
+      <div className="flex flex-col gap-3" data-testid="call-player">
+        {src && (
+          <div className="flex flex-col gap-2 rounded-md border p-3">
+            {/* biome-ignore lint/a11y/useMediaCaption: the transcript beside it, in step, is the caption */}
+            <audio
+              ref={audioRef}
+              src={src}
+              preload="metadata"
+              data-testid="detail-audio"
+              onLoadedMetadata={(e) => {
+                const audio = e.currentTarget;
+                if (Number.isFinite(audio.duration)) setDuration(audio.duration);
+                audio.playbackRate = Number(speed);
+                if (startAt !== null) audio.currentTime = startAt;
+              }}
+              onTimeUpdate={(e) => setPosition(e.currentTarget.currentTime)}
+              onSeeked={(e) => setPosition(e.currentTarget.currentTime)}
+              onPlay={() => setPlaying(true)}
+              onPause={() => setPlaying(false)}
+              onEnded={() => setPlaying(false)}
+              onError={() => setFailed(true)}
+            />
+            <div className="flex items-center gap-3">
+              <Button
+                size="icon"
+                variant="secondary"
+                aria-label={playing ? 'Pause' : 'Play'}
+                title={playing ? 'Pause (space)' : 'Play (space)'}
+                disabled={failed}
+                onClick={toggle}
+                data-testid="detail-play"
+              >
+                {playing ? <Pause /> : <Play />}
+              </Button>
+              <input
+                type="range"
+                className="h-2 min-w-0 flex-1 accent-primary"
+                min={0}
+                max={Math.max(1, Math.round(duration))}
+                step={1}
+                value={Math.round(position)}
+                aria-label="Position in the recording"
+                aria-valuetext={`${formatClock(position)} of ${formatClock(duration)}`}
+                disabled={failed}
+                onChange={(e) => seek(Number(e.target.value))}
+              />
+              <span
+                className="shrink-0 text-muted-foreground text-xs tabular-nums"
+                data-testid="detail-clock"
+              >
+                {formatClock(position)} / {formatClock(duration)}
+              </span>
+            </div>
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <span className="text-muted-foreground text-xs" id="speed-label">
+                Speed
+              </span>
+              <ToggleGroup
+                type="single"
+                variant="outline"
+                size="sm"
+                aria-labelledby="speed-label"
+                value={speed}
+                onValueChange={(v) => v && setSpeed(v as (typeof SPEEDS)[number])}
+              >
+                {SPEEDS.map((s) => (
+                  <ToggleGroupItem key={s} value={s} className="px-3 text-xs">
+                    {s}×
+                  </ToggleGroupItem>
+                ))}
+              </ToggleGroup>
+            </div>
+            {failed && <p className="text-destructive text-sm">Unable to load recording</p>}
+          </div>
+        )}
+        {timed ? (
+          <section
+            className="max-h-80 overflow-y-auto rounded-md border bg-muted/40 p-2"
+            aria-label="Transcript"
+            data-testid="synced-transcript"
+          >
+            {timed.estimated && src && (
+              <p className="px-2 pb-1 text-muted-foreground text-xs">
+                Line times are estimated: the provider sent none.
+              </p>
+            )}
+            <ol ref={listRef} className="relative flex flex-col gap-1">
+              {timed.lines.map((line, i) => (
+                <li key={i}>
+                  <button
+                    type="button"
+                    className={cn(
+                      'flex w-full flex-col gap-0.5 rounded-md px-2 py-1.5 text-left text-sm outline-none hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring',
+                      i === active && 'bg-amber-100 ring-1 ring-amber-400 hover:bg-amber-100',
+                    )}
+                    aria-current={i === active ? 'true' : undefined}
+                    title={src ? `Play from ${formatClock(line.start)}` : undefined}
+                    disabled={!src || failed}
+                    onClick={() => {
+                      seek(line.start);
+                      const audio = audioRef.current;
+                      if (audio?.paused) audio.play().catch(() => setFailed(true));
+                    }}
+                    data-testid="transcript-line"
+                  >
+                    <span className="flex items-baseline gap-2">
+                      <span
+                        className={cn(
+                          'font-semibold',
+                          line.speaker === 'AI Agent' ? 'text-primary' : 'text-foreground',
+                        )}
+                      >
+                        {line.speaker}
+                      </span>
+                      {src && (
+                        <span className="text-muted-foreground text-xs tabular-nums">
+                          {formatClock(line.start)}
+                        </span>
+                      )}
+                    </span>
+                    <span className="whitespace-pre-wrap break-words text-foreground/90">{line.text}</span>
+                  </button>
+                </li>
+              ))}
+            </ol>
+          </section>
+        ) : (
+          <p className="text-muted-foreground text-sm">No transcript for this call.</p>
+        )}
+      </div>
+    );
+  },
+);

@@ -1,0 +1,22 @@
+/**
+ * axe-core over the page as it is now (WCAG 2.0/2.1 A and AA rules). Serious and critical
+ * violations fail the test; each one is listed with the elements it was found on.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { type Page, expect } from '@playwright/test';
+
+export async function expectNoSeriousA11yViolations(page: Page, where: string) {
+  // A dialog fading in has, for a moment, text fainter than its final colours: axe must see the end state.
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
+  );
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`,
+    );
+  expect(serious, `axe-core on ${where}`).toEqual([]);
+}
