@@ -3,17 +3,19 @@
  * tests serve this file by intercepting https://js.stripe.com/**; production always loads the real
  * Stripe.js. It implements the surface @stripe/stripe-js (loadStripe) and @stripe/react-stripe-js v4
  * (<Elements>, <CardElement>, useStripe, useElements) call:
- *   Stripe(pk) → { elements(), createPaymentMethod(), confirmCardPayment(), handleCardAction(),
- *                  retrievePaymentIntent(), createToken(), _registerWrapper(), registerAppInfo() }
+ *   Stripe(pk) → { elements(), createPaymentMethod(), confirmCardPayment(), confirmCardSetup(),
+ *                  handleCardAction(), retrievePaymentIntent(), createToken(), _registerWrapper(),
+ *                  registerAppInfo() }
  *   elements.create('card') → element with mount/unmount/destroy/on/off/once/update/focus/blur/clear
  * The card element is a plain <input data-testid="stand-in-card-number"> instead of Stripe's iframe.
  * Stripe's test numbers map to its test PaymentMethods (expiry and CVC are implied):
  *   4242 4242 4242 4242 → pm_card_visa            5555 5555 5555 4444 → pm_card_mastercard
- *   4000 0027 6000 3184 → pm_card_authenticationRequired (3-D Secure)
+ *   4000 0027 6000 3184 → pm_card_authenticationRequired (3-D Secure every time)
+ *   4000 0025 0000 3155 → pm_card_authenticationRequiredSetupForOffSession (3-D Secure until set up)
  *   4000 0000 0000 0002 → pm_card_chargeDeclined   4000 0000 0000 0341 → pm_card_chargeCustomerFail
  * Empty or short numbers answer "Your card number is incomplete.", a failed Luhn check "Your card
  * number is invalid.", any other valid number Stripe's test-mode refusal of a live card.
- * confirmCardPayment POSTs to the Stripe stand-in named by window.__STRIPE_SIM_URL__ (set by the
+ * confirmCardPayment and confirmCardSetup POST to the Stripe stand-in named by window.__STRIPE_SIM_URL__ (set by the
  * test before the page loads), as Stripe.js does to api.stripe.com with the publishable key; the
  * stand-in plays the 3-D Secure challenge with the outcome set by POST /_sim/3ds.
  * Every call is recorded in window.__STRIPE_STAND_IN__.calls for assertions.

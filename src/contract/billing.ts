@@ -36,6 +36,9 @@ export const BILLING_MESSAGES = {
   noPendingChange: 'No plan change is waiting for confirmation',
   resumeNeedsCard:
     'Your PayPal subscription was cancelled at PayPal and cannot be resumed; subscribe again to keep your plan',
+  noPaymentAction: 'No payment is waiting for your confirmation',
+  paymentActionFailed: 'Your bank did not confirm the payment. Please try again or update your card.',
+  setupIncomplete: 'The new card was not confirmed with your bank. Please try again.',
   planChanged: (planName: string) => `Your plan is now ${planName}`,
   resumed: 'Your subscription will renew automatically',
 } as const;
@@ -64,6 +67,11 @@ export const Subscription = z.object({
   cancelAtPeriodEnd: z.boolean(),
   minutesUsedThisMonth: z.number(),
   plan: Plan,
+  /**
+   * A renewal waits for the client to confirm it with the bank (3-D Secure): GET
+   * /api/client/payment-action gives the secret Stripe.js completes it with.
+   */
+  actionRequired: z.boolean(),
 });
 export type Subscription = z.infer<typeof Subscription>;
 
@@ -107,8 +115,24 @@ export const ConfirmStripePaymentBody = z.object({
 });
 export type ConfirmStripePaymentBody = z.infer<typeof ConfirmStripePaymentBody>;
 
-/** Body of PUT /api/client/payment-method: a new card replaces the subscription's default one. */
-export const PaymentMethodBody = z.object({ paymentMethodId: StripePaymentBody.shape.paymentMethodId });
+/**
+ * Body of PUT /api/client/payment-method: a new card replaces the subscription's default one.
+ * The browser saves it through a SetupIntent (POST /api/client/payment-method/setup-intent, then
+ * Stripe.js confirmCardSetup) and sends its id, so renewals can be charged off-session; a bare
+ * paymentMethodId is still taken, attached as before.
+ */
+export const PaymentMethodBody = z.union([
+  z.object({ paymentMethodId: StripePaymentBody.shape.paymentMethodId }).strict(),
+  z
+    .object({
+      setupIntentId: z
+        .string()
+        .trim()
+        .max(255)
+        .regex(/^seti_[A-Za-z0-9_]+$/, 'Invalid setup intent'),
+    })
+    .strict(),
+]);
 export type PaymentMethodBody = z.infer<typeof PaymentMethodBody>;
 
 /** 3-D Secure: confirm `clientSecret` with Stripe.js, then ask the server again. */
@@ -143,6 +167,18 @@ export const PaypalPaymentResponse = z.object({
   message: z.string(),
 });
 export type PaypalPaymentResponse = z.infer<typeof PaypalPaymentResponse>;
+
+/** POST /api/client/payment-method/setup-intent: confirm it with Stripe.js (confirmCardSetup). */
+export const SetupIntentResponse = z.object({ clientSecret: z.string() });
+export type SetupIntentResponse = z.infer<typeof SetupIntentResponse>;
+
+/** GET /api/client/payment-action: the renewal waiting for 3-D Secure; amountDue in dollars. */
+export const PaymentAction = z.object({
+  clientSecret: z.string(),
+  amountDue: z.number(),
+  currency: z.string(),
+});
+export type PaymentAction = z.infer<typeof PaymentAction>;
 
 export const PaymentMethodResponse = z.object({ success: z.literal(true), paymentMethod: z.string() });
 export type PaymentMethodResponse = z.infer<typeof PaymentMethodResponse>;

@@ -117,6 +117,7 @@ describe(`plans and subscription (${TEST_DB})`, () => {
       cancelAtPeriodEnd: false,
       minutesUsedThisMonth: 16,
       plan: { id: 'starter', name: 'Starter', monthlyPrice: 49, minutesIncluded: 500 },
+      actionRequired: false,
     });
   });
 

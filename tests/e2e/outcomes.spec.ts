@@ -229,7 +229,7 @@ test('Settings › Outcomes: add an outcome, preview it on the last 30 days, mov
   await screenshotBothWidths(page, 'settings-outcomes');
   await expectNoSeriousA11yViolations(page, 'settings outcomes tab');
   await page.getByRole('button', { name: 'Save outcomes' }).click();
-  await expect(page.getByText('Outcomes saved')).toBeVisible();
+  await expect(page.getByText('Outcomes saved', { exact: true })).toBeVisible();
   await waitForReclassification(page);
 
   const saved = await (await page.request.get('/api/client/outcomes')).json();

@@ -279,24 +279,62 @@ export async function confirmCardPayment(
   return { success: true, message: successMessage(plan) };
 }
 
-/** Update Payment Method (DESIGN §6 [3]): the new card becomes the subscription's default. */
+/**
+ * Update Payment Method (DESIGN §6 [3]): the new card becomes the subscription's default. The
+ * browser saves it through a SetupIntent (setUpNewCard), so the bank authenticates it once for
+ * off-session renewals; the intent must have succeeded for this client's customer. A bare
+ * payment method id is still attached as before.
+ */
 export async function replaceCard(
   ctx: BillingContext,
   client: ClientRow,
-  paymentMethodId: string,
+  card: { paymentMethodId: string } | { setupIntentId: string },
 ): Promise<string> {
   const stripe = requireStripe(ctx.gateways);
   const { db, now } = ctx.deps;
-  const live = await findSubscription(db, client.id);
-  if (!live || isEnded(live, now())) throw notFound(BILLING_MESSAGES.noSubscription);
+  const live = await cardSubscription(ctx, client);
+  const customerId = await ensureCustomer(ctx, stripe, client);
+  const subscriptionId = live.stripe_subscription_id;
+  let details: CardDetails;
+  if ('setupIntentId' in card) {
+    const intent = await stripe.getSetupIntent(card.setupIntentId);
+    // Another customer's intent is no business of this client's: it reads as not found.
+    if (intent.customerId !== customerId) throw notFound('Setup intent not found');
+    if (intent.status !== 'succeeded' || !intent.paymentMethodId)
+      throw new HttpError(402, BILLING_MESSAGES.setupIncomplete);
+    details = await stripe.setDefaultCard({
+      customerId,
+      paymentMethodId: intent.paymentMethodId,
+      subscriptionId,
+    });
+  } else {
+    details = await stripe.replacePaymentMethod({
+      customerId,
+      paymentMethodId: card.paymentMethodId,
+      subscriptionId,
+    });
+  }
+  await updateSubscription(db, live.id, { ...cardColumns(details), updated_at: now() });
+  return cardLabel(details.brand, details.last4) ?? 'Card';
+}
+
+/** A SetupIntent for the client's Stripe customer: Stripe.js confirms it with the new card. */
+export async function setUpNewCard(ctx: BillingContext, client: ClientRow): Promise<string> {
+  const stripe = requireStripe(ctx.gateways);
+  await cardSubscription(ctx, client);
+  const customerId = await ensureCustomer(ctx, stripe, client);
+  const intent = await stripe.createSetupIntent({ customerId, clientId: client.id });
+  return intent.clientSecret;
+}
+
+/** The client's live subscription, which must be paid by card to take a new one. */
+async function cardSubscription(
+  ctx: BillingContext,
+  client: ClientRow,
+): Promise<SubscriptionRow & { stripe_subscription_id: string }> {
+  const live = await findSubscription(ctx.deps.db, client.id);
+  if (!live || isEnded(live, ctx.deps.now())) throw notFound(BILLING_MESSAGES.noSubscription);
   if (live.provider !== 'card' || !live.stripe_subscription_id)
     throw new HttpError(400, BILLING_MESSAGES.paymentMethodNeedsCard);
-  const customerId = await ensureCustomer(ctx, stripe, client);
-  const card = await stripe.replacePaymentMethod({
-    customerId,
-    paymentMethodId,
-    subscriptionId: live.stripe_subscription_id,
-  });
-  await updateSubscription(db, live.id, { ...cardColumns(card), updated_at: now() });
-  return cardLabel(card.brand, card.last4) ?? 'Card';
+  return live as SubscriptionRow & { stripe_subscription_id: string };
 }

@@ -1,10 +1,15 @@
-/** Card payments (SPEC §7, DESIGN §8): purchase, 3-D Secure confirmation, replacing the card. */
+/**
+ * Card payments (SPEC §7, DESIGN §8): purchase, 3-D Secure confirmation, replacing the card
+ * (through a SetupIntent), and completing a renewal the bank wants authenticated.
+ */
 import type { FastifyInstance } from 'fastify';
 import {
   BILLING_MESSAGES,
   ConfirmStripePaymentBody,
+  PaymentAction,
   PaymentMethodBody,
   PaymentMethodResponse,
+  SetupIntentResponse,
   StripePaymentBody,
   StripePaymentResponse,
 } from '../../contract/billing';
@@ -13,7 +18,11 @@ import { enforceCheckoutCap } from '../creation-caps';
 import { notFound } from '../errors';
 import type { ZodTypeProvider } from '../route-schemas';
 import type { BillingPluginOptions } from './billing-context';
-import { confirmCardPayment, processCardPayment, replaceCard } from './card-checkout';
+import { z } from 'zod';
+import { confirmCardPayment, processCardPayment, replaceCard, setUpNewCard } from './card-checkout';
+import { confirmPaymentAction, pendingPaymentAction } from './payment-action';
+
+const PaymentMethodConfirmed = z.object({ success: z.literal(true) });
 import { findActivePlan } from './plans';
 
 // Provider failures (a declined card, Stripe unreachable) reach the app's error handler as
@@ -56,7 +65,26 @@ export default async function cardRoutes(
     { schema: { body: PaymentMethodBody, response: { 200: PaymentMethodResponse } } },
     async (request) => ({
       success: true as const,
-      paymentMethod: await replaceCard(ctx, requireClient(request), request.body.paymentMethodId),
+      paymentMethod: await replaceCard(ctx, requireClient(request), request.body),
     }),
+  );
+
+  app.post(
+    '/api/client/payment-method/setup-intent',
+    { schema: { response: { 200: SetupIntentResponse } } },
+    async (request) => ({ clientSecret: await setUpNewCard(ctx, requireClient(request)) }),
+  );
+
+  app.get('/api/client/payment-action', { schema: { response: { 200: PaymentAction } } }, async (request) =>
+    pendingPaymentAction(ctx, requireClient(request)),
+  );
+
+  app.post(
+    '/api/client/payment-action/confirm',
+    { schema: { response: { 200: PaymentMethodConfirmed } } },
+    async (request) => {
+      await confirmPaymentAction(ctx, requireClient(request));
+      return { success: true as const };
+    },
   );
 }

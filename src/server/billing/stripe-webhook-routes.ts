@@ -10,7 +10,8 @@ import { isPaymentError } from '../providers/payments/errors';
 import { syncStripeSubscription } from './activation';
 import { isEventHandled, recordEventHandled } from './provider-events';
 import { keepRawBody, rawBodyOf } from '../raw-body';
-import type { BillingPluginOptions } from './billing-context';
+import type { BillingContext, BillingPluginOptions } from './billing-context';
+import { type InvoiceEvent, noteActionRequired, noteInvoicePaid, notePaymentFailed } from './payment-action';
 
 const SUBSCRIPTION_EVENTS = new Set([
   'customer.subscription.created',
@@ -45,9 +46,31 @@ export default async function stripeWebhookRoutes(
         if (!(isPaymentError(error) && error.kind === 'not_found')) throw error;
       }
     }
+    const invoice = subscriptionId ? invoiceOf(event, subscriptionId) : null;
+    if (invoice) await INVOICE_HANDLERS[event.type]?.(ctx, invoice);
     await recordEventHandled(db, 'stripe', event.id, now());
     return { received: true };
   });
+}
+
+/** What each invoice event means for a renewal waiting for the client (payment-action.ts). */
+const INVOICE_HANDLERS: Record<string, (ctx: BillingContext, invoice: InvoiceEvent) => Promise<void>> = {
+  'invoice.payment_action_required': noteActionRequired,
+  'invoice.paid': noteInvoicePaid,
+  'invoice.payment_failed': notePaymentFailed,
+};
+
+function invoiceOf(event: Stripe.Event, subscriptionId: string): InvoiceEvent | null {
+  if (!INVOICE_EVENTS.has(event.type)) return null;
+  const object = event.data.object as unknown as Record<string, unknown>;
+  if (typeof object.id !== 'string') return null;
+  return {
+    id: object.id,
+    billingReason: typeof object.billing_reason === 'string' ? object.billing_reason : null,
+    subscriptionId,
+    amountDue: typeof object.amount_due === 'number' ? object.amount_due : 0,
+    currency: typeof object.currency === 'string' ? object.currency : 'usd',
+  };
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -132,5 +132,6 @@ export function toSubscription(
     cancelAtPeriodEnd: row.cancel_at_period_end === 1,
     minutesUsedThisMonth: minutesUsed,
     plan: toPlan(plan),
+    actionRequired: row.action_invoice_id !== null,
   };
 }

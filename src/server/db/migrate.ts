@@ -7,6 +7,7 @@ import * as unverifiedCalls from './migrations/004_unverified_calls';
 import * as callInsights from './migrations/005_call_insights';
 import * as outcomes from './migrations/006_outcomes';
 import * as outbox from './migrations/007_outbox';
+import * as paymentAction from './migrations/008_payment_action';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '005_call_insights': callInsights,
   '006_outcomes': outcomes,
   '007_outbox': outbox,
+  '008_payment_action': paymentAction,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

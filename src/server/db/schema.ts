@@ -222,6 +222,8 @@ export interface SubscriptionsTable {
   paypal_subscription_id: string | null;
   current_period_end: number | null;
   cancel_at_period_end: number;
+  /** A renewal invoice waiting for the customer's authentication (008_payment_action). */
+  action_invoice_id: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -5,13 +5,14 @@
 import type { AppDeps } from '../context';
 import type { OutboxRow } from '../db/schema';
 import { checkAccountAlerts } from './account-alerts';
+import { PRODUCT_NAME } from './email-layout';
 import { emailSender } from './email-sender';
 import { type Mailer, createMailer } from './mailer';
 import { smsSender } from './sms-sender';
 import { createTwilioClient } from './twilio';
 import { type OutboxWorker, type Senders, createOutboxWorker } from './worker';
 
-export const PRODUCT_NAME = 'Call Analytics';
+export { PRODUCT_NAME };
 
 /** Account alerts are checked this often (each check is idempotent: dedupe keys). */
 export const ACCOUNT_ALERTS_INTERVAL_MS = 10 * 60 * 1000;

@@ -74,6 +74,25 @@ export interface SubscriptionPayment {
   paymentStatus: Stripe.PaymentIntent.Status | null;
 }
 
+/** A SetupIntent as billing needs it: whose, how it stands, and the card it saved. */
+export interface SetupIntentInfo {
+  id: string;
+  status: Stripe.SetupIntent.Status;
+  customerId: string | null;
+  paymentMethodId: string | null;
+}
+
+/** An invoice's payment: how it stands and, when the customer must act, the secret for Stripe.js. */
+export interface InvoicePayment {
+  invoiceId: string;
+  /** draft | open | paid | uncollectible | void */
+  invoiceStatus: string | null;
+  amountDue: number;
+  currency: string;
+  paymentStatus: Stripe.PaymentIntent.Status | null;
+  clientSecret: string | null;
+}
+
 export interface StripeGateway {
   /** Our customer id at Stripe: `existingId` when Stripe still has it, else a new customer. */
   ensureCustomer(input: {
@@ -83,6 +102,24 @@ export interface StripeGateway {
     clientId: string;
   }): Promise<string>;
   attachPaymentMethod(customerId: string, paymentMethodId: string): Promise<CardDetails>;
+  /**
+   * A SetupIntent for saving a card for off-session charges (renewals): Stripe.js confirms it with
+   * the card, asking for 3-D Secure once if the bank wants it, so later renewals are not declined
+   * for lack of authentication.
+   */
+  createSetupIntent(input: {
+    customerId: string;
+    clientId: string;
+  }): Promise<{ id: string; clientSecret: string }>;
+  getSetupIntent(id: string): Promise<SetupIntentInfo>;
+  /** Makes an already attached card (a SetupIntent's) the default for the customer and subscription. */
+  setDefaultCard(input: {
+    customerId: string;
+    paymentMethodId: string;
+    subscriptionId: string | null;
+  }): Promise<CardDetails>;
+  /** How an invoice's payment stands, with the secret Stripe.js needs when it requires action. */
+  getInvoicePayment(invoiceId: string): Promise<InvoicePayment>;
   /** Attaches a new card and makes it the default for the customer and (when given) the subscription. */
   replacePaymentMethod(input: {
     customerId: string;
@@ -173,6 +210,18 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
     }
   };
 
+  /** The card becomes the customer's default for invoices and, when given, the subscription's. */
+  async function makeDefault(customerId: string, paymentMethodId: string, subscriptionId: string | null) {
+    await call(() =>
+      stripe.customers.update(customerId, { invoice_settings: { default_payment_method: paymentMethodId } }),
+    );
+    if (subscriptionId) {
+      await call(() =>
+        stripe.subscriptions.update(subscriptionId, { default_payment_method: paymentMethodId }),
+      );
+    }
+  }
+
   async function retrieveSubscription(id: string): Promise<Stripe.Subscription> {
     return call(() => stripe.subscriptions.retrieve(id));
   }
@@ -204,18 +253,59 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
       return cardDetails(pm);
     },
 
-    async replacePaymentMethod({ customerId, paymentMethodId, subscriptionId }) {
-      const card = await gateway.attachPaymentMethod(customerId, paymentMethodId);
-      await call(() =>
-        stripe.customers.update(customerId, {
-          invoice_settings: { default_payment_method: card.paymentMethodId },
+    async createSetupIntent({ customerId, clientId }) {
+      const intent = await call(() =>
+        stripe.setupIntents.create({
+          customer: customerId,
+          usage: 'off_session',
+          payment_method_types: ['card'],
+          metadata: { clientId },
         }),
       );
-      if (subscriptionId) {
-        await call(() =>
-          stripe.subscriptions.update(subscriptionId, { default_payment_method: card.paymentMethodId }),
-        );
-      }
+      if (!intent.client_secret)
+        throw new PaymentError('stripe', 'invalid', USER_MESSAGES.invalid, {
+          providerMessage: 'no client_secret',
+        });
+      return { id: intent.id, clientSecret: intent.client_secret };
+    },
+
+    async getSetupIntent(id) {
+      const intent = await call(() => stripe.setupIntents.retrieve(id));
+      return {
+        id: intent.id,
+        status: intent.status,
+        customerId: refId(intent.customer),
+        paymentMethodId: refId(intent.payment_method),
+      };
+    },
+
+    async setDefaultCard({ customerId, paymentMethodId, subscriptionId }) {
+      const card = cardDetails(await call(() => stripe.paymentMethods.retrieve(paymentMethodId)));
+      await makeDefault(customerId, card.paymentMethodId, subscriptionId);
+      return card;
+    },
+
+    async getInvoicePayment(invoiceId) {
+      const invoice = await call(() =>
+        stripe.invoices.retrieve(invoiceId, { expand: ['confirmation_secret'] }),
+      );
+      const clientSecret = invoice.confirmation_secret?.client_secret ?? null;
+      const intent = clientSecret
+        ? await call(() => stripe.paymentIntents.retrieve(clientSecret.split('_secret_')[0]))
+        : null;
+      return {
+        invoiceId: invoice.id ?? invoiceId,
+        invoiceStatus: invoice.status ?? null,
+        amountDue: invoice.amount_due,
+        currency: invoice.currency,
+        paymentStatus: intent?.status ?? null,
+        clientSecret: intent?.status === 'requires_action' ? clientSecret : null,
+      };
+    },
+
+    async replacePaymentMethod({ customerId, paymentMethodId, subscriptionId }) {
+      const card = await gateway.attachPaymentMethod(customerId, paymentMethodId);
+      await makeDefault(customerId, card.paymentMethodId, subscriptionId);
       return card;
     },
 
@@ -227,6 +317,9 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
             items: [{ price: priceId }],
             default_payment_method: paymentMethodId,
             payment_behavior: 'allow_incomplete',
+            // The first payment (3-D Secure included) also sets the card up for off-session
+            // renewals, so the bank does not ask again every month.
+            payment_settings: { save_default_payment_method: 'on_subscription' },
             metadata: { clientId, planId },
             expand: ['latest_invoice.confirmation_secret'],
           },
@@ -526,4 +619,10 @@ export function toPaymentError(err: unknown): PaymentError {
     default:
       return new PaymentError('stripe', 'unavailable', USER_MESSAGES.unavailable, detail);
   }
+}
+
+/** The id of an expandable reference (a string, an expanded object, or null). */
+function refId(ref: string | { id: string } | null | undefined): string | null {
+  if (!ref) return null;
+  return typeof ref === 'string' ? ref : ref.id;
 }

@@ -15,11 +15,13 @@ import type {
 import type {
   CancelSubscriptionResponse,
   ChangePlanResponse,
+  PaymentAction,
   PaymentMethodResponse,
   ResumeSubscriptionResponse,
+  SetupIntentResponse,
 } from '../../../contract/billing';
 import type { Outcome, OutcomePreview, OutcomesState } from '../../../contract/outcomes';
-import { apiJson } from '../../lib/api';
+import { apiJson, getJson } from '../../lib/api';
 import { billingKeys } from '../../lib/billing-queries';
 import { sessionKeys } from '../../lib/session';
 import { callKeys } from '../calls/query-keys';
@@ -128,12 +130,36 @@ export function useSetWebhookSecret() {
   });
 }
 
+/**
+ * Update Payment Method: the server opens a SetupIntent, Stripe.js confirms it with the new card
+ * (3-D Secure once if the bank asks), and the saved card becomes the default, so renewals are
+ * charged without the client.
+ */
 export function useReplaceCard() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (paymentMethodId: string) =>
-      apiJson<PaymentMethodResponse>('PUT', '/api/client/payment-method', { paymentMethodId }),
+    mutationFn: async (confirmSetup: (clientSecret: string) => Promise<string>) => {
+      const { clientSecret } = await apiJson<SetupIntentResponse>(
+        'POST',
+        '/api/client/payment-method/setup-intent',
+      );
+      const setupIntentId = await confirmSetup(clientSecret);
+      return apiJson<PaymentMethodResponse>('PUT', '/api/client/payment-method', { setupIntentId });
+    },
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: billingKeys.subscription() }),
+  });
+}
+
+/** Completes a renewal the bank wants confirmed: Stripe.js confirms, then the server checks with Stripe. */
+export function useConfirmRenewal() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (confirmPayment: (clientSecret: string) => Promise<void>) => {
+      const { clientSecret } = await getJson<PaymentAction>('/api/client/payment-action');
+      await confirmPayment(clientSecret);
+      return apiJson<{ success: true }>('POST', '/api/client/payment-action/confirm');
+    },
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: billingKeys.subscription() }),
   });
 }
 

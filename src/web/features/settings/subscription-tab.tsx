@@ -13,12 +13,12 @@ import {
   CardTitle,
 } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
-import { useSubscription } from '../../lib/billing-queries';
+import { useBillingConfig, useSubscription } from '../../lib/billing-queries';
 import { useTemporaryFlag } from '../../lib/use-temporary-flag';
 import { CurrentPlanCard } from './current-plan-card';
 import { LoadFailed } from './load-failed';
 import { PlanGrid } from './plan-grid';
-import { OutcomeBanner } from './subscription-notices';
+import { OutcomeBanner, RenewalActionNotice } from './subscription-notices';
 
 const HIGHLIGHT_MS = 2000;
 /** After PayPal, the subscription is re-read this often until it shows up (for at most a minute). */
@@ -35,6 +35,7 @@ export interface SubscriptionTabProps {
 export function SubscriptionTab({ success, paypal }: SubscriptionTabProps) {
   const [confirming, setConfirming] = useState(paypal === 'pending' || success);
   const subscription = useSubscription(confirming ? CONFIRMING_POLL_MS : false);
+  const billingConfig = useBillingConfig();
   const active = subscription.data?.status === 'active';
   useEffect(() => {
     if (!confirming) return;
@@ -52,6 +53,9 @@ export function SubscriptionTab({ success, paypal }: SubscriptionTabProps) {
 
   return (
     <div className="grid gap-6">
+      {subscription.data?.actionRequired && (
+        <RenewalActionNotice publishableKey={billingConfig.data?.stripePublishableKey ?? null} />
+      )}
       <OutcomeBanner
         success={success}
         paypal={paypal}

@@ -1,4 +1,8 @@
-/** The card form of Update Payment Method (lazily loaded with Stripe). */
+/**
+ * The card form of Update Payment Method (lazily loaded with Stripe). The card is saved through a
+ * SetupIntent: Stripe.js confirms it (3-D Secure once if the bank asks), so the renewals that
+ * follow are charged without the client.
+ */
 import { CardElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { type FormEvent, useState } from 'react';
 import { PendingButton } from '../../components/pending-button';
@@ -21,42 +25,56 @@ export default function UpdateCardForm({
   );
 }
 
+/** Stripe.js's refusal (an incomplete number, a failed 3-D Secure), worded by Stripe. */
+class CardSetupError extends Error {}
+
 function UpdateCardInner({ onDone }: { onDone: () => void }) {
   const stripe = useStripe();
   const elements = useElements();
   const replace = useReplaceCard();
-  const [creating, setCreating] = useState(false);
-  const busy = creating || replace.isPending;
+  const [failure, setFailure] = useState<string | null>(null);
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     const card = elements?.getElement(CardElement);
-    if (!stripe || !card || busy) return;
-    setCreating(true);
-    const created = await stripe
-      .createPaymentMethod({ type: 'card', card })
-      .finally(() => setCreating(false));
-    if (created.error) {
-      const description = created.error.message ?? 'The card could not be read.';
-      toast({ title: 'Update Failed', description, variant: 'destructive' });
-      return;
-    }
-    replace.mutate(created.paymentMethod.id, {
-      onSuccess: (result) => {
-        toast({
-          title: 'Payment Method Updated',
-          description: `Future payments will use ${result.paymentMethod}.`,
-        });
-        onDone();
+    if (!stripe || !card || replace.isPending) return;
+    setFailure(null);
+    replace.mutate(
+      async (clientSecret) => {
+        const result = await stripe.confirmCardSetup(clientSecret, { payment_method: { card } });
+        if (result.error) throw new CardSetupError(result.error.message ?? 'The card could not be saved.');
+        return result.setupIntent.id;
       },
-      onError: (error) => failureToast('Update Failed', error, 'Your card could not be saved.'),
-    });
+      {
+        onSuccess: (result) => {
+          toast({
+            title: 'Payment Method Updated',
+            description: `Future payments will use ${result.paymentMethod}.`,
+          });
+          onDone();
+        },
+        onError: (error) => {
+          if (!(error instanceof CardSetupError))
+            return failureToast('Update Failed', error, 'Your card could not be saved.');
+          setFailure(error.message);
+          toast({ title: 'Update Failed', description: error.message, variant: 'destructive' });
+        },
+      },
+    );
   }
 
   return (
     <form onSubmit={submit} className="grid gap-4" aria-label="New card">
-      <CardField id="update-card" label="New card" disabled={busy} />
-      <PendingButton type="submit" disabled={!stripe} pending={busy} pendingLabel="Saving...">
+      <CardField id="update-card" label="New card" disabled={replace.isPending} />
+      {failure && (
+        <p role="alert" className="text-destructive text-sm">
+          {failure}
+        </p>
+      )}
+      <p className="text-muted-foreground text-xs">
+        Your bank may ask you to confirm the card once, so renewals go through without you.
+      </p>
+      <PendingButton type="submit" disabled={!stripe} pending={replace.isPending} pendingLabel="Saving...">
         Save Card
       </PendingButton>
     </form>
