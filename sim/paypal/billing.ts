@@ -14,6 +14,7 @@ import {
   type WebhookEvent,
   addMonths,
   isoTime,
+  payerId,
   paypalId,
 } from './state';
 
@@ -58,7 +59,10 @@ export class PaypalSimError extends Error {
 
   static notFound(): PaypalSimError {
     return new PaypalSimError(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.', [
-      { issue: 'INVALID_RESOURCE_ID', description: 'Requested resource ID was not found.' },
+      {
+        issue: 'INVALID_RESOURCE_ID',
+        description: 'Specified resource ID does not exist. Please check the resource ID and try again.',
+      },
     ]);
   }
 
@@ -376,7 +380,7 @@ export class PaypalBilling {
     sub.subscriber = {
       name: { given_name: 'Sim', surname: 'Buyer' },
       email_address: 'sim-buyer@example.com',
-      payer_id: paypalId('', 13),
+      payer_id: payerId(),
     };
     this.setStatus(sub, 'APPROVED');
     if (this.ctx.activateOnApproval()) this.activate(sub.id, ms);

@@ -183,6 +183,14 @@ export function paypalId(prefix: string, length: number): string {
   return prefix ? `${prefix}-${out}` : out;
 }
 
+/** PayPal's payer ids: 13 characters without 0, 1, I or O (billing_subscriptions_v1's pattern). */
+const PAYER_ID_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+export function payerId(): string {
+  let out = '';
+  for (const b of randomBytes(13)) out += PAYER_ID_ALPHABET[b % PAYER_ID_ALPHABET.length];
+  return out;
+}
+
 export const newTransmissionId = () => randomUUID();
 
 export function isoTime(ms: number): string {
