@@ -27,6 +27,7 @@ import type { AppDeps } from './context';
 import demoRoutes from './demo/routes';
 import sampleDataRoutes from './demo/sample-data-routes';
 import attentionRoutes from './outcomes/attention-routes';
+import webhookRoutes from './notifications/webhook-routes';
 import outcomeRoutes from './outcomes/routes';
 import { registerGuards } from './auth/guards';
 import { registerApiDocs } from './api-docs';
@@ -197,6 +198,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(sampleDataRoutes);
   await app.register(outcomeRoutes);
   await app.register(attentionRoutes);
+  await app.register(webhookRoutes);
 
   // Decided once: @fastify/static serves the files present at start (`npm start` builds first).
   const webDir =

@@ -62,6 +62,11 @@ export interface Config {
   twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | null;
   /** How often the outbox worker looks for due messages. */
   outboxIntervalMs: number;
+  /**
+   * Clients' webhook URLs may point at loopback and private addresses (local development and
+   * tests only: in production that would let a client make the server call inside its network).
+   */
+  clientWebhooksAllowPrivate: boolean;
 }
 
 /** What one client or admin may create per window (creation-caps.ts; README "Security notes"). */
@@ -230,6 +235,9 @@ const EnvSchema = z.object({
   TWILIO_AUTH_TOKEN: optional,
   TWILIO_FROM: optional,
   TWILIO_API_URL: httpUrl('TWILIO_API_URL').optional(),
+  CLIENT_WEBHOOKS_ALLOW_PRIVATE: z
+    .enum(['0', '1', 'true', 'false'], { message: 'CLIENT_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0' })
+    .optional(),
   WEBHOOK_DELIVERY_RETENTION_DAYS: z
     .string()
     .trim()
@@ -316,6 +324,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : null,
     outboxIntervalMs: e.OUTBOX_INTERVAL_MS ?? 5_000,
+    clientWebhooksAllowPrivate:
+      e.CLIENT_WEBHOOKS_ALLOW_PRIVATE === '1' || e.CLIENT_WEBHOOKS_ALLOW_PRIVATE === 'true',
   };
 }
 

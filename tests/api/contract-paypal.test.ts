@@ -59,9 +59,18 @@ describe(`PayPal contract (${TEST_DB})`, () => {
   });
 
   it('every request the adapter sends and every answer the stand-in gives is as PayPal publishes it', async () => {
-    const planId = await gateway.ensurePlan({ planId: 'plan-contract', name: 'Contract', monthlyPriceCents: 4900 });
+    const planId = await gateway.ensurePlan({
+      planId: 'plan-contract',
+      name: 'Contract',
+      monthlyPriceCents: 4900,
+    });
     // A second call finds the plan again (GET /v1/billing/plans/{id}).
-    await gateway.ensurePlan({ planId: 'plan-contract', name: 'Contract', monthlyPriceCents: 4900, existingPlanId: planId });
+    await gateway.ensurePlan({
+      planId: 'plan-contract',
+      name: 'Contract',
+      monthlyPriceCents: 4900,
+      existingPlanId: planId,
+    });
     const created = await gateway.createSubscription({
       paypalPlanId: planId,
       clientId: 'client-contract',
@@ -78,7 +87,9 @@ describe(`PayPal contract (${TEST_DB})`, () => {
     await expect(gateway.getSubscription('I-DOESNOTEXIST')).rejects.toThrow();
 
     const checked = proxy.exchanges.filter((e) => e.path !== OAUTH_TOKEN);
-    const operations = new Set(checked.map((e) => `${e.method} ${contract.operationFor(e.method, e.path)?.template}`));
+    const operations = new Set(
+      checked.map((e) => `${e.method} ${contract.operationFor(e.method, e.path)?.template}`),
+    );
     expect(operations).toEqual(
       new Set([
         'POST /v1/catalogs/products',
@@ -98,14 +109,24 @@ describe(`PayPal contract (${TEST_DB})`, () => {
       const event = JSON.parse(raw);
       expect(contract.validateAt('webhooks', '/components/schemas/event', event)).toEqual([]);
       if (String(event.event_type).startsWith('BILLING.SUBSCRIPTION.')) {
-        expect(contract.validateAt('billing', '/components/schemas/subscription', event.resource)).toEqual([]);
+        expect(contract.validateAt('billing', '/components/schemas/subscription', event.resource)).toEqual(
+          [],
+        );
       }
     }
     proxy.exchanges.length = 0;
     // What our server sends PayPal for each delivery: the raw event spliced into the request.
-    const headers = { 'paypal-transmission-id': 'b2c7e1a0-8f3d-11ef-9a1b-0b6c2f1d3e4f', 'paypal-transmission-time': new Date().toISOString() };
+    const headers = {
+      'paypal-transmission-id': 'b2c7e1a0-8f3d-11ef-9a1b-0b6c2f1d3e4f',
+      'paypal-transmission-time': new Date().toISOString(),
+    };
     await gateway.verifyWebhook(
-      { ...headers, 'paypal-auth-algo': 'SHA256withRSA', 'paypal-cert-url': `${sim.url}/certs/x.pem`, 'paypal-transmission-sig': 'c2ln' },
+      {
+        ...headers,
+        'paypal-auth-algo': 'SHA256withRSA',
+        'paypal-cert-url': `${sim.url}/certs/x.pem`,
+        'paypal-transmission-sig': 'c2ln',
+      },
       events[0],
     );
     const verify = proxy.exchanges.filter((e) => e.path === '/v1/notifications/verify-webhook-signature');

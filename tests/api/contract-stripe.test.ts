@@ -29,12 +29,19 @@ describe(`Stripe contract (${TEST_DB})`, () => {
   });
 
   /** What Stripe.js sends with the publishable key once the customer passed 3-D Secure. */
-  async function stripeJs(kind: 'payment_intents' | 'setup_intents', clientSecret: string, paymentMethod?: string) {
+  async function stripeJs(
+    kind: 'payment_intents' | 'setup_intents',
+    clientSecret: string,
+    paymentMethod?: string,
+  ) {
     const body = new URLSearchParams({ client_secret: clientSecret });
     if (paymentMethod) body.set('payment_method', paymentMethod);
     const res = await fetch(`${proxy.url}/v1/${kind}/${clientSecret.split('_secret_')[0]}/confirm`, {
       method: 'POST',
-      headers: { authorization: 'Bearer pk_test_contract', 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: 'Bearer pk_test_contract',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: body.toString(),
     });
     return (await res.json()) as { id: string; payment_method: string };
@@ -42,10 +49,29 @@ describe(`Stripe contract (${TEST_DB})`, () => {
 
   it('every object the stand-in answers has the shape of Stripe’s published example', async () => {
     const starter = await stripe.ensurePrice({ planId: 'starter', name: 'Starter', monthlyPriceCents: 4900 });
-    const business = await stripe.ensurePrice({ planId: 'business', name: 'Business', monthlyPriceCents: 39900 });
-    await stripe.ensurePrice({ planId: 'starter', name: 'Starter', monthlyPriceCents: 4900, existingPriceId: starter });
-    const customerId = await stripe.ensureCustomer({ existingId: null, email: 'c@example.com', name: 'C', clientId: 'c1' });
-    await stripe.ensureCustomer({ existingId: customerId, email: 'c@example.com', name: 'C', clientId: 'c1' });
+    const business = await stripe.ensurePrice({
+      planId: 'business',
+      name: 'Business',
+      monthlyPriceCents: 39900,
+    });
+    await stripe.ensurePrice({
+      planId: 'starter',
+      name: 'Starter',
+      monthlyPriceCents: 4900,
+      existingPriceId: starter,
+    });
+    const customerId = await stripe.ensureCustomer({
+      existingId: null,
+      email: 'c@example.com',
+      name: 'C',
+      clientId: 'c1',
+    });
+    await stripe.ensureCustomer({
+      existingId: customerId,
+      email: 'c@example.com',
+      name: 'C',
+      clientId: 'c1',
+    });
     const card = await stripe.attachPaymentMethod(customerId, 'pm_card_visa');
     const sub = await stripe.createSubscription({
       customerId,
@@ -71,10 +97,22 @@ describe(`Stripe contract (${TEST_DB})`, () => {
     await stripe.setCancelAtPeriodEnd(sub.id, true);
     await stripe.setCancelAtPeriodEnd(sub.id, false);
     const setup = await stripe.createSetupIntent({ customerId, clientId: 'c1' });
-    const confirmed = await stripeJs('setup_intents', setup.clientSecret, 'pm_card_authenticationRequiredSetupForOffSession');
+    const confirmed = await stripeJs(
+      'setup_intents',
+      setup.clientSecret,
+      'pm_card_authenticationRequiredSetupForOffSession',
+    );
     await stripe.getSetupIntent(setup.id);
-    await stripe.setDefaultCard({ customerId, paymentMethodId: confirmed.payment_method, subscriptionId: sub.id });
-    await stripe.replacePaymentMethod({ customerId, paymentMethodId: 'pm_card_authenticationRequired', subscriptionId: sub.id });
+    await stripe.setDefaultCard({
+      customerId,
+      paymentMethodId: confirmed.payment_method,
+      subscriptionId: sub.id,
+    });
+    await stripe.replacePaymentMethod({
+      customerId,
+      paymentMethodId: 'pm_card_authenticationRequired',
+      subscriptionId: sub.id,
+    });
     await sim.advanceSubscription(sub.id);
     const renewal = sim.state.subscriptions.get(sub.id)!.latest_invoice as string;
     const payment = await stripe.getInvoicePayment(renewal);
@@ -99,7 +137,13 @@ describe(`Stripe contract (${TEST_DB})`, () => {
   });
 
   it('the check itself catches an invented field and a value of the wrong type', () => {
-    const drifted = { object: 'subscription', id: 'sub_1', status: 3, renews_at: 123, items: { object: 'list', data: [] } };
+    const drifted = {
+      object: 'subscription',
+      id: 'sub_1',
+      status: 3,
+      renews_at: 123,
+      items: { object: 'list', data: [] },
+    };
     expect(stripeShapeProblems(drifted).sort()).toEqual([
       "(root) (subscription) has renews_at, which Stripe's subscription does not",
       "(root).status (subscription) is number where Stripe's is string",

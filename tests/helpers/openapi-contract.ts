@@ -69,7 +69,11 @@ export class OpenApiContract {
     const problems: string[] = [];
     const requestSchema = op.operation.requestBody?.content?.['application/json']?.schema;
     if (requestSchema && exchange.requestBody) {
-      const errors = this.validate(`${op.pointer}/requestBody/content/${segment('application/json')}/schema`, op.docId, JSON.parse(exchange.requestBody));
+      const errors = this.validate(
+        `${op.pointer}/requestBody/content/${segment('application/json')}/schema`,
+        op.docId,
+        JSON.parse(exchange.requestBody),
+      );
       problems.push(...errors.map((e) => `${where} request ${e}`));
     }
     const status = String(exchange.status);
@@ -78,7 +82,8 @@ export class OpenApiContract {
     if (!key) return [...problems, `${where} answered ${status}, which the specification does not list`];
     const responseSchema = documented[key]?.content?.['application/json']?.schema;
     if (responseSchema) {
-      if (!exchange.responseBody) return [...problems, `${where} ${status}: empty body where JSON is documented`];
+      if (!exchange.responseBody)
+        return [...problems, `${where} ${status}: empty body where JSON is documented`];
       const errors = this.validate(
         `${op.pointer}/responses/${status in documented ? status : 'default'}/content/${segment('application/json')}/schema`,
         op.docId,
@@ -107,6 +112,8 @@ export class OpenApiContract {
 
 function describe(error: ErrorObject): string {
   return `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}${
-    error.params && 'additionalProperty' in error.params ? ` (${String(error.params.additionalProperty)})` : ''
+    error.params && 'additionalProperty' in error.params
+      ? ` (${String(error.params.additionalProperty)})`
+      : ''
   }`;
 }

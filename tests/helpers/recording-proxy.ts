@@ -57,7 +57,8 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     });
     const out: Record<string, string> = {};
     answer.headers.forEach((value, name) => {
-      if (name !== 'content-length' && name !== 'content-encoding' && name !== 'transfer-encoding') out[name] = value;
+      if (name !== 'content-length' && name !== 'content-encoding' && name !== 'transfer-encoding')
+        out[name] = value;
     });
     res.writeHead(answer.status, out);
     res.end(responseBody);

@@ -36,7 +36,8 @@ export function stripeShapeProblems(value: Json, where = '(root)'): string[] {
     const includable = INCLUDABLE[type] ?? [];
     for (const [key, ours] of Object.entries(value)) {
       if (!(key in example)) {
-        if (!includable.includes(key)) problems.push(`${where} (${type}) has ${key}, which Stripe's ${type} does not`);
+        if (!includable.includes(key))
+          problems.push(`${where} (${type}) has ${key}, which Stripe's ${type} does not`);
         continue;
       }
       const theirs = example[key];
@@ -53,7 +54,10 @@ export function stripeShapeProblems(value: Json, where = '(root)'): string[] {
 }
 
 /** Per object type, the fields Stripe's example has and `value` (with what it nests) lacks. */
-export function stripeOmissions(value: Json, into = new Map<string, Set<string>>()): Map<string, Set<string>> {
+export function stripeOmissions(
+  value: Json,
+  into = new Map<string, Set<string>>(),
+): Map<string, Set<string>> {
   if (Array.isArray(value)) {
     for (const v of value) stripeOmissions(v, into);
     return into;

@@ -8,6 +8,7 @@ import * as callInsights from './migrations/005_call_insights';
 import * as outcomes from './migrations/006_outcomes';
 import * as outbox from './migrations/007_outbox';
 import * as paymentAction from './migrations/008_payment_action';
+import * as clientWebhooks from './migrations/009_client_webhooks';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '006_outcomes': outcomes,
   '007_outbox': outbox,
   '008_payment_action': paymentAction,
+  '009_client_webhooks': clientWebhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -286,6 +286,15 @@ export interface OutboxTable {
 }
 export type OutboxRow = Selectable<OutboxTable>;
 
+/** A client's webhook endpoint for call events (009_client_webhooks). */
+export interface ClientWebhooksTable {
+  client_id: string;
+  url: string;
+  secret_encrypted: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface AuditLogTable {
   id: Generated<number>;
   admin_id: string;
@@ -328,6 +337,7 @@ export interface Database {
   rate_counters: RateCountersTable;
   app_settings: AppSettingsTable;
   outbox: OutboxTable;
+  client_webhooks: ClientWebhooksTable;
 }
 
 /** Values every instance on the database shares (002_app_settings). */

@@ -45,6 +45,8 @@ export function callMessages(
   prefs: Map<string, NotificationPrefs>,
   sets: Map<string, OutcomeSet>,
   now: number,
+  /** Clients with a webhook URL: without one, the switch alone sends nothing. */
+  webhooks: Set<string> = new Set(),
 ): NewMessage[] {
   const messages: NewMessage[] = [];
   for (const call of calls) {
@@ -72,7 +74,7 @@ export function callMessages(
         payload: { callId: call.id, reasons: attention } satisfies CallMessagePayload,
         notBefore: endOfQuietHours(now, client.timezone),
       });
-    if (pref.webhookNotifications)
+    if (pref.webhookNotifications && webhooks.has(client.id))
       messages.push({
         clientId: client.id,
         channel: 'webhook',
@@ -93,10 +95,12 @@ export async function enqueueCallAlerts(
 ): Promise<number> {
   if (calls.length === 0) return 0;
   const ids = [...new Set(calls.map((c) => c.client_id))];
-  const [clientRows, prefs] = await Promise.all([
+  const [clientRows, prefs, webhookRows] = await Promise.all([
     notificationTargetsOf(trx, ids),
     readNotificationPrefsOf(trx, ids),
+    trx.selectFrom('client_webhooks').select('client_id').where('client_id', 'in', ids).execute(),
   ]);
   const clients = new Map(clientRows.map((c) => [c.id, c]));
-  return enqueue(trx, callMessages(calls, clients, prefs, sets, now), now);
+  const webhooks = new Set(webhookRows.map((r) => r.client_id));
+  return enqueue(trx, callMessages(calls, clients, prefs, sets, now, webhooks), now);
 }

@@ -9,6 +9,7 @@ import { PRODUCT_NAME } from './email-layout';
 import { emailSender } from './email-sender';
 import { type Mailer, createMailer } from './mailer';
 import { smsSender } from './sms-sender';
+import { type WebhookContext, webhookSender } from './webhook-sender';
 import { createTwilioClient } from './twilio';
 import { type OutboxWorker, type Senders, createOutboxWorker } from './worker';
 
@@ -28,6 +29,17 @@ export interface Notifications {
   close(): void;
 }
 
+/** What the webhook channel needs, for the worker and for "Send test event". */
+export function webhookContext(deps: AppDeps): WebhookContext {
+  return {
+    db: deps.db,
+    secrets: deps.secrets,
+    publicUrl: deps.config.publicUrl,
+    allowPrivate: deps.config.clientWebhooksAllowPrivate,
+    now: deps.now,
+  };
+}
+
 export function createNotifications(
   deps: AppDeps,
   onError: (error: unknown, message?: OutboxRow) => void,
@@ -39,6 +51,7 @@ export function createNotifications(
   const senders: Senders = {
     ...(mailer ? { email: emailSender(deps.db, mailer, ctx) } : {}),
     ...(config.twilio ? { sms: smsSender(deps.db, createTwilioClient(config.twilio), ctx) } : {}),
+    webhook: webhookSender(webhookContext(deps)),
     ...extra,
   };
   const worker = createOutboxWorker(deps, senders, onError);
