@@ -26,7 +26,7 @@ const kind = (v: Json) => (v === null ? 'null' : Array.isArray(v) ? 'array' : ty
 export function stripeShapeProblems(value: Json, where = '(root)'): string[] {
   const problems: string[] = [];
   if (Array.isArray(value)) {
-    value.forEach((v, i) => problems.push(...stripeShapeProblems(v, `${where}[${i}]`)));
+    for (const [i, v] of value.entries()) problems.push(...stripeShapeProblems(v, `${where}[${i}]`));
     return problems;
   }
   if (value === null || typeof value !== 'object') return problems;
