@@ -11,6 +11,7 @@ import { startVoiceSim } from '../../sim/voice-provider';
 import { buildApp } from '../../src/server/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/config';
+import { createNotifications } from '../../src/server/notifications';
 import { ensureAdmin } from '../../src/server/seed';
 import { seedE2eFixtures } from './support/seed';
 import {
@@ -53,6 +54,9 @@ async function main() {
     PAYPAL_API_URL: paypal.url,
     PAYPAL_WEBHOOK_ID: PAYPAL_KEYS.webhookId,
     LOG_LEVEL: 'warn',
+    // Browser tests point client webhooks at a receiver on this machine, and want them promptly.
+    CLIENT_WEBHOOKS_ALLOW_PRIVATE: '1',
+    OUTBOX_INTERVAL_MS: '300',
   });
   const { deps } = await createDeps(config);
   await ensureAdmin(deps.db, { username: config.adminUsername, password: config.adminPassword });
@@ -62,6 +66,7 @@ async function main() {
     logger: { level: 'warn' },
   });
   await app.listen({ port: config.port, host: config.host });
+  createNotifications(deps, (error) => console.error('outbox:', error)).start();
   console.log(`e2e server ready on ${BASE_URL}`);
 }
 

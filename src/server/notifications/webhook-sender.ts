@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { WEBHOOK_API_VERSION, type WebhookEventType } from '../../contract/integrations';
+import { readNotificationPrefs } from '../account/notification-prefs';
 import { toCallDetail } from '../calls/call-queries';
 import type { SecretBox } from '../crypto/secrets';
 import type { Database, OutboxRow } from '../db/schema';
@@ -73,6 +74,8 @@ export function webhookSender(ctx: WebhookContext) {
     if (!message.client_id) return { result: 'cancel', reason: 'no client' };
     const endpoint = await findWebhookEndpoint(ctx.db, ctx.secrets, message.client_id);
     if (!endpoint) return { result: 'cancel', reason: 'no webhook URL is set' };
+    if (!(await readNotificationPrefs(ctx.db, message.client_id)).webhookNotifications)
+      return { result: 'cancel', reason: 'webhook notifications were switched off' };
     const body = await renderEvent(ctx, message, payload as WebhookPayload);
     if (body === null) return { result: 'cancel', reason: 'the call was deleted' };
     return postEvent(

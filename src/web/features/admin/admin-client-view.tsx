@@ -21,7 +21,7 @@ import { Card, CardContent } from '../../components/ui/card';
 import { ApiError } from '../../lib/api';
 import { adminCallSource } from '../calls/call-source';
 import { ClientInformationCard } from './client-information-card';
-import { CopyField } from './copy-field';
+import { CopyField } from '../../components/copy-field';
 import { useAdminClientData } from './queries';
 
 const ADMIN_EMPTY_CALLS_TEXT =

@@ -14,7 +14,7 @@ import { toast } from '../../lib/use-toast';
 import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
 import { ApiKeyStatusBadge } from './api-key-badge';
-import { CopyField } from './copy-field';
+import { CopyField } from '../../components/copy-field';
 import { useRotateWebhook } from './mutations';
 import { ACCOUNT_TYPE_OPTIONS, timezoneOptions } from './options';
 

@@ -12,7 +12,7 @@ import { serverMessageOf } from '../../lib/api';
 import { DialogFooter } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
 import { failureToast } from '../../lib/failure-toast';
-import { CopyField } from './copy-field';
+import { CopyField } from '../../components/copy-field';
 import { useSetDraftWebhookSecret } from './mutations';
 import { useWebhookStatus } from './queries';
 import { type WizardState, isPolling } from './wizard-state';

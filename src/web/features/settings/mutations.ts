@@ -20,11 +20,13 @@ import type {
   ResumeSubscriptionResponse,
   SetupIntentResponse,
 } from '../../../contract/billing';
+import type { ClientWebhookSaved, WebhookDelivery, WebhookTestResult } from '../../../contract/integrations';
 import type { Outcome, OutcomePreview, OutcomesState } from '../../../contract/outcomes';
 import { apiJson, getJson } from '../../lib/api';
 import { billingKeys } from '../../lib/billing-queries';
 import { sessionKeys } from '../../lib/session';
 import { callKeys } from '../calls/query-keys';
+import { webhookKeys } from './queries';
 
 export function useUpdateAccount() {
   const queryClient = useQueryClient();
@@ -182,3 +184,30 @@ export function usePreviewOutcomes() {
       apiJson<OutcomePreview>('POST', '/api/client/outcomes/preview', { outcomes }),
   });
 }
+
+/** Webhook notifications (issue 14): every change refreshes the endpoint and its delivery log. */
+function useWebhookMutation<TInput, TResult>(fn: (input: TInput) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: webhookKeys.all }),
+  });
+}
+
+export const useSaveWebhookUrl = () =>
+  useWebhookMutation((url: string) =>
+    apiJson<ClientWebhookSaved>('PUT', '/api/client/integrations/webhook', { url }),
+  );
+export const useRotateWebhookSecret = () =>
+  useWebhookMutation(() => apiJson<ClientWebhookSaved>('POST', '/api/client/integrations/webhook/rotate'));
+export const useRemoveWebhook = () =>
+  useWebhookMutation(() => apiJson<{ success: true }>('DELETE', '/api/client/integrations/webhook'));
+export const useSendTestEvent = () =>
+  useWebhookMutation(() => apiJson<WebhookTestResult>('POST', '/api/client/integrations/webhook/test'));
+export const useResendDelivery = () =>
+  useWebhookMutation((id: string) =>
+    apiJson<WebhookDelivery>(
+      'POST',
+      `/api/client/integrations/webhook/deliveries/${encodeURIComponent(id)}/resend`,
+    ),
+  );

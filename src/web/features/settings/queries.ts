@@ -4,6 +4,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import type { NotificationChannels, NotificationPrefs } from '../../../contract/account';
+import type { ClientWebhook, WebhookDeliveries } from '../../../contract/integrations';
 import type { OutcomesState } from '../../../contract/outcomes';
 import { callKeys } from '../calls/query-keys';
 import { getJson } from '../../lib/api';
@@ -33,5 +34,29 @@ export function useNotificationChannels() {
   return useQuery({
     queryKey: [...billingKeys.notifications(), 'channels'],
     queryFn: () => getJson<NotificationChannels>('/api/client/notifications/channels'),
+  });
+}
+
+export const webhookKeys = {
+  all: ['integrations', 'webhook'] as const,
+  endpoint: () => [...webhookKeys.all, 'endpoint'] as const,
+  deliveries: (page: number) => [...webhookKeys.all, 'deliveries', page] as const,
+};
+
+export function useWebhookEndpoint() {
+  return useQuery({
+    queryKey: webhookKeys.endpoint(),
+    queryFn: () => getJson<ClientWebhook>('/api/client/integrations/webhook'),
+  });
+}
+
+/** The delivery log; re-read every 10 s while something is still waiting to be retried. */
+export function useWebhookDeliveries(page: number, enabled: boolean) {
+  return useQuery({
+    queryKey: webhookKeys.deliveries(page),
+    queryFn: () => getJson<WebhookDeliveries>(`/api/client/integrations/webhook/deliveries?page=${page}`),
+    enabled,
+    refetchInterval: (query) =>
+      query.state.data?.deliveries.some((d) => d.status === 'pending') ? 10_000 : false,
   });
 }

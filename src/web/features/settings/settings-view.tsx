@@ -9,6 +9,7 @@ import { Button } from '../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { AccountSettingsForm } from './account-form';
 import { NotificationsForm } from './notifications-form';
+import { WebhookEndpointCard } from './webhook-endpoint-card';
 import { OutcomesTab } from './outcomes-tab';
 import { SecurityTab } from './security-tab';
 import { type SettingsTab, parseSettingsTab } from './settings-tabs';
@@ -64,8 +65,9 @@ export function SettingsView({ client }: { client: ClientSession }) {
         <TabsContent value="outcomes">
           <OutcomesTab />
         </TabsContent>
-        <TabsContent value="notifications">
+        <TabsContent value="notifications" className="grid gap-6">
           <NotificationsForm />
+          <WebhookEndpointCard />
         </TabsContent>
         <TabsContent value="security">
           <SecurityTab client={client} />

@@ -1,9 +1,9 @@
-/** A read-only value (the webhook URL) with a copy button that says "Copied!" (SPEC §8). */
+/** A read-only value (a webhook URL, a new signing secret) with a copy button that says "Copied!" (SPEC §8). */
 import { Check, Copy } from 'lucide-react';
-import { Button } from '../../components/ui/button';
-import { Label } from '../../components/ui/label';
-import { Textarea } from '../../components/ui/textarea';
-import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
+import { Button } from './ui/button';
+import { Label } from './ui/label';
+import { Textarea } from './ui/textarea';
+import { useCopyToClipboard } from '../lib/use-copy-to-clipboard';
 
 export function CopyField({ id, label, value }: { id: string; label: string; value: string }) {
   const { copied, copy } = useCopyToClipboard();
