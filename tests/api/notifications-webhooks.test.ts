@@ -113,16 +113,13 @@ describe(`webhook notifications (${TEST_DB})`, () => {
       id: expect.stringMatching(/^evt_/),
       type: 'call.completed',
       apiVersion: '2026-11-01',
-      data: {
-        call: {
-          providerCallId: 'hook-1',
-          status: 'completed',
-          duration: 95,
-          link: expect.stringMatching(/\/dashboard\?call=/),
-        },
-      },
+      createdAt: new Date(clock).toISOString(),
+      link: expect.stringMatching(/\/dashboard\?call=/),
+      call: { providerCallId: 'hook-1', status: 'completed', duration: 95 },
     });
-    expect(event.data.call.recordingUrl).toBeUndefined();
+    // The call exactly as the API's call detail answers it.
+    const detail = await send('GET', `/api/client/calls/${event.call.id}`, cookie);
+    expect(event.call).toEqual(detail.json());
     expect(hit.headers['webhook-id']).toBe(event.id);
 
     const log = (await send('GET', '/api/client/integrations/webhook/deliveries', cookie)).json();
@@ -133,7 +130,7 @@ describe(`webhook notifications (${TEST_DB})`, () => {
         status: 'sent',
         statusCode: 200,
         attempts: 1,
-        callId: event.data.call.id,
+        callId: event.call.id,
       }),
     ]);
   });

@@ -38,7 +38,11 @@ export const eventIdOf = (message: Pick<OutboxRow, 'id' | 'payload_json'>): stri
   return `evt_${message.id.replace(/-/g, '')}`;
 };
 
-/** The JSON body of an event: null when there is nothing to send any more (the call is gone). */
+/**
+ * The JSON body of an event (docs/webhooks.md): `{type, id, apiVersion, createdAt, link, call}`
+ * for a call, `{type: "test", id, apiVersion, createdAt, message}` for a test; null when there is
+ * nothing to send any more (the call is gone).
+ */
 export async function renderEvent(
   ctx: WebhookContext,
   message: OutboxRow,
@@ -61,12 +65,8 @@ export async function renderEvent(
   const found = await loadCallAndClient(ctx.db, message.client_id, payload.callId);
   const detail = found ? toCallDetail(found.call) : null;
   if (!found || !detail) return null;
-  // The recording is served to signed-in users only; the link opens the call in the dashboard.
-  const { recordingUrl: _recording, ...call } = detail;
-  return JSON.stringify({
-    ...envelope,
-    data: { call: { ...call, link: callLink(ctx.publicUrl, found.call.id) } },
-  });
+  // `call` is the call as GET /api/client/calls/{id} answers it; `link` opens it in the dashboard.
+  return JSON.stringify({ ...envelope, link: callLink(ctx.publicUrl, found.call.id), call: detail });
 }
 
 export function webhookSender(ctx: WebhookContext) {
