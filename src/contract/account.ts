@@ -90,14 +90,38 @@ export type ApiKeyBody = z.infer<typeof ApiKeyBody>;
 export const ApiKeyResponse = z.object({ success: z.literal(true), apiKeyStatus: z.enum(API_KEY_STATUSES) });
 export type ApiKeyResponse = z.infer<typeof ApiKeyResponse>;
 
-/** SPEC §3 notification preferences; GET and PUT /api/client/notifications. */
-export const NotificationPrefs = z.object({
+/** SPEC §3's four switches, with their names and defaults unchanged. */
+export const NotificationSwitches = z.object({
   emailNotifications: z.boolean(),
   smsNotifications: z.boolean(),
   webhookNotifications: z.boolean(),
   monthlyReports: z.boolean(),
 });
+export type NotificationSwitches = z.infer<typeof NotificationSwitches>;
+
+/** The e-mail digest of the period's calls (issue 14), sent at 08:00 in the client's time zone. */
+export const DIGEST_FREQUENCIES = ['off', 'daily', 'weekly'] as const;
+export type DigestFrequency = (typeof DIGEST_FREQUENCIES)[number];
+const localHour = z.number().int().min(0).max(23);
+/** Texts are held from `start` to `end` (local hours; 21 → 8 spans the night; equal: never held). */
+export const QuietHours = z.object({ start: localHour, end: localHour });
+export type QuietHours = z.infer<typeof QuietHours>;
+
+/** GET /api/client/notifications: the switches, the digest, quiet hours and the webhook URL. */
+export const NotificationPrefs = NotificationSwitches.extend({
+  digest: z.enum(DIGEST_FREQUENCIES),
+  quietHours: QuietHours,
+  /** Set in Settings › Notifications › Webhook endpoint (PUT /api/client/integrations/webhook). */
+  webhookUrl: z.string().nullable(),
+});
 export type NotificationPrefs = z.infer<typeof NotificationPrefs>;
+
+/** PUT /api/client/notifications: the four switches; the digest and quiet hours when given. */
+export const NotificationPrefsBody = NotificationSwitches.extend({
+  digest: z.enum(DIGEST_FREQUENCIES).optional(),
+  quietHours: QuietHours.optional(),
+});
+export type NotificationPrefsBody = z.infer<typeof NotificationPrefsBody>;
 
 /** GET /api/client/notifications/channels: which channels this installation can send on, and why not. */
 export const NotificationChannels = z.object({
@@ -110,22 +134,28 @@ export const NotificationChannels = z.object({
 });
 export type NotificationChannels = z.infer<typeof NotificationChannels>;
 
-export const DEFAULT_NOTIFICATION_PREFS: NotificationPrefs = {
+export const DEFAULT_NOTIFICATION_PREFS: Omit<NotificationPrefs, 'webhookUrl'> = {
   emailNotifications: true,
   smsNotifications: false,
   webhookNotifications: true,
   monthlyReports: true,
+  digest: 'weekly',
+  quietHours: { start: 21, end: 8 },
 };
 
-export const NOTIFICATION_LABELS: Record<keyof NotificationPrefs, { label: string; description: string }> = {
-  emailNotifications: {
-    label: 'Email notifications',
-    description: 'Call summaries and account alerts by email',
-  },
-  smsNotifications: { label: 'SMS notifications', description: 'Urgent alerts by text message' },
-  webhookNotifications: { label: 'Webhook notifications', description: 'Call events posted to your systems' },
-  monthlyReports: {
-    label: 'Monthly reports',
-    description: 'A usage and cost report at the start of each month',
-  },
-};
+export const NOTIFICATION_LABELS: Record<keyof NotificationSwitches, { label: string; description: string }> =
+  {
+    emailNotifications: {
+      label: 'Email notifications',
+      description: 'Call summaries and account alerts by email',
+    },
+    smsNotifications: { label: 'SMS notifications', description: 'Urgent alerts by text message' },
+    webhookNotifications: {
+      label: 'Webhook notifications',
+      description: 'Call events posted to your systems',
+    },
+    monthlyReports: {
+      label: 'Monthly reports',
+      description: 'A usage and cost report at the start of each month',
+    },
+  };

@@ -217,21 +217,38 @@ describe(`client account settings (${TEST_DB})`, () => {
       smsNotifications: false,
       webhookNotifications: true,
       monthlyReports: true,
+      digest: 'weekly',
+      quietHours: { start: 21, end: 8 },
+      webhookUrl: null,
     });
 
-    const prefs = {
+    // The four switches alone, as SPEC's form sends them: the rest keeps its values.
+    const switches = {
       emailNotifications: false,
       smsNotifications: true,
       webhookNotifications: false,
       monthlyReports: true,
     };
-    const saved = await send('PUT', '/api/client/notifications', cookie, prefs);
+    const prefs = { ...defaults.json(), ...switches };
+    const saved = await send('PUT', '/api/client/notifications', cookie, switches);
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toEqual(prefs);
     expect((await send('GET', '/api/client/notifications', cookie)).json()).toEqual(prefs);
-    const again = { ...prefs, monthlyReports: false };
-    await send('PUT', '/api/client/notifications', cookie, again);
-    expect((await send('GET', '/api/client/notifications', cookie)).json()).toEqual(again);
+    const again = { ...switches, monthlyReports: false, digest: 'daily', quietHours: { start: 22, end: 7 } };
+    expect((await send('PUT', '/api/client/notifications', cookie, again)).json()).toEqual({
+      ...again,
+      webhookUrl: null,
+    });
+    expect((await send('GET', '/api/client/notifications', cookie)).json()).toEqual({
+      ...again,
+      webhookUrl: null,
+    });
+    for (const bad of [
+      { ...switches, digest: 'hourly' },
+      { ...switches, quietHours: { start: 24, end: 8 } },
+    ]) {
+      expect((await send('PUT', '/api/client/notifications', cookie, bad)).statusCode).toBe(400);
+    }
 
     // Another client still sees the defaults.
     const other = await createClient(t.deps);

@@ -1,6 +1,9 @@
-/** GET and PUT /api/client/notifications: the four preferences, persisted (DESIGN §5, §6 [4]). */
+/**
+ * GET and PUT /api/client/notifications: the four switches (DESIGN §5, §6 [4]), the digest's
+ * frequency and the quiet hours (issue 14), persisted; GET shows the webhook URL beside them.
+ */
 import type { FastifyInstance } from 'fastify';
-import { NotificationChannels, NotificationPrefs } from '../../contract/account';
+import { NotificationChannels, NotificationPrefs, NotificationPrefsBody } from '../../contract/account';
 import { requireClient } from '../auth/guards';
 import type { ZodTypeProvider } from '../route-schemas';
 import { readNotificationPrefs, saveNotificationPrefs } from './notification-prefs';
@@ -9,10 +12,18 @@ export default async function notificationRoutes(fastify: FastifyInstance): Prom
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, now } = app.deps;
 
+  async function prefsWithWebhook(clientId: string): Promise<NotificationPrefs> {
+    const [prefs, webhook] = await Promise.all([
+      readNotificationPrefs(db, clientId),
+      db.selectFrom('client_webhooks').select('url').where('client_id', '=', clientId).executeTakeFirst(),
+    ]);
+    return { ...prefs, webhookUrl: webhook?.url ?? null };
+  }
+
   app.get(
     '/api/client/notifications',
     { schema: { response: { 200: NotificationPrefs } } },
-    async (request) => readNotificationPrefs(db, requireClient(request).id),
+    async (request) => prefsWithWebhook(requireClient(request).id),
   );
 
   app.get(
@@ -27,10 +38,11 @@ export default async function notificationRoutes(fastify: FastifyInstance): Prom
 
   app.put(
     '/api/client/notifications',
-    { schema: { body: NotificationPrefs, response: { 200: NotificationPrefs } } },
+    { schema: { body: NotificationPrefsBody, response: { 200: NotificationPrefs } } },
     async (request) => {
-      await saveNotificationPrefs(db, requireClient(request).id, request.body, now());
-      return request.body;
+      const client = requireClient(request);
+      await saveNotificationPrefs(db, client.id, request.body, now());
+      return prefsWithWebhook(client.id);
     },
   );
 }

@@ -9,6 +9,7 @@ import * as outcomes from './migrations/006_outcomes';
 import * as outbox from './migrations/007_outbox';
 import * as paymentAction from './migrations/008_payment_action';
 import * as clientWebhooks from './migrations/009_client_webhooks';
+import * as notificationSchedule from './migrations/010_notification_schedule';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '007_outbox': outbox,
   '008_payment_action': paymentAction,
   '009_client_webhooks': clientWebhooks,
+  '010_notification_schedule': notificationSchedule,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -263,6 +263,11 @@ export interface NotificationPrefsTable {
   sms_notifications: number;
   webhook_notifications: number;
   monthly_reports: number;
+  /** off | daily | weekly (010_notification_schedule) */
+  digest: Generated<string>;
+  /** Local hours texts wait through: from quiet_start to quiet_end. */
+  quiet_start: Generated<number>;
+  quiet_end: Generated<number>;
   updated_at: number;
 }
 

@@ -7,8 +7,7 @@
  * (call-messages.ts), so nothing here needs the server's configuration.
  */
 import type { Kysely } from 'kysely';
-import type { NotificationPrefs } from '../../contract/account';
-import { readNotificationPrefsOf } from '../account/notification-prefs';
+import { type StoredNotificationPrefs, readNotificationPrefsOf } from '../account/notification-prefs';
 import { attentionReasonsOf } from '../calls/call-queries';
 import { notificationTargetsOf } from '../clients/clients-repository';
 import type { CallRow, Database } from '../db/schema';
@@ -42,7 +41,7 @@ function shouldEmail(call: CallRow, set: OutcomeSet | undefined): { attention: s
 export function callMessages(
   calls: CallRow[],
   clients: Map<string, ClientFacts>,
-  prefs: Map<string, NotificationPrefs>,
+  prefs: Map<string, StoredNotificationPrefs>,
   sets: Map<string, OutcomeSet>,
   now: number,
   /** Clients with a webhook URL: without one, the switch alone sends nothing. */
@@ -72,7 +71,7 @@ export function callMessages(
         topic: 'call.attention',
         dedupeKey: `sms:call:${call.id}`,
         payload: { callId: call.id, reasons: attention } satisfies CallMessagePayload,
-        notBefore: endOfQuietHours(now, client.timezone),
+        notBefore: endOfQuietHours(now, client.timezone, pref.quietHours),
       });
     if (pref.webhookNotifications && webhooks.has(client.id))
       messages.push({

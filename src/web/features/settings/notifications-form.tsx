@@ -1,9 +1,15 @@
-/** The Notifications tab: the four preferences (SPEC §2, §3 defaults), saved to the server. */
+/**
+ * The Notifications tab: the four switches (SPEC §2, §3 defaults), the e-mail digest and the
+ * quiet hours for texts (issue 14), saved to the server.
+ */
 import { useEffect, useState } from 'react';
 import {
+  DIGEST_FREQUENCIES,
+  type DigestFrequency,
   NOTIFICATION_LABELS,
   type NotificationChannels,
   type NotificationPrefs,
+  type NotificationSwitches,
 } from '../../../contract/account';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Checkbox } from '../../components/ui/checkbox';
@@ -16,7 +22,16 @@ import { useSaveNotifications } from './mutations';
 import { useNotificationChannels, useNotificationPrefs } from './queries';
 import { SaveFooter } from './save-footer';
 
-const KEYS = Object.keys(NOTIFICATION_LABELS) as (keyof NotificationPrefs)[];
+const KEYS = Object.keys(NOTIFICATION_LABELS) as (keyof NotificationSwitches)[];
+const DIGEST_LABELS: Record<DigestFrequency, string> = {
+  off: 'No digest',
+  daily: 'Daily, at 8 AM',
+  weekly: 'Weekly, Mondays at 8 AM',
+};
+const HOURS = Array.from({ length: 24 }, (_, h) => h);
+const hourLabel = (h: number) => `${h % 12 === 0 ? 12 : h % 12}:00 ${h < 12 ? 'AM' : 'PM'}`;
+const SELECT_CLASS =
+  'h-9 rounded-md border border-input bg-card px-2 text-sm shadow-xs focus-visible:border-ring focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50';
 
 export function NotificationsForm() {
   const prefs = useNotificationPrefs();
@@ -73,6 +88,72 @@ export function NotificationsForm() {
             ))}
           </ul>
         )}
+        {draft && (
+          <div className="grid gap-4 border-t pt-4 sm:grid-cols-2">
+            <div className="grid gap-1.5">
+              <Label htmlFor="notify-digest">E-mail digest</Label>
+              <select
+                id="notify-digest"
+                className={SELECT_CLASS}
+                value={draft.digest}
+                onChange={(e) => setDraft({ ...draft, digest: e.target.value as DigestFrequency })}
+              >
+                {DIGEST_FREQUENCIES.map((d) => (
+                  <option key={d} value={d}>
+                    {DIGEST_LABELS[d]}
+                  </option>
+                ))}
+              </select>
+              <p className="text-muted-foreground text-xs">
+                The period's calls, outcomes and calls needing attention, in your time zone. Needs e-mail
+                notifications on.
+              </p>
+            </div>
+            <fieldset className="grid gap-1.5">
+              <legend className="mb-1.5 font-medium text-sm">Quiet hours for texts</legend>
+              <div className="flex items-center gap-2">
+                <label htmlFor="quiet-start" className="sr-only">
+                  Quiet from
+                </label>
+                <select
+                  id="quiet-start"
+                  className={SELECT_CLASS}
+                  value={draft.quietHours.start}
+                  onChange={(e) =>
+                    setDraft({ ...draft, quietHours: { ...draft.quietHours, start: Number(e.target.value) } })
+                  }
+                >
+                  {HOURS.map((h) => (
+                    <option key={h} value={h}>
+                      {hourLabel(h)}
+                    </option>
+                  ))}
+                </select>
+                <span className="text-muted-foreground text-sm">to</span>
+                <label htmlFor="quiet-end" className="sr-only">
+                  Quiet until
+                </label>
+                <select
+                  id="quiet-end"
+                  className={SELECT_CLASS}
+                  value={draft.quietHours.end}
+                  onChange={(e) =>
+                    setDraft({ ...draft, quietHours: { ...draft.quietHours, end: Number(e.target.value) } })
+                  }
+                >
+                  {HOURS.map((h) => (
+                    <option key={h} value={h}>
+                      {hourLabel(h)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <p className="text-muted-foreground text-xs">
+                Texts that would arrive then wait until it ends. The same hour twice: never held.
+              </p>
+            </fieldset>
+          </div>
+        )}
         <SaveFooter label="Save Preferences" onClick={submit} disabled={!draft} pending={save.isPending} />
       </CardContent>
     </Card>
@@ -84,7 +165,7 @@ function ChannelNote({
   channel,
   channels,
 }: {
-  channel: keyof NotificationPrefs;
+  channel: keyof NotificationSwitches;
   channels: NotificationChannels | undefined;
 }) {
   if (!channels) return null;
@@ -96,7 +177,7 @@ function ChannelNote({
         : channel === 'smsNotifications' && !channels.smsTo
           ? 'Add a phone number in Account to receive texts.'
           : channel === 'smsNotifications'
-            ? `Texts go to ${channels.smsTo}, not between 9 PM and 8 AM your time.`
+            ? `Texts go to ${channels.smsTo}, outside your quiet hours.`
             : null;
   return note ? (
     <p className="text-amber-800 text-xs" data-testid={`channel-note-${channel}`}>
