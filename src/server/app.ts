@@ -28,6 +28,7 @@ import demoRoutes from './demo/routes';
 import sampleDataRoutes from './demo/sample-data-routes';
 import attentionRoutes from './outcomes/attention-routes';
 import webhookRoutes from './notifications/webhook-routes';
+import reportRoutes from './reports/report-routes';
 import outcomeRoutes from './outcomes/routes';
 import { registerGuards } from './auth/guards';
 import { registerApiDocs } from './api-docs';
@@ -199,6 +200,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(outcomeRoutes);
   await app.register(attentionRoutes);
   await app.register(webhookRoutes);
+  await app.register(reportRoutes);
 
   // Decided once: @fastify/static serves the files present at start (`npm start` builds first).
   const webDir =

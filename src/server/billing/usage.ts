@@ -18,23 +18,36 @@ export async function minutesUsedThisMonth(
   client: { id: string; timezone: string },
   now: number,
 ): Promise<number> {
-  const monthStart = startOfLocalMonth(now, client.timezone);
-  const [all, samples] = await Promise.all([
-    db
-      .selectFrom('call_rollups')
-      .select((eb) => eb.fn.sum<number>('total_seconds').as('seconds'))
-      .where('client_id', '=', client.id)
-      .where('bucket_start', '>=', monthStart)
-      .executeTakeFirst(),
-    // A few dozen rows at most: the sample set a client added to try the dashboard.
-    db
-      .selectFrom('calls')
-      .select((eb) => eb.fn.sum<number>('duration_seconds').as('seconds'))
-      .where('client_id', '=', client.id)
-      .where('source', '=', 'sample')
-      .where('is_proxy', '=', 0)
-      .where('created_at', '>=', monthStart)
-      .executeTakeFirst(),
-  ]);
-  return Math.round(Math.max(0, Number(all?.seconds ?? 0) - Number(samples?.seconds ?? 0)) / 60);
+  return minutesBetween(db, client.id, startOfLocalMonth(now, client.timezone), null);
+}
+
+/**
+ * Whole minutes (rounded) of real calls created in [start, end) (end null: open), sample calls
+ * left out. `start` and `end` must be 15-minute boundaries (local day starts are).
+ */
+export async function minutesBetween(
+  db: Kysely<Database>,
+  clientId: string,
+  start: number,
+  end: number | null,
+): Promise<number> {
+  let rollups = db
+    .selectFrom('call_rollups')
+    .select((eb) => eb.fn.sum<number>('total_seconds').as('seconds'))
+    .where('client_id', '=', clientId)
+    .where('bucket_start', '>=', start);
+  // A few dozen rows at most: the sample set a client added to try the dashboard.
+  let samples = db
+    .selectFrom('calls')
+    .select((eb) => eb.fn.sum<number>('duration_seconds').as('seconds'))
+    .where('client_id', '=', clientId)
+    .where('source', '=', 'sample')
+    .where('is_proxy', '=', 0)
+    .where('created_at', '>=', start);
+  if (end !== null) {
+    rollups = rollups.where('bucket_start', '<', end);
+    samples = samples.where('created_at', '<', end);
+  }
+  const [all, sample] = await Promise.all([rollups.executeTakeFirst(), samples.executeTakeFirst()]);
+  return Math.round(Math.max(0, Number(all?.seconds ?? 0) - Number(sample?.seconds ?? 0)) / 60);
 }

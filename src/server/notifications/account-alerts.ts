@@ -13,6 +13,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/schema';
 import { renderEmail } from './email-layout';
 import { type NewMessage, enqueue } from './outbox';
+import { scheduledReports } from './scheduled-reports';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const USAGE_THRESHOLDS = [80, 100] as const;
@@ -131,9 +132,16 @@ export async function checkAccountAlerts(
   brand: string,
   now: number,
 ): Promise<number> {
+  const alreadyQueued = async (keys: string[]) =>
+    new Set(
+      (await db.selectFrom('outbox').select('dedupe_key').where('dedupe_key', 'in', keys).execute()).map(
+        (r) => r.dedupe_key,
+      ),
+    );
   const messages = [
     ...(await usageAlerts(db, config, brand, now)),
     ...(await silentClientAlerts(db, config, brand, now)),
+    ...(await scheduledReports(db, config, brand, now, alreadyQueued)),
   ];
   return enqueue(db, messages, now);
 }

@@ -14,6 +14,7 @@ import { useCallDrawer } from '../../components/calls/use-call-drawer';
 import { useCallFilters } from '../../components/calls/use-call-filters';
 import { CLIENT_CALL_SOURCE } from '../calls/call-source';
 import { DashboardHeader } from './dashboard-header';
+import { MonthlyReportDownload } from './monthly-report-download';
 import { PaymentActionBanner } from './payment-action-banner';
 
 export function ClientDashboard({ client }: { client: ClientSession }) {
@@ -43,7 +44,10 @@ export function ClientDashboard({ client }: { client: ClientSession }) {
       />
       <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:px-8">
         <PaymentActionBanner />
-        <h2 className="font-semibold text-xl">Call Analytics Dashboard</h2>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 className="font-semibold text-xl">Call Analytics Dashboard</h2>
+          <MonthlyReportDownload />
+        </div>
         {searchOpen && (
           <CallSearchBox
             value={filters.search}

@@ -1,0 +1,199 @@
+/**
+ * The e-mails sent on a schedule (issue 14), at 08:00 in each client's time zone: the daily or
+ * weekly digest (Mondays, the week before) and, on the 1st, last month's report with its PDF.
+ * Checked every few minutes by every instance (ACCOUNT_ALERTS_INTERVAL_MS); a message is queued at
+ * the first check after 08:00 local, and the dedupe key (client, kind, local date) makes every
+ * later check, on any instance, a no-op. Local dates come from the zone's rules, so a DST change
+ * moves 08:00 with the clock.
+ */
+import type { Kysely } from 'kysely';
+import type { DigestFrequency } from '../../contract/account';
+import { formatCount, formatMoney } from '../../contract/format';
+import { localDate, localHourOf, shiftDate } from '../calls/time-zones';
+import type { Config } from '../config';
+import type { ClientRow, Database } from '../db/schema';
+import { renderMonthlyPdf } from '../reports/monthly-pdf';
+import { type PeriodReport, periodReport } from '../reports/period-report';
+import { renderEmail } from './email-layout';
+import type { NewMessage } from './outbox';
+
+export const SEND_HOUR = 8;
+
+type Recipient = Pick<ClientRow, 'id' | 'email' | 'timezone' | 'company_name'> & {
+  email_on: number | null;
+  reports_on: number | null;
+  digest: string | null;
+};
+
+/** Real, active clients with their e-mail preferences (defaults where they never saved). */
+async function recipients(db: Kysely<Database>): Promise<Recipient[]> {
+  return db
+    .selectFrom('clients')
+    .leftJoin('notification_prefs', 'notification_prefs.client_id', 'clients.id')
+    .select([
+      'clients.id as id',
+      'clients.email as email',
+      'clients.timezone as timezone',
+      'clients.company_name as company_name',
+      'notification_prefs.email_notifications as email_on',
+      'notification_prefs.monthly_reports as reports_on',
+      'notification_prefs.digest as digest',
+    ])
+    .where('clients.is_active', '=', 1)
+    .where('clients.onboarding_status', '=', 'active')
+    .execute() as Promise<Recipient[]>;
+}
+
+/** Monday is 1 … Sunday 7, of a local date. */
+const isoWeekday = (date: string) => {
+  const day = new Date(`${date}T12:00:00Z`).getUTCDay();
+  return day === 0 ? 7 : day;
+};
+
+/** The digest due today for this client, if any: its kind and the local days it covers. */
+export function digestDue(
+  frequency: DigestFrequency,
+  today: string,
+): { kind: 'daily' | 'weekly'; from: string; to: string } | null {
+  if (frequency === 'daily') return { kind: 'daily', from: shiftDate(today, -1), to: shiftDate(today, -1) };
+  if (frequency === 'weekly' && isoWeekday(today) === 1)
+    return { kind: 'weekly', from: shiftDate(today, -7), to: shiftDate(today, -1) };
+  return null;
+}
+
+/** Last month's first and last local days, when today is the 1st. */
+export function reportMonthDue(today: string): { month: string; from: string; to: string } | null {
+  if (!today.endsWith('-01')) return null;
+  const to = shiftDate(today, -1);
+  return { month: to.slice(0, 7), from: `${to.slice(0, 7)}-01`, to };
+}
+
+function digestEmail(
+  report: PeriodReport,
+  kind: 'daily' | 'weekly',
+  to: string,
+  config: Config,
+  brand: string,
+) {
+  const s = report.stats;
+  const period =
+    kind === 'daily' ? `yesterday (${report.from})` : `last week (${report.from} to ${report.to})`;
+  const achieved = report.outcomes.filter((o) => o.count > 0);
+  const heading = `${formatCount(s.totalCalls)} calls ${kind === 'daily' ? 'yesterday' : 'last week'}`;
+  const content = renderEmail({
+    brand,
+    heading,
+    lines: [
+      `Your calls ${period}, in ${report.timezone}.`,
+      achieved.length
+        ? `Outcomes: ${achieved.map((o) => `${o.name} ${formatCount(o.count)}${o.value ? ` (${formatMoney(o.value)})` : ''}`).join(', ')}.`
+        : 'No outcomes to report.',
+      report.needsAttention > 0
+        ? `${formatCount(report.needsAttention)} of them still need a person.`
+        : 'None of them needs a person.',
+    ],
+    facts: [
+      ['Calls', formatCount(s.totalCalls)],
+      ['Minutes', formatCount(report.minutes)],
+      ['Transfers', formatCount(s.totalTransfers)],
+      ['Cost', formatMoney(s.totalCost)],
+      ['Needs attention', formatCount(report.needsAttention)],
+    ],
+    action: { label: 'Open the dashboard', url: `${config.publicUrl.replace(/\/$/, '')}/dashboard` },
+    footer: 'Your digest is set in Settings › Notifications (daily, weekly or off).',
+  });
+  return { to, subject: `${brand}: ${heading}`, ...content };
+}
+
+async function monthlyEmail(report: PeriodReport, month: string, to: string, config: Config, brand: string) {
+  const pdf = await renderMonthlyPdf(report, month, brand);
+  const heading = `Your report for ${report.from.slice(0, 7)}`;
+  const content = renderEmail({
+    brand,
+    heading,
+    lines: [
+      `${formatCount(report.stats.totalCalls)} calls, ${formatCount(report.minutes)} minutes, ${formatMoney(report.stats.totalCost)} in call cost. The full report is attached.`,
+    ],
+    action: {
+      label: 'Open the dashboard',
+      url: `${config.publicUrl.replace(/\/$/, '')}/dashboard`,
+    },
+    footer: 'Monthly reports are switched on in Settings › Notifications.',
+  });
+  return {
+    to,
+    subject: `${brand}: monthly report, ${month}`,
+    ...content,
+    attachments: [
+      {
+        filename: `report-${month}.pdf`,
+        contentType: 'application/pdf',
+        contentBase64: pdf.toString('base64'),
+      },
+    ],
+  };
+}
+
+/** What is due at `now`: queued once per client, kind and local date. */
+export async function scheduledReports(
+  db: Kysely<Database>,
+  config: Config,
+  brand: string,
+  now: number,
+  /** Keys already queued, so a report is not computed again at every check of the hour. */
+  alreadyQueued: (keys: string[]) => Promise<Set<string>>,
+): Promise<NewMessage[]> {
+  const due: { client: Recipient; key: string; build: () => Promise<NewMessage> }[] = [];
+  for (const client of await recipients(db)) {
+    if (localHourOf(now, client.timezone) < SEND_HOUR) continue;
+    const today = localDate(now, client.timezone);
+    const digest =
+      (client.email_on ?? 1) === 1 ? digestDue((client.digest ?? 'weekly') as DigestFrequency, today) : null;
+    if (digest) {
+      const key = `email:digest:${digest.kind}:${client.id}:${today}`;
+      due.push({
+        client,
+        key,
+        build: async () => ({
+          clientId: client.id,
+          channel: 'email',
+          topic: `digest.${digest.kind}`,
+          dedupeKey: key,
+          payload: digestEmail(
+            await periodReport(db, client, digest.from, digest.to),
+            digest.kind,
+            client.email,
+            config,
+            brand,
+          ),
+        }),
+      });
+    }
+    const month = (client.reports_on ?? 1) === 1 ? reportMonthDue(today) : null;
+    if (month) {
+      const key = `email:report.monthly:${client.id}:${month.month}`;
+      due.push({
+        client,
+        key,
+        build: async () => ({
+          clientId: client.id,
+          channel: 'email',
+          topic: 'report.monthly',
+          dedupeKey: key,
+          payload: await monthlyEmail(
+            await periodReport(db, client, month.from, month.to),
+            month.month,
+            client.email,
+            config,
+            brand,
+          ),
+        }),
+      });
+    }
+  }
+  if (due.length === 0) return [];
+  const queued = await alreadyQueued(due.map((d) => d.key));
+  const messages: NewMessage[] = [];
+  for (const d of due) if (!queued.has(d.key)) messages.push(await d.build());
+  return messages;
+}

@@ -1,0 +1,251 @@
+/**
+ * The monthly report as a PDF (issue 14): the month's KPIs against the month before, outcomes,
+ * completed calls per day, the busiest pathways, and cost and usage against the plan. Drawn with
+ * PDFKit's vector operations and its built-in Helvetica, so no font or browser is needed.
+ */
+import PDFDocument from 'pdfkit';
+import { formatCount, formatDuration, formatMoney } from '../../contract/format';
+import type { PeriodReport } from './period-report';
+
+const INK = '#0f172a';
+const MUTED = '#475569';
+const LINE = '#e2e8f0';
+const ACCENT = '#1d4ed8';
+const MARGIN = 48;
+
+export function monthLabel(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, 1)).toLocaleDateString('en-US', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}
+
+/** "+12.5% vs last month" (or, in a table, "+12.5%"); "no earlier data" when last month had none. */
+function change(current: number, previous: number | undefined, short = false): string {
+  if (previous === undefined) return '';
+  if (previous === 0) return current === 0 ? (short ? '—' : 'no change') : short ? 'new' : 'no earlier data';
+  const pct = Math.round(((current - previous) / previous) * 1000) / 10;
+  return `${pct > 0 ? '+' : ''}${pct.toFixed(1)}%${short ? '' : ' vs last month'}`;
+}
+
+export async function renderMonthlyPdf(report: PeriodReport, month: string, brand: string): Promise<Buffer> {
+  const doc = new PDFDocument({
+    size: 'LETTER',
+    margin: MARGIN,
+    info: { Title: `${brand} · ${report.clientName} · ${monthLabel(month)}`, Author: brand },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
+  const width = doc.page.width - MARGIN * 2;
+
+  // Header
+  doc.fillColor(MUTED).font('Helvetica').fontSize(10).text(brand, MARGIN, MARGIN);
+  doc
+    .fillColor(INK)
+    .font('Helvetica-Bold')
+    .fontSize(22)
+    .text(`Monthly report · ${monthLabel(month)}`);
+  doc
+    .fillColor(MUTED)
+    .font('Helvetica')
+    .fontSize(10)
+    .text(`${report.clientName} · ${report.from} to ${report.to} · times in ${report.timezone}`);
+  doc.moveDown(1);
+
+  // KPI tiles
+  const s = report.stats;
+  const p = s.previousPeriod;
+  const tiles: [string, string, string][] = [
+    ['Calls', formatCount(s.totalCalls), change(s.totalCalls, p?.totalCalls)],
+    ['Minutes', formatCount(report.minutes), ''],
+    ['Average duration', formatDuration(s.avgDuration), change(s.avgDuration, p?.avgDuration)],
+    ['Transfers', formatCount(s.totalTransfers), change(s.totalTransfers, p?.totalTransfers)],
+    ['Call cost', formatMoney(s.totalCost), change(s.totalCost, p?.totalCost)],
+    ['Needs attention', formatCount(report.needsAttention), 'still open'],
+  ];
+  const tileW = (width - 2 * 12) / 3;
+  const tileH = 64;
+  const top = doc.y;
+  tiles.forEach(([label, value, note], i) => {
+    const x = MARGIN + (i % 3) * (tileW + 12);
+    const y = top + Math.floor(i / 3) * (tileH + 12);
+    doc.roundedRect(x, y, tileW, tileH, 6).strokeColor(LINE).lineWidth(1).stroke();
+    doc
+      .fillColor(MUTED)
+      .font('Helvetica')
+      .fontSize(9)
+      .text(label, x + 10, y + 9, { width: tileW - 20 });
+    doc
+      .fillColor(INK)
+      .font('Helvetica-Bold')
+      .fontSize(18)
+      .text(value, x + 10, y + 22, { width: tileW - 20 });
+    doc
+      .fillColor(MUTED)
+      .font('Helvetica')
+      .fontSize(8)
+      .text(note, x + 10, y + 46, { width: tileW - 20 });
+  });
+  doc.y = top + 2 * (tileH + 12) + 6;
+
+  section(doc, 'Completed calls per day');
+  drawBars(doc, report, width);
+
+  section(doc, 'Outcomes');
+  const outcomes = report.outcomes.filter((o) => o.count > 0 || o.previousCount > 0);
+  if (outcomes.length === 0) note(doc, 'No calls were classified this month.');
+  table(
+    doc,
+    width,
+    ['Outcome', 'Calls', 'Value', 'vs last month'],
+    outcomes.map((o) => [
+      o.name,
+      formatCount(o.count),
+      o.value === null ? '—' : formatMoney(o.value),
+      change(o.count, o.previousCount, true),
+    ]),
+  );
+
+  section(doc, 'Busiest pathways');
+  if (report.topPathways.length === 0) note(doc, 'No calls this month.');
+  table(
+    doc,
+    width,
+    ['Pathway', 'Calls'],
+    report.topPathways.map((t) => [t.pathway || '—', formatCount(t.calls)]),
+  );
+
+  section(doc, 'Cost and usage');
+  if (report.plan) {
+    const { plan } = report;
+    const used = plan.minutesIncluded > 0 ? Math.min(1, report.minutes / plan.minutesIncluded) : 0;
+    doc
+      .fillColor(INK)
+      .font('Helvetica')
+      .fontSize(10)
+      .text(
+        `${plan.name} plan: ${formatCount(report.minutes)} of ${formatCount(plan.minutesIncluded)} minutes used (${Math.round(
+          (report.minutes / Math.max(1, plan.minutesIncluded)) * 100,
+        )}%), ${formatMoney(plan.monthlyPrice)} a month. Call cost this month: ${formatMoney(s.totalCost)}.`,
+        { width },
+      );
+    const y = doc.y + 6;
+    doc.roundedRect(MARGIN, y, width, 8, 4).fillColor(LINE).fill();
+    if (used > 0)
+      doc
+        .roundedRect(MARGIN, y, Math.max(8, width * used), 8, 4)
+        .fillColor(used >= 1 ? '#b91c1c' : ACCENT)
+        .fill();
+    doc.y = y + 16;
+  } else {
+    note(
+      doc,
+      `No plan this month. Call cost: ${formatMoney(s.totalCost)} for ${formatCount(report.minutes)} minutes.`,
+    );
+  }
+
+  doc
+    .fillColor(MUTED)
+    .font('Helvetica')
+    .fontSize(8)
+    .text(
+      'Numbers as the dashboard shows them, in your time zone. Minutes leave sample calls out.',
+      MARGIN,
+      doc.page.height - MARGIN - 10,
+      {
+        width,
+        lineBreak: false,
+      },
+    );
+  doc.end();
+  return done;
+}
+
+type Doc = InstanceType<typeof PDFDocument>;
+
+function ensureRoom(doc: Doc, height: number) {
+  if (doc.y + height > doc.page.height - MARGIN - 20) doc.addPage();
+}
+
+function section(doc: Doc, title: string) {
+  ensureRoom(doc, 60);
+  doc.moveDown(0.8);
+  doc.fillColor(INK).font('Helvetica-Bold').fontSize(13).text(title, MARGIN);
+  doc.moveDown(0.3);
+}
+
+function note(doc: Doc, text: string) {
+  doc.fillColor(MUTED).font('Helvetica').fontSize(10).text(text, MARGIN);
+}
+
+function table(doc: Doc, width: number, head: string[], rows: string[][]) {
+  if (rows.length === 0) return;
+  const first = width * 0.46;
+  const rest = (width - first) / (head.length - 1);
+  const colX = (i: number) => MARGIN + (i === 0 ? 0 : first + (i - 1) * rest);
+  const colW = (i: number) => (i === 0 ? first : rest) - 8;
+  const row = (cells: string[], bold: boolean) => {
+    ensureRoom(doc, 18);
+    const y = doc.y;
+    cells.forEach((cell, i) => {
+      doc
+        .fillColor(bold ? MUTED : INK)
+        .font(bold ? 'Helvetica-Bold' : 'Helvetica')
+        .fontSize(9.5)
+        .text(cell, colX(i), y, {
+          width: colW(i),
+          align: i === 0 ? 'left' : 'right',
+          lineBreak: false,
+          ellipsis: true,
+        });
+    });
+    doc.y = y + 16;
+    doc
+      .moveTo(MARGIN, doc.y - 3)
+      .lineTo(MARGIN + width, doc.y - 3)
+      .strokeColor(LINE)
+      .lineWidth(0.5)
+      .stroke();
+  };
+  row(head, true);
+  for (const cells of rows) row(cells, false);
+}
+
+function drawBars(doc: Doc, report: PeriodReport, width: number) {
+  const height = 120;
+  ensureRoom(doc, height + 30);
+  const top = doc.y + 4;
+  const points = report.perDay;
+  const max = Math.max(1, ...points.map((pt) => pt.count));
+  const slot = width / Math.max(1, points.length);
+  doc
+    .moveTo(MARGIN, top + height)
+    .lineTo(MARGIN + width, top + height)
+    .strokeColor(LINE)
+    .lineWidth(1)
+    .stroke();
+  doc
+    .fillColor(MUTED)
+    .font('Helvetica')
+    .fontSize(7)
+    .text(formatCount(max), MARGIN - 30, top - 3, { width: 26, align: 'right' });
+  points.forEach((pt, i) => {
+    const h = (pt.count / max) * height;
+    if (h > 0)
+      doc
+        .rect(MARGIN + i * slot + slot * 0.15, top + height - h, slot * 0.7, h)
+        .fillColor(ACCENT)
+        .fill();
+    // A date under the first day and every seventh.
+    if (i % 7 === 0)
+      doc
+        .fillColor(MUTED)
+        .font('Helvetica')
+        .fontSize(7)
+        .text(pt.date.slice(5), MARGIN + i * slot, top + height + 4, { width: 40, lineBreak: false });
+  });
+  doc.y = top + height + 18;
+}

@@ -1,0 +1,108 @@
+/**
+ * What a period's report says (issue 14): the numbers behind the e-mail digest and the monthly
+ * PDF, read from the rollups like the dashboard, so both agree with it. Periods are whole local
+ * days in the client's time zone, `from` and `to` included.
+ */
+import type { Kysely } from 'kysely';
+import type { ClientStats, DailyPoint } from '../../contract/calls';
+import type { OutcomeSummaryItem } from '../../contract/outcomes';
+import { minutesBetween } from '../billing/usage';
+import { type CallWindow, getCallsPerDayInWindow, getClientStats } from '../calls/call-queries';
+import { shiftDate, startOfLocalDay } from '../calls/time-zones';
+import type { ClientRow, Database } from '../db/schema';
+import { outcomeSummary } from '../outcomes/summary';
+
+export interface PeriodReport {
+  clientName: string;
+  timezone: string;
+  /** YYYY-MM-DD, local, both included. */
+  from: string;
+  to: string;
+  stats: ClientStats;
+  minutes: number;
+  outcomes: OutcomeSummaryItem[];
+  /** Calls of the period that still need a person. */
+  needsAttention: number;
+  /** Completed calls per local day. */
+  perDay: DailyPoint[];
+  /** The busiest pathways, most calls first (at most five). */
+  topPathways: { pathway: string; calls: number }[];
+  plan: { name: string; minutesIncluded: number; monthlyPrice: number } | null;
+}
+
+/** The window of local days `from`..`to` as the queries take it: created_at in (start − 1, end − 1]. */
+export function localDaysWindow(
+  from: string,
+  to: string,
+  timeZone: string,
+): CallWindow & { start: number; end: number } {
+  const start = startOfLocalDay(from, timeZone);
+  const end = startOfLocalDay(shiftDate(to, 1), timeZone);
+  return { from: start - 1, to: end - 1, start, end };
+}
+
+export async function periodReport(
+  db: Kysely<Database>,
+  client: Pick<ClientRow, 'id' | 'timezone' | 'company_name' | 'email'>,
+  from: string,
+  to: string,
+): Promise<PeriodReport> {
+  const tz = client.timezone;
+  const window = localDaysWindow(from, to, tz);
+  const real = () =>
+    db
+      .selectFrom('calls')
+      .where('client_id', '=', client.id)
+      .where('verified', '=', 1)
+      .where('is_proxy', '=', 0)
+      .where('source', '!=', 'sample')
+      .where('created_at', '>=', window.start)
+      .where('created_at', '<', window.end);
+  const [stats, minutes, outcomes, attention, perDay, pathways, plan] = await Promise.all([
+    getClientStats(db, client.id, window),
+    minutesBetween(db, client.id, window.start, window.end),
+    outcomeSummary(db, client.id, window, null),
+    real()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('attention_reasons', 'is not', null)
+      .where('handled_at', 'is', null)
+      .executeTakeFirst(),
+    getCallsPerDayInWindow(db, { id: client.id, timezone: tz }, window),
+    real()
+      .select(['pathway', (eb) => eb.fn.countAll<number>().as('calls')])
+      .groupBy('pathway')
+      .orderBy('calls', 'desc')
+      .orderBy('pathway')
+      .limit(5)
+      .execute(),
+    db
+      .selectFrom('subscriptions')
+      .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
+      .select([
+        'plans.name as name',
+        'plans.minutes_included as minutesIncluded',
+        'plans.monthly_price_cents as cents',
+      ])
+      .where('subscriptions.client_id', '=', client.id)
+      .executeTakeFirst(),
+  ]);
+  return {
+    clientName: client.company_name || client.email,
+    timezone: tz,
+    from,
+    to,
+    stats,
+    minutes,
+    outcomes,
+    needsAttention: Number(attention?.n ?? 0),
+    perDay,
+    topPathways: pathways.map((p) => ({ pathway: p.pathway, calls: Number(p.calls) })),
+    plan: plan
+      ? {
+          name: plan.name,
+          minutesIncluded: Number(plan.minutesIncluded),
+          monthlyPrice: Number(plan.cents) / 100,
+        }
+      : null,
+  };
+}

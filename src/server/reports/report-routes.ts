@@ -1,0 +1,49 @@
+/**
+ * GET /api/client/reports/monthly?month=YYYY-MM (issue 14): the month's report as a PDF, the
+ * same one the 1st's e-mail attaches. The current month reads "to date"; a month to come is a 400.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { localDate, shiftDate } from '../calls/time-zones';
+import { requireClient } from '../auth/guards';
+import { badRequest } from '../errors';
+import { PRODUCT_NAME } from '../notifications/email-layout';
+import type { ZodTypeProvider } from '../route-schemas';
+import { renderMonthlyPdf } from './monthly-pdf';
+import { periodReport } from './period-report';
+
+const MonthlyReportQuery = z.object({
+  month: z.string().regex(/^(20\d\d)-(0[1-9]|1[0-2])$/, 'month must look like 2026-10'),
+});
+
+/** The last day of a month, "YYYY-MM-DD". */
+const lastDayOf = (month: string) => shiftDate(`${nextMonth(month)}-01`, -1);
+function nextMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+}
+
+export default async function reportRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, now } = app.deps;
+
+  app.get(
+    '/api/client/reports/monthly',
+    { schema: { querystring: MonthlyReportQuery }, compress: false },
+    async (request, reply) => {
+      const client = requireClient(request);
+      const { month } = request.query;
+      const today = localDate(now(), client.timezone);
+      if (month > today.slice(0, 7))
+        throw badRequest('That month has not started yet', { month: 'That month has not started yet' });
+      // The current month reads up to today.
+      const [to] = [lastDayOf(month), today].sort();
+      const report = await periodReport(db, client, `${month}-01`, to);
+      const pdf = await renderMonthlyPdf(report, month, PRODUCT_NAME);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="report-${month}.pdf"`)
+        .send(pdf);
+    },
+  );
+}
