@@ -7,6 +7,7 @@
  */
 import { BILLING_MESSAGES, type PaymentAction } from '../../contract/billing';
 import { formatMoney } from '../../contract/format';
+import { findClient } from '../clients/clients-repository';
 import type { ClientRow } from '../db/schema';
 import { HttpError, notFound } from '../errors';
 import { PRODUCT_NAME, renderEmail } from '../notifications/email-layout';
@@ -104,11 +105,7 @@ async function paymentEmail(
   kind: 'action' | 'failed',
 ): Promise<void> {
   const { db, config, now } = ctx.deps;
-  const client = await db
-    .selectFrom('clients')
-    .select(['email'])
-    .where('id', '=', clientId)
-    .executeTakeFirst();
+  const client = await findClient(db, clientId);
   if (!client) return;
   const amount = formatMoney(invoice.amountDue / 100);
   const heading =

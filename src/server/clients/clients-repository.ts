@@ -277,3 +277,33 @@ export async function deleteClientCascade(db: Kysely<Database>, id: string): Pro
   await db.deleteFrom('sessions').where('kind', '=', 'client').where('subject_id', '=', id).execute();
   await db.deleteFrom('clients').where('id', '=', id).execute();
 }
+
+/** A client the scheduled e-mails go to, with its e-mail preferences (null where it never saved). */
+export interface ReportRecipient {
+  id: string;
+  email: string;
+  timezone: string;
+  company_name: string | null;
+  email_on: number | null;
+  reports_on: number | null;
+  digest: string | null;
+}
+
+/** Active, onboarded clients and their e-mail preferences: who digests and monthly reports go to. */
+export function listReportRecipients(db: Kysely<Database>): Promise<ReportRecipient[]> {
+  return db
+    .selectFrom('clients')
+    .leftJoin('notification_prefs', 'notification_prefs.client_id', 'clients.id')
+    .select([
+      'clients.id as id',
+      'clients.email as email',
+      'clients.timezone as timezone',
+      'clients.company_name as company_name',
+      'notification_prefs.email_notifications as email_on',
+      'notification_prefs.monthly_reports as reports_on',
+      'notification_prefs.digest as digest',
+    ])
+    .where('clients.is_active', '=', 1)
+    .where('clients.onboarding_status', '=', 'active')
+    .execute() as Promise<ReportRecipient[]>;
+}

@@ -11,7 +11,8 @@ import type { DigestFrequency } from '../../contract/account';
 import { formatCount, formatMoney } from '../../contract/format';
 import { localDate, localHourOf, shiftDate } from '../calls/time-zones';
 import type { Config } from '../config';
-import type { ClientRow, Database } from '../db/schema';
+import { type ReportRecipient, listReportRecipients } from '../clients/clients-repository';
+import type { Database } from '../db/schema';
 import { renderMonthlyPdf } from '../reports/monthly-pdf';
 import { type PeriodReport, periodReport } from '../reports/period-report';
 import { renderEmail } from './email-layout';
@@ -19,30 +20,7 @@ import type { NewMessage } from './outbox';
 
 export const SEND_HOUR = 8;
 
-type Recipient = Pick<ClientRow, 'id' | 'email' | 'timezone' | 'company_name'> & {
-  email_on: number | null;
-  reports_on: number | null;
-  digest: string | null;
-};
-
-/** Real, active clients with their e-mail preferences (defaults where they never saved). */
-async function recipients(db: Kysely<Database>): Promise<Recipient[]> {
-  return db
-    .selectFrom('clients')
-    .leftJoin('notification_prefs', 'notification_prefs.client_id', 'clients.id')
-    .select([
-      'clients.id as id',
-      'clients.email as email',
-      'clients.timezone as timezone',
-      'clients.company_name as company_name',
-      'notification_prefs.email_notifications as email_on',
-      'notification_prefs.monthly_reports as reports_on',
-      'notification_prefs.digest as digest',
-    ])
-    .where('clients.is_active', '=', 1)
-    .where('clients.onboarding_status', '=', 'active')
-    .execute() as Promise<Recipient[]>;
-}
+type Recipient = ReportRecipient;
 
 /** Monday is 1 … Sunday 7, of a local date. */
 const isoWeekday = (date: string) => {
@@ -144,7 +122,7 @@ export async function scheduledReports(
   alreadyQueued: (keys: string[]) => Promise<Set<string>>,
 ): Promise<NewMessage[]> {
   const due: { client: Recipient; key: string; build: () => Promise<NewMessage> }[] = [];
-  for (const client of await recipients(db)) {
+  for (const client of await listReportRecipients(db)) {
     if (localHourOf(now, client.timezone) < SEND_HOUR) continue;
     const today = localDate(now, client.timezone);
     const digest =
