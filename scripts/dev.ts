@@ -40,6 +40,8 @@ const env = {
   TWILIO_FROM: process.env.TWILIO_FROM ?? '+15005550006',
   TWILIO_API_URL: `http://127.0.0.1:${sim.twilio}`,
   OUTBOX_INTERVAL_MS: '1000',
+  // Client webhooks may point at the mail stand-in's /hooks/… on this machine.
+  CLIENT_WEBHOOKS_ALLOW_PRIVATE: '1',
   MAIL_SIM_PORT: String(sim.mail),
   SMTP_SIM_PORT: String(sim.smtp),
   TWILIO_SIM_PORT: String(sim.twilio),

@@ -2,6 +2,8 @@
  * A local SMTP server standing in for the agency's mail relay (issue 14): a real SMTP listener
  * (the `smtp-server` package, plain SMTP with optional AUTH PLAIN/LOGIN) that keeps every message
  * it receives, parsed, and shows them on a small page (GET /) and as JSON (GET /_sim/messages).
+ * The same page is also a client's webhook endpoint for the offline tour: POST /hooks/<anything>
+ * is kept with its X-Signature and shown below the mail (JSON: GET /_sim/hooks).
  * Not a security boundary: bind it to loopback.
  */
 import { createServer as createHttpServer } from 'node:http';
@@ -21,12 +23,23 @@ export interface ReceivedEmail {
   receivedAt: string;
 }
 
+/** A webhook notification received at /hooks/…, as the client's endpoint would get it. */
+export interface ReceivedHook {
+  id: number;
+  path: string;
+  signature: string | null;
+  webhookId: string | null;
+  body: string;
+  receivedAt: string;
+}
+
 export interface SmtpSim {
   /** smtp://127.0.0.1:PORT, for SMTP_URL. */
   smtpUrl: string;
   /** The page and JSON API. */
   url: string;
   messages: ReceivedEmail[];
+  hooks: ReceivedHook[];
   /** Refuse the next N messages with this SMTP code (451 temporary, 550 permanent). */
   failNext(count: number, code: number): void;
   clear(): void;
@@ -49,6 +62,7 @@ export async function startSmtpSim(
 ): Promise<SmtpSim> {
   const host = options.host ?? '127.0.0.1';
   const messages: ReceivedEmail[] = [];
+  const hooks: ReceivedHook[] = [];
   let failures = { count: 0, code: 451 };
   let seq = 0;
 
@@ -96,8 +110,31 @@ export async function startSmtpSim(
   await new Promise<void>((resolve) => smtp.listen(options.smtpPort ?? 0, host, resolve));
   const smtpPort = (smtp.server.address() as AddressInfo).port;
 
+  let httpPort = 0;
   const http = createHttpServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://sim');
+    if (url.pathname.startsWith('/hooks/') && req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        hooks.push({
+          id: hooks.length + 1,
+          path: url.pathname,
+          signature: (req.headers['x-signature'] as string | undefined) ?? null,
+          webhookId: (req.headers['webhook-id'] as string | undefined) ?? null,
+          body: Buffer.concat(chunks).toString('utf8').slice(0, 200_000),
+          receivedAt: new Date().toISOString(),
+        });
+        if (hooks.length > 500) hooks.shift();
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"received":true}');
+      });
+      return;
+    }
+    if (url.pathname === '/_sim/hooks' && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ hooks }));
+    }
     if (url.pathname === '/_sim/messages' && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ messages }));
@@ -130,23 +167,34 @@ export async function startSmtpSim(
           (m) =>
             `<li><a href="/messages/${m.id}">${escapeHtml(m.subject)}</a> — to ${escapeHtml(m.to.join(', '))}, ${escapeHtml(m.receivedAt)}</li>`,
         )
+        .join('')}</ul>
+<h2>Webhook notifications received (${hooks.length})</h2><p>Set a client's endpoint to <code>http://127.0.0.1:${httpPort}/hooks/anything</code>.</p><ul>${[
+        ...hooks,
+      ]
+        .reverse()
+        .map(
+          (h) =>
+            `<li><code>${escapeHtml(h.path)}</code>, ${escapeHtml(h.receivedAt)}, signature <code>${escapeHtml(h.signature ?? 'none')}</code><pre style="white-space:pre-wrap;max-height:12em;overflow:auto">${escapeHtml(h.body)}</pre></li>`,
+        )
         .join('')}</ul></body></html>`);
     }
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('Not found');
   });
   await new Promise<void>((resolve) => http.listen(options.httpPort ?? 0, host, resolve));
-  const httpPort = (http.address() as AddressInfo).port;
+  httpPort = (http.address() as AddressInfo).port;
 
   return {
     smtpUrl: `smtp://${host}:${smtpPort}`,
     url: `http://${host}:${httpPort}`,
     messages,
+    hooks,
     failNext(count, code) {
       failures = { count, code };
     },
     clear() {
       messages.length = 0;
+      hooks.length = 0;
     },
     async close() {
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
