@@ -449,6 +449,30 @@ export class PaypalBilling {
     return sub;
   }
 
+  /**
+   * Control: this cycle's charge is declined (the buyer's funding source refused it). PayPal keeps
+   * the subscription ACTIVE, counts the failure, owes the amount and says
+   * BILLING.SUBSCRIPTION.PAYMENT.FAILED.
+   */
+  failPayment(id: string): PaypalSubscription {
+    const sub = this.subscription(id);
+    if (sub.status !== 'ACTIVE' || !sub.billing_info)
+      throw PaypalSimError.unprocessable('SUBSCRIPTION_STATUS_INVALID', `Subscription is ${sub.status}.`);
+    const last = sub.billing_info.last_payment?.amount ?? sub.billing_info.outstanding_balance;
+    const ms = this.ctx.nowMs();
+    sub.billing_info.failed_payments_count += 1;
+    sub.billing_info.outstanding_balance = { ...last };
+    sub.billing_info.last_failed_payment = {
+      amount: { ...last },
+      time: isoTime(ms),
+      reason_code: 'PAYMENT_DENIED',
+      next_payment_retry_time: isoTime(ms + 5 * 86_400_000),
+    };
+    sub.update_time = isoTime(ms);
+    this.emit('BILLING.SUBSCRIPTION.PAYMENT.FAILED', 'Subscription payment failed', sub);
+    return sub;
+  }
+
   private setStatus(sub: PaypalSubscription, status: PaypalSubscription['status'], note?: string): void {
     const now = this.now();
     sub.status = status;

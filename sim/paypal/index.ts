@@ -57,6 +57,8 @@ export interface PaypalSim {
   activate(subscriptionId: string): void;
   /** The buyer cancels from their PayPal account (a webhook is sent if a target is set). */
   cancelByBuyer(subscriptionId: string): void;
+  /** This cycle's charge is declined (BILLING.SUBSCRIPTION.PAYMENT.FAILED). */
+  failPayment(subscriptionId: string): void;
   flush(): Promise<void>;
   resend(eventId: string): Promise<Transmission | null>;
   /** Invalidates every access token (tests of token refresh). */
@@ -425,6 +427,10 @@ export async function startPaypalSim(opts: PaypalSimOptions = {}): Promise<Paypa
       const { release } = withEvents((b) =>
         b.cancelSubscription(subscriptionId, { reason: 'Cancelled by the buyer' }),
       );
+      release();
+    },
+    failPayment(subscriptionId) {
+      const { release } = withEvents((b) => b.failPayment(subscriptionId));
       release();
     },
     flush: () => webhooks.flush(),

@@ -86,6 +86,12 @@ export interface PaypalSubscription {
       total_cycles: number;
     }[];
     last_payment?: { amount: Money; time: string };
+    last_failed_payment?: {
+      amount: Money;
+      time: string;
+      reason_code: string;
+      next_payment_retry_time: string;
+    };
     next_billing_time?: string;
     failed_payments_count: number;
   };

@@ -23,6 +23,7 @@ describe(`PayPal payments (${TEST_DB})`, () => {
       env: {
         PAYPAL_CLIENT_ID: 'pp-id',
         PAYPAL_CLIENT_SECRET: 'pp-secret',
+        ADMIN_EMAIL: 'agency@example.test',
         PAYPAL_API_URL: paypal.url,
         PAYPAL_WEBHOOK_ID: 'WH-API',
         STRIPE_SECRET_KEY: 'sk_test_pp',
@@ -214,6 +215,41 @@ describe(`PayPal payments (${TEST_DB})`, () => {
         headers: { 'content-type': 'application/json' },
       });
       expect(unsigned.statusCode).toBe(400);
+    } finally {
+      paypal.setWebhookTarget(null);
+    }
+  });
+
+  it('a declined PayPal renewal e-mails the client and the agency once, and keeps the plan', async () => {
+    paypal.setWebhookTarget(`${appUrl}/api/webhooks/paypal`, 'WH-API');
+    try {
+      const { client, cookie } = await newClient();
+      await startPaypal(cookie, 'starter', 49);
+      const paypalId = await pendingPaypalId(client.id);
+      paypal.approve(paypalId);
+      await paypal.flush();
+      paypal.failPayment(paypalId);
+      await paypal.flush();
+      const failed = await t.deps.db
+        .selectFrom('provider_events')
+        .select('event_id')
+        .where('provider', '=', 'paypal')
+        .execute();
+      // PayPal re-sends; one e-mail each still.
+      await paypal.resend(failed.at(-1)!.event_id);
+      const mails = await t.deps.db
+        .selectFrom('outbox')
+        .select(['topic', 'payload_json'])
+        .where('client_id', '=', client.id)
+        .where('topic', 'in', ['payment.failed', 'admin.payment-failed'])
+        .orderBy('topic')
+        .execute();
+      expect(mails.map((m) => [m.topic, JSON.parse(m.payload_json).to])).toEqual([
+        ['admin.payment-failed', 'agency@example.test'],
+        ['payment.failed', client.email],
+      ]);
+      expect(JSON.parse(mails[1].payload_json).subject).toBe('Your subscription payment failed');
+      expect(await getSubscription(cookie)).toMatchObject({ planId: 'starter', status: 'active' });
     } finally {
       paypal.setWebhookTarget(null);
     }

@@ -82,6 +82,9 @@ describe(`PayPal contract (${TEST_DB})`, () => {
     sim.approve(created.id);
     await sim.flush();
     await gateway.getSubscription(created.id);
+    sim.failPayment(created.id);
+    await sim.flush();
+    await gateway.getSubscription(created.id);
     await gateway.cancelSubscription(created.id, 'Contract test');
     await sim.flush();
     await expect(gateway.getSubscription('I-DOESNOTEXIST')).rejects.toThrow();

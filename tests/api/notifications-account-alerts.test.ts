@@ -113,4 +113,39 @@ describe(`account alerts (${TEST_DB})`, () => {
     await check();
     expect(await emailsOf(silent.id)).toHaveLength(2);
   });
+
+  it('tells a client once that its cancelled subscription ends within three days', async () => {
+    clock = Date.UTC(2026, 8, 10, 12, 0);
+    const client = await createClient(t.deps, { timezone: 'America/Los_Angeles' });
+    const subscription = {
+      id: randomUUID(),
+      client_id: client.id,
+      plan_id: 'starter',
+      status: 'active',
+      provider: 'card',
+      card_brand: 'visa',
+      card_last4: '4242',
+      card_exp: '12/2030',
+      stripe_subscription_id: null,
+      paypal_subscription_id: null,
+      // Sept 14, 02:00 UTC: Sept 13 in Los Angeles.
+      current_period_end: Date.UTC(2026, 8, 14, 2, 0),
+      cancel_at_period_end: 1,
+      created_at: clock,
+      updated_at: clock,
+    };
+    await t.deps.db.insertInto('subscriptions').values(subscription).execute();
+    const ending = async () => (await emailsOf(client.id)).filter((m) => m.topic === 'subscription.ending');
+    await check();
+    expect(await ending()).toHaveLength(0); // more than three days ahead
+    clock = Date.UTC(2026, 8, 11, 12, 0);
+    await check();
+    await check();
+    const mails = await ending();
+    expect(mails).toHaveLength(1);
+    expect(JSON.parse(mails[0].payload_json)).toMatchObject({
+      to: client.email,
+      subject: 'Your Starter subscription ends on September 13, 2026',
+    });
+  });
 });

@@ -11,7 +11,7 @@ import { findClient } from '../clients/clients-repository';
 import type { ClientRow } from '../db/schema';
 import { HttpError, notFound } from '../errors';
 import { PRODUCT_NAME, renderEmail } from '../notifications/email-layout';
-import { enqueue } from '../notifications/outbox';
+import { type NewMessage, enqueue } from '../notifications/outbox';
 import { syncStripeSubscription } from './activation';
 import { awaitStripe } from './await-stripe';
 import type { BillingContext } from './billing-context';
@@ -98,43 +98,92 @@ export async function confirmPaymentAction(ctx: BillingContext, client: ClientRo
   if (settled !== 'pending') await syncStripeSubscription(ctx, settled.info);
 }
 
+/** What an account alert about a payment says, and the key that keeps it to one e-mail. */
+export interface PaymentAlert {
+  kind: 'action' | 'failed';
+  /** One cause, one e-mail: the invoice id, or PayPal's event id. */
+  key: string;
+  /** "$49.00", when the provider said. */
+  amount: string | null;
+}
+
 async function paymentEmail(
   ctx: BillingContext,
   clientId: string,
   invoice: InvoiceEvent,
   kind: 'action' | 'failed',
+) {
+  await queuePaymentAlerts(ctx, clientId, {
+    kind,
+    key: invoice.id,
+    amount: formatMoney(invoice.amountDue / 100),
+  });
+}
+
+/**
+ * Account alerts about payments, always sent: to the client, and for a failure also to the agency
+ * (ADMIN_EMAIL), each once per cause.
+ */
+export async function queuePaymentAlerts(
+  ctx: BillingContext,
+  clientId: string,
+  alert: PaymentAlert,
 ): Promise<void> {
   const { db, config, now } = ctx.deps;
   const client = await findClient(db, clientId);
   if (!client) return;
-  const amount = formatMoney(invoice.amountDue / 100);
+  const base = config.publicUrl.replace(/\/$/, '');
+  const renewal = alert.amount
+    ? `the ${alert.amount} renewal of your subscription`
+    : 'your subscription renewal';
   const heading =
-    kind === 'action' ? 'Please confirm your subscription payment' : 'Your subscription payment failed';
+    alert.kind === 'action' ? 'Please confirm your subscription payment' : 'Your subscription payment failed';
   const content = renderEmail({
     brand: PRODUCT_NAME,
     heading,
     lines: [
-      kind === 'action'
-        ? `Your bank asks you to confirm the ${amount} renewal of your subscription. Until you do, it stays unpaid.`
-        : `We could not charge ${amount} for your subscription renewal. Stripe will try again; you can also update your card.`,
+      alert.kind === 'action'
+        ? `Your bank asks you to confirm ${renewal}. Until you do, it stays unpaid.`
+        : `We could not charge ${renewal}. It will be tried again; you can also update your payment method.`,
     ],
     action: {
-      label: kind === 'action' ? 'Confirm payment' : 'Update payment method',
-      url: `${config.publicUrl.replace(/\/$/, '')}/settings?tab=subscription`,
+      label: alert.kind === 'action' ? 'Confirm payment' : 'Update payment method',
+      url: `${base}/settings?tab=subscription`,
     },
     footer: 'Account alerts are always sent: they are about your plan and payments.',
   });
-  await enqueue(
-    db,
-    [
-      {
-        clientId,
-        channel: 'email',
-        topic: kind === 'action' ? 'payment.action_required' : 'payment.failed',
-        dedupeKey: `email:payment-${kind}:${invoice.id}`,
-        payload: { to: client.email, subject: heading, ...content },
+  const messages: NewMessage[] = [
+    {
+      clientId,
+      channel: 'email',
+      topic: alert.kind === 'action' ? 'payment.action_required' : 'payment.failed',
+      dedupeKey: `email:payment-${alert.kind}:${alert.key}`,
+      payload: { to: client.email, subject: heading, ...content },
+    },
+  ];
+  const admin = config.mail.adminEmail;
+  if (alert.kind === 'failed' && admin) {
+    const name = client.company_name || client.email;
+    const agencyHeading = `A payment from ${name} failed`;
+    messages.push({
+      clientId,
+      channel: 'email',
+      topic: 'admin.payment-failed',
+      dedupeKey: `email:admin-payment-failed:${alert.key}`,
+      payload: {
+        to: admin,
+        subject: agencyHeading,
+        ...renderEmail({
+          brand: PRODUCT_NAME,
+          heading: agencyHeading,
+          lines: [
+            `${name}'s ${alert.amount ? `${alert.amount} ` : ''}subscription renewal could not be charged.`,
+          ],
+          action: { label: 'Open the client', url: `${base}/admin/client/${encodeURIComponent(clientId)}` },
+          footer: 'Sent to the agency (ADMIN_EMAIL) for every failed payment.',
+        }),
       },
-    ],
-    now(),
-  );
+    });
+  }
+  await enqueue(db, messages, now());
 }

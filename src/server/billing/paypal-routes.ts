@@ -21,6 +21,8 @@ import { findPaymentByProviderId } from './payments-repository';
 import { isEventHandled, recordEventHandled } from './provider-events';
 import { keepRawBody, rawBodyOf } from '../raw-body';
 import type { BillingPluginOptions } from './billing-context';
+import { queuePaymentAlerts } from './payment-action';
+import { findByPaypalSubscription } from './subscriptions-repository';
 
 const SETTINGS = '/settings?tab=subscription';
 const ReturnQuery = z.object({ subscription_id: z.string().trim().min(1).max(100).optional() });
@@ -85,6 +87,15 @@ export default async function paypalRoutes(
           if (!(isPaymentError(error) && error.kind === 'not_found')) throw error;
         }
       }
+      if (event.type === 'BILLING.SUBSCRIPTION.PAYMENT.FAILED' && event.subscriptionId) {
+        const row = await findByPaypalSubscription(db, event.subscriptionId);
+        if (row)
+          await queuePaymentAlerts(ctx, row.client_id, {
+            kind: 'failed',
+            key: `paypal:${event.id}`,
+            amount: null,
+          });
+      }
       await recordEventHandled(db, 'paypal', event.id, app.deps.now());
       return { received: true };
     });
@@ -96,7 +107,7 @@ function redirect(reply: FastifyReply, to: string) {
 }
 
 /** The event id and the subscription it concerns (subscription events, and sales of a subscription). */
-function parseEvent(raw: Buffer): { id: string; subscriptionId: string | null } | null {
+function parseEvent(raw: Buffer): { id: string; type: string; subscriptionId: string | null } | null {
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8'));
@@ -109,5 +120,9 @@ function parseEvent(raw: Buffer): { id: string; subscriptionId: string | null } 
   let subscriptionId: unknown = null;
   if (event.event_type.startsWith('BILLING.SUBSCRIPTION.')) subscriptionId = resource.id;
   else if (event.event_type.startsWith('PAYMENT.SALE.')) subscriptionId = resource.billing_agreement_id;
-  return { id: event.id, subscriptionId: typeof subscriptionId === 'string' ? subscriptionId : null };
+  return {
+    id: event.id,
+    type: event.event_type,
+    subscriptionId: typeof subscriptionId === 'string' ? subscriptionId : null,
+  };
 }

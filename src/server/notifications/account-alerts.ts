@@ -1,7 +1,8 @@
 /**
  * Account alerts (issue 14), always on whatever the switches say: minutes used at 80 % and 100 %
- * of the plan (once per month each), and, to the agency (ADMIN_EMAIL), clients whose calls
- * stopped arriving. Checked every few minutes by every instance; the outbox's dedupe keys make
+ * of the plan (once per month each), a cancelled subscription about to end (once), and, to the
+ * agency (ADMIN_EMAIL), clients whose calls stopped arriving. Payment alerts are queued by the
+ * payment webhooks (billing/payment-action.ts); digests and reports by scheduled-reports.ts. Checked every few minutes by every instance; the outbox's dedupe keys make
  * the checks idempotent, so two instances checking at once still send one e-mail.
  */
 import type { Kysely } from 'kysely';
@@ -90,6 +91,68 @@ export async function usageAlerts(
   return messages;
 }
 
+/** A cancelled subscription is announced this long before it ends. */
+export const ENDING_NOTICE_MS = 3 * DAY_MS;
+
+/** Subscriptions set to end within three days: the client is told once, with a way to keep the plan. */
+export async function subscriptionEndingAlerts(
+  db: Kysely<Database>,
+  config: Config,
+  brand: string,
+  now: number,
+): Promise<NewMessage[]> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .innerJoin('clients', 'clients.id', 'subscriptions.client_id')
+    .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
+    .select([
+      'subscriptions.id as id',
+      'subscriptions.current_period_end as ends',
+      'clients.id as clientId',
+      'clients.email as email',
+      'clients.timezone as timezone',
+      'plans.name as plan',
+    ])
+    .where('subscriptions.cancel_at_period_end', '=', 1)
+    .where('subscriptions.status', '!=', 'canceled')
+    .where('subscriptions.current_period_end', '>', now)
+    .where('subscriptions.current_period_end', '<=', now + ENDING_NOTICE_MS)
+    .where('clients.is_active', '=', 1)
+    .execute();
+  return rows.map((row) => {
+    const date = new Date(Number(row.ends)).toLocaleDateString('en-US', {
+      month: 'long',
+      day: 'numeric',
+      year: 'numeric',
+      timeZone: row.timezone,
+    });
+    const heading = `Your ${row.plan} subscription ends on ${date}`;
+    return {
+      clientId: row.clientId,
+      channel: 'email' as const,
+      topic: 'subscription.ending',
+      dedupeKey: `email:subscription-ending:${row.id}:${row.ends}`,
+      payload: {
+        to: row.email,
+        subject: heading,
+        ...renderEmail({
+          brand,
+          heading,
+          lines: [
+            `You cancelled your subscription; it ends on ${date} and will not renew.`,
+            'Changed your mind? Resume it before then and nothing changes for your calls or your data.',
+          ],
+          action: {
+            label: 'Keep my plan',
+            url: `${config.publicUrl.replace(/\/$/, '')}/settings?tab=subscription`,
+          },
+          footer: 'Account alerts are always sent: they are about your plan and payments.',
+        }),
+      },
+    };
+  });
+}
+
 /** Clients with calls in the week before yesterday and none since: the agency should look. */
 export async function silentClientAlerts(
   db: Kysely<Database>,
@@ -141,6 +204,7 @@ export async function checkAccountAlerts(
   const messages = [
     ...(await usageAlerts(db, config, brand, now)),
     ...(await silentClientAlerts(db, config, brand, now)),
+    ...(await subscriptionEndingAlerts(db, config, brand, now)),
     ...(await scheduledReports(db, config, brand, now, alreadyQueued)),
   ];
   return enqueue(db, messages, now);

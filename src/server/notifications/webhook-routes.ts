@@ -25,13 +25,13 @@ import {
   type WebhookEndpoint,
   findWebhookEndpoint,
   isPublicTarget,
+  postEvent,
   removeWebhookEndpoint,
   saveWebhookEndpoint,
 } from './client-webhooks';
 import { webhookContext } from './index';
 import { enqueue } from './outbox';
 import { type WebhookPayload, eventIdOf, renderEvent } from './webhook-sender';
-import { postEvent } from './client-webhooks';
 
 const Success = z.object({ success: z.literal(true) });
 const DeliveryParams = z.object({ id: z.string().uuid() });
