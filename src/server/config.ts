@@ -62,6 +62,8 @@ export interface Config {
   twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | null;
   /** How often the outbox worker looks for due messages. */
   outboxIntervalMs: number;
+  /** The agency's name at the top of e-mails, texts and reports (AGENCY_NAME). */
+  brandName: string;
   /**
    * Clients' webhook URLs may point at loopback and private addresses (local development and
    * tests only: in production that would let a client make the server call inside its network).
@@ -235,6 +237,7 @@ const EnvSchema = z.object({
   TWILIO_AUTH_TOKEN: optional,
   TWILIO_FROM: optional,
   TWILIO_API_URL: httpUrl('TWILIO_API_URL').optional(),
+  AGENCY_NAME: z.string().trim().min(1).max(80, 'AGENCY_NAME must be at most 80 characters').optional(),
   CLIENT_WEBHOOKS_ALLOW_PRIVATE: z
     .enum(['0', '1', 'true', 'false'], { message: 'CLIENT_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0' })
     .optional(),
@@ -324,6 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : null,
     outboxIntervalMs: e.OUTBOX_INTERVAL_MS ?? 5_000,
+    brandName: e.AGENCY_NAME ?? 'Call Analytics',
     clientWebhooksAllowPrivate:
       e.CLIENT_WEBHOOKS_ALLOW_PRIVATE === '1' || e.CLIENT_WEBHOOKS_ALLOW_PRIVATE === 'true',
   };

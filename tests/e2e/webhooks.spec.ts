@@ -78,7 +78,7 @@ test('a client connects its endpoint, tests it, and receives each finished call 
   expect(event).toMatchObject({
     type: 'call.completed',
     apiVersion: '2026-11-01',
-    data: { call: { status: 'completed' } },
+    call: { status: 'completed' },
   });
   expect(signedWith(secret, hits[1])).toBe(true);
 

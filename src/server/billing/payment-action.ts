@@ -10,7 +10,7 @@ import { formatMoney } from '../../contract/format';
 import { findClient } from '../clients/clients-repository';
 import type { ClientRow } from '../db/schema';
 import { HttpError, notFound } from '../errors';
-import { PRODUCT_NAME, renderEmail } from '../notifications/email-layout';
+import { renderEmail } from '../notifications/email-layout';
 import { type NewMessage, enqueue } from '../notifications/outbox';
 import { syncStripeSubscription } from './activation';
 import { awaitStripe } from './await-stripe';
@@ -139,7 +139,7 @@ export async function queuePaymentAlerts(
   const heading =
     alert.kind === 'action' ? 'Please confirm your subscription payment' : 'Your subscription payment failed';
   const content = renderEmail({
-    brand: PRODUCT_NAME,
+    brand: config.brandName,
     heading,
     lines: [
       alert.kind === 'action'
@@ -174,7 +174,7 @@ export async function queuePaymentAlerts(
         to: admin,
         subject: agencyHeading,
         ...renderEmail({
-          brand: PRODUCT_NAME,
+          brand: config.brandName,
           heading: agencyHeading,
           lines: [
             `${name}'s ${alert.amount ? `${alert.amount} ` : ''}subscription renewal could not be charged.`,

@@ -4,9 +4,6 @@
  * become markup.
  */
 
-/** The name e-mails carry at the top when no agency brand is set. */
-export const PRODUCT_NAME = 'Call Analytics';
-
 export interface EmailContent {
   /** The agency's or product's name, at the top. */
   brand: string;

@@ -5,15 +5,12 @@
 import type { AppDeps } from '../context';
 import type { OutboxRow } from '../db/schema';
 import { checkAccountAlerts } from './account-alerts';
-import { PRODUCT_NAME } from './email-layout';
 import { emailSender } from './email-sender';
 import { type Mailer, createMailer } from './mailer';
 import { smsSender } from './sms-sender';
 import { type WebhookContext, webhookSender } from './webhook-sender';
 import { createTwilioClient } from './twilio';
 import { type OutboxWorker, type Senders, createOutboxWorker } from './worker';
-
-export { PRODUCT_NAME };
 
 /** Account alerts are checked this often (each check is idempotent: dedupe keys). */
 export const ACCOUNT_ALERTS_INTERVAL_MS = 10 * 60 * 1000;
@@ -47,7 +44,7 @@ export function createNotifications(
 ): Notifications {
   const { config } = deps;
   const mailer = config.mail.smtpUrl ? createMailer(config.mail.smtpUrl, config.mail.from) : null;
-  const ctx = { publicUrl: config.publicUrl, brand: PRODUCT_NAME };
+  const ctx = { publicUrl: config.publicUrl, brand: config.brandName };
   const senders: Senders = {
     ...(mailer ? { email: emailSender(deps.db, mailer, ctx) } : {}),
     ...(config.twilio ? { sms: smsSender(deps.db, createTwilioClient(config.twilio), ctx) } : {}),
@@ -55,7 +52,7 @@ export function createNotifications(
     ...extra,
   };
   const worker = createOutboxWorker(deps, senders, onError);
-  const checkAlerts = () => checkAccountAlerts(deps.db, config, PRODUCT_NAME, deps.now());
+  const checkAlerts = () => checkAccountAlerts(deps.db, config, config.brandName, deps.now());
   let alertsTimer: NodeJS.Timeout | null = null;
   return {
     worker,

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { localDate, shiftDate } from '../calls/time-zones';
 import { requireClient } from '../auth/guards';
 import { badRequest } from '../errors';
-import { PRODUCT_NAME } from '../notifications/email-layout';
 import type { ZodTypeProvider } from '../route-schemas';
 import { renderMonthlyPdf } from './monthly-pdf';
 import { periodReport } from './period-report';
@@ -39,7 +38,7 @@ export default async function reportRoutes(fastify: FastifyInstance): Promise<vo
       // The current month reads up to today.
       const [to] = [lastDayOf(month), today].sort();
       const report = await periodReport(db, client, `${month}-01`, to);
-      const pdf = await renderMonthlyPdf(report, month, PRODUCT_NAME);
+      const pdf = await renderMonthlyPdf(report, month, app.deps.config.brandName);
       return reply
         .type('application/pdf')
         .header('content-disposition', `attachment; filename="report-${month}.pdf"`)
