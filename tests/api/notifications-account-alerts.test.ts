@@ -2,12 +2,11 @@
  * Account alerts (issue 14): minutes at 80 % and 100 % of the plan, once per month each, whatever
  * the switches; and, to the agency, clients whose calls stopped arriving, once a day.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
 import { createNotifications } from '../../src/server/notifications';
 import { storeCalls } from '../helpers/calls';
-import { createClient } from '../helpers/factories';
+import { createClient, createSubscription } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
 const HOUR = 3_600_000;
@@ -47,25 +46,8 @@ describe(`account alerts (${TEST_DB})`, () => {
       },
       clock,
     );
-    await t.deps.db
-      .insertInto('subscriptions')
-      .values({
-        id: randomUUID(),
-        client_id: client.id,
-        plan_id: 'starter', // 500 minutes
-        status: 'active',
-        provider: 'card',
-        card_brand: 'visa',
-        card_last4: '4242',
-        card_exp: '12/2030',
-        stripe_subscription_id: null,
-        paypal_subscription_id: null,
-        current_period_end: clock + 10 * 24 * HOUR,
-        cancel_at_period_end: 0,
-        created_at: clock,
-        updated_at: clock,
-      })
-      .execute();
+    // Starter: 500 minutes.
+    await createSubscription(t.deps, client.id, { current_period_end: clock + 10 * 24 * HOUR });
     // 390 minutes: under 80 %.
     await storeCalls(t.deps, client, [{ createdAt: clock - HOUR, durationSeconds: 390 * 60 }]);
     await check();
@@ -117,24 +99,11 @@ describe(`account alerts (${TEST_DB})`, () => {
   it('tells a client once that its cancelled subscription ends within three days', async () => {
     clock = Date.UTC(2026, 8, 10, 12, 0);
     const client = await createClient(t.deps, { timezone: 'America/Los_Angeles' });
-    const subscription = {
-      id: randomUUID(),
-      client_id: client.id,
-      plan_id: 'starter',
-      status: 'active',
-      provider: 'card',
-      card_brand: 'visa',
-      card_last4: '4242',
-      card_exp: '12/2030',
-      stripe_subscription_id: null,
-      paypal_subscription_id: null,
+    await createSubscription(t.deps, client.id, {
       // Sept 14, 02:00 UTC: Sept 13 in Los Angeles.
       current_period_end: Date.UTC(2026, 8, 14, 2, 0),
       cancel_at_period_end: 1,
-      created_at: clock,
-      updated_at: clock,
-    };
-    await t.deps.db.insertInto('subscriptions').values(subscription).execute();
+    });
     const ending = async () => (await emailsOf(client.id)).filter((m) => m.topic === 'subscription.ending');
     await check();
     expect(await ending()).toHaveLength(0); // more than three days ahead

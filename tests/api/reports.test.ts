@@ -4,7 +4,6 @@
  * and the schedules: 08:00 local, Mondays for the weekly digest, the 1st for the report, once each
  * however many checks run, across time zones and the DST change.
  */
-import { randomUUID } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
@@ -13,7 +12,7 @@ import { digestDue, reportMonthDue } from '../../src/server/notifications/schedu
 import { renderMonthlyPdf } from '../../src/server/reports/monthly-pdf';
 import { periodReport } from '../../src/server/reports/period-report';
 import { storeCalls } from '../helpers/calls';
-import { createClient, loginClient } from '../helpers/factories';
+import { createClient, createSubscription, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
 /** The text a PDF shows: PDFKit writes the standard fonts' text as hex strings in Tj/TJ. */
@@ -64,25 +63,7 @@ describe(`digests and monthly reports (${TEST_DB})`, () => {
       },
       clock,
     );
-    await t.deps.db
-      .insertInto('subscriptions')
-      .values({
-        id: randomUUID(),
-        client_id: client.id,
-        plan_id: 'starter',
-        status: 'active',
-        provider: 'card',
-        card_brand: 'visa',
-        card_last4: '4242',
-        card_exp: '12/2030',
-        stripe_subscription_id: null,
-        paypal_subscription_id: null,
-        current_period_end: clock + 20 * 86_400_000,
-        cancel_at_period_end: 0,
-        created_at: clock,
-        updated_at: clock,
-      })
-      .execute();
+    await createSubscription(t.deps, client.id);
     await storeCalls(t.deps, client, [
       // October in New York: the 1st at 00:30 EDT is Sept 30, 04:30 UTC … the 31st at 23:30 EDT is Nov 1, 03:30 UTC.
       { createdAt: Date.UTC(2026, 9, 1, 4, 30), durationSeconds: 120, pathway: 'Booking' },

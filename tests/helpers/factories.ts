@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../src/server/auth/passwords';
 import type { AppDeps } from '../../src/server/context';
 import { randomToken } from '../../src/server/crypto/secrets';
-import type { NewClientRow } from '../../src/server/db/schema';
+import type { NewClientRow, SubscriptionsTable } from '../../src/server/db/schema';
 import { createAdmin } from '../../src/server/seed';
 
 export const TEST_PASSWORD = 'correct horse battery';
@@ -36,6 +36,35 @@ export async function createClient(
   };
   await deps.db.insertInto('clients').values(values).execute();
   return deps.db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** An active card subscription on the Starter plan (500 minutes), stored as billing would keep it. */
+export async function createSubscription(
+  deps: AppDeps,
+  clientId: string,
+  overrides: Partial<Omit<SubscriptionsTable, 'id' | 'client_id'>> = {},
+) {
+  const t = deps.now();
+  await deps.db
+    .insertInto('subscriptions')
+    .values({
+      id: randomUUID(),
+      client_id: clientId,
+      plan_id: 'starter',
+      status: 'active',
+      provider: 'card',
+      card_brand: 'visa',
+      card_last4: '4242',
+      card_exp: '12/2030',
+      stripe_subscription_id: null,
+      paypal_subscription_id: null,
+      current_period_end: t + 20 * 86_400_000,
+      cancel_at_period_end: 0,
+      created_at: t,
+      updated_at: t,
+      ...overrides,
+    })
+    .execute();
 }
 
 export async function createAdminUser(

@@ -41,7 +41,7 @@ export async function noteActionRequired(ctx: BillingContext, invoice: InvoiceEv
   const row = await findByStripeSubscription(db, invoice.subscriptionId);
   if (!row) return;
   await updateSubscription(db, row.id, { action_invoice_id: invoice.id, updated_at: now() });
-  await paymentEmail(ctx, row.client_id, invoice, 'action');
+  await queuePaymentAlerts(ctx, row.client_id, invoiceAlert(invoice, 'action'));
 }
 
 export async function noteInvoicePaid(ctx: BillingContext, invoice: InvoiceEvent): Promise<void> {
@@ -54,7 +54,7 @@ export async function noteInvoicePaid(ctx: BillingContext, invoice: InvoiceEvent
 export async function notePaymentFailed(ctx: BillingContext, invoice: InvoiceEvent): Promise<void> {
   if (invoice.billingReason !== RENEWAL) return;
   const row = await findByStripeSubscription(ctx.deps.db, invoice.subscriptionId);
-  if (row) await paymentEmail(ctx, row.client_id, invoice, 'failed');
+  if (row) await queuePaymentAlerts(ctx, row.client_id, invoiceAlert(invoice, 'failed'));
 }
 
 /** The renewal waiting for the client, with the secret Stripe.js confirms it with. */
@@ -107,18 +107,12 @@ export interface PaymentAlert {
   amount: string | null;
 }
 
-async function paymentEmail(
-  ctx: BillingContext,
-  clientId: string,
-  invoice: InvoiceEvent,
-  kind: 'action' | 'failed',
-) {
-  await queuePaymentAlerts(ctx, clientId, {
-    kind,
-    key: invoice.id,
-    amount: formatMoney(invoice.amountDue / 100),
-  });
-}
+/** The alert key and amount of a Stripe invoice. */
+const invoiceAlert = (invoice: InvoiceEvent, kind: PaymentAlert['kind']): PaymentAlert => ({
+  kind,
+  key: invoice.id,
+  amount: formatMoney(invoice.amountDue / 100),
+});
 
 /**
  * Account alerts about payments, always sent: to the client, and for a failure also to the agency

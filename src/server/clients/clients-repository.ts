@@ -47,8 +47,18 @@ export async function timeZonesOf(db: Kysely<Database>, ids: string[]): Promise<
 export function notificationTargetsOf(db: Kysely<Database>, ids: string[]) {
   return db
     .selectFrom('clients')
-    .select(['id', 'email', 'phone_number', 'timezone', 'company_name', 'onboarding_status'])
-    .where('id', 'in', ids)
+    .leftJoin('client_webhooks', 'client_webhooks.client_id', 'clients.id')
+    .select([
+      'clients.id as id',
+      'clients.email as email',
+      'clients.phone_number as phone_number',
+      'clients.timezone as timezone',
+      'clients.company_name as company_name',
+      'clients.onboarding_status as onboarding_status',
+      // Set when the client has a webhook endpoint: without one, webhook events have nowhere to go.
+      'client_webhooks.url as webhook_url',
+    ])
+    .where('clients.id', 'in', ids)
     .execute();
 }
 

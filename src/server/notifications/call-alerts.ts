@@ -23,6 +23,7 @@ interface ClientFacts {
   phone_number: string | null;
   timezone: string;
   onboarding_status: string;
+  webhook_url: string | null;
 }
 
 /** What a call message carries: the call, and why it was sent. */
@@ -44,8 +45,6 @@ export function callMessages(
   prefs: Map<string, StoredNotificationPrefs>,
   sets: Map<string, OutcomeSet>,
   now: number,
-  /** Clients with a webhook URL: without one, the switch alone sends nothing. */
-  webhooks: Set<string> = new Set(),
 ): NewMessage[] {
   const messages: NewMessage[] = [];
   for (const call of calls) {
@@ -73,7 +72,7 @@ export function callMessages(
         payload: { callId: call.id, reasons: attention } satisfies CallMessagePayload,
         notBefore: endOfQuietHours(now, client.timezone, pref.quietHours),
       });
-    if (pref.webhookNotifications && webhooks.has(client.id))
+    if (pref.webhookNotifications && client.webhook_url)
       messages.push({
         clientId: client.id,
         channel: 'webhook',
@@ -94,12 +93,10 @@ export async function enqueueCallAlerts(
 ): Promise<number> {
   if (calls.length === 0) return 0;
   const ids = [...new Set(calls.map((c) => c.client_id))];
-  const [clientRows, prefs, webhookRows] = await Promise.all([
+  const [clientRows, prefs] = await Promise.all([
     notificationTargetsOf(trx, ids),
     readNotificationPrefsOf(trx, ids),
-    trx.selectFrom('client_webhooks').select('client_id').where('client_id', 'in', ids).execute(),
   ]);
   const clients = new Map(clientRows.map((c) => [c.id, c]));
-  const webhooks = new Set(webhookRows.map((r) => r.client_id));
-  return enqueue(trx, callMessages(calls, clients, prefs, sets, now, webhooks), now);
+  return enqueue(trx, callMessages(calls, clients, prefs, sets, now), now);
 }

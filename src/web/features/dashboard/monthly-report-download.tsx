@@ -4,6 +4,7 @@
  */
 import { FileDown } from 'lucide-react';
 import { useState } from 'react';
+import { NativeSelect } from '../../components/native-select';
 import { buttonVariants } from '../../components/ui/button';
 
 function lastMonths(count: number, today = new Date()): { value: string; label: string }[] {
@@ -23,18 +24,13 @@ export function MonthlyReportDownload() {
       <label htmlFor="report-month" className="sr-only">
         Report month
       </label>
-      <select
-        id="report-month"
-        value={month}
-        onChange={(e) => setMonth(e.target.value)}
-        className="h-9 min-w-0 max-w-full rounded-md border border-input bg-card px-2 text-sm shadow-xs focus-visible:border-ring focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-      >
+      <NativeSelect id="report-month" value={month} onChange={(e) => setMonth(e.target.value)}>
         {months.map((m) => (
           <option key={m.value} value={m.value}>
             {m.label}
           </option>
         ))}
-      </select>
+      </NativeSelect>
       <a
         href={`/api/client/reports/monthly?month=${month}`}
         download={`report-${month}.pdf`}

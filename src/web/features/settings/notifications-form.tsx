@@ -13,6 +13,7 @@ import {
 } from '../../../contract/account';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Checkbox } from '../../components/ui/checkbox';
+import { NativeSelect } from '../../components/native-select';
 import { Label } from '../../components/ui/label';
 import { Skeleton } from '../../components/ui/skeleton';
 import { failureToast } from '../../lib/failure-toast';
@@ -30,8 +31,6 @@ const DIGEST_LABELS: Record<DigestFrequency, string> = {
 };
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 const hourLabel = (h: number) => `${h % 12 === 0 ? 12 : h % 12}:00 ${h < 12 ? 'AM' : 'PM'}`;
-const SELECT_CLASS =
-  'h-9 rounded-md border border-input bg-card px-2 text-sm shadow-xs focus-visible:border-ring focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50';
 
 export function NotificationsForm() {
   const prefs = useNotificationPrefs();
@@ -92,9 +91,8 @@ export function NotificationsForm() {
           <div className="grid gap-4 border-t pt-4 sm:grid-cols-2">
             <div className="grid gap-1.5">
               <Label htmlFor="notify-digest">E-mail digest</Label>
-              <select
+              <NativeSelect
                 id="notify-digest"
-                className={SELECT_CLASS}
                 value={draft.digest}
                 onChange={(e) => setDraft({ ...draft, digest: e.target.value as DigestFrequency })}
               >
@@ -103,7 +101,7 @@ export function NotificationsForm() {
                     {DIGEST_LABELS[d]}
                   </option>
                 ))}
-              </select>
+              </NativeSelect>
               <p className="text-muted-foreground text-xs">
                 The period's calls, outcomes and calls needing attention, in your time zone. Needs e-mail
                 notifications on.
@@ -115,9 +113,8 @@ export function NotificationsForm() {
                 <label htmlFor="quiet-start" className="sr-only">
                   Quiet from
                 </label>
-                <select
+                <NativeSelect
                   id="quiet-start"
-                  className={SELECT_CLASS}
                   value={draft.quietHours.start}
                   onChange={(e) =>
                     setDraft({ ...draft, quietHours: { ...draft.quietHours, start: Number(e.target.value) } })
@@ -128,14 +125,13 @@ export function NotificationsForm() {
                       {hourLabel(h)}
                     </option>
                   ))}
-                </select>
+                </NativeSelect>
                 <span className="text-muted-foreground text-sm">to</span>
                 <label htmlFor="quiet-end" className="sr-only">
                   Quiet until
                 </label>
-                <select
+                <NativeSelect
                   id="quiet-end"
-                  className={SELECT_CLASS}
                   value={draft.quietHours.end}
                   onChange={(e) =>
                     setDraft({ ...draft, quietHours: { ...draft.quietHours, end: Number(e.target.value) } })
@@ -146,7 +142,7 @@ export function NotificationsForm() {
                       {hourLabel(h)}
                     </option>
                   ))}
-                </select>
+                </NativeSelect>
               </div>
               <p className="text-muted-foreground text-xs">
                 Texts that would arrive then wait until it ends. The same hour twice: never held.
