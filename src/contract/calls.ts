@@ -1,6 +1,7 @@
 /** Calls, call-log queries, stats and chart points (SPEC §3, §7; DESIGN §6). */
 import { z } from 'zod';
-import { DATE_RANGE_DAYS, DateRangeQuery, PAGE_SIZE, Pagination, QueryDate } from './common';
+import { DATE_RANGE_DAYS, DateRangeQuery, LocalDay, PAGE_SIZE, Pagination, QueryDate } from './common';
+import { parseSearch } from './search-query';
 
 export const CALL_STATUSES = ['completed', 'failed', 'transferred', 'active', 'unknown'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
@@ -34,8 +35,14 @@ export const Call = z.object({
   outcome: z.string().nullable(),
   /** Whether a person should look at the call (issue 13 "Needs attention"), until it is handled. */
   needsAttention: z.boolean(),
+  /**
+   * With a text search: the passage that matched (from the summary or the transcript), in parts,
+   * the matching words marked, so no markup travels as text.
+   */
+  snippet: z.array(z.object({ text: z.string(), match: z.boolean() })).optional(),
 });
 export type Call = z.infer<typeof Call>;
+export type SnippetPart = NonNullable<Call['snippet']>[number];
 
 /**
  * GET …/calls/{id}: the call with what the provider says it achieved. Fields are null when the
@@ -91,8 +98,53 @@ const PathwayFilter = z
   .optional()
   .transform((v) => (!v || v.toLowerCase() === 'all' ? null : v));
 
-/** Query of GET /api/client/calls (and the admin and demo variants). */
-export const CallsQuery = z.object({
+/** Columns the call log sorts by; `relevance` (best match first) only with a text search. */
+export const CALL_SORTS = ['created', 'duration', 'cost', 'relevance'] as const;
+export type CallSort = (typeof CALL_SORTS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+/** The longest custom range (`from`..`to`): a year, leap day included. */
+export const MAX_CUSTOM_RANGE_DAYS = 366;
+export const CUSTOM_RANGE_MESSAGES = {
+  pair: 'from and to go together',
+  order: 'from must not be after to',
+  tooLong: `A custom range may span at most ${MAX_CUSTOM_RANGE_DAYS} days`,
+  exclusive: 'Give either from/to or startDate/endDate, not both',
+} as const;
+
+/**
+ * A custom range: local days in the client's time zone, both included (issue 15). The server
+ * turns them into a window with the client's zone, so a range means the same days whoever asks.
+ */
+const customRangeFields = { from: LocalDay.optional(), to: LocalDay.optional() };
+
+type RangeFields = { from?: string; to?: string; startDate?: number; endDate?: number };
+
+function checkCustomRange(q: RangeFields, ctx: z.RefinementCtx) {
+  const issue = (message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, message, path: ['from'] });
+  if ((q.from === undefined) !== (q.to === undefined)) return issue(CUSTOM_RANGE_MESSAGES.pair);
+  if (q.from === undefined || q.to === undefined) return;
+  if (q.startDate !== undefined || q.endDate !== undefined) return issue(CUSTOM_RANGE_MESSAGES.exclusive);
+  if (q.from > q.to) return issue(CUSTOM_RANGE_MESSAGES.order);
+  const days = (Date.parse(q.to) - Date.parse(q.from)) / (24 * 60 * 60 * 1000) + 1;
+  if (days > MAX_CUSTOM_RANGE_DAYS) return issue(CUSTOM_RANGE_MESSAGES.tooLong);
+}
+
+/** The log's text search: a phone number, a call id, or words in the summary or transcript. */
+const SearchText = z
+  .string()
+  .trim()
+  .max(200)
+  .optional()
+  .superRefine((v, ctx) => {
+    const parsed = v ? parseSearch(v) : null;
+    if (parsed && !parsed.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed.message });
+  })
+  .transform((v) => (v ? v : null));
+
+/** The log's filters, shared by its page query and its export. */
+const callFilterFields = {
   pathway: PathwayFilter,
   status: z
     .enum(STATUS_FILTERS)
@@ -100,14 +152,8 @@ export const CallsQuery = z.object({
     .transform((v) => (v === undefined || v === 'all' ? null : v)),
   startDate: QueryDate.optional(),
   endDate: QueryDate.optional(),
-  page: positiveInt(1_000_000).optional().default('1'),
-  limit: positiveInt(100).optional().default(String(PAGE_SIZE)),
-  search: z
-    .string()
-    .trim()
-    .max(200)
-    .optional()
-    .transform((v) => (v ? v : null)),
+  ...customRangeFields,
+  search: SearchText,
   /** "true": only calls that still need a person (issue 13 "Needs attention"). */
   attention: z.enum(['true', 'false']).optional(),
   /** An outcome's name (any case): only calls with that outcome (issue 13); "Other" for unmatched. */
@@ -117,10 +163,33 @@ export const CallsQuery = z.object({
     .max(60)
     .optional()
     .transform((v) => (v ? v : null)),
-  /** Accepted and ignored here; the calls query filters by startDate/endDate. */
+  /** Without it: best match first for a text search, else the newest first. */
+  sort: z.enum(CALL_SORTS).optional(),
+  order: z.enum(SORT_ORDERS).optional(),
+  /** Accepted and ignored here; the calls query filters by startDate/endDate or from/to. */
   dateRange: z.string().optional(),
-});
+};
+
+/** Query of GET /api/client/calls (and the admin and demo variants). */
+export const CallsQuery = z
+  .object({
+    ...callFilterFields,
+    page: positiveInt(1_000_000).optional().default('1'),
+    limit: positiveInt(100).optional().default(String(PAGE_SIZE)),
+  })
+  .superRefine((q, ctx) => checkCustomRange(q, ctx));
 export type CallsQuery = z.output<typeof CallsQuery>;
+/** The filters of a call log, without its paging: what an export takes. */
+export type CallFilterQuery = Omit<CallsQuery, 'page' | 'limit'>;
+
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Query of GET /api/client/calls/export (and the admin variants): the log's filters and a format. */
+export const CallsExportQuery = z
+  .object({ ...callFilterFields, format: z.enum(EXPORT_FORMATS) })
+  .superRefine((q, ctx) => checkCustomRange(q, ctx));
+export type CallsExportQuery = z.output<typeof CallsExportQuery>;
 
 const HOUR_MS = 60 * 60 * 1000;
 /** The longest window an analytics request may name (the longest range plus a day of slack). */
@@ -144,6 +213,7 @@ const analyticsFields = {
   pathway: PathwayFilter,
   startDate: QueryDate.optional(),
   endDate: QueryDate.optional(),
+  ...customRangeFields,
 };
 
 type WindowFields = { startDate?: number; endDate?: number };
@@ -157,7 +227,10 @@ function checkWindow(q: WindowFields, ctx: z.RefinementCtx) {
   if (q.endDate - q.startDate > MAX_WINDOW_MS) return issue(ANALYTICS_MESSAGES.windowTooLong);
 }
 
-export const StatsQuery = z.object(analyticsFields).superRefine((q, ctx) => checkWindow(q, ctx));
+export const StatsQuery = z.object(analyticsFields).superRefine((q, ctx) => {
+  checkWindow(q, ctx);
+  checkCustomRange(q, ctx);
+});
 export type StatsQuery = z.output<typeof StatsQuery>;
 
 export const CHART_INTERVALS = ['day', 'hour'] as const;
@@ -171,11 +244,14 @@ export const ChartQuery = z
   })
   .superRefine((q, ctx) => {
     checkWindow(q, ctx);
+    checkCustomRange(q, ctx);
     if (q.interval !== 'hour') return;
     const span =
-      q.startDate !== undefined && q.endDate !== undefined
-        ? q.endDate - q.startDate
-        : DATE_RANGE_DAYS[q.dateRange] * 24 * HOUR_MS;
+      q.from !== undefined && q.to !== undefined
+        ? Date.parse(q.to) - Date.parse(q.from) + 24 * HOUR_MS
+        : q.startDate !== undefined && q.endDate !== undefined
+          ? q.endDate - q.startDate
+          : DATE_RANGE_DAYS[q.dateRange] * 24 * HOUR_MS;
     if (span > MAX_HOURLY_WINDOW_MS)
       ctx.addIssue({
         code: z.ZodIssueCode.custom,

@@ -56,6 +56,20 @@ export const QueryDate = z
   }, DATE_BOUNDS_MESSAGE)
   .transform((v) => Date.parse(v));
 
+/** A calendar day (YYYY-MM-DD) within the same years, as a custom range names its ends. */
+export const LocalDay = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a day as YYYY-MM-DD, e.g. 2025-01-31')
+  .refine((v) => {
+    const t = Date.parse(`${v}T00:00:00Z`);
+    return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === v;
+  }, 'Invalid date: no such day')
+  .refine((v) => {
+    const t = Date.parse(`${v}T00:00:00Z`);
+    return t >= EARLIEST_QUERY_DATE && t < LATEST_QUERY_DATE;
+  }, DATE_BOUNDS_MESSAGE);
+
 export const PAGE_SIZE = 10;
 
 export const Pagination = z.object({

@@ -13,7 +13,8 @@ import { IdParam, SuccessBody } from '../../contract/common';
 import { requireClient } from '../auth/guards';
 import { notFound } from '../errors';
 import type { ZodTypeProvider } from '../route-schemas';
-import { chartFor, listCalls, statsFor, toCallDetail } from './call-queries';
+import { listCalls } from './call-log';
+import { chartFor, statsFor, toCallDetail } from './call-queries';
 import { createCallsRepository } from './calls-repository';
 
 export default async function callLogRoutes(fastify: FastifyInstance): Promise<void> {

@@ -8,8 +8,6 @@ import type {
   Call,
   CallDetail,
   CallStatus,
-  CallsPage,
-  CallsQuery,
   ChartQuery,
   ClientStats,
   DailyPoint,
@@ -217,14 +215,31 @@ export interface CallWindow {
   to: number;
 }
 
+/** A custom range of local days, both included: from's local midnight to the end of to's day. */
+export function localDaysWindow(fromDay: string, toDay: string, timeZone: string): CallWindow {
+  return {
+    from: startOfLocalDay(fromDay, timeZone) - 1,
+    to: startOfLocalDay(shiftDate(toDay, 1), timeZone) - 1,
+  };
+}
+
+/** The ways a request names its window: local days, exact instants, or a rolling range. */
+export interface WindowQuery {
+  dateRange: DateRange;
+  startDate?: number;
+  endDate?: number;
+  from?: string;
+  to?: string;
+}
+
 /**
- * The window a stats or chart request names: its startDate..endDate (both included, as the call
- * log reads them), else DESIGN's rolling window (now − N days, now].
+ * The window a stats or chart request names: its custom days from..to in the client's zone, else
+ * its startDate..endDate (both included, as the call log reads them), else DESIGN's rolling
+ * window (now − N days, now].
  */
-export function requestedWindow(
-  query: { dateRange: DateRange; startDate?: number; endDate?: number },
-  now: number,
-): CallWindow {
+export function requestedWindow(query: WindowQuery, now: number, timeZone: string): CallWindow {
+  if (query.from !== undefined && query.to !== undefined)
+    return localDaysWindow(query.from, query.to, timeZone);
   if (query.startDate !== undefined && query.endDate !== undefined)
     return { from: query.startDate - 1, to: query.endDate };
   return { from: now - DATE_RANGE_DAYS[query.dateRange] * DAY_MS, to: now };
@@ -233,12 +248,11 @@ export function requestedWindow(
 /** Stats over a window against the window of the same length right before it. */
 export async function getClientStats(
   db: Kysely<Database>,
-  clientId: string,
+  client: { id: string; timezone: string },
   window: CallWindow,
   filter: WindowFilter = {},
 ): Promise<ClientStats> {
   const span = window.to - window.from;
-  const client = { id: clientId, timezone: await timeZoneOf(db, clientId) };
   const [current, previous] = await Promise.all([
     totalsByStatus(db, client, window.from, window.to, filter),
     totalsByStatus(db, client, window.from - span, window.from, filter),
@@ -385,8 +399,9 @@ export async function getCallsPerHourInWindow(
 }
 
 /** GET …/stats: the requested window and pathway. */
-export function statsFor(db: Kysely<Database>, clientId: string, query: StatsQuery, now: number) {
-  return getClientStats(db, clientId, requestedWindow(query, now), { pathway: query.pathway });
+export async function statsFor(db: Kysely<Database>, clientId: string, query: StatsQuery, now: number) {
+  const client = { id: clientId, timezone: await timeZoneOf(db, clientId) };
+  return getClientStats(db, client, requestedWindow(query, now, client.timezone), { pathway: query.pathway });
 }
 
 /**
@@ -400,9 +415,10 @@ export function chartFor(
   now: number,
 ): Promise<DailyPoint[]> {
   const filter = { pathway: query.pathway };
-  const window = requestedWindow(query, now);
+  const window = requestedWindow(query, now, client.timezone);
   if (query.interval === 'hour') return getCallsPerHourInWindow(db, client, window, filter);
-  if (query.startDate !== undefined) return getCallsPerDayInWindow(db, client, window, filter);
+  if (query.startDate !== undefined || query.from !== undefined)
+    return getCallsPerDayInWindow(db, client, window, filter);
   return getCallsOverTime(db, client, query.dateRange, now, filter);
 }
 
@@ -459,102 +475,4 @@ export function toCallDetail(
     handledAt: row.handled_at === null ? null : new Date(Number(row.handled_at)).toISOString(),
     handledBy: row.handled_by,
   };
-}
-
-/**
- * A number as the screen shows it ("+1 415 555 0123", "(415) 555-0123") as stored (E.164 digits),
- * so what a client copies from the log finds the call; other text is left as typed.
- */
-function compactPhone(text: string): string {
-  return /^\+?[\d\s().-]+$/.test(text) ? text.replace(/[\s().-]/g, '') : text;
-}
-
-/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** The call log, newest first, with its total count. */
-export async function listCalls(
-  db: Kysely<Database>,
-  clientId: string,
-  query: CallsQuery,
-): Promise<CallsPage> {
-  const { page, limit } = query;
-  const filter: WindowFilter = { status: query.status, pathway: query.pathway };
-  const from = query.startDate === undefined ? null : query.startDate - 1;
-  const to = query.endDate ?? null;
-
-  let base = db
-    .selectFrom('calls')
-    .where('client_id', '=', clientId)
-    .where('is_proxy', '=', 0)
-    .where('verified', '=', 1);
-  if (from !== null) base = base.where('created_at', '>', from);
-  if (query.endDate !== undefined) base = base.where('created_at', '<=', query.endDate);
-  if (filter.status) base = base.where('status', '=', filter.status);
-  if (filter.pathway) base = base.where(sql`lower(pathway)`, '=', filter.pathway.toLowerCase());
-  if (query.outcome) base = base.where(sql`lower(outcome)`, '=', query.outcome.toLowerCase());
-  const attention = query.attention === 'true';
-  if (attention) base = base.where('attention_reasons', 'is not', null).where('handled_at', 'is', null);
-  if (query.search) {
-    const pattern = likePattern(query.search);
-    const phonePattern = likePattern(compactPhone(query.search));
-    base = base.where((eb) =>
-      eb.or([
-        eb(sql`from_number`, 'like', sql`${phonePattern} escape '\\'`),
-        eb(sql`to_number`, 'like', sql`${phonePattern} escape '\\'`),
-        eb(sql`id`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`provider_call_id`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`lower(coalesce(transcript, ''))`, 'like', sql`${pattern.toLowerCase()} escape '\\'`),
-      ]),
-    );
-  }
-
-  // The count comes from rollups (status ones, or outcome ones for an outcome filter); a text
-  // search, the open-attention filter (a partial index), or an outcome and a status together,
-  // have to look at the calls.
-  const outcome = query.outcome?.toLowerCase();
-  const sumOf = (totals: StatusTotals[]) => totals.reduce((n, t) => n + t.count, 0);
-  const client = async () => ({ id: clientId, timezone: await timeZoneOf(db, clientId) });
-  const total =
-    query.search || attention || (outcome && filter.status)
-      ? Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
-      : outcome
-        ? sumOf(
-            (
-              await totalsByStatus(db, await client(), from, to, { pathway: filter.pathway }, 'outcome')
-            ).filter((t) => t.status.toLowerCase() === outcome),
-          )
-        : sumOf(await totalsByStatus(db, await client(), from, to, filter));
-  const totalPages = Math.max(1, Math.ceil(total / limit));
-  const offset = (page - 1) * limit;
-
-  let rows: CallRow[] = [];
-  if (offset < total) {
-    // Deep pages read from the other end of the index, so the last page is as cheap as the first.
-    const fromEnd = offset + limit > total / 2;
-    if (fromEnd) {
-      const take = Math.min(limit, total - offset);
-      const skip = total - offset - take;
-      rows = (
-        await base
-          .selectAll()
-          .orderBy('created_at', 'asc')
-          .orderBy('id', 'asc')
-          .limit(take)
-          .offset(skip)
-          .execute()
-      ).reverse();
-    } else {
-      rows = await base
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset(offset)
-        .execute();
-    }
-  }
-  return { calls: rows.map((r) => toCall(r)), pagination: { page, limit, total, totalPages } };
 }

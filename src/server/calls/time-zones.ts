@@ -94,3 +94,21 @@ export function localInstant(date: string, hour: number, timeZone: string): numb
 export function localHourOf(ms: number, timeZone: string): number {
   return Number(localParts(ms, timeZone).hour) % 24;
 }
+
+const QUARTER_HOUR_MS = 15 * 60 * 1000;
+const offsets = new Map<string, { quarter: number; offset: number }>();
+
+/**
+ * "YYYY-MM-DD HH:MM:SS" of an instant in the zone, for exports of many rows: the zone's offset is
+ * looked up once per quarter hour (every zone changes offset on a quarter hour) and remembered
+ * while consecutive rows stay in it, so a million rows cost a few thousand Intl lookups.
+ */
+export function localDateTime(ms: number, timeZone: string): string {
+  const quarter = Math.floor(ms / QUARTER_HOUR_MS);
+  let cached = offsets.get(timeZone);
+  if (cached?.quarter !== quarter) {
+    cached = { quarter, offset: offsetAt(quarter * QUARTER_HOUR_MS, timeZone) };
+    offsets.set(timeZone, cached);
+  }
+  return new Date(ms + cached.offset).toISOString().slice(0, 19).replace('T', ' ');
+}

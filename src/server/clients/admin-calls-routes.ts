@@ -18,7 +18,8 @@ import {
 import { IdParam, SuccessBody } from '../../contract/common';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
-import { chartFor, listCalls, statsFor, toCallDetail } from '../calls/call-queries';
+import { listCalls } from '../calls/call-log';
+import { chartFor, statsFor, toCallDetail } from '../calls/call-queries';
 import { createCallsRepository } from '../calls/calls-repository';
 import type { ClientRow } from '../db/schema';
 import { notFound } from '../errors';

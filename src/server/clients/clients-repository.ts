@@ -43,6 +43,14 @@ export async function timeZonesOf(db: Kysely<Database>, ids: string[]): Promise<
   return zones;
 }
 
+/** Every client's display name and time zone (the admin's all-clients export labels its rows). */
+export async function clientLabels(
+  db: Kysely<Database>,
+): Promise<Map<string, { name: string; timezone: string }>> {
+  const rows = await db.selectFrom('clients').select(['id', 'company_name', 'email', 'timezone']).execute();
+  return new Map(rows.map((r) => [r.id, { name: r.company_name || r.email, timezone: r.timezone }]));
+}
+
 /** What notifications need of several clients at once: where to write, their zone, their state. */
 export function notificationTargetsOf(db: Kysely<Database>, ids: string[]) {
   return db

@@ -10,6 +10,7 @@ import * as outbox from './migrations/007_outbox';
 import * as paymentAction from './migrations/008_payment_action';
 import * as clientWebhooks from './migrations/009_client_webhooks';
 import * as notificationSchedule from './migrations/010_notification_schedule';
+import * as callSearch from './migrations/011_call_search';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '008_payment_action': paymentAction,
   '009_client_webhooks': clientWebhooks,
   '010_notification_schedule': notificationSchedule,
+  '011_call_search': callSearch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

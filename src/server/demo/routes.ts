@@ -18,7 +18,8 @@ import {
 } from '../../contract/calls';
 import { IdParam } from '../../contract/common';
 import { AttentionList, AttentionQuery, OutcomePoints, OutcomeSummary } from '../../contract/outcomes';
-import { chartFor, listCalls, statsFor, toCallDetail } from '../calls/call-queries';
+import { listCalls } from '../calls/call-log';
+import { chartFor, statsFor, toCallDetail } from '../calls/call-queries';
 import { createCallsRepository } from '../calls/calls-repository';
 import { sendRecording } from '../calls/recording-routes';
 import { notFound } from '../errors';

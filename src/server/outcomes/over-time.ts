@@ -133,7 +133,7 @@ export async function outcomesOverTime(
   query: ChartQuery,
   now: number,
 ): Promise<OutcomePoint[]> {
-  const window = requestedWindow(query, now);
+  const window = requestedWindow(query, now, client.timezone);
   const filter = { pathway: query.pathway };
   const { periods, counts } =
     query.interval === 'hour'

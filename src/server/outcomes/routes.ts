@@ -37,7 +37,8 @@ export function outcomeReads(db: Kysely<Database>, guard: ClassificationGuard, n
   return {
     async summary(clientId: string, query: z.output<typeof StatsQuery>) {
       await guard.ensure(clientId);
-      return outcomeSummary(db, clientId, requestedWindow(query, now()), query.pathway);
+      const window = requestedWindow(query, now(), await timeZoneOf(db, clientId));
+      return outcomeSummary(db, clientId, window, query.pathway);
     },
     async overTime(clientId: string, query: z.output<typeof ChartQuery>) {
       await guard.ensure(clientId);

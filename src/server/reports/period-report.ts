@@ -59,7 +59,7 @@ export async function periodReport(
       .where('created_at', '>=', window.start)
       .where('created_at', '<', window.end);
   const [stats, minutes, outcomes, attention, perDay, pathways, plan] = await Promise.all([
-    getClientStats(db, client.id, window),
+    getClientStats(db, client, window),
     minutesBetween(db, client.id, window.start, window.end),
     outcomeSummary(db, client.id, window, null),
     real()

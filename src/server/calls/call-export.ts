@@ -1,0 +1,237 @@
+/**
+ * Exports of a call log's filtered view as CSV or Excel (issue 15), streamed from the database:
+ * rows are read in keyset batches (never OFFSET, never all at once) and written as they arrive,
+ * and the writer waits while the connection is slow, so memory stays flat whatever the row count.
+ */
+import { once } from 'node:events';
+import { PassThrough, Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import ExcelJS from 'exceljs';
+import { type Kysely, sql } from 'kysely';
+import type { CallFilterQuery, ExportFormat } from '../../contract/calls';
+import type { Database } from '../db/schema';
+import { type LogWindow, SORT_COLUMNS, filteredCalls, logOrder } from './call-log';
+import { textSearchOf } from './call-search';
+import { localDateTime } from './time-zones';
+
+const BATCH = 2_000;
+
+/** One exported call as the database gives it. */
+interface ExportRow {
+  id: string;
+  client_id: string;
+  created_at: number;
+  from_number: string;
+  to_number: string;
+  duration_seconds: number;
+  status: string;
+  outcome: string | null;
+  pathway: string;
+  cost_micros: number;
+  summary: string | null;
+}
+
+/** Whose calls an export holds: one client's, or (the admin's) every client's. */
+export interface ExportScope {
+  /** null: every client. */
+  clientId: string | null;
+  /** Each client's name and zone, by id (one entry for a single client). */
+  clients: Map<string, { name: string; timezone: string }>;
+  window: LogWindow;
+  /** The link to a call, for the spreadsheet's last column. */
+  callLink: (clientId: string, callId: string) => string;
+}
+
+const COLUMNS = [
+  'Date and time',
+  'Time zone',
+  'From',
+  'To',
+  'Duration (seconds)',
+  'Status',
+  'Outcome',
+  'Pathway',
+  'Cost (USD)',
+  'Summary',
+  'Call ID',
+  'Link',
+] as const;
+
+/**
+ * Text a spreadsheet would run as a formula (=, +, -, @, a tab or a return first) is prefixed with
+ * an apostrophe (OWASP's advice for CSV injection); a phone number's leading + is left alone.
+ */
+export function safeCell(text: string): string {
+  if (/^[+-][\d\s().-]*$/.test(text)) return text;
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/** The calls of the view in keyset batches, in the view's order (relevance exports newest first). */
+async function* exportBatches(
+  db: Kysely<Database>,
+  scope: ExportScope,
+  query: CallFilterQuery,
+): AsyncGenerator<ExportRow[]> {
+  const search = query.search ? textSearchOf(query.search) : null;
+  const { sort, order } = logOrder(query, search);
+  const column = SORT_COLUMNS[sort === 'relevance' ? 'created' : sort];
+  const direction = sort === 'relevance' ? 'desc' : order;
+  const past = direction === 'desc' ? sql.raw('<') : sql.raw('>');
+  let after: { key: number; id: string } | null = null;
+  for (;;) {
+    let q = filteredCalls(db, scope.clientId, query, scope.window, search)
+      .select([
+        'calls.id',
+        'calls.client_id',
+        'calls.created_at',
+        'calls.from_number',
+        'calls.to_number',
+        'calls.duration_seconds',
+        'calls.status',
+        'calls.outcome',
+        'calls.pathway',
+        'calls.cost_micros',
+        'calls.summary',
+      ])
+      .orderBy(`calls.${column}`, direction)
+      .orderBy('calls.id', direction)
+      .limit(BATCH);
+    if (after) {
+      const { key, id } = after;
+      // The plain bound lets the index seek; the row comparison breaks ties by id.
+      q = q
+        .where(`calls.${column}`, direction === 'desc' ? '<=' : '>=', key)
+        .where(sql<boolean>`(${sql.ref(`calls.${column}`)}, calls.id) ${past} (${key}, ${id})`);
+    }
+    const rows = (await q.execute()) as ExportRow[];
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < BATCH) return;
+    const last = rows[rows.length - 1];
+    after = { key: Number(last[column]), id: last.id };
+  }
+}
+
+/** A row's cells, in COLUMNS order (the all-clients export puts the client's name first). */
+function cells(row: ExportRow, scope: ExportScope) {
+  const client = scope.clients.get(row.client_id);
+  const timezone = client?.timezone ?? 'UTC';
+  const cents = Math.round(Number(row.cost_micros) / 10_000);
+  return {
+    clientName: client?.name ?? row.client_id,
+    createdAt: Number(row.created_at),
+    local: localDateTime(Number(row.created_at), timezone),
+    timezone,
+    from: row.from_number,
+    to: row.to_number,
+    duration: Number(row.duration_seconds),
+    status: row.status,
+    outcome: row.outcome ?? '',
+    pathway: row.pathway,
+    cents,
+    summary: row.summary ?? '',
+    id: row.id,
+    link: scope.callLink(row.client_id, row.id),
+  };
+}
+
+function headers(scope: ExportScope): string[] {
+  return scope.clientId === null ? ['Client', ...COLUMNS] : [...COLUMNS];
+}
+
+/** CSV (UTF-8 with a byte-order mark, so spreadsheet programs read accents right). */
+function csvStream(db: Kysely<Database>, scope: ExportScope, query: CallFilterQuery): Readable {
+  const allClients = scope.clientId === null;
+  async function* records() {
+    for await (const batch of exportBatches(db, scope, query))
+      for (const row of batch) {
+        const c = cells(row, scope);
+        const record = [
+          c.local,
+          c.timezone,
+          safeCell(c.from),
+          safeCell(c.to),
+          c.duration,
+          c.status,
+          safeCell(c.outcome),
+          safeCell(c.pathway),
+          (c.cents / 100).toFixed(2),
+          safeCell(c.summary),
+          c.id,
+          c.link,
+        ];
+        yield allClients ? [safeCell(c.clientName), ...record] : record;
+      }
+  }
+  const out = stringify({ header: true, columns: headers(scope), bom: true });
+  const source = Readable.from(records());
+  source.on('error', (error) => out.destroy(error));
+  return source.pipe(out);
+}
+
+/**
+ * Excel: ExcelJS's streaming writer with inline strings (no shared-string table kept in memory),
+ * real dates (the local wall time, formatted) and amounts as numbers in a currency format.
+ */
+function xlsxStream(db: Kysely<Database>, scope: ExportScope, query: CallFilterQuery): Readable {
+  const out = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  const sheet = workbook.addWorksheet('Calls', { views: [{ state: 'frozen', ySplit: 1 }] });
+  const allClients = scope.clientId === null;
+  const widths = [20, 20, 16, 16, 10, 12, 18, 14, 10, 60, 24, 40];
+  sheet.columns = headers(scope).map((header, i) => ({
+    header,
+    width: allClients ? [24, ...widths][i] : widths[i],
+  }));
+  const dateColumn = allClients ? 2 : 1;
+  sheet.getColumn(dateColumn).numFmt = 'yyyy-mm-dd hh:mm:ss';
+  sheet.getColumn(dateColumn + 8).numFmt = '"$"#,##0.00';
+  sheet.getRow(1).font = { bold: true };
+  (async () => {
+    for await (const batch of exportBatches(db, scope, query)) {
+      for (const row of batch) {
+        const c = cells(row, scope);
+        // A date cell holds wall time; the local time written as if it were UTC shows as local.
+        const [day, time] = c.local.split(' ');
+        const record = [
+          new Date(`${day}T${time}Z`),
+          c.timezone,
+          c.from,
+          c.to,
+          c.duration,
+          c.status,
+          c.outcome,
+          c.pathway,
+          c.cents / 100,
+          c.summary,
+          c.id,
+          { text: c.link, hyperlink: c.link },
+        ];
+        sheet.addRow(allClients ? [c.clientName, ...record] : record).commit();
+      }
+      if (out.writableNeedDrain) await once(out, 'drain');
+    }
+    sheet.commit();
+    await workbook.commit();
+  })().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
+  return out;
+}
+
+export const EXPORT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+/** The export as a stream of the file's bytes. */
+export function exportCalls(
+  db: Kysely<Database>,
+  scope: ExportScope,
+  query: CallFilterQuery,
+  format: ExportFormat,
+): Readable {
+  return format === 'csv' ? csvStream(db, scope, query) : xlsxStream(db, scope, query);
+}

@@ -1,0 +1,192 @@
+/**
+ * The call log (SPEC §7 GET …/calls, issue 15): its filters, search, sorting and paging, shared by
+ * the client, the admin, the demo and the export. A page is read in two steps: the ids of the
+ * page in order (an index walk, or the ranked matches), then those rows in full, so no sort ever
+ * carries whole transcripts.
+ */
+import { type Kysely, type SqlBool, sql } from 'kysely';
+import type { CallFilterQuery, CallSort, CallsPage, CallsQuery, SortOrder } from '../../contract/calls';
+import { timeZoneOf } from '../clients/clients-repository';
+import type { CallRow, Database } from '../db/schema';
+import { type StatusTotals, localDaysWindow, toCall, totalsByStatus } from './call-queries';
+import {
+  type TextSearch,
+  isPostgres,
+  postgresRank,
+  searchCondition,
+  sqliteMatches,
+  textSearchOf,
+} from './call-search';
+import { snippetOf } from './search-snippet';
+
+/** A log's window: created_at in (from, to]; a null end is open. */
+export interface LogWindow {
+  from: number | null;
+  to: number | null;
+}
+
+/** The log's window: custom days in the client's zone, else startDate..endDate (both included). */
+export function logWindow(query: CallFilterQuery, timeZone: string): LogWindow {
+  if (query.from !== undefined && query.to !== undefined)
+    return localDaysWindow(query.from, query.to, timeZone);
+  return { from: query.startDate === undefined ? null : query.startDate - 1, to: query.endDate ?? null };
+}
+
+export const SORT_COLUMNS = {
+  created: 'created_at',
+  duration: 'duration_seconds',
+  cost: 'cost_micros',
+} as const satisfies Record<Exclude<CallSort, 'relevance'>, keyof CallRow>;
+
+/** How a log is ordered: best match first needs a word search with nothing else to match. */
+export function logOrder(
+  query: CallFilterQuery,
+  search: TextSearch | null,
+): { sort: CallSort; order: SortOrder } {
+  const rankable = search?.words !== null && search?.words !== undefined && !search.phone && !search.callId;
+  const sort = query.sort ?? (rankable ? 'relevance' : 'created');
+  if (sort === 'relevance' && !rankable) return { sort: 'created', order: query.order ?? 'desc' };
+  return { sort, order: query.order ?? 'desc' };
+}
+
+/**
+ * The calls a log lists: one client's (or, for the admin's export, every client's when
+ * `clientId` is null), counted and verified, narrowed by the query's filters. With
+ * `rankedSearch` the word search is left to the caller's join (SQLite ranks only inside FTS5).
+ */
+export function filteredCalls(
+  db: Kysely<Database>,
+  clientId: string | null,
+  query: CallFilterQuery,
+  window: LogWindow,
+  search: TextSearch | null,
+  rankedSearch = false,
+) {
+  let base = db.selectFrom('calls').where('calls.is_proxy', '=', 0).where('calls.verified', '=', 1);
+  if (clientId !== null) base = base.where('calls.client_id', '=', clientId);
+  if (window.from !== null) base = base.where('calls.created_at', '>', window.from);
+  if (window.to !== null) base = base.where('calls.created_at', '<=', window.to);
+  if (query.status) base = base.where('calls.status', '=', query.status);
+  if (query.pathway) base = base.where(sql`lower(calls.pathway)`, '=', query.pathway.toLowerCase());
+  if (query.outcome) base = base.where(sql`lower(calls.outcome)`, '=', query.outcome.toLowerCase());
+  if (query.attention === 'true')
+    base = base.where('calls.attention_reasons', 'is not', null).where('calls.handled_at', 'is', null);
+  if (search && !(rankedSearch && !isPostgres(db))) base = base.where(searchCondition(db, search));
+  return base;
+}
+
+type Filtered = ReturnType<typeof filteredCalls>;
+
+/** The page's ids in order; `fromEnd` walks the order backwards (deep pages read from the far end). */
+async function pageIds(
+  db: Kysely<Database>,
+  base: Filtered,
+  sort: CallSort,
+  order: SortOrder,
+  search: TextSearch | null,
+  limit: number,
+  offset: number,
+): Promise<string[]> {
+  if (sort === 'relevance' && search?.words) {
+    const ranked = isPostgres(db)
+      ? base.select('calls.id').orderBy(postgresRank(search.words), 'desc')
+      : base
+          .innerJoin(sqliteMatches(search.words).as('f'), (join) =>
+            join.on(sql<SqlBool>`f.fts_rowid = calls.rowid`),
+          )
+          .select('calls.id')
+          .orderBy(sql`f.fts_rank`);
+    const rows = await ranked
+      .orderBy('calls.created_at', 'desc')
+      .orderBy('calls.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+  const column = SORT_COLUMNS[sort as keyof typeof SORT_COLUMNS];
+  const rows = await base
+    .select('calls.id')
+    .orderBy(`calls.${column}`, order)
+    .orderBy('calls.id', order)
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** How many calls the log lists: from the rollups when the filters allow it, else counted. */
+async function countCalls(
+  db: Kysely<Database>,
+  base: Filtered,
+  client: () => Promise<{ id: string; timezone: string }>,
+  query: CallFilterQuery,
+  window: LogWindow,
+  search: TextSearch | null,
+): Promise<number> {
+  const outcome = query.outcome?.toLowerCase();
+  const sumOf = (totals: StatusTotals[]) => totals.reduce((n, t) => n + t.count, 0);
+  // Text search, the open-attention filter (a partial index), or an outcome and a status together
+  // have to look at the calls; everything else is summed from the rollups.
+  if (search || query.attention === 'true' || (outcome && query.status))
+    return Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const { from, to } = window;
+  if (outcome) {
+    const totals = await totalsByStatus(db, await client(), from, to, { pathway: query.pathway }, 'outcome');
+    return sumOf(totals.filter((t) => t.status.toLowerCase() === outcome));
+  }
+  return sumOf(
+    await totalsByStatus(db, await client(), from, to, { status: query.status, pathway: query.pathway }),
+  );
+}
+
+/** The call log: a page of calls in the asked order, with the total count. */
+export async function listCalls(
+  db: Kysely<Database>,
+  clientId: string,
+  query: CallsQuery,
+): Promise<CallsPage> {
+  const { page, limit } = query;
+  let timezone: string | null = null;
+  const client = async () => {
+    timezone ??= await timeZoneOf(db, clientId);
+    return { id: clientId, timezone };
+  };
+  const window: LogWindow =
+    query.from !== undefined ? logWindow(query, (await client()).timezone) : logWindow(query, 'UTC');
+  const search = query.search ? textSearchOf(query.search) : null;
+  const { sort, order } = logOrder(query, search);
+  const ranked = sort === 'relevance';
+  const base = filteredCalls(db, clientId, query, window, search);
+
+  const total = await countCalls(db, base, client, query, window, search);
+  const totalPages = Math.max(1, Math.ceil(total / limit));
+  const offset = (page - 1) * limit;
+  let ids: string[] = [];
+  if (offset < total) {
+    const rankedBase = ranked ? filteredCalls(db, clientId, query, window, search, true) : base;
+    // Deep pages read from the other end of the order, so the last page is as cheap as the first.
+    const fromEnd = !ranked && offset + limit > total / 2;
+    if (fromEnd) {
+      const take = Math.min(limit, total - offset);
+      const reversed = order === 'desc' ? 'asc' : 'desc';
+      ids = (await pageIds(db, base, sort, reversed, search, take, total - offset - take)).reverse();
+    } else {
+      ids = await pageIds(db, rankedBase, sort, order, search, limit, offset);
+    }
+  }
+  const rows = await rowsInOrder(db, ids);
+  const calls = rows.map((row) => {
+    const call = toCall(row);
+    return search?.words ? { ...call, snippet: snippetOf(row, search.words) } : call;
+  });
+  return { calls, pagination: { page, limit, total, totalPages } };
+}
+
+/** The rows of these ids, in the ids' order. */
+async function rowsInOrder(db: Kysely<Database>, ids: string[]): Promise<CallRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('calls').selectAll().where('id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

@@ -1,0 +1,78 @@
+/**
+ * What the call log's search box finds (issue 15): words in a call's summary or transcript through
+ * each database's full-text index, a phone number by its digits, a call by its id (ours or the
+ * provider's). The text is parsed once (contract/search-query.ts) and compiled per database, so
+ * nothing typed is ever read as index syntax.
+ */
+import { type Expression, type Kysely, PostgresAdapter, type SqlBool, sql } from 'kysely';
+import { type SearchQuery, parseSearch, toFts5, toTsquery } from '../../contract/search-query';
+import type { Database } from '../db/schema';
+
+export interface TextSearch {
+  /** The words to find in summaries and transcripts; null when the text holds none. */
+  words: SearchQuery | null;
+  /** Digits of a phone number (as stored, E.164 without spaces), when the text looks like one. */
+  phone: string | null;
+  /** The text as a call id, when it could be one. */
+  callId: string | null;
+}
+
+const PHONE = /^\+?[\d\s().-]+$/;
+const CALL_ID = /^[\w-]{6,100}$/;
+
+/** Reads what the client typed; the query schema has already refused bad syntax. */
+export function textSearchOf(text: string): TextSearch {
+  const parsed = parseSearch(text);
+  const words = parsed.ok && parsed.query.length > 0 ? parsed.query : null;
+  const digits = text.replace(/\D/g, '');
+  const phone = PHONE.test(text) && digits.length >= 3 ? text.replace(/[\s().-]/g, '') : null;
+  // Ids hold digits, dashes or underscores; a plain word is only a word.
+  const callId = CALL_ID.test(text) && /[\d_-]/.test(text) ? text : null;
+  return { words, phone, callId };
+}
+
+/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function isPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** The full-text condition alone, for the rows of `calls` (SQLite: through the FTS5 table by rowid). */
+function wordsMatch(db: Kysely<Database>, words: SearchQuery): Expression<SqlBool> {
+  return isPostgres(db)
+    ? sql<SqlBool>`calls.search_vector @@ to_tsquery('english', ${toTsquery(words)})`
+    : sql<SqlBool>`calls.rowid in (select rowid from calls_fts where calls_fts match ${toFts5(words)})`;
+}
+
+/** Whether a call matches the search: any of its words, number or id. */
+export function searchCondition(db: Kysely<Database>, search: TextSearch): Expression<SqlBool> {
+  const parts: Expression<SqlBool>[] = [];
+  if (search.words) parts.push(wordsMatch(db, search.words));
+  if (search.phone) {
+    const pattern = containing(search.phone);
+    parts.push(
+      sql<SqlBool>`(calls.from_number like ${pattern} escape '\\' or calls.to_number like ${pattern} escape '\\')`,
+    );
+  }
+  if (search.callId)
+    parts.push(sql<SqlBool>`(calls.id = ${search.callId} or calls.provider_call_id = ${search.callId})`);
+  if (parts.length === 0) return sql<SqlBool>`1 = 0`;
+  return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
+}
+
+/** PostgreSQL: a relevance score for ranking (higher is better). */
+export function postgresRank(words: SearchQuery) {
+  // Normalisation 1 divides by the document's log length, as bm25 favours the shorter call.
+  return sql<number>`ts_rank(calls.search_vector, to_tsquery('english', ${toTsquery(words)}), 1)`;
+}
+
+/**
+ * SQLite: the FTS5 matches with their bm25 rank (lower is better), to join on calls.rowid; the
+ * rank exists only inside the FTS5 query.
+ */
+export function sqliteMatches(words: SearchQuery) {
+  return sql`(select rowid as fts_rowid, rank as fts_rank from calls_fts where calls_fts match ${toFts5(words)})`;
+}

@@ -1,0 +1,379 @@
+/**
+ * Issue 15: full-text search with snippets, custom ranges in the client's zone, sorting, and the
+ * call log's CSV and Excel exports, read back with a real CSV parser and an XLSX reader.
+ */
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCallsRepository } from '../../src/server/calls/calls-repository';
+import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
+import { storeCalls } from '../helpers/calls';
+import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
+import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const NOW = Date.UTC(2026, 2, 20, 15, 0, 0);
+
+const said = (...lines: string[]) => lines.map((text, i) => ({ role: i % 2 === 0 ? 'agent' : 'user', text }));
+const withSummary = (summary: string) => ({ insights: { ...NO_INSIGHTS, summary } });
+
+describe(`call search, ranges and export (${TEST_DB})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ now: () => NOW });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function clientWithCookie(overrides: Parameters<typeof createClient>[1] = {}) {
+    const client = await createClient(t.deps, overrides);
+    return { client, cookie: await loginClient(t.app, client.email) };
+  }
+  const get = async (cookie: string, url: string) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+    return { status: res.statusCode, body: res.json(), headers: res.headers };
+  };
+  const download = (cookie: string, url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+  const ids = (body: { calls: { providerCallId: string }[] }) => body.calls.map((c) => c.providerCallId);
+
+  describe('full-text search', () => {
+    let cookie: string;
+    beforeAll(async () => {
+      const owner = await clientWithCookie();
+      cookie = owner.cookie;
+      await storeCalls(t.deps, owner.client, [
+        {
+          providerCallId: 'once',
+          createdAt: NOW - 3 * HOUR,
+          transcript: said('Hello, how can I help?', 'I would like a refund for my order please.'),
+        },
+        {
+          providerCallId: 'thrice',
+          createdAt: NOW - 5 * HOUR,
+          transcript: said(
+            'Refunds take five days.',
+            'So the refund is coming?',
+            'Yes, the refund is on its way.',
+          ),
+        },
+        {
+          providerCallId: 'policy',
+          createdAt: NOW - 6 * HOUR,
+          transcript: said('Our refund policy is thirty days.', 'Thanks.'),
+        },
+        {
+          providerCallId: 'summary-only',
+          createdAt: NOW - 7 * HOUR,
+          transcript: said('Good morning.'),
+          ...withSummary('The caller booked an appointment for Tuesday.'),
+        },
+        {
+          providerCallId: 'other-words',
+          createdAt: NOW - 8 * HOUR,
+          fromNumber: '+14155550123',
+          transcript: said('Policy questions about the refrigerator warranty.'),
+        },
+      ]);
+      // Another client says the same words: never found by this one.
+      const stranger = await createClient(t.deps);
+      await storeCalls(t.deps, stranger, [
+        {
+          providerCallId: 'stranger',
+          createdAt: NOW - HOUR,
+          transcript: said('refund refund refund policy'),
+        },
+      ]);
+    });
+    const search = (q: string, extra = '') =>
+      get(cookie, `/api/client/calls?status=all&search=${encodeURIComponent(q)}${extra}`);
+
+    it('finds words in any form, ranks the best match first, and shows the matching passage', async () => {
+      const { status, body } = await search('refund');
+      expect(status).toBe(200);
+      // Three mentions rank first; bm25 then prefers the shorter of the one-mention calls.
+      expect(ids(body)).toEqual(['thrice', 'policy', 'once']);
+      expect(body.pagination.total).toBe(3);
+      const snippet = body.calls[2].snippet as { text: string; match: boolean }[];
+      expect(snippet.filter((p) => p.match).map((p) => p.text)).toEqual(['refund']);
+      expect(snippet.map((p) => p.text).join('')).toContain('I would like a refund for my order');
+      // "Refunds" in the first line of the best match is the same word.
+      expect(body.calls[0].snippet.find((p: { match: boolean }) => p.match).text).toBe('Refunds');
+    });
+
+    it('finds phrases, prefixes, either word, and summaries; a newest-first sort still applies', async () => {
+      expect(ids((await search('"refund policy"')).body)).toEqual(['policy']);
+      expect(ids((await search('refri*')).body)).toEqual(['other-words']);
+      expect(ids((await search('appointment OR warranty')).body).sort()).toEqual([
+        'other-words',
+        'summary-only',
+      ]);
+      const bySummary = (await search('tuesday')).body;
+      expect(ids(bySummary)).toEqual(['summary-only']);
+      expect(bySummary.calls[0].snippet.find((p: { match: boolean }) => p.match).text).toBe('Tuesday');
+      expect(ids((await search('refund', '&sort=created&order=desc')).body)).toEqual([
+        'once',
+        'thrice',
+        'policy',
+      ]);
+    });
+
+    it('finds a call by phone number as shown on screen, and by id', async () => {
+      expect(ids((await search('(415) 555-0123')).body)).toEqual(['other-words']);
+      const one = (await search('other-words')).body.calls[0];
+      expect(ids((await search(one.id)).body)).toEqual(['other-words']);
+      expect(ids((await search('other-words')).body)).toEqual(['other-words']);
+    });
+
+    it('answers bad syntax with a 400 that says what to fix, never a 500', async () => {
+      for (const [q, words] of [
+        ['"refund policy', 'Close the quote'],
+        ['re*und', '* goes at the end'],
+        ['r*', 'at least 2 letters'],
+        ['refund OR', 'OR goes between'],
+        ['""', 'no words'],
+      ] as const) {
+        const { status, body } = await search(q);
+        expect(status, q).toBe(400);
+        expect(body.fields.search, q).toContain(words);
+      }
+      // Index syntax typed as text is just text.
+      for (const q of ['NEAR(refund policy)', 'refund AND -policy', "o'brien:*", 'a & b | !c', '^refund']) {
+        expect((await search(q)).status, q).toBe(200);
+      }
+    });
+
+    it('keeps the index in step with the call: a new transcript replaces the old words, a deleted call goes', async () => {
+      const { client, cookie: own } = await clientWithCookie();
+      await storeCalls(t.deps, client, [
+        { providerCallId: 'changing', createdAt: NOW - HOUR, transcript: said('The parcel is missing.') },
+      ]);
+      const find = async (q: string) =>
+        ids((await get(own, `/api/client/calls?status=all&search=${q}`)).body);
+      expect(await find('parcel')).toEqual(['changing']);
+      await storeCalls(t.deps, client, [
+        {
+          providerCallId: 'changing',
+          createdAt: NOW - HOUR,
+          transcript: said('The invoice was paid twice.'),
+        },
+      ]);
+      expect(await find('parcel')).toEqual([]);
+      expect(await find('invoice')).toEqual(['changing']);
+      const call = (await get(own, '/api/client/calls?status=all&search=invoice')).body.calls[0];
+      await createCallsRepository(t.deps.db).deleteCall(client.id, call.id);
+      expect(await find('invoice')).toEqual([]);
+    });
+  });
+
+  describe('custom ranges and sorting', () => {
+    it('reads from/to as local days, and a range totals the sum of its days', async () => {
+      const { client, cookie } = await clientWithCookie({ timezone: 'America/New_York' });
+      await storeCalls(t.deps, client, [
+        { createdAt: Date.UTC(2026, 2, 10, 3, 59), durationSeconds: 60 }, // 23:59 Mar 9 local: outside
+        { createdAt: Date.UTC(2026, 2, 10, 4, 0), durationSeconds: 120 }, // 00:00 Mar 10 local
+        { createdAt: Date.UTC(2026, 2, 11, 12, 0), durationSeconds: 30, status: 'transferred' },
+        { createdAt: Date.UTC(2026, 2, 13, 3, 59), durationSeconds: 90, status: 'failed' }, // 23:59 Mar 12
+        { createdAt: Date.UTC(2026, 2, 13, 4, 0), durationSeconds: 45 }, // 00:00 Mar 13: outside
+      ]);
+      const range = await get(cookie, '/api/client/stats?from=2026-03-10&to=2026-03-12');
+      expect(range.status).toBe(200);
+      expect(range.body.totalCalls).toBe(3);
+      let sum = 0;
+      let cost = 0;
+      for (const day of ['2026-03-10', '2026-03-11', '2026-03-12']) {
+        const one = (await get(cookie, `/api/client/stats?from=${day}&to=${day}`)).body;
+        sum += one.totalCalls;
+        cost += one.totalCost;
+      }
+      expect(sum).toBe(range.body.totalCalls);
+      // Each day's cost is rounded to the cent on its own: within a cent per day of the range's.
+      expect(Math.abs(cost - range.body.totalCost)).toBeLessThanOrEqual(0.03);
+      // The previous period is the three days before: only the 23:59 call of Mar 9.
+      expect(range.body.previousPeriod.totalCalls).toBe(1);
+      const log = (await get(cookie, '/api/client/calls?status=all&from=2026-03-10&to=2026-03-12')).body;
+      expect(log.pagination.total).toBe(3);
+      const chart = (await get(cookie, '/api/client/calls-over-time?from=2026-03-10&to=2026-03-12')).body;
+      expect(chart).toEqual([
+        { date: '2026-03-10', count: 1 },
+        { date: '2026-03-11', count: 0 },
+        { date: '2026-03-12', count: 0 },
+      ]);
+      const outcomes = (await get(cookie, '/api/client/outcomes/summary?from=2026-03-10&to=2026-03-12')).body;
+      expect(outcomes.reduce((n: number, o: { count: number }) => n + o.count, 0)).toBe(3);
+    });
+
+    it('refuses ranges that cannot be read, with the field named', async () => {
+      const { cookie } = await clientWithCookie();
+      for (const q of [
+        'from=2026-03-10',
+        'from=2026-03-12&to=2026-03-10',
+        'from=2024-01-01&to=2026-01-01',
+        'from=2026-02-30&to=2026-03-01',
+        'from=10/03/2026&to=2026-03-11',
+        'from=2026-03-10&to=2026-03-11&startDate=2026-03-10&endDate=2026-03-11',
+      ]) {
+        for (const path of [
+          '/api/client/stats',
+          '/api/client/calls',
+          '/api/client/calls/export?format=csv&',
+        ]) {
+          const url = path.includes('?') ? `${path}${q}` : `${path}?${q}`;
+          const { status, body } = await get(cookie, url);
+          expect(status, url).toBe(400);
+          expect(Object.keys(body.fields), url).toEqual(['from']);
+        }
+      }
+    });
+
+    it('sorts by duration and cost either way, paging through the same order', async () => {
+      const { client, cookie } = await clientWithCookie();
+      await storeCalls(
+        t.deps,
+        client,
+        [30, 300, 90, 600, 10, 120].map((durationSeconds, i) => ({
+          providerCallId: `d${durationSeconds}`,
+          createdAt: NOW - (i + 1) * HOUR,
+          durationSeconds,
+        })),
+      );
+      const order = async (q: string) => {
+        const first = (await get(cookie, `/api/client/calls?limit=4&${q}`)).body;
+        const second = (await get(cookie, `/api/client/calls?limit=4&page=2&${q}`)).body;
+        return [...ids(first), ...ids(second)];
+      };
+      expect(await order('sort=duration&order=asc')).toEqual(['d10', 'd30', 'd90', 'd120', 'd300', 'd600']);
+      expect(await order('sort=cost&order=desc')).toEqual(['d600', 'd300', 'd120', 'd90', 'd30', 'd10']);
+      expect(await order('sort=created&order=asc')).toEqual(['d120', 'd10', 'd600', 'd90', 'd300', 'd30']);
+      expect((await get(cookie, '/api/client/calls?sort=price')).status).toBe(400);
+      expect((await get(cookie, '/api/client/calls?order=up')).status).toBe(400);
+    });
+  });
+
+  describe('export', () => {
+    it('streams the filtered view as CSV with local times, amounts, links, and formulas made harmless', async () => {
+      const { client, cookie } = await clientWithCookie({
+        timezone: 'America/Los_Angeles',
+        company_name: 'Acme',
+      });
+      await storeCalls(t.deps, client, [
+        {
+          providerCallId: 'csv-1',
+          createdAt: Date.UTC(2026, 2, 19, 16, 5, 9), // 09:05:09 PDT
+          durationSeconds: 125,
+          ...withSummary('=HYPERLINK("http://evil.invalid","Click")'),
+          transcript: said('A question about refunds, "quoted", and a comma.'),
+        },
+        {
+          providerCallId: 'csv-2',
+          createdAt: Date.UTC(2026, 2, 18, 16, 0),
+          status: 'failed',
+          durationSeconds: 0,
+        },
+      ]);
+      const stranger = await createClient(t.deps);
+      await storeCalls(t.deps, stranger, [{ providerCallId: 'not-mine', createdAt: NOW - HOUR }]);
+
+      const res = await download(
+        cookie,
+        '/api/client/calls/export?format=csv&status=all&from=2026-03-01&to=2026-03-20',
+      );
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toMatch(/^attachment; filename="calls-2026-03-20\.csv"$/);
+      const rows: Record<string, string>[] = parse(res.rawPayload, { bom: true, columns: true });
+      expect(rows).toHaveLength(2);
+      expect(rows[0]).toMatchObject({
+        'Date and time': '2026-03-19 09:05:09',
+        'Time zone': 'America/Los_Angeles',
+        From: '+15550001111',
+        'Duration (seconds)': '125',
+        Status: 'completed',
+        Pathway: 'Sales',
+        'Cost (USD)': '0.31',
+        Summary: `'=HYPERLINK("http://evil.invalid","Click")`,
+      });
+      expect(rows[0].Link).toMatch(/\/dashboard\?call=[\w-]+$/);
+      expect(rows[0]['Call ID']).toBe(rows[0].Link.split('call=')[1]);
+      expect(rows[1].Status).toBe('failed');
+
+      // The log's filters apply: a search narrows the file as it narrows the log.
+      const searched = await download(
+        cookie,
+        '/api/client/calls/export?format=csv&status=all&search=refunds',
+      );
+      expect(parse(searched.rawPayload, { bom: true, columns: true })).toHaveLength(1);
+      expect((await download(cookie, '/api/client/calls/export?format=pdf')).statusCode).toBe(400);
+      expect((await download(cookie, '/api/client/calls/export?format=csv&search=%22open')).statusCode).toBe(
+        400,
+      );
+    });
+
+    it('writes an Excel file with real dates and amounts, for the client and for the admin', async () => {
+      const { client, cookie } = await clientWithCookie({
+        timezone: 'Asia/Kolkata',
+        company_name: 'Kolkata Co',
+      });
+      await storeCalls(t.deps, client, [
+        { providerCallId: 'x-1', createdAt: Date.UTC(2026, 2, 19, 20, 0, 0), durationSeconds: 600 }, // 01:30 Mar 20 IST
+      ]);
+      const read = async (payload: Buffer) => {
+        const book = new ExcelJS.Workbook();
+        await book.xlsx.load(payload as unknown as ArrayBuffer);
+        return book.getWorksheet('Calls');
+      };
+      const own = await download(cookie, '/api/client/calls/export?format=xlsx&status=all');
+      expect(own.statusCode).toBe(200);
+      expect(own.headers['content-type']).toBe(
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      );
+      const sheet = await read(own.rawPayload);
+      expect(sheet?.getRow(1).getCell(1).value).toBe('Date and time');
+      const row = sheet?.getRow(2);
+      expect(row?.getCell(1).value).toEqual(new Date('2026-03-20T01:30:00Z'));
+      expect(row?.getCell(2).value).toBe('Asia/Kolkata');
+      expect(row?.getCell(9).value).toBe(1.5);
+      expect(sheet?.rowCount).toBe(2);
+
+      const admin = await createAdminUser(t.deps);
+      const adminCookie = await loginAdmin(t.app, admin.username, admin.password);
+      const one = await download(
+        adminCookie,
+        `/api/admin/clients/${client.id}/calls/export?format=xlsx&status=all`,
+      );
+      expect(one.statusCode).toBe(200);
+      expect((await read(one.rawPayload))?.getRow(2).getCell(9).value).toBe(1.5);
+      const all = await download(adminCookie, '/api/admin/calls/export?format=csv&status=all');
+      const rows: Record<string, string>[] = parse(all.rawPayload, { bom: true, columns: true });
+      const mine = rows.filter((r) => r.Client === 'Kolkata Co');
+      expect(mine).toHaveLength(1);
+      expect(mine[0]['Date and time']).toBe('2026-03-20 01:30:00');
+      expect(new Set(rows.map((r) => r.Client)).size).toBeGreaterThan(1);
+      expect(
+        (await download(adminCookie, '/api/admin/clients/nobody/calls/export?format=csv')).statusCode,
+      ).toBe(404);
+      // A client never reaches the admin's exports.
+      expect((await download(cookie, '/api/admin/calls/export?format=csv')).statusCode).toBe(403);
+      expect(
+        (await download(cookie, `/api/admin/clients/${client.id}/calls/export?format=csv`)).statusCode,
+      ).toBe(403);
+    });
+
+    it('exports every row of a view larger than one batch, in order', async () => {
+      const { client, cookie } = await clientWithCookie();
+      const calls = Array.from({ length: 4_500 }, (_, i) => ({
+        providerCallId: `bulk-${i}`,
+        createdAt: NOW - DAY + Math.floor(i / 3) * 1000, // three calls share each second
+        durationSeconds: i % 300,
+      }));
+      for (let i = 0; i < calls.length; i += 500) await storeCalls(t.deps, client, calls.slice(i, i + 500));
+      const res = await download(cookie, '/api/client/calls/export?format=csv&status=all');
+      const rows: Record<string, string>[] = parse(res.rawPayload, { bom: true, columns: true });
+      expect(rows).toHaveLength(4_500);
+      expect(new Set(rows.map((r) => r['Call ID'])).size).toBe(4_500);
+      const times = rows.map((r) => r['Date and time']);
+      expect([...times].sort().reverse()).toEqual(times);
+    });
+  });
+});
