@@ -353,3 +353,30 @@ export const ClientCallParams = z.object({
   clientId: z.string().trim().min(1).max(100),
   id: z.string().trim().min(1).max(100),
 });
+
+/** The call log's columns a person may hide (issue 15); the row's buttons always show. */
+export const CALL_LOG_COLUMNS = [
+  'callId',
+  'fromTo',
+  'duration',
+  'status',
+  'pathway',
+  'created',
+  'outcome',
+  'cost',
+] as const;
+export type CallLogColumn = (typeof CALL_LOG_COLUMNS)[number];
+
+/**
+ * GET/PUT /api/client/preferences and /api/admin/preferences: what the signed-in person chose for
+ * the call log, remembered on the server so it follows them to any browser. null: the defaults.
+ */
+export const UiPreferences = z.object({
+  callLogColumns: z
+    .array(z.enum(CALL_LOG_COLUMNS))
+    .min(1, 'Keep at least one column')
+    .max(CALL_LOG_COLUMNS.length)
+    .refine((columns) => new Set(columns).size === columns.length, 'Each column once')
+    .nullable(),
+});
+export type UiPreferences = z.infer<typeof UiPreferences>;

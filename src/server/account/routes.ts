@@ -1,6 +1,10 @@
-/** The logged-in client's own account: profile, password, API key, webhook secret, notification preferences. */
+/**
+ * The logged-in client's own account: profile, password, API key, webhook secret, notification
+ * preferences; and each person's screen choices (clients and admins).
+ */
 import type { FastifyInstance } from 'fastify';
 import notificationRoutes from './notification-routes';
+import preferencesRoutes from './preferences-routes';
 import profileRoutes from './profile-routes';
 import securityRoutes from './security-routes';
 import webhookSecretRoutes from './webhook-secret-routes';
@@ -10,4 +14,5 @@ export default async function accountRoutes(app: FastifyInstance): Promise<void>
   await app.register(securityRoutes);
   await app.register(webhookSecretRoutes);
   await app.register(notificationRoutes);
+  await app.register(preferencesRoutes);
 }

@@ -293,6 +293,7 @@ export async function updateClient(db: Kysely<Database>, id: string, changes: Cl
  */
 export async function deleteClientCascade(db: Kysely<Database>, id: string): Promise<void> {
   await db.deleteFrom('sessions').where('kind', '=', 'client').where('subject_id', '=', id).execute();
+  await db.deleteFrom('ui_preferences').where('owner', '=', `client:${id}`).execute();
   await db.deleteFrom('clients').where('id', '=', id).execute();
 }
 

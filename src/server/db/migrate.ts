@@ -11,6 +11,7 @@ import * as paymentAction from './migrations/008_payment_action';
 import * as clientWebhooks from './migrations/009_client_webhooks';
 import * as notificationSchedule from './migrations/010_notification_schedule';
 import * as callSearch from './migrations/011_call_search';
+import * as uiPreferences from './migrations/012_ui_preferences';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '009_client_webhooks': clientWebhooks,
   '010_notification_schedule': notificationSchedule,
   '011_call_search': callSearch,
+  '012_ui_preferences': uiPreferences,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -320,6 +320,14 @@ export interface RateCountersTable {
   last_at: Generated<number>;
 }
 
+/** 012_ui_preferences: a person's screen choices; `owner` is 'client:{id}' or 'admin:{id}'. */
+export interface UiPreferencesTable {
+  owner: string;
+  /** JSON array of the call log's visible columns; null: the defaults. */
+  call_log_columns: string | null;
+  updated_at: number;
+}
+
 export interface Database {
   admins: AdminsTable;
   clients: ClientsTable;
@@ -343,6 +351,7 @@ export interface Database {
   app_settings: AppSettingsTable;
   outbox: OutboxTable;
   client_webhooks: ClientWebhooksTable;
+  ui_preferences: UiPreferencesTable;
 }
 
 /** Values every instance on the database shares (002_app_settings). */

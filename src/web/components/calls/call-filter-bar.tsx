@@ -1,12 +1,19 @@
 /** Date range, pathway and status filters of a calls view (SPEC §2 "Filter bar"). */
+import { CalendarRange } from 'lucide-react';
+import { useState } from 'react';
 import { PATHWAYS, type StatusFilter } from '../../../contract/calls';
 import type { DateRange } from '../../../contract/common';
+import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
 import { Label } from '../ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
 import { Switch } from '../ui/switch';
 import { ToggleGroup, ToggleGroupItem } from '../ui/toggle-group';
-import { type CallFilters, DATE_RANGE_LABELS, narrowTo } from './filters';
+import { CustomRangeDialog, rangeLabel } from './custom-range-dialog';
+import { type CallFilters, DATE_RANGE_LABELS, isCustomRange, narrowTo } from './filters';
+
+/** The Date Range select's item that opens the custom range dialog. */
+const CUSTOM = 'custom';
 
 const PATHWAY_LABELS: Record<string, string> = {
   all: 'All Pathways',
@@ -32,6 +39,8 @@ export interface CallFilterBarProps {
   searchable?: boolean;
   /** The client's outcome names: with them, the bar filters by outcome and "Needs attention". */
   outcomes?: string[];
+  /** The account's time zone, which custom ranges are counted in (shown with them). */
+  timeZone?: string;
 }
 
 /** Which parts of the page each filter drives, said where the filters are. */
@@ -52,27 +61,66 @@ export function CallFilterBar({
   onChange,
   searchable = false,
   outcomes,
+  timeZone,
 }: CallFilterBarProps) {
+  const [picking, setPicking] = useState(false);
+  const custom = isCustomRange(filters);
   return (
     <Card className="gap-3 py-4" data-testid="call-filter-bar">
       <CardContent className="flex flex-col gap-4 px-4 sm:flex-row sm:flex-wrap sm:items-end">
-        <div className="flex min-w-0 flex-col gap-1.5 sm:w-48">
+        <div className="flex min-w-0 flex-col gap-1.5 sm:w-60">
           <Label htmlFor="filter-date-range">Date Range</Label>
-          <Select
-            value={filters.dateRange}
-            onValueChange={(value) => onChange({ dateRange: value as DateRange })}
-          >
-            <SelectTrigger id="filter-date-range" className="w-full" aria-label="Date Range">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {dateRanges.map((range) => (
-                <SelectItem key={range} value={range}>
-                  {DATE_RANGE_LABELS[range]}
+          <div className="flex gap-1.5">
+            <Select
+              value={custom ? CUSTOM : filters.dateRange}
+              onValueChange={(value) =>
+                value === CUSTOM
+                  ? setPicking(true)
+                  : onChange({ dateRange: value as DateRange, from: '', to: '' })
+              }
+            >
+              <SelectTrigger id="filter-date-range" className="w-full min-w-0" aria-label="Date Range">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {dateRanges.map((range) => (
+                  <SelectItem key={range} value={range}>
+                    {DATE_RANGE_LABELS[range]}
+                  </SelectItem>
+                ))}
+                <SelectItem value={CUSTOM}>
+                  {custom ? rangeLabel(filters.from, filters.to) : 'Custom range…'}
                 </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+              </SelectContent>
+            </Select>
+            {custom && (
+              <Button
+                variant="outline"
+                size="icon"
+                aria-label="Change the custom range"
+                title="Change the custom range"
+                onClick={() => setPicking(true)}
+              >
+                <CalendarRange />
+              </Button>
+            )}
+          </div>
+          {custom && (
+            <p className="text-muted-foreground text-xs" data-testid="range-zone">
+              Days in {timeZone ?? "the account's time zone"}
+            </p>
+          )}
+          <CustomRangeDialog
+            open={picking}
+            from={filters.from}
+            to={filters.to}
+            timeZone={timeZone}
+            onApply={(range) => {
+              setPicking(false);
+              onChange(range);
+            }}
+            onCancel={() => setPicking(false)}
+          />
         </div>
         <div className="flex min-w-0 flex-col gap-1.5 sm:w-48">
           <Label htmlFor="filter-pathway">Pathway</Label>

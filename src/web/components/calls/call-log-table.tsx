@@ -3,15 +3,28 @@
  * the expanded transcript, pagination and the delete dialog. What the rows may do comes from the
  * source: no delete URL, no delete button.
  */
-import { ArrowRight, Download, FileText, Loader2, PanelRightOpen, Play, Square, Trash2 } from 'lucide-react';
+import {
+  ArrowDown,
+  ArrowRight,
+  ArrowUp,
+  ArrowUpDown,
+  Download,
+  FileText,
+  Loader2,
+  PanelRightOpen,
+  Play,
+  Square,
+  Trash2,
+} from 'lucide-react';
 import { Fragment, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import type { Call, CallsPage } from '../../../contract/calls';
+import type { Call, CallLogColumn, CallSort, CallsPage, SortOrder } from '../../../contract/calls';
 import { formatCallCreated, formatDuration, formatMoney } from '../../../contract/format';
 import type { CallSource } from '../../features/calls/call-source';
 import { useDeleteCall } from '../../features/calls/mutations';
 import { useCalls, useOutcomeSummary } from '../../features/calls/queries';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { cn } from '../../lib/utils';
+import { NativeSelect } from '../native-select';
 import { QueryView } from '../query-view';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -24,7 +37,10 @@ import { DeleteCallDialog } from './delete-call-dialog';
 import { AttentionBadge, OutcomeBadge } from './outcome-badge';
 import { formatPhone } from './phone';
 import { downloadRecording } from './download-recording';
-import { type CallFilters, DEFAULT_FILTERS } from './filters';
+import { COLUMN_LABELS, ColumnChooser, useCallLogColumns } from './call-log-columns';
+import { ExportLinks } from './export-links';
+import { type CallFilters, DEFAULT_FILTERS, logFilterParams } from './filters';
+import { SearchSnippet } from './search-snippet';
 import { TranscriptPanel } from './transcript-panel';
 import { parseTranscript } from './transcript';
 import { useCallPlayback } from './use-call-playback';
@@ -43,18 +59,26 @@ function isNarrowed(filters: CallFilters): boolean {
     filters.attention
   );
 }
-/** SPEC's columns in SPEC's order, then the call's outcome and cost before the actions. */
-const COLUMNS = [
-  'Call ID',
-  'From/To',
-  'Duration',
-  'Status',
-  'Pathway',
-  'Created',
-  'Outcome',
-  'Cost',
-  'Actions',
-];
+/** Columns a click sorts by, and the sort each names. */
+const SORTABLE: Partial<Record<CallLogColumn, Exclude<CallSort, 'relevance'>>> = {
+  duration: 'duration',
+  created: 'created',
+  cost: 'cost',
+};
+/** The order the log is in: what the filters name, else the server's default for them. */
+export function effectiveSort(filters: CallFilters): { sort: CallSort; order: SortOrder } {
+  const words = filters.search.trim() !== '' && !/^\+?[\d\s().-]+$/.test(filters.search.trim());
+  const sort = filters.sort ?? (words ? 'relevance' : 'created');
+  return { sort, order: filters.order ?? 'desc' };
+}
+
+/** A click on a column's heading: the newest/longest/dearest first, a second click reverses. */
+function sortChange(filters: CallFilters, sort: CallSort): Partial<CallFilters> {
+  const current = effectiveSort(filters);
+  if (current.sort === sort && sort !== 'relevance')
+    return { sort, order: current.order === 'desc' ? 'asc' : 'desc' };
+  return { sort, order: 'desc' };
+}
 /** Below this width each call is a card: a seven-column table does not fit a phone. */
 const TABLE_MEDIA = '(min-width: 768px)';
 
@@ -68,6 +92,8 @@ export interface CallLogTableProps {
   headerAction?: ReactNode;
   /** Opens the call detail drawer; without it rows have no details button. */
   onOpenCall?: (callId: string) => void;
+  /** Changes the view's filters (sorting); without it the columns do not sort. */
+  onChange?: (change: Partial<CallFilters>) => void;
 }
 
 export function CallLogTable({
@@ -77,8 +103,14 @@ export function CallLogTable({
   emptyText = EMPTY_CALLS_TEXT,
   headerAction,
   onOpenCall,
+  onChange,
 }: CallLogTableProps) {
   const query = useCalls(source, filters);
+  const columns = useCallLogColumns(source);
+  const sorting = onChange && {
+    ...effectiveSort(filters),
+    onSort: (sort: CallSort) => onChange(sortChange(filters, sort)),
+  };
   const outcomes = useOutcomeSummary(source, filters).data;
   const colorOf = (name: string | null) => outcomes?.find((o) => o.name === name)?.color;
   const [expandedId, setExpandedId] = useState<string | null>(null);
@@ -146,9 +178,23 @@ export function CallLogTable({
 
   return (
     <Card ref={logRef} tabIndex={-1} className="min-w-0 gap-4 outline-none" data-testid="call-log">
-      <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+      <CardHeader className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center sm:justify-between">
         <CardTitle className="text-lg">Recent Call Logs</CardTitle>
-        {headerAction}
+        <div className="flex flex-wrap items-center gap-2">
+          {headerAction}
+          {sorting && (!asTable || (filters.search.trim() && sorting.sort !== 'relevance')) && (
+            <SortSelect
+              sort={sorting.sort}
+              order={sorting.order}
+              searching={filters.search.trim() !== ''}
+              onChange={onChange}
+            />
+          )}
+          {asTable && <ColumnChooser visible={columns.visible} onChange={columns.setVisible} />}
+          {source.exportUrl && (
+            <ExportLinks url={source.exportUrl} params={() => logFilterParams(filters, Date.now())} />
+          )}
+        </div>
       </CardHeader>
       <CardContent className="min-w-0 px-3 sm:px-6">
         <audio {...playback.audioProps} className="hidden" data-testid="call-audio" />
@@ -167,7 +213,7 @@ export function CallLogTable({
             <>
               <div className={cn(query.isPlaceholderData && 'opacity-60')}>
                 {asTable ? (
-                  <CallTable views={page.calls.map(rowView)} />
+                  <CallTable views={page.calls.map(rowView)} columns={columns.visible} sorting={sorting} />
                 ) : (
                   <CallCards views={page.calls.map(rowView)} />
                 )}
@@ -208,61 +254,169 @@ function FromTo({ call }: { call: Call }) {
   );
 }
 
-function CallTable({ views }: { views: CallView[] }) {
+interface Sorting {
+  sort: CallSort;
+  order: SortOrder;
+  onSort: (sort: CallSort) => void;
+}
+
+/** Each column's cell for a call. */
+const CELLS: Record<CallLogColumn, (view: CallView) => ReactNode> = {
+  callId: ({ call }) => (
+    <TableCell className="max-w-[8.5rem] truncate font-mono text-xs" title={call.providerCallId}>
+      {call.providerCallId}
+    </TableCell>
+  ),
+  fromTo: ({ call }) => (
+    <TableCell className="whitespace-nowrap">
+      <FromTo call={call} />
+    </TableCell>
+  ),
+  duration: ({ call }) => <TableCell className="tabular-nums">{formatDuration(call.duration)}</TableCell>,
+  status: ({ call }) => (
+    <TableCell>
+      <span className="inline-flex items-center gap-1">
+        <CallStatusBadge status={call.status} />
+        {call.isSample && <SampleBadge />}
+      </span>
+    </TableCell>
+  ),
+  pathway: ({ call }) => <TableCell className="whitespace-nowrap">{call.pathway || '—'}</TableCell>,
+  created: ({ call }) => (
+    <TableCell className="whitespace-nowrap">{formatCallCreated(call.createdAt)}</TableCell>
+  ),
+  outcome: ({ call, outcomeColor }) => (
+    <TableCell>
+      <span className="inline-flex flex-col items-start gap-1">
+        <OutcomeBadge name={call.outcome} color={outcomeColor} />
+        {call.needsAttention && <AttentionBadge />}
+      </span>
+    </TableCell>
+  ),
+  cost: ({ call }) => <TableCell className="text-right tabular-nums">{formatMoney(call.cost)}</TableCell>,
+};
+
+function SortHeading({ column, sorting }: { column: CallLogColumn; sorting?: Sorting }) {
+  const sort = SORTABLE[column];
+  const label = COLUMN_LABELS[column];
+  const align = column === 'cost' ? 'text-right' : undefined;
+  if (!sort || !sorting) return <TableHead className={align}>{label}</TableHead>;
+  const active = sorting.sort === sort;
+  const Icon = !active ? ArrowUpDown : sorting.order === 'asc' ? ArrowUp : ArrowDown;
+  return (
+    <TableHead
+      className={align}
+      aria-sort={active ? (sorting.order === 'asc' ? 'ascending' : 'descending') : undefined}
+    >
+      <button
+        type="button"
+        className="-mx-1 inline-flex items-center gap-1 rounded px-1 hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring"
+        onClick={() => sorting.onSort(sort)}
+        title={`Sort by ${label.toLowerCase()}`}
+      >
+        {label}
+        <Icon className={cn('size-3.5', !active && 'text-muted-foreground')} aria-hidden="true" />
+      </button>
+    </TableHead>
+  );
+}
+
+function CallTable({
+  views,
+  columns,
+  sorting,
+}: {
+  views: CallView[];
+  columns: readonly CallLogColumn[];
+  sorting?: Sorting;
+}) {
+  const span = columns.length + 1;
   return (
     <Table>
       <TableHeader>
         <TableRow>
-          {COLUMNS.map((c) => (
-            <TableHead key={c} className={c === 'Actions' || c === 'Cost' ? 'text-right' : undefined}>
-              {c}
-            </TableHead>
+          {columns.map((c) => (
+            <SortHeading key={c} column={c} sorting={sorting} />
           ))}
+          <TableHead className="text-right">Actions</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
-        {views.map(({ call, lines, actions, outcomeColor }) => (
-          <Fragment key={call.id}>
-            <TableRow
-              data-testid="call-row"
-              data-call-id={call.id}
-              className={lines ? 'border-b-0 bg-muted/40' : undefined}
-            >
-              <TableCell className="max-w-[8.5rem] truncate font-mono text-xs" title={call.providerCallId}>
-                {call.providerCallId}
-              </TableCell>
-              <TableCell className="whitespace-nowrap">
-                <FromTo call={call} />
-              </TableCell>
-              <TableCell className="tabular-nums">{formatDuration(call.duration)}</TableCell>
-              <TableCell>
-                <span className="inline-flex items-center gap-1">
-                  <CallStatusBadge status={call.status} />
-                  {call.isSample && <SampleBadge />}
-                </span>
-              </TableCell>
-              <TableCell className="whitespace-nowrap">{call.pathway || '—'}</TableCell>
-              <TableCell className="whitespace-nowrap">{formatCallCreated(call.createdAt)}</TableCell>
-              <TableCell>
-                <span className="inline-flex flex-col items-start gap-1">
-                  <OutcomeBadge name={call.outcome} color={outcomeColor} />
-                  {call.needsAttention && <AttentionBadge />}
-                </span>
-              </TableCell>
-              <TableCell className="text-right tabular-nums">{formatMoney(call.cost)}</TableCell>
-              <TableCell>{actions}</TableCell>
-            </TableRow>
-            {lines && (
-              <TableRow className="bg-muted/40 hover:bg-muted/40">
-                <TableCell colSpan={COLUMNS.length} className="whitespace-normal p-2 sm:p-3">
-                  <TranscriptPanel lines={lines} />
-                </TableCell>
+        {views.map((view) => {
+          const { call, lines, actions } = view;
+          const below = !!lines || !!call.snippet;
+          return (
+            <Fragment key={call.id}>
+              <TableRow
+                data-testid="call-row"
+                data-call-id={call.id}
+                className={below ? 'border-b-0' : undefined}
+              >
+                {columns.map((c) => (
+                  <Fragment key={c}>{CELLS[c](view)}</Fragment>
+                ))}
+                <TableCell>{actions}</TableCell>
               </TableRow>
-            )}
-          </Fragment>
-        ))}
+              {call.snippet && (
+                <TableRow className={cn('hover:bg-transparent', lines && 'border-b-0')}>
+                  <TableCell colSpan={span} className="whitespace-normal pt-0 pb-3">
+                    <SearchSnippet parts={call.snippet} />
+                  </TableCell>
+                </TableRow>
+              )}
+              {lines && (
+                <TableRow className="bg-muted/40 hover:bg-muted/40">
+                  <TableCell colSpan={span} className="whitespace-normal p-2 sm:p-3">
+                    <TranscriptPanel lines={lines} />
+                  </TableCell>
+                </TableRow>
+              )}
+            </Fragment>
+          );
+        })}
       </TableBody>
     </Table>
+  );
+}
+
+/** The sort as a select: the phone layout's, and the way back to "Best match" while searching. */
+function SortSelect({
+  sort,
+  order,
+  searching,
+  onChange,
+}: {
+  sort: CallSort;
+  order: SortOrder;
+  searching: boolean;
+  onChange: (change: Partial<CallFilters>) => void;
+}) {
+  const options: { value: string; label: string }[] = [
+    ...(searching ? [{ value: 'relevance:desc', label: 'Best match' }] : []),
+    { value: 'created:desc', label: 'Newest first' },
+    { value: 'created:asc', label: 'Oldest first' },
+    { value: 'duration:desc', label: 'Longest first' },
+    { value: 'duration:asc', label: 'Shortest first' },
+    { value: 'cost:desc', label: 'Highest cost first' },
+    { value: 'cost:asc', label: 'Lowest cost first' },
+  ];
+  return (
+    <label className="flex items-center gap-2 text-sm">
+      <span className="text-muted-foreground">Sort</span>
+      <NativeSelect
+        value={`${sort}:${order}`}
+        onChange={(event) => {
+          const [s, o] = event.target.value.split(':') as [CallSort, SortOrder];
+          onChange({ sort: s, order: o });
+        }}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </NativeSelect>
+    </label>
   );
 }
 
@@ -307,6 +461,7 @@ function CallCards({ views }: { views: CallView[] }) {
               </dd>
             </div>
           </dl>
+          {call.snippet && <SearchSnippet parts={call.snippet} className="mt-2" />}
           <div className="mt-2 border-t pt-2">{actions}</div>
           {lines && (
             <div className="mt-2">

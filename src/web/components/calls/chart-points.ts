@@ -8,6 +8,8 @@ export interface ChartData {
   interval: ChartInterval;
   /** ISO start of the window; the first point counts only the calls from then on. */
   startDate: string;
+  /** Whether the window ends now, so its last point is still filling ("so far"); true when absent. */
+  endsNow?: boolean;
 }
 
 export interface ChartPoint {
@@ -52,7 +54,7 @@ export function toChartPoints(data: ChartData | null | undefined): ChartPoint[] 
       return { date: p.date, label: hourLabel(hour), title: i === 0 ? `${title}${since}` : title, count };
     }
     const title = `${weekday(day)}${formatChartDate(day)}`;
-    const partial = i === 0 && last > 0 ? since : i === last ? ' (so far)' : '';
+    const partial = i === 0 && last > 0 ? since : i === last && data.endsNow !== false ? ' (so far)' : '';
     return { date: p.date, label: formatChartDate(day), title: `${title}${partial}`, count };
   });
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FILTERS, callsSearchParams, dateWindow, updateFilters } from './filters';
+import {
+  DEFAULT_FILTERS,
+  analyticsSearchParams,
+  callsSearchParams,
+  chartInterval,
+  dateWindow,
+  updateFilters,
+} from './filters';
 
 describe('call filters', () => {
   const onPage3 = { ...DEFAULT_FILTERS, page: 3 };
@@ -19,6 +26,10 @@ describe('call filters', () => {
   it('defaults to 7 days, all pathways, completed, page 1', () => {
     expect(DEFAULT_FILTERS).toEqual({
       dateRange: '7d',
+      from: '',
+      to: '',
+      sort: null,
+      order: null,
       pathway: 'all',
       status: 'completed',
       page: 1,
@@ -60,5 +71,28 @@ describe('call filters', () => {
     );
     expect(narrowed.get('outcome')).toBe('Booked appointment');
     expect(narrowed.get('attention')).toBe('true');
+  });
+});
+
+describe('custom ranges', () => {
+  const custom = { ...DEFAULT_FILTERS, from: '2026-03-10', to: '2026-03-12' };
+  it('sends the local days, not a rolling window, and sorts when asked', () => {
+    const params = callsSearchParams({ ...custom, sort: 'duration', order: 'asc' }, Date.UTC(2026, 2, 20));
+    expect(params.get('from')).toBe('2026-03-10');
+    expect(params.get('to')).toBe('2026-03-12');
+    expect(params.has('startDate') || params.has('endDate')).toBe(false);
+    expect(params.get('sort')).toBe('duration');
+    expect(params.get('order')).toBe('asc');
+    expect(Object.fromEntries(analyticsSearchParams(custom, 0))).toEqual({
+      dateRange: '7d',
+      from: '2026-03-10',
+      to: '2026-03-12',
+      pathway: 'all',
+    });
+  });
+  it('charts one chosen day per hour, longer ranges per day', () => {
+    expect(chartInterval({ ...custom, to: '2026-03-10' })).toBe('hour');
+    expect(chartInterval(custom)).toBe('day');
+    expect(chartInterval({ ...DEFAULT_FILTERS, dateRange: '1d' })).toBe('hour');
   });
 });

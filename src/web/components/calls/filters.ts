@@ -2,11 +2,14 @@
  * The call log's filter state and how it becomes a request (SPEC §2 "Filter bar", §3 "Filters").
  * Any change other than the page itself starts again at page 1.
  */
-import type { ChartInterval, StatusFilter } from '../../../contract/calls';
+import type { CallSort, ChartInterval, SortOrder, StatusFilter } from '../../../contract/calls';
 import { DATE_RANGE_DAYS, type DateRange, PAGE_SIZE } from '../../../contract/common';
 
 export interface CallFilters {
   dateRange: DateRange;
+  /** A custom range: local days (YYYY-MM-DD) in the account's zone, both included; '' for none. */
+  from: string;
+  to: string;
   /** 'all' or a pathway name. */
   pathway: string;
   /** SPEC's Completed (the default) and Active, plus Failed, Transferred and All. */
@@ -18,6 +21,9 @@ export interface CallFilters {
   outcome: string;
   /** Only the calls that still need a person. */
   attention: boolean;
+  /** null: the server's default (best match for a word search, else newest first). */
+  sort: CallSort | null;
+  order: SortOrder | null;
 }
 
 /** What the Date Range select shows for each range (SPEC §2 names 7d, 30d and 60d). */
@@ -31,12 +37,16 @@ export const DATE_RANGE_LABELS: Record<DateRange, string> = {
 
 export const DEFAULT_FILTERS: CallFilters = {
   dateRange: '7d',
+  from: '',
+  to: '',
   pathway: 'all',
   status: 'completed',
   page: 1,
   search: '',
   outcome: 'all',
   attention: false,
+  sort: null,
+  order: null,
 };
 
 export function updateFilters(current: CallFilters, change: Partial<CallFilters>): CallFilters {
@@ -61,37 +71,55 @@ export function dateWindow(range: DateRange, now: number): { startDate: string; 
  * What the stats and the chart follow: the log's date window and pathway. Status and search are
  * the log's own (the chart counts completed calls, the stats every status).
  */
-export type AnalyticsScope = Pick<CallFilters, 'dateRange' | 'pathway'>;
+export type AnalyticsScope = Pick<CallFilters, 'dateRange' | 'pathway' | 'from' | 'to'>;
 
-/** The chart of a 24-hour window has a point per hour, longer ones a point per day. */
-export function chartInterval(range: DateRange): ChartInterval {
-  return range === '1d' ? 'hour' : 'day';
+export function isCustomRange(scope: Pick<CallFilters, 'from' | 'to'>): boolean {
+  return scope.from !== '' && scope.to !== '';
+}
+
+/** The parts of a scope that tell its reads apart (cache keys). */
+export function scopeKey(scope: AnalyticsScope) {
+  return isCustomRange(scope) ? [scope.from, scope.to, scope.pathway] : [scope.dateRange, scope.pathway];
+}
+
+/** The chart of a 24-hour window (or of one chosen day) has a point per hour, longer ones a point per day. */
+export function chartInterval(scope: AnalyticsScope): ChartInterval {
+  if (isCustomRange(scope)) return scope.from === scope.to ? 'hour' : 'day';
+  return scope.dateRange === '1d' ? 'hour' : 'day';
+}
+
+/**
+ * The window's part of a request: a custom range as local days (the server reads them in the
+ * account's zone), else the rolling window ending now.
+ */
+function windowParams(scope: AnalyticsScope, now: number): Record<string, string> {
+  if (isCustomRange(scope)) return { dateRange: scope.dateRange, from: scope.from, to: scope.to };
+  return { dateRange: scope.dateRange, ...dateWindow(scope.dateRange, now) };
 }
 
 /** Query string of a stats or chart request: the same window and pathway as the log's request. */
 export function analyticsSearchParams(scope: AnalyticsScope, now: number): URLSearchParams {
-  return new URLSearchParams({
-    dateRange: scope.dateRange,
-    pathway: scope.pathway,
-    ...dateWindow(scope.dateRange, now),
-  });
+  return new URLSearchParams({ ...windowParams(scope, now), pathway: scope.pathway });
 }
 
-/** Query string of a calls request; dates are taken at request time, so they are not in the cache key. */
-export function callsSearchParams(filters: CallFilters, now: number, limit = PAGE_SIZE): URLSearchParams {
-  const { startDate, endDate } = dateWindow(filters.dateRange, now);
-  const params = new URLSearchParams({
-    pathway: filters.pathway,
-    status: filters.status,
-    startDate,
-    endDate,
-    page: String(filters.page),
-    limit: String(limit),
-  });
+/** The log's filters as a query: what the page request and the export share. */
+export function logFilterParams(filters: CallFilters, now: number): URLSearchParams {
+  const { dateRange: _, ...window } = windowParams(filters, now);
+  const params = new URLSearchParams({ pathway: filters.pathway, status: filters.status, ...window });
   const search = filters.search.trim();
   if (search) params.set('search', search);
   if (filters.outcome !== 'all') params.set('outcome', filters.outcome);
   if (filters.attention) params.set('attention', 'true');
+  if (filters.sort) params.set('sort', filters.sort);
+  if (filters.order) params.set('order', filters.order);
+  return params;
+}
+
+/** Query string of a calls request; dates are taken at request time, so they are not in the cache key. */
+export function callsSearchParams(filters: CallFilters, now: number, limit = PAGE_SIZE): URLSearchParams {
+  const params = logFilterParams(filters, now);
+  params.set('page', String(filters.page));
+  params.set('limit', String(limit));
   return params;
 }
 

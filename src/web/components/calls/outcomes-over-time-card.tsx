@@ -7,7 +7,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../ui/card';
 import { Skeleton } from '../ui/skeleton';
 import { hasChartData } from './chart-points';
 import { CHART_HEIGHT_PX } from './chart-size';
-import { type AnalyticsScope, chartInterval, dateWindow } from './filters';
+import { type AnalyticsScope, chartInterval, dateWindow, isCustomRange } from './filters';
 import { seriesWithCalls, toOutcomeChartRows } from './outcome-chart-rows';
 
 const OutcomesChart = lazy(() => import('./outcomes-chart'));
@@ -19,10 +19,10 @@ export function OutcomesOverTimeCard({ source, scope }: { source: CallSource; sc
     () =>
       toOutcomeChartRows(
         query.data,
-        chartInterval(scope.dateRange),
-        dateWindow(scope.dateRange, query.dataUpdatedAt || Date.now()).startDate,
+        chartInterval(scope),
+        isCustomRange(scope) ? '' : dateWindow(scope.dateRange, query.dataUpdatedAt || Date.now()).startDate,
       ),
-    [query.data, query.dataUpdatedAt, scope.dateRange],
+    [query.data, query.dataUpdatedAt, scope],
   );
   const series = useMemo(
     () =>

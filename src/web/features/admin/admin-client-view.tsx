@@ -51,7 +51,7 @@ export function AdminClientView({ clientId }: { clientId: string | undefined }) 
 
 function ClientView({ client }: { client: AdminClientListItem }) {
   const source = adminCallSource(client.id);
-  const { filters, change, setPage } = useCallFilters();
+  const { filters, change, setPage } = useCallFilters(source.dateRanges);
   const name = clientDisplayName(client);
   const drawer = useCallDrawer();
   const outcomes = useOutcomeNames(source, filters);
@@ -94,10 +94,12 @@ function ClientView({ client }: { client: AdminClientListItem }) {
           dateRanges={source.dateRanges}
           onChange={change}
           outcomes={outcomes}
+          timeZone={client.timezone}
         />
         <CallLogTable
           source={source}
           filters={filters}
+          onChange={change}
           onPageChange={setPage}
           emptyText={ADMIN_EMPTY_CALLS_TEXT}
           onOpenCall={drawer.open}

@@ -27,6 +27,10 @@ export interface CallSource {
   recordingUrl?: (callId: string) => string;
   /** The same audio as an attachment. */
   downloadUrl?: (callId: string) => string;
+  /** GET target of the log's CSV and Excel exports (the log's filters added); none: no export. */
+  exportUrl?: string;
+  /** Where the signed-in user's call log columns are remembered; none: kept for the visit only. */
+  preferencesUrl?: string;
   /** DELETE target; without it rows have no delete button. */
   deleteUrl?: (callId: string) => string;
   /** Cache lifetimes in ms (SPEC §9 differs between client and admin views). */
@@ -48,6 +52,8 @@ export const CLIENT_CALL_SOURCE: CallSource = {
   recordingUrl: (id) => `/api/client/recording/${encodeURIComponent(id)}`,
   downloadUrl: (id) => `/api/recording/${encodeURIComponent(id)}`,
   deleteUrl: (id) => `/api/client/calls/${encodeURIComponent(id)}`,
+  exportUrl: '/api/client/calls/export',
+  preferencesUrl: '/api/client/preferences',
   staleTimes: { calls: 30_000, stats: 60_000, overTime: 60_000 },
 };
 
@@ -85,6 +91,8 @@ export function adminCallSource(clientId: string): CallSource {
     recordingUrl: (callId) => `/api/admin/client-recording/${id}/${encodeURIComponent(callId)}`,
     downloadUrl: (callId) => `/api/recording/${encodeURIComponent(callId)}`,
     deleteUrl: (callId) => `/api/admin/calls/${encodeURIComponent(callId)}?clientId=${id}`,
+    exportUrl: `/api/admin/clients/${id}/calls/export`,
+    preferencesUrl: '/api/admin/preferences',
     staleTimes: { calls: 30_000, stats: 30_000, overTime: 30_000 },
   };
 }

@@ -20,6 +20,7 @@ import {
   analyticsSearchParams,
   callsSearchParams,
   chartInterval,
+  isCustomRange,
 } from '../../components/calls/filters';
 import { getJson } from '../../lib/api';
 import type { CallSource } from './call-source';
@@ -64,10 +65,11 @@ export function useCallsOverTime(source: CallSource, scope: AnalyticsScope) {
     queryKey: callKeys.overTime(source.key, scope),
     queryFn: async (): Promise<ChartData> => {
       const params = analyticsSearchParams(scope, Date.now());
-      const interval = chartInterval(scope.dateRange);
+      const interval = chartInterval(scope);
       params.set('interval', interval);
       const points = await getJson<DailyPoint[]>(withQuery(source.overTimeUrl, params));
-      return { points, interval, startDate: params.get('startDate') ?? '' };
+      // A custom range is whole days: no partial first point, and its last day may be over.
+      return { points, interval, startDate: params.get('startDate') ?? '', endsNow: !isCustomRange(scope) };
     },
     staleTime: source.staleTimes?.overTime ?? 60_000,
   });
@@ -91,7 +93,7 @@ export function useOutcomesOverTime(source: CallSource, scope: AnalyticsScope) {
     queryKey: callKeys.outcomesOverTime(source.key, scope),
     queryFn: async () => {
       const params = analyticsSearchParams(scope, Date.now());
-      params.set('interval', chartInterval(scope.dateRange));
+      params.set('interval', chartInterval(scope));
       return getJson<OutcomePoint[]>(withQuery(source.outcomesOverTimeUrl, params));
     },
     staleTime: source.staleTimes?.overTime ?? 60_000,

@@ -2,20 +2,20 @@
  * Cache keys of everything calls-related, one factory. Every key starts with 'calls', so a write
  * (sync, delete, sample data) refreshes the log, stats and chart of every source by that prefix.
  */
-import type { AnalyticsScope, CallFilters } from '../../components/calls/filters';
+import { type AnalyticsScope, type CallFilters, scopeKey } from '../../components/calls/filters';
 
 export const callKeys = {
   all: ['calls'] as const,
   source: (source: string) => [...callKeys.all, source] as const,
   list: (source: string, filters: CallFilters) => [...callKeys.source(source), 'list', filters] as const,
   stats: (source: string, scope: AnalyticsScope) =>
-    [...callKeys.source(source), 'stats', scope.dateRange, scope.pathway] as const,
+    [...callKeys.source(source), 'stats', ...scopeKey(scope)] as const,
   overTime: (source: string, scope: AnalyticsScope) =>
-    [...callKeys.source(source), 'over-time', scope.dateRange, scope.pathway] as const,
+    [...callKeys.source(source), 'over-time', ...scopeKey(scope)] as const,
   outcomes: (source: string, scope: AnalyticsScope) =>
-    [...callKeys.source(source), 'outcomes', scope.dateRange, scope.pathway] as const,
+    [...callKeys.source(source), 'outcomes', ...scopeKey(scope)] as const,
   outcomesOverTime: (source: string, scope: AnalyticsScope) =>
-    [...callKeys.source(source), 'outcomes-over-time', scope.dateRange, scope.pathway] as const,
+    [...callKeys.source(source), 'outcomes-over-time', ...scopeKey(scope)] as const,
   attention: (source: string) => [...callKeys.source(source), 'attention'] as const,
   detail: (source: string, callId: string) => [...callKeys.source(source), 'detail', callId] as const,
   /** The client's own outcome list (Settings); under 'calls' so a save refreshes every outcome read. */

@@ -19,8 +19,9 @@ import { PaymentActionBanner } from './payment-action-banner';
 
 export function ClientDashboard({ client }: { client: ClientSession }) {
   const source = CLIENT_CALL_SOURCE;
-  const { filters, change, setPage } = useCallFilters();
-  const [searchOpen, setSearchOpen] = useState(false);
+  const { filters, change, setPage } = useCallFilters(source.dateRanges);
+  // A link or a reload with a search in it opens the box with the search.
+  const [searchOpen, setSearchOpen] = useState(() => filters.search !== '');
   const drawer = useCallDrawer();
   const outcomes = useOutcomeNames(source, filters);
   const attentionRef = useRef<HTMLDivElement>(null);
@@ -61,6 +62,7 @@ export function ClientDashboard({ client }: { client: ClientSession }) {
           onChange={change}
           searchable
           outcomes={outcomes}
+          timeZone={client.timezone}
         />
         <CallStatsStrip source={source} scope={filters} />
         <OutcomeInsights
@@ -70,7 +72,13 @@ export function ClientDashboard({ client }: { client: ClientSession }) {
           onChange={change}
           onOpenCall={drawer.open}
         />
-        <CallLogTable source={source} filters={filters} onPageChange={setPage} onOpenCall={drawer.open} />
+        <CallLogTable
+          source={source}
+          filters={filters}
+          onChange={change}
+          onPageChange={setPage}
+          onOpenCall={drawer.open}
+        />
       </main>
       <CallDetailDrawer
         source={source}

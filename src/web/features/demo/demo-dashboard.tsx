@@ -19,7 +19,7 @@ import { RecentActivity } from './recent-activity';
 
 export function DemoDashboard() {
   const source = DEMO_CALL_SOURCE;
-  const { filters, change, setPage } = useCallFilters({ dateRange: '7d' });
+  const { filters, change, setPage } = useCallFilters(source.dateRanges, { dateRange: '7d' });
   const drawer = useCallDrawer();
   const outcomes = useOutcomeNames(source, filters);
   return (
@@ -67,6 +67,7 @@ export function DemoDashboard() {
         <CallLogTable
           source={source}
           filters={filters}
+          onChange={change}
           onPageChange={setPage}
           emptyText="No call logs found for the selected filters."
           onOpenCall={drawer.open}

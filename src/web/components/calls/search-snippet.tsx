@@ -1,0 +1,19 @@
+/** The passage of a call a word search matched, its matching words marked (issue 15). */
+import type { SnippetPart } from '../../../contract/calls';
+import { cn } from '../../lib/utils';
+
+export function SearchSnippet({ parts, className }: { parts: SnippetPart[]; className?: string }) {
+  return (
+    <p className={cn('text-muted-foreground text-sm', className)} data-testid="search-snippet">
+      {parts.map((part, i) =>
+        part.match ? (
+          <mark key={i} className="rounded-sm bg-yellow-200 px-0.5 text-foreground dark:bg-yellow-700">
+            {part.text}
+          </mark>
+        ) : (
+          <span key={i}>{part.text}</span>
+        ),
+      )}
+    </p>
+  );
+}
