@@ -39,9 +39,10 @@ function passage(text: string, isMatch: (word: string) => boolean): SnippetPart[
   if (first < 0) return null;
   const startWord = Math.max(0, first - WORDS_BEFORE);
   const endWord = Math.min(words.length - 1, first + WORDS_AFTER);
-  const start = words[startWord].index ?? 0;
+  // From the text's start when the passage begins with it; to its end (closing punctuation too) when it ends with it.
+  const start = startWord === 0 ? 0 : (words[startWord].index ?? 0);
   const last = words[endWord];
-  const end = (last.index ?? 0) + last[0].length;
+  const end = endWord === words.length - 1 ? text.length : (last.index ?? 0) + last[0].length;
   const parts: SnippetPart[] = [];
   const push = (value: string, match: boolean) => {
     if (!value) return;

@@ -68,7 +68,7 @@ export function CallFilterBar({
   return (
     <Card className="gap-3 py-4" data-testid="call-filter-bar">
       <CardContent className="flex flex-col gap-4 px-4 sm:flex-row sm:flex-wrap sm:items-end">
-        <div className="flex min-w-0 flex-col gap-1.5 sm:w-60">
+        <div className="flex min-w-0 flex-col gap-1.5 sm:w-72">
           <Label htmlFor="filter-date-range">Date Range</Label>
           <div className="flex gap-1.5">
             <Select

@@ -1,0 +1,136 @@
+/**
+ * Issue 15 as a client does it: search the transcripts and see why each call matched, narrow to a
+ * custom range, sort, share the view by its link, choose the columns, and take the calls out as a
+ * spreadsheet.
+ */
+import { readFileSync } from 'node:fs';
+import { type Page, expect, test } from '@playwright/test';
+import { parse } from 'csv-parse/sync';
+import { loginClientApi, placeTestCall } from './support/api';
+import { onboardClient } from './pages/settings-page';
+import { expectNoSeriousA11yViolations } from './support/axe';
+
+const said = (...lines: string[]) =>
+  lines.map((text, i) => ({
+    id: i + 1,
+    text,
+    user: i % 2 ? 'user' : 'assistant',
+    created_at: new Date().toISOString(),
+  }));
+
+const rows = (page: Page) => page.getByTestId('call-row');
+
+test('a client finds calls by what was said, shares the view by its link, and exports it', async ({
+  page,
+  request,
+  browser,
+}) => {
+  const client = await onboardClient(request, 'find');
+  for (const transcripts of [
+    said('Hello, thanks for calling.', 'I want to ask about your refund policy for damaged produce.'),
+    said('Good morning.', 'My order arrived late, can I get a refund?', 'Yes, a refund is on its way.'),
+    said('Hello!', 'I would like to book a delivery for Tuesday.'),
+  ])
+    await placeTestCall(request, client.webhookUrl, undefined, { transcripts, status: 'completed' });
+  await loginClientApi(page, client.email, client.password);
+
+  await page.goto('/dashboard?status=all');
+  await expect(rows(page)).toHaveCount(4); // the onboarding test call and the three above
+  await page
+    .getByRole('button', { name: /search/i })
+    .first()
+    .click();
+  await page.getByRole('searchbox', { name: 'Search calls' }).fill('refund');
+  await expect(rows(page)).toHaveCount(2);
+  await expect(page).toHaveURL(/[?&]q=refund/);
+  const snippets = page.getByTestId('search-snippet');
+  await expect(snippets).toHaveCount(2);
+  await expect(snippets.first().locator('mark').first()).toHaveText(/refund/i);
+  await expectNoSeriousA11yViolations(page, 'the call log with search results');
+
+  // Sort by duration: a history entry of its own, undone by Back.
+  await page.getByRole('searchbox', { name: 'Search calls' }).fill('');
+  await expect(rows(page)).toHaveCount(4);
+  await page.getByRole('button', { name: 'Duration', exact: true }).click();
+  await expect(page).toHaveURL(/sort=duration&order=desc/);
+  const durations = await rows(page).locator('td:nth-child(3)').allTextContents();
+  const seconds = durations.map((d) => d.split(':').reduce((m, s) => m * 60 + Number(s), 0));
+  expect([...seconds].sort((a, b) => b - a)).toEqual(seconds);
+  await page.getByRole('button', { name: 'Duration', exact: true }).click();
+  await expect(page).toHaveURL(/sort=duration&order=asc/);
+  await page.goBack();
+  await expect(page).toHaveURL(/sort=duration&order=desc/);
+
+  // A custom range, counted in the account's zone, shown with it.
+  await page.getByLabel('Date Range').click();
+  await page.getByRole('option', { name: 'Custom range…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Custom range' });
+  await expect(dialog).toContainText('UTC');
+  await expectNoSeriousA11yViolations(page, 'the custom range dialog');
+  const today = new Date().toISOString().slice(0, 10);
+  await dialog.getByLabel('From', { exact: true }).fill(today);
+  await dialog.getByLabel('To', { exact: true }).fill(today);
+  await dialog.getByRole('button', { name: 'Apply range' }).click();
+  await expect(page).toHaveURL(new RegExp(`from=${today}&to=${today}`));
+  await expect(page.getByTestId('range-zone')).toHaveText('Days in UTC');
+  await expect(rows(page)).toHaveCount(4);
+
+  // The link opens the same view in another browser signed in as the same client.
+  const link = page.url();
+  const other = await browser.newContext();
+  const colleague = await other.newPage();
+  await loginClientApi(colleague, client.email, client.password);
+  await colleague.goto(link);
+  await expect(rows(colleague)).toHaveCount(4);
+  await expect(colleague.getByLabel('Date Range')).toContainText(/–|,/);
+  expect(await rows(colleague).locator('td:nth-child(1)').allTextContents()).toEqual(
+    await rows(page).locator('td:nth-child(1)').allTextContents(),
+  );
+  await other.close();
+
+  // Columns: hiding Pathway is remembered for this person, across a reload.
+  await page.getByRole('button', { name: 'Columns' }).click();
+  const chooser = page.getByRole('dialog', { name: 'Columns' });
+  await expectNoSeriousA11yViolations(page, 'the columns dialog');
+  await chooser.getByLabel('Pathway').click();
+  await chooser.getByRole('button', { name: 'Save columns' }).click();
+  await expect(page.getByRole('columnheader', { name: 'Pathway' })).toHaveCount(0);
+  await page.reload();
+  await expect(rows(page)).toHaveCount(4);
+  await expect(page.getByRole('columnheader', { name: 'Pathway' })).toHaveCount(0);
+  await expect(page.getByRole('columnheader', { name: 'Cost' })).toBeVisible();
+
+  // Export the view: a CSV a spreadsheet program reads, one row per call of the view.
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export these calls as CSV' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^calls-\d{4}-\d{2}-\d{2}\.csv$/);
+  const records: Record<string, string>[] = parse(readFileSync((await file.path()) ?? ''), {
+    bom: true,
+    columns: true,
+  });
+  expect(records).toHaveLength(4);
+  expect(records.map((r) => Number(r['Duration (seconds)']))).toEqual(
+    [...records.map((r) => Number(r['Duration (seconds)']))].sort((a, b) => b - a),
+  );
+  for (const r of records) expect(r['Cost (USD)']).toMatch(/^\d+\.\d{2}$/);
+});
+
+test('the call log at phone width: sort select, export and snippets in cards', async ({ page, request }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const client = await onboardClient(request, 'find-phone');
+  await placeTestCall(request, client.webhookUrl, undefined, {
+    transcripts: said('Hello.', 'Please cancel my subscription today.'),
+    status: 'completed',
+  });
+  await loginClientApi(page, client.email, client.password);
+  await page.goto('/dashboard?status=all&q=subscription');
+  await expect(page.getByRole('searchbox', { name: 'Search calls' })).toHaveValue('subscription');
+  await expect(page.getByTestId('call-card')).toHaveCount(1);
+  await expect(page.getByTestId('search-snippet').locator('mark')).toHaveText('subscription');
+  await expect(page.getByLabel('Sort')).toHaveValue('relevance:desc');
+  await page.getByLabel('Sort').selectOption('cost:asc');
+  await expect(page).toHaveURL(/sort=cost&order=asc/);
+  await expect(page.getByRole('link', { name: 'Export these calls as Excel' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the call log on a phone');
+});
