@@ -63,13 +63,31 @@ export async function createDataset(database: Db, size: DatasetSize, now: number
       `case (${n}) % 10 when 0 then 'Failed' when 1 then 'Transferred' when 2 then 'Other' else 'Reached a person' end`,
     );
 
+  // Transcripts of the big client's calls (issue 15's search): a greeting, one of ten requests,
+  // and a closing line that offers a refund in one call of fifty (2%), as JSON the app stores.
+  const transcript = (n: string) =>
+    sql.raw(`'[{"role":"assistant","text":"Thank you for calling, how can I help you today?"},{"role":"user","text":"' ||
+      case (${n}) % 10 when 0 then 'I want to book an appointment for next week'
+        when 1 then 'Can you tell me your opening hours on Saturday'
+        when 2 then 'I need to change the delivery address on my order'
+        when 3 then 'My invoice looks wrong this month'
+        when 4 then 'Please cancel my subscription'
+        when 5 then 'I am calling about a damaged parcel'
+        when 6 then 'Do you offer a discount for students'
+        when 7 then 'I would like to speak to a manager'
+        when 8 then 'My order has not arrived yet'
+        else 'Is there parking near your office' end ||
+      '"},{"role":"assistant","text":"' ||
+      case when (${n}) % 50 = 7 then 'I can arrange a refund for that right away' else 'Is there anything else I can help with' end ||
+      '"}]'`);
+
   // The big client: B calls spread evenly over the last 90 days.
   const bigSpan = Math.floor((90 * DAY) / size.bigClientCalls);
   if (dialect === 'postgres') {
     // The series is bigint: n * 7919 overflows a 32-bit integer once n passes 271,000.
     await sql`insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at, outcome, outcome_version)
       select 'b' || n, ${BIG_CLIENT_ID}, 'pb' || n, '+1555' || lpad((n % 10000000)::text, 7, '0'), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
-        ${sql.lit(now)}::bigint - n * ${sql.lit(bigSpan)}, case when n % 2 = 0 then 'https://rec.invalid/' || n || '.mp3' end, null,
+        ${sql.lit(now)}::bigint - n * ${sql.lit(bigSpan)}, case when n % 2 = 0 then 'https://rec.invalid/' || n || '.mp3' end, ${transcript('n')},
         ((${duration('n')}) * 15 * 10000 / 60)::bigint, 15, 0, 'sync', null, ${sql.lit(now)}::bigint, ${outcome('n')}, 0
       from generate_series(1::bigint, ${sql.lit(size.bigClientCalls)}) as n`.execute(db);
     await sql`insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at, outcome, outcome_version)
@@ -83,7 +101,7 @@ export async function createDataset(database: Db, size: DatasetSize, now: number
     await sql`${seq(size.bigClientCalls)}
       insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at, outcome, outcome_version)
       select 'b' || n, ${BIG_CLIENT_ID}, 'pb' || n, '+1555' || printf('%07d', n % 10000000), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
-        ${sql.lit(now)} - n * ${sql.lit(bigSpan)}, case when n % 2 = 0 then 'https://rec.invalid/' || n || '.mp3' end, null,
+        ${sql.lit(now)} - n * ${sql.lit(bigSpan)}, case when n % 2 = 0 then 'https://rec.invalid/' || n || '.mp3' end, ${transcript('n')},
         (${duration('n')}) * 15 * 10000 / 60, 15, 0, 'sync', null, ${sql.lit(now)}, ${outcome('n')}, 0
       from seq`.execute(db);
     await sql`${seq(perOther * (size.clients - 1))}

@@ -114,6 +114,136 @@ async function helloWorld(): Promise<{ p50: number; p95: number }> {
   return result;
 }
 
+/**
+ * Issue 15 at the big client: word, prefix and phrase searches over its 60 days (ranked, first
+ * page with total), a custom range, a sorted page, and exports of every one of its calls as CSV
+ * and Excel (rows/s and the server's memory growth), beside a keyset read of the same rows.
+ */
+async function findCallsRows(
+  db: Db['db'],
+  base: string,
+  headers: Record<string, string>,
+  window: string,
+  now: number,
+): Promise<Row[]> {
+  const rows: Row[] = [];
+  const latency = async (what: string, url: string, target: number | null, n = SAMPLES) => {
+    const r = await timeRequests(`${base}${url}`, headers, n);
+    rows.push({
+      what: `${what} p95 (p50 ${ms(r.p50)})`,
+      value: ms(r.p95),
+      target: target === null ? '-' : `≤ ${target} ms`,
+      ok: target === null ? null : r.p95 <= target,
+    });
+  };
+  const count = async (search: string) =>
+    (
+      await (
+        await fetch(`${base}/api/client/calls?${window}&search=${encodeURIComponent(search)}`, { headers })
+      ).json()
+    ).pagination.total as number;
+  const refunds = await count('refund');
+  await latency(
+    `search, a word ("refund", ${refunds.toLocaleString()} matches), ranked, first page`,
+    `/api/client/calls?${window}&search=refund`,
+    50,
+  );
+  await latency(
+    'search, a prefix ("refu*"), ranked, first page',
+    `/api/client/calls?${window}&search=refu*`,
+    50,
+  );
+  const parcels = await count('"damaged parcel"');
+  await latency(
+    `search, a phrase ("damaged parcel", ${parcels.toLocaleString()} matches)`,
+    `/api/client/calls?${window}&search=%22damaged%20parcel%22`,
+    50,
+  );
+  const orders = await count('order');
+  await latency(
+    `search, a common word ("order", ${orders.toLocaleString()} matches), 20 requests`,
+    `/api/client/calls?${window}&search=order`,
+    null,
+    20,
+  );
+  await latency(
+    'call log sorted by duration, first page',
+    `/api/client/calls?${window}&sort=duration&order=desc`,
+    null,
+    20,
+  );
+  const day = (offset: number) => new Date(now - offset * 86_400_000).toISOString().slice(0, 10);
+  await latency('stats, custom range of 60 local days', `/api/client/stats?from=${day(60)}&to=${day(1)}`, 10);
+
+  // Exports: the big client's every call, streamed; memory sampled every 20 ms while it runs.
+  const keysetStart = performance.now();
+  let read = 0;
+  let after: { at: number; id: string } | null = null;
+  for (;;) {
+    let q = db
+      .selectFrom('calls')
+      .select([
+        'id',
+        'created_at',
+        'from_number',
+        'to_number',
+        'duration_seconds',
+        'status',
+        'outcome',
+        'pathway',
+        'cost_micros',
+        'summary',
+      ])
+      .where('client_id', '=', BIG_CLIENT_ID)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(2000);
+    if (after) {
+      const { at, id } = after;
+      q = q.where('created_at', '<=', at).where(sql<boolean>`(created_at, id) < (${at}, ${id})`);
+    }
+    const batch = await q.execute();
+    read += batch.length;
+    if (batch.length < 2000) break;
+    const last = batch[batch.length - 1];
+    after = { at: Number(last.created_at), id: last.id };
+  }
+  const keysetSeconds = (performance.now() - keysetStart) / 1000;
+  rows.push({
+    what: `baseline: keyset read of the same rows, no formatting (${read.toLocaleString()} rows)`,
+    value: `${Math.round(read / keysetSeconds).toLocaleString()} rows/s`,
+    target: '-',
+    ok: null,
+  });
+  for (const format of ['csv', 'xlsx'] as const) {
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    const start = performance.now();
+    const res = await fetch(`${base}/api/client/calls/export?format=${format}&status=all`, { headers });
+    let bytes = 0;
+    let newlines = 0;
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.length;
+      if (format === 'csv') for (const b of chunk) if (b === 10) newlines++;
+    }
+    clearInterval(sampler);
+    const seconds = (performance.now() - start) / 1000;
+    const exported = format === 'csv' ? newlines - 1 : read;
+    const growth = (peak - before) / 1024 / 1024;
+    rows.push({
+      what: `export of every call as ${format.toUpperCase()} (${exported.toLocaleString()} rows, ${(bytes / 1024 / 1024).toFixed(0)} MB; server memory +${growth.toFixed(0)} MB at peak)`,
+      value: `${Math.round(exported / seconds).toLocaleString()} rows/s`,
+      target: '≤ +64 MB memory',
+      ok: res.status === 200 && growth <= 64 && (format !== 'csv' || exported === read),
+    });
+  }
+  return rows;
+}
+
 async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | null): Promise<Row[]> {
   const rows: Row[] = [];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cap-bench-'));
@@ -204,6 +334,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
       ok: r.p95 <= 10,
     });
   }
+  rows.push(...(await findCallsRows(deps.db, base, headers, window, now)));
+
   // A page load is the same on either database: measured once, on SQLite, into the Browser section.
   if (dialect === 'sqlite' && webDir)
     pageRows.push(...(await pageLoadRows(base, 'bench-0@bench.invalid', 'bench-password')));

@@ -376,4 +376,45 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
       expect([...times].sort().reverse()).toEqual(times);
     });
   });
+
+  describe('column preferences', () => {
+    it("remembers each person's columns apart, and refuses lists it cannot show", async () => {
+      const a = await clientWithCookie();
+      const b = await clientWithCookie();
+      const admin = await createAdminUser(t.deps);
+      const adminCookie = await loginAdmin(t.app, admin.username, admin.password);
+      const put = (cookie: string, url: string, body: unknown) =>
+        t.app.inject({ method: 'PUT', url, headers: { cookie }, payload: body as object });
+
+      expect((await get(a.cookie, '/api/client/preferences')).body).toEqual({ callLogColumns: null });
+      const saved = await put(a.cookie, '/api/client/preferences', { callLogColumns: ['created', 'cost'] });
+      expect(saved.statusCode).toBe(200);
+      expect((await get(a.cookie, '/api/client/preferences')).body).toEqual({
+        callLogColumns: ['created', 'cost'],
+      });
+      // Another client and the admin keep their own.
+      expect((await get(b.cookie, '/api/client/preferences')).body).toEqual({ callLogColumns: null });
+      expect((await get(adminCookie, '/api/admin/preferences')).body).toEqual({ callLogColumns: null });
+      await put(adminCookie, '/api/admin/preferences', { callLogColumns: ['status'] });
+      expect((await get(a.cookie, '/api/client/preferences')).body).toEqual({
+        callLogColumns: ['created', 'cost'],
+      });
+
+      for (const body of [
+        { callLogColumns: [] },
+        { callLogColumns: ['secret'] },
+        { callLogColumns: ['cost', 'cost'] },
+        {},
+      ])
+        expect((await put(a.cookie, '/api/client/preferences', body)).statusCode, JSON.stringify(body)).toBe(
+          400,
+        );
+      expect((await put(a.cookie, '/api/admin/preferences', { callLogColumns: ['cost'] })).statusCode).toBe(
+        403,
+      );
+      // null goes back to every column.
+      await put(a.cookie, '/api/client/preferences', { callLogColumns: null });
+      expect((await get(a.cookie, '/api/client/preferences')).body).toEqual({ callLogColumns: null });
+    });
+  });
 });

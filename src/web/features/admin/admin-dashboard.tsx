@@ -14,6 +14,7 @@ import { useAdminLogout } from '../../lib/session';
 import { toast } from '../../lib/use-toast';
 import { cn } from '../../lib/utils';
 import { AdminStatsCards } from './admin-stats-cards';
+import { AllCallsExport } from './all-calls-export';
 import { ClientManagement } from './client-management';
 import { CreateClientWizard } from './create-client-wizard';
 import { useSyncAllClients } from './mutations';
@@ -68,8 +69,9 @@ export function AdminDashboard({ admin }: { admin: AdminSession }) {
             <TabsTrigger value="analytics">Analytics</TabsTrigger>
             <TabsTrigger value="support">Support Tools</TabsTrigger>
           </TabsList>
-          <TabsContent value="clients">
+          <TabsContent value="clients" className="grid gap-6">
             <ClientManagement />
+            <AllCallsExport />
           </TabsContent>
           <TabsContent value="analytics">
             <ComingSoon
