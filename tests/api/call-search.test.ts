@@ -316,7 +316,13 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
         company_name: 'Kolkata Co',
       });
       await storeCalls(t.deps, client, [
-        { providerCallId: 'x-1', createdAt: Date.UTC(2026, 2, 19, 20, 0, 0), durationSeconds: 600 }, // 01:30 Mar 20 IST
+        {
+          providerCallId: 'x-1',
+          createdAt: Date.UTC(2026, 2, 19, 20, 0, 0), // 01:30 Mar 20 IST
+          durationSeconds: 600,
+          // Markup, a control character XML cannot hold, accents and an emoji: the file still opens.
+          ...withSummary('Asked about <b>fees</b> & "VAT"\u0001, café 😀'),
+        },
       ]);
       const read = async (payload: Buffer) => {
         const book = new ExcelJS.Workbook();
@@ -334,6 +340,8 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
       expect(row?.getCell(1).value).toEqual(new Date('2026-03-20T01:30:00Z'));
       expect(row?.getCell(2).value).toBe('Asia/Kolkata');
       expect(row?.getCell(9).value).toBe(1.5);
+      expect(row?.getCell(10).value).toBe('Asked about <b>fees</b> & "VAT", café 😀');
+      expect(row?.getCell(12).value).toMatch(/\/dashboard\?call=[\w-]+$/);
       expect(sheet?.rowCount).toBe(2);
 
       const admin = await createAdminUser(t.deps);

@@ -3,16 +3,15 @@
  * rows are read in keyset batches (never OFFSET, never all at once) and written as they arrive,
  * and the writer waits while the connection is slow, so memory stays flat whatever the row count.
  */
-import { once } from 'node:events';
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import ExcelJS from 'exceljs';
 import { type Kysely, sql } from 'kysely';
 import type { CallFilterQuery, ExportFormat } from '../../contract/calls';
 import type { Database } from '../db/schema';
 import { type LogWindow, SORT_COLUMNS, filteredCalls, logOrder } from './call-log';
 import { textSearchOf } from './call-search';
 import { localDateTime } from './time-zones';
+import { type XlsxColumn, type XlsxRow, xlsxStream } from './xlsx-stream';
 
 const BATCH = 2_000;
 
@@ -169,56 +168,53 @@ function csvStream(db: Kysely<Database>, scope: ExportScope, query: CallFilterQu
   return source.pipe(out);
 }
 
-/**
- * Excel: ExcelJS's streaming writer with inline strings (no shared-string table kept in memory),
- * real dates (the local wall time, formatted) and amounts as numbers in a currency format.
- */
-function xlsxStream(db: Kysely<Database>, scope: ExportScope, query: CallFilterQuery): Readable {
-  const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: out,
-    useStyles: true,
-    useSharedStrings: false,
-  });
-  const sheet = workbook.addWorksheet('Calls', { views: [{ state: 'frozen', ySplit: 1 }] });
+/** Excel: real dates (the local wall time, formatted) and amounts as numbers in a currency format. */
+function excelStream(db: Kysely<Database>, scope: ExportScope, query: CallFilterQuery): Readable {
   const allClients = scope.clientId === null;
+  const kinds: XlsxColumn['kind'][] = [
+    'date',
+    'text',
+    'text',
+    'text',
+    'number',
+    'text',
+    'text',
+    'text',
+    'money',
+    'text',
+    'text',
+    'text',
+  ];
   const widths = [20, 20, 16, 16, 10, 12, 18, 14, 10, 60, 24, 40];
-  sheet.columns = headers(scope).map((header, i) => ({
-    header,
-    width: allClients ? [24, ...widths][i] : widths[i],
-  }));
-  const dateColumn = allClients ? 2 : 1;
-  sheet.getColumn(dateColumn).numFmt = 'yyyy-mm-dd hh:mm:ss';
-  sheet.getColumn(dateColumn + 8).numFmt = '"$"#,##0.00';
-  sheet.getRow(1).font = { bold: true };
-  (async () => {
-    for await (const batch of exportBatches(db, scope, query)) {
-      for (const row of batch) {
-        const c = cells(row, scope);
-        // A date cell holds wall time; the local time written as if it were UTC shows as local.
-        const [day, time] = c.local.split(' ');
-        const record = [
-          new Date(`${day}T${time}Z`),
-          c.timezone,
-          c.from,
-          c.to,
-          c.duration,
-          c.status,
-          c.outcome,
-          c.pathway,
-          c.cents / 100,
-          c.summary,
-          c.id,
-          { text: c.link, hyperlink: c.link },
-        ];
-        sheet.addRow(allClients ? [c.clientName, ...record] : record).commit();
-      }
-      if (out.writableNeedDrain) await once(out, 'drain');
-    }
-    sheet.commit();
-    await workbook.commit();
-  })().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
-  return out;
+  const columns: XlsxColumn[] = headers(scope).map((header, i) => {
+    const at = allClients ? i - 1 : i;
+    return at < 0 ? { header, kind: 'text', width: 24 } : { header, kind: kinds[at], width: widths[at] };
+  });
+  const toRecord = (row: ExportRow): XlsxRow => {
+    const c = cells(row, scope);
+    const record: XlsxRow = [
+      // A date cell holds wall time: the local time, read as if it were UTC.
+      Date.parse(`${c.local.replace(' ', 'T')}Z`),
+      c.timezone,
+      c.from,
+      c.to,
+      c.duration,
+      c.status,
+      c.outcome,
+      c.pathway,
+      c.cents / 100,
+      c.summary,
+      c.id,
+      c.link,
+    ];
+    return allClients ? [c.clientName, ...record] : record;
+  };
+  async function* rows(): AsyncGenerator<XlsxRow[]> {
+    // A hundred rows at a time: what waits for the compressor stays small enough to die young.
+    for await (const batch of exportBatches(db, scope, query))
+      for (let i = 0; i < batch.length; i += 100) yield batch.slice(i, i + 100).map(toRecord);
+  }
+  return xlsxStream(columns, rows(), 'Calls');
 }
 
 export const EXPORT_TYPES: Record<ExportFormat, string> = {
@@ -233,5 +229,5 @@ export function exportCalls(
   query: CallFilterQuery,
   format: ExportFormat,
 ): Readable {
-  return format === 'csv' ? csvStream(db, scope, query) : xlsxStream(db, scope, query);
+  return format === 'csv' ? csvStream(db, scope, query) : excelStream(db, scope, query);
 }

@@ -9,6 +9,7 @@ import type { CallFilterQuery, CallSort, CallsPage, CallsQuery, SortOrder } from
 import { timeZoneOf } from '../clients/clients-repository';
 import type { CallRow, Database } from '../db/schema';
 import { type StatusTotals, localDaysWindow, toCall, totalsByStatus } from './call-queries';
+import type { SearchQuery } from '../../contract/search-query';
 import {
   type TextSearch,
   isPostgres,
@@ -77,37 +78,45 @@ export function filteredCalls(
 
 type Filtered = ReturnType<typeof filteredCalls>;
 
-/** The page's ids in order; `fromEnd` walks the order backwards (deep pages read from the far end). */
-async function pageIds(
+/**
+ * A ranked page's ids, best match first, with the number of matches counted in the same pass
+ * (`count(*) over ()`): ranking has to visit every match anyway, and a second pass for the total
+ * would double a search's cost. The total is null when the page lies past the last match.
+ */
+async function rankedPage(
   db: Kysely<Database>,
   base: Filtered,
-  sort: CallSort,
+  words: SearchQuery,
+  limit: number,
+  offset: number,
+): Promise<{ ids: string[]; total: number | null }> {
+  const ranked = isPostgres(db)
+    ? base.select('calls.id').orderBy(postgresRank(words), 'desc')
+    : base
+        .innerJoin(sqliteMatches(words).as('f'), (join) => join.on(sql<SqlBool>`f.fts_rowid = calls.rowid`))
+        .select('calls.id')
+        .orderBy(sql`f.fts_rank`);
+  const rows = await ranked
+    .select(sql<number>`count(*) over ()`.as('matches'))
+    .orderBy('calls.created_at', 'desc')
+    .orderBy('calls.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return { ids: rows.map((r) => r.id), total: rows.length > 0 ? Number(rows[0].matches) : null };
+}
+
+/** The page's ids in the order of a column (and id, so pages never overlap). */
+async function pageIds(
+  base: Filtered,
+  sort: Exclude<CallSort, 'relevance'>,
   order: SortOrder,
-  search: TextSearch | null,
   limit: number,
   offset: number,
 ): Promise<string[]> {
-  if (sort === 'relevance' && search?.words) {
-    const ranked = isPostgres(db)
-      ? base.select('calls.id').orderBy(postgresRank(search.words), 'desc')
-      : base
-          .innerJoin(sqliteMatches(search.words).as('f'), (join) =>
-            join.on(sql<SqlBool>`f.fts_rowid = calls.rowid`),
-          )
-          .select('calls.id')
-          .orderBy(sql`f.fts_rank`);
-    const rows = await ranked
-      .orderBy('calls.created_at', 'desc')
-      .orderBy('calls.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return rows.map((r) => r.id);
-  }
-  const column = SORT_COLUMNS[sort as keyof typeof SORT_COLUMNS];
   const rows = await base
     .select('calls.id')
-    .orderBy(`calls.${column}`, order)
+    .orderBy(`calls.${SORT_COLUMNS[sort]}`, order)
     .orderBy('calls.id', order)
     .limit(limit)
     .offset(offset)
@@ -156,25 +165,31 @@ export async function listCalls(
     query.from !== undefined ? logWindow(query, (await client()).timezone) : logWindow(query, 'UTC');
   const search = query.search ? textSearchOf(query.search) : null;
   const { sort, order } = logOrder(query, search);
-  const ranked = sort === 'relevance';
   const base = filteredCalls(db, clientId, query, window, search);
 
-  const total = await countCalls(db, base, client, query, window, search);
-  const totalPages = Math.max(1, Math.ceil(total / limit));
   const offset = (page - 1) * limit;
   let ids: string[] = [];
-  if (offset < total) {
-    const rankedBase = ranked ? filteredCalls(db, clientId, query, window, search, true) : base;
-    // Deep pages read from the other end of the order, so the last page is as cheap as the first.
-    const fromEnd = !ranked && offset + limit > total / 2;
-    if (fromEnd) {
-      const take = Math.min(limit, total - offset);
-      const reversed = order === 'desc' ? 'asc' : 'desc';
-      ids = (await pageIds(db, base, sort, reversed, search, take, total - offset - take)).reverse();
-    } else {
-      ids = await pageIds(db, rankedBase, sort, order, search, limit, offset);
+  let total: number;
+  if (sort === 'relevance' && search?.words) {
+    const rankedBase = filteredCalls(db, clientId, query, window, search, true);
+    const found = await rankedPage(db, rankedBase, search.words, limit, offset);
+    ids = found.ids;
+    total = found.total ?? (await countCalls(db, base, client, query, window, search));
+  } else {
+    const column = sort as Exclude<CallSort, 'relevance'>;
+    total = await countCalls(db, base, client, query, window, search);
+    if (offset < total) {
+      // Deep pages read from the other end of the order, so the last page is as cheap as the first.
+      if (offset + limit > total / 2) {
+        const take = Math.min(limit, total - offset);
+        const reversed = order === 'desc' ? 'asc' : 'desc';
+        ids = (await pageIds(base, column, reversed, take, total - offset - take)).reverse();
+      } else {
+        ids = await pageIds(base, column, order, limit, offset);
+      }
     }
   }
+  const totalPages = Math.max(1, Math.ceil(total / limit));
   const rows = await rowsInOrder(db, ids);
   const calls = rows.map((row) => {
     const call = toCall(row);
