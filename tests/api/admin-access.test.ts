@@ -7,9 +7,12 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 /** Path parameters filled in: client ids with the target client, anything else with a plausible id. */
 function concreteUrl(pattern: string, clientId: string): string {
+  // The all-clients export names no client; every export needs its format to pass validation.
+  if (pattern === '/api/admin/calls/export') return `${pattern}?format=csv`;
   if (pattern.startsWith('/api/admin/calls/'))
     return `${pattern.replace(':id', 'some-call')}?clientId=${clientId}`;
-  return pattern.replace(/:(id|clientId)\b/g, clientId).replace(/:\w+/g, 'some-call');
+  const url = pattern.replace(/:(id|clientId)\b/g, clientId).replace(/:\w+/g, 'some-call');
+  return url.endsWith('/export') ? `${url}?format=csv` : url;
 }
 
 /** A body that would pass validation for the write endpoints, so only the guard can refuse it. */
