@@ -216,9 +216,11 @@ async function findCallsRows(
     ok: null,
   });
   for (const format of ['csv', 'xlsx'] as const) {
+    // `npm run bench` exposes the collector: the live heap before and after tells retained memory
+    // from the headroom V8 takes while the export allocates.
     global.gc?.();
-    const before = process.memoryUsage().rss;
-    let peak = before;
+    const before = process.memoryUsage();
+    let peak = before.rss;
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 20);
@@ -232,12 +234,14 @@ async function findCallsRows(
     }
     clearInterval(sampler);
     const seconds = (performance.now() - start) / 1000;
+    global.gc?.();
+    const retained = (process.memoryUsage().heapUsed - before.heapUsed) / 1024 / 1024;
     const exported = format === 'csv' ? newlines - 1 : read;
-    const growth = (peak - before) / 1024 / 1024;
+    const growth = (peak - before.rss) / 1024 / 1024;
     rows.push({
-      what: `export of every call as ${format.toUpperCase()} (${exported.toLocaleString()} rows, ${(bytes / 1024 / 1024).toFixed(0)} MB; server memory +${growth.toFixed(0)} MB at peak)`,
+      what: `export of every call as ${format.toUpperCase()} (${exported.toLocaleString()} rows, ${(bytes / 1024 / 1024).toFixed(0)} MB): server RSS +${growth.toFixed(0)} MB at peak, live heap ${retained >= 0 ? '+' : ''}${retained.toFixed(1)} MB after`,
       value: `${Math.round(exported / seconds).toLocaleString()} rows/s`,
-      target: '≤ +64 MB memory',
+      target: '≤ +64 MB RSS',
       ok: res.status === 200 && growth <= 64 && (format !== 'csv' || exported === read),
     });
   }
