@@ -4,7 +4,7 @@
  * and the writer waits while the connection is slow, so memory stays flat whatever the row count.
  */
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import { type Kysely, sql } from 'kysely';
 import type { CallFilterQuery, ExportFormat } from '../../contract/calls';
 import type { Database } from '../db/schema';
@@ -141,31 +141,31 @@ function headers(scope: ExportScope): string[] {
 /** CSV (UTF-8 with a byte-order mark, so spreadsheet programs read accents right). */
 function csvStream(db: Kysely<Database>, scope: ExportScope, query: CallFilterQuery): Readable {
   const allClients = scope.clientId === null;
-  async function* records() {
-    for await (const batch of exportBatches(db, scope, query))
-      for (const row of batch) {
-        const c = cells(row, scope);
-        const record = [
-          c.local,
-          c.timezone,
-          safeCell(c.from),
-          safeCell(c.to),
-          c.duration,
-          c.status,
-          safeCell(c.outcome),
-          safeCell(c.pathway),
-          (c.cents / 100).toFixed(2),
-          safeCell(c.summary),
-          c.id,
-          c.link,
-        ];
-        yield allClients ? [safeCell(c.clientName), ...record] : record;
-      }
+  const record = (row: ExportRow) => {
+    const c = cells(row, scope);
+    const values = [
+      c.local,
+      c.timezone,
+      safeCell(c.from),
+      safeCell(c.to),
+      c.duration,
+      c.status,
+      safeCell(c.outcome),
+      safeCell(c.pathway),
+      (c.cents / 100).toFixed(2),
+      safeCell(c.summary),
+      c.id,
+      c.link,
+    ];
+    return allClients ? [safeCell(c.clientName), ...values] : values;
+  };
+  // One chunk per batch: the response's compressor costs a thread-pool round trip per chunk, so
+  // a chunk per row (csv-stringify's stream) ran at a tenth of the speed.
+  async function* chunks() {
+    yield stringify([headers(scope)], { bom: true });
+    for await (const batch of exportBatches(db, scope, query)) yield stringify(batch.map(record));
   }
-  const out = stringify({ header: true, columns: headers(scope), bom: true });
-  const source = Readable.from(records());
-  source.on('error', (error) => out.destroy(error));
-  return source.pipe(out);
+  return Readable.from(chunks());
 }
 
 /** Excel: real dates (the local wall time, formatted) and amounts as numbers in a currency format. */
