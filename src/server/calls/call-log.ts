@@ -44,7 +44,7 @@ export function logOrder(
   query: CallFilterQuery,
   search: TextSearch | null,
 ): { sort: CallSort; order: SortOrder } {
-  const rankable = search?.words !== null && search?.words !== undefined && !search.phone && !search.callId;
+  const rankable = !!search?.words && !search.phone && !search.callId;
   const sort = query.sort ?? (rankable ? 'relevance' : 'created');
   if (sort === 'relevance' && !rankable) return { sort: 'created', order: query.order ?? 'desc' };
   return { sort, order: query.order ?? 'desc' };
@@ -161,8 +161,8 @@ export async function listCalls(
     timezone ??= await timeZoneOf(db, clientId);
     return { id: clientId, timezone };
   };
-  const window: LogWindow =
-    query.from !== undefined ? logWindow(query, (await client()).timezone) : logWindow(query, 'UTC');
+  // Only a custom range needs the client's zone; startDate/endDate are instants already.
+  const window = logWindow(query, query.from !== undefined ? (await client()).timezone : 'UTC');
   const search = query.search ? textSearchOf(query.search) : null;
   const { sort, order } = logOrder(query, search);
   const base = filteredCalls(db, clientId, query, window, search);
