@@ -9,6 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { loginClientApi, placeTestCall } from './support/api';
 import { onboardClient } from './pages/settings-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
+import { ADMIN } from './support/env';
 
 const said = (...lines: string[]) =>
   lines.map((text, i) => ({
@@ -133,4 +134,35 @@ test('the call log at phone width: sort select, export and snippets in cards', a
   await expect(page).toHaveURL(/sort=cost&order=asc/);
   await expect(page.getByRole('link', { name: 'Export these calls as Excel' })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'the call log on a phone');
+});
+
+test('an admin searches a client’s calls and exports what was found', async ({ page, request }) => {
+  const client = await onboardClient(request, 'find-admin');
+  await placeTestCall(request, client.webhookUrl, undefined, {
+    transcripts: said('Hello.', 'The invoice shows a late fee I did not expect.'),
+    status: 'completed',
+  });
+  const login = await page.request.post('/api/admin/login', {
+    data: { username: ADMIN.username, password: ADMIN.password },
+  });
+  expect(login.status()).toBe(200);
+  await page.goto(`/admin/client/${client.id}?status=all`);
+  await expect(rows(page)).toHaveCount(2);
+  const box = page.getByRole('searchbox', { name: 'Search calls' });
+  await expect(box).not.toBeFocused();
+  await page.getByRole('button', { name: 'Duration', exact: true }).click();
+  await expect(page).toHaveURL(/sort=duration/);
+  await box.fill('invoice');
+  await expect(rows(page)).toHaveCount(1);
+  await expect(page).toHaveURL(/[?&]q=invoice/);
+  await expect(page.getByTestId('search-snippet').locator('mark')).toHaveText('invoice');
+  const href = await page.getByRole('link', { name: 'Export these calls as Excel' }).getAttribute('href');
+  expect(href).toContain(`/api/admin/clients/${client.id}/calls/export?`);
+  expect(href).toContain('search=invoice');
+  // Back to the view before the sort (a typed search replaces its entry): the box follows the URL.
+  await page.goBack();
+  await expect(page).not.toHaveURL(/sort=|q=/);
+  await expect(box).toHaveValue('');
+  await expect(rows(page)).toHaveCount(2);
+  await expectNoSeriousA11yViolations(page, 'the admin client view with its search box');
 });

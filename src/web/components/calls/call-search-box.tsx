@@ -13,17 +13,25 @@ export function CallSearchBox({
   value,
   onSearch,
   onClose,
+  autoFocus = true,
 }: {
   value: string;
   onSearch: (text: string) => void;
-  onClose: () => void;
+  /** Closes the box; without it (a box always shown) there is only the clear button. */
+  onClose?: () => void;
+  /** Focus on opening: right for a box the user just opened, wrong for one shown with the page. */
+  autoFocus?: boolean;
 }) {
   const [text, setText] = useState(value);
   const inputRef = useRef<HTMLInputElement>(null);
   const latest = useRef(onSearch);
   latest.current = onSearch;
 
-  useEffect(() => inputRef.current?.focus(), []);
+  useEffect(() => {
+    if (autoFocus) inputRef.current?.focus();
+  }, [autoFocus]);
+  // Back, forward or a link changed the search: show it (but never undo a space being typed).
+  useEffect(() => setText((typed) => (typed.trim() === value ? typed : value)), [value]);
   useEffect(() => {
     const timer = setTimeout(() => latest.current(text.trim()), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
@@ -42,7 +50,7 @@ export function CallSearchBox({
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter') onSearch(text.trim());
-          if (e.key === 'Escape') onClose();
+          if (e.key === 'Escape') onClose?.();
         }}
         placeholder="Search by phone number, call ID or transcript"
         aria-label="Search calls"
@@ -65,9 +73,17 @@ export function CallSearchBox({
           <X aria-hidden="true" />
         </Button>
       ) : (
-        <Button variant="ghost" size="icon" aria-label="Close search" title="Close search" onClick={onClose}>
-          <X aria-hidden="true" />
-        </Button>
+        onClose && (
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label="Close search"
+            title="Close search"
+            onClick={onClose}
+          >
+            <X aria-hidden="true" />
+          </Button>
+        )
       )}
     </search>
   );

@@ -13,6 +13,7 @@ import { CallStatsStrip } from '../../components/calls/call-stats-strip';
 import { CallDetailDrawer } from '../../components/calls/call-detail-drawer';
 import { OutcomeInsights, useOutcomeNames } from '../../components/calls/outcome-insights';
 import { useCallDrawer } from '../../components/calls/use-call-drawer';
+import { CallSearchBox } from '../../components/calls/call-search-box';
 import { useCallFilters } from '../../components/calls/use-call-filters';
 import { PageLoading } from '../../components/page-loading';
 import { Badge } from '../../components/ui/badge';
@@ -89,10 +90,12 @@ function ClientView({ client }: { client: AdminClientListItem }) {
         <h2 className="font-semibold text-xl">Call Analytics Dashboard</h2>
         <CallStatsStrip source={source} scope={filters} />
         <OutcomeInsights source={source} filters={filters} onChange={change} onOpenCall={drawer.open} />
+        <CallSearchBox value={filters.search} onSearch={(search) => change({ search })} autoFocus={false} />
         <CallFilterBar
           filters={filters}
           dateRanges={source.dateRanges}
           onChange={change}
+          searchable
           outcomes={outcomes}
           timeZone={client.timezone}
         />
