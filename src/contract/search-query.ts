@@ -121,3 +121,32 @@ export function toTsquery(query: SearchQuery): string {
     .map((clause) => (clause.length === 1 ? term(clause[0]) : `(${clause.map(term).join(' | ')})`))
     .join(' & ');
 }
+
+/** What a search box's text can find: words, a phone number, a call id (any or all of them). */
+export interface TextSearch {
+  /** The words to find in summaries and transcripts; null when the text holds none. */
+  words: SearchQuery | null;
+  /** Digits of a phone number (as stored, E.164 without spaces), when the text looks like one. */
+  phone: string | null;
+  /** The text as a call id, when it could be one. */
+  callId: string | null;
+}
+
+const PHONE = /^\+?[\d\s().-]+$/;
+const CALL_ID = /^[\w-]{6,100}$/;
+
+/** Reads what the client typed (the query schema has already refused bad syntax). */
+export function textSearchOf(text: string): TextSearch {
+  const parsed = parseSearch(text);
+  const words = parsed.ok && parsed.query.length > 0 ? parsed.query : null;
+  const digits = text.replace(/\D/g, '');
+  const phone = PHONE.test(text) && digits.length >= 3 ? text.replace(/[\s().-]/g, '') : null;
+  // Ids hold digits, dashes or underscores; a plain word is only a word.
+  const callId = CALL_ID.test(text) && /[\d_-]/.test(text) ? text : null;
+  return { words, phone, callId };
+}
+
+/** Whether results can be ranked best match first: words only, nothing that is also a number or an id. */
+export function isRankable(search: TextSearch | null): search is TextSearch & { words: SearchQuery } {
+  return !!search?.words && !search.phone && !search.callId;
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCallsRepository } from '../../src/server/calls/calls-repository';
 import { makeCall, storeCalls } from '../helpers/calls';
-import { createClient, loginClient } from '../helpers/factories';
+import { createClient, createSignedInClient, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
 const HOUR = 3_600_000;
@@ -18,10 +18,8 @@ describe(`call analytics (${TEST_DB})`, () => {
     await t.close();
   });
 
-  async function clientWithCookie(overrides: Parameters<typeof createClient>[1] = {}) {
-    const client = await createClient(t.deps, overrides);
-    return { client, cookie: await loginClient(t.app, client.email) };
-  }
+  const clientWithCookie = (overrides: Parameters<typeof createSignedInClient>[1] = {}) =>
+    createSignedInClient(t, overrides);
   const get = async (cookie: string, url: string) => {
     const res = await t.app.inject({ method: 'GET', url, headers: { cookie } });
     return { status: res.statusCode, body: res.json() };

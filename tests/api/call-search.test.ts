@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCallsRepository } from '../../src/server/calls/calls-repository';
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
-import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
+import { createAdminUser, createClient, createSignedInClient, loginAdmin } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
 const HOUR = 3_600_000;
@@ -27,10 +27,8 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
     await t.close();
   });
 
-  async function clientWithCookie(overrides: Parameters<typeof createClient>[1] = {}) {
-    const client = await createClient(t.deps, overrides);
-    return { client, cookie: await loginClient(t.app, client.email) };
-  }
+  const clientWithCookie = (overrides: Parameters<typeof createSignedInClient>[1] = {}) =>
+    createSignedInClient(t, overrides);
   const get = async (cookie: string, url: string) => {
     const res = await t.app.inject({ method: 'GET', url, headers: { cookie } });
     return { status: res.statusCode, body: res.json(), headers: res.headers };

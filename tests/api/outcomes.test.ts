@@ -8,7 +8,7 @@ import { DEFAULT_OUTCOMES } from '../../src/contract/outcomes';
 import type { IncomingCall } from '../../src/server/calls/calls-repository';
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
-import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
+import { createAdminUser, createSignedInClient, loginAdmin } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
 const HOUR = 3_600_000;
@@ -37,10 +37,8 @@ describe(`outcomes (${TEST_DB})`, () => {
     await t.close();
   });
 
-  async function clientWithCookie() {
-    const client = await createClient(t.deps);
-    return { client, cookie: await loginClient(t.app, client.email) };
-  }
+  const clientWithCookie = (overrides: Parameters<typeof createSignedInClient>[1] = {}) =>
+    createSignedInClient(t, overrides);
   const get = async (cookie: string, url: string) => {
     const res = await t.app.inject({ method: 'GET', url, headers: { cookie } });
     return { status: res.statusCode, body: res.json() };

@@ -101,6 +101,15 @@ export async function loginAdmin(
   return cookieHeader(res.headers['set-cookie']);
 }
 
+/** A new client, signed in: the row and the Cookie header of its session. */
+export async function createSignedInClient(
+  t: { app: FastifyInstance; deps: AppDeps },
+  overrides: Parameters<typeof createClient>[1] = {},
+) {
+  const client = await createClient(t.deps, overrides);
+  return { client, cookie: await loginClient(t.app, client.email) };
+}
+
 export function cookieHeader(setCookie: string | string[] | undefined): string {
   const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
   return list.map((c) => c.split(';')[0]).join('; ');

@@ -7,9 +7,9 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { type Kysely, sql } from 'kysely';
 import type { CallFilterQuery, ExportFormat } from '../../contract/calls';
+import { textSearchOf } from '../../contract/search-query';
 import type { Database } from '../db/schema';
 import { type LogWindow, SORT_COLUMNS, filteredCalls, logOrder } from './call-log';
-import { textSearchOf } from './call-search';
 import { localDateTime } from './time-zones';
 import { type XlsxColumn, type XlsxRow, xlsxStream } from './xlsx-stream';
 
@@ -40,21 +40,6 @@ export interface ExportScope {
   /** The link to a call, for the spreadsheet's last column. */
   callLink: (clientId: string, callId: string) => string;
 }
-
-const COLUMNS = [
-  'Date and time',
-  'Time zone',
-  'From',
-  'To',
-  'Duration (seconds)',
-  'Status',
-  'Outcome',
-  'Pathway',
-  'Cost (USD)',
-  'Summary',
-  'Call ID',
-  'Link',
-] as const;
 
 /**
  * Text a spreadsheet would run as a formula (=, +, -, @, a tab or a return first) is prefixed with
@@ -111,14 +96,12 @@ async function* exportBatches(
   }
 }
 
-/** A row's cells, in COLUMNS order (the all-clients export puts the client's name first). */
+/** What a row's columns are made of. */
 function cells(row: ExportRow, scope: ExportScope) {
   const client = scope.clients.get(row.client_id);
   const timezone = client?.timezone ?? 'UTC';
-  const cents = Math.round(Number(row.cost_micros) / 10_000);
   return {
     clientName: client?.name ?? row.client_id,
-    createdAt: Number(row.created_at),
     local: localDateTime(Number(row.created_at), timezone),
     timezone,
     from: row.from_number,
@@ -127,42 +110,80 @@ function cells(row: ExportRow, scope: ExportScope) {
     status: row.status,
     outcome: row.outcome ?? '',
     pathway: row.pathway,
-    cents,
+    cents: Math.round(Number(row.cost_micros) / 10_000),
     summary: row.summary ?? '',
     id: row.id,
     link: scope.callLink(row.client_id, row.id),
   };
 }
+type Cells = ReturnType<typeof cells>;
 
-function headers(scope: ExportScope): string[] {
-  return scope.clientId === null ? ['Client', ...COLUMNS] : [...COLUMNS];
+/** A column of both files: its heading and Excel layout, and its value in each format. */
+interface ExportColumn extends XlsxColumn {
+  csv: (c: Cells) => string | number;
+  xlsx: (c: Cells) => string | number | null;
+}
+
+/** A text column; `typed` says the value may hold what the client or the provider wrote (safeCell). */
+const text = (header: string, width: number, value: (c: Cells) => string, typed = true): ExportColumn => ({
+  header,
+  kind: 'text',
+  width,
+  csv: (c) => (typed ? safeCell(value(c)) : value(c)),
+  xlsx: value,
+});
+
+const COLUMNS: ExportColumn[] = [
+  {
+    header: 'Date and time',
+    kind: 'date',
+    width: 20,
+    csv: (c) => c.local,
+    // A date cell holds wall time: the local time, read as if it were UTC.
+    xlsx: (c) => Date.parse(`${c.local.replace(' ', 'T')}Z`),
+  },
+  text('Time zone', 20, (c) => c.timezone, false),
+  text('From', 16, (c) => c.from),
+  text('To', 16, (c) => c.to),
+  {
+    header: 'Duration (seconds)',
+    kind: 'number',
+    width: 10,
+    csv: (c) => c.duration,
+    xlsx: (c) => c.duration,
+  },
+  text('Status', 12, (c) => c.status, false),
+  text('Outcome', 18, (c) => c.outcome),
+  text('Pathway', 14, (c) => c.pathway),
+  {
+    header: 'Cost (USD)',
+    kind: 'money',
+    width: 10,
+    csv: (c) => (c.cents / 100).toFixed(2),
+    xlsx: (c) => c.cents / 100,
+  },
+  text('Summary', 60, (c) => c.summary),
+  text('Call ID', 24, (c) => c.id, false),
+  text('Link', 40, (c) => c.link, false),
+];
+/** The all-clients export names each row's client first. */
+const CLIENT_COLUMN = text('Client', 24, (c) => c.clientName);
+
+function columnsOf(scope: ExportScope): ExportColumn[] {
+  return scope.clientId === null ? [CLIENT_COLUMN, ...COLUMNS] : COLUMNS;
 }
 
 /** CSV (UTF-8 with a byte-order mark, so spreadsheet programs read accents right). */
 function csvStream(db: Kysely<Database>, scope: ExportScope, query: CallFilterQuery): Readable {
-  const allClients = scope.clientId === null;
+  const columns = columnsOf(scope);
   const record = (row: ExportRow) => {
     const c = cells(row, scope);
-    const values = [
-      c.local,
-      c.timezone,
-      safeCell(c.from),
-      safeCell(c.to),
-      c.duration,
-      c.status,
-      safeCell(c.outcome),
-      safeCell(c.pathway),
-      (c.cents / 100).toFixed(2),
-      safeCell(c.summary),
-      c.id,
-      c.link,
-    ];
-    return allClients ? [safeCell(c.clientName), ...values] : values;
+    return columns.map((column) => column.csv(c));
   };
   // One chunk per batch: the response's compressor costs a thread-pool round trip per chunk, so
   // a chunk per row (csv-stringify's stream) ran at a tenth of the speed.
   async function* chunks() {
-    yield stringify([headers(scope)], { bom: true });
+    yield stringify([columns.map((column) => column.header)], { bom: true });
     for await (const batch of exportBatches(db, scope, query)) yield stringify(batch.map(record));
   }
   return Readable.from(chunks());
@@ -170,49 +191,15 @@ function csvStream(db: Kysely<Database>, scope: ExportScope, query: CallFilterQu
 
 /** Excel: real dates (the local wall time, formatted) and amounts as numbers in a currency format. */
 function excelStream(db: Kysely<Database>, scope: ExportScope, query: CallFilterQuery): Readable {
-  const allClients = scope.clientId === null;
-  const kinds: XlsxColumn['kind'][] = [
-    'date',
-    'text',
-    'text',
-    'text',
-    'number',
-    'text',
-    'text',
-    'text',
-    'money',
-    'text',
-    'text',
-    'text',
-  ];
-  const widths = [20, 20, 16, 16, 10, 12, 18, 14, 10, 60, 24, 40];
-  const columns: XlsxColumn[] = headers(scope).map((header, i) => {
-    const at = allClients ? i - 1 : i;
-    return at < 0 ? { header, kind: 'text', width: 24 } : { header, kind: kinds[at], width: widths[at] };
-  });
-  const toRecord = (row: ExportRow): XlsxRow => {
+  const columns = columnsOf(scope);
+  const record = (row: ExportRow): XlsxRow => {
     const c = cells(row, scope);
-    const record: XlsxRow = [
-      // A date cell holds wall time: the local time, read as if it were UTC.
-      Date.parse(`${c.local.replace(' ', 'T')}Z`),
-      c.timezone,
-      c.from,
-      c.to,
-      c.duration,
-      c.status,
-      c.outcome,
-      c.pathway,
-      c.cents / 100,
-      c.summary,
-      c.id,
-      c.link,
-    ];
-    return allClients ? [c.clientName, ...record] : record;
+    return columns.map((column) => column.xlsx(c));
   };
   async function* rows(): AsyncGenerator<XlsxRow[]> {
     // A hundred rows at a time: what waits for the compressor stays small enough to die young.
     for await (const batch of exportBatches(db, scope, query))
-      for (let i = 0; i < batch.length; i += 100) yield batch.slice(i, i + 100).map(toRecord);
+      for (let i = 0; i < batch.length; i += 100) yield batch.slice(i, i + 100).map(record);
   }
   return xlsxStream(columns, rows(), 'Calls');
 }

@@ -9,15 +9,8 @@ import type { CallFilterQuery, CallSort, CallsPage, CallsQuery, SortOrder } from
 import { timeZoneOf } from '../clients/clients-repository';
 import type { CallRow, Database } from '../db/schema';
 import { type StatusTotals, localDaysWindow, toCall, totalsByStatus } from './call-queries';
-import type { SearchQuery } from '../../contract/search-query';
-import {
-  type TextSearch,
-  isPostgres,
-  postgresRank,
-  searchCondition,
-  sqliteMatches,
-  textSearchOf,
-} from './call-search';
+import { type SearchQuery, type TextSearch, isRankable, textSearchOf } from '../../contract/search-query';
+import { isPostgres, postgresRank, searchCondition, sqliteMatches } from './call-search';
 import { snippetOf } from './search-snippet';
 
 /** A log's window: created_at in (from, to]; a null end is open. */
@@ -44,7 +37,7 @@ export function logOrder(
   query: CallFilterQuery,
   search: TextSearch | null,
 ): { sort: CallSort; order: SortOrder } {
-  const rankable = !!search?.words && !search.phone && !search.callId;
+  const rankable = isRankable(search);
   const sort = query.sort ?? (rankable ? 'relevance' : 'created');
   if (sort === 'relevance' && !rankable) return { sort: 'created', order: query.order ?? 'desc' };
   return { sort, order: query.order ?? 'desc' };

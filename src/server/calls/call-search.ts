@@ -5,31 +5,8 @@
  * nothing typed is ever read as index syntax.
  */
 import { type Expression, type Kysely, PostgresAdapter, type SqlBool, sql } from 'kysely';
-import { type SearchQuery, parseSearch, toFts5, toTsquery } from '../../contract/search-query';
+import { type SearchQuery, type TextSearch, toFts5, toTsquery } from '../../contract/search-query';
 import type { Database } from '../db/schema';
-
-export interface TextSearch {
-  /** The words to find in summaries and transcripts; null when the text holds none. */
-  words: SearchQuery | null;
-  /** Digits of a phone number (as stored, E.164 without spaces), when the text looks like one. */
-  phone: string | null;
-  /** The text as a call id, when it could be one. */
-  callId: string | null;
-}
-
-const PHONE = /^\+?[\d\s().-]+$/;
-const CALL_ID = /^[\w-]{6,100}$/;
-
-/** Reads what the client typed; the query schema has already refused bad syntax. */
-export function textSearchOf(text: string): TextSearch {
-  const parsed = parseSearch(text);
-  const words = parsed.ok && parsed.query.length > 0 ? parsed.query : null;
-  const digits = text.replace(/\D/g, '');
-  const phone = PHONE.test(text) && digits.length >= 3 ? text.replace(/[\s().-]/g, '') : null;
-  // Ids hold digits, dashes or underscores; a plain word is only a word.
-  const callId = CALL_ID.test(text) && /[\d_-]/.test(text) ? text : null;
-  return { words, phone, callId };
-}
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 function containing(text: string): string {

@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { CallsExportQuery, type ExportFormat } from '../../contract/calls';
 import { requireAdmin, requireClient } from '../auth/guards';
-import { clientLabels, findClient } from '../clients/clients-repository';
+import { clientLabel, clientLabels, findClient } from '../clients/clients-repository';
+import type { ClientRow } from '../db/schema';
 import { notFound, tooManyRequests } from '../errors';
 import type { ZodTypeProvider } from '../route-schemas';
 import { logWindow } from './call-log';
@@ -23,6 +24,20 @@ export default async function exportRoutes(fastify: FastifyInstance): Promise<vo
   const { db, config, now } = app.deps;
   const running = new Map<string, number>();
   const link = (path: string) => `${config.publicUrl.replace(/\/$/, '')}${path}`;
+  /** Calls open in the admin's view of their client. */
+  const adminCallLink = (clientId: string, callId: string) =>
+    link(`/admin/client/${encodeURIComponent(clientId)}?call=${encodeURIComponent(callId)}`);
+  /** One client's export: its label, its zone for custom days, and where its calls open. */
+  const oneClient = (
+    client: ClientRow,
+    query: CallsExportQuery,
+    callLink: ExportScope['callLink'],
+  ): ExportScope => ({
+    clientId: client.id,
+    clients: new Map([[client.id, clientLabel(client)]]),
+    window: logWindow(query, client.timezone),
+    callLink,
+  });
 
   /** Sends the export, holding one of the account's export slots until the download ends. */
   function send(
@@ -56,14 +71,9 @@ export default async function exportRoutes(fastify: FastifyInstance): Promise<vo
     { schema: { querystring: CallsExportQuery } },
     async (request, reply) => {
       const client = requireClient(request);
-      const scope: ExportScope = {
-        clientId: client.id,
-        clients: new Map([
-          [client.id, { name: client.company_name || client.email, timezone: client.timezone }],
-        ]),
-        window: logWindow(request.query, client.timezone),
-        callLink: (_, callId) => link(`/dashboard?call=${encodeURIComponent(callId)}`),
-      };
+      const scope = oneClient(client, request.query, (_, callId) =>
+        link(`/dashboard?call=${encodeURIComponent(callId)}`),
+      );
       return send(reply, `client:${client.id}`, scope, request.query, 'calls');
     },
   );
@@ -75,15 +85,7 @@ export default async function exportRoutes(fastify: FastifyInstance): Promise<vo
       const admin = requireAdmin(request);
       const client = await findClient(db, request.params.clientId);
       if (!client) throw notFound('Client not found');
-      const scope: ExportScope = {
-        clientId: client.id,
-        clients: new Map([
-          [client.id, { name: client.company_name || client.email, timezone: client.timezone }],
-        ]),
-        window: logWindow(request.query, client.timezone),
-        callLink: (clientId, callId) =>
-          link(`/admin/client/${encodeURIComponent(clientId)}?call=${encodeURIComponent(callId)}`),
-      };
+      const scope = oneClient(client, request.query, adminCallLink);
       return send(reply, `admin:${admin.id}`, scope, request.query, `calls-${client.id}`.slice(0, 80));
     },
   );
@@ -99,8 +101,7 @@ export default async function exportRoutes(fastify: FastifyInstance): Promise<vo
         // Clients live in different zones: the all-clients export reads a custom range as UTC days,
         // while each row still shows its client's local time and zone.
         window: logWindow(request.query, 'UTC'),
-        callLink: (clientId, callId) =>
-          link(`/admin/client/${encodeURIComponent(clientId)}?call=${encodeURIComponent(callId)}`),
+        callLink: adminCallLink,
       };
       return send(reply, `admin:${admin.id}`, scope, request.query, 'calls-all-clients');
     },

@@ -43,12 +43,20 @@ export async function timeZonesOf(db: Kysely<Database>, ids: string[]): Promise<
   return zones;
 }
 
-/** Every client's display name and time zone (the admin's all-clients export labels its rows). */
-export async function clientLabels(
-  db: Kysely<Database>,
-): Promise<Map<string, { name: string; timezone: string }>> {
+/** A client as exports name it, and the zone its times are shown in. */
+export interface ClientLabel {
+  name: string;
+  timezone: string;
+}
+
+export function clientLabel(row: Pick<ClientRow, 'company_name' | 'email' | 'timezone'>): ClientLabel {
+  return { name: row.company_name || row.email, timezone: row.timezone };
+}
+
+/** Every client's label, by id (the admin's all-clients export names its rows). */
+export async function clientLabels(db: Kysely<Database>): Promise<Map<string, ClientLabel>> {
   const rows = await db.selectFrom('clients').select(['id', 'company_name', 'email', 'timezone']).execute();
-  return new Map(rows.map((r) => [r.id, { name: r.company_name || r.email, timezone: r.timezone }]));
+  return new Map(rows.map((r) => [r.id, clientLabel(r)]));
 }
 
 /** What notifications need of several clients at once: where to write, their zone, their state. */

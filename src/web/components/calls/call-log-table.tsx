@@ -19,6 +19,7 @@ import {
 import { Fragment, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { Call, CallLogColumn, CallSort, CallsPage, SortOrder } from '../../../contract/calls';
 import { formatCallCreated, formatDuration, formatMoney } from '../../../contract/format';
+import { isRankable, textSearchOf } from '../../../contract/search-query';
 import type { CallSource } from '../../features/calls/call-source';
 import { useDeleteCall } from '../../features/calls/mutations';
 import { useCalls, useOutcomeSummary } from '../../features/calls/queries';
@@ -67,8 +68,8 @@ const SORTABLE: Partial<Record<CallLogColumn, Exclude<CallSort, 'relevance'>>> =
 };
 /** The order the log is in: what the filters name, else the server's default for them. */
 export function effectiveSort(filters: CallFilters): { sort: CallSort; order: SortOrder } {
-  const words = filters.search.trim() !== '' && !/^\+?[\d\s().-]+$/.test(filters.search.trim());
-  const sort = filters.sort ?? (words ? 'relevance' : 'created');
+  const text = filters.search.trim();
+  const sort = filters.sort ?? (isRankable(text ? textSearchOf(text) : null) ? 'relevance' : 'created');
   return { sort, order: filters.order ?? 'desc' };
 }
 

@@ -19,6 +19,10 @@ import {
 import { Input } from '../ui/input';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const RANGE_ENDS = [
+  { key: 'from', label: 'From' },
+  { key: 'to', label: 'To' },
+] as const;
 
 /** Today's date in a zone (YYYY-MM-DD), the latest day a range may end on. */
 export function todayIn(timeZone: string | undefined, now = Date.now()): string {
@@ -89,26 +93,18 @@ export function CustomRangeDialog({ open, from, to, timeZone, onApply, onCancel 
         </DialogHeader>
         <form onSubmit={submit} className="grid gap-4" noValidate>
           <div className="grid gap-4 sm:grid-cols-2">
-            <FieldShell id="range-from" label="From">
-              <Input
-                id="range-from"
-                type="date"
-                value={draft.from}
-                max={today}
-                onChange={(e) => setDraft((d) => ({ ...d, from: e.target.value }))}
-                aria-describedby={problem ? 'range-problem' : undefined}
-              />
-            </FieldShell>
-            <FieldShell id="range-to" label="To">
-              <Input
-                id="range-to"
-                type="date"
-                value={draft.to}
-                max={today}
-                onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value }))}
-                aria-describedby={problem ? 'range-problem' : undefined}
-              />
-            </FieldShell>
+            {RANGE_ENDS.map(({ key, label }) => (
+              <FieldShell key={key} id={`range-${key}`} label={label}>
+                <Input
+                  id={`range-${key}`}
+                  type="date"
+                  value={draft[key]}
+                  max={today}
+                  onChange={(e) => setDraft((d) => ({ ...d, [key]: e.target.value }))}
+                  aria-describedby={problem ? 'range-problem' : undefined}
+                />
+              </FieldShell>
+            ))}
           </div>
           {problem && (
             <p id="range-problem" role="alert" className="text-destructive text-sm">
