@@ -22,6 +22,7 @@ export async function createDataset(database: Db, size: DatasetSize, now: number
   await sql`delete from call_rollups_daily`.execute(db);
   await sql`delete from call_outcome_rollups`.execute(db);
   await sql`delete from call_outcome_rollups_daily`.execute(db);
+  await sql`delete from client_call_days`.execute(db);
   await sql`delete from calls`.execute(db);
   await sql`delete from clients where id like 'bench-%'`.execute(db);
 
@@ -63,6 +64,9 @@ export async function createDataset(database: Db, size: DatasetSize, now: number
       `case (${n}) % 10 when 0 then 'Failed' when 1 then 'Transferred' when 2 then 'Other' else 'Reached a person' end`,
     );
 
+  // What the provider charged the agency: 9¢ a minute (the clients are billed 15¢).
+  const providerPrice = (n: string) => sql.raw(`((${duration(n)}) * 9 * 10000 / 60)`);
+
   // Transcripts of the big client's calls (issue 15's search): a greeting, one of ten requests,
   // and a closing line that offers a refund in one call of fifty (2%), as JSON the app stores.
   const transcript = (n: string) =>
@@ -85,30 +89,30 @@ export async function createDataset(database: Db, size: DatasetSize, now: number
   const bigSpan = Math.floor((90 * DAY) / size.bigClientCalls);
   if (dialect === 'postgres') {
     // The series is bigint: n * 7919 overflows a 32-bit integer once n passes 271,000.
-    await sql`insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at, outcome, outcome_version)
+    await sql`insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at, outcome, outcome_version, provider_price_micros)
       select 'b' || n, ${BIG_CLIENT_ID}, 'pb' || n, '+1555' || lpad((n % 10000000)::text, 7, '0'), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
         ${sql.lit(now)}::bigint - n * ${sql.lit(bigSpan)}, case when n % 2 = 0 then 'https://rec.invalid/' || n || '.mp3' end, ${transcript('n')},
-        ((${duration('n')}) * 15 * 10000 / 60)::bigint, 15, 0, 'sync', null, ${sql.lit(now)}::bigint, ${outcome('n')}, 0
+        ((${duration('n')}) * 15 * 10000 / 60)::bigint, 15, 0, 'sync', null, ${sql.lit(now)}::bigint, ${outcome('n')}, 0, ${providerPrice('n')}
       from generate_series(1::bigint, ${sql.lit(size.bigClientCalls)}) as n`.execute(db);
-    await sql`insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at, outcome, outcome_version)
+    await sql`insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at, outcome, outcome_version, provider_price_micros)
       select 'o' || n, 'bench-' || (1 + n % ${sql.lit(size.clients - 1)}), 'po' || n, '+1666' || lpad((n % 10000000)::text, 7, '0'), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
         ${sql.lit(now)}::bigint - (n * 7919 % (365::bigint * ${sql.lit(DAY)})), null, null,
-        ((${duration('n')}) * 15 * 10000 / 60)::bigint, 15, 0, 'sync', null, ${sql.lit(now)}::bigint, ${outcome('n')}, 0
+        ((${duration('n')}) * 15 * 10000 / 60)::bigint, 15, 0, 'sync', null, ${sql.lit(now)}::bigint, ${outcome('n')}, 0, ${providerPrice('n')}
       from generate_series(1::bigint, ${sql.lit(perOther * (size.clients - 1))}) as n`.execute(db);
   } else {
     const seq = (count: number) =>
       sql.raw(`with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${count})`);
     await sql`${seq(size.bigClientCalls)}
-      insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at, outcome, outcome_version)
+      insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at, outcome, outcome_version, provider_price_micros)
       select 'b' || n, ${BIG_CLIENT_ID}, 'pb' || n, '+1555' || printf('%07d', n % 10000000), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
         ${sql.lit(now)} - n * ${sql.lit(bigSpan)}, case when n % 2 = 0 then 'https://rec.invalid/' || n || '.mp3' end, ${transcript('n')},
-        (${duration('n')}) * 15 * 10000 / 60, 15, 0, 'sync', null, ${sql.lit(now)}, ${outcome('n')}, 0
+        (${duration('n')}) * 15 * 10000 / 60, 15, 0, 'sync', null, ${sql.lit(now)}, ${outcome('n')}, 0, ${providerPrice('n')}
       from seq`.execute(db);
     await sql`${seq(perOther * (size.clients - 1))}
-      insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at, outcome, outcome_version)
+      insert into calls (id, client_id, provider_call_id, from_number, to_number, duration_seconds, status, pathway, pathway_id, created_at, recording_url, transcript, cost_micros, per_minute_rate_cents, is_proxy, source, raw_payload, updated_at, outcome, outcome_version, provider_price_micros)
       select 'o' || n, 'bench-' || (1 + n % ${sql.lit(size.clients - 1)}), 'po' || n, '+1666' || printf('%07d', n % 10000000), '+14155550100', ${duration('n')}, ${status('n')}, ${pathway('n')}, null,
         ${sql.lit(now)} - (n * 7919 % (365 * ${sql.lit(DAY)})), null, null,
-        (${duration('n')}) * 15 * 10000 / 60, 15, 0, 'sync', null, ${sql.lit(now)}, ${outcome('n')}, 0
+        (${duration('n')}) * 15 * 10000 / 60, 15, 0, 'sync', null, ${sql.lit(now)}, ${outcome('n')}, 0, ${providerPrice('n')}
       from seq`.execute(db);
   }
   // Numbers are inlined as literals: a bound JS number is a REAL in SQLite ('bench-' || 1.0).
@@ -133,5 +137,9 @@ export async function createDataset(database: Db, size: DatasetSize, now: number
   await sql`insert into call_outcome_rollups_daily (client_id, day, outcome, pathway, call_count, total_seconds, total_cost_micros)
     select client_id, ${day}, outcome, pathway, count(*), sum(duration_seconds), sum(cost_micros)
     from calls where is_proxy = 0 group by client_id, ${day}, outcome, pathway`.execute(db);
+  await sql`insert into client_call_days (day, client_id, call_count, total_seconds, total_cost_micros, total_provider_micros, answered_count, failed_count)
+    select ${day}, client_id, count(*), sum(duration_seconds), sum(cost_micros), sum(coalesce(provider_price_micros, 0)),
+      sum(case when status in ('completed', 'transferred') then 1 else 0 end), sum(case when status = 'failed' then 1 else 0 end)
+    from calls where is_proxy = 0 group by client_id, ${day}`.execute(db);
   await sql`analyze`.execute(db);
 }

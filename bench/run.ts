@@ -17,6 +17,8 @@ import { startVoiceSim } from '../sim/voice-provider';
 import { buildApp } from '../src/server/app';
 import { hashPassword } from '../src/server/auth/passwords';
 import { createDeps } from '../src/server/bootstrap';
+import type { AppDeps } from '../src/server/context';
+import { createAdmin } from '../src/server/seed';
 import { loadConfig } from '../src/server/config';
 import { type Db, openDb } from '../src/server/db/connect';
 import { createBlandProvider } from '../src/server/providers/voice/bland';
@@ -112,6 +114,52 @@ async function helloWorld(): Promise<{ p50: number; p95: number }> {
   const result = await timeRequests(url, {});
   await app.close();
   return result;
+}
+
+/**
+ * Issue 16: the agency's console over every client (1,000 clients, 10M calls): portfolio analytics
+ * for 30 and 90 days and the at-risk list, read from the per-client days, beside a naive
+ * aggregation of the raw calls for the same 30 days.
+ */
+async function agencyConsoleRows(deps: AppDeps, base: string): Promise<Row[]> {
+  const username = 'bench-admin';
+  await createAdmin(deps.db, {
+    username,
+    name: 'Bench Admin',
+    passwordHash: await hashPassword('bench-password'),
+  });
+  const login = await fetch(`${base}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: 'bench-password' }),
+  });
+  const headers = { cookie: String(login.headers.get('set-cookie')).split(';')[0] };
+  const rows: Row[] = [];
+  const since = deps.now() - 30 * 86_400_000;
+  const start = performance.now();
+  await sql`select client_id, count(*), sum(cost_micros), sum(provider_price_micros) from calls where created_at > ${since} group by client_id`.execute(
+    deps.db,
+  );
+  rows.push({
+    what: 'baseline: naive per-client sums of raw calls, 30 days',
+    value: ms(performance.now() - start),
+    target: '-',
+    ok: null,
+  });
+  for (const [what, url] of [
+    ['admin analytics, 30 days, 1,000 clients', '/api/admin/analytics?dateRange=30d'],
+    ['admin analytics, 90 days, 1,000 clients', '/api/admin/analytics?dateRange=90d'],
+    ['clients at risk, 1,000 clients', '/api/admin/at-risk'],
+  ] as const) {
+    const r = await timeRequests(`${base}${url}`, headers);
+    rows.push({
+      what: `${what} p95 (p50 ${ms(r.p50)})`,
+      value: ms(r.p95),
+      target: '≤ 20 ms',
+      ok: r.p95 <= 20,
+    });
+  }
+  return rows;
 }
 
 /**
@@ -339,6 +387,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
     });
   }
   rows.push(...(await findCallsRows(deps.db, base, headers, window, now)));
+  rows.push(...(await agencyConsoleRows(deps, base)));
 
   // A page load is the same on either database: measured once, on SQLite, into the Browser section.
   if (dialect === 'sqlite' && webDir)

@@ -44,6 +44,9 @@ export interface PlaceTestCallOptions {
   overrides?: Record<string, unknown>;
 }
 
+/** How long a call placed through POST /v1/calls "lasts" before its webhook goes out. */
+export const DISPATCHED_CALL_MS = 500;
+
 export interface SendEventOptions {
   webhookUrl: string;
   call_id: string;
@@ -202,6 +205,32 @@ export function createSimActions(state: SimState, baseUrl: () => string) {
     return { call_id: details.call_id, ...answer };
   }
 
+  /**
+   * Bland's POST /v1/calls: the call is queued at once; it "ends" DISPATCHED_CALL_MS later, when
+   * Bland posts the call's details to the request's `webhook` (if any). Outbound: from the
+   * account's number to the number asked for.
+   */
+  function dispatchCall(
+    apiKey: string,
+    request: { phoneNumber: string; task: string; webhook: string | null },
+  ) {
+    if (request.webhook) assertUrl(request.webhook);
+    const [details] = createCalls(addKey(apiKey), {
+      overrides: {
+        status: 'completed',
+        inbound: false,
+        to: request.phoneNumber,
+        from: addKey(apiKey).agentNumber,
+        concatenated_transcript: `assistant: ${request.task}`,
+        transcripts: [{ id: 1, text: request.task, user: 'assistant', created_at: new Date().toISOString() }],
+      },
+      createdAt: Date.now(),
+    });
+    const { webhook } = request;
+    if (webhook) setTimeout(() => void post(webhook, details).catch(() => {}), DISPATCHED_CALL_MS).unref();
+    return { status: 'success' as const, call_id: details.call_id, message: 'Call successfully queued.' };
+  }
+
   async function sendEvent(options: SendEventOptions): Promise<WebhookAnswer> {
     assertUrl(options.webhookUrl);
     const call = state.callsById.get(options.call_id);
@@ -237,6 +266,7 @@ export function createSimActions(state: SimState, baseUrl: () => string) {
     expireRecording,
     addPathway,
     placeTestCall,
+    dispatchCall,
     sendEvent,
     reset,
   };

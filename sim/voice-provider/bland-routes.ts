@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseRange, sampleMp3, sampleWav } from './audio';
+import type { SimActions } from './actions';
 import type { BlandCallRecord, SimAccount, SimCall, SimState } from './state';
 
 export function blandError(reply: FastifyReply, status: number, error: string, message: string) {
@@ -26,11 +27,16 @@ function queryString(request: FastifyRequest, name: string): string | undefined 
 
 export interface BlandRoutesContext {
   state: SimState;
+  /** POST /v1/calls: queues an outbound call in the key's account. */
+  dispatchCall: SimActions['dispatchCall'];
   /** Resolves when `ms` pass or the simulator closes, whichever comes first. */
   wait: (ms: number, request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
 
-export function registerBlandRoutes(app: FastifyInstance, { state, wait }: BlandRoutesContext): void {
+export function registerBlandRoutes(
+  app: FastifyInstance,
+  { state, wait, dispatchCall }: BlandRoutesContext,
+): void {
   function track(request: FastifyRequest, reply: FastifyReply): void {
     // Read through state each time: reset() swaps the stats object.
     const stats = state.stats;
@@ -82,6 +88,28 @@ export function registerBlandRoutes(app: FastifyInstance, { state, wait }: Bland
     const call = state.callsById.get(id);
     return call && call.account === accountOf(request).apiKey ? call : null;
   }
+
+  // Send Call: phone_number (E.164) and a task or pathway_id; webhook receives the call when it ends.
+  app.post('/v1/calls', async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const phone = body.phone_number;
+    if (typeof phone !== 'string' || !/^\+[1-9]\d{7,14}$/.test(phone))
+      return blandError(
+        reply,
+        400,
+        'INVALID_PHONE_NUMBER',
+        'phone_number must be a valid E.164 phone number',
+      );
+    const task = typeof body.task === 'string' ? body.task : null;
+    if (!task && typeof body.pathway_id !== 'string')
+      return blandError(reply, 400, 'MISSING_TASK', 'Either task or pathway_id is required');
+    const webhook = typeof body.webhook === 'string' ? body.webhook : null;
+    return dispatchCall(accountOf(request).apiKey, {
+      phoneNumber: phone,
+      task: task ?? 'Pathway call',
+      webhook,
+    });
+  });
 
   app.get('/v1/calls', async (request, reply) => {
     const account = accountOf(request);

@@ -103,7 +103,7 @@ export async function startVoiceSim(opts: { port?: number; host?: string } = {})
     return blandError(reply, 404, 'NOT_FOUND', 'Not found');
   });
 
-  registerBlandRoutes(app, { state, wait });
+  registerBlandRoutes(app, { state, wait, dispatchCall: actions.dispatchCall });
   registerControlRoutes(app, state, actions);
 
   const host = opts.host ?? '127.0.0.1';

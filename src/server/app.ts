@@ -19,6 +19,7 @@ import Fastify, {
 } from 'fastify';
 import { ZodError } from 'zod';
 import accountRoutes from './account/routes';
+import agencyRoutes from './agency/routes';
 import authRoutes from './auth/routes';
 import billingRoutes from './billing/routes';
 import callsRoutes from './calls/routes';
@@ -194,6 +195,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(accountRoutes);
   await app.register(callsRoutes);
   await app.register(clientsRoutes);
+  await app.register(agencyRoutes);
   await app.register(billingRoutes);
   await app.register(demoRoutes);
   await app.register(sampleDataRoutes);

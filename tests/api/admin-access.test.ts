@@ -18,7 +18,16 @@ function concreteUrl(pattern: string, clientId: string): string {
 /** A body that would pass validation for the write endpoints, so only the guard can refuse it. */
 function bodyFor(method: string): object | undefined {
   if (method === 'GET' || method === 'DELETE') return undefined;
-  return { email: 'new@example.com', firstName: 'N', lastName: 'C', secret: null, outcomes: [] };
+  return {
+    email: 'new@example.com',
+    firstName: 'N',
+    lastName: 'C',
+    secret: null,
+    outcomes: [],
+    phoneNumber: '+14155550123',
+    username: 'new-admin',
+    name: 'New Admin',
+  };
 }
 
 describe(`admin access control (${TEST_DB})`, () => {

@@ -21,6 +21,7 @@ const fakeVoice: VoiceProvider = {
   getCall: notUsed,
   streamRecording: notUsed,
   getPathwayName: async () => null,
+  placeTestCall: notUsed,
   async checkKey(key) {
     if (key.startsWith('down')) throw new ProviderUnavailableError(503);
     return key.startsWith('good') ? 'valid' : 'invalid';

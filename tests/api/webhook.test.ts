@@ -190,7 +190,14 @@ describe(`voice webhook (${TEST_DB})`, () => {
       expect(typeof res.json().message).toBe('string');
     }
     expect(await callsOf(client.id)).toHaveLength(0);
-    expect(await deliveriesOf(client.id)).toHaveLength(0);
+    // Logged as refused, with why and the body, for the admin's Support Tools (issue 16).
+    const logged = await deliveriesOf(client.id);
+    expect(logged).toHaveLength(bad.length);
+    for (const d of logged) {
+      expect(d.outcome).toBe('refused');
+      expect(d.detail).toEqual(expect.any(String));
+      expect(d.raw_body).not.toBeNull();
+    }
   });
 
   it('refuses a body over 1 MiB with 413', async () => {
@@ -259,7 +266,9 @@ describe(`voice webhook (${TEST_DB})`, () => {
     });
     expect(event.statusCode).toBe(400);
     expect(await callsOf(client.id)).toHaveLength(0);
-    expect(await deliveriesOf(client.id)).toHaveLength(0);
+    expect((await deliveriesOf(client.id)).map((d) => d.outcome)).toEqual(
+      Array.from({ length: 5 }, () => 'refused'),
+    );
   });
 
   it('checks the signature when the client has a signing secret', async () => {

@@ -4,17 +4,10 @@
  * Details are short JSON facts (counts, changed field names), never secrets.
  */
 import type { Kysely } from 'kysely';
+import type { AuditAction } from '../../contract/agency';
 import type { Database } from '../db/schema';
 
-export type AuditAction =
-  | 'client.create_draft'
-  | 'client.finalize'
-  | 'client.update'
-  | 'client.delete'
-  | 'client.credentials'
-  | 'client.rotate_webhook'
-  | 'clients.sync_all'
-  | 'call.delete';
+export type { AuditAction };
 
 export interface AuditEntry {
   adminId: string;
@@ -34,4 +27,24 @@ export async function recordAudit(db: Kysely<Database>, entry: AuditEntry, now: 
       created_at: now,
     })
     .execute();
+}
+
+/** One "viewed as client" row per admin, client and half hour: the view reloads its data often. */
+export const VIEW_AUDIT_QUIET_MS = 30 * 60 * 1000;
+
+export async function recordClientView(
+  db: Kysely<Database>,
+  adminId: string,
+  clientId: string,
+  now: number,
+): Promise<void> {
+  const recent = await db
+    .selectFrom('audit_log')
+    .select('id')
+    .where('admin_id', '=', adminId)
+    .where('client_id', '=', clientId)
+    .where('action', '=', 'client.view')
+    .where('created_at', '>', now - VIEW_AUDIT_QUIET_MS)
+    .executeTakeFirst();
+  if (!recent) await recordAudit(db, { adminId, action: 'client.view', clientId }, now);
 }

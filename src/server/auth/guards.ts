@@ -93,7 +93,9 @@ export async function currentAdmin(app: FastifyInstance, request: FastifyRequest
   const { sessions, db } = app.deps;
   const adminId = await sessions.resolve('admin', sessionCookie(request, 'admin'));
   if (!adminId) return null;
-  return (await db.selectFrom('admins').selectAll().where('id', '=', adminId).executeTakeFirst()) ?? null;
+  const admin = await db.selectFrom('admins').selectAll().where('id', '=', adminId).executeTakeFirst();
+  // A deactivated admin's sessions are ended when it happens; this holds against a race with it.
+  return admin && admin.is_active === 1 ? admin : null;
 }
 
 /** The client the guard loaded for this /api/client/* request. */

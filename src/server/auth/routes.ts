@@ -91,7 +91,8 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
         .where('username', '=', username)
         .executeTakeFirst();
       const passwordOk = await verifyPassword(body.password, admin?.password_hash ?? (await decoyHash()));
-      if (!admin || !passwordOk) throw unauthorized(INVALID_ADMIN_LOGIN);
+      // A deactivated admin gets the same answer as a wrong password: nothing to learn from it.
+      if (!admin || !passwordOk || admin.is_active !== 1) throw unauthorized(INVALID_ADMIN_LOGIN);
       const rehashed = needsRehash(admin.password_hash)
         ? { password_hash: await hashPassword(body.password) }
         : {};

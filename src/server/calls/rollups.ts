@@ -8,6 +8,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { CallRow, Database } from '../db/schema';
+import { ClientDayDeltas, type DayContributing, rebuildClientDays } from './client-days';
 import { localDate } from './time-zones';
 
 export const BUCKET_MS = 15 * 60 * 1000;
@@ -31,7 +32,8 @@ type Contributing = Pick<
   | 'is_proxy'
   | 'verified'
   | 'outcome'
->;
+> &
+  DayContributing;
 
 const SEP = '\u0000';
 
@@ -98,6 +100,7 @@ export class RollupDeltas {
   private readonly days = new Map<string, Sums>();
   private readonly outcomeBuckets = new Map<string, Sums>();
   private readonly outcomeDays = new Map<string, Sums>();
+  private readonly clientDays = new ClientDayDeltas();
 
   /** `timeZoneOf` names each client's time zone, which decides its local days. */
   constructor(private readonly timeZoneOf: (clientId: string) => string) {}
@@ -111,10 +114,12 @@ export class RollupDeltas {
     // calls count once the provider confirms them.
     if (call.is_proxy || call.verified === 0) return;
     const bucket = `${call.client_id}${SEP}${bucketOf(call.created_at)}${SEP}`;
-    const day = `${call.client_id}${SEP}${localDate(call.created_at, this.timeZoneOf(call.client_id))}${SEP}`;
+    const localDay = localDate(call.created_at, this.timeZoneOf(call.client_id));
+    const day = `${call.client_id}${SEP}${localDay}${SEP}`;
     const tail = `${call.status}${SEP}${call.pathway}`;
     addTo(this.buckets, `${bucket}${tail}`, call, sign);
     addTo(this.days, `${day}${tail}`, call, sign);
+    this.clientDays.add(call, localDay, sign);
     if (call.outcome === null || call.outcome === undefined) return;
     const outcomeTail = `${call.outcome}${SEP}${call.pathway}`;
     addTo(this.outcomeBuckets, `${bucket}${outcomeTail}`, call, sign);
@@ -126,6 +131,7 @@ export class RollupDeltas {
     await addSums(db, 'call_rollups_daily', changed(this.days));
     await addSums(db, 'call_outcome_rollups', changed(this.outcomeBuckets));
     await addSums(db, 'call_outcome_rollups_daily', changed(this.outcomeDays));
+    await this.clientDays.apply(db);
     this.buckets.clear();
     this.days.clear();
     this.outcomeBuckets.clear();
@@ -141,7 +147,7 @@ function chunks<T>(items: T[], size: number): T[][] {
 
 /**
  * Local days move when a client's time zone changes: recompute its daily rollups (status and
- * outcome) from the 15-minute ones (exact, since no bucket straddles two local days). Call inside
+ * outcome from the 15-minute ones, the client's days from its calls) (exact, since no bucket straddles two local days). Call inside
  * the transaction that changes the time zone.
  */
 export async function rebuildDailyRollups(
@@ -173,6 +179,7 @@ export async function rebuildDailyRollups(
     timeZone,
     outcomeRows.map((r) => ({ ...r, key: r.outcome })),
   );
+  await rebuildClientDays(db, clientId, timeZone);
 }
 
 interface BucketRow {

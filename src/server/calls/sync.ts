@@ -12,6 +12,7 @@ import { ProviderAuthError, ProviderNotFoundError } from '../providers/voice/err
 import type { NormalizedCall } from '../providers/voice/types';
 import { type CallsRepository, createCallsRepository } from './calls-repository';
 import { resolvePathwayNames } from './pathways';
+import { finishSyncRun, startSyncRun } from './sync-runs';
 import { findClient, releaseSyncLease, tryTakeSyncLease, updateClient } from '../clients/clients-repository';
 
 const FIRST_SYNC_DAYS = 90;
@@ -75,7 +76,14 @@ async function providerFailure(deps: AppDeps, clientId: string, error: unknown):
   throw error;
 }
 
-export async function syncClientCalls(deps: AppDeps, clientId: string): Promise<SyncResult> {
+/** Who started a sync, as sync_runs records it: 'client', 'admin:{id}', 'sync-all:{id}', 'system'. */
+export type SyncStarter = 'client' | 'system' | `admin:${string}` | `sync-all:${string}`;
+
+export async function syncClientCalls(
+  deps: AppDeps,
+  clientId: string,
+  startedBy: SyncStarter = 'client',
+): Promise<SyncResult> {
   const client = await findClient(deps.db, clientId);
   if (!client) throw notFound('Client not found');
   if (!client.bland_api_key_enc)
@@ -84,11 +92,17 @@ export async function syncClientCalls(deps: AppDeps, clientId: string): Promise<
     );
   if (!(await acquireLease(deps, clientId)))
     throw new HttpError(409, 'Another sync of this account is still running');
+  const run = await startSyncRun(deps, clientId, startedBy);
   try {
     // Re-read under the lease: a sync that just finished has moved the watermark.
     const fresh = await findClient(deps.db, clientId);
     if (!fresh) throw notFound('Client not found');
-    return await runSync(deps, fresh);
+    const result = await runSync(deps, fresh);
+    await finishSyncRun(deps, run, result);
+    return result;
+  } catch (error) {
+    await finishSyncRun(deps, run, error);
+    throw error;
   } finally {
     await releaseLease(deps, clientId);
   }

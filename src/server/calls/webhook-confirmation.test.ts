@@ -30,6 +30,7 @@ describe('webhook confirmation look-ups', () => {
       },
     } as unknown as VoiceProvider;
     const confirmer = createWebhookConfirmer({
+      db: undefined as never,
       voice,
       secrets: { decrypt: (v: string) => v } as never,
       now: () => 0,

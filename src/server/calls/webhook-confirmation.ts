@@ -8,7 +8,13 @@
  */
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
+import {
+  ProviderAuthError,
+  ProviderNotFoundError,
+  ProviderUnavailableError,
+} from '../providers/voice/errors';
 import type { NormalizedCall } from '../providers/voice/types';
+import { updateClient } from '../clients/clients-repository';
 
 export const CONCURRENT_LOOKUPS = 4;
 /**
@@ -24,9 +30,20 @@ export interface Confirmation {
   call: NormalizedCall;
   raw: unknown;
   unverified: boolean;
+  /** Why it could not be confirmed, in words for the delivery log. */
+  reason?: string;
 }
 
-export function createWebhookConfirmer(deps: Pick<AppDeps, 'voice' | 'secrets' | 'now'>) {
+/** Why a look-up failed, for the admin reading the delivery log (Support Tools). */
+function unconfirmedReason(provider: string, error: unknown): string {
+  if (error instanceof ProviderAuthError)
+    return `${provider} refused the client's API key, so the call could not be confirmed`;
+  if (error instanceof ProviderNotFoundError) return `${provider} does not know this call (yet)`;
+  if (error instanceof ProviderUnavailableError) return `${provider} did not answer the confirmation`;
+  return `${provider} could not confirm the call`;
+}
+
+export function createWebhookConfirmer(deps: Pick<AppDeps, 'db' | 'voice' | 'secrets' | 'now'>) {
   const remembered = new Map<string, { expires: number; call: NormalizedCall; raw: unknown }>();
   let running = 0;
   const waiting: (() => void)[] = [];
@@ -57,13 +74,22 @@ export function createWebhookConfirmer(deps: Pick<AppDeps, 'voice' | 'secrets' |
       try {
         const apiKey = deps.secrets.decrypt(client.bland_api_key_enc);
         const found = await withSlot(() => deps.voice.getCall(apiKey, posted.providerCallId));
-        if (!found) return { call: posted, raw, unverified: true };
+        if (!found)
+          return {
+            call: posted,
+            raw,
+            unverified: true,
+            reason: 'Too many deliveries waiting; left to the next sync',
+          };
         if (remembered.size >= MAX_REMEMBERED) remembered.clear();
         remembered.set(key, { expires: deps.now() + REMEMBER_MS, call: found.call, raw: found.raw });
         return { call: found.call, raw: found.raw, unverified: false };
-      } catch {
-        // Not found yet, the provider not answering, a key it refuses: the sync settles it.
-        return { call: posted, raw, unverified: true };
+      } catch (error) {
+        // Not found yet, the provider not answering, a key it refuses: the sync settles it. A
+        // refused key is remembered on the client, so the admin's console flags it at once.
+        if (error instanceof ProviderAuthError && client.api_key_status !== 'invalid')
+          await updateClient(deps.db, client.id, { api_key_status: 'invalid', updated_at: deps.now() });
+        return { call: posted, raw, unverified: true, reason: unconfirmedReason(deps.voice.name, error) };
       }
     },
   };

@@ -11,13 +11,28 @@ import { createGroupCommit } from '../group-commit';
 import { type CallOutcome, type IncomingCall, createCallsRepository } from './calls-repository';
 import { markWebhooksVerified } from '../clients/clients-repository';
 
+/** What the delivery log keeps beside the outcome (webhook-delivery.ts). */
+export interface DeliveryLog {
+  detail?: string | null;
+  rawBody?: string | null;
+  signatureHeaders?: string | null;
+  replayOf?: string | null;
+}
+
 export interface CallDelivery {
   client: ClientRow;
   call: IncomingCall;
   receivedAt: number;
+  log?: DeliveryLog;
 }
 
-export type DeliveryOutcome = 'created' | 'updated' | 'duplicate';
+/** 'unconfirmed': stored, but out of every total until the provider confirms it. */
+export type DeliveryOutcome = 'created' | 'updated' | 'duplicate' | 'unconfirmed';
+
+export interface WrittenDelivery {
+  outcome: DeliveryOutcome;
+  deliveryId: string;
+}
 
 const OUTCOME: Record<CallOutcome, DeliveryOutcome> = {
   created: 'created',
@@ -28,7 +43,7 @@ const OUTCOME: Record<CallOutcome, DeliveryOutcome> = {
 const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function createWebhookIngest(deps: AppDeps) {
-  async function writeDeliveries(deliveries: CallDelivery[]): Promise<DeliveryOutcome[]> {
+  async function writeDeliveries(deliveries: CallDelivery[]): Promise<WrittenDelivery[]> {
     return deps.db.transaction().execute(async (trx) => {
       // In (client, call id) order, stable so repeats of one call keep their arrival order:
       // concurrent batches on PostgreSQL then lock rows in the same order and do not deadlock.
@@ -40,20 +55,28 @@ export function createWebhookIngest(deps: AppDeps) {
       const result = await createCallsRepository(trx, deps.now).upsertMany(
         order.map((i) => ({ client: deliveries[i].client, call: deliveries[i].call })),
       );
-      const outcomes = new Array<DeliveryOutcome>(deliveries.length);
+      const written = new Array<WrittenDelivery>(deliveries.length);
       order.forEach((i, k) => {
-        outcomes[i] = OUTCOME[result.outcomes[k]];
+        const outcome = OUTCOME[result.outcomes[k]];
+        written[i] = {
+          outcome: deliveries[i].call.unverified && outcome !== 'duplicate' ? 'unconfirmed' : outcome,
+          deliveryId: randomUUID(),
+        };
       });
       await trx
         .insertInto('webhook_deliveries')
         .values(
           deliveries.map((d, i) => ({
-            id: randomUUID(),
+            id: written[i].deliveryId,
             client_id: d.client.id,
             received_at: d.receivedAt,
             kind: 'call',
             provider_call_id: d.call.providerCallId,
-            outcome: outcomes[i],
+            outcome: written[i].outcome,
+            detail: d.log?.detail ?? null,
+            raw_body: d.log?.rawBody ?? null,
+            signature_headers: d.log?.signatureHeaders ?? null,
+            replay_of: d.log?.replayOf ?? null,
           })),
         )
         .execute();
@@ -62,7 +85,7 @@ export function createWebhookIngest(deps: AppDeps) {
         ...new Set(deliveries.filter((d) => d.client.webhook_verified_at === null).map((d) => d.client.id)),
       ];
       await markWebhooksVerified(trx, unverified, Math.min(...deliveries.map((d) => d.receivedAt)));
-      return outcomes;
+      return written;
     });
   }
 

@@ -3,23 +3,19 @@
  * whole body before writing anything, merges the call by provider call id, and answers fast.
  * Live events and follow-ups are acknowledged and recorded, never turned into calls.
  */
-import { randomUUID } from 'node:crypto';
 import type { ZodTypeProvider } from '../route-schemas';
 import type { FastifyInstance } from 'fastify';
 import { WebhookAnswer, WebhookTokenParam } from '../../contract/calls';
 import { badRequest, notFound, tooManyRequests, unauthorized } from '../errors';
 import { keepRawBody, rawBodyOf } from '../raw-body';
-import { backfillPathwayName, cachedPathwayNames } from './pathways';
-import { createWebhookConfirmer } from './webhook-confirmation';
-import { createWebhookIngest } from './webhook-ingest';
+import { type DeliveryResult, createDeliveryProcessor } from './webhook-delivery';
 import { createWebhookRateLimit } from './webhook-rate-limit';
 import { clientExists, findClientByWebhookToken } from '../clients/clients-repository';
 
 export default async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const deps = app.deps;
-  const ingest = createWebhookIngest(deps);
-  const confirmer = createWebhookConfirmer(deps);
+  const processDelivery = createDeliveryProcessor(deps, app.log);
 
   // Per webhook URL, shared by every instance (WEBHOOK_DELIVERIES_PER_MINUTE).
   const rateLimit = createWebhookRateLimit(deps, (error) =>
@@ -42,59 +38,22 @@ export default async function webhookRoutes(fastify: FastifyInstance): Promise<v
       throw tooManyRequests('Too many webhook deliveries; slow down');
     }
 
-    const secret = client.webhook_secret_enc ? deps.secrets.decrypt(client.webhook_secret_enc) : null;
-    const body = deps.voice.parseWebhook(rawBodyOf(request.body), request.headers, secret, deps.now());
-    if (body.kind === 'unauthorized') throw unauthorized(body.message);
-    if (body.kind === 'invalid') throw badRequest(body.message);
-
-    const receivedAt = deps.now();
-    if (body.kind === 'event') {
-      await deps.db
-        .insertInto('webhook_deliveries')
-        .values({
-          id: randomUUID(),
-          client_id: client.id,
-          received_at: receivedAt,
-          kind: 'event',
-          provider_call_id: body.callId,
-          outcome: 'acknowledged',
-        })
-        .execute();
-      return reply.code(200).send({ received: true, kind: 'event' });
-    }
-
-    const { call, raw, unverified } = await confirmer.confirm(client, body.call, body.raw);
-    const names = call.pathwayId
-      ? await cachedPathwayNames(deps, client.id, [call.pathwayId])
-      : new Map<string, string>();
-    const pathway = call.pathwayId ? (names.get(call.pathwayId) ?? call.pathwayId) : '';
+    let result: DeliveryResult;
     try {
-      await ingest.submit({
-        client,
-        call: { ...call, pathway, source: 'webhook', raw, unverified },
-        receivedAt,
-      });
+      result = await processDelivery({ client, body: rawBodyOf(request.body), headers: request.headers });
     } catch (error) {
       // The client was deleted while its delivery waited to be written.
       if (!(await clientExists(deps.db, client.id))) throw notFound('Unknown webhook URL');
       throw error;
     }
-    // An unconfirmed delivery's pathway is only a claim: no request is made with the client's key
-    // for it (a flood of made-up pathway ids would each cost one); the settling sync names it.
-    if (call.pathwayId && !unverified && !names.has(call.pathwayId)) {
-      // Resolve the pathway's name after answering; the provider must not wait on us.
-      const pathwayId = call.pathwayId;
-      setImmediate(() => {
-        backfillPathwayName(deps, client, pathwayId).catch((error) =>
-          request.log.warn({ err: error }, 'pathway name lookup failed'),
-        );
-      });
-    }
+    if (result.kind === 'refused')
+      throw result.status === 401 ? unauthorized(result.message) : badRequest(result.message);
+    if (result.kind === 'event') return reply.code(200).send({ received: true, kind: 'event' });
     return reply.code(200).send({
       received: true,
       kind: 'call',
-      callId: call.providerCallId,
-      ...(unverified ? { verified: false } : {}),
+      callId: result.callId,
+      ...(result.unverified ? { verified: false } : {}),
     });
   });
 }

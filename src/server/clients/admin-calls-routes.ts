@@ -16,7 +16,7 @@ import {
   StatsQuery,
 } from '../../contract/calls';
 import { IdParam, SuccessBody } from '../../contract/common';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit, recordClientView } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { listCalls } from '../calls/call-log';
 import { chartFor, statsFor, toCallDetail } from '../calls/call-queries';
@@ -53,6 +53,7 @@ export default async function adminCallsRoutes(fastify: FastifyInstance): Promis
     async (request): Promise<AdminClientData> => {
       const [found] = await listClientsWithTotals(db, request.params.clientId);
       if (!found) throw notFound(MESSAGES.clientNotFound);
+      await recordClientView(db, requireAdmin(request).id, found.row.id, now());
       return { client: toAdminListItem(found.row, found.totals, config.publicUrl, secrets) };
     },
   );

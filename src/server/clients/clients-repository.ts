@@ -334,3 +334,44 @@ export function listReportRecipients(db: Kysely<Database>): Promise<ReportRecipi
     .where('clients.onboarding_status', '=', 'active')
     .execute() as Promise<ReportRecipient[]>;
 }
+
+/** Onboarded clients as the agency's portfolio lists them, with the time of each one's newest call. */
+export function listPortfolioClients(db: Kysely<Database>) {
+  return db
+    .selectFrom('clients')
+    .select(['id', 'first_name', 'last_name', 'company_name', 'email', 'is_active'])
+    .select((eb) =>
+      eb
+        .selectFrom('calls')
+        .select((c) => c.fn.max('calls.created_at').as('m'))
+        .whereRef('calls.client_id', '=', 'clients.id')
+        .as('last_call_at'),
+    )
+    .where('onboarding_status', '=', 'active')
+    .execute();
+}
+
+/** Active, onboarded clients with what the at-risk rules read: key status, subscription, plan. */
+export function listRiskFacts(db: Kysely<Database>) {
+  return db
+    .selectFrom('clients')
+    .leftJoin('subscriptions', 'subscriptions.client_id', 'clients.id')
+    .leftJoin('plans', 'plans.id', 'subscriptions.plan_id')
+    .select([
+      'clients.id',
+      'clients.first_name',
+      'clients.last_name',
+      'clients.company_name',
+      'clients.timezone',
+      'clients.api_key_status',
+      'subscriptions.status as subscription_status',
+      'subscriptions.cancel_at_period_end',
+      'subscriptions.current_period_end',
+      'subscriptions.action_invoice_id',
+      'plans.name as plan_name',
+      'plans.minutes_included',
+    ])
+    .where('clients.onboarding_status', '=', 'active')
+    .where('clients.is_active', '=', 1)
+    .execute();
+}

@@ -14,7 +14,7 @@ export default async function syncAllRoutes(fastify: FastifyInstance): Promise<v
     { schema: { response: { 200: SyncAllResult } } },
     async (request) => {
       const admin = requireAdmin(request);
-      const result = await syncAllClients(app.deps, syncClientCalls, request.log);
+      const result = await syncAllClients(app.deps, syncClientCalls, request.log, admin.id);
       await recordAudit(
         app.deps.db,
         {

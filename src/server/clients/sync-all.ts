@@ -9,8 +9,13 @@ import type { AppDeps } from '../context';
 import { HttpError } from '../errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
 import { listSyncableClients } from './clients-repository';
+import { syncErrorMessage } from '../calls/sync-runs';
 
-export type SyncOne = (deps: AppDeps, clientId: string) => Promise<SyncResult>;
+export type SyncOne = (
+  deps: AppDeps,
+  clientId: string,
+  startedBy: `sync-all:${string}`,
+) => Promise<SyncResult>;
 
 /** DESIGN §7: bounded concurrency towards the provider. */
 export const SYNC_ALL_CONCURRENCY = 3;
@@ -23,6 +28,7 @@ export async function syncAllClients(
   deps: AppDeps,
   syncOne: SyncOne,
   log: SyncAllLogger,
+  adminId: string,
   concurrency = SYNC_ALL_CONCURRENCY,
 ): Promise<SyncAllResult> {
   const clients = await listSyncableClients(deps.db);
@@ -38,7 +44,7 @@ export async function syncAllClients(
     while (next < withKey.length) {
       const client = withKey[next++];
       try {
-        const result = await syncOne(deps, client.id);
+        const result = await syncOne(deps, client.id, `sync-all:${adminId}`);
         synced++;
         created += result.created;
         updated += result.updated;
@@ -67,9 +73,9 @@ export async function syncAllClients(
 
 /** Known failures carry a message meant for people; anything else is logged and not shown. */
 function failureMessage(error: unknown, log: SyncAllLogger, clientId: string): string {
-  if (error instanceof HttpError || isVoiceProviderError(error)) return error.message;
-  log.error({ err: error, clientId }, 'sync-all: client sync failed');
-  return 'Sync failed unexpectedly';
+  if (!(error instanceof HttpError || isVoiceProviderError(error)))
+    log.error({ err: error, clientId }, 'sync-all: client sync failed');
+  return syncErrorMessage(error);
 }
 
 function summary(synced: number, failed: number, skipped: number, failures: SyncAllFailure[]): string {

@@ -12,6 +12,7 @@ import * as clientWebhooks from './migrations/009_client_webhooks';
 import * as notificationSchedule from './migrations/010_notification_schedule';
 import * as callSearch from './migrations/011_call_search';
 import * as uiPreferences from './migrations/012_ui_preferences';
+import * as agencyConsole from './migrations/013_agency_console';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '010_notification_schedule': notificationSchedule,
   '011_call_search': callSearch,
   '012_ui_preferences': uiPreferences,
+  '013_agency_console': agencyConsole,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -12,6 +12,8 @@ export interface AdminsTable {
   password_hash: string;
   created_at: number;
   last_login_at: number | null;
+  /** 0: deactivated by another admin (013_agency_console); cannot sign in, sessions ended. */
+  is_active: Generated<number>;
 }
 
 /** pending: a wizard draft; active: onboarded; demo: the public demo tenant (never listed, never logged in). */
@@ -255,6 +257,40 @@ export interface WebhookDeliveriesTable {
   kind: string;
   provider_call_id: string | null;
   outcome: string;
+  /** Why it was refused or left unconfirmed, in words (013_agency_console). */
+  detail: string | null;
+  /** The body as received, kept for refused and unconfirmed deliveries so they can be replayed. */
+  raw_body: string | null;
+  /** JSON of the signature headers it came with, so a replay checks them again. */
+  signature_headers: string | null;
+  /** The delivery this one replayed. */
+  replay_of: string | null;
+}
+
+/** 013_agency_console: per client and local day, what the agency's portfolio reads. */
+export interface ClientCallDaysTable {
+  day: string;
+  client_id: string;
+  call_count: number;
+  total_seconds: number;
+  total_cost_micros: number;
+  total_provider_micros: number;
+  answered_count: number;
+  failed_count: number;
+}
+
+/** 013_agency_console: every sync of a client's calls. */
+export interface SyncRunsTable {
+  id: string;
+  client_id: string;
+  /** 'client' | 'admin:{adminId}' | 'sync-all:{adminId}' | 'system' */
+  started_by: string;
+  started_at: number;
+  finished_at: number | null;
+  created: Generated<number>;
+  updated: Generated<number>;
+  unfetched: Generated<number>;
+  error: string | null;
 }
 
 export interface NotificationPrefsTable {
@@ -352,6 +388,8 @@ export interface Database {
   outbox: OutboxTable;
   client_webhooks: ClientWebhooksTable;
   ui_preferences: UiPreferencesTable;
+  client_call_days: ClientCallDaysTable;
+  sync_runs: SyncRunsTable;
 }
 
 /** Values every instance on the database shares (002_app_settings). */

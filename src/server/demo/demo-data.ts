@@ -108,7 +108,7 @@ export function createDemoData(deps: AppDeps, onError: (error: unknown) => void 
   async function syncFromProvider(t: number): Promise<void> {
     const tenant = await findClient(db, DEMO_CLIENT_ID);
     if (tenant?.last_sync_at != null && t - tenant.last_sync_at < DEMO_STALE_MS) return;
-    await syncClientCalls(deps, DEMO_CLIENT_ID);
+    await syncClientCalls(deps, DEMO_CLIENT_ID, 'system');
   }
 
   async function refresh(t: number): Promise<void> {

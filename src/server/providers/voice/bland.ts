@@ -21,6 +21,7 @@ import type {
   ListCallsResult,
   NormalizedCall,
   RecordingStream,
+  TestCallRequest,
   VoiceProvider,
 } from './types';
 
@@ -87,6 +88,8 @@ interface SendOptions {
   headers?: Record<string, string>;
   /** Recordings: stop the timeout once headers arrive and let the body stream freely. */
   stream?: boolean;
+  /** A JSON body, sent with POST. A POST is never retried: it could place a second call. */
+  json?: unknown;
 }
 
 interface SendResult {
@@ -127,6 +130,8 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
    * Returns any non-retryable answer (the caller interprets 404 etc.); throws on 401/403 and
    * when retries are exhausted. The slot is held through backoff so retries stay within the bound.
    */
+  const retriesFor = (opts: SendOptions) => (opts.json === undefined ? maxRetries : 0);
+
   async function send(apiKey: string, path: string, opts: SendOptions = {}): Promise<SendResult> {
     const release = await acquire(keyId(apiKey));
     let lastStatus: number | undefined;
@@ -141,15 +146,21 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
         let response: Response;
         try {
           response = await fetch(buildUrl(path, opts.query), {
-            method: 'GET',
-            headers: { authorization: apiKey, accept: 'application/json', ...opts.headers },
+            method: opts.json === undefined ? 'GET' : 'POST',
+            headers: {
+              authorization: apiKey,
+              accept: 'application/json',
+              ...(opts.json === undefined ? {} : { 'content-type': 'application/json' }),
+              ...opts.headers,
+            },
+            body: opts.json === undefined ? undefined : JSON.stringify(opts.json),
             signal: controller.signal,
           });
         } catch {
           clearTimeout(timer);
           // A provider that does not answer within the timeout is not retried: the wait is already long.
           if (timedOut) throw new ProviderUnavailableError(undefined);
-          const delay = attempt < maxRetries ? backoff(attempt, null) : null;
+          const delay = attempt < retriesFor(opts) ? backoff(attempt, null) : null;
           if (delay === null) throw new ProviderUnavailableError(lastStatus);
           await sleep(delay);
           continue;
@@ -161,7 +172,7 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
           if (status === 401 || status === 403) throw new ProviderAuthError(status);
           lastStatus = status;
           const wait = retryAfterMs(response.headers.get('retry-after'));
-          const delay = attempt < maxRetries ? backoff(attempt, wait) : null;
+          const delay = attempt < retriesFor(opts) ? backoff(attempt, wait) : null;
           if (delay === null) throw new ProviderUnavailableError(status);
           await sleep(delay);
           continue;
@@ -311,6 +322,31 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
         ? Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>)
         : Readable.from([]);
       return { status, headers: out, body };
+    },
+
+    async placeTestCall(apiKey: string, request: TestCallRequest): Promise<{ callId: string }> {
+      const result = await send(apiKey, '/v1/calls', {
+        json: {
+          phone_number: request.phoneNumber,
+          task: 'This is a test call from your call analytics platform. Say hello, say that this is a test, and end the call.',
+          max_duration: 2,
+          webhook: request.webhookUrl,
+        },
+      });
+      const status = result.response.status;
+      const raw = await readJson(result).catch(() => null);
+      const body = isObject(raw) ? raw : {};
+      if (!result.response.ok || body.status !== 'success' || typeof body.call_id !== 'string') {
+        // Bland's error envelope carries a message meant for people (an invalid number, no credit).
+        const reason = isObject(body.errors) || Array.isArray(body.errors) ? null : (body.message ?? null);
+        throw new VoiceProviderError(
+          typeof reason === 'string' && reason.length < 300
+            ? `The voice provider refused the test call: ${reason}`
+            : `The voice provider refused the test call (HTTP ${status})`,
+          status,
+        );
+      }
+      return { callId: body.call_id };
     },
 
     async checkKey(apiKey: string): Promise<'valid' | 'invalid'> {

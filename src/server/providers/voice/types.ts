@@ -100,6 +100,12 @@ export interface RecordingStream {
   body: Readable;
 }
 
+export interface TestCallRequest {
+  /** E.164. */
+  phoneNumber: string;
+  webhookUrl: string;
+}
+
 export type WebhookHeaders = Record<string, string | string[] | undefined>;
 
 /** A webhook delivery as the provider reads it. */
@@ -119,6 +125,8 @@ export interface VoiceProvider {
   streamRecording(apiKey: string, callId: string, range?: string): Promise<RecordingStream>;
   checkKey(apiKey: string): Promise<'valid' | 'invalid'>;
   getPathwayName(apiKey: string, pathwayId: string): Promise<string | null>;
+  /** Places an outbound test call whose post-call webhook goes to the client's URL (Support Tools). */
+  placeTestCall(apiKey: string, request: TestCallRequest): Promise<{ callId: string }>;
   /** Checks the signature (when the client has a secret) and reads a webhook body; no I/O. */
   parseWebhook(
     raw: Buffer | string,

@@ -1,0 +1,293 @@
+/**
+ * The agency's console (issue 16): portfolio analytics with margin, clients at risk, the support
+ * tools (webhook deliveries with replay, sync history, the audit log) and the admins. Shared by
+ * the server (validation, answers) and the browser (types, labels).
+ *
+ * Money is integer cents: revenue is what the clients are billed (their per-minute rate when each
+ * call arrived), cost is what the voice provider charged the agency, margin = revenue − cost.
+ * Days are each client's local calendar days; a preset ends today (UTC's date).
+ */
+import { z } from 'zod';
+import { ADMIN_DATE_RANGES, LocalDay, Pagination } from './common';
+
+export const MAX_ANALYTICS_DAYS = 366;
+
+export const ANALYTICS_RANGE_MESSAGES = {
+  pair: 'from and to go together',
+  order: 'from must not be after to',
+  tooLong: `A range may span at most ${MAX_ANALYTICS_DAYS} days`,
+} as const;
+
+export const AnalyticsQuery = z
+  .object({
+    dateRange: z.enum(ADMIN_DATE_RANGES).optional().default('30d'),
+    from: LocalDay.optional(),
+    to: LocalDay.optional(),
+  })
+  .superRefine((q, ctx) => {
+    const issue = (message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, message, path: ['from'] });
+    if ((q.from === undefined) !== (q.to === undefined)) return issue(ANALYTICS_RANGE_MESSAGES.pair);
+    if (q.from === undefined || q.to === undefined) return;
+    if (q.from > q.to) return issue(ANALYTICS_RANGE_MESSAGES.order);
+    if (dayCount(q.from, q.to) > MAX_ANALYTICS_DAYS) return issue(ANALYTICS_RANGE_MESSAGES.tooLong);
+  });
+export type AnalyticsQuery = z.output<typeof AnalyticsQuery>;
+
+/** Days from `from` to `to`, both included. */
+export function dayCount(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+}
+
+const Figures = {
+  calls: z.number().int(),
+  minutes: z.number(),
+  revenueCents: z.number().int(),
+  costCents: z.number().int(),
+  marginCents: z.number().int(),
+  /** Margin over revenue, in percent (one decimal); null without revenue. */
+  marginPercent: z.number().nullable(),
+  /** Share of calls that reached someone (completed or transferred), in percent; null without calls. */
+  answerRate: z.number().nullable(),
+  /** Share of calls that failed, in percent; null without calls. */
+  failureRate: z.number().nullable(),
+};
+export const AnalyticsFigures = z.object(Figures);
+export type AnalyticsFigures = z.infer<typeof AnalyticsFigures>;
+
+/** Percent change against the previous period of the same length (0 when both are 0, 100 when only it is). */
+export const AnalyticsChanges = z.object({
+  calls: z.number(),
+  minutes: z.number(),
+  revenueCents: z.number(),
+  costCents: z.number(),
+  marginCents: z.number(),
+});
+export type AnalyticsChanges = z.infer<typeof AnalyticsChanges>;
+
+export const PortfolioClient = z.object({
+  clientId: z.string(),
+  name: z.string(),
+  email: z.string(),
+  isActive: z.boolean(),
+  ...Figures,
+  changes: AnalyticsChanges,
+  /** ISO time of the client's newest call, any time; null: never. */
+  lastCallAt: z.string().nullable(),
+});
+export type PortfolioClient = z.infer<typeof PortfolioClient>;
+
+export const AdminAnalytics = z.object({
+  range: z.object({ from: z.string(), to: z.string(), days: z.number().int() }),
+  previous: z.object({ from: z.string(), to: z.string() }),
+  totals: AnalyticsFigures,
+  changes: AnalyticsChanges,
+  /** One point per day of the range, oldest first. */
+  series: z.array(
+    z.object({
+      date: z.string(),
+      calls: z.number().int(),
+      revenueCents: z.number().int(),
+      costCents: z.number().int(),
+    }),
+  ),
+  clients: z.array(PortfolioClient),
+});
+export type AdminAnalytics = z.infer<typeof AdminAnalytics>;
+
+export const RISK_CODES = [
+  'volume_drop',
+  'failure_spike',
+  'webhook_silent',
+  'api_key_invalid',
+  'payment_failed',
+  'subscription_ending',
+  'over_plan',
+] as const;
+export type RiskCode = (typeof RISK_CODES)[number];
+
+export const RISK_LABELS: Record<RiskCode, string> = {
+  volume_drop: 'Call volume down',
+  failure_spike: 'Failures up',
+  webhook_silent: 'Webhook silent',
+  api_key_invalid: 'API key refused',
+  payment_failed: 'Payment failed',
+  subscription_ending: 'Subscription ending',
+  over_plan: 'Over plan',
+};
+
+export const AtRiskClient = z.object({
+  clientId: z.string(),
+  name: z.string(),
+  reasons: z.array(z.object({ code: z.enum(RISK_CODES), text: z.string() })),
+});
+export type AtRiskClient = z.infer<typeof AtRiskClient>;
+export const AtRiskList = z.array(AtRiskClient);
+
+const pageFields = {
+  page: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  limit: z.coerce.number().int().min(1).max(100).optional().default(20),
+};
+
+export const DELIVERY_OUTCOMES = [
+  'created',
+  'updated',
+  'duplicate',
+  'unconfirmed',
+  'acknowledged',
+  'refused',
+] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+export const DELIVERY_OUTCOME_LABELS: Record<DeliveryOutcome, string> = {
+  created: 'Stored (new call)',
+  updated: 'Stored (call updated)',
+  duplicate: 'Duplicate',
+  unconfirmed: 'Unconfirmed',
+  acknowledged: 'Live event',
+  refused: 'Refused',
+};
+
+export const DeliveriesQuery = z.object({
+  ...pageFields,
+  outcome: z.enum(DELIVERY_OUTCOMES).optional(),
+});
+
+export const Delivery = z.object({
+  id: z.string(),
+  receivedAt: z.string(),
+  /** call | event | invalid */
+  kind: z.string(),
+  callId: z.string().nullable(),
+  outcome: z.string(),
+  detail: z.string().nullable(),
+  /** The body as received, where it was kept (refused and unconfirmed deliveries). */
+  body: z.string().nullable(),
+  replayOf: z.string().nullable(),
+  /** Whether Replay can run it again (its body was kept). */
+  replayable: z.boolean(),
+});
+export type Delivery = z.infer<typeof Delivery>;
+
+export const DeliveriesPage = z.object({ items: z.array(Delivery), pagination: Pagination });
+export type DeliveriesPage = z.infer<typeof DeliveriesPage>;
+
+export const ReplayResult = z.object({ delivery: Delivery, message: z.string() });
+export type ReplayResult = z.infer<typeof ReplayResult>;
+
+export const SyncRun = z.object({
+  id: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  /** Who started it, in words: "The client", an admin's name, "Sync all by …", "The system". */
+  startedBy: z.string(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  unfetched: z.number().int(),
+  error: z.string().nullable(),
+});
+export type SyncRun = z.infer<typeof SyncRun>;
+export const SyncRunsPage = z.object({ items: z.array(SyncRun), pagination: Pagination });
+export type SyncRunsPage = z.infer<typeof SyncRunsPage>;
+export const PageQuery = z.object(pageFields);
+
+export const AUDIT_ACTIONS = [
+  'client.create_draft',
+  'client.finalize',
+  'client.update',
+  'client.delete',
+  'client.credentials',
+  'client.rotate_webhook',
+  'client.view',
+  'client.sync',
+  'client.test_call',
+  'clients.sync_all',
+  'call.delete',
+  'delivery.replay',
+  'admin.create',
+  'admin.deactivate',
+  'admin.activate',
+  'admin.reset_password',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  'client.create_draft': 'Started onboarding',
+  'client.finalize': 'Finished onboarding',
+  'client.update': 'Edited client',
+  'client.delete': 'Deleted client',
+  'client.credentials': 'Generated login credentials',
+  'client.rotate_webhook': 'Rotated webhook URL',
+  'client.view': 'Viewed as client',
+  'client.sync': 'Synced client',
+  'client.test_call': 'Sent a test call',
+  'clients.sync_all': 'Synced all clients',
+  'call.delete': 'Deleted a call',
+  'delivery.replay': 'Replayed a delivery',
+  'admin.create': 'Created admin',
+  'admin.deactivate': 'Deactivated admin',
+  'admin.activate': 'Reactivated admin',
+  'admin.reset_password': 'Reset admin password',
+};
+
+export const AuditQuery = z.object({
+  ...pageFields,
+  adminId: z.string().trim().min(1).max(100).optional(),
+  clientId: z.string().trim().min(1).max(100).optional(),
+  action: z.enum(AUDIT_ACTIONS).optional(),
+});
+
+export const AuditEntry = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  adminId: z.string(),
+  adminName: z.string(),
+  action: z.string(),
+  clientId: z.string().nullable(),
+  /** The client's name when it still exists. */
+  clientName: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+export const AuditPage = z.object({ items: z.array(AuditEntry), pagination: Pagination });
+export type AuditPage = z.infer<typeof AuditPage>;
+
+export const AdminAccount = z.object({
+  id: z.string(),
+  username: z.string(),
+  name: z.string(),
+  isActive: z.boolean(),
+  createdAt: z.string(),
+  lastLoginAt: z.string().nullable(),
+  /** The admin asking. */
+  isYou: z.boolean(),
+});
+export type AdminAccount = z.infer<typeof AdminAccount>;
+
+export const ADMIN_USERNAME_PATTERN = /^[a-z0-9][a-z0-9._-]{1,39}$/;
+
+export const CreateAdminBody = z.object({
+  username: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(
+      ADMIN_USERNAME_PATTERN,
+      'Username: 2 to 40 lower-case letters, digits, dots, dashes or underscores',
+    ),
+  name: z.string().trim().min(1, 'Name is required').max(100),
+});
+export type CreateAdminBody = z.infer<typeof CreateAdminBody>;
+
+/** A new admin or a reset: the password is shown once, to hand over. */
+export const AdminCredentials = z.object({ admin: AdminAccount, temporaryPassword: z.string() });
+export type AdminCredentials = z.infer<typeof AdminCredentials>;
+
+export const TestCallBody = z.object({
+  phoneNumber: z
+    .string()
+    .trim()
+    .regex(/^\+[1-9]\d{7,14}$/, 'Please enter the phone number in international format, e.g. +14155550123'),
+});
+export const TestCallResult = z.object({ success: z.literal(true), callId: z.string(), message: z.string() });
+export type TestCallResult = z.infer<typeof TestCallResult>;

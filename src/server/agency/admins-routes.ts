@@ -1,0 +1,169 @@
+/**
+ * The agency's admins (issue 16), managed from the console: list, create (a temporary password
+ * shown once), deactivate and reactivate, reset a password. Each change is audited. An admin
+ * cannot deactivate itself, and the last active admin stays, so the console never locks itself out.
+ * The CLI (`npm run cli -- admin …`) keeps working beside it.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { AdminAccount, AdminCredentials, CreateAdminBody } from '../../contract/agency';
+import { recordAudit } from '../audit/audit-log';
+import { requireAdmin } from '../auth/guards';
+import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
+import { sessionCookie } from '../auth/sessions';
+import type { AdminRow } from '../db/schema';
+import { conflict, notFound } from '../errors';
+import type { ZodTypeProvider } from '../route-schemas';
+import { createAdmin } from '../seed';
+
+const AdminParam = z.object({ adminId: z.string().trim().min(1).max(100) });
+const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+function toAccount(row: AdminRow, you: string): AdminAccount {
+  return {
+    id: row.id,
+    username: row.username,
+    name: row.name,
+    isActive: row.is_active === 1,
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+    lastLoginAt: iso(row.last_login_at),
+    isYou: row.id === you,
+  };
+}
+
+export default async function adminsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, now, sessions } = app.deps;
+
+  async function adminOr404(id: string): Promise<AdminRow> {
+    const row = await db.selectFrom('admins').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('Admin not found');
+    return row;
+  }
+
+  app.get('/api/admin/admins', { schema: { response: { 200: z.array(AdminAccount) } } }, async (request) => {
+    const you = requireAdmin(request).id;
+    const rows = await db.selectFrom('admins').selectAll().orderBy('created_at').orderBy('id').execute();
+    return rows.map((r) => toAccount(r, you));
+  });
+
+  app.post(
+    '/api/admin/admins',
+    { schema: { body: CreateAdminBody, response: { 201: AdminCredentials } } },
+    async (request, reply) => {
+      const you = requireAdmin(request);
+      const { username, name } = request.body;
+      const temporaryPassword = generateTemporaryPassword();
+      const passwordHash = await hashPassword(temporaryPassword);
+      const created = await db.transaction().execute(async (trx) => {
+        const taken = await trx
+          .selectFrom('admins')
+          .select('id')
+          .where('username', '=', username)
+          .executeTakeFirst();
+        if (taken) throw conflict(`An admin named "${username}" already exists`);
+        const id = await createAdmin(trx, { username, name, passwordHash }, now);
+        await recordAudit(
+          trx,
+          { adminId: you.id, action: 'admin.create', detail: { adminId: id, username } },
+          now(),
+        );
+        return trx.selectFrom('admins').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      });
+      reply.header('cache-control', 'no-store');
+      return reply.code(201).send({ admin: toAccount(created, you.id), temporaryPassword });
+    },
+  );
+
+  app.post(
+    '/api/admin/admins/:adminId/deactivate',
+    { schema: { params: AdminParam, response: { 200: AdminAccount } } },
+    async (request) => {
+      const you = requireAdmin(request);
+      const target = await adminOr404(request.params.adminId);
+      if (target.id === you.id) throw conflict('You cannot deactivate yourself; ask another admin');
+      const updated = await db.transaction().execute(async (trx) => {
+        if (target.is_active === 1) {
+          await trx.updateTable('admins').set({ is_active: 0 }).where('id', '=', target.id).execute();
+          // Signed out everywhere at once.
+          await trx
+            .deleteFrom('sessions')
+            .where('kind', '=', 'admin')
+            .where('subject_id', '=', target.id)
+            .execute();
+          await recordAudit(
+            trx,
+            {
+              adminId: you.id,
+              action: 'admin.deactivate',
+              detail: { adminId: target.id, username: target.username },
+            },
+            now(),
+          );
+        }
+        return trx.selectFrom('admins').selectAll().where('id', '=', target.id).executeTakeFirstOrThrow();
+      });
+      return toAccount(updated, you.id);
+    },
+  );
+
+  app.post(
+    '/api/admin/admins/:adminId/activate',
+    { schema: { params: AdminParam, response: { 200: AdminAccount } } },
+    async (request) => {
+      const you = requireAdmin(request);
+      const target = await adminOr404(request.params.adminId);
+      const updated = await db.transaction().execute(async (trx) => {
+        if (target.is_active !== 1) {
+          await trx.updateTable('admins').set({ is_active: 1 }).where('id', '=', target.id).execute();
+          await recordAudit(
+            trx,
+            {
+              adminId: you.id,
+              action: 'admin.activate',
+              detail: { adminId: target.id, username: target.username },
+            },
+            now(),
+          );
+        }
+        return trx.selectFrom('admins').selectAll().where('id', '=', target.id).executeTakeFirstOrThrow();
+      });
+      return toAccount(updated, you.id);
+    },
+  );
+
+  app.post(
+    '/api/admin/admins/:adminId/reset-password',
+    { schema: { params: AdminParam, response: { 200: AdminCredentials } } },
+    async (request, reply) => {
+      const you = requireAdmin(request);
+      const target = await adminOr404(request.params.adminId);
+      const temporaryPassword = generateTemporaryPassword();
+      const passwordHash = await hashPassword(temporaryPassword);
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('admins')
+          .set({ password_hash: passwordHash })
+          .where('id', '=', target.id)
+          .execute();
+        await recordAudit(
+          trx,
+          {
+            adminId: you.id,
+            action: 'admin.reset_password',
+            detail: { adminId: target.id, username: target.username },
+          },
+          now(),
+        );
+      });
+      // Whoever held the old password is signed out (an admin resetting its own keeps this session).
+      await sessions.destroyAllFor(
+        'admin',
+        target.id,
+        target.id === you.id ? sessionCookie(request, 'admin') : undefined,
+      );
+      reply.header('cache-control', 'no-store');
+      return { admin: toAccount(target, you.id), temporaryPassword };
+    },
+  );
+}

@@ -1,0 +1,173 @@
+/**
+ * Clients at risk (issue 16), each with its reasons in words, from what the database already
+ * knows: the last 30 days against the 30 before them (client_call_days), the sync history against
+ * the webhook delivery log, the API key's status, the subscription, and this month's minutes
+ * against the plan. Thresholds are named below; small clients are left out of the volume rules,
+ * where a handful of calls would swing the percentages.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { AtRiskClient, RiskCode } from '../../contract/agency';
+import { clientDisplayName } from '../../contract/admin';
+import { startOfLocalMonth } from '../billing/usage';
+import { localDate, shiftDate } from '../calls/time-zones';
+import type { Database } from '../db/schema';
+import { listRiskFacts } from '../clients/clients-repository';
+import { type PeriodSums, sumsByClient } from './portfolio';
+
+const DAY_MS = 86_400_000;
+/** The volume rules compare the last 30 days with the 30 before them. */
+export const RISK_WINDOW_DAYS = 30;
+/** Fewer calls than this in the earlier period: too few to call a drop. */
+export const MIN_CALLS_FOR_TRENDS = 20;
+export const VOLUME_DROP_RATIO = 0.5;
+/** Failure rate at least this (percent) and this many points above the earlier period. */
+export const FAILURE_RATE_FLOOR = 20;
+export const FAILURE_RATE_RISE_POINTS = 15;
+/** No webhook delivery for this many days while the sync keeps finding calls: a broken webhook. */
+export const WEBHOOK_SILENT_DAYS = 3;
+/** A cancelled subscription ending within this many days. */
+export const ENDING_WITHIN_DAYS = 14;
+
+const rate = (part: number, whole: number) => (whole === 0 ? 0 : (part / whole) * 100);
+const whole = (n: number) => Math.round(n).toLocaleString('en-US');
+
+function trendReasons(current: PeriodSums, previous: PeriodSums): { code: RiskCode; text: string }[] {
+  const reasons: { code: RiskCode; text: string }[] = [];
+  if (previous.calls >= MIN_CALLS_FOR_TRENDS && current.calls < previous.calls * VOLUME_DROP_RATIO) {
+    const drop = Math.round((1 - current.calls / previous.calls) * 100);
+    reasons.push({
+      code: 'volume_drop',
+      text: `Calls down ${drop}% against the previous ${RISK_WINDOW_DAYS} days (${whole(previous.calls)} → ${whole(current.calls)})`,
+    });
+  }
+  const now = rate(current.failed, current.calls);
+  const before = rate(previous.failed, previous.calls);
+  if (
+    current.calls >= MIN_CALLS_FOR_TRENDS &&
+    now >= FAILURE_RATE_FLOOR &&
+    now >= before + FAILURE_RATE_RISE_POINTS
+  ) {
+    reasons.push({
+      code: 'failure_spike',
+      text: `${Math.round(now)}% of calls failed in the last ${RISK_WINDOW_DAYS} days, up from ${Math.round(before)}%`,
+    });
+  }
+  return reasons;
+}
+
+export async function clientsAtRisk(
+  db: Kysely<Database>,
+  now: number,
+  providerName: string,
+): Promise<AtRiskClient[]> {
+  const today = new Date(now).toISOString().slice(0, 10);
+  const range = { from: shiftDate(today, 1 - RISK_WINDOW_DAYS), to: today };
+  const silentSince = now - WEBHOOK_SILENT_DAYS * DAY_MS;
+
+  const [clients, sums, syncFinds] = await Promise.all([
+    listRiskFacts(db),
+    sumsByClient(db, range),
+    // Calls the sync found lately that no webhook brought (the sync creates only what is new).
+    db
+      .selectFrom('sync_runs')
+      .select('client_id')
+      .select((eb) => eb.fn.sum<number>('created').as('found'))
+      .where('started_at', '>=', silentSince)
+      .where('created', '>', 0)
+      .groupBy('client_id')
+      .execute(),
+  ]);
+
+  const silent = new Map<string, { found: number; lastDelivery: number | null }>();
+  for (const { client_id, found } of syncFinds) {
+    const last = await db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.max('received_at').as('at'))
+      .where('client_id', '=', client_id)
+      .where('kind', '=', 'call')
+      .executeTakeFirst();
+    const at = last?.at === null || last?.at === undefined ? null : Number(last.at);
+    if (at === null || at < silentSince) silent.set(client_id, { found: Number(found), lastDelivery: at });
+  }
+
+  // This month's minutes per client. Local months start on one or two dates across zones (near
+  // a month's turn some zones are still in the previous one): one sum per start date.
+  const monthStarts = new Map(
+    clients.map((c) => [c.id, localDate(startOfLocalMonth(now, c.timezone), c.timezone)]),
+  );
+  const starts = [...new Set(monthStarts.values())].sort();
+  const monthSeconds = new Map<string, Record<string, unknown>>();
+  if (starts.length > 0) {
+    const rows = await db
+      .selectFrom('client_call_days')
+      .select('client_id')
+      .select(
+        starts.map((start, i) =>
+          sql<number>`sum(case when day >= ${start} then total_seconds else 0 end)`.as(`s${i}`),
+        ),
+      )
+      .where('day', '>=', starts[0])
+      .groupBy('client_id')
+      .execute();
+    for (const row of rows) monthSeconds.set(row.client_id, row);
+  }
+  const secondsThisMonth = (clientId: string) =>
+    Number(monthSeconds.get(clientId)?.[`s${starts.indexOf(monthStarts.get(clientId) ?? '')}`] ?? 0);
+
+  const out: AtRiskClient[] = [];
+  for (const c of clients) {
+    const reasons: AtRiskClient['reasons'] = [];
+    const s = sums.get(c.id);
+    if (s) reasons.push(...trendReasons(s.current, s.previous));
+    const quiet = silent.get(c.id);
+    if (quiet) {
+      const since =
+        quiet.lastDelivery === null
+          ? 'No webhook delivery has ever arrived'
+          : `No webhook delivery for ${Math.floor((now - quiet.lastDelivery) / DAY_MS)} days`;
+      reasons.push({
+        code: 'webhook_silent',
+        text: `${since} while sync found ${whole(quiet.found)} new calls: check the webhook URL at ${providerName}`,
+      });
+    }
+    if (c.api_key_status === 'invalid')
+      reasons.push({
+        code: 'api_key_invalid',
+        text: `${providerName} refuses the API key: calls can be neither synced nor confirmed`,
+      });
+    const status = c.subscription_status;
+    if (status === 'past_due' || status === 'unpaid' || c.action_invoice_id)
+      reasons.push({
+        code: 'payment_failed',
+        text: c.action_invoice_id
+          ? 'A renewal is waiting for the client to confirm the payment'
+          : `The last payment failed (subscription ${status === 'unpaid' ? 'unpaid' : 'past due'})`,
+      });
+    if (
+      status === 'active' &&
+      c.cancel_at_period_end === 1 &&
+      c.current_period_end !== null &&
+      c.current_period_end > now &&
+      c.current_period_end <= now + ENDING_WITHIN_DAYS * DAY_MS
+    )
+      reasons.push({
+        code: 'subscription_ending',
+        text: `The subscription was cancelled and ends on ${new Date(Number(c.current_period_end)).toISOString().slice(0, 10)}`,
+      });
+    if (status === 'active' && c.minutes_included !== null) {
+      const used = Math.round(secondsThisMonth(c.id) / 60);
+      if (used > c.minutes_included)
+        reasons.push({
+          code: 'over_plan',
+          text: `${whole(used)} minutes used this month on the ${c.plan_name} plan's ${whole(c.minutes_included)}`,
+        });
+    }
+    if (reasons.length > 0)
+      out.push({
+        clientId: c.id,
+        name: c.company_name || clientDisplayName({ firstName: c.first_name, lastName: c.last_name }),
+        reasons,
+      });
+  }
+  return out.sort((a, b) => b.reasons.length - a.reasons.length || a.name.localeCompare(b.name));
+}

@@ -1,0 +1,126 @@
+/**
+ * One webhook delivery, from its bytes to the delivery log: parsed and checked by the provider,
+ * confirmed, merged into the calls, logged with what became of it. The webhook route runs it for
+ * what arrives; Support Tools runs it again for a stored delivery ("Replay", issue 16), with the
+ * body and signature it came with, so a replay proves no more than the original delivery did.
+ *
+ * Refused and unconfirmed deliveries keep their body and signature headers (for the retention of
+ * the delivery log), as they are the ones an admin needs to read and replay once the cause is fixed.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../context';
+import type { ClientRow } from '../db/schema';
+import type { WebhookHeaders } from '../providers/voice/types';
+import { backfillPathwayName, cachedPathwayNames } from './pathways';
+import { createWebhookConfirmer } from './webhook-confirmation';
+import { type DeliveryLog, createWebhookIngest } from './webhook-ingest';
+
+export interface DeliveryInput {
+  client: ClientRow;
+  body: Buffer;
+  headers: WebhookHeaders;
+  /** The delivery this one replays. */
+  replayOf?: string;
+}
+
+export type DeliveryResult =
+  | { kind: 'refused'; status: 400 | 401; message: string; deliveryId: string }
+  | { kind: 'event'; callId: string | null; deliveryId: string }
+  | { kind: 'call'; callId: string; unverified: boolean; outcome: string; deliveryId: string };
+
+/** Headers a provider signs with; kept so a replay checks the same signature. */
+const SIGNATURE_HEADER = /signature/i;
+
+function signatureHeaders(headers: WebhookHeaders): string | null {
+  const kept = Object.fromEntries(Object.entries(headers).filter(([name]) => SIGNATURE_HEADER.test(name)));
+  return Object.keys(kept).length > 0 ? JSON.stringify(kept) : null;
+}
+
+export type ProcessDelivery = (input: DeliveryInput) => Promise<DeliveryResult>;
+
+export function createDeliveryProcessor(
+  deps: AppDeps,
+  log: { warn(obj: object, msg: string): void },
+): ProcessDelivery {
+  const confirmer = createWebhookConfirmer(deps);
+  const ingest = createWebhookIngest(deps);
+  const keep = (input: DeliveryInput): Pick<DeliveryLog, 'rawBody' | 'signatureHeaders'> => ({
+    rawBody: input.body.toString('utf8'),
+    signatureHeaders: signatureHeaders(input.headers),
+  });
+
+  async function record(
+    input: DeliveryInput,
+    row: Omit<DeliveryLog, 'replayOf'> & { kind: string; outcome: string; callId: string | null },
+  ) {
+    const id = randomUUID();
+    await deps.db
+      .insertInto('webhook_deliveries')
+      .values({
+        id,
+        client_id: input.client.id,
+        received_at: deps.now(),
+        kind: row.kind,
+        provider_call_id: row.callId,
+        outcome: row.outcome,
+        detail: row.detail ?? null,
+        raw_body: row.rawBody ?? null,
+        signature_headers: row.signatureHeaders ?? null,
+        replay_of: input.replayOf ?? null,
+      })
+      .execute();
+    return id;
+  }
+
+  return async function processDelivery(input) {
+    const { client } = input;
+    const secret = client.webhook_secret_enc ? deps.secrets.decrypt(client.webhook_secret_enc) : null;
+    const body = deps.voice.parseWebhook(input.body, input.headers, secret, deps.now());
+    if (body.kind === 'unauthorized' || body.kind === 'invalid') {
+      const deliveryId = await record(input, {
+        kind: 'invalid',
+        outcome: 'refused',
+        callId: null,
+        detail: body.message,
+        ...keep(input),
+      });
+      return {
+        kind: 'refused',
+        status: body.kind === 'unauthorized' ? 401 : 400,
+        message: body.message,
+        deliveryId,
+      };
+    }
+    if (body.kind === 'event') {
+      const deliveryId = await record(input, { kind: 'event', outcome: 'acknowledged', callId: body.callId });
+      return { kind: 'event', callId: body.callId, deliveryId };
+    }
+
+    const { call, raw, unverified, reason } = await confirmer.confirm(client, body.call, body.raw);
+    const names = call.pathwayId
+      ? await cachedPathwayNames(deps, client.id, [call.pathwayId])
+      : new Map<string, string>();
+    const pathway = call.pathwayId ? (names.get(call.pathwayId) ?? call.pathwayId) : '';
+    const written = await ingest.submit({
+      client,
+      call: { ...call, pathway, source: 'webhook', raw, unverified },
+      receivedAt: deps.now(),
+      log: {
+        replayOf: input.replayOf ?? null,
+        ...(unverified ? { detail: reason ?? null, ...keep(input) } : {}),
+      },
+    });
+    // An unconfirmed delivery's pathway is only a claim: no request is made with the client's key
+    // for it (a flood of made-up pathway ids would each cost one); the settling sync names it.
+    if (call.pathwayId && !unverified && !names.has(call.pathwayId)) {
+      // Resolve the pathway's name after answering; the provider must not wait on us.
+      const pathwayId = call.pathwayId;
+      setImmediate(() => {
+        backfillPathwayName(deps, client, pathwayId).catch((error) =>
+          log.warn({ err: error }, 'pathway name lookup failed'),
+        );
+      });
+    }
+    return { kind: 'call', callId: call.providerCallId, unverified, ...written };
+  };
+}

@@ -1,0 +1,497 @@
+/**
+ * The agency's console (issue 16), on the test database: portfolio margin to the cent, each
+ * at-risk rule, the delivery log with replay (idempotent), the sync history, the audit log, the
+ * admins, and admin-only access to all of it.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import type {
+  AdminAnalytics,
+  AtRiskClient,
+  AuditPage,
+  DeliveriesPage,
+  SyncRunsPage,
+} from '../../src/contract/agency';
+import { createCallsRepository } from '../../src/server/calls/calls-repository';
+import type { ClientRow } from '../../src/server/db/schema';
+import { parseBlandCall } from '../../src/server/providers/voice/bland-payload';
+import { blandCallBody } from '../helpers/bland';
+import {
+  createAdminUser,
+  createClient,
+  createSignedInClient,
+  createSubscription,
+  loginAdmin,
+} from '../helpers/factories';
+import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+
+const DAY = 86_400_000;
+
+describe(`agency console (${TEST_DB})`, () => {
+  let sim: VoiceSim;
+  let t: TestApp;
+  let admin: string;
+  let adminId: string;
+
+  beforeAll(async () => {
+    sim = await startVoiceSim();
+    t = await createTestApp({ env: { BLAND_API_URL: sim.url } });
+    const a = await createAdminUser(t.deps);
+    adminId = a.id;
+    admin = await loginAdmin(t.app, a.username, a.password);
+  });
+  afterAll(async () => {
+    await t.close();
+    await sim.close();
+  });
+
+  const get = async <T>(url: string, cookie = admin) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as T;
+  };
+  const post = (url: string, payload?: Record<string, unknown>, cookie = admin) =>
+    t.app.inject({ method: 'POST', url, headers: { cookie }, ...(payload === undefined ? {} : { payload }) });
+
+  /** Stores Bland-shaped calls for a client the way a sync would. */
+  async function store(client: ClientRow, bodies: Record<string, unknown>[]) {
+    const calls = bodies.map((body) => {
+      const parsed = parseBlandCall(blandCallBody(body), t.deps.now());
+      if (!parsed.success) throw new Error(parsed.message);
+      return { ...parsed.call, pathway: '', source: 'sync' as const };
+    });
+    await createCallsRepository(t.deps.db, t.deps.now).upsertCalls(client, calls);
+  }
+  const at = (ms: number) => new Date(ms).toISOString();
+  const today = () => new Date(t.deps.now()).toISOString().slice(0, 10);
+
+  it('adds up revenue, provider cost and margin to the cent, per client and in total, against the previous period', async () => {
+    const now = t.deps.now();
+    const a = await createClient(t.deps, { company_name: 'Margin A', per_minute_rate_cents: 15 });
+    const b = await createClient(t.deps, {
+      company_name: 'Margin B',
+      per_minute_rate_cents: 20,
+      timezone: 'America/New_York',
+    });
+    // A: three 90 s calls at $0.135 (22.5¢ billed each), one failed call at $0.01; one call 10 days ago.
+    await store(a, [
+      ...[1, 2, 3].map(() => ({ corrected_duration: '90', price: 0.135, created_at: at(now - 60_000) })),
+      {
+        corrected_duration: '0',
+        call_length: 0,
+        price: 0.01,
+        status: 'failed',
+        completed: false,
+        created_at: at(now - 60_000),
+      },
+      { corrected_duration: '90', price: 0.135, created_at: at(now - 10 * DAY) },
+    ]);
+    // B: two 61 s calls at $0.09 (20.33…¢ billed each).
+    await store(b, [
+      { corrected_duration: '61', price: 0.09, created_at: at(now - 2 * 60_000) },
+      { corrected_duration: '61', price: 0.09, created_at: at(now - 3 * 60_000) },
+    ]);
+    // A sample call is no business: left out.
+    await t.deps.db
+      .updateTable('calls')
+      .set({ source: 'sample' })
+      .where('client_id', '=', b.id)
+      .where('id', '=', 'no such call')
+      .execute();
+
+    const analytics = await get<AdminAnalytics>('/api/admin/analytics?dateRange=7d');
+    expect(analytics.range).toEqual({ from: expect.any(String), to: today(), days: 7 });
+    const rowA = analytics.clients.find((c) => c.clientId === a.id)!;
+    const rowB = analytics.clients.find((c) => c.clientId === b.id)!;
+    expect(rowA).toMatchObject({
+      calls: 4,
+      minutes: 4.5,
+      revenueCents: 68, // 67.5¢ rounds up
+      costCents: 42, // $0.415
+      marginCents: 26,
+      marginPercent: 38.2,
+      answerRate: 75,
+      failureRate: 25,
+      changes: { calls: 300, revenueCents: 195.7 }, // 68¢ against 23¢
+    });
+    expect(rowB).toMatchObject({
+      calls: 2,
+      revenueCents: 41,
+      costCents: 18,
+      marginCents: 23,
+      failureRate: 0,
+    });
+    expect(rowB.lastCallAt).toBe(at(now - 2 * 60_000));
+    // The total line is the sum of the rows, to the cent.
+    const sum = (k: 'revenueCents' | 'costCents' | 'marginCents' | 'calls') =>
+      analytics.clients.reduce((n, c) => n + c[k], 0);
+    expect(analytics.totals).toMatchObject({
+      calls: sum('calls'),
+      revenueCents: sum('revenueCents'),
+      costCents: sum('costCents'),
+      marginCents: sum('marginCents'),
+    });
+    expect(analytics.series).toHaveLength(7);
+    expect(analytics.series.at(-1)?.date).toBe(today());
+    expect(analytics.series.reduce((n, p) => n + p.calls, 0)).toBe(6);
+
+    // A custom range naming only the day of A's older call.
+    const day = new Date(now - 10 * DAY).toISOString().slice(0, 10);
+    const old = await get<AdminAnalytics>(`/api/admin/analytics?from=${day}&to=${day}`);
+    expect(old.clients.find((c) => c.clientId === a.id)).toMatchObject({ calls: 1, revenueCents: 23 });
+    expect(old.previous).toEqual({ from: expect.any(String), to: expect.any(String) });
+
+    // Deleting a call takes it out of the sums.
+    const [call] = await t.deps.db
+      .selectFrom('calls')
+      .select('id')
+      .where('client_id', '=', a.id)
+      .where('status', '=', 'failed')
+      .execute();
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/calls/${call.id}?clientId=${a.id}`,
+      headers: { cookie: admin },
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const after = await get<AdminAnalytics>('/api/admin/analytics?dateRange=7d');
+    expect(after.clients.find((c) => c.clientId === a.id)).toMatchObject({ calls: 3, costCents: 41 });
+  });
+
+  it('refuses bad ranges with 400', async () => {
+    for (const query of [
+      'dateRange=60d',
+      'from=2026-01-10',
+      'from=2026-02-01&to=2026-01-01',
+      'from=2024-01-01&to=2025-12-31',
+      'from=2026-02-30&to=2026-03-01',
+    ]) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/analytics?${query}`,
+        headers: { cookie: admin },
+      });
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().message).toEqual(expect.any(String));
+    }
+  });
+
+  it('names each client at risk with its reasons, and leaves healthy clients out', async () => {
+    const now = t.deps.now();
+    const calls = (n: number, ageDays: number, extra: Record<string, unknown> = {}) =>
+      Array.from({ length: n }, (_, i) => ({ created_at: at(now - ageDays * DAY - i * 60_000), ...extra }));
+
+    const dropping = await createClient(t.deps, { company_name: 'Risk Dropping' });
+    await store(dropping, [...calls(30, 40), ...calls(5, 1)]);
+    const failing = await createClient(t.deps, { company_name: 'Risk Failing' });
+    await store(failing, [
+      ...calls(25, 40),
+      ...calls(15, 2),
+      ...calls(10, 2, { status: 'failed', completed: false, corrected_duration: '0', call_length: 0 }),
+    ]);
+    const silent = await createClient(t.deps, { company_name: 'Risk Silent' });
+    const chatty = await createClient(t.deps, { company_name: 'Risk Chatty' });
+    for (const c of [silent, chatty])
+      await t.deps.db
+        .insertInto('sync_runs')
+        .values({
+          id: randomUUID(),
+          client_id: c.id,
+          started_by: 'client',
+          started_at: now - DAY,
+          finished_at: now - DAY + 1000,
+          created: 12,
+          error: null,
+        })
+        .execute();
+    await t.deps.db
+      .insertInto('webhook_deliveries')
+      .values({
+        id: randomUUID(),
+        client_id: chatty.id,
+        received_at: now - DAY,
+        kind: 'call',
+        provider_call_id: 'x',
+        outcome: 'created',
+      })
+      .execute();
+    const badKey = await createClient(t.deps, { company_name: 'Risk Bad Key', api_key_status: 'invalid' });
+    const pastDue = await createClient(t.deps, { company_name: 'Risk Past Due' });
+    await createSubscription(t.deps, pastDue.id, { status: 'past_due' });
+    const ending = await createClient(t.deps, { company_name: 'Risk Ending' });
+    await createSubscription(t.deps, ending.id, {
+      cancel_at_period_end: 1,
+      current_period_end: now + 5 * DAY,
+    });
+    const heavy = await createClient(t.deps, { company_name: 'Risk Heavy' });
+    await createSubscription(t.deps, heavy.id); // Starter: 500 minutes
+    await store(heavy, calls(6, 0, { corrected_duration: '6000', call_length: 100 }));
+    const healthy = await createClient(t.deps, { company_name: 'Risk Healthy' });
+    await createSubscription(t.deps, healthy.id);
+    await store(healthy, [...calls(25, 40), ...calls(24, 1)]);
+
+    const list = await get<AtRiskClient[]>('/api/admin/at-risk');
+    const codes = (id: string) => list.find((c) => c.clientId === id)?.reasons.map((r) => r.code) ?? [];
+    expect(codes(dropping.id)).toEqual(['volume_drop']);
+    expect(list.find((c) => c.clientId === dropping.id)?.reasons[0].text).toBe(
+      'Calls down 83% against the previous 30 days (30 → 5)',
+    );
+    expect(codes(failing.id)).toEqual(['failure_spike']);
+    expect(codes(silent.id)).toEqual(['webhook_silent']);
+    expect(list.find((c) => c.clientId === silent.id)?.reasons[0].text).toMatch(
+      /^No webhook delivery has ever arrived while sync found 12 new calls/,
+    );
+    expect(codes(chatty.id)).toEqual([]);
+    expect(codes(badKey.id)).toEqual(['api_key_invalid']);
+    expect(codes(pastDue.id)).toEqual(['payment_failed']);
+    expect(codes(ending.id)).toEqual(['subscription_ending']);
+    expect(codes(heavy.id)).toEqual(['over_plan']);
+    expect(list.find((c) => c.clientId === heavy.id)?.reasons[0].text).toBe(
+      "600 minutes used this month on the Starter plan's 500",
+    );
+    expect(codes(healthy.id)).toEqual([]);
+  });
+
+  it('logs refused and unconfirmed deliveries with why, and replays them once the key is fixed, idempotently', async () => {
+    const [record] = sim.addCalls('sim_good_key', { count: 1, createdAt: t.deps.now() - 120_000 });
+    const client = await createClient(t.deps, {
+      company_name: 'Replay Co',
+      bland_api_key_enc: t.deps.secrets.encrypt('sim_wrong_key'),
+      api_key_status: 'valid',
+    });
+    const deliver = (payload: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/webhooks/voice/${client.webhook_token}`,
+        payload: payload as object,
+      });
+
+    expect((await deliver(record)).json()).toMatchObject({ received: true, verified: false });
+    expect((await deliver({ to: '+1555' })).statusCode).toBe(400);
+    const log = await get<DeliveriesPage>(`/api/admin/clients/${client.id}/deliveries`);
+    expect(log.items.map((d) => d.outcome)).toEqual(['refused', 'unconfirmed']);
+    const [refused, unconfirmed] = log.items;
+    expect(unconfirmed).toMatchObject({ callId: record.call_id, replayable: true, body: null });
+    expect(unconfirmed.detail).toMatch(/refused the client's API key/);
+    expect(refused.detail).toMatch(/call_id|required/i);
+    // The refused key is flagged on the client at once.
+    expect(
+      (await get<AtRiskClient[]>('/api/admin/at-risk')).find((c) => c.clientId === client.id)?.reasons[0]
+        .code,
+    ).toBe('api_key_invalid');
+    const detail = await get<{ body: string }>(
+      `/api/admin/clients/${client.id}/deliveries/${unconfirmed.id}`,
+    );
+    expect(JSON.parse(detail.body).call_id).toBe(record.call_id);
+    const only = await get<DeliveriesPage>(`/api/admin/clients/${client.id}/deliveries?outcome=refused`);
+    expect(only.items.map((d) => d.id)).toEqual([refused.id]);
+
+    const visible = async () =>
+      (
+        await t.deps.db.selectFrom('calls').select('verified').where('client_id', '=', client.id).execute()
+      ).filter((c) => c.verified === 1).length;
+    expect(await visible()).toBe(0);
+
+    // Replayed with the key still wrong: unconfirmed again, nothing shown.
+    const early = await post(`/api/admin/clients/${client.id}/deliveries/${unconfirmed.id}/replay`);
+    expect(early.json().delivery).toMatchObject({ outcome: 'unconfirmed', replayOf: unconfirmed.id });
+
+    // The admin fixes the key; the replay confirms the call, and a second replay changes nothing.
+    await t.deps.db
+      .updateTable('clients')
+      .set({ bland_api_key_enc: t.deps.secrets.encrypt('sim_good_key') })
+      .where('id', '=', client.id)
+      .execute();
+    const first = await post(`/api/admin/clients/${client.id}/deliveries/${unconfirmed.id}/replay`);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({
+      delivery: { outcome: 'updated' },
+      message: expect.stringMatching(/stored/),
+    });
+    expect(await visible()).toBe(1);
+    const second = await post(`/api/admin/clients/${client.id}/deliveries/${unconfirmed.id}/replay`);
+    expect(second.json().delivery.outcome).toBe('duplicate');
+    expect(await visible()).toBe(1);
+    expect(
+      await t.deps.db.selectFrom('calls').select('id').where('client_id', '=', client.id).execute(),
+    ).toHaveLength(1);
+
+    // A refused body is refused again; a delivery stored as it arrived has nothing to replay.
+    const again = await post(`/api/admin/clients/${client.id}/deliveries/${refused.id}/replay`);
+    expect(again.json()).toMatchObject({
+      delivery: { outcome: 'refused' },
+      message: expect.stringMatching(/refused again/),
+    });
+    const stored = (await get<DeliveriesPage>(`/api/admin/clients/${client.id}/deliveries?outcome=updated`))
+      .items[0];
+    expect(stored.replayable).toBe(false);
+    expect((await post(`/api/admin/clients/${client.id}/deliveries/${stored.id}/replay`)).statusCode).toBe(
+      409,
+    );
+
+    // Another client's delivery is not reachable through this client's path.
+    const other = await createClient(t.deps);
+    expect(
+      (await post(`/api/admin/clients/${other.id}/deliveries/${unconfirmed.id}/replay`)).statusCode,
+    ).toBe(404);
+
+    const audit = await get<AuditPage>(`/api/admin/audit?action=delivery.replay&clientId=${client.id}`);
+    expect(audit.items).toHaveLength(4);
+    expect(audit.items[0]).toMatchObject({
+      adminName: 'Ada Admin',
+      clientName: 'Replay Co',
+      detail: { deliveryId: refused.id },
+    });
+  });
+
+  it('records every sync with who started it, what it found and why it failed', async () => {
+    sim.addCalls('sim_sync_key', { count: 3, spreadDays: 2 });
+    const client = await createClient(t.deps, {
+      bland_api_key_enc: t.deps.secrets.encrypt('sim_sync_key'),
+      api_key_status: 'valid',
+    });
+    const synced = await post(`/api/admin/clients/${client.id}/sync`);
+    expect(synced.json()).toMatchObject({ success: true, created: 3 });
+    await t.deps.db
+      .updateTable('clients')
+      .set({ bland_api_key_enc: t.deps.secrets.encrypt('sim_revoked') })
+      .where('id', '=', client.id)
+      .execute();
+    expect((await post(`/api/admin/clients/${client.id}/sync`)).statusCode).toBe(400);
+
+    const runs = await get<SyncRunsPage>(`/api/admin/clients/${client.id}/sync-runs`);
+    expect(runs.items).toHaveLength(2);
+    expect(runs.items[0]).toMatchObject({
+      startedBy: 'Ada Admin',
+      created: 0,
+      error: expect.stringMatching(/rejected the API key/),
+    });
+    expect(runs.items[1]).toMatchObject({ startedBy: 'Ada Admin', created: 3, updated: 0, error: null });
+    expect(runs.items[1].durationMs).toBeGreaterThanOrEqual(0);
+    const audit = await get<AuditPage>(`/api/admin/audit?action=client.sync&clientId=${client.id}`);
+    expect(audit.items).toHaveLength(1); // the failed one changed nothing
+  });
+
+  it('places a test call through the provider with the client key', async () => {
+    const client = await createClient(t.deps, {
+      bland_api_key_enc: t.deps.secrets.encrypt('sim_test_call_key'),
+      api_key_status: 'valid',
+    });
+    sim.addKey('sim_test_call_key');
+    const res = await post(`/api/admin/clients/${client.id}/test-call`, { phoneNumber: '+14155550123' });
+    expect(res.statusCode, res.body).toBe(200);
+    const placed = sim.state.callsById.get(res.json().callId);
+    expect(placed?.details.to).toBe('+14155550123');
+    expect(placed?.account).toBe('sim_test_call_key');
+    expect((await post(`/api/admin/clients/${client.id}/test-call`, { phoneNumber: '555' })).statusCode).toBe(
+      400,
+    );
+    const keyless = await createClient(t.deps);
+    const refused = await post(`/api/admin/clients/${keyless.id}/test-call`, { phoneNumber: '+14155550123' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/no Bland AI API key/);
+  });
+
+  it('manages admins: create, sign in, reset, deactivate (never oneself), each audited', async () => {
+    const created = await post('/api/admin/admins', { username: 'Grace', name: 'Grace Hopper' });
+    expect(created.statusCode, created.body).toBe(201);
+    const { admin: grace, temporaryPassword } = created.json();
+    expect(grace).toMatchObject({ username: 'grace', isActive: true, isYou: false });
+    expect((await post('/api/admin/admins', { username: 'grace', name: 'Again' })).statusCode).toBe(409);
+    expect((await post('/api/admin/admins', { username: 'x', name: '' })).statusCode).toBe(400);
+
+    const graceCookie = await loginAdmin(t.app, 'grace', temporaryPassword);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/admin/session', headers: { cookie: graceCookie } }))
+        .statusCode,
+    ).toBe(200);
+
+    const reset = await post(`/api/admin/admins/${grace.id}/reset-password`);
+    const fresh = reset.json().temporaryPassword;
+    expect(fresh).not.toBe(temporaryPassword);
+    // Her old session ended with the old password.
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/admin/session', headers: { cookie: graceCookie } }))
+        .statusCode,
+    ).toBe(401);
+    const graceAgain = await loginAdmin(t.app, 'grace', fresh);
+
+    expect((await post(`/api/admin/admins/${adminId}/deactivate`)).statusCode).toBe(409);
+    const off = await post(`/api/admin/admins/${grace.id}/deactivate`);
+    expect(off.json()).toMatchObject({ isActive: false });
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/admin/clients', headers: { cookie: graceAgain } }))
+        .statusCode,
+    ).toBe(401);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/login',
+      payload: { username: 'grace', password: fresh },
+    });
+    expect(login.statusCode).toBe(401);
+    expect((await post(`/api/admin/admins/${grace.id}/activate`)).json()).toMatchObject({ isActive: true });
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/admin/login',
+          payload: { username: 'grace', password: fresh },
+        })
+      ).statusCode,
+    ).toBe(200);
+
+    const list = await get<{ username: string; isYou: boolean }[]>('/api/admin/admins');
+    expect(list.find((a) => a.isYou)?.username).toMatch(/^admin-/);
+    const audit = await get<AuditPage>(`/api/admin/audit?adminId=${adminId}&limit=100`);
+    const actions = audit.items.map((i) => i.action);
+    for (const action of ['admin.create', 'admin.reset_password', 'admin.deactivate', 'admin.activate'])
+      expect(actions).toContain(action);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/admin/audit?action=nope', headers: { cookie: admin } }))
+        .statusCode,
+    ).toBe(400);
+  });
+
+  it('records viewing a client as the client once per half hour', async () => {
+    const client = await createClient(t.deps);
+    await get(`/api/admin/client-data/${client.id}`);
+    await get(`/api/admin/client-data/${client.id}`);
+    const audit = await get<AuditPage>(`/api/admin/audit?action=client.view&clientId=${client.id}`);
+    expect(audit.items).toHaveLength(1);
+  });
+
+  it('answers every console endpoint to admins only', async () => {
+    const { cookie: clientCookie, client } = await createSignedInClient(t);
+    const urls = [
+      ['GET', '/api/admin/analytics'],
+      ['GET', '/api/admin/at-risk'],
+      ['GET', '/api/admin/audit'],
+      ['GET', '/api/admin/admins'],
+      ['POST', '/api/admin/admins'],
+      ['POST', `/api/admin/admins/${adminId}/deactivate`],
+      ['POST', `/api/admin/admins/${adminId}/reset-password`],
+      ['GET', `/api/admin/clients/${client.id}/deliveries`],
+      ['GET', `/api/admin/clients/${client.id}/deliveries/x`],
+      ['POST', `/api/admin/clients/${client.id}/deliveries/x/replay`],
+      ['GET', `/api/admin/clients/${client.id}/sync-runs`],
+      ['POST', `/api/admin/clients/${client.id}/sync`],
+      ['POST', `/api/admin/clients/${client.id}/test-call`],
+    ] as const;
+    for (const [method, url] of urls) {
+      const anonymous = await t.app.inject({ method, url });
+      expect(anonymous.statusCode, `${method} ${url}`).toBe(401);
+      const asClient = await t.app.inject({ method, url, headers: { cookie: clientCookie } });
+      expect(asClient.statusCode, `${method} ${url}`).toBe(403);
+    }
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/admin/clients/nope/deliveries',
+          headers: { cookie: admin },
+        })
+      ).statusCode,
+    ).toBe(404);
+  });
+});
