@@ -65,7 +65,7 @@ export async function createDataset(database: Db, size: DatasetSize, now: number
     );
 
   // What the provider charged the agency: 9¢ a minute (the clients are billed 15¢).
-  const providerPrice = (n: string) => sql.raw(`((${duration(n)}) * 9 * 10000 / 60)`);
+  const providerPrice = (n: string) => sql.raw(`((((${n}) * 7919) % 600) * 9 * 10000 / 60)`);
 
   // Transcripts of the big client's calls (issue 15's search): a greeting, one of ten requests,
   // and a closing line that offers a refund in one call of fifty (2%), as JSON the app stores.

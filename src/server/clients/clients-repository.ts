@@ -345,6 +345,8 @@ export function listPortfolioClients(db: Kysely<Database>) {
         .selectFrom('calls')
         .select((c) => c.fn.max('calls.created_at').as('m'))
         .whereRef('calls.client_id', '=', 'clients.id')
+        // An unconfirmed webhook call is in no total, so not the "last call" either.
+        .where('calls.verified', '=', 1)
         .as('last_call_at'),
     )
     .where('onboarding_status', '=', 'active')

@@ -3,19 +3,7 @@
  * the expanded transcript, pagination and the delete dialog. What the rows may do comes from the
  * source: no delete URL, no delete button.
  */
-import {
-  ArrowDown,
-  ArrowRight,
-  ArrowUp,
-  ArrowUpDown,
-  Download,
-  FileText,
-  Loader2,
-  PanelRightOpen,
-  Play,
-  Square,
-  Trash2,
-} from 'lucide-react';
+import { ArrowRight, Download, FileText, Loader2, PanelRightOpen, Play, Square, Trash2 } from 'lucide-react';
 import { Fragment, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { Call, CallLogColumn, CallSort, CallsPage, SortOrder } from '../../../contract/calls';
 import { formatCallCreated, formatDuration, formatMoney } from '../../../contract/format';
@@ -25,6 +13,7 @@ import { useDeleteCall } from '../../features/calls/mutations';
 import { useCalls, useOutcomeSummary } from '../../features/calls/queries';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { cn } from '../../lib/utils';
+import { SortableHead } from '../sortable-head';
 import { NativeSelect } from '../native-select';
 import { QueryView } from '../query-view';
 import { Badge } from '../ui/badge';
@@ -302,23 +291,13 @@ function SortHeading({ column, sorting }: { column: CallLogColumn; sorting?: Sor
   const label = COLUMN_LABELS[column];
   const align = column === 'cost' ? 'text-right' : undefined;
   if (!sort || !sorting) return <TableHead className={align}>{label}</TableHead>;
-  const active = sorting.sort === sort;
-  const Icon = !active ? ArrowUpDown : sorting.order === 'asc' ? ArrowUp : ArrowDown;
   return (
-    <TableHead
+    <SortableHead
+      label={label}
       className={align}
-      aria-sort={active ? (sorting.order === 'asc' ? 'ascending' : 'descending') : undefined}
-    >
-      <button
-        type="button"
-        className="-mx-1 inline-flex items-center gap-1 rounded px-1 hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring"
-        onClick={() => sorting.onSort(sort)}
-        title={`Sort by ${label.toLowerCase()}`}
-      >
-        {label}
-        <Icon className={cn('size-3.5', !active && 'text-muted-foreground')} aria-hidden="true" />
-      </button>
-    </TableHead>
+      order={sorting.sort === sort ? sorting.order : null}
+      onSort={() => sorting.onSort(sort)}
+    />
   );
 }
 

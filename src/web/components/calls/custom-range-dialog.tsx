@@ -59,11 +59,21 @@ export interface CustomRangeDialogProps {
   to: string;
   /** The account's IANA zone; undefined when the page does not know it. */
   timeZone?: string;
+  /** Whose days they are, when not one account's (the agency's console: each client's own). */
+  daysOf?: string;
   onApply: (range: { from: string; to: string }) => void;
   onCancel: () => void;
 }
 
-export function CustomRangeDialog({ open, from, to, timeZone, onApply, onCancel }: CustomRangeDialogProps) {
+export function CustomRangeDialog({
+  open,
+  from,
+  to,
+  timeZone,
+  daysOf,
+  onApply,
+  onCancel,
+}: CustomRangeDialogProps) {
   const today = todayIn(timeZone);
   const [draft, setDraft] = useState({ from, to });
   const [problem, setProblem] = useState<string | null>(null);
@@ -88,7 +98,7 @@ export function CustomRangeDialog({ open, from, to, timeZone, onApply, onCancel 
           <DialogTitle>Custom range</DialogTitle>
           <DialogDescription>
             Both days are included, counted in{' '}
-            {timeZone ? <strong>{timeZone}</strong> : "the account's time zone"}.
+            {daysOf ?? (timeZone ? <strong>{timeZone}</strong> : "the account's time zone")}.
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} className="grid gap-4" noValidate>

@@ -1,26 +1,34 @@
 /**
  * The admin dashboard body (SPEC §2 "Admin dashboard"): welcome line and the header actions,
- * the four stat cards, and the tabs with client management.
+ * the four stat cards, and the tabs: client management, the portfolio's analytics and the
+ * support tools (issue 16).
  */
-import { BarChart3, LifeBuoy, LogOut, Plus, RefreshCw } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { LogOut, Plus, RefreshCw } from 'lucide-react';
+import { useState } from 'react';
 import type { AdminSession } from '../../../contract/auth';
-import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent } from '../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { failureToast } from '../../lib/failure-toast';
 import { useAdminLogout } from '../../lib/session';
 import { toast } from '../../lib/use-toast';
 import { cn } from '../../lib/utils';
 import { AdminStatsCards } from './admin-stats-cards';
+import { AnalyticsTab } from './analytics-tab';
 import { AllCallsExport } from './all-calls-export';
 import { ClientManagement } from './client-management';
 import { CreateClientWizard } from './create-client-wizard';
 import { useSyncAllClients } from './mutations';
+import { SupportTab } from './support-tab';
 
 export function AdminDashboard({ admin }: { admin: AdminSession }) {
   const [wizardOpen, setWizardOpen] = useState(false);
+  const [tab, setTab] = useState('clients');
+  const [supportClient, setSupportClient] = useState('');
+  // "Support tools" on a client at risk: the Support Tools tab, on that client.
+  const openSupport = (clientId: string) => {
+    setSupportClient(clientId);
+    setTab('support');
+  };
   const logout = useAdminLogout();
   const syncAll = useSyncAllClients();
 
@@ -63,7 +71,7 @@ export function AdminDashboard({ admin }: { admin: AdminSession }) {
 
       <main className="mx-auto grid max-w-7xl gap-6 px-4 py-6 sm:px-6">
         <AdminStatsCards />
-        <Tabs defaultValue="clients" className="gap-4">
+        <Tabs value={tab} onValueChange={setTab} className="min-w-0 gap-4">
           <TabsList className="w-full sm:w-fit">
             <TabsTrigger value="clients">Client Management</TabsTrigger>
             <TabsTrigger value="analytics">Analytics</TabsTrigger>
@@ -74,34 +82,15 @@ export function AdminDashboard({ admin }: { admin: AdminSession }) {
             <AllCallsExport />
           </TabsContent>
           <TabsContent value="analytics">
-            <ComingSoon
-              icon={<BarChart3 />}
-              title="Analytics"
-              text="Cross-client analytics are coming soon."
-            />
+            <AnalyticsTab onSupport={openSupport} />
           </TabsContent>
           <TabsContent value="support">
-            <ComingSoon icon={<LifeBuoy />} title="Support Tools" text="Support tools are coming soon." />
+            <SupportTab clientId={supportClient} onClientChange={setSupportClient} />
           </TabsContent>
         </Tabs>
       </main>
 
       <CreateClientWizard open={wizardOpen} onOpenChange={setWizardOpen} />
     </div>
-  );
-}
-
-function ComingSoon({ icon, title, text }: { icon: ReactNode; title: string; text: string }) {
-  return (
-    <Card>
-      <CardContent className="flex flex-col items-center gap-3 py-10 text-center">
-        <span className="rounded-full bg-muted p-3 text-muted-foreground [&_svg]:size-6">{icon}</span>
-        <div className="flex items-center gap-2">
-          <h2 className="font-semibold">{title}</h2>
-          <Badge variant="secondary">coming soon</Badge>
-        </div>
-        <p className="text-muted-foreground text-sm">{text}</p>
-      </CardContent>
-    </Card>
   );
 }
