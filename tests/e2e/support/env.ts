@@ -36,7 +36,14 @@ export const OUTCOMES_CLIENT = {
   company: 'Bright Smile Clinic',
   apiKey: 'sim_e2e_outcomes_key',
 };
-export const SEEDED_CLIENTS = [CLIENT, BILLING_CLIENT, SETTINGS_CLIENT, OUTCOMES_CLIENT];
+/** A client whose key the agency console spec breaks and mends (agency-console.spec.ts). */
+export const SUPPORT_CLIENT = {
+  email: 'e2e-support@example.com',
+  password: 'e2e-support-password',
+  company: 'Harbor Support Co',
+  apiKey: 'sim_e2e_support_key',
+};
+export const SEEDED_CLIENTS = [CLIENT, BILLING_CLIENT, SETTINGS_CLIENT, OUTCOMES_CLIENT, SUPPORT_CLIENT];
 
 export const STRIPE_KEYS = {
   secret: 'sk_test_e2e',

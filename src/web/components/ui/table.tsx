@@ -1,12 +1,35 @@
 import type * as React from 'react';
 import { cn } from '../../lib/utils';
 
-/** A table in a horizontally scrolling box, so wide tables never widen the page on phones. */
-function Table({ className, ...props }: React.ComponentProps<'table'>) {
+/**
+ * A table in a horizontally scrolling box, so wide tables never widen the page on phones. With
+ * `scrollLabel`, the box is a named region that takes focus, so a table without links or buttons
+ * can still be scrolled from the keyboard (axe's scrollable-region-focusable).
+ */
+function Table({
+  className,
+  scrollLabel,
+  ...props
+}: React.ComponentProps<'table'> & { scrollLabel?: string }) {
+  const table = (
+    <table data-slot="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
+  );
+  if (!scrollLabel)
+    return (
+      <div data-slot="table-container" className="relative w-full overflow-x-auto">
+        {table}
+      </div>
+    );
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
-      <table data-slot="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
-    </div>
+    <section
+      data-slot="table-container"
+      className="relative w-full overflow-x-auto"
+      aria-label={scrollLabel}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard.
+      tabIndex={0}
+    >
+      {table}
+    </section>
   );
 }
 

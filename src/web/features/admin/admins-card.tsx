@@ -21,7 +21,6 @@ import {
 } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Skeleton } from '../../components/ui/skeleton';
-import { ScrollRegion } from '../../components/scroll-region';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { serverFieldErrors, serverMessageOf } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
@@ -71,71 +70,69 @@ export function AdminsCard() {
             The admins could not be loaded.
           </p>
         ) : (
-          <ScrollRegion label="Admins">
-            <Table aria-label="Admins">
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Name</TableHead>
-                  <TableHead>Username</TableHead>
-                  <TableHead>Status</TableHead>
-                  <TableHead>Last sign-in</TableHead>
-                  <TableHead>
-                    <span className="sr-only">Actions</span>
-                  </TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {admins.data.map((a) => (
-                  <TableRow key={a.id}>
-                    <TableCell className="whitespace-nowrap">
-                      {a.name} {a.isYou && <span className="text-muted-foreground text-xs">(you)</span>}
-                    </TableCell>
-                    <TableCell className="font-mono text-xs">{a.username}</TableCell>
-                    <TableCell>
-                      <Badge variant={a.isActive ? 'secondary' : 'outline'}>
-                        {a.isActive ? 'Active' : 'Deactivated'}
-                      </Badge>
-                    </TableCell>
-                    <TableCell className="whitespace-nowrap">
-                      {a.lastLoginAt ? formatCallCreated(a.lastLoginAt) : 'Never'}
-                    </TableCell>
-                    <TableCell className="whitespace-nowrap text-right">
-                      <div className="flex justify-end gap-2">
+          <Table aria-label="Admins" scrollLabel="Admins, scrollable">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Name</TableHead>
+                <TableHead>Username</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Last sign-in</TableHead>
+                <TableHead>
+                  <span className="sr-only">Actions</span>
+                </TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {admins.data.map((a) => (
+                <TableRow key={a.id}>
+                  <TableCell className="whitespace-nowrap">
+                    {a.name} {a.isYou && <span className="text-muted-foreground text-xs">(you)</span>}
+                  </TableCell>
+                  <TableCell className="font-mono text-xs">{a.username}</TableCell>
+                  <TableCell>
+                    <Badge variant={a.isActive ? 'secondary' : 'outline'}>
+                      {a.isActive ? 'Active' : 'Deactivated'}
+                    </Badge>
+                  </TableCell>
+                  <TableCell className="whitespace-nowrap">
+                    {a.lastLoginAt ? formatCallCreated(a.lastLoginAt) : 'Never'}
+                  </TableCell>
+                  <TableCell className="whitespace-nowrap text-right">
+                    <div className="flex justify-end gap-2">
+                      <Button
+                        size="sm"
+                        variant="outline"
+                        disabled={reset.isPending}
+                        onClick={() =>
+                          reset.mutate(a.id, {
+                            onSuccess: setIssued,
+                            onError: (error) => failureToast('The password could not be reset', error),
+                          })
+                        }
+                      >
+                        Reset password
+                      </Button>
+                      {!a.isYou && (
                         <Button
                           size="sm"
-                          variant="outline"
-                          disabled={reset.isPending}
+                          variant={a.isActive ? 'destructive' : 'outline'}
+                          disabled={action.isPending}
                           onClick={() =>
-                            reset.mutate(a.id, {
-                              onSuccess: setIssued,
-                              onError: (error) => failureToast('The password could not be reset', error),
-                            })
+                            action.mutate(
+                              { adminId: a.id, action: a.isActive ? 'deactivate' : 'activate' },
+                              { onError: (error) => failureToast('The admin could not be changed', error) },
+                            )
                           }
                         >
-                          Reset password
+                          {a.isActive ? 'Deactivate' : 'Reactivate'}
                         </Button>
-                        {!a.isYou && (
-                          <Button
-                            size="sm"
-                            variant={a.isActive ? 'destructive' : 'outline'}
-                            disabled={action.isPending}
-                            onClick={() =>
-                              action.mutate(
-                                { adminId: a.id, action: a.isActive ? 'deactivate' : 'activate' },
-                                { onError: (error) => failureToast('The admin could not be changed', error) },
-                              )
-                            }
-                          >
-                            {a.isActive ? 'Deactivate' : 'Reactivate'}
-                          </Button>
-                        )}
-                      </div>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </ScrollRegion>
+                      )}
+                    </div>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
         )}
 
         <form

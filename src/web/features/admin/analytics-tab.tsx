@@ -116,6 +116,12 @@ const FIGURES: { key: keyof AnalyticsChanges; label: string; show: (d: AdminAnal
   { key: 'minutes', label: 'Minutes', show: (d) => formatCount(Math.round(d.totals.minutes)) },
 ];
 
+/** Green for good news, red for bad, grey for no change; a cost going up is not good news. */
+function changeTone(change: number, isCost: boolean): string {
+  if (formatPercentChange(change) === '+0.0%') return 'text-muted-foreground';
+  return isNonNegativeChange(change) !== isCost ? 'text-emerald-700' : 'text-red-700';
+}
+
 function Totals({ data }: { data: AdminAnalytics | undefined }) {
   return (
     <section aria-label="Portfolio totals" className="grid grid-cols-2 gap-3 md:grid-cols-5">
@@ -127,13 +133,10 @@ function Totals({ data }: { data: AdminAnalytics | undefined }) {
               <>
                 <p className="font-bold text-xl tabular-nums sm:text-2xl">{show(data)}</p>
                 <p className="text-xs">
-                  {/* A cost going up is not good news: its colour reads the other way. */}
                   <span
                     className={cn(
                       'font-medium tabular-nums',
-                      isNonNegativeChange(data.changes[key]) === (key !== 'costCents')
-                        ? 'text-emerald-700'
-                        : 'text-red-700',
+                      changeTone(data.changes[key], key === 'costCents'),
                     )}
                   >
                     {formatPercentChange(data.changes[key])}

@@ -13,7 +13,6 @@ import { NativeSelect } from '../../components/native-select';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';
 import { Skeleton } from '../../components/ui/skeleton';
-import { ScrollRegion } from '../../components/scroll-region';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { type AuditFilters, useAdmins, useAuditLog } from './console-queries';
 import { useAdminClients } from './queries';
@@ -97,34 +96,32 @@ export function AuditLogCard() {
             Nothing recorded for these filters.
           </p>
         ) : (
-          <ScrollRegion label="Audit log">
-            <Table aria-label="Audit log">
-              <TableHeader>
-                <TableRow>
-                  <TableHead>When</TableHead>
-                  <TableHead>Admin</TableHead>
-                  <TableHead>Action</TableHead>
-                  <TableHead>Client</TableHead>
-                  <TableHead>Details</TableHead>
+          <Table aria-label="Audit log" scrollLabel="Audit log, scrollable">
+            <TableHeader>
+              <TableRow>
+                <TableHead>When</TableHead>
+                <TableHead>Admin</TableHead>
+                <TableHead>Action</TableHead>
+                <TableHead>Client</TableHead>
+                <TableHead>Details</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {audit.data.items.map((entry) => (
+                <TableRow key={entry.id}>
+                  <TableCell className="whitespace-nowrap">{formatCallCreated(entry.at)}</TableCell>
+                  <TableCell className="whitespace-nowrap">{entry.adminName}</TableCell>
+                  <TableCell className="whitespace-nowrap">
+                    {AUDIT_ACTION_LABELS[entry.action as AuditAction] ?? entry.action}
+                  </TableCell>
+                  <TableCell>{entry.clientName ?? (entry.clientId ? 'A deleted client' : '—')}</TableCell>
+                  <TableCell className="min-w-48 text-muted-foreground text-xs">
+                    {describeDetail(entry)}
+                  </TableCell>
                 </TableRow>
-              </TableHeader>
-              <TableBody>
-                {audit.data.items.map((entry) => (
-                  <TableRow key={entry.id}>
-                    <TableCell className="whitespace-nowrap">{formatCallCreated(entry.at)}</TableCell>
-                    <TableCell className="whitespace-nowrap">{entry.adminName}</TableCell>
-                    <TableCell className="whitespace-nowrap">
-                      {AUDIT_ACTION_LABELS[entry.action as AuditAction] ?? entry.action}
-                    </TableCell>
-                    <TableCell>{entry.clientName ?? (entry.clientId ? 'A deleted client' : '—')}</TableCell>
-                    <TableCell className="min-w-48 text-muted-foreground text-xs">
-                      {describeDetail(entry)}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </ScrollRegion>
+              ))}
+            </TableBody>
+          </Table>
         )}
         <CallPagination
           pagination={audit.data?.pagination}

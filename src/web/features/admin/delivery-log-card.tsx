@@ -17,7 +17,6 @@ import {
 } from '../../components/ui/dialog';
 import { Label } from '../../components/ui/label';
 import { Skeleton } from '../../components/ui/skeleton';
-import { ScrollRegion } from '../../components/scroll-region';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
@@ -81,55 +80,53 @@ export function DeliveryLogCard({ clientId }: { clientId: string }) {
             No deliveries{outcome ? ' with this outcome' : ''} in the log.
           </p>
         ) : (
-          <ScrollRegion label="Webhook deliveries">
-            <Table aria-label="Webhook deliveries">
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Received</TableHead>
-                  <TableHead>Outcome</TableHead>
-                  <TableHead>Call</TableHead>
-                  <TableHead>Why</TableHead>
-                  <TableHead>
-                    <span className="sr-only">Actions</span>
-                  </TableHead>
+          <Table aria-label="Webhook deliveries" scrollLabel="Webhook deliveries, scrollable">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Received</TableHead>
+                <TableHead>Outcome</TableHead>
+                <TableHead>Call</TableHead>
+                <TableHead>Why</TableHead>
+                <TableHead>
+                  <span className="sr-only">Actions</span>
+                </TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {deliveries.data.items.map((d) => (
+                <TableRow key={d.id}>
+                  <TableCell className="whitespace-nowrap">{formatCallCreated(d.receivedAt)}</TableCell>
+                  <TableCell>
+                    <Badge variant={TROUBLE.has(d.outcome) ? 'destructive' : 'secondary'}>
+                      {DELIVERY_OUTCOME_LABELS[d.outcome as DeliveryOutcome] ?? d.outcome}
+                    </Badge>
+                    {d.replayOf && <span className="ml-1 text-muted-foreground text-xs">(replay)</span>}
+                  </TableCell>
+                  <TableCell className="max-w-40 truncate font-mono text-xs" title={d.callId ?? undefined}>
+                    {d.callId ?? '—'}
+                  </TableCell>
+                  <TableCell className="min-w-48 text-sm">{d.detail ?? '—'}</TableCell>
+                  <TableCell className="whitespace-nowrap text-right">
+                    {d.replayable && (
+                      <div className="flex justify-end gap-2">
+                        <Button size="sm" variant="outline" onClick={() => setViewing(d.id)}>
+                          Body
+                        </Button>
+                        <PendingButton
+                          size="sm"
+                          pending={replay.isPending && replay.variables?.deliveryId === d.id}
+                          pendingLabel="Replaying…"
+                          onClick={() => replayOne(d.id)}
+                        >
+                          Replay
+                        </PendingButton>
+                      </div>
+                    )}
+                  </TableCell>
                 </TableRow>
-              </TableHeader>
-              <TableBody>
-                {deliveries.data.items.map((d) => (
-                  <TableRow key={d.id}>
-                    <TableCell className="whitespace-nowrap">{formatCallCreated(d.receivedAt)}</TableCell>
-                    <TableCell>
-                      <Badge variant={TROUBLE.has(d.outcome) ? 'destructive' : 'secondary'}>
-                        {DELIVERY_OUTCOME_LABELS[d.outcome as DeliveryOutcome] ?? d.outcome}
-                      </Badge>
-                      {d.replayOf && <span className="ml-1 text-muted-foreground text-xs">(replay)</span>}
-                    </TableCell>
-                    <TableCell className="max-w-40 truncate font-mono text-xs" title={d.callId ?? undefined}>
-                      {d.callId ?? '—'}
-                    </TableCell>
-                    <TableCell className="min-w-48 text-sm">{d.detail ?? '—'}</TableCell>
-                    <TableCell className="whitespace-nowrap text-right">
-                      {d.replayable && (
-                        <div className="flex justify-end gap-2">
-                          <Button size="sm" variant="outline" onClick={() => setViewing(d.id)}>
-                            Body
-                          </Button>
-                          <PendingButton
-                            size="sm"
-                            pending={replay.isPending && replay.variables?.deliveryId === d.id}
-                            pendingLabel="Replaying…"
-                            onClick={() => replayOne(d.id)}
-                          >
-                            Replay
-                          </PendingButton>
-                        </div>
-                      )}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </ScrollRegion>
+              ))}
+            </TableBody>
+          </Table>
         )}
         <CallPagination pagination={deliveries.data?.pagination} onPageChange={setPage} />
       </CardContent>

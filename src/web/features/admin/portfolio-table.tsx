@@ -6,7 +6,6 @@ import { formatCount } from '../../../contract/format';
 import { SortableHead } from '../../components/sortable-head';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
-import { ScrollRegion } from '../../components/scroll-region';
 import { Table, TableBody, TableCell, TableHeader, TableRow } from '../../components/ui/table';
 import { cn } from '../../lib/utils';
 import { cents } from './money';
@@ -83,53 +82,54 @@ export function PortfolioTable({ clients }: { clients: PortfolioClient[] | undef
         ) : clients.length === 0 ? (
           <p className="py-6 text-center text-muted-foreground text-sm">No clients yet.</p>
         ) : (
-          <ScrollRegion label="Clients by revenue, cost and margin">
-            <Table aria-label="Clients by revenue, cost and margin">
-              <TableHeader>
-                <TableRow>
-                  <SortableHead label="Client" order={orderOf('name')} onSort={() => sortBy('name')} />
+          <Table
+            aria-label="Clients by revenue, cost and margin"
+            scrollLabel="Clients by revenue, cost and margin, scrollable"
+          >
+            <TableHeader>
+              <TableRow>
+                <SortableHead label="Client" order={orderOf('name')} onSort={() => sortBy('name')} />
+                {COLUMNS.map((c) => (
+                  <SortableHead
+                    key={c.key}
+                    label={c.label}
+                    order={orderOf(c.key)}
+                    onSort={() => sortBy(c.key)}
+                    className={cn(c.numeric && 'text-right', 'whitespace-nowrap')}
+                  />
+                ))}
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {sorted.map((client) => (
+                <TableRow key={client.clientId}>
+                  <TableCell className="min-w-40">
+                    <Link
+                      href={`/admin/client/${encodeURIComponent(client.clientId)}`}
+                      className="font-medium underline-offset-4 hover:underline"
+                    >
+                      {client.name}
+                    </Link>
+                    {!client.isActive && (
+                      <span className="ml-2 text-muted-foreground text-xs">(inactive)</span>
+                    )}
+                  </TableCell>
                   {COLUMNS.map((c) => (
-                    <SortableHead
+                    <TableCell
                       key={c.key}
-                      label={c.label}
-                      order={orderOf(c.key)}
-                      onSort={() => sortBy(c.key)}
-                      className={cn(c.numeric && 'text-right', 'whitespace-nowrap')}
-                    />
+                      className={cn(
+                        'whitespace-nowrap tabular-nums',
+                        c.numeric && 'text-right',
+                        c.key === 'marginCents' && client.marginCents < 0 && 'text-red-700',
+                      )}
+                    >
+                      {c.show(client)}
+                    </TableCell>
                   ))}
                 </TableRow>
-              </TableHeader>
-              <TableBody>
-                {sorted.map((client) => (
-                  <TableRow key={client.clientId}>
-                    <TableCell className="min-w-40">
-                      <Link
-                        href={`/admin/client/${encodeURIComponent(client.clientId)}`}
-                        className="font-medium underline-offset-4 hover:underline"
-                      >
-                        {client.name}
-                      </Link>
-                      {!client.isActive && (
-                        <span className="ml-2 text-muted-foreground text-xs">(inactive)</span>
-                      )}
-                    </TableCell>
-                    {COLUMNS.map((c) => (
-                      <TableCell
-                        key={c.key}
-                        className={cn(
-                          'whitespace-nowrap tabular-nums',
-                          c.numeric && 'text-right',
-                          c.key === 'marginCents' && client.marginCents < 0 && 'text-red-700',
-                        )}
-                      >
-                        {c.show(client)}
-                      </TableCell>
-                    ))}
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </ScrollRegion>
+              ))}
+            </TableBody>
+          </Table>
         )}
       </CardContent>
     </Card>

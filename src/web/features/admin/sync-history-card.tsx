@@ -5,7 +5,6 @@ import { CallPagination } from '../../components/calls/call-pagination';
 import { PendingButton } from '../../components/pending-button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
-import { ScrollRegion } from '../../components/scroll-region';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
@@ -52,35 +51,33 @@ export function SyncHistoryCard({ clientId, hasKey }: { clientId: string; hasKey
         ) : runs.data.items.length === 0 ? (
           <p className="py-4 text-center text-muted-foreground text-sm">No sync yet.</p>
         ) : (
-          <ScrollRegion label="Sync history">
-            <Table aria-label="Sync history">
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Started</TableHead>
-                  <TableHead>By</TableHead>
-                  <TableHead className="text-right">New</TableHead>
-                  <TableHead className="text-right">Updated</TableHead>
-                  <TableHead>Took</TableHead>
-                  <TableHead>Result</TableHead>
+          <Table aria-label="Sync history" scrollLabel="Sync history, scrollable">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Started</TableHead>
+                <TableHead>By</TableHead>
+                <TableHead className="text-right">New</TableHead>
+                <TableHead className="text-right">Updated</TableHead>
+                <TableHead>Took</TableHead>
+                <TableHead>Result</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {runs.data.items.map((run) => (
+                <TableRow key={run.id}>
+                  <TableCell className="whitespace-nowrap">{formatCallCreated(run.startedAt)}</TableCell>
+                  <TableCell>{run.startedBy}</TableCell>
+                  <TableCell className="text-right tabular-nums">{run.created}</TableCell>
+                  <TableCell className="text-right tabular-nums">{run.updated}</TableCell>
+                  <TableCell className="whitespace-nowrap">{seconds(run.durationMs)}</TableCell>
+                  <TableCell className={run.error ? 'min-w-40 text-destructive text-sm' : 'text-sm'}>
+                    {run.error ??
+                      (run.unfetched > 0 ? `${run.unfetched} details left for the next sync` : 'OK')}
+                  </TableCell>
                 </TableRow>
-              </TableHeader>
-              <TableBody>
-                {runs.data.items.map((run) => (
-                  <TableRow key={run.id}>
-                    <TableCell className="whitespace-nowrap">{formatCallCreated(run.startedAt)}</TableCell>
-                    <TableCell>{run.startedBy}</TableCell>
-                    <TableCell className="text-right tabular-nums">{run.created}</TableCell>
-                    <TableCell className="text-right tabular-nums">{run.updated}</TableCell>
-                    <TableCell className="whitespace-nowrap">{seconds(run.durationMs)}</TableCell>
-                    <TableCell className={run.error ? 'min-w-40 text-destructive text-sm' : 'text-sm'}>
-                      {run.error ??
-                        (run.unfetched > 0 ? `${run.unfetched} details left for the next sync` : 'OK')}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </ScrollRegion>
+              ))}
+            </TableBody>
+          </Table>
         )}
         <CallPagination pagination={runs.data?.pagination} onPageChange={setPage} />
       </CardContent>
