@@ -14,6 +14,7 @@ import type {
   SyncRunsPage,
 } from '../../src/contract/agency';
 import { createCallsRepository } from '../../src/server/calls/calls-repository';
+import { MAX_KEPT_BODY_BYTES } from '../../src/server/calls/webhook-delivery';
 import type { ClientRow } from '../../src/server/db/schema';
 import { parseBlandCall } from '../../src/server/providers/voice/bland-payload';
 import { blandCallBody } from '../helpers/bland';
@@ -329,6 +330,13 @@ describe(`agency console (${TEST_DB})`, () => {
     expect((await post(`/api/admin/clients/${client.id}/deliveries/${stored.id}/replay`)).statusCode).toBe(
       409,
     );
+
+    // A refused body too big to be worth keeping is logged without it, and cannot be replayed.
+    const big = await deliver({ call_id: '', padding: 'x'.repeat(MAX_KEPT_BODY_BYTES) });
+    expect(big.statusCode).toBe(400);
+    const [bigRow] = (await get<DeliveriesPage>(`/api/admin/clients/${client.id}/deliveries?outcome=refused`))
+      .items;
+    expect(bigRow).toMatchObject({ outcome: 'refused', replayable: false });
 
     // Another client's delivery is not reachable through this client's path.
     const other = await createClient(t.deps);

@@ -28,6 +28,13 @@ export type DeliveryResult =
   | { kind: 'event'; callId: string | null; deliveryId: string }
   | { kind: 'call'; callId: string; unverified: boolean; outcome: string; deliveryId: string };
 
+/**
+ * Bodies kept for a replay are bounded, as whoever holds a webhook URL could post anything to it
+ * (the per-URL rate limit and the log's retention bound how many): a real call's body, transcript
+ * included, is far smaller.
+ */
+export const MAX_KEPT_BODY_BYTES = 256 * 1024;
+
 /** Headers a provider signs with; kept so a replay checks the same signature. */
 const SIGNATURE_HEADER = /signature/i;
 
@@ -44,10 +51,11 @@ export function createDeliveryProcessor(
 ): ProcessDelivery {
   const confirmer = createWebhookConfirmer(deps);
   const ingest = createWebhookIngest(deps);
-  const keep = (input: DeliveryInput): Pick<DeliveryLog, 'rawBody' | 'signatureHeaders'> => ({
-    rawBody: input.body.toString('utf8'),
-    signatureHeaders: signatureHeaders(input.headers),
-  });
+  /** The body to keep for a replay, when it is small enough to be worth the space. */
+  const keep = (input: DeliveryInput): Pick<DeliveryLog, 'rawBody' | 'signatureHeaders'> =>
+    input.body.length > MAX_KEPT_BODY_BYTES
+      ? {}
+      : { rawBody: input.body.toString('utf8'), signatureHeaders: signatureHeaders(input.headers) };
 
   async function record(
     input: DeliveryInput,
