@@ -20,6 +20,7 @@ import Fastify, {
 import { ZodError } from 'zod';
 import accountRoutes from './account/routes';
 import agencyRoutes from './agency/routes';
+import streamRoutes from './live/stream-routes';
 import authRoutes from './auth/routes';
 import billingRoutes from './billing/routes';
 import callsRoutes from './calls/routes';
@@ -196,6 +197,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(callsRoutes);
   await app.register(clientsRoutes);
   await app.register(agencyRoutes);
+  await app.register(streamRoutes);
   await app.register(billingRoutes);
   await app.register(demoRoutes);
   await app.register(sampleDataRoutes);

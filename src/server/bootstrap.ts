@@ -9,6 +9,7 @@ import { type Db, openDb } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { createBlandProvider } from './providers/voice/bland';
 import type { VoiceProvider } from './providers/voice/types';
+import { createLiveHub } from './live/live-hub';
 import { createRateCounters } from './rate-counters';
 import { seedPlans } from './seed';
 
@@ -43,6 +44,17 @@ export async function createDeps(
     voice: overrides.voice ?? createBlandProvider({ baseUrl: config.blandApiUrl }),
     now,
     instanceId: randomUUID(),
+    live: createLiveHub({
+      db: database.db,
+      listenUrl: database.url,
+      log: { warn: (obj, msg) => console.warn(msg, obj) },
+    }),
   };
-  return { deps, close: () => database.close() };
+  return {
+    deps,
+    close: async () => {
+      await deps.live.close();
+      await database.close();
+    },
+  };
 }

@@ -2,6 +2,7 @@
  * Configuration: parsed once at boot from the environment into one typed object.
  * Nothing else in the server reads process.env; everything receives a Config.
  */
+import { LIVE_HEARTBEAT_MS } from '../contract/live';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -62,6 +63,8 @@ export interface Config {
   twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | null;
   /** How often the outbox worker looks for due messages. */
   outboxIntervalMs: number;
+  /** How often a live stream sends a heartbeat and checks its session again (LIVE_HEARTBEAT_MS). */
+  liveHeartbeatMs: number;
   /** The agency's name at the top of e-mails, texts and reports (AGENCY_NAME). */
   brandName: string;
   /**
@@ -233,6 +236,7 @@ const EnvSchema = z.object({
     'ADMIN_EMAIL must be an e-mail address',
   ),
   OUTBOX_INTERVAL_MS: milliseconds('OUTBOX_INTERVAL_MS', 100, 600_000),
+  LIVE_HEARTBEAT_MS: milliseconds('LIVE_HEARTBEAT_MS', 200, 120_000),
   TWILIO_ACCOUNT_SID: optional,
   TWILIO_AUTH_TOKEN: optional,
   TWILIO_FROM: optional,
@@ -327,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : null,
     outboxIntervalMs: e.OUTBOX_INTERVAL_MS ?? 5_000,
+    liveHeartbeatMs: e.LIVE_HEARTBEAT_MS ?? LIVE_HEARTBEAT_MS,
     brandName: e.AGENCY_NAME ?? 'Call Analytics',
     clientWebhooksAllowPrivate:
       e.CLIENT_WEBHOOKS_ALLOW_PRIVATE === '1' || e.CLIENT_WEBHOOKS_ALLOW_PRIVATE === 'true',

@@ -10,6 +10,7 @@ import type { Dialect } from './db/connect';
 import type { SessionStore } from './auth/sessions';
 import type { RateCounters } from './rate-counters';
 import type { VoiceProvider } from './providers/voice/types';
+import type { LiveHub } from './live/live-hub';
 
 export interface AppDeps {
   config: Config;
@@ -23,6 +24,8 @@ export interface AppDeps {
   now: () => number;
   /** Identifies this process in locks that live in the database (sync leases). */
   instanceId: string;
+  /** New live events, handed to this instance's open streams (issue 17). */
+  live: LiveHub;
 }
 
 declare module 'fastify' {

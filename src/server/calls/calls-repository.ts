@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';
 import type { CallRow, CallSource, CallStatus, Database, NewCallRow } from '../db/schema';
 import type { NormalizedCall } from '../providers/voice/types';
+import { LiveEvents } from '../live/live-events';
 import { RollupDeltas } from './rollups';
 import { classifyRow } from '../outcomes/classify-row';
 import { enqueueCallAlerts } from '../notifications/call-alerts';
@@ -192,6 +193,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
     for (const { index } of chunk) result.outcomes[index] = 'unchanged';
     const zones = await withTimeZones(trx, chunk);
     const rollups = new RollupDeltas((clientId) => zones.get(clientId) ?? 'UTC');
+    const live = new LiveEvents();
     // Each call takes its client's outcome as it is stored, so the outcome sums stay exact.
     const outcomeSets = await outcomeSetsOf(
       trx,
@@ -247,6 +249,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
         if (!insertedKeys.has(rowKey(row))) continue;
         alerts.push(row as CallRow);
         rollups.add(row as CallRow, 1);
+        live.call(row as CallRow, 'created');
         result.created++;
         result.outcomes[indexOf.get(rowKey(row))!] = 'created';
       }
@@ -272,11 +275,13 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
         .execute();
       rollups.add(current, -1);
       rollups.add(next, 1);
+      live.call(next, current.verified === 0 ? 'created' : 'updated');
       if (worthTelling(current, next)) alerts.push(next);
       result.updated++;
       result.outcomes[item.index] = 'updated';
     }
     await rollups.apply(trx);
+    await live.apply(trx, clock());
     // Messages about these calls are queued in this transaction: stored and told, or neither.
     await enqueueCallAlerts(trx, alerts, outcomeSets, clock());
   }
@@ -333,6 +338,9 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
         const rollups = RollupDeltas.forClient(await timeZoneOf(trx, clientId));
         rollups.add(row, -1);
         await rollups.apply(trx);
+        const live = new LiveEvents();
+        live.call(row, 'deleted');
+        await live.apply(trx, clock());
         return true;
       });
     },
@@ -354,6 +362,9 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
         const rollups = RollupDeltas.forClient(await timeZoneOf(trx, clientId));
         for (const row of rows) rollups.add(row, -1);
         await rollups.apply(trx);
+        const live = new LiveEvents();
+        live.refresh(clientId, 'calls deleted');
+        await live.apply(trx, clock());
         return rows.length;
       });
     },

@@ -14,6 +14,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL: the connection string, for a connection of its own (LISTEN, live/live-hub.ts). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -39,7 +41,7 @@ export function openDb(options: OpenDbOptions): Db {
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', url: options.databaseUrl, close: () => db.destroy() };
   }
   const file = options.sqliteFile ?? 'app.sqlite';
   let location = file;

@@ -13,6 +13,7 @@ import * as notificationSchedule from './migrations/010_notification_schedule';
 import * as callSearch from './migrations/011_call_search';
 import * as uiPreferences from './migrations/012_ui_preferences';
 import * as agencyConsole from './migrations/013_agency_console';
+import * as liveEvents from './migrations/014_live_events';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '011_call_search': callSearch,
   '012_ui_preferences': uiPreferences,
   '013_agency_console': agencyConsole,
+  '014_live_events': liveEvents,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -390,6 +390,18 @@ export interface Database {
   ui_preferences: UiPreferencesTable;
   client_call_days: ClientCallDaysTable;
   sync_runs: SyncRunsTable;
+  live_events: LiveEventsTable;
+}
+
+/** 014_live_events: what changed for a client, for its live streams (live/live-hub.ts). */
+export interface LiveEventsTable {
+  id: Generated<number>;
+  client_id: string;
+  /** 'call' (created, updated, deleted) | 'calls' (many changed at once) */
+  kind: string;
+  /** JSON of the event's data (contract/live.ts). */
+  payload: string;
+  created_at: number;
 }
 
 /** Values every instance on the database shares (002_app_settings). */

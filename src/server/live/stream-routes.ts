@@ -1,0 +1,141 @@
+/**
+ * The live streams (issue 17): GET /api/client/events for the signed-in client and
+ * GET /api/admin/clients/{id}/events for an admin watching a client. Server-sent events: `call`
+ * and `refresh` events with increasing ids, a comment every LIVE_HEARTBEAT_MS (15 s), and on reconnect
+ * (Last-Event-ID) the events missed meanwhile, or a `refresh` when they are no longer kept. At each
+ * heartbeat the session is checked again: logging out, an expired session or a deactivated
+ * account ends the stream.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { currentAdmin, currentClient, requireAdmin, requireClient } from '../auth/guards';
+import { findClient } from '../clients/clients-repository';
+import { notFound, tooManyRequests } from '../errors';
+import type { ZodTypeProvider } from '../route-schemas';
+import { MESSAGES } from '../../contract/admin';
+import type { LiveMessage } from './live-hub';
+
+/** Streams one client may have open on one instance (tabs, devices): beyond, 429. */
+export const MAX_STREAMS_PER_CLIENT = 20;
+/** Streams one instance holds at most. */
+export const MAX_STREAMS_PER_INSTANCE = 5000;
+
+const ClientParam = z.object({ id: z.string().trim().min(1).max(100) });
+const LastEventId = z.object({ lastEventId: z.coerce.number().int().min(0).optional() });
+
+export default async function streamRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { live } = app.deps;
+  const perClient = new Map<string, number>();
+
+  /** Holds the response open and writes the client's events to it until the session ends. */
+  async function stream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    clientId: string,
+    stillAllowed: () => Promise<boolean>,
+  ) {
+    if (
+      (perClient.get(clientId) ?? 0) >= MAX_STREAMS_PER_CLIENT ||
+      live.openStreams() >= MAX_STREAMS_PER_INSTANCE
+    )
+      throw tooManyRequests('Too many live streams open; close a tab and try again');
+    const header = request.headers['last-event-id'];
+    const query = LastEventId.safeParse(request.query);
+    const resumeFrom = Number.parseInt(
+      String(header ?? (query.success ? (query.data.lastEventId ?? '') : '')),
+      10,
+    );
+
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      // Proxies (nginx) must not hold events back to fill a buffer.
+      'x-accel-buffering': 'no',
+      'x-content-type-options': 'nosniff',
+    });
+    raw.write('retry: 3000\n\n');
+    perClient.set(clientId, (perClient.get(clientId) ?? 0) + 1);
+
+    let lastSent = 0;
+    let ready = false;
+    const early: LiveMessage[] = [];
+    const send = (m: LiveMessage) => {
+      if (m.id <= lastSent) return;
+      lastSent = m.id;
+      raw.write(`id: ${m.id}\nevent: ${m.kind}\ndata: ${m.payload}\n\n`);
+    };
+    // Subscribed first, so nothing written while the missed events are read falls between the two.
+    const unsubscribe = await live.subscribe(clientId, (m) => (ready ? send(m) : early.push(m)));
+    let heartbeat: NodeJS.Timeout | null = null;
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      unsubscribe();
+      if (heartbeat) clearInterval(heartbeat);
+      const left = (perClient.get(clientId) ?? 1) - 1;
+      if (left > 0) perClient.set(clientId, left);
+      else perClient.delete(clientId);
+      raw.end();
+    };
+    raw.on('close', end);
+
+    try {
+      if (Number.isSafeInteger(resumeFrom) && resumeFrom >= 0) {
+        const oldest = await live.oldestId();
+        // Events after the one it saw are gone: everything must be read again.
+        if (oldest > resumeFrom + 1 || oldest === 0) {
+          const latest = await live.latestId();
+          if (latest > resumeFrom)
+            send({ id: latest, clientId, kind: 'refresh', payload: '{"reason":"resume"}' });
+          lastSent = Math.max(lastSent, latest);
+        }
+        lastSent = Math.max(lastSent, resumeFrom);
+        for (const m of await live.since(clientId, lastSent)) send(m);
+      } else {
+        lastSent = await live.latestId();
+        raw.write(`id: ${lastSent}\nevent: ready\ndata: {}\n\n`);
+      }
+      ready = true;
+      for (const m of early.splice(0)) send(m);
+    } catch (error) {
+      request.log.warn({ err: error }, 'live stream could not start');
+      end();
+      return;
+    }
+
+    heartbeat = setInterval(() => {
+      stillAllowed().then(
+        (ok) => {
+          if (!ok) {
+            raw.write('event: end\ndata: {"reason":"signed out"}\n\n');
+            end();
+          } else raw.write(': keep-alive\n\n');
+        },
+        () => raw.write(': keep-alive\n\n'),
+      );
+    }, app.deps.config.liveHeartbeatMs);
+    heartbeat.unref();
+  }
+
+  app.get('/api/client/events', async (request, reply) => {
+    const client = requireClient(request);
+    await stream(
+      request,
+      reply,
+      client.id,
+      async () => (await currentClient(app, request))?.id === client.id,
+    );
+  });
+
+  app.get('/api/admin/clients/:id/events', { schema: { params: ClientParam } }, async (request, reply) => {
+    const admin = requireAdmin(request);
+    const client = await findClient(app.deps.db, request.params.id);
+    if (!client) throw notFound(MESSAGES.clientNotFound);
+    await stream(request, reply, client.id, async () => (await currentAdmin(app, request))?.id === admin.id);
+  });
+}
