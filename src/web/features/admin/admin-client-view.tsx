@@ -15,6 +15,9 @@ import { OutcomeInsights, useOutcomeNames } from '../../components/calls/outcome
 import { useCallDrawer } from '../../components/calls/use-call-drawer';
 import { CallSearchBox } from '../../components/calls/call-search-box';
 import { useCallFilters } from '../../components/calls/use-call-filters';
+import { useLiveCalls } from '../../components/calls/use-live-calls';
+import { LiveIndicator } from '../../components/calls/live-indicator';
+import { LiveNowStrip } from '../../components/calls/live-now-strip';
 import { PageLoading } from '../../components/page-loading';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -56,6 +59,7 @@ function ClientView({ client }: { client: AdminClientListItem }) {
   const name = clientDisplayName(client);
   const drawer = useCallDrawer();
   const outcomes = useOutcomeNames(source, filters);
+  const live = useLiveCalls(source);
 
   return (
     <div className="min-h-screen bg-background">
@@ -87,7 +91,11 @@ function ClientView({ client }: { client: AdminClientListItem }) {
 
       <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:px-8">
         <ClientInformationCard client={client} />
-        <h2 className="font-semibold text-xl">Call Analytics Dashboard</h2>
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 className="font-semibold text-xl">Call Analytics Dashboard</h2>
+          <LiveIndicator state={live} />
+        </div>
+        <LiveNowStrip source={source} />
         <CallStatsStrip source={source} scope={filters} />
         <OutcomeInsights source={source} filters={filters} onChange={change} onOpenCall={drawer.open} />
         <CallSearchBox value={filters.search} onSearch={(search) => change({ search })} autoFocus={false} />

@@ -33,6 +33,8 @@ export interface CallSource {
   preferencesUrl?: string;
   /** DELETE target; without it rows have no delete button. */
   deleteUrl?: (callId: string) => string;
+  /** The live stream of this account's call events (issue 17); none: no live updates (the demo). */
+  eventsUrl?: string;
   /** Cache lifetimes in ms (SPEC §9 differs between client and admin views). */
   staleTimes?: { calls?: number; stats?: number; overTime?: number };
 }
@@ -54,6 +56,7 @@ export const CLIENT_CALL_SOURCE: CallSource = {
   deleteUrl: (id) => `/api/client/calls/${encodeURIComponent(id)}`,
   exportUrl: '/api/client/calls/export',
   preferencesUrl: '/api/client/preferences',
+  eventsUrl: '/api/client/events',
   staleTimes: { calls: 30_000, stats: 60_000, overTime: 60_000 },
 };
 
@@ -93,6 +96,7 @@ export function adminCallSource(clientId: string): CallSource {
     deleteUrl: (callId) => `/api/admin/calls/${encodeURIComponent(callId)}?clientId=${id}`,
     exportUrl: `/api/admin/clients/${id}/calls/export`,
     preferencesUrl: '/api/admin/preferences',
+    eventsUrl: `/api/admin/clients/${id}/events`,
     staleTimes: { calls: 30_000, stats: 30_000, overTime: 30_000 },
   };
 }

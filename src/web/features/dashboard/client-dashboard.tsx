@@ -12,6 +12,9 @@ import { CallStatsStrip } from '../../components/calls/call-stats-strip';
 import { OutcomeInsights, useOutcomeNames } from '../../components/calls/outcome-insights';
 import { useCallDrawer } from '../../components/calls/use-call-drawer';
 import { useCallFilters } from '../../components/calls/use-call-filters';
+import { useLiveCalls } from '../../components/calls/use-live-calls';
+import { LiveIndicator } from '../../components/calls/live-indicator';
+import { LiveNowStrip } from '../../components/calls/live-now-strip';
 import { CLIENT_CALL_SOURCE } from '../calls/call-source';
 import { DashboardHeader } from './dashboard-header';
 import { MonthlyReportDownload } from './monthly-report-download';
@@ -25,6 +28,7 @@ export function ClientDashboard({ client }: { client: ClientSession }) {
   const drawer = useCallDrawer();
   const outcomes = useOutcomeNames(source, filters);
   const attentionRef = useRef<HTMLDivElement>(null);
+  const live = useLiveCalls(source);
 
   const closeSearch = () => {
     setSearchOpen(false);
@@ -46,9 +50,13 @@ export function ClientDashboard({ client }: { client: ClientSession }) {
       <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:px-8">
         <PaymentActionBanner />
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 className="font-semibold text-xl">Call Analytics Dashboard</h2>
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 className="font-semibold text-xl">Call Analytics Dashboard</h2>
+            <LiveIndicator state={live} />
+          </div>
           <MonthlyReportDownload />
         </div>
+        <LiveNowStrip source={source} />
         {searchOpen && (
           <CallSearchBox
             value={filters.search}
