@@ -116,6 +116,128 @@ async function helloWorld(): Promise<{ p50: number; p95: number }> {
   return result;
 }
 
+/** An open event stream in the bench: when each `call` event arrived, by call. */
+async function openBenchStream(url: string, cookie: string, arrivals: Map<string, number[]>) {
+  const controller = new AbortController();
+  const res = await fetch(url, { headers: { cookie }, signal: controller.signal });
+  if (res.status !== 200 || !res.body) throw new Error(`stream answered ${res.status}`);
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let ready: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    ready = resolve;
+  });
+  (async () => {
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        let cut = buffer.indexOf('\n\n');
+        while (cut >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          if (block.includes('event: ready')) ready();
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (block.includes('event: call') && data) {
+            const callId = JSON.parse(data).callId as string;
+            const list = arrivals.get(callId) ?? [];
+            list.push(performance.now());
+            arrivals.set(callId, list);
+          }
+          cut = buffer.indexOf('\n\n');
+        }
+      }
+    } catch {
+      // closed by the bench
+    }
+  })();
+  await opened;
+  return () => controller.abort();
+}
+
+/**
+ * Issue 17: 1,000 live streams on one instance (50 clients with 20 each, the most one client may
+ * hold): how long after a webhook is acknowledged its event reaches every stream of the client,
+ * the server's memory for the streams, and webhook ingestion with them open against without.
+ */
+async function liveStreamRows(deps: AppDeps, base: string, withoutStreams: number): Promise<Row[]> {
+  const clients = await deps.db
+    .selectFrom('clients')
+    .select(['id', 'webhook_token'])
+    .where('id', 'like', 'bench-%')
+    .where('id', '!=', BIG_CLIENT_ID)
+    .orderBy('id')
+    .limit(50)
+    .execute();
+  const arrivals = new Map<string, number[]>();
+  global.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  const closers: (() => void)[] = [];
+  for (const client of clients) {
+    const opens = [];
+    for (let i = 0; i < 20; i++) {
+      const cookie = `client_sid=${await deps.sessions.create('client', client.id)}`;
+      opens.push(openBenchStream(`${base}/api/client/events`, cookie, arrivals));
+    }
+    closers.push(...(await Promise.all(opens)));
+  }
+  global.gc?.();
+  const rssOpen = process.memoryUsage().rss;
+
+  // One call per client; its 20 streams' arrival times against the webhook's acknowledgement.
+  const latencies: number[] = [];
+  for (const client of clients) {
+    const body = blandCallBody();
+    const res = await fetch(`${base}/api/webhooks/voice/${client.webhook_token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const acked = performance.now();
+    await res.arrayBuffer();
+    const row = await deps.db
+      .selectFrom('calls')
+      .select('id')
+      .where('client_id', '=', client.id)
+      .where('provider_call_id', '=', String(body.call_id))
+      .executeTakeFirstOrThrow();
+    const deadline = acked + 5000;
+    while ((arrivals.get(row.id)?.length ?? 0) < 20 && performance.now() < deadline)
+      await new Promise((r) => setTimeout(r, 5));
+    const seen = arrivals.get(row.id) ?? [];
+    for (let i = 0; i < 20; i++) latencies.push(i < seen.length ? Math.max(0, seen[i] - acked) : 5000);
+  }
+  const delivered = latencies.filter((l) => l < 5000).length;
+  const withStreams = await webhookLoad(
+    base,
+    clients.map((c) => c.webhook_token),
+    `live-${Date.now()}`,
+  );
+  for (const close of closers) close();
+  const p95 = percentile(latencies, 95);
+  return [
+    {
+      what: `live: event reaches each of 1,000 open streams after the webhook's answer, p95 (p50 ${ms(percentile(latencies, 50))}; ${delivered.toLocaleString()} of ${latencies.length.toLocaleString()} delivered)`,
+      value: ms(p95),
+      target: '≤ 500 ms',
+      ok: p95 <= 500 && delivered === latencies.length,
+    },
+    {
+      what: 'live: server RSS growth for 1,000 open streams',
+      value: `${((rssOpen - rssBefore) / 1024 / 1024).toFixed(1)} MB`,
+      target: '-',
+      ok: null,
+    },
+    {
+      what: `live: webhook ingestion with those 1,000 streams open, each delivery sent to 20 of them (without: ${Math.round(withoutStreams).toLocaleString()}/s)`,
+      value: `${Math.round(withStreams.perSecond).toLocaleString()}/s`,
+      target: 'within 10 %',
+      ok: withStreams.perSecond >= withoutStreams * 0.9,
+    },
+  ];
+}
+
 /**
  * Issue 16: the agency's console over every client (1,000 clients and 10M calls in the full run):
  * portfolio analytics
@@ -427,6 +549,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
     target: '≥ 3,000/s, none lost',
     ok: perSecond >= 3000 && load.failed === 0 && stored === load.distinct,
   });
+  rows.push(...(await liveStreamRows(deps, base, perSecond)));
   if (dialect === 'sqlite') {
     // The durability choice (README): the same load with the cheaper fsync policy, for comparison.
     await sql`pragma synchronous = NORMAL`.execute(deps.db);
