@@ -44,6 +44,13 @@ const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function createWebhookIngest(deps: AppDeps) {
   async function writeDeliveries(deliveries: CallDelivery[]): Promise<WrittenDelivery[]> {
+    const written = await writeInTransaction(deliveries);
+    // Committed: this instance's live streams hear of the calls at once (others by NOTIFY or poll).
+    deps.live.wake();
+    return written;
+  }
+
+  function writeInTransaction(deliveries: CallDelivery[]): Promise<WrittenDelivery[]> {
     return deps.db.transaction().execute(async (trx) => {
       // In (client, call id) order, stable so repeats of one call keep their arrival order:
       // concurrent batches on PostgreSQL then lock rows in the same order and do not deadlock.

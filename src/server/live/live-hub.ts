@@ -4,7 +4,8 @@
  * written through any instance reaches streams held by any other. What wakes the read:
  * - PostgreSQL: LISTEN live_events on a connection of its own (the table's trigger NOTIFYs on
  *   commit), with a slow poll behind it in case a notification is lost while reconnecting;
- * - SQLite (one process by design): a short in-process poll while any stream is open.
+ * - SQLite (one process by design): the writer's own wake-up after its commit (webhook deliveries),
+ *   and an in-process poll while any stream is open for every other writer.
  */
 import type { Kysely } from 'kysely';
 import pg from 'pg';
@@ -29,14 +30,17 @@ export interface LiveHubOptions {
 }
 
 const BATCH = 1000;
+/** How long a writer's wake-up waits, so the commits of a burst share one read. */
+export const WAKE_GAP_MS = 100;
 
-export function createLiveHub({ db, listenUrl, log, pollMs = listenUrl ? 2000 : 150 }: LiveHubOptions) {
+export function createLiveHub({ db, listenUrl, log, pollMs = listenUrl ? 2000 : 250 }: LiveHubOptions) {
   const listeners = new Map<string, Set<LiveListener>>();
   let cursor: number | null = null;
   let reading: Promise<void> | null = null;
   let again = false;
   let timer: NodeJS.Timeout | null = null;
   let listener: pg.Client | null = null;
+  let soon: NodeJS.Timeout | null = null;
   let closed = false;
 
   async function latestId(): Promise<number> {
@@ -151,6 +155,20 @@ export function createLiveHub({ db, listenUrl, log, pollMs = listenUrl ? 2000 : 
 
     latestId,
 
+    /**
+     * Reads new events now: a writer on this instance calls it after its commit, so its own
+     * streams need not wait for the poll (on SQLite the only wake-up besides the poll).
+     */
+    wake(): void {
+      if (listeners.size === 0 || soon) return;
+      // At most one read per WAKE_GAP_MS: under a burst of deliveries the streams get them in a
+      // few batches, and the database is not asked again for every commit.
+      soon = setTimeout(() => {
+        soon = null;
+        wake();
+      }, WAKE_GAP_MS);
+    },
+
     /** Streams open on this instance. */
     openStreams(): number {
       let n = 0;
@@ -161,6 +179,7 @@ export function createLiveHub({ db, listenUrl, log, pollMs = listenUrl ? 2000 : 
     async close(): Promise<void> {
       closed = true;
       if (timer) clearInterval(timer);
+      if (soon) clearTimeout(soon);
       const client = listener;
       listener = null;
       await client?.end().catch(() => {});

@@ -63,9 +63,19 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
     let lastSent = 0;
     let ready = false;
     const early: LiveMessage[] = [];
+    let corked = false;
     const send = (m: LiveMessage) => {
       if (m.id <= lastSent) return;
       lastSent = m.id;
+      // Events handed over together (one read of the hub) leave in one write.
+      if (!corked) {
+        corked = true;
+        raw.cork();
+        process.nextTick(() => {
+          corked = false;
+          raw.uncork();
+        });
+      }
       raw.write(`id: ${m.id}\nevent: ${m.kind}\ndata: ${m.payload}\n\n`);
     };
     // Subscribed first, so nothing written while the missed events are read falls between the two.
