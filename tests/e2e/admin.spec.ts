@@ -212,10 +212,11 @@ test('an admin searches, edits, views and deletes clients, syncs all, and logs o
   await admin.search.fill(`zz-no-such-client-${tag}`);
   await expect(page.getByText(`No clients match “zz-no-such-client-${tag}”.`)).toBeVisible();
   await admin.search.fill('');
+  // The other tabs are the agency console's (agency-console.spec.ts walks through them).
   await page.getByRole('tab', { name: 'Analytics' }).click();
-  await expect(page.getByText('coming soon', { exact: true })).toBeVisible();
+  await expect(page.getByText('Clients at risk', { exact: true })).toBeVisible();
   await page.getByRole('tab', { name: 'Support Tools' }).click();
-  await expect(page.getByText('coming soon', { exact: true })).toBeVisible();
+  await expect(page.getByText('Client support', { exact: true })).toBeVisible();
   await page.getByRole('tab', { name: 'Client Management' }).click();
 
   // Edit: six sections, defaults, validation, a saved change and a rejected API key.

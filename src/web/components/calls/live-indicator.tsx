@@ -18,7 +18,10 @@ export function LiveIndicator({ state }: { state: LiveState | null }) {
     >
       <span
         aria-hidden="true"
-        className={cn('size-2 rounded-full', live ? 'animate-pulse bg-emerald-500' : 'bg-amber-500')}
+        className={cn(
+          'size-2 rounded-full',
+          live ? 'bg-emerald-500 motion-safe:animate-pulse' : 'bg-amber-500',
+        )}
       />
       {live ? 'Live' : state === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
     </span>
