@@ -338,3 +338,17 @@ export type SyncAllResult = z.infer<typeof SyncAllResult>;
 export function clientDisplayName(client: Pick<AdminClient, 'firstName' | 'lastName'>): string {
   return `${client.firstName} ${client.lastName}`.trim();
 }
+
+/** How lists name a client: its company, else the person. */
+export function clientName(client: Pick<AdminClient, 'firstName' | 'lastName' | 'companyName'>): string {
+  return client.companyName || clientDisplayName(client);
+}
+
+/** The same from a stored row (snake_case columns). */
+export function clientNameOfRow(row: {
+  company_name: string | null;
+  first_name: string;
+  last_name: string;
+}): string {
+  return clientName({ companyName: row.company_name, firstName: row.first_name, lastName: row.last_name });
+}

@@ -80,6 +80,16 @@ export const Pagination = z.object({
 });
 export type Pagination = z.infer<typeof Pagination>;
 
+/** A page of `total` items: at least one page, even when there is nothing. */
+export function paginationOf(page: number, limit: number, total: number): Pagination {
+  return { page, limit, total, totalPages: Math.max(1, Math.ceil(total / limit)) };
+}
+
+/** A stored time (epoch ms, a number or a database's numeric string) as ISO 8601; null stays null. */
+export function isoTime(ms: number | string | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();
+}
+
 export const IdParam = z.object({ id: z.string().trim().min(1).max(100) });
 
 /**

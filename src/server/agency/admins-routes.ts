@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AdminAccount, AdminCredentials, CreateAdminBody } from '../../contract/agency';
+import { isoTime } from '../../contract/common';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
@@ -17,7 +18,6 @@ import type { ZodTypeProvider } from '../route-schemas';
 import { createAdmin } from '../seed';
 
 const AdminParam = z.object({ adminId: z.string().trim().min(1).max(100) });
-const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 function toAccount(row: AdminRow, you: string): AdminAccount {
   return {
@@ -25,8 +25,8 @@ function toAccount(row: AdminRow, you: string): AdminAccount {
     username: row.username,
     name: row.name,
     isActive: row.is_active === 1,
-    createdAt: new Date(Number(row.created_at)).toISOString(),
-    lastLoginAt: iso(row.last_login_at),
+    createdAt: isoTime(row.created_at) ?? '',
+    lastLoginAt: isoTime(row.last_login_at),
     isYou: row.id === you,
   };
 }

@@ -7,7 +7,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { AtRiskClient, RiskCode } from '../../contract/agency';
-import { clientDisplayName } from '../../contract/admin';
+import { clientNameOfRow } from '../../contract/admin';
 import { startOfLocalMonth } from '../billing/usage';
 import { localDate, shiftDate } from '../calls/time-zones';
 import type { Database } from '../db/schema';
@@ -165,7 +165,7 @@ export async function clientsAtRisk(
     if (reasons.length > 0)
       out.push({
         clientId: c.id,
-        name: c.company_name || clientDisplayName({ firstName: c.first_name, lastName: c.last_name }),
+        name: clientNameOfRow(c),
         reasons,
       });
   }

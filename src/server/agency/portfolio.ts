@@ -16,7 +16,7 @@ import {
   type PortfolioClient,
   dayCount,
 } from '../../contract/agency';
-import { clientDisplayName } from '../../contract/admin';
+import { clientNameOfRow } from '../../contract/admin';
 import { DATE_RANGE_DAYS } from '../../contract/common';
 import { percentChange } from '../calls/call-queries';
 import { shiftDate } from '../calls/time-zones';
@@ -185,7 +185,7 @@ export async function portfolioAnalytics(
     previous.push({ figures: previousFigures, sums: s.previous });
     rows.push({
       clientId: c.id,
-      name: c.company_name || clientDisplayName({ firstName: c.first_name, lastName: c.last_name }),
+      name: clientNameOfRow(c),
       email: c.email,
       isActive: c.is_active === 1,
       ...currentFigures,

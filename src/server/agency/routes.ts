@@ -4,13 +4,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { AdminAnalytics, AnalyticsQuery, AtRiskList, AuditPage, AuditQuery } from '../../contract/agency';
-import { clientDisplayName } from '../../contract/admin';
+import { clientNameOfRow } from '../../contract/admin';
 import type { ZodTypeProvider } from '../route-schemas';
 import adminsRoutes from './admins-routes';
 import { clientsAtRisk } from './at-risk';
 import { portfolioAnalytics } from './portfolio';
 import supportRoutes from './support-routes';
-import { pageOf } from './support-views';
+import { paginationOf } from '../../contract/common';
 
 export default async function agencyRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -71,10 +71,10 @@ export default async function agencyRoutes(fastify: FastifyInstance): Promise<vo
           clientName:
             r.first_name === null
               ? null
-              : r.company_name || clientDisplayName({ firstName: r.first_name, lastName: r.last_name ?? '' }),
+              : clientNameOfRow({ ...r, first_name: r.first_name, last_name: r.last_name ?? '' }),
           detail: readDetail(r.detail),
         })),
-        pagination: pageOf(page, limit, Number(count.n)),
+        pagination: paginationOf(page, limit, Number(count.n)),
       };
     },
   );

@@ -26,7 +26,8 @@ import { webhookUrlFor } from '../clients/client-view';
 import type { ClientRow } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
 import type { ZodTypeProvider } from '../route-schemas';
-import { adminNames, describeStarter, pageOf, toDelivery } from './support-views';
+import { adminNames, describeStarter, toDelivery } from './support-views';
+import { paginationOf } from '../../contract/common';
 
 const ClientParam = z.object({ id: z.string().trim().min(1).max(100) });
 const DeliveryParam = ClientParam.extend({ deliveryId: z.string().trim().min(1).max(100) });
@@ -64,7 +65,7 @@ export default async function supportRoutes(fastify: FastifyInstance): Promise<v
       ]);
       return {
         items: rows.map((r) => toDelivery({ ...r, raw_body: null, kept: Boolean(r.kept) })),
-        pagination: pageOf(page, limit, Number(count.n)),
+        pagination: paginationOf(page, limit, Number(count.n)),
       };
     },
   );
@@ -159,7 +160,7 @@ export default async function supportRoutes(fastify: FastifyInstance): Promise<v
             error: r.error,
           };
         }),
-        pagination: pageOf(page, limit, Number(count.n)),
+        pagination: paginationOf(page, limit, Number(count.n)),
       };
     },
   );

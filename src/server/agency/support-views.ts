@@ -1,12 +1,7 @@
 /** How Support Tools show stored rows: deliveries, who started a sync, pages. */
 import type { Kysely } from 'kysely';
 import type { Delivery } from '../../contract/agency';
-import type { Pagination } from '../../contract/common';
 import type { Database } from '../db/schema';
-
-export function pageOf(page: number, limit: number, total: number): Pagination {
-  return { page, limit, total, totalPages: Math.max(1, Math.ceil(total / limit)) };
-}
 
 export function toDelivery(row: {
   id: string;

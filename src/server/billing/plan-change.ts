@@ -5,6 +5,7 @@
  * changing plan is not a decision to renew (Resume is). PayPal subscriptions and clients without a
  * subscription buy a plan at /checkout instead.
  */
+import { isoTime } from '../../contract/common';
 import { createHash } from 'node:crypto';
 import {
   BILLING_MESSAGES,
@@ -77,7 +78,6 @@ async function requirePlan(ctx: BillingContext, planId: string): Promise<PlanRow
 }
 
 const dollars = (cents: number) => cents / 100;
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export async function previewPlanChange(
   ctx: BillingContext,
@@ -106,8 +106,8 @@ export async function previewPlanChange(
     creditAfter: dollars(preview.creditAfter),
     currency: preview.currency,
     prorationDate,
-    nextBillingDate: cancelAtPeriodEnd ? null : iso(card.row.current_period_end),
-    currentPeriodEnd: iso(card.row.current_period_end),
+    nextBillingDate: cancelAtPeriodEnd ? null : isoTime(card.row.current_period_end),
+    currentPeriodEnd: isoTime(card.row.current_period_end),
     paymentMethod: cardLabel(card.row.card_brand, card.row.card_last4) ?? 'Card',
     cancelAtPeriodEnd,
   };

@@ -4,6 +4,7 @@
  * page in order (an index walk, or the ranked matches), then those rows in full, so no sort ever
  * carries whole transcripts.
  */
+import { paginationOf } from '../../contract/common';
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { CallFilterQuery, CallSort, CallsPage, CallsQuery, SortOrder } from '../../contract/calls';
 import { timeZoneOf } from '../clients/clients-repository';
@@ -182,13 +183,12 @@ export async function listCalls(
       }
     }
   }
-  const totalPages = Math.max(1, Math.ceil(total / limit));
   const rows = await rowsInOrder(db, ids);
   const calls = rows.map((row) => {
     const call = toCall(row);
     return search?.words ? { ...call, snippet: snippetOf(row, search.words) } : call;
   });
-  return { calls, pagination: { page, limit, total, totalPages } };
+  return { calls, pagination: paginationOf(page, limit, total) };
 }
 
 /** The rows of these ids, in the ids' order. */

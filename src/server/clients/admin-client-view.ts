@@ -2,6 +2,7 @@
  * Maps client rows to the admin area's shapes (contract/admin.ts). The API key leaves this file
  * only masked; column names never leak past it.
  */
+import { isoTime } from '../../contract/common';
 import type { AdminClient, AdminClientListItem } from '../../contract/admin';
 import { maskApiKey } from '../../contract/admin';
 import type { SecretBox } from '../crypto/secrets';
@@ -13,9 +14,6 @@ export interface ClientTotals {
   totalCostMicros: number;
   lastCallAt: number | null;
 }
-
-const iso = (ms: number | null) =>
-  ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();
 
 /** A stored key that no longer decrypts (APP_SECRET changed) still shows as present. */
 function maskedKey(row: ClientRow, secrets: SecretBox): string | null {
@@ -58,8 +56,8 @@ export function toAdminClient(row: ClientRow, publicUrl: string, secrets: Secret
     profileImageUrl: row.profile_image_url,
     onboardingStatus: row.onboarding_status,
     hasLoginCredentials: row.password_hash !== null,
-    createdAt: iso(row.created_at) ?? '',
-    lastSyncAt: iso(row.last_sync_at),
+    createdAt: isoTime(row.created_at) ?? '',
+    lastSyncAt: isoTime(row.last_sync_at),
   };
 }
 
@@ -73,6 +71,6 @@ export function toAdminListItem(
     ...toAdminClient(row, publicUrl, secrets),
     totalCalls: totals.totalCalls,
     totalCost: Math.round(totals.totalCostMicros / 10_000) / 100,
-    lastCallDate: iso(totals.lastCallAt),
+    lastCallDate: isoTime(totals.lastCallAt),
   };
 }

@@ -3,7 +3,7 @@
  * a provider outage) is recorded and the others carry on; the answer names who failed and why.
  */
 import type { SyncAllFailure, SyncAllResult } from '../../contract/admin';
-import { clientDisplayName } from '../../contract/admin';
+import { clientNameOfRow } from '../../contract/admin';
 import type { SyncResult } from '../../contract/calls';
 import type { AppDeps } from '../context';
 import { HttpError } from '../errors';
@@ -49,10 +49,11 @@ export async function syncAllClients(
         created += result.created;
         updated += result.updated;
       } catch (error) {
-        const name =
-          client.company_name ||
-          clientDisplayName({ firstName: client.first_name, lastName: client.last_name });
-        failures.push({ clientId: client.id, name, message: failureMessage(error, log, client.id) });
+        failures.push({
+          clientId: client.id,
+          name: clientNameOfRow(client),
+          message: failureMessage(error, log, client.id),
+        });
       }
     }
   }

@@ -3,6 +3,7 @@
  * secret (shown once), send a test event, read the delivery log, and send a delivery again.
  * Everything is scoped to the signed-in client: another client's delivery is not found.
  */
+import { isoTime } from '../../contract/common';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -36,13 +37,11 @@ import { type WebhookPayload, eventIdOf, renderEvent } from './webhook-sender';
 const Success = z.object({ success: z.literal(true) });
 const DeliveryParams = z.object({ id: z.string().uuid() });
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
-
 function view(endpoint: WebhookEndpoint | null, secret: string | null = null) {
   return {
     url: endpoint?.url ?? null,
     secretHint: endpoint ? endpoint.secret.slice(-4) : null,
-    createdAt: endpoint ? iso(endpoint.createdAt) : null,
+    createdAt: endpoint ? isoTime(endpoint.createdAt) : null,
     secret,
   };
 }
@@ -63,9 +62,9 @@ function toDelivery(row: OutboxRow): WebhookDelivery {
     statusCode: row.last_status_code,
     attempts: row.attempts,
     lastError: row.last_error,
-    createdAt: iso(Number(row.created_at))!,
-    sentAt: iso(row.sent_at),
-    nextAttemptAt: row.status === 'pending' ? iso(Number(row.next_attempt_at)) : null,
+    createdAt: isoTime(Number(row.created_at))!,
+    sentAt: isoTime(row.sent_at),
+    nextAttemptAt: row.status === 'pending' ? isoTime(Number(row.next_attempt_at)) : null,
   };
 }
 

@@ -6,7 +6,7 @@ import {
   type AuditAction,
   type AuditEntry,
 } from '../../../contract/agency';
-import { clientDisplayName } from '../../../contract/admin';
+import { clientName } from '../../../contract/admin';
 import { formatCallCreated } from '../../../contract/format';
 import { CallPagination } from '../../components/calls/call-pagination';
 import { NativeSelect } from '../../components/native-select';
@@ -46,7 +46,7 @@ export function AuditLogCard() {
       all: 'All clients',
       options: (clients.data ?? []).map((c) => ({
         value: c.id,
-        label: c.companyName || clientDisplayName(c),
+        label: clientName(c),
       })),
     },
     {

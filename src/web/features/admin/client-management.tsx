@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Search, UserPlus } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { useLocation } from 'wouter';
-import { type AdminClientListItem, CREDENTIALS_TOAST_MS, clientDisplayName } from '../../../contract/admin';
+import { type AdminClientListItem, CREDENTIALS_TOAST_MS, clientName } from '../../../contract/admin';
 import { QueryView } from '../../components/query-view';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -118,8 +118,7 @@ export function ClientManagement() {
                   onOpen: openClient,
                   onCredentials: generateCredentials,
                   onEdit: (client) => setEditId(client.id),
-                  onDelete: (client) =>
-                    setDeleteTarget({ id: client.id, name: client.companyName || clientDisplayName(client) }),
+                  onDelete: (client) => setDeleteTarget({ id: client.id, name: clientName(client) }),
                   busyId: credentials.isPending ? credentials.variables : null,
                 }}
               />

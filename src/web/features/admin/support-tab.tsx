@@ -3,7 +3,7 @@
  * Replay, the sync history with "Sync now", and a test call; for the agency, the audit log and the
  * admins.
  */
-import { clientDisplayName } from '../../../contract/admin';
+import { clientName } from '../../../contract/admin';
 import { NativeSelect } from '../../components/native-select';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';
@@ -23,8 +23,6 @@ export function SupportTab({
 }) {
   const clients = useAdminClients();
   const client = clients.data?.find((c) => c.id === clientId);
-  const nameOf = (c: { companyName: string | null; firstName: string; lastName: string }) =>
-    c.companyName || clientDisplayName(c);
 
   return (
     <div className="grid min-w-0 gap-6 [&>*]:min-w-0">
@@ -41,7 +39,7 @@ export function SupportTab({
             <option value="">Choose a client…</option>
             {(clients.data ?? []).map((c) => (
               <option key={c.id} value={c.id}>
-                {nameOf(c)} ({c.email})
+                {clientName(c)} ({c.email})
               </option>
             ))}
           </NativeSelect>
