@@ -11,6 +11,8 @@ export type LiveCallChange = 'created' | 'updated' | 'deleted';
 export interface LiveCallEvent {
   change: LiveCallChange;
   callId: string;
+  /** The provider's id of the call, as its live activity names it. */
+  providerCallId: string;
   status: CallStatus;
   outcome: string | null;
   /** ISO time the call was created. */
@@ -25,7 +27,17 @@ export interface LiveRefreshEvent {
   reason: string;
 }
 
-export const LIVE_EVENT_KINDS = ['call', 'refresh'] as const;
+/**
+ * The provider reported a call in progress (Bland's live events to the webhook): the call is not
+ * stored until it ends, so this is all there is of it for now. Not confirmed by the provider's API.
+ */
+export interface LiveActivityEvent {
+  providerCallId: string;
+  /** ISO time the activity arrived. */
+  at: string;
+}
+
+export const LIVE_EVENT_KINDS = ['call', 'refresh', 'activity'] as const;
 export type LiveEventKind = (typeof LIVE_EVENT_KINDS)[number];
 
 /** How often the stream sends a comment line, so proxies and the browser know it is alive. */

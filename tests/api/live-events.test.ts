@@ -161,9 +161,21 @@ describe(`live streams (${TEST_DB})`, () => {
     await streamA.waitFor((e) => callEvents(e).length === 2);
     expect(callEvents(streamA.events)[1]).toMatchObject({ change: 'updated', status: 'transferred' });
 
+    // A live event of a call still in progress: its activity, named by the provider's id.
+    await deliver(urls[1], a.webhook_token, {
+      message: 'Call connected',
+      call_id: 'live-call-1',
+      category: 'call',
+    });
+    await streamA.waitFor((e) => e.some((x) => x.event === 'activity'));
+    expect(JSON.parse(streamA.events.find((x) => x.event === 'activity')?.data ?? '{}')).toMatchObject({
+      providerCallId: 'live-call-1',
+    });
+    expect(callEvents(streamA.events)[0]).toMatchObject({ providerCallId: body.call_id });
+
     // B's stream saw none of it.
     await new Promise((r) => setTimeout(r, 500));
-    expect(callEvents(streamB.events)).toEqual([]);
+    expect(streamB.events.filter((e) => e.event !== 'ready')).toEqual([]);
     streamA.close();
     streamB.close();
   });

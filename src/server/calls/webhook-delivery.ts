@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
 import type { WebhookHeaders } from '../providers/voice/types';
+import { LiveEvents } from '../live/live-events';
 import { backfillPathwayName, cachedPathwayNames } from './pathways';
 import { createWebhookConfirmer } from './webhook-confirmation';
 import { type DeliveryLog, createWebhookIngest } from './webhook-ingest';
@@ -101,6 +102,13 @@ export function createDeliveryProcessor(
     }
     if (body.kind === 'event') {
       const deliveryId = await record(input, { kind: 'event', outcome: 'acknowledged', callId: body.callId });
+      // A call in progress, for "Live now" (a replay of an old event announces nothing).
+      if (body.callId && !input.replayOf) {
+        const live = new LiveEvents();
+        live.activity(client.id, body.callId, deps.now());
+        await live.apply(deps.db, deps.now());
+        deps.live.wake();
+      }
       return { kind: 'event', callId: body.callId, deliveryId };
     }
 

@@ -4,12 +4,19 @@
  * and no list, so they are not announced either.
  */
 import type { Kysely } from 'kysely';
-import type { LiveCallChange, LiveCallEvent, LiveEventKind, LiveRefreshEvent } from '../../contract/live';
+import type {
+  LiveActivityEvent,
+  LiveCallChange,
+  LiveCallEvent,
+  LiveEventKind,
+  LiveRefreshEvent,
+} from '../../contract/live';
 import type { CallRow, Database } from '../db/schema';
 
 type Announced = Pick<
   CallRow,
   | 'id'
+  | 'provider_call_id'
   | 'client_id'
   | 'status'
   | 'outcome'
@@ -24,7 +31,7 @@ type Announced = Pick<
 interface Pending {
   clientId: string;
   kind: LiveEventKind;
-  data: LiveCallEvent | LiveRefreshEvent;
+  data: LiveCallEvent | LiveRefreshEvent | LiveActivityEvent;
 }
 
 export class LiveEvents {
@@ -38,6 +45,7 @@ export class LiveEvents {
       data: {
         change,
         callId: row.id,
+        providerCallId: row.provider_call_id,
         status: row.status,
         outcome: row.outcome ?? null,
         createdAt: new Date(Number(row.created_at)).toISOString(),
@@ -45,6 +53,15 @@ export class LiveEvents {
         toNumber: row.to_number,
         pathway: row.pathway,
       },
+    });
+  }
+
+  /** A call the provider says is in progress (its live events), before it is stored. */
+  activity(clientId: string, providerCallId: string, at: number): void {
+    this.pending.push({
+      clientId,
+      kind: 'activity',
+      data: { providerCallId, at: new Date(at).toISOString() },
     });
   }
 

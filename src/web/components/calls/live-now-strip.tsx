@@ -11,11 +11,12 @@ import type { CallSource } from '../../features/calls/call-source';
 import { callKeys } from '../../features/calls/query-keys';
 import { getJson } from '../../lib/api';
 import { formatPhone } from './phone';
+import type { LiveActivity } from './use-live-calls';
 
 /** At most this many calls are listed; the heading counts them all. */
 const SHOWN = 5;
 
-export function LiveNowStrip({ source }: { source: CallSource }) {
+export function LiveNowStrip({ source, inProgress }: { source: CallSource; inProgress: LiveActivity[] }) {
   const active = useQuery({
     queryKey: [...callKeys.source(source.key), 'live-now'],
     queryFn: () =>
@@ -24,13 +25,17 @@ export function LiveNowStrip({ source }: { source: CallSource }) {
   });
   const [now, setNow] = useState(() => Date.now());
   const calls = active.data?.calls ?? [];
+  // Calls the provider reports in progress that are not stored yet (Bland stores a call when it ends).
+  const stored = new Set(calls.map((c) => c.providerCallId));
+  const announced = inProgress.filter((a) => !stored.has(a.providerCallId));
+  const shown = calls.length + announced.length;
   useEffect(() => {
-    if (calls.length === 0) return;
+    if (shown === 0) return;
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
-  }, [calls.length]);
-  if (calls.length === 0) return null;
-  const total = active.data?.pagination.total ?? calls.length;
+  }, [shown]);
+  if (shown === 0) return null;
+  const total = (active.data?.pagination.total ?? calls.length) + announced.length;
 
   return (
     <section
@@ -54,6 +59,20 @@ export function LiveNowStrip({ source }: { source: CallSource }) {
             </span>
             <span className="shrink-0 font-medium tabular-nums" title="Time since the call started">
               {formatDuration(Math.max(0, (now - Date.parse(call.createdAt)) / 1000))}
+            </span>
+          </li>
+        ))}
+        {announced.slice(0, SHOWN).map((a) => (
+          <li
+            key={a.providerCallId}
+            className="flex min-w-0 items-center justify-between gap-3 rounded-md bg-card px-3 py-2 text-sm shadow-xs"
+          >
+            <span className="min-w-0 truncate">
+              Call <span className="font-mono text-xs">{a.providerCallId.slice(0, 8)}</span>
+              <span className="text-muted-foreground"> · details when it ends</span>
+            </span>
+            <span className="shrink-0 font-medium tabular-nums" title="Time since its first activity">
+              {formatDuration(Math.max(0, (now - a.since) / 1000))}
             </span>
           </li>
         ))}

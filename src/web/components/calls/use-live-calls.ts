@@ -39,9 +39,41 @@ export function debounceBurst(fn: () => void, quiet: number, maxWait: number) {
   };
 }
 
-export function useLiveCalls(source: CallSource): LiveState | null {
+/** A call the provider reports in progress that is not stored yet (its live events). */
+export interface LiveActivity {
+  providerCallId: string;
+  /** When its first and latest activity arrived (ms). */
+  since: number;
+  last: number;
+}
+
+export interface LiveCalls {
+  /** null: this view has no stream (the demo). */
+  state: LiveState | null;
+  inProgress: LiveActivity[];
+}
+
+/** Activity older than this with nothing new is taken as over (the call's own event may be lost). */
+export const ACTIVITY_TTL_MS = 3 * 60 * 1000;
+
+/** The activity list after one event: kept, started, or ended by the call's own event. */
+export function nextActivity(
+  list: LiveActivity[],
+  event: { kind: 'activity' | 'call'; providerCallId: string },
+  now: number,
+): LiveActivity[] {
+  const others = list.filter(
+    (a) => a.providerCallId !== event.providerCallId && a.last > now - ACTIVITY_TTL_MS,
+  );
+  if (event.kind === 'call') return others;
+  const known = list.find((a) => a.providerCallId === event.providerCallId);
+  return [...others, { providerCallId: event.providerCallId, since: known?.since ?? now, last: now }];
+}
+
+export function useLiveCalls(source: CallSource): LiveCalls {
   const queryClient = useQueryClient();
   const [state, setState] = useState<LiveState>('connecting');
+  const [inProgress, setInProgress] = useState<LiveActivity[]>([]);
   const url = source.eventsUrl;
 
   useEffect(() => {
@@ -51,6 +83,15 @@ export function useLiveCalls(source: CallSource): LiveState | null {
       LIVE_DEBOUNCE_MS,
       LIVE_MAX_WAIT_MS,
     );
+    const track = (kind: 'activity' | 'call', data: string) => {
+      try {
+        const providerCallId = JSON.parse(data).providerCallId;
+        if (typeof providerCallId === 'string')
+          setInProgress((list) => nextActivity(list, { kind, providerCallId }, Date.now()));
+      } catch {
+        // not ours to read: the refresh below still happens
+      }
+    };
     let events: EventSource | null = null;
     let retry: ReturnType<typeof setTimeout> | null = null;
     const open = () => {
@@ -61,20 +102,30 @@ export function useLiveCalls(source: CallSource): LiveState | null {
         // Closed for good (the server answered an error): try again later ourselves.
         if (events?.readyState === EventSource.CLOSED) retry = setTimeout(open, RETRY_MS);
       };
-      events.addEventListener('call', () => refresh.push());
+      events.addEventListener('call', (e) => {
+        track('call', (e as MessageEvent<string>).data);
+        refresh.push();
+      });
       events.addEventListener('refresh', () => refresh.push());
+      events.addEventListener('activity', (e) => track('activity', (e as MessageEvent<string>).data));
       events.addEventListener('end', () => {
         events?.close();
         setState('reconnecting');
       });
     };
     open();
+    // Calls whose activity stopped without their own event are dropped after a while.
+    const expiry = setInterval(
+      () => setInProgress((list) => list.filter((a) => a.last > Date.now() - ACTIVITY_TTL_MS)),
+      15_000,
+    );
     return () => {
       refresh.cancel();
+      clearInterval(expiry);
       if (retry) clearTimeout(retry);
       events?.close();
     };
   }, [url, source.key, queryClient]);
 
-  return url ? state : null;
+  return { state: url ? state : null, inProgress };
 }

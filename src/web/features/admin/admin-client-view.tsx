@@ -93,9 +93,9 @@ function ClientView({ client }: { client: AdminClientListItem }) {
         <ClientInformationCard client={client} />
         <div className="flex flex-wrap items-center gap-3">
           <h2 className="font-semibold text-xl">Call Analytics Dashboard</h2>
-          <LiveIndicator state={live} />
+          <LiveIndicator state={live.state} />
         </div>
-        <LiveNowStrip source={source} />
+        <LiveNowStrip source={source} inProgress={live.inProgress} />
         <CallStatsStrip source={source} scope={filters} />
         <OutcomeInsights source={source} filters={filters} onChange={change} onOpenCall={drawer.open} />
         <CallSearchBox value={filters.search} onSearch={(search) => change({ search })} autoFocus={false} />

@@ -52,11 +52,11 @@ export function ClientDashboard({ client }: { client: ClientSession }) {
         <div className="flex flex-wrap items-center justify-between gap-3">
           <div className="flex flex-wrap items-center gap-3">
             <h2 className="font-semibold text-xl">Call Analytics Dashboard</h2>
-            <LiveIndicator state={live} />
+            <LiveIndicator state={live.state} />
           </div>
           <MonthlyReportDownload />
         </div>
-        <LiveNowStrip source={source} />
+        <LiveNowStrip source={source} inProgress={live.inProgress} />
         {searchOpen && (
           <CallSearchBox
             value={filters.search}
