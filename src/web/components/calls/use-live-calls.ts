@@ -12,7 +12,7 @@ import { callKeys } from '../../features/calls/query-keys';
 export type LiveState = 'connecting' | 'live' | 'reconnecting';
 
 /** Quiet time after the last event before refetching, and the longest a burst may delay it. */
-export const LIVE_DEBOUNCE_MS = 400;
+export const LIVE_DEBOUNCE_MS = 250;
 export const LIVE_MAX_WAIT_MS = 2000;
 const RETRY_MS = 5000;
 
