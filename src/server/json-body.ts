@@ -39,3 +39,14 @@ export function assertJsonDepth(text: string): void {
     throw badRequest(`Request body is nested too deeply (more than ${MAX_JSON_DEPTH} levels)`);
   }
 }
+
+/** A stored JSON object (details, analysis); anything else, or unreadable text, is null. */
+export function parseJsonObject(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}

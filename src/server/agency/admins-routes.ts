@@ -4,7 +4,7 @@
  * cannot deactivate itself, and the last active admin stays, so the console never locks itself out.
  * The CLI (`npm run cli -- admin …`) keeps working beside it.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AdminAccount, AdminCredentials, CreateAdminBody } from '../../contract/agency';
 import { isoTime } from '../../contract/common';
@@ -75,61 +75,45 @@ export default async function adminsRoutes(fastify: FastifyInstance): Promise<vo
     },
   );
 
-  app.post(
-    '/api/admin/admins/:adminId/deactivate',
-    { schema: { params: AdminParam, response: { 200: AdminAccount } } },
-    async (request) => {
-      const you = requireAdmin(request);
-      const target = await adminOr404(request.params.adminId);
-      if (target.id === you.id) throw conflict('You cannot deactivate yourself; ask another admin');
-      const updated = await db.transaction().execute(async (trx) => {
-        if (target.is_active === 1) {
-          await trx.updateTable('admins').set({ is_active: 0 }).where('id', '=', target.id).execute();
-          // Signed out everywhere at once.
+  /** Switches an admin on or off (audited when it changes); off also signs it out everywhere. */
+  async function setActive(request: FastifyRequest, adminId: string, active: boolean) {
+    const you = requireAdmin(request);
+    const target = await adminOr404(adminId);
+    if (!active && target.id === you.id) throw conflict('You cannot deactivate yourself; ask another admin');
+    const updated = await db.transaction().execute(async (trx) => {
+      if ((target.is_active === 1) !== active) {
+        await trx
+          .updateTable('admins')
+          .set({ is_active: active ? 1 : 0 })
+          .where('id', '=', target.id)
+          .execute();
+        if (!active)
           await trx
             .deleteFrom('sessions')
             .where('kind', '=', 'admin')
             .where('subject_id', '=', target.id)
             .execute();
-          await recordAudit(
-            trx,
-            {
-              adminId: you.id,
-              action: 'admin.deactivate',
-              detail: { adminId: target.id, username: target.username },
-            },
-            now(),
-          );
-        }
-        return trx.selectFrom('admins').selectAll().where('id', '=', target.id).executeTakeFirstOrThrow();
-      });
-      return toAccount(updated, you.id);
-    },
-  );
+        await recordAudit(
+          trx,
+          {
+            adminId: you.id,
+            action: active ? 'admin.activate' : 'admin.deactivate',
+            detail: { adminId: target.id, username: target.username },
+          },
+          now(),
+        );
+      }
+      return trx.selectFrom('admins').selectAll().where('id', '=', target.id).executeTakeFirstOrThrow();
+    });
+    return toAccount(updated, you.id);
+  }
 
-  app.post(
-    '/api/admin/admins/:adminId/activate',
-    { schema: { params: AdminParam, response: { 200: AdminAccount } } },
-    async (request) => {
-      const you = requireAdmin(request);
-      const target = await adminOr404(request.params.adminId);
-      const updated = await db.transaction().execute(async (trx) => {
-        if (target.is_active !== 1) {
-          await trx.updateTable('admins').set({ is_active: 1 }).where('id', '=', target.id).execute();
-          await recordAudit(
-            trx,
-            {
-              adminId: you.id,
-              action: 'admin.activate',
-              detail: { adminId: target.id, username: target.username },
-            },
-            now(),
-          );
-        }
-        return trx.selectFrom('admins').selectAll().where('id', '=', target.id).executeTakeFirstOrThrow();
-      });
-      return toAccount(updated, you.id);
-    },
+  const toggle = { schema: { params: AdminParam, response: { 200: AdminAccount } } };
+  app.post('/api/admin/admins/:adminId/deactivate', toggle, (request) =>
+    setActive(request, request.params.adminId, false),
+  );
+  app.post('/api/admin/admins/:adminId/activate', toggle, (request) =>
+    setActive(request, request.params.adminId, true),
   );
 
   app.post(

@@ -19,6 +19,7 @@ import {
 import { clientNameOfRow } from '../../contract/admin';
 import { DATE_RANGE_DAYS } from '../../contract/common';
 import { percentChange } from '../calls/call-queries';
+import { type DaySums, emptySums } from '../calls/client-days';
 import { shiftDate } from '../calls/time-zones';
 import type { Database } from '../db/schema';
 import { listPortfolioClients } from '../clients/clients-repository';
@@ -40,17 +41,10 @@ export function previousRange(range: DayRange): DayRange {
   return { from: shiftDate(range.from, -days), to: shiftDate(range.from, -1) };
 }
 
-/** Raw sums of one client over one period. */
-export interface PeriodSums {
-  calls: number;
-  seconds: number;
-  costMicros: number;
-  providerMicros: number;
-  answered: number;
-  failed: number;
-}
+/** Raw sums of one client over one period: the days' sums added up. */
+export type PeriodSums = DaySums;
 
-const EMPTY: PeriodSums = { calls: 0, seconds: 0, costMicros: 0, providerMicros: 0, answered: 0, failed: 0 };
+const EMPTY: PeriodSums = emptySums();
 
 const COLUMNS = {
   calls: 'call_count',

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AdminAnalytics, AnalyticsQuery, AtRiskList, AuditPage, AuditQuery } from '../../contract/agency';
 import { clientNameOfRow } from '../../contract/admin';
+import { parseJsonObject } from '../json-body';
 import type { ZodTypeProvider } from '../route-schemas';
 import adminsRoutes from './admins-routes';
 import { clientsAtRisk } from './at-risk';
@@ -72,20 +73,10 @@ export default async function agencyRoutes(fastify: FastifyInstance): Promise<vo
             r.first_name === null
               ? null
               : clientNameOfRow({ ...r, first_name: r.first_name, last_name: r.last_name ?? '' }),
-          detail: readDetail(r.detail),
+          detail: parseJsonObject(r.detail),
         })),
         pagination: paginationOf(page, limit, Number(count.n)),
       };
     },
   );
-}
-
-function readDetail(text: string | null): Record<string, unknown> | null {
-  if (!text) return null;
-  try {
-    const value = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? value : null;
-  } catch {
-    return null;
-  }
 }

@@ -25,7 +25,7 @@ export type DayContributing = Pick<
 const SEP = '\u0000';
 const ANSWERED = new Set(['completed', 'transferred']);
 
-const empty = (): DaySums => ({
+export const emptySums = (): DaySums => ({
   calls: 0,
   seconds: 0,
   costMicros: 0,
@@ -52,7 +52,7 @@ export class ClientDayDeltas {
     const key = `${day}${SEP}${call.client_id}`;
     let d = this.days.get(key);
     if (!d) {
-      d = empty();
+      d = emptySums();
       this.days.set(key, d);
     }
     add(d, call, sign);
@@ -144,7 +144,7 @@ export async function rebuildClientDays(
     const day = localDate(Number(b.bucket), timeZone);
     let d = days.get(day);
     if (!d) {
-      d = empty();
+      d = emptySums();
       days.set(day, d);
     }
     add(

@@ -1,4 +1,5 @@
 /** A call's insights as the `calls` columns hold them, and back. */
+import { parseJsonObject } from '../json-body';
 import type { CallRow } from '../db/schema';
 import type { CallInsights } from '../providers/voice/types';
 
@@ -47,16 +48,6 @@ export function mergeInsightColumns(current: InsightColumns, incoming: InsightCo
   return out as InsightColumns;
 }
 
-function parseObject(text: string | null): Record<string, unknown> | null {
-  if (!text) return null;
-  try {
-    const value = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? value : null;
-  } catch {
-    return null;
-  }
-}
-
 export function insightsOf(row: InsightColumns): CallInsights {
   return {
     summary: row.summary,
@@ -64,7 +55,7 @@ export function insightsOf(row: InsightColumns): CallInsights {
     endedBy: row.call_ended_by,
     errorMessage: row.error_message,
     dispositionTag: row.disposition_tag,
-    analysis: parseObject(row.analysis_json),
-    variables: parseObject(row.variables_json),
+    analysis: parseJsonObject(row.analysis_json),
+    variables: parseJsonObject(row.variables_json),
   };
 }
