@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../src/server/db/connect';
+import { agencyShard, carryClientDaysForward } from '../src/server/calls/client-days';
 
 export interface DatasetSize {
   clients: number;
@@ -23,6 +24,7 @@ export async function createDataset(database: Db, size: DatasetSize, now: number
   await sql`delete from call_outcome_rollups`.execute(db);
   await sql`delete from call_outcome_rollups_daily`.execute(db);
   await sql`delete from client_call_days`.execute(db);
+  await sql`delete from agency_call_days`.execute(db);
   await sql`delete from calls`.execute(db);
   await sql`delete from clients where id like 'bench-%'`.execute(db);
 
@@ -137,9 +139,37 @@ export async function createDataset(database: Db, size: DatasetSize, now: number
   await sql`insert into call_outcome_rollups_daily (client_id, day, outcome, pathway, call_count, total_seconds, total_cost_micros)
     select client_id, ${day}, outcome, pathway, count(*), sum(duration_seconds), sum(cost_micros)
     from calls where is_proxy = 0 group by client_id, ${day}, outcome, pathway`.execute(db);
-  await sql`insert into client_call_days (day, client_id, call_count, total_seconds, total_cost_micros, total_provider_micros, answered_count, failed_count)
-    select ${day}, client_id, count(*), sum(duration_seconds), sum(cost_micros), sum(coalesce(provider_price_micros, 0)),
-      sum(case when status in ('completed', 'transferred') then 1 else 0 end), sum(case when status = 'failed' then 1 else 0 end)
-    from calls where is_proxy = 0 group by client_id, ${day}`.execute(db);
+  // Each client's days with their running totals, dense from its first day as the app keeps them
+  // (a row for every day, with or without calls), carried forward as housekeeping does, and the
+  // agency's days in their shards.
+  await sql`insert into client_call_days (day, client_id, call_count, total_seconds, total_cost_micros, total_provider_micros, answered_count, failed_count,
+      cum_calls, cum_seconds, cum_cost_micros, cum_provider_micros, cum_answered, cum_failed)
+    with days as (select ${day} as day, client_id, count(*) as calls, sum(duration_seconds) as seconds, sum(cost_micros) as cost,
+        sum(coalesce(provider_price_micros, 0)) as provider,
+        sum(case when status in ('completed', 'transferred') then 1 else 0 end) as answered,
+        sum(case when status = 'failed' then 1 else 0 end) as failed
+      from calls where is_proxy = 0 group by client_id, ${day}),
+    firsts as (select client_id, min(day) as first from days group by client_id),
+    calendar as (select distinct day from days),
+    dense as (select c.day, f.client_id, coalesce(d.calls, 0) as calls, coalesce(d.seconds, 0) as seconds,
+        coalesce(d.cost, 0) as cost, coalesce(d.provider, 0) as provider, coalesce(d.answered, 0) as answered,
+        coalesce(d.failed, 0) as failed
+      from firsts f join calendar c on c.day >= f.first
+      left join days d on d.client_id = f.client_id and d.day = c.day)
+    select day, client_id, calls, seconds, cost, provider, answered, failed,
+      sum(calls) over w, sum(seconds) over w, sum(cost) over w, sum(provider) over w, sum(answered) over w, sum(failed) over w
+    from dense
+    window w as (partition by client_id order by day)`.execute(db);
+  await carryClientDaysForward(db, now);
+  const clientIds = await db.selectFrom('clients').select('id').execute();
+  const shardOf = sql.join(
+    clientIds.map(({ id }) => sql`when ${id} then ${sql.lit(agencyShard(id))}`),
+    sql` `,
+  );
+  await sql`insert into agency_call_days (day, shard, call_count, total_cost_micros, total_provider_micros)
+    select day, shard, sum(call_count), sum(total_cost_micros), sum(total_provider_micros)
+    from (select day, case client_id ${shardOf} end as shard, call_count, total_cost_micros, total_provider_micros
+      from client_call_days) as d
+    group by day, shard`.execute(db);
   await sql`analyze`.execute(db);
 }

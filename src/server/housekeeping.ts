@@ -2,12 +2,14 @@
  * Periodic clean-up every instance runs (each step is idempotent, so two instances doing it at
  * once is harmless): the webhook delivery log, and webhook calls the provider never confirmed,
  * are kept for WEBHOOK_DELIVERY_RETENTION_DAYS; rate counters go once they count nothing; live
- * events once no stream could resume from them.
+ * events once no stream could resume from them; every client's running totals are carried to
+ * the coming days, so the portfolio finds each client at any day it asks about.
  */
 import { createCallsRepository } from './calls/calls-repository';
 import type { AppDeps } from './context';
 import { LIVE_RESUME_MS } from '../contract/live';
 import { pruneLiveEvents } from './live/live-events';
+import { carryClientDaysForward } from './calls/client-days';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INTERVAL_MS = 60 * 60 * 1000;
@@ -52,6 +54,7 @@ export function startHousekeeping(deps: AppDeps, onError: (error: unknown) => vo
     pruneUnconfirmedCalls(deps).catch(onError);
     pruneRateCounters(deps).catch(onError);
     pruneLiveEvents(deps.db, deps.now() - LIVE_RESUME_MS).catch(onError);
+    carryClientDaysForward(deps.db, deps.now()).catch(onError);
   };
   run();
   const timer = setInterval(run, INTERVAL_MS);

@@ -14,6 +14,8 @@ import type {
   SyncRunsPage,
 } from '../../src/contract/agency';
 import { createCallsRepository } from '../../src/server/calls/calls-repository';
+import { carryClientDaysForward } from '../../src/server/calls/client-days';
+import { rebuildDailyRollups } from '../../src/server/calls/rollups';
 import { MAX_KEPT_BODY_BYTES } from '../../src/server/calls/webhook-delivery';
 import type { ClientRow } from '../../src/server/db/schema';
 import { parseBlandCall } from '../../src/server/providers/voice/bland-payload';
@@ -158,6 +160,153 @@ describe(`agency console (${TEST_DB})`, () => {
     expect(deleted.statusCode, deleted.body).toBe(200);
     const after = await get<AdminAnalytics>('/api/admin/analytics?dateRange=7d');
     expect(after.clients.find((c) => c.clientId === a.id)).toMatchObject({ calls: 3, costCents: 41 });
+  });
+
+  it('keeps running totals exact through late calls, gaps, deletions, a zone change and the client leaving', async () => {
+    const now = t.deps.now();
+    const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const c = await createClient(t.deps, { company_name: 'Running Totals' });
+    const call = (daysAgo: number, seconds: number, extra: Record<string, unknown> = {}) => ({
+      corrected_duration: String(seconds),
+      price: seconds / 600,
+      created_at: at(now - daysAgo * DAY - 3_600_000),
+      ...extra,
+    });
+    // Days in the order a sync and late webhooks could bring them: gaps, then earlier days, then
+    // a day in a gap, then more on a day that exists.
+    await store(c, [call(40, 60), call(2, 120)]);
+    await store(c, [call(50, 30, { status: 'failed', completed: false })]);
+    await store(c, [call(20, 90), call(20, 45)]);
+    await store(c, [call(2, 10)]);
+
+    /** The client's sums over a range from its calls, the slow and obvious way. */
+    const naive = async (from: string, to: string) => {
+      const rows = await t.deps.db
+        .selectFrom('calls')
+        .select(['created_at', 'cost_micros'])
+        .where('client_id', '=', c.id)
+        .execute();
+      const inside = rows.filter(
+        (r) => dayOf(Number(r.created_at)) >= from && dayOf(Number(r.created_at)) <= to,
+      );
+      return {
+        calls: inside.length,
+        revenueCents: Math.round(inside.reduce((n, r) => n + Number(r.cost_micros), 0) / 10_000),
+      };
+    };
+    const rowOf = async (query: string) => {
+      const analytics = await get<AdminAnalytics>(`/api/admin/analytics?${query}`);
+      return analytics.clients.find((x) => x.clientId === c.id)!;
+    };
+    const ranges = [
+      [dayOf(now - 29 * DAY), today()],
+      [dayOf(now - 60 * DAY), dayOf(now - 30 * DAY)],
+      [dayOf(now - 45 * DAY), dayOf(now - 20 * DAY)],
+      [dayOf(now - 20 * DAY), dayOf(now - 20 * DAY)],
+      [dayOf(now - 19 * DAY), dayOf(now - 3 * DAY)],
+    ];
+    const check = async () => {
+      for (const [from, to] of ranges)
+        expect(await rowOf(`from=${from}&to=${to}`), `${from}..${to}`).toMatchObject(await naive(from, to));
+    };
+    await check();
+
+    // Dense: one row per day from the first to the last, each running total the days before it.
+    const days = await t.deps.db
+      .selectFrom('client_call_days')
+      .selectAll()
+      .where('client_id', '=', c.id)
+      .orderBy('day')
+      .execute();
+    expect(days[0].day).toBe(dayOf(now - 50 * DAY - 3_600_000));
+    expect(days).toHaveLength(49);
+    let calls = 0;
+    for (const d of days) {
+      calls += Number(d.call_count);
+      expect(Number(d.cum_calls), d.day).toBe(calls);
+    }
+
+    // A deleted call leaves every later day's total.
+    const [old] = await t.deps.db
+      .selectFrom('calls')
+      .select('id')
+      .where('client_id', '=', c.id)
+      .orderBy('created_at')
+      .limit(1)
+      .execute();
+    expect(await createCallsRepository(t.deps.db, t.deps.now).deleteCall(c.id, old.id)).toBe(true);
+    await check();
+
+    // Housekeeping carries the totals to the day after tomorrow; nothing changes.
+    expect(await carryClientDaysForward(t.deps.db, now)).toBeGreaterThan(0);
+    const last = await t.deps.db
+      .selectFrom('client_call_days')
+      .select((eb) => eb.fn.max('day').as('day'))
+      .where('client_id', '=', c.id)
+      .executeTakeFirstOrThrow();
+    expect(last.day).toBe(dayOf(now + 2 * DAY));
+    await check();
+    await store(c, [call(0, 30)]);
+    await check();
+
+    // A zone far ahead moves the days; every call is still counted once.
+    await t.deps.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('clients')
+        .set({ timezone: 'Pacific/Kiritimati' })
+        .where('id', '=', c.id)
+        .execute();
+      await rebuildDailyRollups(trx, c.id, 'Pacific/Kiritimati');
+    });
+    // (Its newest call is on tomorrow's date there.)
+    const everything = await rowOf(`from=${dayOf(now - 89 * DAY)}&to=${dayOf(now + DAY)}`);
+    expect(everything.calls).toBe(6);
+
+    // The chart is every onboarded client's days, and the total line adds the same clients.
+    const series = async () => {
+      const a = await get<AdminAnalytics>(
+        `/api/admin/analytics?from=${dayOf(now - 89 * DAY)}&to=${dayOf(now + DAY)}`,
+      );
+      return { chart: a.series.reduce((n, p) => n + p.calls, 0), table: a.totals.calls };
+    };
+    const pending = await createClient(t.deps, {
+      company_name: 'Still Onboarding',
+      onboarding_status: 'pending',
+    });
+    await store(pending, [call(1, 60)]);
+    const before = await series();
+    expect(before.chart).toBe(before.table);
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/clients/${c.id}`,
+      headers: { cookie: admin },
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    const afterwards = await series();
+    expect(afterwards).toEqual({ chart: before.chart - 6, table: before.table - 6 });
+  });
+
+  it('keeps running totals exact when calls of one client on different days are written at once', async () => {
+    const now = t.deps.now();
+    const c = await createClient(t.deps, { company_name: 'Concurrent Days' });
+    await Promise.all(
+      [9, 3, 14, 1, 7, 12, 5, 0, 10, 2].map((daysAgo) =>
+        store(c, [{ corrected_duration: '60', price: 0.1, created_at: at(now - daysAgo * DAY - 60_000) }]),
+      ),
+    );
+    const days = await t.deps.db
+      .selectFrom('client_call_days')
+      .select(['day', 'call_count', 'cum_calls'])
+      .where('client_id', '=', c.id)
+      .orderBy('day')
+      .execute();
+    expect(days).toHaveLength(15);
+    let calls = 0;
+    for (const d of days) {
+      calls += Number(d.call_count);
+      expect(Number(d.cum_calls), d.day).toBe(calls);
+    }
+    expect(calls).toBe(10);
   });
 
   it('refuses bad ranges with 400', async () => {

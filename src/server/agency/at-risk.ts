@@ -1,18 +1,17 @@
 /**
  * Clients at risk (issue 16), each with its reasons in words, from what the database already
- * knows: the last 30 days against the 30 before them (client_call_days), the sync history against
+ * knows: the last 30 days against the 30 before them (client_call_days' running totals), the sync history against
  * the webhook delivery log, the API key's status, the subscription, and this month's minutes
  * against the plan. Thresholds are named below; small clients are left out of the volume rules,
  * where a handful of calls would swing the percentages.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AtRiskClient, RiskCode } from '../../contract/agency';
 import { clientNameOfRow } from '../../contract/admin';
-import { startOfLocalMonth } from '../billing/usage';
 import { localDate, shiftDate } from '../calls/time-zones';
 import type { Database } from '../db/schema';
 import { listRiskFacts } from '../clients/clients-repository';
-import { type PeriodSums, sumsByClient } from './portfolio';
+import { type PeriodSums, runningTotalsAt, sumsByClient } from './portfolio';
 
 const DAY_MS = 86_400_000;
 /** The volume rules compare the last 30 days with the 30 before them. */
@@ -64,9 +63,11 @@ export async function clientsAtRisk(
   const range = { from: shiftDate(today, 1 - RISK_WINDOW_DAYS), to: today };
   const silentSince = now - WEBHOOK_SILENT_DAYS * DAY_MS;
 
+  const facts = listRiskFacts(db);
+  const ids = facts.then((list) => list.map((c) => c.id));
   const [clients, sums, syncFinds] = await Promise.all([
-    listRiskFacts(db),
-    sumsByClient(db, range),
+    facts,
+    sumsByClient(db, range, ids),
     // Calls the sync found lately that no webhook brought (the sync creates only what is new).
     db
       .selectFrom('sync_runs')
@@ -91,28 +92,28 @@ export async function clientsAtRisk(
   }
 
   // This month's minutes per client. Local months start on one or two dates across zones (near
-  // a month's turn some zones are still in the previous one): one sum per start date.
-  const monthStarts = new Map(
-    clients.map((c) => [c.id, localDate(startOfLocalMonth(now, c.timezone), c.timezone)]),
-  );
-  const starts = [...new Set(monthStarts.values())].sort();
-  const monthSeconds = new Map<string, Record<string, unknown>>();
-  if (starts.length > 0) {
-    const rows = await db
-      .selectFrom('client_call_days')
-      .select('client_id')
-      .select(
-        starts.map((start, i) =>
-          sql<number>`sum(case when day >= ${start} then total_seconds else 0 end)`.as(`s${i}`),
-        ),
-      )
-      .where('day', '>=', starts[0])
-      .groupBy('client_id')
-      .execute();
-    for (const row of rows) monthSeconds.set(row.client_id, row);
-  }
-  const secondsThisMonth = (clientId: string) =>
-    Number(monthSeconds.get(clientId)?.[`s${starts.indexOf(monthStarts.get(clientId) ?? '')}`] ?? 0);
+  // a month's turn some zones are still in the previous one): worked out once per zone.
+  const monthStartIn = new Map<string, string>();
+  const monthStartOf = (timeZone: string) => {
+    let start = monthStartIn.get(timeZone);
+    if (start === undefined) {
+      start = `${localDate(now, timeZone).slice(0, 8)}01`;
+      monthStartIn.set(timeZone, start);
+    }
+    return start;
+  };
+  const monthStarts = new Map(clients.map((c) => [c.id, monthStartOf(c.timezone)]));
+  // Running totals through the day before each start, and through tomorrow (UTC's), which is
+  // the last local day any zone has reached.
+  const latest = shiftDate(today, 1);
+  const points = [...new Set(monthStarts.values())].map((start) => shiftDate(start, -1));
+  const totals = await runningTotalsAt(db, ids, [latest, ...points]);
+  const secondsThisMonth = (clientId: string) => {
+    const before = shiftDate(monthStarts.get(clientId) ?? latest, -1);
+    return (
+      (totals.get(latest)?.get(clientId)?.seconds ?? 0) - (totals.get(before)?.get(clientId)?.seconds ?? 0)
+    );
+  };
 
   const out: AtRiskClient[] = [];
   for (const c of clients) {

@@ -1,8 +1,8 @@
 /**
  * The agency's portfolio (issue 16's Analytics): calls, minutes, billed revenue, provider cost and
  * margin per client and in total over a range of days, against the range of the same length
- * before it, read from `client_call_days` (one row per client and day): two grouped reads,
- * whatever the number of calls.
+ * before it, read from the running totals of `client_call_days` (three rows per client) and the
+ * agency's day rows for the chart, whatever the number of calls or days.
  *
  * Each client's cents are rounded once from its micro-dollars, and the totals add those cents, so
  * the table adds up to its total line to the cent.
@@ -19,10 +19,10 @@ import {
 import { clientNameOfRow } from '../../contract/admin';
 import { DATE_RANGE_DAYS } from '../../contract/common';
 import { percentChange } from '../calls/call-queries';
-import { type DaySums, emptySums } from '../calls/client-days';
+import { type DaySums, RUNNING, emptySums, sumsOf } from '../calls/client-days';
 import { shiftDate } from '../calls/time-zones';
 import type { Database } from '../db/schema';
-import { listPortfolioClients } from '../clients/clients-repository';
+import { listClientsOutsidePortfolio, listPortfolioClients } from '../clients/clients-repository';
 
 export interface DayRange {
   from: string;
@@ -41,53 +41,143 @@ export function previousRange(range: DayRange): DayRange {
   return { from: shiftDate(range.from, -days), to: shiftDate(range.from, -1) };
 }
 
-/** Raw sums of one client over one period: the days' sums added up. */
+/** Raw sums of one client over one period. */
 export type PeriodSums = DaySums;
 
 const EMPTY: PeriodSums = emptySums();
 
-const COLUMNS = {
-  calls: 'call_count',
-  seconds: 'total_seconds',
-  costMicros: 'total_cost_micros',
-  providerMicros: 'total_provider_micros',
-  answered: 'answered_count',
-  failed: 'failed_count',
-} as const satisfies Record<keyof PeriodSums, string>;
+const cents = (micros: number) => Math.round(micros / 10_000);
 
 /**
- * Every onboarded client's sums over `range` and over the period before it, in one pass over the
- * days of both (clients without a call in them are absent).
+ * Each client's running totals through each of `days`. Every client has a row at every day
+ * between its first and the day after tomorrow (calls/client-days.ts), so this is one contiguous
+ * read per day; a client without one there (before its first call, or not carried forward yet) is
+ * looked up by its last day before.
  */
-export async function sumsByClient(
+export async function runningTotalsAt(
   db: Kysely<Database>,
-  range: DayRange,
-): Promise<Map<string, { current: PeriodSums; previous: PeriodSums }>> {
-  const before = previousRange(range);
-  const columns = Object.entries(COLUMNS).flatMap(([key, column]) => [
-    sql<number>`sum(case when day >= ${range.from} then ${sql.ref(column)} else 0 end)`.as(`c_${key}`),
-    sql<number>`sum(case when day < ${range.from} then ${sql.ref(column)} else 0 end)`.as(`p_${key}`),
+  clients: string[] | Promise<string[]>,
+  days: string[],
+): Promise<Map<string, Map<string, DaySums>>> {
+  const out = new Map(days.map((day) => [day, new Map<string, DaySums>()]));
+  const columns = ['day', 'client_id', ...Object.values(RUNNING)] as const;
+  // The clients may still be on their way: the days are read meanwhile.
+  const [rows, clientIds] = await Promise.all([
+    db.selectFrom('client_call_days').select(columns).where('day', 'in', days).execute(),
+    clients,
   ]);
-  const rows = await db
-    .selectFrom('client_call_days')
-    .select('client_id')
-    .select(columns)
-    .where('day', '>=', before.from)
-    .where('day', '<=', range.to)
-    .groupBy('client_id')
-    .execute();
-  const out = new Map<string, { current: PeriodSums; previous: PeriodSums }>();
-  for (const row of rows as Record<string, unknown>[]) {
-    const read = (prefix: string) =>
-      Object.fromEntries(
-        Object.keys(COLUMNS).map((k) => [k, Number(row[`${prefix}${k}`] ?? 0)]),
-      ) as unknown as PeriodSums;
-    out.set(String(row.client_id), { current: read('c_'), previous: read('p_') });
+  for (const row of rows) out.get(row.day)?.set(row.client_id, sumsOf(row));
+  for (const [day, found] of out) {
+    const missing = clientIds.filter((id) => !found.has(id));
+    for (let i = 0; i < missing.length; i += 500) {
+      const latest = await db
+        .selectFrom('client_call_days')
+        .select('client_id as id')
+        .select((eb) => eb.fn.max('day').as('day'))
+        .where('client_id', 'in', missing.slice(i, i + 500))
+        .where('day', '<=', day)
+        .groupBy('client_id')
+        .execute();
+      const pairs = latest.filter((l): l is { id: string; day: string } => l.day !== null);
+      if (pairs.length === 0) continue;
+      const earlier = await db
+        .selectFrom('client_call_days')
+        .select(columns)
+        .where((eb) =>
+          eb(
+            eb.refTuple('client_id', 'day'),
+            'in',
+            pairs.map((p) => eb.tuple(p.id, p.day)),
+          ),
+        )
+        .execute();
+      for (const row of earlier) found.set(row.client_id, sumsOf(row));
+    }
   }
   return out;
 }
 
-const cents = (micros: number) => Math.round(micros / 10_000);
+const minus = (a: DaySums | undefined, b: DaySums | undefined): DaySums => {
+  const out = emptySums();
+  for (const k of Object.keys(out) as (keyof DaySums)[]) out[k] = (a?.[k] ?? 0) - (b?.[k] ?? 0);
+  return out;
+};
+
+/** Each of `clientIds`' sums over `range` and over the period of the same length before it. */
+export async function sumsByClient(
+  db: Kysely<Database>,
+  range: DayRange,
+  clients: string[] | Promise<string[]>,
+): Promise<Map<string, { current: PeriodSums; previous: PeriodSums }>> {
+  const start = shiftDate(previousRange(range).from, -1);
+  const middle = shiftDate(range.from, -1);
+  const [totals, clientIds] = await Promise.all([
+    runningTotalsAt(db, clients, [start, middle, range.to]),
+    clients,
+  ]);
+  const at = (day: string, id: string) => totals.get(day)?.get(id);
+  return new Map(
+    clientIds.map((id) => [
+      id,
+      { current: minus(at(range.to, id), at(middle, id)), previous: minus(at(middle, id), at(start, id)) },
+    ]),
+  );
+}
+
+/**
+ * The portfolio's chart: every onboarded client's calls, revenue and cost per day, from the
+ * agency's day rows less the days of clients not (or not yet) onboarded, who are few.
+ */
+async function portfolioSeries(db: Kysely<Database>, range: DayRange) {
+  const sums = (table: 'agency_call_days' | 'client_call_days') =>
+    [
+      sql<number>`sum(${sql.ref(`${table}.call_count`)})`.as('calls'),
+      sql<number>`sum(${sql.ref(`${table}.total_cost_micros`)})`.as('revenue'),
+      sql<number>`sum(${sql.ref(`${table}.total_provider_micros`)})`.as('cost'),
+    ] as const;
+  const outsiders = await listClientsOutsidePortfolio(db);
+  const [all, outside] = await Promise.all([
+    db
+      .selectFrom('agency_call_days')
+      .select('day')
+      .select(sums('agency_call_days'))
+      .where('day', '>=', range.from)
+      .where('day', '<=', range.to)
+      .groupBy('day')
+      .execute(),
+    outsiders.length === 0
+      ? []
+      : db
+          .selectFrom('client_call_days')
+          .select('day')
+          .select(sums('client_call_days'))
+          .where(
+            'client_id',
+            'in',
+            outsiders.map((o) => o.id),
+          )
+          .where('day', '>=', range.from)
+          .where('day', '<=', range.to)
+          .groupBy('day')
+          .execute(),
+  ]);
+  const byDay = new Map(all.map((d) => [d.day, d]));
+  const less = new Map(outside.map((d) => [d.day, d]));
+  const points: AdminAnalytics['series'] = [];
+  for (let day = range.from; day <= range.to; day = shiftDate(day, 1)) {
+    const d = byDay.get(day);
+    const o = less.get(day);
+    const net = (pick: 'calls' | 'revenue' | 'cost') => Number(d?.[pick] ?? 0) - Number(o?.[pick] ?? 0);
+    points.push({
+      date: day,
+      calls: net('calls'),
+      revenueCents: cents(net('revenue')),
+      costCents: cents(net('cost')),
+    });
+  }
+  return points;
+}
+
 const percent = (part: number, whole: number) =>
   whole === 0 ? null : Math.round((part / whole) * 1000) / 10;
 
@@ -152,21 +242,15 @@ export async function portfolioAnalytics(
   const range = analyticsRange(query, now);
   const before = previousRange(range);
   const onboarded = listPortfolioClients(db);
-  const series = db
-    .selectFrom('client_call_days')
-    .innerJoin('clients', 'clients.id', 'client_call_days.client_id')
-    .select('client_call_days.day')
-    .select((eb) => [
-      eb.fn.sum<number>('client_call_days.call_count').as('calls'),
-      eb.fn.sum<number>('client_call_days.total_cost_micros').as('revenue'),
-      eb.fn.sum<number>('client_call_days.total_provider_micros').as('cost'),
-    ])
-    .where('clients.onboarding_status', '=', 'active')
-    .where('client_call_days.day', '>=', range.from)
-    .where('client_call_days.day', '<=', range.to)
-    .groupBy('client_call_days.day')
-    .execute();
-  const [clients, sums, days] = await Promise.all([onboarded, sumsByClient(db, range), series]);
+  const [clients, sums, series] = await Promise.all([
+    onboarded,
+    sumsByClient(
+      db,
+      range,
+      onboarded.then((list) => list.map((c) => c.id)),
+    ),
+    portfolioSeries(db, range),
+  ]);
 
   const rows: PortfolioClient[] = [];
   const current: { figures: AnalyticsFigures; sums: PeriodSums }[] = [];
@@ -200,23 +284,12 @@ export async function portfolioAnalytics(
     previous.map((c) => c.sums),
   );
 
-  const byDay = new Map(days.map((d) => [d.day, d]));
-  const points: AdminAnalytics['series'] = [];
-  for (let day = range.from; day <= range.to; day = shiftDate(day, 1)) {
-    const d = byDay.get(day);
-    points.push({
-      date: day,
-      calls: Number(d?.calls ?? 0),
-      revenueCents: cents(Number(d?.revenue ?? 0)),
-      costCents: cents(Number(d?.cost ?? 0)),
-    });
-  }
   return {
     range: { ...range, days: dayCount(range.from, range.to) },
     previous: before,
     totals,
     changes: changes(totals, previousTotals),
-    series: points,
+    series,
     clients: rows,
   };
 }

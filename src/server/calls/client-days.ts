@@ -1,12 +1,19 @@
 /**
  * `client_call_days` (issue 16): one row per client and local day with what the agency's
  * portfolio reads: calls, seconds, the client's bill, the provider's price, answered and failed
- * calls. Kept exact by RollupDeltas in the transaction of every write to `calls`, like the other
+ * calls; and `agency_call_days`, the same day sums over every client (the portfolio's chart).
+ * Kept exact by RollupDeltas in the transaction of every write to `calls`, like the other
  * rollups; sample calls (a client trying the dashboard) are no business, so they are left out.
+ *
+ * Each client's days also carry running totals (the client's sums through that day), and its rows
+ * are dense: every day from its first row to its last has one, and housekeeping carries every
+ * client forward to the day after tomorrow. So a client's sums over any range are two rows' running
+ * totals subtracted, and the portfolio's read of every client at one day is one contiguous range of
+ * the (day, client_id) key, whatever the number of calls or days.
  */
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { CallRow, Database } from '../db/schema';
-import { localDate } from './time-zones';
+import { localDate, shiftDate } from './time-zones';
 
 export interface DaySums {
   calls: number;
@@ -22,6 +29,30 @@ export type DayContributing = Pick<
   'client_id' | 'created_at' | 'status' | 'duration_seconds' | 'cost_micros' | 'source'
 > & { provider_price_micros?: number | null };
 
+const KEYS = ['calls', 'seconds', 'costMicros', 'providerMicros', 'answered', 'failed'] as const;
+
+/** Each sum's column for the day itself and for the running total through the day. */
+const DAILY = {
+  calls: 'call_count',
+  seconds: 'total_seconds',
+  costMicros: 'total_cost_micros',
+  providerMicros: 'total_provider_micros',
+  answered: 'answered_count',
+  failed: 'failed_count',
+} as const satisfies Record<keyof DaySums, string>;
+export const RUNNING = {
+  calls: 'cum_calls',
+  seconds: 'cum_seconds',
+  costMicros: 'cum_cost_micros',
+  providerMicros: 'cum_provider_micros',
+  answered: 'cum_answered',
+  failed: 'cum_failed',
+} as const satisfies Record<keyof DaySums, string>;
+
+/** The agency's day sums are split over a few rows per day, so concurrent writers of different
+ * clients seldom wait on one hot row. */
+export const AGENCY_SHARDS = 8;
+
 const SEP = '\u0000';
 const ANSWERED = new Set(['completed', 'transferred']);
 
@@ -34,6 +65,14 @@ export const emptySums = (): DaySums => ({
   failed: 0,
 });
 
+const isZero = (d: DaySums) => KEYS.every((k) => d[k] === 0);
+
+function plus(a: DaySums, b: DaySums, sign = 1): DaySums {
+  const out = emptySums();
+  for (const k of KEYS) out[k] = a[k] + sign * b[k];
+  return out;
+}
+
 function add(d: DaySums, call: DayContributing, sign: number, count = 1) {
   d.calls += sign * count;
   d.seconds += sign * call.duration_seconds;
@@ -43,13 +82,33 @@ function add(d: DaySums, call: DayContributing, sign: number, count = 1) {
   if (call.status === 'failed') d.failed += sign * count;
 }
 
-/** Collects +/- contributions per (client, local day); `apply` writes one upsert per changed row. */
+/** A client's shard of the agency's day rows: a stable hash of its id. */
+export function agencyShard(clientId: string): number {
+  let h = 0;
+  for (let i = 0; i < clientId.length; i++) h = (h * 31 + clientId.charCodeAt(i)) | 0;
+  return Math.abs(h) % AGENCY_SHARDS;
+}
+
+/** Reads a row's running totals (or its day sums) into DaySums. */
+export function sumsOf(
+  row: Record<string, unknown>,
+  columns: Record<keyof DaySums, string> = RUNNING,
+): DaySums {
+  const out = emptySums();
+  for (const k of KEYS) out[k] = Number(row[columns[k]] ?? 0);
+  return out;
+}
+
+/** A bound number as a 64-bit integer (PostgreSQL would otherwise guess a 32-bit one). */
+const big = (n: number) => sql<number>`cast(${n} as bigint)`;
+
+/** Collects +/- contributions per (client, local day); `apply` writes them. */
 export class ClientDayDeltas {
   private readonly days = new Map<string, DaySums>();
 
   add(call: DayContributing, day: string, sign: 1 | -1): void {
     if (call.source === 'sample') return;
-    const key = `${day}${SEP}${call.client_id}`;
+    const key = `${call.client_id}${SEP}${day}`;
     let d = this.days.get(key);
     if (!d) {
       d = emptySums();
@@ -59,62 +118,191 @@ export class ClientDayDeltas {
   }
 
   async apply(db: Kysely<Database>): Promise<void> {
-    // Sorted, so concurrent transactions lock the rows in one order.
+    // Sorted by client then day, so concurrent transactions take their locks in one order.
     const rows = [...this.days.entries()]
-      .filter(([, d]) => Object.values(d).some((v) => v !== 0))
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      .filter(([, d]) => !isZero(d))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, sums]) => {
+        const [clientId, day] = key.split(SEP);
+        return { clientId, day, sums };
+      });
     this.days.clear();
-    await upsertDays(
-      db,
-      rows.map(([key, d]) => {
-        const [day, clientId] = key.split(SEP);
-        return { day, clientId, sums: d };
-      }),
-    );
+    if (rows.length === 0) return;
+    await lockClientDays(db, [...new Set(rows.map((r) => r.clientId))]);
+    for (const { clientId, day, sums } of rows) await addToClientDay(db, clientId, day, sums);
+    await addToAgencyDays(db, rows);
   }
 }
 
-async function upsertDays(
+/**
+ * On PostgreSQL, one writer at a time per client for its days: a day row inserted with the
+ * running total before it must not miss a concurrent change to an earlier day. (SQLite's
+ * transactions already run one at a time.)
+ */
+async function lockClientDays(db: Kysely<Database>, clientIds: string[]): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  for (const id of clientIds)
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`client_call_days:${id}`}, 0))`.execute(db);
+}
+
+/** Days from `from` to `to`, both included (none when from > to). */
+function daysBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let d = from; d <= to; d = shiftDate(d, 1)) out.push(d);
+  return out;
+}
+
+interface DayRow {
+  day: string;
+  clientId: string;
+  daily: DaySums;
+  running: DaySums;
+}
+
+/** Adds one day's change to a client: its day, and the running totals of it and every later day. */
+async function addToClientDay(
   db: Kysely<Database>,
-  rows: { day: string; clientId: string; sums: DaySums }[],
+  clientId: string,
+  day: string,
+  d: DaySums,
 ): Promise<void> {
-  const plus = (column: string) =>
-    sql<number>`${sql.ref(`client_call_days.${column}`)} + ${sql.ref(`excluded.${column}`)}`;
-  for (let i = 0; i < rows.length; i += 200) {
+  const prev = await db
+    .selectFrom('client_call_days')
+    .select(['day', ...Object.values(RUNNING)])
+    .where('client_id', '=', clientId)
+    .where('day', '<=', day)
+    .orderBy('day', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const set: Record<string, unknown> = {};
+  for (const k of KEYS) set[RUNNING[k]] = sql`${sql.ref(RUNNING[k])} + ${big(d[k])}`;
+  if (prev?.day === day) {
+    for (const k of KEYS)
+      set[DAILY[k]] = sql`${sql.ref(DAILY[k])} + case when day = ${day} then ${big(d[k])} else ${big(0)} end`;
+    await db
+      .updateTable('client_call_days')
+      .set(set)
+      .where('client_id', '=', clientId)
+      .where('day', '>=', day)
+      .execute();
+    return;
+  }
+  // A new day: the later days' totals grow, then the day and the gaps around it are filled.
+  const later = await db
+    .updateTable('client_call_days')
+    .set(set)
+    .where('client_id', '=', clientId)
+    .where('day', '>', day)
+    .returning('day')
+    .execute();
+  const next = later.reduce<string | null>((min, r) => (min === null || r.day < min ? r.day : min), null);
+  const before = prev ? sumsOf(prev) : emptySums();
+  const after = plus(before, d);
+  const rows: DayRow[] = [
+    ...(prev ? daysBetween(shiftDate(prev.day, 1), shiftDate(day, -1)) : []).map((gap) => ({
+      day: gap,
+      clientId,
+      daily: emptySums(),
+      running: before,
+    })),
+    { day, clientId, daily: d, running: after },
+    ...(next ? daysBetween(shiftDate(day, 1), shiftDate(next, -1)) : []).map((gap) => ({
+      day: gap,
+      clientId,
+      daily: emptySums(),
+      running: after,
+    })),
+  ];
+  await insertDayRows(db, rows);
+}
+
+async function insertDayRows(db: Kysely<Database>, rows: DayRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200)
     await db
       .insertInto('client_call_days')
       .values(
-        rows.slice(i, i + 200).map(({ day, clientId, sums: d }) => ({
+        rows.slice(i, i + 200).map(({ day, clientId, daily, running }) => ({
           day,
           client_id: clientId,
-          call_count: d.calls,
-          total_seconds: d.seconds,
-          total_cost_micros: d.costMicros,
-          total_provider_micros: d.providerMicros,
-          answered_count: d.answered,
-          failed_count: d.failed,
+          call_count: daily.calls,
+          total_seconds: daily.seconds,
+          total_cost_micros: daily.costMicros,
+          total_provider_micros: daily.providerMicros,
+          answered_count: daily.answered,
+          failed_count: daily.failed,
+          cum_calls: running.calls,
+          cum_seconds: running.seconds,
+          cum_cost_micros: running.costMicros,
+          cum_provider_micros: running.providerMicros,
+          cum_answered: running.answered,
+          cum_failed: running.failed,
+        })),
+      )
+      .execute();
+}
+
+/** Adds day sums (of one sign or the other) onto the agency's day rows. */
+async function addToAgencyDays(
+  db: Kysely<Database>,
+  rows: { clientId: string; day: string; sums: DaySums }[],
+): Promise<void> {
+  const byKey = new Map<string, { day: string; shard: number; sums: DaySums }>();
+  for (const { clientId, day, sums } of rows) {
+    const shard = agencyShard(clientId);
+    const key = `${day}${SEP}${shard}`;
+    const had = byKey.get(key);
+    byKey.set(key, { day, shard, sums: had ? plus(had.sums, sums) : sums });
+  }
+  const changes = [...byKey.entries()]
+    .filter(([, v]) => v.sums.calls !== 0 || v.sums.costMicros !== 0 || v.sums.providerMicros !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, v]) => v);
+  const grow = (column: string) =>
+    sql<number>`${sql.ref(`agency_call_days.${column}`)} + ${sql.ref(`excluded.${column}`)}`;
+  for (let i = 0; i < changes.length; i += 200)
+    await db
+      .insertInto('agency_call_days')
+      .values(
+        changes.slice(i, i + 200).map(({ day, shard, sums }) => ({
+          day,
+          shard,
+          call_count: sums.calls,
+          total_cost_micros: sums.costMicros,
+          total_provider_micros: sums.providerMicros,
         })),
       )
       .onConflict((oc) =>
-        oc.columns(['day', 'client_id']).doUpdateSet({
-          call_count: plus('call_count'),
-          total_seconds: plus('total_seconds'),
-          total_cost_micros: plus('total_cost_micros'),
-          total_provider_micros: plus('total_provider_micros'),
-          answered_count: plus('answered_count'),
-          failed_count: plus('failed_count'),
+        oc.columns(['day', 'shard']).doUpdateSet({
+          call_count: grow('call_count'),
+          total_cost_micros: grow('total_cost_micros'),
+          total_provider_micros: grow('total_provider_micros'),
         }),
       )
       .execute();
-  }
+}
+
+/** Takes a client's days out of the agency's sums and deletes them (a rebuild or the client's deletion). */
+export async function removeClientDays(db: Kysely<Database>, clientId: string): Promise<void> {
+  await lockClientDays(db, [clientId]);
+  const rows = await db
+    .selectFrom('client_call_days')
+    .select(['day', ...Object.values(DAILY)])
+    .where('client_id', '=', clientId)
+    .where('call_count', '!=', 0)
+    .execute();
+  await addToAgencyDays(
+    db,
+    rows.map((r) => ({ clientId, day: r.day, sums: plus(emptySums(), sumsOf(r, DAILY), -1) })),
+  );
+  await db.deleteFrom('client_call_days').where('client_id', '=', clientId).execute();
 }
 
 const BUCKET_MS = 15 * 60 * 1000;
 
 /**
  * A client's days recomputed from its calls: when its time zone moves its local days, and once
- * for the calls stored before the table existed. Grouped by 15-minute bucket in the database
- * (no bucket straddles two local days), then folded into local days here.
+ * for the calls stored before the running totals existed. Grouped by 15-minute bucket in the
+ * database (no bucket straddles two local days), then folded into local days here.
  */
 export async function rebuildClientDays(
   db: Kysely<Database>,
@@ -162,9 +350,59 @@ export async function rebuildClientDays(
       Number(b.calls),
     );
   }
-  await db.deleteFrom('client_call_days').where('client_id', '=', clientId).execute();
-  await upsertDays(
+  await removeClientDays(db, clientId);
+  const sorted = [...days.keys()].sort();
+  if (sorted.length === 0) return;
+  const rows: DayRow[] = [];
+  let running = emptySums();
+  for (const day of daysBetween(sorted[0], sorted[sorted.length - 1])) {
+    const daily = days.get(day) ?? emptySums();
+    running = plus(running, daily);
+    rows.push({ day, clientId, daily, running });
+  }
+  await insertDayRows(db, rows);
+  await addToAgencyDays(
     db,
-    [...days.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, sums]) => ({ day, clientId, sums })),
+    rows.filter((r) => !isZero(r.daily)).map((r) => ({ clientId, day: r.day, sums: r.daily })),
   );
+}
+
+/** How far ahead housekeeping carries every client: the zones ahead of UTC are already a day on. */
+const CARRY_AHEAD_DAYS = 2;
+
+/**
+ * Carries every client's running totals forward to the day after tomorrow (UTC), so the portfolio
+ * finds a row for every client at any day it asks about. Answers how many rows it added.
+ */
+export async function carryClientDaysForward(db: Kysely<Database>, now: number): Promise<number> {
+  const through = shiftDate(new Date(now).toISOString().slice(0, 10), CARRY_AHEAD_DAYS);
+  const behind = await db
+    .selectFrom('client_call_days')
+    .select('client_id')
+    .select((eb) => eb.fn.max('day').as('last'))
+    .groupBy('client_id')
+    .having((eb) => eb.fn.max('day'), '<', through)
+    .execute();
+  let added = 0;
+  for (const { client_id: clientId } of behind)
+    added += await db.transaction().execute(async (trx) => {
+      await lockClientDays(trx, [clientId]);
+      const last = await trx
+        .selectFrom('client_call_days')
+        .select(['day', ...Object.values(RUNNING)])
+        .where('client_id', '=', clientId)
+        .orderBy('day', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow();
+      const running = sumsOf(last);
+      const rows = daysBetween(shiftDate(last.day, 1), through).map((day) => ({
+        day,
+        clientId,
+        daily: emptySums(),
+        running,
+      }));
+      await insertDayRows(trx, rows);
+      return rows.length;
+    });
+  return added;
 }

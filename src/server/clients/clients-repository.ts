@@ -8,6 +8,7 @@ import { type Kysely, PostgresAdapter } from 'kysely';
 import type { AdminStats } from '../../contract/admin';
 import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../db/schema';
 import type { ClientTotals } from './admin-client-view';
+import { removeClientDays } from '../calls/client-days';
 
 export function findClient(db: Kysely<Database>, id: string): Promise<ClientRow | undefined> {
   return db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
@@ -297,9 +298,11 @@ export async function updateClient(db: Kysely<Database>, id: string, changes: Cl
 /**
  * Removes a client with everything it owns. Calls, rollups, subscription, payments, preferences
  * and webhook deliveries go by foreign-key cascade; sessions carry no foreign key (they name
- * admins too), so they are deleted here. Run inside a transaction.
+ * admins too), and its days are in the agency's sums, so both are removed here. Run inside a transaction.
  */
 export async function deleteClientCascade(db: Kysely<Database>, id: string): Promise<void> {
+  // Its days carry no foreign key either, and they are in the agency's day sums.
+  await removeClientDays(db, id);
   await db.deleteFrom('sessions').where('kind', '=', 'client').where('subject_id', '=', id).execute();
   await db.deleteFrom('ui_preferences').where('owner', '=', `client:${id}`).execute();
   await db.deleteFrom('clients').where('id', '=', id).execute();
@@ -336,6 +339,11 @@ export function listReportRecipients(db: Kysely<Database>): Promise<ReportRecipi
 }
 
 /** Onboarded clients as the agency's portfolio lists them, with the time of each one's newest call. */
+/** Clients not (or not yet) onboarded: their calls are in no portfolio figure. */
+export function listClientsOutsidePortfolio(db: Kysely<Database>) {
+  return db.selectFrom('clients').select('id').where('onboarding_status', '!=', 'active').execute();
+}
+
 export function listPortfolioClients(db: Kysely<Database>) {
   return db
     .selectFrom('clients')

@@ -14,6 +14,7 @@ import * as callSearch from './migrations/011_call_search';
 import * as uiPreferences from './migrations/012_ui_preferences';
 import * as agencyConsole from './migrations/013_agency_console';
 import * as liveEvents from './migrations/014_live_events';
+import * as runningTotals from './migrations/015_running_totals';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '012_ui_preferences': uiPreferences,
   '013_agency_console': agencyConsole,
   '014_live_events': liveEvents,
+  '015_running_totals': runningTotals,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

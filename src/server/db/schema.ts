@@ -277,6 +277,22 @@ export interface ClientCallDaysTable {
   total_provider_micros: number;
   answered_count: number;
   failed_count: number;
+  /** 015_running_totals: the client's sums through this day (calls/client-days.ts). */
+  cum_calls: number;
+  cum_seconds: number;
+  cum_cost_micros: number;
+  cum_provider_micros: number;
+  cum_answered: number;
+  cum_failed: number;
+}
+
+/** 015_running_totals: every client's calls per day (the portfolio's chart), in a few shards. */
+export interface AgencyCallDaysTable {
+  day: string;
+  shard: number;
+  call_count: number;
+  total_cost_micros: number;
+  total_provider_micros: number;
 }
 
 /** 013_agency_console: every sync of a client's calls. */
@@ -389,6 +405,7 @@ export interface Database {
   client_webhooks: ClientWebhooksTable;
   ui_preferences: UiPreferencesTable;
   client_call_days: ClientCallDaysTable;
+  agency_call_days: AgencyCallDaysTable;
   sync_runs: SyncRunsTable;
   live_events: LiveEventsTable;
 }

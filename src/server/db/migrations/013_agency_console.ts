@@ -9,8 +9,6 @@
  * - `admins.is_active`: more than one admin, and a way to switch one off without deleting it.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema';
-import { rebuildClientDays } from '../../calls/client-days';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -61,11 +59,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('is_active', 'integer', (c) => c.notNull().defaultTo(1))
     .execute();
   await db.schema.createIndex('audit_log_created').on('audit_log').columns(['created_at', 'id']).execute();
-
-  // The days of calls stored before this migration, client by client (each in its own zone).
-  const typed = db as unknown as Kysely<Database>;
-  const clients = await typed.selectFrom('clients').select(['id', 'timezone']).execute();
-  for (const client of clients) await rebuildClientDays(typed, client.id, client.timezone);
+  // The days of the calls stored before this migration are computed by 015_running_totals.
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
