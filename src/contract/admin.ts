@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { API_KEY_STATUSES } from './auth';
 import { isPrintableToken, tokenCharactersMessage, webhookSigningSecretField } from './common';
+import { DEFAULT_VOICE_PROVIDER, VOICE_PROVIDERS } from './providers';
 
 export const INDUSTRIES_CREATE = [
   'technology',
@@ -153,6 +154,8 @@ const addressFields = {
 
 /** SPEC §5 create-client form; the body of POST /api/admin/generate-webhook. */
 export const CreateClientForm = z.object({
+  /** The voice platform the client's agents run on (issue 18). */
+  provider: z.enum(VOICE_PROVIDERS).default(DEFAULT_VOICE_PROVIDER),
   firstName: firstNameField,
   lastName: lastNameField,
   email: createEmailField,
@@ -165,6 +168,8 @@ export type CreateClientForm = z.output<typeof CreateClientForm>;
 
 /** SPEC §5 and DESIGN §6 [6] edit-client dialog; the body of PUT /api/admin/client-config/{id}. */
 export const EditClientForm = z.object({
+  /** Omitted: keep the client's platform. */
+  provider: z.enum(VOICE_PROVIDERS).optional(),
   firstName: firstNameField,
   lastName: lastNameField,
   email: editEmailField,
@@ -220,6 +225,7 @@ export function isMaskedApiKey(value: string): boolean {
 /** A client as the admin area shows it (SPEC §3 Client fields); the API key only masked. */
 export const AdminClient = z.object({
   id: z.string(),
+  provider: z.enum(VOICE_PROVIDERS),
   firstName: z.string(),
   lastName: z.string(),
   email: z.string(),

@@ -166,7 +166,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       if (error.code !== 'provider_not_found' && error.code !== 'recording_expired') {
         request.log.warn({ code: error.code, upstreamStatus: error.upstreamStatus }, 'voice provider error');
       }
-      const answer = voiceHttpError(error, deps.voice.name);
+      const answer = voiceHttpError(error);
       return reply.code(answer.statusCode).send({ message: answer.message });
     }
     if (error instanceof HttpError) {

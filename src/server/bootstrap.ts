@@ -7,7 +7,7 @@ import { verifyAppSecret } from './crypto/key-check';
 import { createSecretBox } from './crypto/secrets';
 import { type Db, openDb } from './db/connect';
 import { migrateToLatest } from './db/migrate';
-import { createBlandProvider } from './providers/voice/bland';
+import { type VoiceProviders, createVoiceProviders } from './providers/voice/registry';
 import type { VoiceProvider } from './providers/voice/types';
 import { createLiveHub } from './live/live-hub';
 import { createRateCounters } from './rate-counters';
@@ -15,7 +15,9 @@ import { seedPlans } from './seed';
 
 export interface DepsOverrides {
   db?: Db;
+  /** Bland's adapter (most tests); `voices` replaces any of the three. */
   voice?: VoiceProvider;
+  voices?: Partial<VoiceProviders>;
   now?: () => number;
 }
 
@@ -41,7 +43,10 @@ export async function createDeps(
     sessions: createSessionStore(database.db, now),
     rateCounters: createRateCounters(database.db, now),
     secrets,
-    voice: overrides.voice ?? createBlandProvider({ baseUrl: config.blandApiUrl }),
+    voices: createVoiceProviders(config, {
+      ...(overrides.voice ? { bland: overrides.voice } : {}),
+      ...overrides.voices,
+    }),
     now,
     instanceId: randomUUID(),
     live: createLiveHub({

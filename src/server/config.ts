@@ -19,6 +19,8 @@ export interface Config {
   adminUsername: string | null;
   adminPassword: string | null;
   blandApiUrl: string;
+  vapiApiUrl: string;
+  retellApiUrl: string;
   stripe: {
     secretKey: string | null;
     publishableKey: string | null;
@@ -185,6 +187,8 @@ const EnvSchema = z.object({
   ADMIN_USERNAME: optional,
   ADMIN_PASSWORD: optional,
   BLAND_API_URL: httpUrl('BLAND_API_URL').optional(),
+  VAPI_API_URL: httpUrl('VAPI_API_URL').optional(),
+  RETELL_API_URL: httpUrl('RETELL_API_URL').optional(),
   STRIPE_SECRET_KEY: optional,
   STRIPE_PUBLISHABLE_KEY: optional,
   STRIPE_WEBHOOK_SECRET: optional,
@@ -289,6 +293,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
     blandApiUrl: e.BLAND_API_URL ?? 'https://api.bland.ai',
+    vapiApiUrl: e.VAPI_API_URL ?? 'https://api.vapi.ai',
+    retellApiUrl: e.RETELL_API_URL ?? 'https://api.retellai.com',
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,
       publishableKey: e.STRIPE_PUBLISHABLE_KEY,

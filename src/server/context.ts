@@ -9,7 +9,7 @@ import type { Database } from './db/schema';
 import type { Dialect } from './db/connect';
 import type { SessionStore } from './auth/sessions';
 import type { RateCounters } from './rate-counters';
-import type { VoiceProvider } from './providers/voice/types';
+import type { VoiceProviders } from './providers/voice/registry';
 import type { LiveHub } from './live/live-hub';
 
 export interface AppDeps {
@@ -19,7 +19,8 @@ export interface AppDeps {
   sessions: SessionStore;
   rateCounters: RateCounters;
   secrets: SecretBox;
-  voice: VoiceProvider;
+  /** One adapter per voice platform; a client's is voiceOf(deps.voices, client). */
+  voices: VoiceProviders;
   /** Injected so tests can move time; Date.now in production. */
   now: () => number;
   /** Identifies this process in locks that live in the database (sync leases). */

@@ -15,7 +15,9 @@ import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 const notUsed = () => Promise.reject(new Error('not used in this test'));
 /** Keys starting with "good" are valid, "down" means the provider does not answer, others are invalid. */
 const fakeVoice: VoiceProvider = {
+  id: 'bland',
   name: 'Test Voice',
+  signatureKey: 'webhookSecret',
   parseWebhook: () => ({ kind: 'invalid', message: 'not used in this test' }),
   listCalls: notUsed,
   getCall: notUsed,

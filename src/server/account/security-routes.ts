@@ -14,6 +14,7 @@ import { updateClient } from '../clients/clients-repository';
 import { enforceCreationCap } from '../creation-caps';
 import { badGateway, badRequest } from '../errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
+import { voiceOf } from '../providers/voice/registry';
 import { SuccessBody } from '../../contract/common';
 
 /** Provider checks of new API keys per client (or admin) per 15 minutes. */
@@ -21,7 +22,7 @@ export const KEY_CHECKS_PER_WINDOW = 10;
 
 export default async function securityRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, sessions, voice, secrets, now } = app.deps;
+  const { db, sessions, voices, secrets, now } = app.deps;
   const attempts = createAttemptLimits(app.deps);
 
   app.post(
@@ -69,7 +70,7 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
       });
       let status: 'valid' | 'invalid';
       try {
-        status = await voice.checkKey(blandApiKey);
+        status = await voiceOf(voices, client).checkKey(blandApiKey);
       } catch (error) {
         if (isVoiceProviderError(error)) throw badGateway(ACCOUNT_MESSAGES.apiKeyUnchecked);
         throw error;

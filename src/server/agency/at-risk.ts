@@ -11,6 +11,7 @@ import { clientNameOfRow } from '../../contract/admin';
 import { localDate, shiftDate } from '../calls/time-zones';
 import type { Database } from '../db/schema';
 import { listRiskFacts } from '../clients/clients-repository';
+import { type VoiceProviders, voiceOf } from '../providers/voice/registry';
 import { type PeriodSums, runningTotalsAt, sumsByClient } from './portfolio';
 
 const DAY_MS = 86_400_000;
@@ -57,7 +58,7 @@ function trendReasons(current: PeriodSums, previous: PeriodSums): { code: RiskCo
 export async function clientsAtRisk(
   db: Kysely<Database>,
   now: number,
-  providerName: string,
+  voices: VoiceProviders,
 ): Promise<AtRiskClient[]> {
   const today = new Date(now).toISOString().slice(0, 10);
   const range = { from: shiftDate(today, 1 - RISK_WINDOW_DAYS), to: today };
@@ -118,6 +119,7 @@ export async function clientsAtRisk(
   const out: AtRiskClient[] = [];
   for (const c of clients) {
     const reasons: AtRiskClient['reasons'] = [];
+    const providerName = voiceOf(voices, c).name;
     const s = sums.get(c.id);
     if (s) reasons.push(...trendReasons(s.current, s.previous));
     const quiet = silent.get(c.id);

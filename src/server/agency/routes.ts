@@ -15,7 +15,7 @@ import { paginationOf } from '../../contract/common';
 
 export default async function agencyRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, now, voice } = app.deps;
+  const { db, now, voices } = app.deps;
   await app.register(supportRoutes);
   await app.register(adminsRoutes);
 
@@ -26,7 +26,7 @@ export default async function agencyRoutes(fastify: FastifyInstance): Promise<vo
   );
 
   app.get('/api/admin/at-risk', { schema: { response: { 200: AtRiskList } } }, async () =>
-    clientsAtRisk(db, now(), voice.name),
+    clientsAtRisk(db, now(), voices),
   );
 
   app.get(

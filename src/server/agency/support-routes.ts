@@ -28,6 +28,7 @@ import { badRequest, conflict, notFound } from '../errors';
 import type { ZodTypeProvider } from '../route-schemas';
 import { adminNames, describeStarter, toDelivery } from './support-views';
 import { paginationOf } from '../../contract/common';
+import { voiceOf } from '../providers/voice/registry';
 
 const ClientParam = z.object({ id: z.string().trim().min(1).max(100) });
 const DeliveryParam = ClientParam.extend({ deliveryId: z.string().trim().min(1).max(100) });
@@ -192,11 +193,16 @@ export default async function supportRoutes(fastify: FastifyInstance): Promise<v
     async (request) => {
       const admin = requireAdmin(request);
       const client = await clientOr404(request.params.id);
+      const voice = voiceOf(deps.voices, client);
       if (!client.bland_api_key_enc)
         throw badRequest(
-          `This client has no ${deps.voice.name} API key: place a test call from ${deps.voice.name}'s dashboard instead`,
+          `This client has no ${voice.name} API key: place a test call from ${voice.name}'s dashboard instead`,
         );
-      const placed = await deps.voice.placeTestCall(deps.secrets.decrypt(client.bland_api_key_enc), {
+      if (!voice.placeTestCall)
+        throw badRequest(
+          `${voice.name} places calls from an assistant and a phone number of the client's account: place a test call from ${voice.name}'s dashboard; it reaches the delivery log when it ends.`,
+        );
+      const placed = await voice.placeTestCall(deps.secrets.decrypt(client.bland_api_key_enc), {
         phoneNumber: request.body.phoneNumber,
         webhookUrl: webhookUrlFor(deps.config.publicUrl, client.webhook_token),
       });
@@ -213,7 +219,7 @@ export default async function supportRoutes(fastify: FastifyInstance): Promise<v
       return {
         success: true as const,
         callId: placed.callId,
-        message: `${deps.voice.name} is placing the call to ${request.body.phoneNumber}; it reaches the delivery log when it ends.`,
+        message: `${voice.name} is placing the call to ${request.body.phoneNumber}; it reaches the delivery log when it ends.`,
       };
     },
   );

@@ -5,6 +5,7 @@
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
 import { createCallsRepository } from './calls-repository';
+import { voiceOf } from '../providers/voice/registry';
 
 export async function cachedPathwayNames(
   deps: AppDeps,
@@ -24,7 +25,7 @@ export async function cachedPathwayNames(
 /** Looks up the names the cache lacks with the client's key; failures are left for next time. */
 export async function resolvePathwayNames(
   deps: AppDeps,
-  client: Pick<ClientRow, 'id'>,
+  client: Pick<ClientRow, 'id' | 'provider'>,
   apiKey: string,
   ids: string[],
 ): Promise<Map<string, string>> {
@@ -33,7 +34,9 @@ export async function resolvePathwayNames(
   const missing = unique.filter((id) => !names.has(id));
   await Promise.all(
     missing.map(async (id) => {
-      const name = await deps.voice.getPathwayName(apiKey, id).catch(() => null);
+      const name = await voiceOf(deps.voices, client)
+        .getPathwayName(apiKey, id)
+        .catch(() => null);
       if (!name) return;
       names.set(id, name);
       await deps.db

@@ -12,6 +12,7 @@ import type { CallRow } from '../db/schema';
 import { notFound, unauthorized } from '../errors';
 import { createCallsRepository } from './calls-repository';
 import { findClient } from '../clients/clients-repository';
+import { voiceOf } from '../providers/voice/registry';
 
 const CallParam = IdParam;
 const AdminParams = ClientCallParams;
@@ -33,7 +34,7 @@ export async function sendRecording(
   if (!owner?.bland_api_key_enc) throw notFound(NO_RECORDING);
   const range = typeof request.headers.range === 'string' ? request.headers.range.slice(0, 100) : undefined;
   // Provider failures (expired: 410, unknown: 404, others: 502) are answered by app.ts's handler.
-  const audio = await deps.voice.streamRecording(
+  const audio = await voiceOf(deps.voices, owner).streamRecording(
     deps.secrets.decrypt(owner.bland_api_key_enc),
     call.provider_call_id,
     range,

@@ -9,6 +9,7 @@ import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
 import { HttpError, badRequest, notFound } from '../errors';
 import { ProviderAuthError, ProviderNotFoundError } from '../providers/voice/errors';
+import { voiceOf } from '../providers/voice/registry';
 import type { NormalizedCall } from '../providers/voice/types';
 import { type CallsRepository, createCallsRepository } from './calls-repository';
 import { resolvePathwayNames } from './pathways';
@@ -67,10 +68,12 @@ export function describeSync(provider: string, created: number, updated: number,
 }
 
 /** Translates provider failures into answers; a rejected key is also remembered on the client. */
-async function providerFailure(deps: AppDeps, clientId: string, error: unknown): Promise<never> {
+async function providerFailure(deps: AppDeps, client: ClientRow, error: unknown): Promise<never> {
   if (error instanceof ProviderAuthError) {
-    await updateClient(deps.db, clientId, { api_key_status: 'invalid', updated_at: deps.now() });
-    throw badRequest(`${deps.voice.name} rejected the API key. Update the key and try again.`);
+    await updateClient(deps.db, client.id, { api_key_status: 'invalid', updated_at: deps.now() });
+    throw badRequest(
+      `${voiceOf(deps.voices, client).name} rejected the API key. Update the key and try again.`,
+    );
   }
   // Other provider failures are answered by app.ts's error handler (502).
   throw error;
@@ -88,7 +91,7 @@ export async function syncClientCalls(
   if (!client) throw notFound('Client not found');
   if (!client.bland_api_key_enc)
     throw badRequest(
-      `No ${deps.voice.name} API key is connected yet: add it in Settings → Security → Update API Key, then sync again`,
+      `No ${voiceOf(deps.voices, client).name} API key is connected yet: add it in Settings → Security → Update API Key, then sync again`,
     );
   if (!(await acquireLease(deps, clientId)))
     throw new HttpError(409, 'Another sync of this account is still running');
@@ -110,6 +113,7 @@ export async function syncClientCalls(
 
 async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
   const apiKey = deps.secrets.decrypt(client.bland_api_key_enc!);
+  const voice = voiceOf(deps.voices, client);
   const repo = createCallsRepository(deps.db, deps.now);
   const startDate = new Date(client.sync_watermark ?? deps.now() - FIRST_SYNC_DAYS * 24 * 60 * 60 * 1000);
   let created = 0;
@@ -122,22 +126,14 @@ async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
   let unfetched = 0;
 
   try {
-    let offset = 0;
+    let cursor: string | undefined;
     for (;;) {
-      const page = await deps.voice.listCalls(apiKey, {
-        startDate,
-        from: offset,
-        limit: PAGE_SIZE,
-        ascending: true,
-        sortBy: 'created_at',
-      });
-      if (page.received === 0) break;
-      offset += page.received;
+      const page = await voice.listCalls(apiKey, { startDate, cursor, limit: PAGE_SIZE });
 
       // List items carry no transcripts: fetch details for the calls that have ended.
       const details = await mapLimit(page.calls, DETAIL_CONCURRENCY, async (call) => {
         if (call.status === 'active') return { call, raw: null as unknown, fetched: true };
-        return deps.voice.getCall(apiKey, call.providerCallId).then(
+        return voice.getCall(apiKey, call.providerCallId).then(
           (detail) => ({ ...detail, fetched: true }),
           (error) => {
             if (error instanceof ProviderAuthError) throw error;
@@ -167,13 +163,13 @@ async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
           oldestUnfetched = Math.min(oldestUnfetched ?? call.createdAt, call.createdAt);
         }
       }
-      // Without a total from the provider, a short page is the last one.
-      if (page.totalCount === null ? page.received < PAGE_SIZE : offset >= page.totalCount) break;
+      if (page.nextCursor === null) break;
+      cursor = page.nextCursor;
     }
     const settled = await settleUnverified(deps, client, apiKey, repo);
     updated += settled;
   } catch (error) {
-    await providerFailure(deps, client.id, error);
+    await providerFailure(deps, client, error);
   }
 
   // Next time start at the newest call seen, or earlier if a call was still in progress (so its
@@ -192,7 +188,7 @@ async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
     created,
     updated,
     ...(unfetched > 0 ? { unfetched } : {}),
-    message: describeSync(deps.voice.name, created, updated, unfetched),
+    message: describeSync(voice.name, created, updated, unfetched),
   };
 }
 
@@ -213,7 +209,7 @@ async function settleUnverified(
   const never: string[] = [];
   const found = await mapLimit(pending, DETAIL_CONCURRENCY, async (row) => {
     try {
-      const { call, raw } = await deps.voice.getCall(apiKey, row.provider_call_id);
+      const { call, raw } = await voiceOf(deps.voices, client).getCall(apiKey, row.provider_call_id);
       return call.providerCallId === row.provider_call_id ? { call, raw, source: row.source } : null;
     } catch (error) {
       if (error instanceof ProviderAuthError) throw error;

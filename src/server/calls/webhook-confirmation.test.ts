@@ -31,19 +31,19 @@ describe('webhook confirmation look-ups', () => {
     } as unknown as VoiceProvider;
     const confirmer = createWebhookConfirmer({
       db: undefined as never,
-      voice,
+      voices: { bland: voice, vapi: voice, retell: voice },
       secrets: { decrypt: (v: string) => v } as never,
       now: () => 0,
     });
     const client = { id: 'c1', webhook_secret_enc: null, bland_api_key_enc: 'key' } as ClientRow;
 
     const held = Array.from({ length: CONCURRENT_LOOKUPS + MAX_WAITING_LOOKUPS }, (_, i) =>
-      confirmer.confirm(client, posted(`call-${i}`), {}),
+      confirmer.confirm(client, posted(`call-${i}`), {}, false),
     );
     await new Promise((resolve) => setImmediate(resolve));
     expect(started).toBe(CONCURRENT_LOOKUPS);
     // One more than the queue holds: answered without waiting, as unverified.
-    const overflow = await confirmer.confirm(client, posted('call-overflow'), {});
+    const overflow = await confirmer.confirm(client, posted('call-overflow'), {}, false);
     expect(overflow.unverified).toBe(true);
 
     // The queue drains through the same few slots.

@@ -15,6 +15,7 @@ import {
 } from '../providers/voice/errors';
 import type { NormalizedCall } from '../providers/voice/types';
 import { updateClient } from '../clients/clients-repository';
+import { voiceOf } from '../providers/voice/registry';
 
 export const CONCURRENT_LOOKUPS = 4;
 /**
@@ -43,7 +44,7 @@ function unconfirmedReason(provider: string, error: unknown): string {
   return `${provider} could not confirm the call`;
 }
 
-export function createWebhookConfirmer(deps: Pick<AppDeps, 'db' | 'voice' | 'secrets' | 'now'>) {
+export function createWebhookConfirmer(deps: Pick<AppDeps, 'db' | 'voices' | 'secrets' | 'now'>) {
   const remembered = new Map<string, { expires: number; call: NormalizedCall; raw: unknown }>();
   let running = 0;
   const waiting: (() => void)[] = [];
@@ -64,16 +65,22 @@ export function createWebhookConfirmer(deps: Pick<AppDeps, 'db' | 'voice' | 'sec
   }
 
   return {
-    async confirm(client: ClientRow, posted: NormalizedCall, raw: unknown): Promise<Confirmation> {
+    /** `signed`: the delivery carried a valid signature of the provider's. */
+    async confirm(
+      client: ClientRow,
+      posted: NormalizedCall,
+      raw: unknown,
+      signed: boolean,
+    ): Promise<Confirmation> {
       // Signed by the provider, or nothing to check with (a client being onboarded): as posted.
-      if (client.webhook_secret_enc || !client.bland_api_key_enc)
-        return { call: posted, raw, unverified: false };
+      if (signed || !client.bland_api_key_enc) return { call: posted, raw, unverified: false };
+      const voice = voiceOf(deps.voices, client);
       const key = `${client.id}:${posted.providerCallId}`;
       const known = remembered.get(key);
       if (known && known.expires > deps.now()) return { call: known.call, raw: known.raw, unverified: false };
       try {
         const apiKey = deps.secrets.decrypt(client.bland_api_key_enc);
-        const found = await withSlot(() => deps.voice.getCall(apiKey, posted.providerCallId));
+        const found = await withSlot(() => voice.getCall(apiKey, posted.providerCallId));
         if (!found)
           return {
             call: posted,
@@ -89,7 +96,7 @@ export function createWebhookConfirmer(deps: Pick<AppDeps, 'db' | 'voice' | 'sec
         // refused key is remembered on the client, so the admin's console flags it at once.
         if (error instanceof ProviderAuthError && client.api_key_status !== 'invalid')
           await updateClient(deps.db, client.id, { api_key_status: 'invalid', updated_at: deps.now() });
-        return { call: posted, raw, unverified: true, reason: unconfirmedReason(deps.voice.name, error) };
+        return { call: posted, raw, unverified: true, reason: unconfirmedReason(voice.name, error) };
       }
     },
   };

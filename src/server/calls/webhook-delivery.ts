@@ -15,6 +15,7 @@ import { LiveEvents } from '../live/live-events';
 import { backfillPathwayName, cachedPathwayNames } from './pathways';
 import { createWebhookConfirmer } from './webhook-confirmation';
 import { type DeliveryLog, createWebhookIngest } from './webhook-ingest';
+import { voiceOf } from '../providers/voice/registry';
 
 export interface DeliveryInput {
   client: ClientRow;
@@ -83,8 +84,11 @@ export function createDeliveryProcessor(
 
   return async function processDelivery(input) {
     const { client } = input;
-    const secret = client.webhook_secret_enc ? deps.secrets.decrypt(client.webhook_secret_enc) : null;
-    const body = deps.voice.parseWebhook(input.body, input.headers, secret, deps.now());
+    const voice = voiceOf(deps.voices, client);
+    // What the signature is checked with: the client's signing secret, or (Retell) its API key.
+    const stored = voice.signatureKey === 'apiKey' ? client.bland_api_key_enc : client.webhook_secret_enc;
+    const secret = stored ? deps.secrets.decrypt(stored) : null;
+    const body = voice.parseWebhook(input.body, input.headers, secret, deps.now());
     if (body.kind === 'unauthorized' || body.kind === 'invalid') {
       const deliveryId = await record(input, {
         kind: 'invalid',
@@ -112,7 +116,12 @@ export function createDeliveryProcessor(
       return { kind: 'event', callId: body.callId, deliveryId };
     }
 
-    const { call, raw, unverified, reason } = await confirmer.confirm(client, body.call, body.raw);
+    const { call, raw, unverified, reason } = await confirmer.confirm(
+      client,
+      body.call,
+      body.raw,
+      secret !== null,
+    );
     const names = call.pathwayId
       ? await cachedPathwayNames(deps, client.id, [call.pathwayId])
       : new Map<string, string>();

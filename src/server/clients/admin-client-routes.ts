@@ -14,6 +14,7 @@ import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
 import type { ApiKeyStatus, ClientRow, ClientUpdate } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
+import { voiceOf } from '../providers/voice/registry';
 import { KEY_CHECKS_PER_WINDOW } from '../account/security-routes';
 import { enforceCreationCap } from '../creation-caps';
 import { randomToken } from '../crypto/secrets';
@@ -41,7 +42,7 @@ import {
 
 export default async function adminClientRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, config, secrets, voice, now } = app.deps;
+  const { db, config, secrets, voices, now } = app.deps;
 
   async function clientOr404(id: string): Promise<ClientRow> {
     const row = await findClient(db, id);
@@ -86,7 +87,9 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
           what: 'API key checks',
         });
       }
-      const key = await decideApiKey(current, form.blandApiKey);
+      // A new platform takes its own key: the one sent is checked there, a kept one is re-checked.
+      const provider = form.provider ?? current.provider;
+      const key = await decideApiKey(current, form.blandApiKey, provider);
       const changes: ClientUpdate = {
         first_name: form.firstName,
         last_name: form.lastName,
@@ -112,6 +115,9 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
         notes: form.notes || null,
         ...(key.check === 'unchanged' ? {} : apiKeyChange(secrets, current, key.value, key.status)),
         ...signingSecretChange(form.webhookSigningSecret),
+        provider,
+        // Another platform's calls are pulled from the start again (the first sync's window).
+        ...(provider === current.provider ? {} : { sync_watermark: null }),
         updated_at: now(),
       };
       const changedFields = (Object.keys(changes) as (keyof ClientUpdate)[]).filter(
@@ -175,7 +181,9 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
   async function decideApiKey(
     current: ClientRow,
     sent: string | null | undefined,
+    provider: string,
   ): Promise<{ check: ApiKeyCheck; value: string | null; status: ApiKeyStatus }> {
+    const voice = voiceOf(voices, { provider });
     const keep = { check: 'unchanged' as const, value: null, status: current.api_key_status };
     if (sent === undefined || (sent && isMaskedApiKey(sent))) return keep;
     if (!sent) return current.bland_api_key_enc ? { check: 'removed', value: null, status: 'missing' } : keep;

@@ -8,6 +8,7 @@ import { maskApiKey } from '../../contract/admin';
 import type { SecretBox } from '../crypto/secrets';
 import type { ClientRow } from '../db/schema';
 import { webhookUrlFor } from './client-view';
+import { DEFAULT_VOICE_PROVIDER, isVoiceProvider } from '../../contract/providers';
 
 export interface ClientTotals {
   totalCalls: number;
@@ -52,6 +53,7 @@ export function toAdminClient(row: ClientRow, publicUrl: string, secrets: Secret
     clientIdentifier: row.client_identifier,
     organizationId: row.organization_id,
     webhookUrl: webhookUrlFor(publicUrl, row.webhook_token),
+    provider: isVoiceProvider(row.provider) ? row.provider : DEFAULT_VOICE_PROVIDER,
     hasWebhookSigningSecret: row.webhook_secret_enc !== null,
     profileImageUrl: row.profile_image_url,
     onboardingStatus: row.onboarding_status,

@@ -377,6 +377,7 @@ export function listRiskFacts(db: Kysely<Database>) {
       'clients.last_name',
       'clients.company_name',
       'clients.timezone',
+      'clients.provider',
       'clients.api_key_status',
       'subscriptions.status as subscription_status',
       'subscriptions.cancel_at_period_end',

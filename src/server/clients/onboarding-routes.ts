@@ -67,6 +67,7 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
           for (const draft of stale) await deleteClientCascade(trx, draft.id);
           await insertClient(trx, {
             id,
+            provider: form.provider,
             first_name: form.firstName,
             last_name: form.lastName,
             email: form.email,

@@ -15,6 +15,7 @@ import * as uiPreferences from './migrations/012_ui_preferences';
 import * as agencyConsole from './migrations/013_agency_console';
 import * as liveEvents from './migrations/014_live_events';
 import * as runningTotals from './migrations/015_running_totals';
+import * as voiceProviders from './migrations/016_voice_providers';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '013_agency_console': agencyConsole,
   '014_live_events': liveEvents,
   '015_running_totals': runningTotals,
+  '016_voice_providers': voiceProviders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -43,6 +43,8 @@ export interface ClientsTable {
   per_minute_rate_cents: number;
   timezone: string;
   is_active: number;
+  /** The voice platform its agents run on (016_voice_providers): 'bland' | 'vapi' | 'retell'. */
+  provider: Generated<string>;
   /** AES-256-GCM ciphertext of the voice provider API key (see crypto/secrets.ts). */
   bland_api_key_enc: string | null;
   api_key_status: ApiKeyStatus;

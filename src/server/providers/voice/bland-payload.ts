@@ -6,96 +6,26 @@
  */
 import { z } from 'zod';
 import {
-  type CallInsights,
-  INSIGHT_JSON_MAX_BYTES,
-  type NormalizedCall,
-  type NormalizedCallStatus,
-  type NormalizedTranscriptEntry,
-} from './types';
+  ID_MESSAGE,
+  LIMITS,
+  MAX_CALL_PRICE_USD,
+  MAX_CALL_SECONDS,
+  booleanLike,
+  boundedObject,
+  callTimeProblem,
+  firstIssue,
+  httpUrlOrNull,
+  idLike,
+  isProviderId,
+  looseObject,
+  looseText,
+  numberLike,
+  text,
+} from './payload-fields';
+import type { CallInsights, NormalizedCall, NormalizedCallStatus, NormalizedTranscriptEntry } from './types';
 
-export const LIMITS = {
-  id: 200,
-  phone: 40,
-  url: 2048,
-  timestamp: 100,
-  shortText: 100,
-  transcriptText: 20_000,
-  transcriptEntries: 2_000,
-  pathwayName: 200,
-  eventMessage: 20_000,
-  summary: 8_000,
-  errorMessage: 2_000,
-  tag: 100,
-} as const;
-
-/**
- * Numbers Bland sometimes sends as strings (corrected_duration is documented as a string), within
- * plausible bounds: anyone who knows a webhook URL can post, and a forged 100,000,000-second call
- * would bill its client $250,000.
- */
-const numberLike = (max: number, outOfRange: string) =>
-  z.union([z.number(), z.string().trim().max(40)]).transform((value, ctx) => {
-    const n = typeof value === 'number' ? value : value === '' ? Number.NaN : Number(value);
-    if (!Number.isFinite(n)) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'Expected a number' });
-      return z.NEVER;
-    }
-    if (n < 0 || n > max) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: outOfRange });
-      return z.NEVER;
-    }
-    return n;
-  });
-
-/** No call lasts a day: Bland ends calls long before (max_duration is in minutes, default 30). */
-export const MAX_CALL_SECONDS = 24 * 60 * 60;
-/** Bland's per-minute prices are cents; a day-long call costs well under this. */
-export const MAX_CALL_PRICE_USD = 1_000;
-/** No call is older than this (the same bound as the dashboards' query dates). */
-export const EARLIEST_CALL_MS = Date.UTC(2000, 0, 1);
-/** How far ahead of our clock a provider's timestamp may be (clock skew), in ms. */
-export const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
-
-const booleanLike = z
-  .union([z.boolean(), z.enum(['true', 'false'])])
-  .transform((v) => v === true || v === 'true');
-
-/**
- * Bland's ids (calls, pathways, batches) are UUIDs or prefixed tokens: letters, digits, '-' and
- * '_'. They become path segments of requests made with the client's key, so anything else ('..',
- * '../calls', a slash) is refused where it enters, whatever encodeURIComponent would make of it.
- */
-export const BLAND_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
-export const isBlandId = (value: string) => value.length <= LIMITS.id && BLAND_ID.test(value);
-
-const ID_MESSAGE = `Expected an id of letters, digits, '-' and '_', at most ${LIMITS.id} characters`;
-
-const idLike = z
-  .union([z.string().trim().min(1).max(LIMITS.id), z.number().int().nonnegative()], {
-    errorMap: (_issue, ctx) => ({ message: ctx.data === undefined ? 'Required' : ID_MESSAGE }),
-  })
-  .transform((v) => String(v))
-  .refine(isBlandId, ID_MESSAGE);
-
-const text = (max: number) => z.string().max(max);
-
-/**
- * Free text the provider writes (summaries, error messages): cut to `max` characters rather than
- * refusing the call; a non-string is read as absent.
- */
-const looseText = (max: number) =>
-  z
-    .unknown()
-    .transform((v) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, max) : null))
-    .optional();
-
-/** A JSON object the provider attaches (analysis, variables); anything else is read as absent. */
-const looseObject = z
-  .unknown()
-  .transform((v) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null,
-  )
-  .optional();
+/** Bland's ids are the providers' id shape (payload-fields.ts). */
+export const isBlandId = isProviderId;
 
 export const blandTranscriptEntrySchema = z.object({
   id: z.union([z.string().max(LIMITS.id), z.number()]).nullish(),
@@ -128,7 +58,7 @@ export const blandCallSchema = z.object({
     .string()
     .trim()
     .max(LIMITS.id)
-    .refine((v) => v === '' || isBlandId(v), ID_MESSAGE)
+    .refine((v) => v === '' || isProviderId(v), ID_MESSAGE)
     .nullish(),
   transferred_to: text(LIMITS.phone).nullish(),
   is_proxy_agent_call: booleanLike.nullish(),
@@ -239,26 +169,6 @@ export function parseBlandTime(value: string | null | undefined): number | null 
   return Number.isFinite(t) ? t : null;
 }
 
-function httpUrlOrNull(value: string | null | undefined): string | null {
-  if (!value) return null;
-  try {
-    const url = new URL(value.trim());
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The object when its JSON fits INSIGHT_JSON_MAX_BYTES, else null (kept whole in the raw payload). */
-function boundedObject(value: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
-  if (!value) return null;
-  try {
-    return Buffer.byteLength(JSON.stringify(value)) <= INSIGHT_JSON_MAX_BYTES ? value : null;
-  } catch {
-    return null;
-  }
-}
-
 export function mapBlandInsights(payload: BlandCallPayload): CallInsights {
   const lower = (v: string | null | undefined) => (v ? v.toLowerCase() : null);
   return {
@@ -291,13 +201,6 @@ export function mapBlandCall(payload: BlandCallPayload, now: number = Date.now()
   };
 }
 
-function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'Invalid input';
-  const path = issue.path.join('.');
-  return path ? `${path}: ${issue.message}` : issue.message;
-}
-
 export type ParsedBlandCall =
   | { success: true; call: NormalizedCall; payload: BlandCallPayload }
   | { success: false; message: string };
@@ -307,15 +210,8 @@ export function parseBlandCall(json: unknown, now: number = Date.now()): ParsedB
   if (!result.success) return { success: false, message: firstIssue(result.error) };
   const call = mapBlandCall(result.data, now);
   for (const field of ['created_at', 'started_at'] as const) {
-    const at = parseBlandTime(result.data[field]);
-    if (at === null) continue;
-    if (at > now + MAX_CLOCK_SKEW_MS) {
-      return { success: false, message: `${field}: A call cannot start in the future` };
-    }
-    // Far-past times (year 1, 1970 from a zero timestamp) would land outside every dashboard range.
-    if (at < EARLIEST_CALL_MS) {
-      return { success: false, message: `${field}: A call cannot start before the year 2000` };
-    }
+    const problem = callTimeProblem(parseBlandTime(result.data[field]), now);
+    if (problem) return { success: false, message: `${field}: ${problem}` };
   }
   return { success: true, call, payload: result.data };
 }

@@ -1,21 +1,24 @@
 /**
- * The Bland AI adapter: the only code that sends a client's API key anywhere, and only to the
- * configured base URL. Owns the HTTP details: bounded concurrency per key, retries with backoff on
- * 429/5xx/network failures, timeouts, and translating answers into typed errors (errors.ts).
- * It never buffers a recording; it hands back the provider's stream.
+ * The Bland AI adapter: Bland's paths, wire format and answers, over the shared provider HTTP
+ * client (provider-http.ts: bounded concurrency per key, retries, timeouts, typed errors). It
+ * never buffers a recording; it hands back the provider's stream.
  */
-import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { blandListResponseSchema, blandPathwaySchema, isBlandId, parseBlandCall } from './bland-payload';
+import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
 import { parseBlandWebhook } from './bland-webhook';
 import {
   ProviderAuthError,
   ProviderNotFoundError,
-  ProviderUnavailableError,
   RecordingExpiredError,
   VoiceProviderError,
 } from './errors';
+import {
+  type ProviderHttpOptions,
+  createProviderHttp,
+  isObject,
+  keyId,
+  recordingStream,
+} from './provider-http';
 import type {
   ListCallsQuery,
   ListCallsResult,
@@ -25,196 +28,20 @@ import type {
   VoiceProvider,
 } from './types';
 
-export interface BlandProviderOptions {
-  baseUrl: string;
-  /** Per attempt; for recordings only until the headers arrive. Default 15 s. */
-  timeoutMs?: number;
-  /** Requests in flight per API key (Bland documents no read limits; stay polite). Default 3. */
-  maxConcurrentPerKey?: number;
-  /** Retries after the first attempt on 429, 5xx and network errors. Default 3. */
-  maxRetries?: number;
-  /** First backoff step; doubles per retry, with jitter. Default 300 ms. */
-  retryBaseMs?: number;
-  /** Longest single wait, Retry-After included; a longer Retry-After means give up. Default 10 s. */
-  maxRetryDelayMs?: number;
+export interface BlandProviderOptions extends ProviderHttpOptions {
   /** Pathway names are cached this long per key. Default 10 min. */
   pathwayCacheMs?: number;
 }
 
-const RECORDING_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges'];
 const PATHWAY_CACHE_MAX = 1_000;
 
-type Release = () => void;
-
-/** A tiny semaphore per key, so one client's sync cannot flood the provider with its key. */
-function createKeyedSemaphore(limit: number) {
-  const slots = new Map<string, { active: number; waiting: Array<() => void> }>();
-  return async function acquire(key: string): Promise<Release> {
-    let slot = slots.get(key);
-    if (!slot) {
-      slot = { active: 0, waiting: [] };
-      slots.set(key, slot);
-    }
-    const s = slot;
-    if (s.active >= limit) await new Promise<void>((resolve) => s.waiting.push(resolve));
-    else s.active++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = s.waiting.shift();
-      // The slot passes straight to the next waiter, so `active` stays counted for it.
-      if (next) next();
-      else if (--s.active === 0) slots.delete(key);
-    };
-  };
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Retry-After as seconds or an HTTP date; null when absent or unreadable. */
-function retryAfterMs(value: string | null): number | null {
-  if (!value) return null;
-  const seconds = Number(value.trim());
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : null;
-}
-
-const keyId = (apiKey: string) => createHash('sha256').update(apiKey).digest('hex').slice(0, 32);
-
-interface SendOptions {
-  query?: Record<string, string | undefined>;
-  headers?: Record<string, string>;
-  /** Recordings: stop the timeout once headers arrive and let the body stream freely. */
-  stream?: boolean;
-  /** A JSON body, sent with POST. A POST is never retried: it could place a second call. */
-  json?: unknown;
-}
-
-interface SendResult {
-  response: Response;
-  /**
-   * Ends the request: clears its timeout and frees the key's slot. Call once the body has been
-   * read; streams are already done when send returns (the body then flows without either).
-   */
-  done: () => void;
-  timedOut: () => boolean;
-}
-
 export function createBlandProvider(options: BlandProviderOptions): VoiceProvider {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  const maxRetries = options.maxRetries ?? 3;
-  const retryBaseMs = options.retryBaseMs ?? 300;
-  const maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
   const pathwayCacheMs = options.pathwayCacheMs ?? 10 * 60_000;
-  const acquire = createKeyedSemaphore(Math.max(1, options.maxConcurrentPerKey ?? 3));
   const pathwayCache = new Map<string, { name: string; expires: number }>();
-
-  function buildUrl(path: string, query?: Record<string, string | undefined>): string {
-    const url = new URL(`${baseUrl}${path}`);
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-    return url.toString();
-  }
-
-  function backoff(attempt: number, retryAfter: number | null): number | null {
-    const exp = Math.min(maxRetryDelayMs, retryBaseMs * 2 ** attempt);
-    const jittered = exp / 2 + Math.random() * (exp / 2);
-    if (retryAfter !== null && retryAfter > maxRetryDelayMs) return null;
-    return Math.max(jittered, retryAfter ?? 0);
-  }
-
-  /**
-   * One logical request: waits for a slot for this key, then tries up to 1 + maxRetries times.
-   * Returns any non-retryable answer (the caller interprets 404 etc.); throws on 401/403 and
-   * when retries are exhausted. The slot is held through backoff so retries stay within the bound.
-   */
-  const retriesFor = (opts: SendOptions) => (opts.json === undefined ? maxRetries : 0);
-
-  async function send(apiKey: string, path: string, opts: SendOptions = {}): Promise<SendResult> {
-    const release = await acquire(keyId(apiKey));
-    let lastStatus: number | undefined;
-    try {
-      for (let attempt = 0; ; attempt++) {
-        const controller = new AbortController();
-        let timedOut = false;
-        const timer = setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, timeoutMs);
-        let response: Response;
-        try {
-          response = await fetch(buildUrl(path, opts.query), {
-            method: opts.json === undefined ? 'GET' : 'POST',
-            headers: {
-              authorization: apiKey,
-              accept: 'application/json',
-              ...(opts.json === undefined ? {} : { 'content-type': 'application/json' }),
-              ...opts.headers,
-            },
-            body: opts.json === undefined ? undefined : JSON.stringify(opts.json),
-            signal: controller.signal,
-          });
-        } catch {
-          clearTimeout(timer);
-          // A provider that does not answer within the timeout is not retried: the wait is already long.
-          if (timedOut) throw new ProviderUnavailableError(undefined);
-          const delay = attempt < retriesFor(opts) ? backoff(attempt, null) : null;
-          if (delay === null) throw new ProviderUnavailableError(lastStatus);
-          await sleep(delay);
-          continue;
-        }
-        const status = response.status;
-        if (status === 401 || status === 403 || status === 429 || status >= 500) {
-          clearTimeout(timer);
-          await response.body?.cancel().catch(() => {});
-          if (status === 401 || status === 403) throw new ProviderAuthError(status);
-          lastStatus = status;
-          const wait = retryAfterMs(response.headers.get('retry-after'));
-          const delay = attempt < retriesFor(opts) ? backoff(attempt, wait) : null;
-          if (delay === null) throw new ProviderUnavailableError(status);
-          await sleep(delay);
-          continue;
-        }
-        const done = () => {
-          clearTimeout(timer);
-          release();
-        };
-        if (opts.stream) done();
-        return { response, done, timedOut: () => timedOut };
-      }
-    } catch (error) {
-      release();
-      throw error;
-    }
-  }
-
-  async function readJson(result: SendResult): Promise<unknown> {
-    try {
-      return await result.response.json();
-    } catch {
-      if (result.timedOut()) throw new ProviderUnavailableError(undefined);
-      throw new ProviderUnavailableError(
-        result.response.status,
-        'The voice provider sent an answer we could not read',
-      );
-    } finally {
-      result.done();
-    }
-  }
-
-  async function discard(result: SendResult): Promise<void> {
-    result.done();
-    await result.response.body?.cancel().catch(() => {});
-  }
-
-  function unexpected(status: number): VoiceProviderError {
-    return new VoiceProviderError(
-      `The voice provider answered with an unexpected error (HTTP ${status})`,
-      status,
-    );
-  }
+  // Bland takes the key bare in `authorization`, not as a Bearer token.
+  const { send, readJson, discard, unexpected } = createProviderHttp(options, (apiKey) => ({
+    authorization: apiKey,
+  }));
 
   /** A second guard where ids become URL paths: nothing but an id's characters reaches the provider. */
   function validCallId(callId: string): boolean {
@@ -245,18 +72,21 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
   }
 
   return {
-    name: 'Bland AI',
+    id: 'bland',
+    name: VOICE_PROVIDER_NAMES.bland,
+    signatureKey: 'webhookSecret',
     parseWebhook: parseBlandWebhook,
     async listCalls(apiKey: string, q: ListCallsQuery): Promise<ListCallsResult> {
-      const limit = q.limit === undefined ? undefined : Math.min(1000, Math.max(1, Math.floor(q.limit)));
+      // Bland pages by offset, oldest first: the cursor is the offset of the next page.
+      const limit = Math.min(1000, Math.max(1, Math.floor(q.limit ?? 1000)));
+      const offset = q.cursor && /^\d{1,9}$/.test(q.cursor) ? Number(q.cursor) : 0;
       const result = await send(apiKey, '/v1/calls', {
         query: {
-          from: q.from === undefined ? undefined : String(Math.max(0, Math.floor(q.from))),
-          limit: limit === undefined ? undefined : String(limit),
-          ascending: q.ascending === undefined ? undefined : String(q.ascending),
-          sort_by: q.sortBy,
+          from: String(offset),
+          limit: String(limit),
+          ascending: 'true',
+          sort_by: 'created_at',
           start_date: q.startDate?.toISOString(),
-          end_date: q.endDate?.toISOString(),
         },
       });
       if (!result.response.ok) {
@@ -274,19 +104,17 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
       const raw: unknown[] = [];
       for (const item of parsed.data.calls) {
         const call = parseBlandCall(item);
-        // One unreadable item must not stop a sync; it is skipped and `received` still counts it.
+        // One unreadable item must not stop a sync; it is skipped and the offset still counts it.
         if (!call.success) continue;
         calls.push(call.call);
         raw.push(item);
       }
-      const received = parsed.data.calls.length;
-      return {
-        // `count` is this page's size, not the total: it must never stand in for total_count.
-        totalCount: parsed.data.total_count ?? null,
-        calls,
-        raw,
-        received,
-      };
+      const next = offset + parsed.data.calls.length;
+      // `count` is this page's size, not the total: only total_count says how many there are.
+      // Without it (Bland's documented answer has none), a short page is the last one.
+      const total = parsed.data.total_count ?? null;
+      const last = total === null ? parsed.data.calls.length < limit : next >= total;
+      return { calls, raw, nextCursor: last || parsed.data.calls.length === 0 ? null : String(next) };
     },
 
     getCall,
@@ -299,29 +127,15 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
         headers,
         stream: true,
       });
-      const { response } = result;
-      const status = response.status;
-      if (status === 404 || status === 410) {
+      const status = result.response.status;
+      if (status === 404) {
         await discard(result);
-        if (status === 410) throw new RecordingExpiredError(status);
         // A missing recording of a call that exists means it expired (or was never made).
         const { call } = await getCall(apiKey, callId);
         if (!call.recordingUrl) throw new ProviderNotFoundError('This call has no recording', status);
         throw new RecordingExpiredError(status);
       }
-      if (status !== 200 && status !== 206 && status !== 416) {
-        await discard(result);
-        throw unexpected(status);
-      }
-      const out: Record<string, string> = {};
-      for (const name of RECORDING_HEADERS) {
-        const value = response.headers.get(name);
-        if (value) out[name] = value;
-      }
-      const body = response.body
-        ? Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>)
-        : Readable.from([]);
-      return { status, headers: out, body };
+      return recordingStream(result, discard, unexpected);
     },
 
     async placeTestCall(apiKey: string, request: TestCallRequest): Promise<{ callId: string }> {
@@ -391,8 +205,4 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
       return name;
     },
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

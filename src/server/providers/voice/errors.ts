@@ -13,6 +13,8 @@ export type VoiceProviderErrorCode =
 
 export class VoiceProviderError extends Error {
   readonly code: VoiceProviderErrorCode = 'provider_error';
+  /** Which platform failed ("Vapi"), set by the provider registry. */
+  providerName?: string;
   constructor(
     message = 'The voice provider answered with an unexpected error',
     /** The provider's HTTP status when there was one. */
@@ -64,7 +66,7 @@ export function isVoiceProviderError(error: unknown): error is VoiceProviderErro
  */
 export function voiceHttpError(
   error: VoiceProviderError,
-  providerName: string,
+  providerName = error.providerName ?? 'the voice provider',
 ): { statusCode: number; message: string } {
   switch (error.code) {
     case 'recording_expired':

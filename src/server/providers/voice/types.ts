@@ -1,9 +1,10 @@
 /**
  * The provider-neutral face of a voice provider. Routes, sync and webhook ingestion speak only
- * this; the Bland specifics (wire format, retries, concurrency) stay in bland.ts and
- * bland-payload.ts, so another provider can be added beside them.
+ * this; each platform's wire format stays in its adapter (bland.ts, vapi.ts, retell.ts and their
+ * payload readers), over the shared HTTP client (provider-http.ts); registry.ts picks a client's.
  */
 import type { Readable } from 'node:stream';
+import type { VoiceProviderId } from '../../../contract/providers';
 
 export type NormalizedCallStatus = 'completed' | 'failed' | 'transferred' | 'active' | 'unknown';
 
@@ -66,30 +67,28 @@ export const NO_INSIGHTS: CallInsights = {
 };
 
 export interface ListCallsQuery {
+  /** Calls created at or after this instant. */
   startDate?: Date;
-  endDate?: Date;
-  /** Offset into the filtered, sorted result. */
-  from?: number;
-  /** 1..1000; the provider's default is 1000. */
+  /** The previous page's `nextCursor`; absent for the first page. */
+  cursor?: string;
+  /** Page size; each adapter keeps it within what its provider allows. */
   limit?: number;
-  ascending?: boolean;
-  sortBy?: 'created_at' | 'updated_at';
 }
 
+/**
+ * One page of a provider's calls. Pages come in the provider's own order (Bland oldest first, Vapi
+ * newest first, Retell as asked), so a caller must not assume one.
+ */
 export interface ListCallsResult {
-  /**
-   * Calls matching the query on the provider, all pages together; null when the provider does not
-   * say (Bland's documented list answer has no total_count): then page until a short page.
-   */
-  totalCount: number | null;
   calls: NormalizedCall[];
   /** raw[i] is the provider's item for calls[i] (keep it for re-processing). */
   raw: unknown[];
   /**
-   * Items on this page as the provider sent them, including any we could not read and left out
-   * of `calls`. Advance offsets by this, not by calls.length.
+   * Where the next page starts, in the adapter's own terms (Bland an offset, Vapi a creation time,
+   * Retell its pagination key); null when this page was the last. Items that could not be read
+   * are left out of `calls` but never make a page look like the last.
    */
-  received: number;
+  nextCursor: string | null;
 }
 
 export interface RecordingStream {
@@ -118,15 +117,25 @@ export type WebhookParse =
   | { kind: 'unauthorized'; message: string };
 
 export interface VoiceProvider {
+  readonly id: VoiceProviderId;
   /** How the product names the provider to people ("Bland AI"): messages never hard-code it. */
   readonly name: string;
+  /**
+   * What a delivery's signature is checked with: the client's webhook signing secret (Bland, Vapi)
+   * or its API key (Retell signs with the key).
+   */
+  readonly signatureKey: 'webhookSecret' | 'apiKey';
   listCalls(apiKey: string, q: ListCallsQuery): Promise<ListCallsResult>;
   getCall(apiKey: string, callId: string): Promise<{ call: NormalizedCall; raw: unknown }>;
   streamRecording(apiKey: string, callId: string, range?: string): Promise<RecordingStream>;
   checkKey(apiKey: string): Promise<'valid' | 'invalid'>;
   getPathwayName(apiKey: string, pathwayId: string): Promise<string | null>;
-  /** Places an outbound test call whose post-call webhook goes to the client's URL (Support Tools). */
-  placeTestCall(apiKey: string, request: TestCallRequest): Promise<{ callId: string }>;
+  /**
+   * Places an outbound test call whose post-call webhook goes to the client's URL (Support Tools).
+   * Absent where a key is not enough (Vapi and Retell place calls from an assistant or agent and
+   * a number of the account): the console then says how to place one.
+   */
+  placeTestCall?(apiKey: string, request: TestCallRequest): Promise<{ callId: string }>;
   /** Checks the signature (when the client has a secret) and reads a webhook body; no I/O. */
   parseWebhook(
     raw: Buffer | string,

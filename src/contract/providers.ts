@@ -1,0 +1,50 @@
+/**
+ * The voice platforms a client's agents can run on (issue 18), as the API and the browser name
+ * them. Each has its own adapter on the server (providers/voice/); a client has exactly one.
+ */
+export const VOICE_PROVIDERS = ['bland', 'vapi', 'retell'] as const;
+export type VoiceProviderId = (typeof VOICE_PROVIDERS)[number];
+export const DEFAULT_VOICE_PROVIDER: VoiceProviderId = 'bland';
+
+export const VOICE_PROVIDER_NAMES: Record<VoiceProviderId, string> = {
+  bland: 'Bland AI',
+  vapi: 'Vapi',
+  retell: 'Retell AI',
+};
+
+export const isVoiceProvider = (value: unknown): value is VoiceProviderId =>
+  typeof value === 'string' && (VOICE_PROVIDERS as readonly string[]).includes(value);
+
+/**
+ * Where the webhook URL goes on each platform, and how its deliveries are signed: what the
+ * wizard's webhook step and the edit dialog show.
+ */
+export const PROVIDER_SETUP: Record<VoiceProviderId, { steps: string[]; signing: string }> = {
+  bland: {
+    steps: [
+      'In Bland, open the agent, pathway or phone number that should report its calls.',
+      'Paste the webhook URL into its "Webhook" field and save.',
+      'Place a test call: it appears here when it ends.',
+    ],
+    signing:
+      'Optional: set a webhook signing secret in Bland and enter the same secret here; deliveries then carry X-Webhook-Signature.',
+  },
+  vapi: {
+    steps: [
+      'In Vapi, open the assistant (or phone number) and set its Server URL to the webhook URL.',
+      'Under Server Messages, keep "end-of-call-report" selected.',
+      'Place a test call: it appears here when Vapi sends its end-of-call report.',
+    ],
+    signing:
+      'Optional: give the server URL a secret (X-Vapi-Secret) or an HMAC credential (x-vapi-signature, SHA-256 of the body) and enter the same secret here.',
+  },
+  retell: {
+    steps: [
+      'In Retell, open the agent and set its Agent Level Webhook URL to the webhook URL (or set it for the whole account).',
+      'Keep the call_started, call_ended and call_analyzed events.',
+      'Place a test call: it appears here when Retell sends call_analyzed.',
+    ],
+    signing:
+      "Retell signs every delivery (X-Retell-Signature) with the API key that has the webhook badge: enter that key as the client's API key and deliveries are checked with it.",
+  },
+};

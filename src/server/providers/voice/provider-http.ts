@@ -1,0 +1,285 @@
+/**
+ * The HTTP client every voice provider adapter shares: the only code that sends a client's API key
+ * anywhere, and only to the adapter's configured base URL. Bounded concurrency per key, retries
+ * with backoff on 429/5xx/network failures (never for a POST: it could place a second call),
+ * timeouts, and the typed errors of errors.ts. It never buffers a recording.
+ */
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import {
+  ProviderAuthError,
+  ProviderNotFoundError,
+  ProviderUnavailableError,
+  RecordingExpiredError,
+  VoiceProviderError,
+} from './errors';
+import type { RecordingStream } from './types';
+
+export interface ProviderHttpOptions {
+  baseUrl: string;
+  /** Per attempt; for recordings only until the headers arrive. Default 15 s. */
+  timeoutMs?: number;
+  /** Requests in flight per API key (stay polite to the provider). Default 3. */
+  maxConcurrentPerKey?: number;
+  /** Retries after the first attempt on 429, 5xx and network errors. Default 3. */
+  maxRetries?: number;
+  /** First backoff step; doubles per retry, with jitter. Default 300 ms. */
+  retryBaseMs?: number;
+  /** Longest single wait, Retry-After included; a longer Retry-After means give up. Default 10 s. */
+  maxRetryDelayMs?: number;
+}
+
+const RECORDING_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges'];
+
+type Release = () => void;
+
+/** A tiny semaphore per key, so one client's sync cannot flood the provider with its key. */
+function createKeyedSemaphore(limit: number) {
+  const slots = new Map<string, { active: number; waiting: Array<() => void> }>();
+  return async function acquire(key: string): Promise<Release> {
+    let slot = slots.get(key);
+    if (!slot) {
+      slot = { active: 0, waiting: [] };
+      slots.set(key, slot);
+    }
+    const s = slot;
+    if (s.active >= limit) await new Promise<void>((resolve) => s.waiting.push(resolve));
+    else s.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = s.waiting.shift();
+      // The slot passes straight to the next waiter, so `active` stays counted for it.
+      if (next) next();
+      else if (--s.active === 0) slots.delete(key);
+    };
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Retry-After as seconds or an HTTP date; null when absent or unreadable. */
+function retryAfterMs(value: string | null): number | null {
+  if (!value) return null;
+  const seconds = Number(value.trim());
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : null;
+}
+
+export const keyId = (apiKey: string) => createHash('sha256').update(apiKey).digest('hex').slice(0, 32);
+
+export interface SendOptions {
+  query?: Record<string, string | undefined>;
+  headers?: Record<string, string>;
+  /** Recordings: stop the timeout once headers arrive and let the body stream freely. */
+  stream?: boolean;
+  /** A JSON body, sent with POST. A POST is not retried (it could place a second call)… */
+  json?: unknown;
+  /** …unless it only reads (Retell's list-calls is a POST). */
+  readOnly?: boolean;
+}
+
+export interface SendResult {
+  response: Response;
+  /**
+   * Ends the request: clears its timeout and frees the key's slot. Call once the body has been
+   * read; streams are already done when send returns (the body then flows without either).
+   */
+  done: () => void;
+  timedOut: () => boolean;
+}
+
+export interface ProviderHttp {
+  /** One logical request to a path under the base URL (see createProviderHttp). */
+  send(apiKey: string, path: string, opts?: SendOptions): Promise<SendResult>;
+  readJson(result: SendResult): Promise<unknown>;
+  discard(result: SendResult): Promise<void>;
+  unexpected(status: number): VoiceProviderError;
+  /** Streams audio from a URL the provider gave for a call's recording (no key is sent there). */
+  streamUrl(url: string, range?: string): Promise<RecordingStream>;
+}
+
+/**
+ * @param authorize the headers that carry the key: Bland takes it bare in `authorization`, Vapi
+ * and Retell as a Bearer token.
+ */
+export function createProviderHttp(
+  options: ProviderHttpOptions,
+  authorize: (apiKey: string) => Record<string, string>,
+): ProviderHttp {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const maxRetries = options.maxRetries ?? 3;
+  const retryBaseMs = options.retryBaseMs ?? 300;
+  const maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
+  const acquire = createKeyedSemaphore(Math.max(1, options.maxConcurrentPerKey ?? 3));
+
+  function buildUrl(path: string, query?: Record<string, string | undefined>): string {
+    const url = new URL(`${baseUrl}${path}`);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+    return url.toString();
+  }
+
+  function backoff(attempt: number, retryAfter: number | null): number | null {
+    const exp = Math.min(maxRetryDelayMs, retryBaseMs * 2 ** attempt);
+    const jittered = exp / 2 + Math.random() * (exp / 2);
+    if (retryAfter !== null && retryAfter > maxRetryDelayMs) return null;
+    return Math.max(jittered, retryAfter ?? 0);
+  }
+
+  const retriesFor = (opts: SendOptions) => (opts.json === undefined || opts.readOnly ? maxRetries : 0);
+
+  /**
+   * Waits for a slot for this key, then tries up to 1 + maxRetries times. Returns any
+   * non-retryable answer (the caller interprets 404 etc.); throws on 401/403 and when retries are
+   * exhausted. The slot is held through backoff so retries stay within the bound.
+   */
+  async function request(
+    slotKey: string,
+    url: string,
+    headers: Record<string, string>,
+    opts: SendOptions,
+  ): Promise<SendResult> {
+    const release = await acquire(slotKey);
+    let lastStatus: number | undefined;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const controller = new AbortController();
+        let timedOut = false;
+        const timer = setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, timeoutMs);
+        let response: Response;
+        try {
+          response = await fetch(url, {
+            method: opts.json === undefined ? 'GET' : 'POST',
+            headers: {
+              ...headers,
+              ...(opts.json === undefined ? {} : { 'content-type': 'application/json' }),
+              ...opts.headers,
+            },
+            body: opts.json === undefined ? undefined : JSON.stringify(opts.json),
+            signal: controller.signal,
+          });
+        } catch {
+          clearTimeout(timer);
+          // A provider that does not answer within the timeout is not retried: the wait is already long.
+          if (timedOut) throw new ProviderUnavailableError(undefined);
+          const delay = attempt < retriesFor(opts) ? backoff(attempt, null) : null;
+          if (delay === null) throw new ProviderUnavailableError(lastStatus);
+          await sleep(delay);
+          continue;
+        }
+        const status = response.status;
+        if (status === 401 || status === 403 || status === 429 || status >= 500) {
+          clearTimeout(timer);
+          await response.body?.cancel().catch(() => {});
+          if (status === 401 || status === 403) throw new ProviderAuthError(status);
+          lastStatus = status;
+          const wait = retryAfterMs(response.headers.get('retry-after'));
+          const delay = attempt < retriesFor(opts) ? backoff(attempt, wait) : null;
+          if (delay === null) throw new ProviderUnavailableError(status);
+          await sleep(delay);
+          continue;
+        }
+        const done = () => {
+          clearTimeout(timer);
+          release();
+        };
+        if (opts.stream) done();
+        return { response, done, timedOut: () => timedOut };
+      }
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  async function readJson(result: SendResult): Promise<unknown> {
+    try {
+      return await result.response.json();
+    } catch {
+      if (result.timedOut()) throw new ProviderUnavailableError(undefined);
+      throw new ProviderUnavailableError(
+        result.response.status,
+        'The voice provider sent an answer we could not read',
+      );
+    } finally {
+      result.done();
+    }
+  }
+
+  async function discard(result: SendResult): Promise<void> {
+    result.done();
+    await result.response.body?.cancel().catch(() => {});
+  }
+
+  function unexpected(status: number): VoiceProviderError {
+    return new VoiceProviderError(
+      `The voice provider answered with an unexpected error (HTTP ${status})`,
+      status,
+    );
+  }
+
+  return {
+    send: (apiKey, path, opts = {}) =>
+      request(
+        keyId(apiKey),
+        buildUrl(path, opts.query),
+        { ...authorize(apiKey), accept: 'application/json' },
+        opts,
+      ),
+    readJson,
+    discard,
+    unexpected,
+    async streamUrl(url, range) {
+      let target: URL;
+      try {
+        target = new URL(url);
+      } catch {
+        throw new ProviderNotFoundError('This call has no recording');
+      }
+      if (target.protocol !== 'https:' && target.protocol !== 'http:')
+        throw new ProviderNotFoundError('This call has no recording');
+      const headers: Record<string, string> = { accept: 'audio/*' };
+      if (range && range.length <= 200) headers.range = range;
+      const result = await request(`recording:${target.host}`, target.toString(), headers, { stream: true });
+      return recordingStream(result, discard, unexpected);
+    },
+  };
+}
+
+/** A provider's audio answer as a RecordingStream: 404/410 mean the audio is gone. */
+export async function recordingStream(
+  result: SendResult,
+  discard: (result: SendResult) => Promise<void>,
+  unexpected: (status: number) => VoiceProviderError,
+): Promise<RecordingStream> {
+  const { response } = result;
+  const status = response.status;
+  if (status === 404 || status === 410) {
+    await discard(result);
+    throw new RecordingExpiredError(status);
+  }
+  if (status !== 200 && status !== 206 && status !== 416) {
+    await discard(result);
+    throw unexpected(status);
+  }
+  const out: Record<string, string> = {};
+  for (const name of RECORDING_HEADERS) {
+    const value = response.headers.get(name);
+    if (value) out[name] = value;
+  }
+  const body = response.body
+    ? Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>)
+    : Readable.from([]);
+  return { status, headers: out, body };
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

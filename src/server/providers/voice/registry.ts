@@ -1,0 +1,48 @@
+/**
+ * One adapter per voice platform, chosen by each client's `provider` (issue 18). Everything that
+ * talks to a provider for a client asks here, so no code path can reach Bland with a Vapi key.
+ */
+import { DEFAULT_VOICE_PROVIDER, type VoiceProviderId, isVoiceProvider } from '../../../contract/providers';
+import type { Config } from '../../config';
+import { createBlandProvider } from './bland';
+import { createRetellProvider } from './retell';
+import { isVoiceProviderError } from './errors';
+import type { VoiceProvider } from './types';
+import { createVapiProvider } from './vapi';
+
+export type VoiceProviders = Record<VoiceProviderId, VoiceProvider>;
+
+export function createVoiceProviders(
+  config: Pick<Config, 'blandApiUrl' | 'vapiApiUrl' | 'retellApiUrl'>,
+  overrides: Partial<VoiceProviders> = {},
+): VoiceProviders {
+  return {
+    bland: named(overrides.bland ?? createBlandProvider({ baseUrl: config.blandApiUrl })),
+    vapi: named(overrides.vapi ?? createVapiProvider({ baseUrl: config.vapiApiUrl })),
+    retell: named(overrides.retell ?? createRetellProvider({ baseUrl: config.retellApiUrl })),
+  };
+}
+
+/**
+ * Every failure an adapter throws says which platform failed, so the answer a person reads names
+ * it ("This recording has expired at Vapi") wherever the error is turned into HTTP.
+ */
+function named(provider: VoiceProvider): VoiceProvider {
+  const stamp = (error: unknown) => {
+    if (isVoiceProviderError(error)) error.providerName ??= provider.name;
+    throw error;
+  };
+  const wrapped: VoiceProvider = { ...provider };
+  for (const key of Object.keys(provider) as (keyof VoiceProvider)[]) {
+    const value = provider[key];
+    if (typeof value !== 'function' || key === 'parseWebhook') continue;
+    (wrapped as unknown as Record<string, unknown>)[key] = (...args: unknown[]) =>
+      (value as (...a: unknown[]) => Promise<unknown>).apply(provider, args).catch(stamp);
+  }
+  return wrapped;
+}
+
+/** The adapter of a client's platform (an unknown value, which the schema prevents, reads as Bland). */
+export function voiceOf(voices: VoiceProviders, client: { provider: string }): VoiceProvider {
+  return voices[isVoiceProvider(client.provider) ? client.provider : DEFAULT_VOICE_PROVIDER];
+}

@@ -1,0 +1,175 @@
+/**
+ * The Vapi adapter (issue 18): Vapi's REST API with the client's private key as a Bearer token,
+ * over the shared HTTP client (provider-http.ts). Calls are listed newest first by GET /call and
+ * paged by creation time; recordings are streamed from the artifact's URL.
+ */
+import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
+import { ProviderAuthError, ProviderNotFoundError, VoiceProviderError } from './errors';
+import { isProviderId } from './payload-fields';
+import { type ProviderHttpOptions, createProviderHttp, keyId } from './provider-http';
+import type { ListCallsQuery, ListCallsResult, NormalizedCall, VoiceProvider } from './types';
+import { parseVapiCall, vapiAssistantSchema, vapiCallSchema, vapiListSchema } from './vapi-payload';
+import { parseVapiWebhook } from './vapi-webhook';
+
+/** Vapi's GET /call answers at most this many calls a page. */
+const MAX_PAGE = 1000;
+const NAME_CACHE_MS = 10 * 60_000;
+
+/**
+ * Where the next page starts: calls created at or before `before`, less the ones already seen at
+ * exactly that instant (two calls can share a millisecond; `createdAtLt` would skip one of them).
+ */
+interface VapiCursor {
+  before: string;
+  seen: string[];
+}
+
+function readCursor(cursor: string | undefined): VapiCursor | null {
+  if (!cursor) return null;
+  try {
+    const value = JSON.parse(cursor) as Partial<VapiCursor>;
+    if (
+      typeof value.before === 'string' &&
+      Number.isFinite(Date.parse(value.before)) &&
+      Array.isArray(value.seen)
+    )
+      return { before: value.before, seen: value.seen.filter((id): id is string => typeof id === 'string') };
+  } catch {
+    // An unreadable cursor starts from the top.
+  }
+  return null;
+}
+
+export function createVapiProvider(options: ProviderHttpOptions): VoiceProvider {
+  const http = createProviderHttp(options, (apiKey) => ({ authorization: `Bearer ${apiKey}` }));
+  const { send, readJson, discard, unexpected } = http;
+  const names = new Map<string, { name: string; expires: number }>();
+
+  async function getCall(apiKey: string, callId: string): Promise<{ call: NormalizedCall; raw: unknown }> {
+    if (!isProviderId(callId)) throw new ProviderNotFoundError();
+    const result = await send(apiKey, `/call/${encodeURIComponent(callId)}`);
+    const status = result.response.status;
+    // An id that is not one of Vapi's UUIDs is answered 400.
+    if (status === 404 || status === 400) {
+      await discard(result);
+      throw new ProviderNotFoundError(undefined, status);
+    }
+    if (!result.response.ok) {
+      await discard(result);
+      throw unexpected(status);
+    }
+    const raw = await readJson(result);
+    const parsed = parseVapiCall(raw);
+    if (!parsed.success)
+      throw new VoiceProviderError('The voice provider sent a call we could not read', status);
+    return { call: parsed.call, raw };
+  }
+
+  return {
+    id: 'vapi',
+    name: VOICE_PROVIDER_NAMES.vapi,
+    signatureKey: 'webhookSecret',
+    parseWebhook: parseVapiWebhook,
+
+    async listCalls(apiKey: string, q: ListCallsQuery): Promise<ListCallsResult> {
+      const limit = Math.min(MAX_PAGE, Math.max(1, Math.floor(q.limit ?? MAX_PAGE)));
+      const cursor = readCursor(q.cursor);
+      const result = await send(apiKey, '/call', {
+        query: {
+          limit: String(limit),
+          createdAtGe: q.startDate?.toISOString(),
+          createdAtLe: cursor?.before,
+        },
+      });
+      if (!result.response.ok) {
+        await discard(result);
+        throw unexpected(result.response.status);
+      }
+      const list = vapiListSchema.safeParse(await readJson(result));
+      if (!list.success)
+        throw new VoiceProviderError(
+          'The voice provider sent a call list we could not read',
+          result.response.status,
+        );
+      const seen = new Set(cursor?.seen ?? []);
+      const calls: NormalizedCall[] = [];
+      const raw: unknown[] = [];
+      let oldest: string | null = null;
+      let atOldest: string[] = [];
+      let fresh = 0;
+      for (const item of list.data) {
+        const head = vapiCallSchema.pick({ id: true, createdAt: true }).safeParse(item);
+        if (head.success && head.data.createdAt) {
+          const at = head.data.createdAt;
+          if (oldest === null || Date.parse(at) < Date.parse(oldest)) {
+            oldest = at;
+            atOldest = [head.data.id];
+          } else if (Date.parse(at) === Date.parse(oldest)) atOldest.push(head.data.id);
+        }
+        if (head.success && seen.has(head.data.id)) continue;
+        fresh++;
+        const parsed = parseVapiCall(item);
+        // One unreadable item must not stop a sync; it is skipped, the paging goes on past it.
+        if (!parsed.success) continue;
+        calls.push(parsed.call);
+        raw.push(item);
+      }
+      // The last page is a short one, or one that brought nothing new.
+      const last = list.data.length < limit || fresh === 0 || oldest === null;
+      const carried =
+        cursor && oldest !== null && Date.parse(cursor.before) === Date.parse(oldest) ? cursor.seen : [];
+      return {
+        calls,
+        raw,
+        nextCursor: last
+          ? null
+          : JSON.stringify({ before: oldest, seen: [...new Set([...carried, ...atOldest])] }),
+      };
+    },
+
+    getCall,
+
+    async streamRecording(apiKey, callId, range) {
+      const { call } = await getCall(apiKey, callId);
+      if (!call.recordingUrl) throw new ProviderNotFoundError('This call has no recording');
+      return http.streamUrl(call.recordingUrl, range);
+    },
+
+    async checkKey(apiKey) {
+      if (!apiKey.trim()) return 'invalid';
+      try {
+        const result = await send(apiKey, '/call', { query: { limit: '1' } });
+        await discard(result);
+        if (result.response.ok) return 'valid';
+        throw unexpected(result.response.status);
+      } catch (error) {
+        if (error instanceof ProviderAuthError) return 'invalid';
+        throw error;
+      }
+    },
+
+    /** A call's "pathway" on Vapi is its assistant: named by GET /assistant/{id}. */
+    async getPathwayName(apiKey, assistantId) {
+      if (!isProviderId(assistantId)) return null;
+      const cacheKey = `${keyId(apiKey)}:${assistantId}`;
+      const cached = names.get(cacheKey);
+      if (cached && cached.expires > Date.now()) return cached.name;
+      const result = await send(apiKey, `/assistant/${encodeURIComponent(assistantId)}`);
+      if (result.response.status === 404 || result.response.status === 400) {
+        await discard(result);
+        return null;
+      }
+      if (!result.response.ok) {
+        await discard(result);
+        throw unexpected(result.response.status);
+      }
+      const parsed = vapiAssistantSchema.safeParse(await readJson(result));
+      const name = parsed.success ? (parsed.data.name ?? null) : null;
+      if (name) {
+        if (names.size >= 1000) names.clear();
+        names.set(cacheKey, { name, expires: Date.now() + NAME_CACHE_MS });
+      }
+      return name;
+    },
+  };
+}
