@@ -11,6 +11,7 @@ import { createDeps } from '../../src/server/bootstrap';
 import { type Config, loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
 import { type Db, openDb } from '../../src/server/db/connect';
+import type { VoiceProviders } from '../../src/server/providers/voice/registry';
 import type { VoiceProvider } from '../../src/server/providers/voice/types';
 import { createScratchDatabase } from './scratch-database';
 
@@ -29,6 +30,7 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   voice?: VoiceProvider;
+  voices?: Partial<VoiceProviders>;
   now?: () => number;
   webDir?: string;
   logger?: BuildAppOptions['logger'];
@@ -62,7 +64,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   const { db, drop, reopen } = await createTestDb(dataDir);
-  const { deps, close } = await createDeps(config, { db, voice: options.voice, now: options.now });
+  const { deps, close } = await createDeps(config, {
+    db,
+    voice: options.voice,
+    voices: options.voices,
+    now: options.now,
+  });
   const app = await buildApp(deps, { webDir: options.webDir, logger: options.logger });
   await app.ready();
   return {

@@ -18,7 +18,7 @@ import {
   text,
 } from './payload-fields';
 import type { NormalizedCall, NormalizedCallStatus, NormalizedTranscriptEntry } from './types';
-import { plainTranscript } from './vapi-payload';
+import { answeredBy, plainTranscript } from './vapi-payload';
 
 const analysisSchema = z
   .object({
@@ -120,6 +120,7 @@ export function mapRetellCall(call: RetellCall, now: number): NormalizedCall {
   const cents = call.call_cost?.combined_cost;
   const custom = analysis?.custom_analysis_data;
   const reason = (call.disconnection_reason ?? '').toLowerCase();
+  const transcript = mapRetellTranscript(call);
   const durationMs =
     call.duration_ms ??
     (call.start_timestamp != null && call.end_timestamp != null && call.end_timestamp >= call.start_timestamp
@@ -134,12 +135,12 @@ export function mapRetellCall(call: RetellCall, now: number): NormalizedCall {
     pathwayId: call.agent_id?.trim() || null,
     createdAt: call.start_timestamp ?? now,
     recordingUrl: httpUrlOrNull(call.recording_url),
-    transcript: mapRetellTranscript(call),
+    transcript,
     isProxy: false,
     priceUsd: cents == null ? null : cents / 100,
     insights: {
       summary: analysis?.call_summary ?? null,
-      answeredBy: analysis?.in_voicemail === true || reason === 'voicemail_reached' ? 'voicemail' : null,
+      answeredBy: analysis?.in_voicemail === true ? 'voicemail' : answeredBy(reason, transcript),
       endedBy: reason === 'user_hangup' ? 'user' : reason === 'agent_hangup' ? 'assistant' : null,
       errorMessage: reason.startsWith('error_') || FAILED_REASONS.has(reason) ? reason : null,
       dispositionTag:

@@ -141,6 +141,17 @@ function number(value: { number?: string | null } | null | undefined): string {
   return (value?.number ?? '').trim();
 }
 
+/**
+ * Who picked up, in the words the outcome rules use (human, voicemail, no-answer): Vapi says
+ * voicemail and no answer in its ended reason; a caller's words in the transcript mean a person.
+ */
+export function answeredBy(reason: string, transcript: NormalizedTranscriptEntry[] | null): string | null {
+  if (reason === 'voicemail' || reason === 'voicemail_reached') return 'voicemail';
+  if (reason.includes('did-not-answer') || reason === 'dial_no_answer') return 'no-answer';
+  if (transcript?.some((line) => line.role === 'user')) return 'human';
+  return null;
+}
+
 export function mapVapiCall(call: VapiCall, now: number): NormalizedCall {
   const started = parseTime(call.startedAt);
   const ended = parseTime(call.endedAt);
@@ -150,6 +161,7 @@ export function mapVapiCall(call: VapiCall, now: number): NormalizedCall {
   // Who called whom: an inbound call comes from the customer to our number, an outbound the reverse.
   const inbound = (call.type ?? '').toLowerCase().startsWith('inbound');
   const success = call.analysis?.successEvaluation;
+  const transcript = mapVapiTranscript(call);
   return {
     providerCallId: call.id,
     fromNumber: inbound ? customer : ours,
@@ -160,12 +172,12 @@ export function mapVapiCall(call: VapiCall, now: number): NormalizedCall {
     pathwayId: call.assistantId?.trim() || null,
     createdAt: parseTime(call.createdAt) ?? started ?? now,
     recordingUrl: httpUrlOrNull(call.artifact?.recordingUrl ?? call.recordingUrl),
-    transcript: mapVapiTranscript(call),
+    transcript,
     isProxy: false,
     priceUsd: call.cost ?? null,
     insights: {
       summary: call.analysis?.summary ?? call.summary ?? null,
-      answeredBy: reason === 'voicemail' ? 'voicemail' : null,
+      answeredBy: answeredBy(reason, transcript),
       endedBy: reason.startsWith('customer-ended')
         ? 'user'
         : reason.startsWith('assistant-ended') || reason.startsWith('assistant-said')

@@ -72,8 +72,11 @@ export function createVapiProvider(options: ProviderHttpOptions): VoiceProvider 
     parseWebhook: parseVapiWebhook,
 
     async listCalls(apiKey: string, q: ListCallsQuery): Promise<ListCallsResult> {
-      const limit = Math.min(MAX_PAGE, Math.max(1, Math.floor(q.limit ?? MAX_PAGE)));
       const cursor = readCursor(q.cursor);
+      // The calls already seen at the cursor's instant come back first: ask for that many more,
+      // so they cannot fill the page (past 1,000 of them at one instant, the rest are skipped).
+      const wanted = Math.max(1, Math.floor(q.limit ?? MAX_PAGE));
+      const limit = Math.min(MAX_PAGE, wanted + (cursor?.seen.length ?? 0));
       const result = await send(apiKey, '/call', {
         query: {
           limit: String(limit),

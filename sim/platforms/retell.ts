@@ -1,0 +1,211 @@
+/**
+ * A local stand-in for Retell (issue 18): POST /v3/list-calls (filter_criteria on
+ * start_timestamp, sort_order, limit, pagination_key → {items, has_more, pagination_key}),
+ * GET /v2/get-call/{call_id}, GET /get-agent/{agent_id}, with the API key as a Bearer token;
+ * public recording URLs; and the call_started, call_ended and call_analyzed webhooks signed the
+ * way Retell's SDK verifies them (X-Retell-Signature: v=<ms>,d=<hex HMAC-SHA256 of body + ms>,
+ * keyed with the account's API key). Shapes follow Retell's published API reference.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import {
+  type PlatformMode,
+  SAMPLE_CONVERSATION,
+  accountOf,
+  createPlatformApp,
+  createPlatformState,
+  listen,
+  postWebhook,
+  randomPhone,
+} from './common';
+
+export type RetellCall = Record<string, unknown> & { call_id: string; start_timestamp: number };
+
+export const RETELL_SIM_AGENT = {
+  agent_id: 'agent_9a1c3f5e7b2d4068a1c3e5f7',
+  agent_name: 'Front Desk Agent',
+};
+
+export interface RetellTestCall {
+  webhookUrl: string;
+  apiKey: string;
+  /** Sign with another key (a forged delivery). */
+  signWith?: string;
+  overrides?: Record<string, unknown>;
+}
+
+export interface RetellSim {
+  url: string;
+  accounts: Map<string, Map<string, RetellCall>>;
+  addKey(apiKey: string): void;
+  addCalls(apiKey: string, options?: { count?: number; endAt?: number }): RetellCall[];
+  /** A finished call: stored, then call_started, call_ended and call_analyzed posted, signed. */
+  placeTestCall(options: RetellTestCall): Promise<{ call: RetellCall; status: number; body: string }>;
+  setMode(mode: PlatformMode, times?: number): void;
+  requests(): number;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export function retellSign(body: string, apiKey: string, at = Date.now()): string {
+  return `v=${at},d=${createHmac('sha256', apiKey)
+    .update(body + at)
+    .digest('hex')}`;
+}
+
+function retellError(reply: FastifyReply, statusCode: number, message: string) {
+  return reply.code(statusCode).send({ status: 'error', message });
+}
+
+export async function startRetellSim(opts: { port?: number; host?: string } = {}): Promise<RetellSim> {
+  const state = createPlatformState<RetellCall>();
+  const { app, account } = createPlatformApp(state, retellError);
+  let base = '';
+
+  function makeCall(end: number, overrides: Record<string, unknown> = {}): RetellCall {
+    const callId = `call_${randomBytes(14).toString('hex')}`;
+    const duration = 30_000 + Math.floor(Math.random() * 150_000);
+    return {
+      call_type: 'phone_call',
+      call_id: callId,
+      agent_id: RETELL_SIM_AGENT.agent_id,
+      agent_name: RETELL_SIM_AGENT.agent_name,
+      agent_version: 3,
+      call_status: 'ended',
+      direction: 'inbound',
+      from_number: randomPhone(),
+      to_number: '+14155550123',
+      start_timestamp: end - duration,
+      end_timestamp: end,
+      duration_ms: duration,
+      disconnection_reason: 'user_hangup',
+      transcript: SAMPLE_CONVERSATION.map((l) => `${l.role === 'agent' ? 'Agent' : 'User'}: ${l.text}`).join(
+        '\n',
+      ),
+      transcript_object: SAMPLE_CONVERSATION.map((l) => ({ role: l.role, content: l.text, words: [] })),
+      recording_url: `${base}/recordings/${callId}.mp3`,
+      call_analysis: {
+        call_summary: 'The caller booked a consultation for Friday at nine thirty.',
+        user_sentiment: 'Positive',
+        call_successful: true,
+        in_voicemail: false,
+        custom_analysis_data: { booked: true },
+      },
+      call_cost: {
+        combined_cost: Math.round((duration / 60_000) * 7 * 100) / 100,
+        product_costs: [{ product: 'retell_platform', unit_price: 0.1167, cost: 1 }],
+        total_duration_seconds: Math.round(duration / 1000),
+        total_duration_unit_price: 0.1167,
+      },
+      metadata: {},
+      ...overrides,
+    };
+  }
+
+  app.post<{ Body: Record<string, unknown> | null }>('/v3/list-calls', async (request, reply) => {
+    const calls = account(request);
+    if (!calls) return retellError(reply, 401, 'API key is invalid');
+    const body = request.body ?? {};
+    const limit = body.limit === undefined ? 50 : Number(body.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+      return retellError(reply, 400, 'limit must be 1..1000');
+    const filter = (body.filter_criteria ?? {}) as { start_timestamp?: { op?: string; value?: unknown } };
+    const since = filter.start_timestamp?.op === 'ge' ? Number(filter.start_timestamp.value) : null;
+    const ascending = body.sort_order === 'ascending';
+    const all = [...calls.values()]
+      .filter((c) => since === null || c.start_timestamp >= since)
+      .sort(
+        (a, b) =>
+          (ascending ? 1 : -1) * (a.start_timestamp - b.start_timestamp) || (a.call_id < b.call_id ? -1 : 1),
+      );
+    // Retell's key is opaque; here it is the id of the last call of the page before.
+    let start = 0;
+    if (typeof body.pagination_key === 'string') {
+      const at = all.findIndex((c) => c.call_id === body.pagination_key);
+      if (at === -1) return retellError(reply, 400, 'Invalid pagination_key');
+      start = at + 1;
+    }
+    const items = all.slice(start, start + limit);
+    const hasMore = start + limit < all.length;
+    return { items, has_more: hasMore, ...(hasMore ? { pagination_key: items.at(-1)?.call_id } : {}) };
+  });
+
+  app.get<{ Params: { id: string } }>('/v2/get-call/:id', async (request, reply) => {
+    const calls = account(request);
+    if (!calls) return retellError(reply, 401, 'API key is invalid');
+    return calls.get(request.params.id) ?? retellError(reply, 404, 'Call not found');
+  });
+
+  app.get<{ Params: { id: string } }>('/get-agent/:id', async (request, reply) => {
+    if (!account(request)) return retellError(reply, 401, 'API key is invalid');
+    return request.params.id === RETELL_SIM_AGENT.agent_id
+      ? { ...RETELL_SIM_AGENT, version: 3 }
+      : retellError(reply, 404, 'Agent not found');
+  });
+
+  async function placeTestCall(options: RetellTestCall) {
+    const call = makeCall(Date.now(), options.overrides);
+    accountOf(state, options.apiKey).set(call.call_id, call);
+    const key = options.signWith ?? options.apiKey;
+    const send = (body: string) =>
+      postWebhook(options.webhookUrl, body, { 'x-retell-signature': retellSign(body, key) });
+    const {
+      call_analysis: _analysis,
+      transcript: _t,
+      transcript_object: _o,
+      end_timestamp: _e,
+      duration_ms: _d,
+      disconnection_reason: _r,
+      recording_url: _u,
+      call_cost: _c,
+      ...started
+    } = call;
+    await send(JSON.stringify({ event: 'call_started', call: { ...started, call_status: 'ongoing' } })).catch(
+      () => null,
+    );
+    const { call_analysis: _a, ...ended } = call;
+    await send(JSON.stringify({ event: 'call_ended', call: ended })).catch(() => null);
+    const answer = await send(JSON.stringify({ event: 'call_analyzed', call }));
+    return { call, ...answer };
+  }
+
+  app.post<{ Body: RetellTestCall }>('/_sim/place-test-call', async (request) => {
+    const { call, status, body } = await placeTestCall(request.body);
+    return { callId: call.call_id, webhookStatus: status, webhookBody: body };
+  });
+  app.post<{ Body: { apiKey: string; count?: number } }>('/_sim/add-calls', async (request) => ({
+    ids: addCalls(request.body.apiKey, { count: request.body.count }).map((c) => c.call_id),
+  }));
+
+  function addCalls(apiKey: string, options: { count?: number; endAt?: number } = {}) {
+    const end = options.endAt ?? Date.now();
+    const out: RetellCall[] = [];
+    for (let i = 0; i < (options.count ?? 1); i++) {
+      const call = makeCall(end - i * 60_000);
+      accountOf(state, apiKey).set(call.call_id, call);
+      out.push(call);
+    }
+    return out;
+  }
+
+  base = await listen(app, opts);
+  return {
+    url: base,
+    accounts: state.accounts,
+    addKey: (apiKey) => void accountOf(state, apiKey),
+    addCalls,
+    placeTestCall,
+    setMode(mode, times) {
+      state.mode = mode;
+      state.modeTimes = times ?? null;
+    },
+    requests: () => state.requests,
+    reset() {
+      state.accounts.clear();
+      state.mode = 'normal';
+      state.modeTimes = null;
+      state.requests = 0;
+    },
+    close: () => app.close(),
+  };
+}
