@@ -1,11 +1,20 @@
 /**
- * `npm run dev`: the whole product offline with hot reload. Starts the Bland, Stripe, PayPal, mail
+ * `npm run dev`: the whole product offline with hot reload. Starts the Bland, Vapi, Retell, Stripe, PayPal, mail
  * (SMTP) and Twilio stand-ins, the API server on :5001 wired to them (tsx watch restarts it on change), and Vite on
  * :5000 proxying /api to it.
  */
 import { spawn } from 'node:child_process';
 
-const sim = { voice: 4010, stripe: 4020, paypal: 4030, mail: 4040, smtp: 2525, twilio: 4050 };
+const sim = {
+  voice: 4010,
+  stripe: 4020,
+  paypal: 4030,
+  mail: 4040,
+  smtp: 2525,
+  twilio: 4050,
+  vapi: 4060,
+  retell: 4070,
+};
 /** The Twilio stand-in's credentials (it accepts only these). */
 const TWILIO = { sid: 'ACdev00000000000000000000000000000', token: 'dev-twilio-token' };
 const env = {
@@ -13,6 +22,10 @@ const env = {
   PORT: '5001',
   PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://localhost:5000',
   BLAND_API_URL: `http://127.0.0.1:${sim.voice}`,
+  VAPI_API_URL: `http://127.0.0.1:${sim.vapi}`,
+  RETELL_API_URL: `http://127.0.0.1:${sim.retell}`,
+  VAPI_SIM_PORT: String(sim.vapi),
+  RETELL_SIM_PORT: String(sim.retell),
   STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY ?? 'sk_test_dev',
   STRIPE_PUBLISHABLE_KEY: process.env.STRIPE_PUBLISHABLE_KEY ?? 'pk_test_dev',
   STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? 'whsec_dev',

@@ -104,3 +104,13 @@ export async function listen(app: FastifyInstance, opts: { port?: number; host?:
   const address = await app.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
   return address.replace('[::1]', '127.0.0.1');
 }
+
+/** The demo accounts `npm run sim` and `npm run dev` offer: a few calls a day over two weeks. */
+export function seedPlatformDemo(
+  sim: { addCalls(key: string, o: { count: number; endAt: number }): unknown[] },
+  apiKey: string,
+): void {
+  const day = 86_400_000;
+  for (let d = 0; d < 14; d++)
+    sim.addCalls(apiKey, { count: 1 + ((d * 7) % 4), endAt: Date.now() - d * day - 3_600_000 });
+}

@@ -21,6 +21,9 @@ import {
 
 export type RetellCall = Record<string, unknown> & { call_id: string; start_timestamp: number };
 
+/** The demo account's API key (`npm run sim`, `npm run dev`). */
+export const RETELL_DEMO_KEY = 'key_retell_demo';
+
 export const RETELL_SIM_AGENT = {
   agent_id: 'agent_9a1c3f5e7b2d4068a1c3e5f7',
   agent_name: 'Front Desk Agent',

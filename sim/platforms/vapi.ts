@@ -21,6 +21,9 @@ import {
 
 export type VapiCall = Record<string, unknown> & { id: string; createdAt: string };
 
+/** The demo account's private key (`npm run sim`, `npm run dev`). */
+export const VAPI_DEMO_KEY = 'vapi_demo_key';
+
 export const VAPI_SIM_ASSISTANT = { id: '5b0a4a6e-4d2b-4f5e-9a51-3f1c2d9b8a10', name: 'Booking Assistant' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,5 +1,6 @@
 /** Login payloads and session shapes (SPEC §3, §7; DESIGN §6 [8] [9]). */
 import { z } from 'zod';
+import { VOICE_PROVIDERS } from './providers';
 
 export const ClientLoginBody = z.object({
   email: z.string().trim().min(1).max(320),
@@ -30,6 +31,8 @@ export const ClientSession = z.object({
   hasWebhookSigningSecret: z.boolean(),
   apiKeyStatus: z.enum(API_KEY_STATUSES),
   timezone: z.string(),
+  /** The voice platform the account's agents run on (issue 18). */
+  provider: z.enum(VOICE_PROVIDERS),
 });
 export type ClientSession = z.infer<typeof ClientSession>;
 

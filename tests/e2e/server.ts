@@ -1,5 +1,5 @@
 /**
- * The e2e world in one process: the three provider stand-ins and the real app (built browser
+ * The e2e world in one process: the provider stand-ins (Bland, Vapi, Retell, Stripe, PayPal) and the real app (built browser
  * bundle, SQLite in a temporary folder) wired to them. Started by Playwright's webServer.
  */
 import { mkdtempSync } from 'node:fs';
@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startPaypalSim } from '../../sim/paypal';
 import { startStripeSim } from '../../sim/stripe';
+import { startRetellSim } from '../../sim/platforms/retell';
+import { startVapiSim } from '../../sim/platforms/vapi';
 import { startVoiceSim } from '../../sim/voice-provider';
 import { buildApp } from '../../src/server/app';
 import { createDeps } from '../../src/server/bootstrap';
@@ -20,13 +22,17 @@ import {
   E2E_PORT,
   PAYPAL_KEYS,
   PAYPAL_SIM_PORT,
+  RETELL_SIM_PORT,
   STRIPE_KEYS,
   STRIPE_SIM_PORT,
+  VAPI_SIM_PORT,
   VOICE_SIM_PORT,
 } from './support/env';
 
 async function main() {
   const voice = await startVoiceSim({ port: VOICE_SIM_PORT, host: '127.0.0.1' });
+  const vapi = await startVapiSim({ port: VAPI_SIM_PORT, host: '127.0.0.1' });
+  const retell = await startRetellSim({ port: RETELL_SIM_PORT, host: '127.0.0.1' });
   const stripe = await startStripeSim({
     port: STRIPE_SIM_PORT,
     webhookUrl: `${BASE_URL}/api/webhooks/stripe`,
@@ -45,6 +51,8 @@ async function main() {
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
     BLAND_API_URL: voice.url,
+    VAPI_API_URL: vapi.url,
+    RETELL_API_URL: retell.url,
     STRIPE_SECRET_KEY: STRIPE_KEYS.secret,
     STRIPE_PUBLISHABLE_KEY: STRIPE_KEYS.publishable,
     STRIPE_WEBHOOK_SECRET: STRIPE_KEYS.webhookSecret,

@@ -1,5 +1,6 @@
 /** Maps client rows to what the API shows; column names never leak past this file. */
 import type { ClientSession } from '../../contract/auth';
+import { DEFAULT_VOICE_PROVIDER, isVoiceProvider } from '../../contract/providers';
 import type { ClientRow } from '../db/schema';
 
 /** Random bytes of a webhook URL's token (base64url in the URL). */
@@ -22,5 +23,6 @@ export function toClientSession(row: ClientRow, publicUrl: string): ClientSessio
     hasWebhookSigningSecret: row.webhook_secret_enc !== null,
     apiKeyStatus: row.api_key_status,
     timezone: row.timezone,
+    provider: isVoiceProvider(row.provider) ? row.provider : DEFAULT_VOICE_PROVIDER,
   };
 }

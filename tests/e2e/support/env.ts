@@ -4,9 +4,13 @@ export const BASE_URL = `http://localhost:${E2E_PORT}`;
 export const VOICE_SIM_PORT = E2E_PORT + 1;
 export const STRIPE_SIM_PORT = E2E_PORT + 2;
 export const PAYPAL_SIM_PORT = E2E_PORT + 3;
+export const VAPI_SIM_PORT = E2E_PORT + 4;
+export const RETELL_SIM_PORT = E2E_PORT + 5;
 export const VOICE_SIM_URL = `http://127.0.0.1:${VOICE_SIM_PORT}`;
 export const STRIPE_SIM_URL = `http://127.0.0.1:${STRIPE_SIM_PORT}`;
 export const PAYPAL_SIM_URL = `http://127.0.0.1:${PAYPAL_SIM_PORT}`;
+export const VAPI_SIM_URL = `http://127.0.0.1:${VAPI_SIM_PORT}`;
+export const RETELL_SIM_URL = `http://127.0.0.1:${RETELL_SIM_PORT}`;
 
 export const ADMIN = { username: 'e2e-admin', password: 'e2e-admin-password', name: 'e2e-admin' };
 /** A client seeded at start with a password and an API key known to the voice simulator. */

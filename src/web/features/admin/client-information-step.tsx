@@ -11,13 +11,13 @@ import {
   type CreateClientForm as CreateClientValues,
 } from '../../../contract/admin';
 import { FormDialogFooter } from '../../components/form-dialog-footer';
-import { TextAreaField } from '../../components/form-fields';
+import { FormSection, SelectField, TextAreaField } from '../../components/form-fields';
 import { ApiError, serverMessageOf } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
 import { ClientProfileSections } from './client-profile-sections';
 import { useGenerateWebhook } from './mutations';
-import { CREATE_INDUSTRY_OPTIONS, CREATE_SIZE_OPTIONS } from './options';
+import { CREATE_INDUSTRY_OPTIONS, CREATE_SIZE_OPTIONS, PROVIDER_OPTIONS } from './options';
 import { EMPTY_CLIENT_FORM, type WizardState, sameForm } from './wizard-state';
 
 export function ClientInformationStep({
@@ -60,6 +60,19 @@ export function ClientInformationStep({
   return (
     <FormProvider {...form}>
       <form onSubmit={submit} noValidate className="grid gap-5">
+        <FormSection
+          title="Voice Platform"
+          description="Where the client's AI agents run: its calls, recordings and sync come from there."
+        >
+          <SelectField
+            id="create-provider"
+            label="Voice Platform"
+            control={form.control}
+            name="provider"
+            options={PROVIDER_OPTIONS}
+            error={form.formState.errors.provider?.message}
+          />
+        </FormSection>
         <ClientProfileSections
           idPrefix="create"
           industryOptions={CREATE_INDUSTRY_OPTIONS}

@@ -16,7 +16,8 @@ import { Switch } from '../../components/ui/switch';
 import { ApiKeyStatusBadge } from './api-key-badge';
 import { CopyField } from '../../components/copy-field';
 import { useRotateWebhook } from './mutations';
-import { ACCOUNT_TYPE_OPTIONS, timezoneOptions } from './options';
+import { ACCOUNT_TYPE_OPTIONS, PROVIDER_OPTIONS, timezoneOptions } from './options';
+import { PROVIDER_SETUP, VOICE_PROVIDER_NAMES } from '../../../contract/providers';
 
 const TIMEZONES = timezoneOptions();
 
@@ -82,19 +83,36 @@ export function AccountSettingsSection() {
 export function ApiIntegrationSection({ config }: { config: ClientConfig }) {
   const {
     register,
+    control,
     setValue,
     watch,
     formState: { errors },
   } = useFormContext<EditClientFormInput>();
   const removingSecret = watch('webhookSigningSecret') === null;
+  const provider = watch('provider') ?? config.provider;
+  const name = VOICE_PROVIDER_NAMES[provider];
+  const moved = provider !== config.provider;
   return (
     <FormSection
       title="API Integration"
       description="The voice provider API key is stored encrypted and only ever shown masked."
     >
+      <SelectField
+        id="edit-provider"
+        label="Voice Platform"
+        control={control}
+        name="provider"
+        options={PROVIDER_OPTIONS}
+        error={errors.provider?.message}
+      />
+      <p className="self-end text-muted-foreground text-sm sm:pb-2" data-testid="provider-hint">
+        {moved
+          ? `Paste the client’s ${name} key below: calls are synced from ${name} from now on.`
+          : `Calls, recordings and sync come from ${name}.`}
+      </p>
       <TextField
         id="edit-blandApiKey"
-        label="Bland AI API Key"
+        label={`${name} API Key`}
         autoComplete="off"
         spellCheck={false}
         registration={register('blandApiKey')}
@@ -104,7 +122,7 @@ export function ApiIntegrationSection({ config }: { config: ClientConfig }) {
             Status: <ApiKeyStatusBadge status={config.apiKeyStatus} />
             {config.blandApiKey
               ? 'Leave as is to keep the key; clear it to remove it.'
-              : 'Paste the client’s key; it is checked with Bland AI when you save.'}
+              : `Paste the client’s key; it is checked with ${name} when you save.`}
           </span>
         }
       />
@@ -120,37 +138,41 @@ export function ApiIntegrationSection({ config }: { config: ClientConfig }) {
         registration={register('organizationId')}
         error={errors.organizationId?.message}
       />
-      <TextField
-        id="edit-webhookSigningSecret"
-        label="Webhook Signing Secret"
-        type="password"
-        autoComplete="new-password"
-        spellCheck={false}
-        placeholder={config.hasWebhookSigningSecret ? '••••••••' : 'Not set'}
-        // Write-only: an empty field keeps what is stored; removing it is the button's job.
-        registration={register('webhookSigningSecret', { setValueAs: (v) => (v === '' ? undefined : v) })}
-        error={errors.webhookSigningSecret?.message}
-        hint={
-          <span className="flex flex-wrap items-center gap-2" data-testid="signing-secret-state">
-            {removingSecret
-              ? 'Will be removed when you save: unsigned deliveries will be accepted again.'
-              : config.hasWebhookSigningSecret
-                ? 'Set: deliveries without a valid X-Webhook-Signature are refused. Type a new one to replace it.'
-                : 'Not set. Paste the secret from Bland’s Dev Portal (Account Settings → Keys) to refuse unsigned deliveries.'}
-            {config.hasWebhookSigningSecret && !removingSecret && (
-              <Button
-                type="button"
-                variant="link"
-                size="sm"
-                className="h-auto p-0"
-                onClick={() => setValue('webhookSigningSecret', null, { shouldDirty: true })}
-              >
-                Remove secret
-              </Button>
-            )}
-          </span>
-        }
-      />
+      {provider === 'retell' ? (
+        <p className="text-muted-foreground text-sm sm:col-span-2">{PROVIDER_SETUP.retell.signing}</p>
+      ) : (
+        <TextField
+          id="edit-webhookSigningSecret"
+          label="Webhook Signing Secret"
+          type="password"
+          autoComplete="new-password"
+          spellCheck={false}
+          placeholder={config.hasWebhookSigningSecret ? '••••••••' : 'Not set'}
+          // Write-only: an empty field keeps what is stored; removing it is the button's job.
+          registration={register('webhookSigningSecret', { setValueAs: (v) => (v === '' ? undefined : v) })}
+          error={errors.webhookSigningSecret?.message}
+          hint={
+            <span className="flex flex-wrap items-center gap-2" data-testid="signing-secret-state">
+              {removingSecret
+                ? 'Will be removed when you save: unsigned deliveries will be accepted again.'
+                : config.hasWebhookSigningSecret
+                  ? 'Set: deliveries without a valid signature are refused. Type a new one to replace it.'
+                  : PROVIDER_SETUP[provider].signing}
+              {config.hasWebhookSigningSecret && !removingSecret && (
+                <Button
+                  type="button"
+                  variant="link"
+                  size="sm"
+                  className="h-auto p-0"
+                  onClick={() => setValue('webhookSigningSecret', null, { shouldDirty: true })}
+                >
+                  Remove secret
+                </Button>
+              )}
+            </span>
+          }
+        />
+      )}
       <CopyField id="edit-webhookUrl" label="Webhook URL" value={config.webhookUrl} />
       <RotateWebhookButton clientId={config.id} />
     </FormSection>

@@ -56,6 +56,7 @@ export function CreateClientWizard({
         )}
         {state.step === 2 && (
           <WebhookConfigurationStep
+            provider={state.form?.provider ?? 'bland'}
             clientId={state.clientId ?? ''}
             webhookUrl={state.webhookUrl ?? ''}
             onBack={() => dispatch({ type: 'back' })}

@@ -69,6 +69,7 @@ export function EditClientDialog({ clientId, onClose }: { clientId: string | nul
 
 function toFormValues(config: ClientConfig): EditClientFormInput {
   return {
+    provider: config.provider,
     firstName: config.firstName,
     lastName: config.lastName,
     email: config.email,

@@ -8,6 +8,13 @@ import {
   INDUSTRIES_EDIT,
   INDUSTRY_LABELS,
 } from '../../../contract/admin';
+import { VOICE_PROVIDERS, VOICE_PROVIDER_NAMES } from '../../../contract/providers';
+
+/** The voice platforms a client's agents can run on. */
+export const PROVIDER_OPTIONS = VOICE_PROVIDERS.map((value) => ({
+  value,
+  label: VOICE_PROVIDER_NAMES[value],
+}));
 
 const industry = (value: string) => ({ value, label: INDUSTRY_LABELS[value] ?? value });
 const size = (value: string) => ({ value, label: `${value} employees` });

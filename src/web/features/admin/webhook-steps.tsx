@@ -5,6 +5,7 @@
 import { ArrowLeft, CheckCircle2, PhoneCall } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { webhookSigningSecretField } from '../../../contract/common';
+import { PROVIDER_SETUP, VOICE_PROVIDER_NAMES, type VoiceProviderId } from '../../../contract/providers';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
@@ -18,26 +19,37 @@ import { useWebhookStatus } from './queries';
 import { type WizardState, isPolling } from './wizard-state';
 
 export function WebhookConfigurationStep({
+  provider,
   clientId,
   webhookUrl,
   onBack,
   onTest,
 }: {
+  provider: VoiceProviderId;
   clientId: string;
   webhookUrl: string;
   onBack: () => void;
   onTest: () => void;
 }) {
+  const setup = PROVIDER_SETUP[provider];
+  const name = VOICE_PROVIDER_NAMES[provider];
   return (
     <div className="grid gap-5">
       <CopyField id="wizard-webhook-url" label="Webhook URL" value={webhookUrl} />
-      <SigningSecretField clientId={clientId} />
+      {/* Retell signs with the client's API key (entered in the edit dialog), not a separate secret. */}
+      {provider === 'retell' ? (
+        <p className="text-muted-foreground text-sm">{setup.signing}</p>
+      ) : (
+        <SigningSecretField clientId={clientId} provider={provider} />
+      )}
       <div className="rounded-lg border bg-muted/50 p-4 text-sm">
-        <p className="font-medium">Connect the client’s voice agent</p>
+        <p className="font-medium">Connect the client’s voice agent on {name}</p>
         <ol className="mt-2 list-decimal space-y-1 pl-5 text-muted-foreground">
           <li>Copy the webhook URL above.</li>
-          <li>In Bland AI, set it as the webhook of the client’s inbound number or outbound calls.</li>
-          <li>Click “Test Webhook Connection”, then place a test call.</li>
+          {setup.steps.map((step) => (
+            <li key={step}>{step}</li>
+          ))}
+          <li>Click “Test Webhook Connection” first, so this wizard is waiting for the call.</li>
         </ol>
       </div>
       <DialogFooter>
@@ -52,8 +64,8 @@ export function WebhookConfigurationStep({
   );
 }
 
-/** Optional: the secret Bland signs deliveries with, so a forged delivery is refused from the start. */
-function SigningSecretField({ clientId }: { clientId: string }) {
+/** Optional: the secret the platform signs deliveries with, so a forged one is refused from the start. */
+function SigningSecretField({ clientId, provider }: { clientId: string; provider: VoiceProviderId }) {
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
@@ -62,7 +74,11 @@ function SigningSecretField({ clientId }: { clientId: string }) {
     event.preventDefault();
     const checked = webhookSigningSecretField.safeParse(secret);
     if (!checked.success || !checked.data) {
-      setError(checked.success ? 'Paste the signing secret from Bland' : checked.error.issues[0].message);
+      setError(
+        checked.success
+          ? `Paste the signing secret from ${VOICE_PROVIDER_NAMES[provider]}`
+          : checked.error.issues[0].message,
+      );
       return;
     }
     setError(null);
@@ -102,7 +118,9 @@ function SigningSecretField({ clientId }: { clientId: string }) {
         {error ??
           (saved
             ? 'Saved: deliveries without a valid signature are refused.'
-            : 'From Bland’s Dev Portal (Account Settings → Keys). With it, unsigned deliveries are refused.')}
+            : provider === 'vapi'
+              ? 'The secret of the server URL’s credential in Vapi (X-Vapi-Secret, or an HMAC credential). With it, unsigned deliveries are refused.'
+              : 'From Bland’s Dev Portal (Account Settings → Keys). With it, unsigned deliveries are refused.')}
       </p>
     </form>
   );

@@ -34,6 +34,7 @@ export type WizardAction =
 
 /** Step 1 before anything was typed. */
 export const EMPTY_CLIENT_FORM: CreateClientFormInput = {
+  provider: 'bland',
   firstName: '',
   lastName: '',
   email: '',

@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ApiKeyBody } from '../../../contract/account';
+import { VOICE_PROVIDER_NAMES, type VoiceProviderId } from '../../../contract/providers';
 import { FormDialogFooter } from '../../components/form-dialog-footer';
 import { TextField } from '../../components/form-fields';
 import { serverFieldErrors, serverMessageOf } from '../../lib/api';
@@ -10,7 +11,8 @@ import { toast } from '../../lib/use-toast';
 import { useUpdateApiKey } from './mutations';
 import { SettingsDialog } from './settings-dialog';
 
-export function ApiKeyDialog() {
+export function ApiKeyDialog({ provider }: { provider: VoiceProviderId }) {
+  const name = VOICE_PROVIDER_NAMES[provider];
   const [open, setOpen] = useState(false);
   const form = useForm<ApiKeyBody>({ resolver: zodResolver(ApiKeyBody), defaultValues: { blandApiKey: '' } });
   const update = useUpdateApiKey();
@@ -23,7 +25,7 @@ export function ApiKeyDialog() {
   const submit = form.handleSubmit(({ blandApiKey }) =>
     update.mutate(blandApiKey, {
       onSuccess: () => {
-        toast({ title: 'API Key Updated', description: 'Your Bland AI API key was verified and saved.' });
+        toast({ title: 'API Key Updated', description: `Your ${name} API key was verified and saved.` });
         onOpenChange(false);
       },
       onError: (error) => {
@@ -39,14 +41,14 @@ export function ApiKeyDialog() {
   return (
     <SettingsDialog
       title="Update API Key"
-      description="Paste your Bland AI API key. We check it with Bland AI before saving it, and store it encrypted."
+      description={`Paste your ${name} API key. We check it with ${name} before saving it, and store it encrypted.`}
       open={open}
       onOpenChange={onOpenChange}
     >
       <form onSubmit={submit} noValidate className="grid gap-4" aria-label="Update API key">
         <TextField
           id="api-key"
-          label="Bland AI API Key"
+          label={`${name} API Key`}
           type="password"
           autoComplete="off"
           spellCheck={false}

@@ -4,6 +4,7 @@
  */
 import { Check, Copy, KeyRound, Link2, Lock, ShieldCheck } from 'lucide-react';
 import type { ClientSession } from '../../../contract/auth';
+import { PROVIDER_SETUP, VOICE_PROVIDER_NAMES } from '../../../contract/providers';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -35,7 +36,7 @@ export function SecurityTab({ client }: { client: ClientSession }) {
         <CardHeader>
           <CardTitle className="flex items-center gap-2">
             <KeyRound className="size-4" aria-hidden="true" />
-            Bland AI API Key
+            {VOICE_PROVIDER_NAMES[client.provider]} API Key
           </CardTitle>
           <CardDescription>Used to sync your calls and play recordings.</CardDescription>
         </CardHeader>
@@ -49,7 +50,7 @@ export function SecurityTab({ client }: { client: ClientSession }) {
             {connected ? 'Connected' : 'Not Connected'}
           </Badge>
           <div className="w-full sm:ml-auto sm:w-auto">
-            <ApiKeyDialog />
+            <ApiKeyDialog provider={client.provider} />
           </div>
         </CardContent>
       </Card>
@@ -80,22 +81,27 @@ export function SecurityTab({ client }: { client: ClientSession }) {
             Webhook Signing Secret
           </CardTitle>
           <CardDescription>
-            With a secret set, only deliveries Bland AI signed with it (X-Webhook-Signature) are accepted.
+            {client.provider === 'bland'
+              ? 'With a secret set, only deliveries Bland AI signed with it (X-Webhook-Signature) are accepted.'
+              : PROVIDER_SETUP[client.provider].signing}
           </CardDescription>
         </CardHeader>
-        <CardContent className="flex flex-wrap items-center gap-3">
-          <span className="text-sm">Status:</span>
-          <Badge
-            data-testid="signing-secret-status"
-            variant={client.hasWebhookSigningSecret ? 'default' : 'secondary'}
-            className={cn(client.hasWebhookSigningSecret && 'bg-success text-white')}
-          >
-            {client.hasWebhookSigningSecret ? 'Set' : 'Not Set'}
-          </Badge>
-          <div className="w-full sm:ml-auto sm:w-auto">
-            <WebhookSecretDialog isSet={client.hasWebhookSigningSecret} />
-          </div>
-        </CardContent>
+        {/* Retell signs with the API key above: there is no separate secret to set. */}
+        {client.provider !== 'retell' && (
+          <CardContent className="flex flex-wrap items-center gap-3">
+            <span className="text-sm">Status:</span>
+            <Badge
+              data-testid="signing-secret-status"
+              variant={client.hasWebhookSigningSecret ? 'default' : 'secondary'}
+              className={cn(client.hasWebhookSigningSecret && 'bg-success text-white')}
+            >
+              {client.hasWebhookSigningSecret ? 'Set' : 'Not Set'}
+            </Badge>
+            <div className="w-full sm:ml-auto sm:w-auto">
+              <WebhookSecretDialog isSet={client.hasWebhookSigningSecret} provider={client.provider} />
+            </div>
+          </CardContent>
+        )}
       </Card>
     </div>
   );

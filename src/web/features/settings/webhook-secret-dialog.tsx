@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { webhookSigningSecretField } from '../../../contract/common';
+import type { VoiceProviderId } from '../../../contract/providers';
 import { FormDialogFooter } from '../../components/form-dialog-footer';
 import { TextField } from '../../components/form-fields';
 import { Button } from '../../components/ui/button';
@@ -17,11 +18,11 @@ import { useSetWebhookSecret } from './mutations';
 import { SettingsDialog } from './settings-dialog';
 
 const SecretForm = z.object({
-  secret: webhookSigningSecretField.refine((v) => !!v, 'Paste the signing secret from Bland'),
+  secret: webhookSigningSecretField.refine((v) => !!v, 'Paste the signing secret'),
 });
 type SecretForm = z.infer<typeof SecretForm>;
 
-export function WebhookSecretDialog({ isSet }: { isSet: boolean }) {
+export function WebhookSecretDialog({ isSet, provider }: { isSet: boolean; provider: VoiceProviderId }) {
   const [open, setOpen] = useState(false);
   const form = useForm<SecretForm>({ resolver: zodResolver(SecretForm), defaultValues: { secret: '' } });
   const save = useSetWebhookSecret();
@@ -59,7 +60,11 @@ export function WebhookSecretDialog({ isSet }: { isSet: boolean }) {
     <div className="flex flex-wrap items-center gap-2">
       <SettingsDialog
         title={isSet ? 'Replace Signing Secret' : 'Set Signing Secret'}
-        description="Create it in Bland's Dev Portal (Account Settings → Keys → Replace Secret) and paste it here. Bland shows it only once."
+        description={
+          provider === 'vapi'
+            ? "The secret of your server URL's credential in Vapi (sent as X-Vapi-Secret, or an HMAC credential's key): paste the same secret here."
+            : "Create it in Bland's Dev Portal (Account Settings → Keys → Replace Secret) and paste it here. Bland shows it only once."
+        }
         open={open}
         onOpenChange={onOpenChange}
       >
