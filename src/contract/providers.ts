@@ -24,7 +24,7 @@ export const PROVIDER_SETUP: Record<VoiceProviderId, { steps: string[]; signing:
     steps: [
       'In Bland, open the agent, pathway or phone number that should report its calls.',
       'Paste the webhook URL into its "Webhook" field and save.',
-      'Place a test call: it appears here when it ends.',
+      'Click “Test Webhook Connection”, then place a test call: it arrives here when it ends.',
     ],
     signing:
       'Optional: set a webhook signing secret in Bland and enter the same secret here; deliveries then carry X-Webhook-Signature.',
@@ -33,7 +33,7 @@ export const PROVIDER_SETUP: Record<VoiceProviderId, { steps: string[]; signing:
     steps: [
       'In Vapi, open the assistant (or phone number) and set its Server URL to the webhook URL.',
       'Under Server Messages, keep "end-of-call-report" selected.',
-      'Place a test call: it appears here when Vapi sends its end-of-call report.',
+      'Click “Test Webhook Connection”, then place a test call: it arrives here with Vapi’s end-of-call report.',
     ],
     signing:
       'Optional: give the server URL a secret (X-Vapi-Secret) or an HMAC credential (x-vapi-signature, SHA-256 of the body) and enter the same secret here.',
@@ -42,7 +42,7 @@ export const PROVIDER_SETUP: Record<VoiceProviderId, { steps: string[]; signing:
     steps: [
       'In Retell, open the agent and set its Agent Level Webhook URL to the webhook URL (or set it for the whole account).',
       'Keep the call_started, call_ended and call_analyzed events.',
-      'Place a test call: it appears here when Retell sends call_analyzed.',
+      'Click “Test Webhook Connection”, then place a test call: it arrives here when the call ends.',
     ],
     signing:
       "Retell signs every delivery (X-Retell-Signature) with the API key that has the webhook badge: enter that key as the client's API key and deliveries are checked with it.",

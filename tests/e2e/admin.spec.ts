@@ -11,23 +11,10 @@ import { ClientLoginPage } from './pages/client-login-page';
 import { DashboardPage } from './pages/dashboard-page';
 import { placeTestCall } from './support/api';
 import { ADMIN, CLIENT } from './support/env';
-import { screenshotBothWidths } from './support/screenshots';
+import { screenshotBothWidths, settle } from './support/screenshots';
 import { expectToast } from './support/toast';
 
-/** Lets entry animations (dialogs, toasts) finish, so screenshots show the resting layout. */
-async function settle(page: Page) {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (a) =>
-          a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Number.POSITIVE_INFINITY,
-      ),
-  );
-}
-
 async function screenshot(page: Page, name: string) {
-  await settle(page);
   await screenshotBothWidths(page, name);
 }
 

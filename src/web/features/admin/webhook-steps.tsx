@@ -49,7 +49,6 @@ export function WebhookConfigurationStep({
           {setup.steps.map((step) => (
             <li key={step}>{step}</li>
           ))}
-          <li>Click “Test Webhook Connection” first, so this wizard is waiting for the call.</li>
         </ol>
       </div>
       <DialogFooter>

@@ -62,7 +62,8 @@ export function SecurityTab({ client }: { client: ClientSession }) {
             Webhook URL
           </CardTitle>
           <CardDescription>
-            Your unique address for Bland AI's post-call webhooks. Keep it private.
+            Your unique address for {VOICE_PROVIDER_NAMES[client.provider]}'s post-call webhooks. Keep it
+            private.
           </CardDescription>
         </CardHeader>
         <CardContent>
