@@ -6,12 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
-import type {
+import {
   AdminAnalytics,
-  AtRiskClient,
-  AuditPage,
-  DeliveriesPage,
-  SyncRunsPage,
+  type AtRiskClient,
+  type AuditPage,
+  type DeliveriesPage,
+  type SyncRunsPage,
 } from '../../src/contract/agency';
 import { createCallsRepository } from '../../src/server/calls/calls-repository';
 import { carryClientDaysForward } from '../../src/server/calls/client-days';
@@ -104,6 +104,8 @@ describe(`agency console (${TEST_DB})`, () => {
       .execute();
 
     const analytics = await get<AdminAnalytics>('/api/admin/analytics?dateRange=7d');
+    // Served without a runtime schema check (routes.ts): the answer must still be the contract's.
+    expect(AdminAnalytics.strict().safeParse(analytics).success).toBe(true);
     expect(analytics.range).toEqual({ from: expect.any(String), to: today(), days: 7 });
     const rowA = analytics.clients.find((c) => c.clientId === a.id)!;
     const rowB = analytics.clients.find((c) => c.clientId === b.id)!;

@@ -21,7 +21,13 @@ export default async function agencyRoutes(fastify: FastifyInstance): Promise<vo
 
   app.get(
     '/api/admin/analytics',
-    { schema: { querystring: AnalyticsQuery, response: { 200: AdminAnalytics } } },
+    {
+      schema: { querystring: AnalyticsQuery, response: { 200: AdminAnalytics } },
+      // The answer is built field by field from typed sums (portfolio.ts); checking its thousand
+      // client rows against the schema again on every request cost 5–8 ms of a 20 ms budget. The
+      // schema still documents it (/api/docs) and the tests parse it.
+      serializerCompiler: () => (data) => JSON.stringify(data),
+    },
     async (request) => portfolioAnalytics(db, request.query, now()),
   );
 
