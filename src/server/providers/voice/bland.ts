@@ -14,9 +14,9 @@ import {
 } from './errors';
 import {
   type ProviderHttpOptions,
+  createNameCache,
   createProviderHttp,
   isObject,
-  keyId,
   recordingStream,
 } from './provider-http';
 import type {
@@ -33,13 +33,10 @@ export interface BlandProviderOptions extends ProviderHttpOptions {
   pathwayCacheMs?: number;
 }
 
-const PATHWAY_CACHE_MAX = 1_000;
-
 export function createBlandProvider(options: BlandProviderOptions): VoiceProvider {
-  const pathwayCacheMs = options.pathwayCacheMs ?? 10 * 60_000;
-  const pathwayCache = new Map<string, { name: string; expires: number }>();
+  const cachedName = createNameCache(options.pathwayCacheMs);
   // Bland takes the key bare in `authorization`, not as a Bearer token.
-  const { send, readJson, discard, unexpected } = createProviderHttp(options, (apiKey) => ({
+  const { send, readJson, discard, unexpected, getJson } = createProviderHttp(options, (apiKey) => ({
     authorization: apiKey,
   }));
 
@@ -178,31 +175,14 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
 
     async getPathwayName(apiKey: string, pathwayId: string): Promise<string | null> {
       if (!isBlandId(pathwayId)) return null;
-      const cacheKey = `${keyId(apiKey)}:${pathwayId}`;
-      const cached = pathwayCache.get(cacheKey);
-      if (cached && cached.expires > Date.now()) return cached.name;
-      const result = await send(apiKey, `/v1/pathway/${encodeURIComponent(pathwayId)}`);
-      const status = result.response.status;
-      if (status === 404 || status === 400) {
-        await discard(result);
-        return null;
-      }
-      if (!result.response.ok) {
-        await discard(result);
-        throw unexpected(status);
-      }
-      const raw = await readJson(result);
-      const body = isObject(raw) && isObject(raw.data) && !('name' in raw) ? raw.data : raw;
-      const parsed = blandPathwaySchema.safeParse(body);
-      const name = parsed.success ? (parsed.data.name ?? null) : null;
-      if (name) {
-        if (pathwayCache.size >= PATHWAY_CACHE_MAX) {
-          const oldest = pathwayCache.keys().next().value;
-          if (oldest !== undefined) pathwayCache.delete(oldest);
-        }
-        pathwayCache.set(cacheKey, { name, expires: Date.now() + pathwayCacheMs });
-      }
-      return name;
+      return cachedName(apiKey, pathwayId, async () => {
+        const found = await getJson(apiKey, `/v1/pathway/${encodeURIComponent(pathwayId)}`, [404, 400]);
+        if (!found) return null;
+        const raw = found.json;
+        const body = isObject(raw) && isObject(raw.data) && !('name' in raw) ? raw.data : raw;
+        const parsed = blandPathwaySchema.safeParse(body);
+        return parsed.success ? (parsed.data.name ?? null) : null;
+      });
     },
   };
 }

@@ -98,6 +98,15 @@ export interface ProviderHttp {
   readJson(result: SendResult): Promise<unknown>;
   discard(result: SendResult): Promise<void>;
   unexpected(status: number): VoiceProviderError;
+  /**
+   * GET a JSON answer: null when the provider answers one of `missing` (an unknown id), the typed
+   * errors for the rest.
+   */
+  getJson(
+    apiKey: string,
+    path: string,
+    missing: readonly number[],
+  ): Promise<{ json: unknown; status: number } | null>;
   /** Streams audio from a URL the provider gave for a call's recording (no key is sent there). */
   streamUrl(url: string, range?: string): Promise<RecordingStream>;
 }
@@ -225,17 +234,32 @@ export function createProviderHttp(
     );
   }
 
+  const send = (apiKey: string, path: string, opts: SendOptions = {}) =>
+    request(
+      keyId(apiKey),
+      buildUrl(path, opts.query),
+      { ...authorize(apiKey), accept: 'application/json' },
+      opts,
+    );
+
   return {
-    send: (apiKey, path, opts = {}) =>
-      request(
-        keyId(apiKey),
-        buildUrl(path, opts.query),
-        { ...authorize(apiKey), accept: 'application/json' },
-        opts,
-      ),
+    send,
     readJson,
     discard,
     unexpected,
+    async getJson(apiKey, path, missing) {
+      const result = await send(apiKey, path);
+      const { status } = result.response;
+      if (missing.includes(status)) {
+        await discard(result);
+        return null;
+      }
+      if (!result.response.ok) {
+        await discard(result);
+        throw unexpected(status);
+      }
+      return { json: await readJson(result), status };
+    },
     async streamUrl(url, range) {
       let target: URL;
       try {
@@ -282,4 +306,30 @@ export async function recordingStream(
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Names of a provider's pathways, assistants or agents, per key and id, kept a while: a sync
+ * names the same few for hundreds of calls. Only names found are kept.
+ */
+export function createNameCache(ttlMs = 10 * 60_000, max = 1_000) {
+  const names = new Map<string, { name: string; expires: number }>();
+  return async function cachedName(
+    apiKey: string,
+    id: string,
+    load: () => Promise<string | null>,
+  ): Promise<string | null> {
+    const key = `${keyId(apiKey)}:${id}`;
+    const cached = names.get(key);
+    if (cached && cached.expires > Date.now()) return cached.name;
+    const name = await load();
+    if (name) {
+      if (names.size >= max) {
+        const oldest = names.keys().next().value;
+        if (oldest !== undefined) names.delete(oldest);
+      }
+      names.set(key, { name, expires: Date.now() + ttlMs });
+    }
+    return name;
+  };
 }

@@ -7,36 +7,26 @@
 import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
 import { ProviderAuthError, ProviderNotFoundError, VoiceProviderError } from './errors';
 import { isProviderId } from './payload-fields';
-import { type ProviderHttpOptions, createProviderHttp, keyId } from './provider-http';
+import { type ProviderHttpOptions, createNameCache, createProviderHttp } from './provider-http';
 import { parseRetellCall, retellAgentSchema, retellListSchema } from './retell-payload';
 import { parseRetellWebhook } from './retell-webhook';
 import type { ListCallsQuery, ListCallsResult, NormalizedCall, VoiceProvider } from './types';
 
 const MAX_PAGE = 1000;
-const NAME_CACHE_MS = 10 * 60_000;
 
 export function createRetellProvider(options: ProviderHttpOptions): VoiceProvider {
   const http = createProviderHttp(options, (apiKey) => ({ authorization: `Bearer ${apiKey}` }));
-  const { send, readJson, discard, unexpected } = http;
-  const names = new Map<string, { name: string; expires: number }>();
+  const { send, readJson, discard, unexpected, getJson } = http;
+  const cachedName = createNameCache();
 
   async function getCall(apiKey: string, callId: string): Promise<{ call: NormalizedCall; raw: unknown }> {
     if (!isProviderId(callId)) throw new ProviderNotFoundError();
-    const result = await send(apiKey, `/v2/get-call/${encodeURIComponent(callId)}`);
-    const status = result.response.status;
-    if (status === 404 || status === 400 || status === 422) {
-      await discard(result);
-      throw new ProviderNotFoundError(undefined, status);
-    }
-    if (!result.response.ok) {
-      await discard(result);
-      throw unexpected(status);
-    }
-    const raw = await readJson(result);
-    const parsed = parseRetellCall(raw);
+    const found = await getJson(apiKey, `/v2/get-call/${encodeURIComponent(callId)}`, [404, 400, 422]);
+    if (!found) throw new ProviderNotFoundError();
+    const parsed = parseRetellCall(found.json);
     if (!parsed.success)
-      throw new VoiceProviderError('The voice provider sent a call we could not read', status);
-    return { call: parsed.call, raw };
+      throw new VoiceProviderError('The voice provider sent a call we could not read', found.status);
+    return { call: parsed.call, raw: found.json };
   }
 
   async function list(apiKey: string, body: Record<string, unknown>) {
@@ -110,25 +100,11 @@ export function createRetellProvider(options: ProviderHttpOptions): VoiceProvide
     /** A call's "pathway" on Retell is its agent: named by GET /get-agent/{agent_id}. */
     async getPathwayName(apiKey, agentId) {
       if (!isProviderId(agentId)) return null;
-      const cacheKey = `${keyId(apiKey)}:${agentId}`;
-      const cached = names.get(cacheKey);
-      if (cached && cached.expires > Date.now()) return cached.name;
-      const result = await send(apiKey, `/get-agent/${encodeURIComponent(agentId)}`);
-      if (result.response.status === 404 || result.response.status === 400) {
-        await discard(result);
-        return null;
-      }
-      if (!result.response.ok) {
-        await discard(result);
-        throw unexpected(result.response.status);
-      }
-      const parsed = retellAgentSchema.safeParse(await readJson(result));
-      const name = parsed.success ? (parsed.data.agent_name ?? null) : null;
-      if (name) {
-        if (names.size >= 1000) names.clear();
-        names.set(cacheKey, { name, expires: Date.now() + NAME_CACHE_MS });
-      }
-      return name;
+      return cachedName(apiKey, agentId, async () => {
+        const found = await getJson(apiKey, `/get-agent/${encodeURIComponent(agentId)}`, [404, 400]);
+        const parsed = found ? retellAgentSchema.safeParse(found.json) : null;
+        return parsed?.success ? (parsed.data.agent_name ?? null) : null;
+      });
     },
   };
 }

@@ -6,14 +6,13 @@
 import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
 import { ProviderAuthError, ProviderNotFoundError, VoiceProviderError } from './errors';
 import { isProviderId } from './payload-fields';
-import { type ProviderHttpOptions, createProviderHttp, keyId } from './provider-http';
+import { type ProviderHttpOptions, createNameCache, createProviderHttp } from './provider-http';
 import type { ListCallsQuery, ListCallsResult, NormalizedCall, VoiceProvider } from './types';
 import { parseVapiCall, vapiAssistantSchema, vapiCallSchema, vapiListSchema } from './vapi-payload';
 import { parseVapiWebhook } from './vapi-webhook';
 
 /** Vapi's GET /call answers at most this many calls a page. */
 const MAX_PAGE = 1000;
-const NAME_CACHE_MS = 10 * 60_000;
 
 /**
  * Where the next page starts: calls created at or before `before`, less the ones already seen at
@@ -42,27 +41,18 @@ function readCursor(cursor: string | undefined): VapiCursor | null {
 
 export function createVapiProvider(options: ProviderHttpOptions): VoiceProvider {
   const http = createProviderHttp(options, (apiKey) => ({ authorization: `Bearer ${apiKey}` }));
-  const { send, readJson, discard, unexpected } = http;
-  const names = new Map<string, { name: string; expires: number }>();
+  const { send, readJson, discard, unexpected, getJson } = http;
+  const cachedName = createNameCache();
 
   async function getCall(apiKey: string, callId: string): Promise<{ call: NormalizedCall; raw: unknown }> {
     if (!isProviderId(callId)) throw new ProviderNotFoundError();
-    const result = await send(apiKey, `/call/${encodeURIComponent(callId)}`);
-    const status = result.response.status;
     // An id that is not one of Vapi's UUIDs is answered 400.
-    if (status === 404 || status === 400) {
-      await discard(result);
-      throw new ProviderNotFoundError(undefined, status);
-    }
-    if (!result.response.ok) {
-      await discard(result);
-      throw unexpected(status);
-    }
-    const raw = await readJson(result);
-    const parsed = parseVapiCall(raw);
+    const found = await getJson(apiKey, `/call/${encodeURIComponent(callId)}`, [404, 400]);
+    if (!found) throw new ProviderNotFoundError();
+    const parsed = parseVapiCall(found.json);
     if (!parsed.success)
-      throw new VoiceProviderError('The voice provider sent a call we could not read', status);
-    return { call: parsed.call, raw };
+      throw new VoiceProviderError('The voice provider sent a call we could not read', found.status);
+    return { call: parsed.call, raw: found.json };
   }
 
   return {
@@ -154,25 +144,11 @@ export function createVapiProvider(options: ProviderHttpOptions): VoiceProvider 
     /** A call's "pathway" on Vapi is its assistant: named by GET /assistant/{id}. */
     async getPathwayName(apiKey, assistantId) {
       if (!isProviderId(assistantId)) return null;
-      const cacheKey = `${keyId(apiKey)}:${assistantId}`;
-      const cached = names.get(cacheKey);
-      if (cached && cached.expires > Date.now()) return cached.name;
-      const result = await send(apiKey, `/assistant/${encodeURIComponent(assistantId)}`);
-      if (result.response.status === 404 || result.response.status === 400) {
-        await discard(result);
-        return null;
-      }
-      if (!result.response.ok) {
-        await discard(result);
-        throw unexpected(result.response.status);
-      }
-      const parsed = vapiAssistantSchema.safeParse(await readJson(result));
-      const name = parsed.success ? (parsed.data.name ?? null) : null;
-      if (name) {
-        if (names.size >= 1000) names.clear();
-        names.set(cacheKey, { name, expires: Date.now() + NAME_CACHE_MS });
-      }
-      return name;
+      return cachedName(apiKey, assistantId, async () => {
+        const found = await getJson(apiKey, `/assistant/${encodeURIComponent(assistantId)}`, [404, 400]);
+        const parsed = found ? vapiAssistantSchema.safeParse(found.json) : null;
+        return parsed?.success ? (parsed.data.name ?? null) : null;
+      });
     },
   };
 }
