@@ -157,7 +157,9 @@ export function ApiIntegrationSection({ config }: { config: ClientConfig }) {
                 ? 'Will be removed when you save: unsigned deliveries will be accepted again.'
                 : config.hasWebhookSigningSecret
                   ? 'Set: deliveries without a valid signature are refused. Type a new one to replace it.'
-                  : PROVIDER_SETUP[provider].signing}
+                  : provider === 'vapi'
+                    ? 'Not set. Paste the secret of the server URL’s credential in Vapi (X-Vapi-Secret or HMAC) to refuse unsigned deliveries.'
+                    : 'Not set. Paste the secret from Bland’s Dev Portal (Account Settings → Keys) to refuse unsigned deliveries.'}
               {config.hasWebhookSigningSecret && !removingSecret && (
                 <Button
                   type="button"
