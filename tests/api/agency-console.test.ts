@@ -406,7 +406,12 @@ describe(`agency console (${TEST_DB})`, () => {
   });
 
   it('logs refused and unconfirmed deliveries with why, and replays them once the key is fixed, idempotently', async () => {
-    const [record] = sim.addCalls('sim_good_key', { count: 1, createdAt: t.deps.now() - 120_000 });
+    // Without a pathway: naming one happens after the answer, and would race the second replay.
+    const [record] = sim.addCalls('sim_good_key', {
+      count: 1,
+      createdAt: t.deps.now() - 120_000,
+      overrides: { pathway_id: null },
+    });
     const client = await createClient(t.deps, {
       company_name: 'Replay Co',
       bland_api_key_enc: t.deps.secrets.encrypt('sim_wrong_key'),
