@@ -19,7 +19,7 @@ import {
 import { clientNameOfRow } from '../../contract/admin';
 import { DATE_RANGE_DAYS } from '../../contract/common';
 import { percentChange } from '../calls/call-queries';
-import { type DaySums, RUNNING, emptySums, sumsOf } from '../calls/client-days';
+import { type DaySums, RUNNING, emptySums, plus, sumsOf } from '../calls/client-days';
 import { shiftDate } from '../calls/time-zones';
 import type { Database } from '../db/schema';
 import { listClientsOutsidePortfolio, listPortfolioClients } from '../clients/clients-repository';
@@ -97,11 +97,7 @@ export async function runningTotalsAt(
   return out;
 }
 
-const minus = (a: DaySums | undefined, b: DaySums | undefined): DaySums => {
-  const out = emptySums();
-  for (const k of Object.keys(out) as (keyof DaySums)[]) out[k] = (a?.[k] ?? 0) - (b?.[k] ?? 0);
-  return out;
-};
+const minus = (a: DaySums | undefined, b: DaySums | undefined): DaySums => plus(a ?? EMPTY, b ?? EMPTY, -1);
 
 /** Each of `clientIds`' sums over `range` and over the period of the same length before it. */
 export async function sumsByClient(

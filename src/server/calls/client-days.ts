@@ -67,7 +67,8 @@ export const emptySums = (): DaySums => ({
 
 const isZero = (d: DaySums) => KEYS.every((k) => d[k] === 0);
 
-function plus(a: DaySums, b: DaySums, sign = 1): DaySums {
+/** a + sign × b, field by field. */
+export function plus(a: DaySums, b: DaySums, sign = 1): DaySums {
   const out = emptySums();
   for (const k of KEYS) out[k] = a[k] + sign * b[k];
   return out;
