@@ -77,6 +77,26 @@ export function createPlatformApp<Call>(
   return { app, account };
 }
 
+/** What both stand-ins hand their tests besides their own calls: accounts, modes, counts, reset, close. */
+export function platformControls<Call>(state: PlatformState<Call>, app: FastifyInstance) {
+  return {
+    accounts: state.accounts,
+    addKey: (apiKey: string) => void accountOf(state, apiKey),
+    setMode(mode: PlatformMode, times?: number) {
+      state.mode = mode;
+      state.modeTimes = times ?? null;
+    },
+    requests: () => state.requests,
+    reset() {
+      state.accounts.clear();
+      state.mode = 'normal';
+      state.modeTimes = null;
+      state.requests = 0;
+    },
+    close: () => app.close(),
+  };
+}
+
 export function accountOf<Call>(state: PlatformState<Call>, apiKey: string): Map<string, Call> {
   let account = state.accounts.get(apiKey);
   if (!account) {

@@ -14,6 +14,7 @@ import {
   createPlatformApp,
   createPlatformState,
   listen,
+  platformControls,
   newId,
   postWebhook,
   randomPhone,
@@ -221,23 +222,5 @@ export async function startVapiSim(opts: { port?: number; host?: string } = {}):
   }
 
   base = await listen(app, opts);
-  return {
-    url: base,
-    accounts: state.accounts,
-    addKey: (apiKey) => void accountOf(state, apiKey),
-    addCalls,
-    placeTestCall,
-    setMode(mode, times) {
-      state.mode = mode;
-      state.modeTimes = times ?? null;
-    },
-    requests: () => state.requests,
-    reset() {
-      state.accounts.clear();
-      state.mode = 'normal';
-      state.modeTimes = null;
-      state.requests = 0;
-    },
-    close: () => app.close(),
-  };
+  return { url: base, addCalls, placeTestCall, ...platformControls(state, app) };
 }

@@ -12,7 +12,7 @@ import { localDate, shiftDate } from '../calls/time-zones';
 import type { Database } from '../db/schema';
 import { listRiskFacts } from '../clients/clients-repository';
 import { type VoiceProviders, voiceOf } from '../providers/voice/registry';
-import { type PeriodSums, runningTotalsAt, sumsByClient } from './portfolio';
+import { type PeriodSums, periodPoints, periodSums, runningTotalsAt } from './portfolio';
 
 const DAY_MS = 86_400_000;
 /** The volume rules compare the last 30 days with the 30 before them. */
@@ -64,11 +64,23 @@ export async function clientsAtRisk(
   const range = { from: shiftDate(today, 1 - RISK_WINDOW_DAYS), to: today };
   const silentSince = now - WEBHOOK_SILENT_DAYS * DAY_MS;
 
+  // Local months start on one or two dates across zones (near a month's turn some zones are
+  // still in the previous one): the first of the month of yesterday, today or tomorrow (UTC's).
+  const monthStartOfDay = (day: string) => `${day.slice(0, 8)}01`;
+  const latest = shiftDate(today, 1);
+  const monthPoints = [
+    ...new Set([shiftDate(today, -1), today, latest].map((day) => shiftDate(monthStartOfDay(day), -1))),
+  ];
   const facts = listRiskFacts(db);
-  const ids = facts.then((list) => list.map((c) => c.id));
-  const [clients, sums, syncFinds] = await Promise.all([
+  // One read: the ends of both 30-day periods, tomorrow (the last local day any zone has reached)
+  // and the day before each month start.
+  const [clients, totals, syncFinds] = await Promise.all([
     facts,
-    sumsByClient(db, range, ids),
+    runningTotalsAt(
+      db,
+      facts.then((list) => list.map((c) => c.id)),
+      [...periodPoints(range), latest, ...monthPoints],
+    ),
     // Calls the sync found lately that no webhook brought (the sync creates only what is new).
     db
       .selectFrom('sync_runs')
@@ -92,36 +104,27 @@ export async function clientsAtRisk(
     if (at === null || at < silentSince) silent.set(client_id, { found: Number(found), lastDelivery: at });
   }
 
-  // This month's minutes per client. Local months start on one or two dates across zones (near
-  // a month's turn some zones are still in the previous one): worked out once per zone.
+  // This month's minutes per client, its month start worked out once per zone.
   const monthStartIn = new Map<string, string>();
   const monthStartOf = (timeZone: string) => {
     let start = monthStartIn.get(timeZone);
     if (start === undefined) {
-      start = `${localDate(now, timeZone).slice(0, 8)}01`;
+      start = monthStartOfDay(localDate(now, timeZone));
       monthStartIn.set(timeZone, start);
     }
     return start;
   };
-  const monthStarts = new Map(clients.map((c) => [c.id, monthStartOf(c.timezone)]));
-  // Running totals through the day before each start, and through tomorrow (UTC's), which is
-  // the last local day any zone has reached.
-  const latest = shiftDate(today, 1);
-  const points = [...new Set(monthStarts.values())].map((start) => shiftDate(start, -1));
-  const totals = await runningTotalsAt(db, ids, [latest, ...points]);
-  const secondsThisMonth = (clientId: string) => {
-    const before = shiftDate(monthStarts.get(clientId) ?? latest, -1);
-    return (
-      (totals.get(latest)?.get(clientId)?.seconds ?? 0) - (totals.get(before)?.get(clientId)?.seconds ?? 0)
-    );
+  const secondsThisMonth = (c: { id: string; timezone: string }) => {
+    const before = shiftDate(monthStartOf(c.timezone), -1);
+    return (totals.get(latest)?.get(c.id)?.seconds ?? 0) - (totals.get(before)?.get(c.id)?.seconds ?? 0);
   };
 
   const out: AtRiskClient[] = [];
   for (const c of clients) {
     const reasons: AtRiskClient['reasons'] = [];
     const providerName = voiceOf(voices, c).name;
-    const s = sums.get(c.id);
-    if (s) reasons.push(...trendReasons(s.current, s.previous));
+    const s = periodSums(totals, range, c.id);
+    reasons.push(...trendReasons(s.current, s.previous));
     const quiet = silent.get(c.id);
     if (quiet) {
       const since =
@@ -158,7 +161,7 @@ export async function clientsAtRisk(
         text: `The subscription was cancelled and ends on ${new Date(Number(c.current_period_end)).toISOString().slice(0, 10)}`,
       });
     if (status === 'active' && c.minutes_included !== null) {
-      const used = Math.round(secondsThisMonth(c.id) / 60);
+      const used = Math.round(secondsThisMonth(c) / 60);
       if (used > c.minutes_included)
         reasons.push({
           code: 'over_plan',

@@ -58,7 +58,7 @@ export async function runningTotalsAt(
   db: Kysely<Database>,
   clients: string[] | Promise<string[]>,
   days: string[],
-): Promise<Map<string, Map<string, DaySums>>> {
+): Promise<RunningTotals> {
   const out = new Map(days.map((day) => [day, new Map<string, DaySums>()]));
   const columns = ['day', 'client_id', ...Object.values(RUNNING)] as const;
   // The clients may still be on their way: the days are read meanwhile.
@@ -99,25 +99,21 @@ export async function runningTotalsAt(
 
 const minus = (a: DaySums | undefined, b: DaySums | undefined): DaySums => plus(a ?? EMPTY, b ?? EMPTY, -1);
 
-/** Each of `clientIds`' sums over `range` and over the period of the same length before it. */
-export async function sumsByClient(
-  db: Kysely<Database>,
+/** The days whose running totals give `range`'s sums and those of the period before it. */
+export function periodPoints(range: DayRange): [start: string, middle: string, end: string] {
+  return [shiftDate(previousRange(range).from, -1), shiftDate(range.from, -1), range.to];
+}
+
+export type RunningTotals = Map<string, Map<string, DaySums>>;
+
+/** A client's sums over `range` and the period before it, from totals read at periodPoints(range). */
+export function periodSums(
+  totals: RunningTotals,
   range: DayRange,
-  clients: string[] | Promise<string[]>,
-): Promise<Map<string, { current: PeriodSums; previous: PeriodSums }>> {
-  const start = shiftDate(previousRange(range).from, -1);
-  const middle = shiftDate(range.from, -1);
-  const [totals, clientIds] = await Promise.all([
-    runningTotalsAt(db, clients, [start, middle, range.to]),
-    clients,
-  ]);
-  const at = (day: string, id: string) => totals.get(day)?.get(id);
-  return new Map(
-    clientIds.map((id) => [
-      id,
-      { current: minus(at(range.to, id), at(middle, id)), previous: minus(at(middle, id), at(start, id)) },
-    ]),
-  );
+  clientId: string,
+): { current: PeriodSums; previous: PeriodSums } {
+  const [start, middle, end] = periodPoints(range).map((day) => totals.get(day)?.get(clientId));
+  return { current: minus(end, middle), previous: minus(middle, start) };
 }
 
 /**
@@ -131,7 +127,6 @@ async function portfolioSeries(db: Kysely<Database>, range: DayRange) {
       sql<number>`sum(${sql.ref(`${table}.total_cost_micros`)})`.as('revenue'),
       sql<number>`sum(${sql.ref(`${table}.total_provider_micros`)})`.as('cost'),
     ] as const;
-  const outsiders = await listClientsOutsidePortfolio(db);
   const [all, outside] = await Promise.all([
     db
       .selectFrom('agency_call_days')
@@ -141,21 +136,24 @@ async function portfolioSeries(db: Kysely<Database>, range: DayRange) {
       .where('day', '<=', range.to)
       .groupBy('day')
       .execute(),
-    outsiders.length === 0
-      ? []
-      : db
-          .selectFrom('client_call_days')
-          .select('day')
-          .select(sums('client_call_days'))
-          .where(
-            'client_id',
-            'in',
-            outsiders.map((o) => o.id),
-          )
-          .where('day', '>=', range.from)
-          .where('day', '<=', range.to)
-          .groupBy('day')
-          .execute(),
+    // Clients not (or not yet) onboarded are few: their days are read by client.
+    listClientsOutsidePortfolio(db).then((outsiders) =>
+      outsiders.length === 0
+        ? []
+        : db
+            .selectFrom('client_call_days')
+            .select('day')
+            .select(sums('client_call_days'))
+            .where(
+              'client_id',
+              'in',
+              outsiders.map((o) => o.id),
+            )
+            .where('day', '>=', range.from)
+            .where('day', '<=', range.to)
+            .groupBy('day')
+            .execute(),
+    ),
   ]);
   const byDay = new Map(all.map((d) => [d.day, d]));
   const less = new Map(outside.map((d) => [d.day, d]));
@@ -238,12 +236,12 @@ export async function portfolioAnalytics(
   const range = analyticsRange(query, now);
   const before = previousRange(range);
   const onboarded = listPortfolioClients(db);
-  const [clients, sums, series] = await Promise.all([
+  const [clients, runningTotals, series] = await Promise.all([
     onboarded,
-    sumsByClient(
+    runningTotalsAt(
       db,
-      range,
       onboarded.then((list) => list.map((c) => c.id)),
+      periodPoints(range),
     ),
     portfolioSeries(db, range),
   ]);
@@ -252,7 +250,7 @@ export async function portfolioAnalytics(
   const current: { figures: AnalyticsFigures; sums: PeriodSums }[] = [];
   const previous: { figures: AnalyticsFigures; sums: PeriodSums }[] = [];
   for (const c of clients) {
-    const s = sums.get(c.id) ?? { current: EMPTY, previous: EMPTY };
+    const s = periodSums(runningTotals, range, c.id);
     const currentFigures = figures(s.current);
     const previousFigures = figures(s.previous);
     current.push({ figures: currentFigures, sums: s.current });

@@ -6,14 +6,10 @@
 import { createHmac } from 'node:crypto';
 import { safeEqual } from '../../crypto/secrets';
 import { classifyWebhookBody } from './bland-payload';
+import { headerValue } from './payload-fields';
 import type { WebhookHeaders, WebhookParse } from './types';
 
 const INVALID_SIGNATURE = 'Invalid webhook signature';
-
-function header(headers: WebhookHeaders, name: string): string {
-  const value = headers[name];
-  return (Array.isArray(value) ? value[0] : (value ?? '')).trim().toLowerCase();
-}
 
 export function parseBlandWebhook(
   received: Buffer | string,
@@ -32,7 +28,9 @@ export function parseBlandWebhook(
       : { kind: 'invalid', message: 'Request body is not valid JSON' };
   }
   if (secret) {
-    const given = header(headers, 'x-webhook-signature') || header(headers, 'x-bland-signature');
+    const given = (
+      headerValue(headers, 'x-webhook-signature') || headerValue(headers, 'x-bland-signature')
+    ).toLowerCase();
     const signs = (bytes: Buffer | string) =>
       safeEqual(given, createHmac('sha256', secret).update(bytes).digest('hex'));
     // The bytes received; Bland's own verification sample signs the compact JSON of the body,

@@ -6,14 +6,10 @@
 import { blandListResponseSchema, blandPathwaySchema, isBlandId, parseBlandCall } from './bland-payload';
 import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
 import { parseBlandWebhook } from './bland-webhook';
-import {
-  ProviderAuthError,
-  ProviderNotFoundError,
-  RecordingExpiredError,
-  VoiceProviderError,
-} from './errors';
+import { ProviderNotFoundError, RecordingExpiredError, VoiceProviderError } from './errors';
 import {
   type ProviderHttpOptions,
+  checkKeyWith,
   createNameCache,
   createProviderHttp,
   isObject,
@@ -160,18 +156,8 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
       return { callId: body.call_id };
     },
 
-    async checkKey(apiKey: string): Promise<'valid' | 'invalid'> {
-      if (!apiKey.trim()) return 'invalid';
-      try {
-        const result = await send(apiKey, '/v1/calls', { query: { limit: '1' } });
-        await discard(result);
-        if (result.response.ok) return 'valid';
-        throw unexpected(result.response.status);
-      } catch (error) {
-        if (error instanceof ProviderAuthError) return 'invalid';
-        throw error;
-      }
-    },
+    checkKey: (apiKey: string) =>
+      checkKeyWith(apiKey, () => getJson(apiKey, '/v1/calls', [], { limit: '1' })),
 
     async getPathwayName(apiKey: string, pathwayId: string): Promise<string | null> {
       if (!isBlandId(pathwayId)) return null;

@@ -4,7 +4,7 @@
  * objects taken loosely, and the bounds a call's times must keep. No I/O here.
  */
 import { z } from 'zod';
-import { INSIGHT_JSON_MAX_BYTES } from './types';
+import { INSIGHT_JSON_MAX_BYTES, type WebhookHeaders } from './types';
 
 export const LIMITS = {
   id: 200,
@@ -126,4 +126,10 @@ export function callTimeProblem(at: number | null, now: number): string | null {
   // Far-past times (year 1, 1970 from a zero timestamp) would land outside every dashboard range.
   if (at < EARLIEST_CALL_MS) return 'A call cannot start before the year 2000';
   return null;
+}
+
+/** A webhook header's first value, trimmed ('' when absent). */
+export function headerValue(headers: WebhookHeaders, name: string): string {
+  const value = headers[name];
+  return (Array.isArray(value) ? value[0] : (value ?? '')).trim();
 }

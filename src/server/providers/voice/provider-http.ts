@@ -106,6 +106,7 @@ export interface ProviderHttp {
     apiKey: string,
     path: string,
     missing: readonly number[],
+    query?: Record<string, string | undefined>,
   ): Promise<{ json: unknown; status: number } | null>;
   /** Streams audio from a URL the provider gave for a call's recording (no key is sent there). */
   streamUrl(url: string, range?: string): Promise<RecordingStream>;
@@ -247,8 +248,8 @@ export function createProviderHttp(
     readJson,
     discard,
     unexpected,
-    async getJson(apiKey, path, missing) {
-      const result = await send(apiKey, path);
+    async getJson(apiKey, path, missing, query) {
+      const result = await send(apiKey, path, { query });
       const { status } = result.response;
       if (missing.includes(status)) {
         await discard(result);
@@ -332,4 +333,36 @@ export function createNameCache(ttlMs = 10 * 60_000, max = 1_000) {
     }
     return name;
   };
+}
+
+/**
+ * A key check: 'valid' when the provider answers `probe` (a cheap read made with the key),
+ * 'invalid' when it refuses the key; anything else (the provider down) is thrown, since the
+ * provider could not tell.
+ */
+export async function checkKeyWith(
+  apiKey: string,
+  probe: () => Promise<unknown>,
+): Promise<'valid' | 'invalid'> {
+  if (!apiKey.trim()) return 'invalid';
+  try {
+    await probe();
+    return 'valid';
+  } catch (error) {
+    if (error instanceof ProviderAuthError) return 'invalid';
+    throw error;
+  }
+}
+
+/** A recording the provider hands out as a URL on the call (Vapi, Retell): looked up, then streamed. */
+export async function streamRecordingOfCall(
+  http: ProviderHttp,
+  getCall: (apiKey: string, callId: string) => Promise<{ call: { recordingUrl: string | null } }>,
+  apiKey: string,
+  callId: string,
+  range?: string,
+): Promise<RecordingStream> {
+  const { call } = await getCall(apiKey, callId);
+  if (!call.recordingUrl) throw new ProviderNotFoundError('This call has no recording');
+  return http.streamUrl(call.recordingUrl, range);
 }

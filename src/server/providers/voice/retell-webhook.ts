@@ -8,10 +8,10 @@
  */
 import { createHmac } from 'node:crypto';
 import { safeEqual } from '../../crypto/secrets';
-import { isProviderId } from './payload-fields';
+import { headerValue, isProviderId } from './payload-fields';
+import { isObject } from './provider-http';
 import { parseRetellCall } from './retell-payload';
 import type { WebhookHeaders, WebhookParse } from './types';
-import { headerValue } from './vapi-webhook';
 
 const INVALID_SIGNATURE = 'Invalid webhook signature';
 const SIGNATURE_WINDOW_MS = 5 * 60 * 1000;
@@ -46,14 +46,12 @@ export function parseRetellWebhook(
   } catch {
     return { kind: 'invalid', message: 'Request body is not valid JSON' };
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json))
-    return { kind: 'invalid', message: 'Expected a JSON object' };
-  const { event, call } = json as { event?: unknown; call?: unknown };
+  if (!isObject(json)) return { kind: 'invalid', message: 'Expected a JSON object' };
+  const { event, call } = json;
   if (typeof event !== 'string')
     return { kind: 'invalid', message: 'Expected a Retell event: {"event": …, "call": …}' };
   if (!CALL_EVENTS.has(event)) {
-    const id =
-      typeof call === 'object' && call !== null ? (call as { call_id?: unknown }).call_id : undefined;
+    const id = isObject(call) ? call.call_id : undefined;
     return { kind: 'event', callId: typeof id === 'string' && isProviderId(id) ? id : null };
   }
   const parsed = parseRetellCall(call, now);

@@ -5,9 +5,15 @@
  * are streamed from the call's recording_url.
  */
 import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
-import { ProviderAuthError, ProviderNotFoundError, VoiceProviderError } from './errors';
+import { ProviderNotFoundError, VoiceProviderError } from './errors';
 import { isProviderId } from './payload-fields';
-import { type ProviderHttpOptions, createNameCache, createProviderHttp } from './provider-http';
+import {
+  type ProviderHttpOptions,
+  checkKeyWith,
+  createNameCache,
+  createProviderHttp,
+  streamRecordingOfCall,
+} from './provider-http';
 import { parseRetellCall, retellAgentSchema, retellListSchema } from './retell-payload';
 import { parseRetellWebhook } from './retell-webhook';
 import type { ListCallsQuery, ListCallsResult, NormalizedCall, VoiceProvider } from './types';
@@ -80,22 +86,9 @@ export function createRetellProvider(options: ProviderHttpOptions): VoiceProvide
 
     getCall,
 
-    async streamRecording(apiKey, callId, range) {
-      const { call } = await getCall(apiKey, callId);
-      if (!call.recordingUrl) throw new ProviderNotFoundError('This call has no recording');
-      return http.streamUrl(call.recordingUrl, range);
-    },
+    streamRecording: (apiKey, callId, range) => streamRecordingOfCall(http, getCall, apiKey, callId, range),
 
-    async checkKey(apiKey) {
-      if (!apiKey.trim()) return 'invalid';
-      try {
-        await list(apiKey, { limit: 1 });
-        return 'valid';
-      } catch (error) {
-        if (error instanceof ProviderAuthError) return 'invalid';
-        throw error;
-      }
-    },
+    checkKey: (apiKey: string) => checkKeyWith(apiKey, () => list(apiKey, { limit: 1 })),
 
     /** A call's "pathway" on Retell is its agent: named by GET /get-agent/{agent_id}. */
     async getPathwayName(apiKey, agentId) {

@@ -8,16 +8,12 @@
  */
 import { createHmac } from 'node:crypto';
 import { safeEqual } from '../../crypto/secrets';
-import { isProviderId } from './payload-fields';
+import { headerValue, isProviderId } from './payload-fields';
+import { isObject } from './provider-http';
 import type { WebhookHeaders, WebhookParse } from './types';
 import { callOfReport, parseVapiCall } from './vapi-payload';
 
 const INVALID_SIGNATURE = 'Invalid webhook signature';
-
-export function headerValue(headers: WebhookHeaders, name: string): string {
-  const value = headers[name];
-  return (Array.isArray(value) ? value[0] : (value ?? '')).trim();
-}
 
 function signedBy(raw: Buffer, headers: WebhookHeaders, secret: string): boolean {
   const legacy = headerValue(headers, 'x-vapi-secret');
@@ -29,9 +25,6 @@ function signedBy(raw: Buffer, headers: WebhookHeaders, secret: string): boolean
     .replace(/^sha256=/, '');
   return signature !== '' && safeEqual(signature, createHmac('sha256', secret).update(raw).digest('hex'));
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function parseVapiWebhook(
   received: Buffer | string,

@@ -4,9 +4,15 @@
  * paged by creation time; recordings are streamed from the artifact's URL.
  */
 import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
-import { ProviderAuthError, ProviderNotFoundError, VoiceProviderError } from './errors';
+import { ProviderNotFoundError, VoiceProviderError } from './errors';
 import { isProviderId } from './payload-fields';
-import { type ProviderHttpOptions, createNameCache, createProviderHttp } from './provider-http';
+import {
+  type ProviderHttpOptions,
+  checkKeyWith,
+  createNameCache,
+  createProviderHttp,
+  streamRecordingOfCall,
+} from './provider-http';
 import type { ListCallsQuery, ListCallsResult, NormalizedCall, VoiceProvider } from './types';
 import { parseVapiCall, vapiAssistantSchema, vapiCallSchema, vapiListSchema } from './vapi-payload';
 import { parseVapiWebhook } from './vapi-webhook';
@@ -122,24 +128,9 @@ export function createVapiProvider(options: ProviderHttpOptions): VoiceProvider 
 
     getCall,
 
-    async streamRecording(apiKey, callId, range) {
-      const { call } = await getCall(apiKey, callId);
-      if (!call.recordingUrl) throw new ProviderNotFoundError('This call has no recording');
-      return http.streamUrl(call.recordingUrl, range);
-    },
+    streamRecording: (apiKey, callId, range) => streamRecordingOfCall(http, getCall, apiKey, callId, range),
 
-    async checkKey(apiKey) {
-      if (!apiKey.trim()) return 'invalid';
-      try {
-        const result = await send(apiKey, '/call', { query: { limit: '1' } });
-        await discard(result);
-        if (result.response.ok) return 'valid';
-        throw unexpected(result.response.status);
-      } catch (error) {
-        if (error instanceof ProviderAuthError) return 'invalid';
-        throw error;
-      }
-    },
+    checkKey: (apiKey: string) => checkKeyWith(apiKey, () => getJson(apiKey, '/call', [], { limit: '1' })),
 
     /** A call's "pathway" on Vapi is its assistant: named by GET /assistant/{id}. */
     async getPathwayName(apiKey, assistantId) {
