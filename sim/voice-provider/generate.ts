@@ -226,7 +226,6 @@ export function generateCall(state: { transcriptSeq: number }, input: GenerateIn
     started_at: flavour === 'no-answer' || flavour === 'canceled' ? null : blandSeconds(startedMs),
     end_at: blandSeconds(input.createdAtMs + 30 * 60_000),
     queue_status: flavour === 'active' ? 'started' : 'complete',
-    status: flavour === 'active' ? 'started' : failedStatus ? flavour : 'completed',
     endpoint_url: 'api.bland.ai',
     max_duration: 30,
     error_message: flavour === 'failed' ? 'Call failed: carrier rejected the call' : null,
@@ -256,6 +255,8 @@ export function generateCall(state: { transcriptSeq: number }, input: GenerateIn
     request_data: { phone_number: to, wait: false, language: 'en' },
     analysis: outcome ? outcome.analysis : null,
     analysis_schema: null,
+    // Bland documents six final statuses and none for a call in progress: it sends none until then.
+    ...(flavour === 'active' ? {} : { status: failedStatus ? flavour : 'completed' }),
     ...(tagged ? { disposition_tag: outcome.tag } : {}),
     pathway_logs: null,
     concatenated_transcript: transcripts.map((t) => `${t.user}: ${t.text}`).join(' \n '),

@@ -29,7 +29,8 @@ export interface BlandCallRecord {
   started_at: string | null;
   end_at: string | null;
   queue_status: string;
-  status: string;
+  /** One of Bland's six final statuses; absent while the call is in progress. */
+  status?: string;
   endpoint_url: string;
   max_duration: number;
   error_message: string | null;

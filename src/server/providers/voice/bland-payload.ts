@@ -258,6 +258,9 @@ function isCombinedCallBody(json: Record<string, unknown>): boolean {
 /** True for live-event bodies and their `event_type` follow-ups: never a call by themselves. */
 export function isBlandEventBody(json: unknown): boolean {
   if (!isPlainObject(json)) return false;
+  // Bland's SMS conversations may post to the same URL as its calls ({conversation_id, channel,
+  // message, status, concatenated_transcript…}, no call_id): acknowledged, never a call.
+  if ('conversation_id' in json && !('call_id' in json)) return true;
   if (typeof json.event_type === 'string') return !isCombinedCallBody(json);
   return EVENT_KEYS.some((k) => k in json) && !CALL_KEYS.some((k) => k in json);
 }
