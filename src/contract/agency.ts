@@ -18,11 +18,36 @@ export const ANALYTICS_RANGE_MESSAGES = {
   tooLong: `A range may span at most ${MAX_ANALYTICS_DAYS} days`,
 } as const;
 
+/** The client table's columns it can be ordered by (PortfolioClient's fields). */
+export const PORTFOLIO_SORTS = [
+  'name',
+  'revenueCents',
+  'costCents',
+  'marginCents',
+  'marginPercent',
+  'calls',
+  'minutes',
+  'answerRate',
+  'failureRate',
+  'lastCallAt',
+] as const;
+export type PortfolioSort = (typeof PORTFOLIO_SORTS)[number];
+/** Names read A to Z first; figures largest first. */
+export const defaultOrderOf = (sort: PortfolioSort): 'asc' | 'desc' => (sort === 'name' ? 'asc' : 'desc');
+export const PORTFOLIO_PAGE_SIZE = 25;
+
 export const AnalyticsQuery = z
   .object({
     dateRange: z.enum(ADMIN_DATE_RANGES).optional().default('30d'),
     from: LocalDay.optional(),
     to: LocalDay.optional(),
+    /** The client table is sorted and paged on the server: a thousand rows are not sent at once. */
+    sort: z.enum(PORTFOLIO_SORTS).optional().default('revenueCents'),
+    order: z.enum(['asc', 'desc']).optional(),
+    page: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+    limit: z.coerce.number().int().min(1).max(1000).optional().default(PORTFOLIO_PAGE_SIZE),
+    /** Clients whose name or e-mail holds this text (any case); the totals stay the portfolio's. */
+    search: z.string().trim().max(200).optional(),
   })
   .superRefine((q, ctx) => {
     const issue = (message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, message, path: ['from'] });
@@ -90,7 +115,10 @@ export const AdminAnalytics = z.object({
       costCents: z.number().int(),
     }),
   ),
+  /** One page of the clients, in the asked order; the totals and the chart cover them all. */
   clients: z.array(PortfolioClient),
+  /** The client table's page: `total` counts the clients matching `search`. */
+  pagination: Pagination,
 });
 export type AdminAnalytics = z.infer<typeof AdminAnalytics>;
 

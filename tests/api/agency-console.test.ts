@@ -164,6 +164,89 @@ describe(`agency console (${TEST_DB})`, () => {
     expect(after.clients.find((c) => c.clientId === a.id)).toMatchObject({ calls: 3, costCents: 41 });
   });
 
+  it('orders, narrows and pages the client table on the server, the totals staying the portfolio’s', async () => {
+    const now = t.deps.now();
+    const made: ClientRow[] = [];
+    for (let i = 0; i < 12; i++) {
+      const client = await createClient(t.deps, {
+        company_name: `Paged Client ${String(i).padStart(2, '0')}`,
+        per_minute_rate_cents: 10 + i,
+      });
+      made.push(client);
+      // i calls of 60 s, the newest i minutes ago; client 0 has none.
+      await store(
+        client,
+        Array.from({ length: i }, (_, k) => ({
+          corrected_duration: '60',
+          price: 0.05,
+          created_at: at(now - (i + k) * 60_000),
+        })),
+      );
+    }
+    const all = await get<AdminAnalytics>('/api/admin/analytics?dateRange=7d&limit=1000');
+    const paged = (q: string) =>
+      get<AdminAnalytics>(`/api/admin/analytics?dateRange=7d&search=paged+client&${q}`);
+
+    const first = await paged('sort=calls&order=asc&limit=5');
+    expect(first.pagination).toEqual({ page: 1, limit: 5, total: 12, totalPages: 3 });
+    expect(first.clients.map((c) => c.calls)).toEqual([0, 1, 2, 3, 4]);
+    // Every page together is every match, once, in order.
+    const pages = [
+      first,
+      await paged('sort=calls&order=asc&limit=5&page=2'),
+      await paged('sort=calls&order=asc&limit=5&page=3'),
+    ];
+    expect(pages.flatMap((p) => p.clients.map((c) => c.name))).toEqual(made.map((c) => c.company_name));
+    // Narrowing the table leaves the totals and the chart the whole portfolio's.
+    expect(first.totals).toEqual(all.totals);
+    expect(first.series).toEqual(all.series);
+
+    // Figures largest first by default; names A to Z.
+    expect((await paged('sort=revenueCents&limit=3')).clients.map((c) => c.name)).toEqual([
+      'Paged Client 11',
+      'Paged Client 10',
+      'Paged Client 09',
+    ]);
+    expect((await paged('sort=name&limit=2')).clients.map((c) => c.name)).toEqual([
+      'Paged Client 00',
+      'Paged Client 01',
+    ]);
+    // Last call, newest first, a client without one at the end either way; each row of a page has its time.
+    const byLast = await paged('sort=lastCallAt&limit=1000');
+    expect(byLast.clients.map((c) => c.name).slice(0, 2)).toEqual(['Paged Client 01', 'Paged Client 02']);
+    expect(byLast.clients.at(-1)).toMatchObject({ name: 'Paged Client 00', lastCallAt: null });
+    const ascending = await paged('sort=lastCallAt&order=asc&limit=1000');
+    expect(ascending.clients.at(-1)?.name).toBe('Paged Client 00');
+    expect((await paged('sort=calls&limit=1')).clients[0]).toMatchObject({
+      name: 'Paged Client 11',
+      lastCallAt: at(now - 11 * 60_000),
+    });
+    // By e-mail too, any case; nothing matching is an empty page.
+    const byEmail = await get<AdminAnalytics>(
+      `/api/admin/analytics?dateRange=7d&search=${encodeURIComponent(made[3].email.toUpperCase())}`,
+    );
+    expect(byEmail.clients.map((c) => c.clientId)).toEqual([made[3].id]);
+    const none = await get<AdminAnalytics>('/api/admin/analytics?search=nobody-at-all');
+    expect(none.clients).toEqual([]);
+    expect(none.pagination).toMatchObject({ total: 0, totalPages: 1 });
+
+    for (const query of [
+      'sort=revenue',
+      'order=up',
+      'limit=0',
+      'limit=1001',
+      'page=0',
+      `search=${'x'.repeat(201)}`,
+    ]) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/analytics?${query}`,
+        headers: { cookie: admin },
+      });
+      expect(res.statusCode, query).toBe(400);
+    }
+  });
+
   it('keeps running totals exact through late calls, gaps, deletions, a zone change and the client leaving', async () => {
     const now = t.deps.now();
     const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -12,7 +12,7 @@ import { localDate, shiftDate } from '../calls/time-zones';
 import type { Database } from '../db/schema';
 import { listRiskFacts } from '../clients/clients-repository';
 import { type VoiceProviders, voiceOf } from '../providers/voice/registry';
-import { type PeriodSums, periodPoints, periodSums, runningTotalsAt } from './portfolio';
+import { type PeriodSums, periodPoints, periodSumsReader, runningTotalsAt } from './portfolio';
 
 const DAY_MS = 86_400_000;
 /** The volume rules compare the last 30 days with the 30 before them. */
@@ -105,25 +105,26 @@ export async function clientsAtRisk(
   }
 
   // This month's minutes per client, its month start worked out once per zone.
-  const monthStartIn = new Map<string, string>();
-  const monthStartOf = (timeZone: string) => {
-    let start = monthStartIn.get(timeZone);
-    if (start === undefined) {
-      start = monthStartOfDay(localDate(now, timeZone));
-      monthStartIn.set(timeZone, start);
+  const dayBeforeMonthIn = new Map<string, string>();
+  const dayBeforeMonthOf = (timeZone: string) => {
+    let day = dayBeforeMonthIn.get(timeZone);
+    if (day === undefined) {
+      day = shiftDate(monthStartOfDay(localDate(now, timeZone)), -1);
+      dayBeforeMonthIn.set(timeZone, day);
     }
-    return start;
+    return day;
   };
   const secondsThisMonth = (c: { id: string; timezone: string }) => {
-    const before = shiftDate(monthStartOf(c.timezone), -1);
+    const before = dayBeforeMonthOf(c.timezone);
     return (totals.get(latest)?.get(c.id)?.seconds ?? 0) - (totals.get(before)?.get(c.id)?.seconds ?? 0);
   };
 
   const out: AtRiskClient[] = [];
+  const sumsOfClient = periodSumsReader(totals, range);
   for (const c of clients) {
     const reasons: AtRiskClient['reasons'] = [];
     const providerName = voiceOf(voices, c).name;
-    const s = periodSums(totals, range, c.id);
+    const s = sumsOfClient(c.id);
     reasons.push(...trendReasons(s.current, s.previous));
     const quiet = silent.get(c.id);
     if (quiet) {

@@ -14,15 +14,21 @@ import {
   type AnalyticsFigures,
   type AnalyticsQuery,
   type PortfolioClient,
+  type PortfolioSort,
   dayCount,
+  defaultOrderOf,
 } from '../../contract/agency';
 import { clientNameOfRow } from '../../contract/admin';
-import { DATE_RANGE_DAYS } from '../../contract/common';
+import { DATE_RANGE_DAYS, isoTime, paginationOf } from '../../contract/common';
 import { percentChange } from '../calls/call-queries';
 import { type DaySums, RUNNING, emptySums, plus, sumsOf } from '../calls/client-days';
 import { shiftDate } from '../calls/time-zones';
 import type { Database } from '../db/schema';
-import { listClientsOutsidePortfolio, listPortfolioClients } from '../clients/clients-repository';
+import {
+  lastCallTimes,
+  listClientsOutsidePortfolio,
+  listPortfolioClients,
+} from '../clients/clients-repository';
 
 export interface DayRange {
   from: string;
@@ -51,8 +57,9 @@ const cents = (micros: number) => Math.round(micros / 10_000);
 /**
  * Each client's running totals through each of `days`. Every client has a row at every day
  * between its first and the day after tomorrow (calls/client-days.ts), so this is one contiguous
- * read per day; a client without one there (before its first call, or not carried forward yet) is
- * looked up by its last day before.
+ * read per day. A client without a row at a day but with one at a later day asked for had not
+ * started yet: nothing. Only one without a later row (no calls ever, or not carried forward yet)
+ * is looked up by its last day before.
  */
 export async function runningTotalsAt(
   db: Kysely<Database>,
@@ -67,8 +74,11 @@ export async function runningTotalsAt(
     clients,
   ]);
   for (const row of rows) out.get(row.day)?.set(row.client_id, sumsOf(row));
-  for (const [day, found] of out) {
-    const missing = clientIds.filter((id) => !found.has(id));
+  const ascending = [...out.keys()].sort();
+  for (const [i, day] of ascending.entries()) {
+    const found = out.get(day) ?? new Map<string, DaySums>();
+    const later = ascending.slice(i + 1).map((d) => out.get(d));
+    const missing = clientIds.filter((id) => !found.has(id) && !later.some((totals) => totals?.has(id)));
     for (let i = 0; i < missing.length; i += 500) {
       const latest = await db
         .selectFrom('client_call_days')
@@ -106,14 +116,19 @@ export function periodPoints(range: DayRange): [start: string, middle: string, e
 
 export type RunningTotals = Map<string, Map<string, DaySums>>;
 
-/** A client's sums over `range` and the period before it, from totals read at periodPoints(range). */
-export function periodSums(
+/**
+ * Reads each client's sums over `range` and the period before it from totals read at
+ * periodPoints(range). The points are worked out once: per client they cost more than the sums.
+ */
+export function periodSumsReader(
   totals: RunningTotals,
   range: DayRange,
-  clientId: string,
-): { current: PeriodSums; previous: PeriodSums } {
-  const [start, middle, end] = periodPoints(range).map((day) => totals.get(day)?.get(clientId));
-  return { current: minus(end, middle), previous: minus(middle, start) };
+): (clientId: string) => { current: PeriodSums; previous: PeriodSums } {
+  const [start, middle, end] = periodPoints(range).map((day) => totals.get(day));
+  return (clientId) => {
+    const [s, m, e] = [start?.get(clientId), middle?.get(clientId), end?.get(clientId)];
+    return { current: minus(e, m), previous: minus(m, s) };
+  };
 }
 
 /**
@@ -228,6 +243,27 @@ function total(list: AnalyticsFigures[], sums: PeriodSums[]): AnalyticsFigures {
   );
 }
 
+/** Orders rows by a column; a row without a value (no calls, no revenue) goes last either way. */
+function compareBy(sort: PortfolioSort, order: 'asc' | 'desc') {
+  const sign = order === 'asc' ? 1 : -1;
+  return (a: PortfolioClient, b: PortfolioClient): number => {
+    const x = a[sort];
+    const y = b[sort];
+    if (x !== y) {
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return (x < y ? -1 : 1) * sign;
+    }
+    return a.name.localeCompare(b.name) || a.clientId.localeCompare(b.clientId);
+  };
+}
+
+const matches = (search: string | undefined) => {
+  const needle = search?.toLowerCase();
+  return (row: PortfolioClient) =>
+    !needle || row.name.toLowerCase().includes(needle) || row.email.toLowerCase().includes(needle);
+};
+
 export async function portfolioAnalytics(
   db: Kysely<Database>,
   query: AnalyticsQuery,
@@ -236,21 +272,22 @@ export async function portfolioAnalytics(
   const range = analyticsRange(query, now);
   const before = previousRange(range);
   const onboarded = listPortfolioClients(db);
-  const [clients, runningTotals, series] = await Promise.all([
+  const byLastCall = query.sort === 'lastCallAt';
+  const ids = onboarded.then((list) => list.map((c) => c.id));
+  const [clients, runningTotals, series, everyLastCall] = await Promise.all([
     onboarded,
-    runningTotalsAt(
-      db,
-      onboarded.then((list) => list.map((c) => c.id)),
-      periodPoints(range),
-    ),
+    runningTotalsAt(db, ids, periodPoints(range)),
     portfolioSeries(db, range),
+    // Ordered by last call, every client's is needed; otherwise only the page's (below).
+    byLastCall ? ids.then((list) => lastCallTimes(db, list)) : null,
   ]);
 
   const rows: PortfolioClient[] = [];
   const current: { figures: AnalyticsFigures; sums: PeriodSums }[] = [];
   const previous: { figures: AnalyticsFigures; sums: PeriodSums }[] = [];
+  const sumsOfClient = periodSumsReader(runningTotals, range);
   for (const c of clients) {
-    const s = periodSums(runningTotals, range, c.id);
+    const s = sumsOfClient(c.id);
     const currentFigures = figures(s.current);
     const previousFigures = figures(s.previous);
     current.push({ figures: currentFigures, sums: s.current });
@@ -262,13 +299,9 @@ export async function portfolioAnalytics(
       isActive: c.is_active === 1,
       ...currentFigures,
       changes: changes(currentFigures, previousFigures),
-      lastCallAt:
-        c.last_call_at === null || c.last_call_at === undefined
-          ? null
-          : new Date(Number(c.last_call_at)).toISOString(),
+      lastCallAt: isoTime(everyLastCall?.get(c.id)),
     });
   }
-  rows.sort((a, b) => b.revenueCents - a.revenueCents || a.name.localeCompare(b.name));
   const totals = total(
     current.map((c) => c.figures),
     current.map((c) => c.sums),
@@ -278,12 +311,26 @@ export async function portfolioAnalytics(
     previous.map((c) => c.sums),
   );
 
+  const matching = rows.filter(matches(query.search));
+  matching.sort(compareBy(query.sort, query.order ?? defaultOrderOf(query.sort)));
+  const pagination = paginationOf(query.page, query.limit, matching.length);
+  const start = (pagination.page - 1) * pagination.limit;
+  const page = matching.slice(start, start + pagination.limit);
+  if (!byLastCall) {
+    const lastCalls = await lastCallTimes(
+      db,
+      page.map((r) => r.clientId),
+    );
+    for (const row of page) row.lastCallAt = isoTime(lastCalls.get(row.clientId));
+  }
+
   return {
     range: { ...range, days: dayCount(range.from, range.to) },
     previous: before,
     totals,
     changes: changes(totals, previousTotals),
     series,
-    clients: rows,
+    clients: page,
+    pagination,
   };
 }

@@ -13,9 +13,9 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { Label } from '../../components/ui/label';
 import { cn } from '../../lib/utils';
 import { AtRiskCard } from './at-risk-card';
-import { type AnalyticsRange, useAdminAnalytics } from './console-queries';
+import { type AnalyticsRange, type PortfolioView, useAdminAnalytics } from './console-queries';
 import { cents } from './money';
-import { PortfolioTable } from './portfolio-table';
+import { FIRST_VIEW, PortfolioTable } from './portfolio-table';
 
 const PortfolioChart = lazy(() => import('./portfolio-chart'));
 
@@ -29,8 +29,14 @@ const CUSTOM = 'custom';
 
 export function AnalyticsTab({ onSupport }: { onSupport: (clientId: string) => void }) {
   const [range, setRange] = useState<AnalyticsRange>({ dateRange: '30d' });
+  const [view, setView] = useState<PortfolioView>(FIRST_VIEW);
   const [choosing, setChoosing] = useState(false);
-  const analytics = useAdminAnalytics(range);
+  const analytics = useAdminAnalytics(range, view);
+  // Another range reorders the clients: the table starts again at its first page.
+  const changeRange = (next: AnalyticsRange) => {
+    setRange(next);
+    setView((v) => ({ ...v, page: 1 }));
+  };
   const custom = 'from' in range;
 
   return (
@@ -42,7 +48,7 @@ export function AnalyticsTab({ onSupport }: { onSupport: (clientId: string) => v
             id="analytics-range"
             value={custom ? CUSTOM : range.dateRange}
             onChange={(e) =>
-              e.target.value === CUSTOM ? setChoosing(true) : setRange({ dateRange: e.target.value })
+              e.target.value === CUSTOM ? setChoosing(true) : changeRange({ dateRange: e.target.value })
             }
           >
             {PRESETS.map((p) => (
@@ -66,7 +72,7 @@ export function AnalyticsTab({ onSupport }: { onSupport: (clientId: string) => v
         to={custom ? range.to : ''}
         daysOf="each client's own time zone"
         onApply={(next) => {
-          setRange(next);
+          changeRange(next);
           setChoosing(false);
         }}
         onCancel={() => setChoosing(false)}
@@ -103,7 +109,12 @@ export function AnalyticsTab({ onSupport }: { onSupport: (clientId: string) => v
         <AtRiskCard onSupport={onSupport} />
       </div>
 
-      <PortfolioTable clients={analytics.data?.clients} />
+      <PortfolioTable
+        clients={analytics.data?.clients}
+        pagination={analytics.data?.pagination}
+        view={view}
+        onViewChange={setView}
+      />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import type {
   AtRiskClient,
   AuditPage,
   DeliveriesPage,
+  PortfolioSort,
   Delivery,
   ReplayResult,
   SyncRunsPage,
@@ -31,10 +32,18 @@ const query = (params: Record<string, string | number | undefined>) => {
 
 export type AnalyticsRange = { dateRange: string } | { from: string; to: string };
 
-export function useAdminAnalytics(range: AnalyticsRange) {
+/** The client table's view: its order, its page and the text that narrows it. */
+export interface PortfolioView {
+  sort: PortfolioSort;
+  order: 'asc' | 'desc';
+  page: number;
+  search: string;
+}
+
+export function useAdminAnalytics(range: AnalyticsRange, view: PortfolioView) {
   return useQuery({
-    queryKey: [...adminKeys.all, 'analytics', range],
-    queryFn: () => getJson<AdminAnalytics>(`/api/admin/analytics${query(range)}`),
+    queryKey: [...adminKeys.all, 'analytics', range, view],
+    queryFn: () => getJson<AdminAnalytics>(`/api/admin/analytics${query({ ...range, ...view })}`),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });

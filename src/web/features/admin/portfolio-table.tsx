@@ -1,24 +1,25 @@
-/** The portfolio per client (Analytics tab): sortable by any figure, each row opening the client's dashboard. */
-import { useState } from 'react';
+/**
+ * The portfolio per client (Analytics tab): ordered by any figure, narrowed by name or e-mail and
+ * paged on the server (an agency's thousand clients are not sent at once), each row opening the
+ * client's dashboard.
+ */
+import { Search } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import type { PortfolioClient } from '../../../contract/agency';
+import { type PortfolioClient, type PortfolioSort, defaultOrderOf } from '../../../contract/agency';
+import type { Pagination } from '../../../contract/common';
 import { formatCount } from '../../../contract/format';
+import { CallPagination } from '../../components/calls/call-pagination';
 import { SortableHead } from '../../components/sortable-head';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHeader, TableRow } from '../../components/ui/table';
 import { cn } from '../../lib/utils';
+import type { PortfolioView } from './console-queries';
 import { cents } from './money';
 
-type SortKey =
-  | 'name'
-  | 'revenueCents'
-  | 'costCents'
-  | 'marginCents'
-  | 'calls'
-  | 'answerRate'
-  | 'failureRate'
-  | 'lastCallAt';
+type SortKey = Exclude<PortfolioSort, 'marginPercent' | 'minutes'>;
 
 const rate = (value: number | null) => (value === null ? '—' : `${value.toFixed(1)}%`);
 
@@ -43,30 +44,36 @@ const COLUMNS: { key: SortKey; label: string; numeric: boolean; show: (c: Portfo
   },
 ];
 
-function compare(a: PortfolioClient, b: PortfolioClient, key: SortKey): number {
-  const x = a[key];
-  const y = b[key];
-  if (x === y) return 0;
-  if (x === null) return -1;
-  if (y === null) return 1;
-  return x < y ? -1 : 1;
-}
+export const FIRST_VIEW: PortfolioView = { sort: 'revenueCents', order: 'desc', page: 1, search: '' };
 
-export function PortfolioTable({ clients }: { clients: PortfolioClient[] | undefined }) {
-  const [sort, setSort] = useState<{ key: SortKey; order: 'asc' | 'desc' }>({
-    key: 'revenueCents',
-    order: 'desc',
-  });
-  const sorted = [...(clients ?? [])].sort((a, b) => {
-    const order = compare(a, b, sort.key) || a.name.localeCompare(b.name);
-    return sort.order === 'asc' ? order : -order;
-  });
+/** Typing settles for this long before the table asks the server again. */
+const SEARCH_SETTLE_MS = 250;
+
+export function PortfolioTable({
+  clients,
+  pagination,
+  view,
+  onViewChange,
+}: {
+  clients: PortfolioClient[] | undefined;
+  pagination: Pagination | undefined;
+  view: PortfolioView;
+  onViewChange: (view: PortfolioView) => void;
+}) {
+  const [text, setText] = useState(view.search);
+  useEffect(() => {
+    if (text.trim() === view.search) return;
+    const timer = setTimeout(() => onViewChange({ ...view, search: text.trim(), page: 1 }), SEARCH_SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [text, view, onViewChange]);
   const sortBy = (key: SortKey) =>
-    setSort((s) => ({
-      key,
-      order: s.key === key && s.order === 'desc' ? 'asc' : key === 'name' ? 'asc' : 'desc',
-    }));
-  const orderOf = (key: SortKey) => (sort.key === key ? sort.order : null);
+    onViewChange({
+      ...view,
+      sort: key,
+      order: view.sort === key ? (view.order === 'desc' ? 'asc' : 'desc') : defaultOrderOf(key),
+      page: 1,
+    });
+  const orderOf = (key: SortKey) => (view.sort === key ? view.order : null);
 
   return (
     <Card>
@@ -76,11 +83,24 @@ export function PortfolioTable({ clients }: { clients: PortfolioClient[] | undef
           Revenue is what each client was billed at its rate; cost is what the provider charged.
         </CardDescription>
       </CardHeader>
-      <CardContent>
+      <CardContent className="grid gap-4">
+        <div className="relative max-w-sm">
+          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Input
+            type="search"
+            aria-label="Find a client in the table"
+            placeholder="Find a client by name or email..."
+            className="pl-9"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
+        </div>
         {clients === undefined ? (
           <Skeleton className="h-40 w-full" />
         ) : clients.length === 0 ? (
-          <p className="py-6 text-center text-muted-foreground text-sm">No clients yet.</p>
+          <p className="py-6 text-center text-muted-foreground text-sm">
+            {view.search ? `No client matches “${view.search}”.` : 'No clients yet.'}
+          </p>
         ) : (
           <Table
             aria-label="Clients by revenue, cost and margin"
@@ -101,7 +121,7 @@ export function PortfolioTable({ clients }: { clients: PortfolioClient[] | undef
               </TableRow>
             </TableHeader>
             <TableBody>
-              {sorted.map((client) => (
+              {clients.map((client) => (
                 <TableRow key={client.clientId}>
                   <TableCell className="min-w-40">
                     <Link
@@ -131,6 +151,7 @@ export function PortfolioTable({ clients }: { clients: PortfolioClient[] | undef
             </TableBody>
           </Table>
         )}
+        <CallPagination pagination={pagination} onPageChange={(page) => onViewChange({ ...view, page })} />
       </CardContent>
     </Card>
   );
