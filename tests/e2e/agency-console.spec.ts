@@ -65,6 +65,7 @@ test('an agency owner finds a client at risk, replays its refused deliveries and
   await expect(table.getByRole('row')).toHaveCount(2);
   await expect(table).toContainText(SUPPORT_CLIENT.company);
   await page.getByRole('searchbox', { name: 'Find a client in the table' }).fill('');
+  await expect.poll(() => table.getByRole('row').count()).toBeGreaterThan(2);
   await table.getByRole('button', { name: 'Client' }).click();
   await expect(table.getByRole('columnheader', { name: 'Client' })).toHaveAttribute('aria-sort', 'ascending');
   const atRisk = page.getByRole('list', { name: 'Clients at risk' }).getByRole('listitem').filter({
