@@ -72,15 +72,13 @@ export async function clientsAtRisk(
     ...new Set([shiftDate(today, -1), today, latest].map((day) => shiftDate(monthStartOfDay(day), -1))),
   ];
   const facts = listRiskFacts(db);
-  // One read: the ends of both 30-day periods, tomorrow (the last local day any zone has reached)
-  // and the day before each month start.
-  const [clients, totals, syncFinds] = await Promise.all([
+  const ids = facts.then((list) => list.map((c) => c.id));
+  // Two reads of what the rules use: calls and failures at the ends of both 30-day periods; the
+  // minutes at tomorrow (the last local day any zone has reached) and before each month start.
+  const [clients, totals, minutes, syncFinds] = await Promise.all([
     facts,
-    runningTotalsAt(
-      db,
-      facts.then((list) => list.map((c) => c.id)),
-      [...periodPoints(range), latest, ...monthPoints],
-    ),
+    runningTotalsAt(db, ids, periodPoints(range), ['calls', 'failed']),
+    runningTotalsAt(db, ids, [latest, ...monthPoints], ['seconds']),
     // Calls the sync found lately that no webhook brought (the sync creates only what is new).
     db
       .selectFrom('sync_runs')
@@ -116,7 +114,7 @@ export async function clientsAtRisk(
   };
   const secondsThisMonth = (c: { id: string; timezone: string }) => {
     const before = dayBeforeMonthOf(c.timezone);
-    return (totals.get(latest)?.get(c.id)?.seconds ?? 0) - (totals.get(before)?.get(c.id)?.seconds ?? 0);
+    return (minutes.get(latest)?.get(c.id)?.seconds ?? 0) - (minutes.get(before)?.get(c.id)?.seconds ?? 0);
   };
 
   const out: AtRiskClient[] = [];
