@@ -228,29 +228,41 @@ function changes(current: AnalyticsFigures, previous: AnalyticsFigures): Analyti
   };
 }
 
-/** Adds figures whose cents are already rounded per client. */
-function total(list: AnalyticsFigures[], sums: PeriodSums[]): AnalyticsFigures {
-  const add = (pick: (f: AnalyticsFigures) => number) => list.reduce((n, f) => n + pick(f), 0);
-  const raw = sums.reduce(
-    (t, s) => ({
-      calls: t.calls + s.calls,
-      seconds: t.seconds + s.seconds,
-      answered: t.answered + s.answered,
-      failed: t.failed + s.failed,
-    }),
-    { calls: 0, seconds: 0, answered: 0, failed: 0 },
-  );
-  return figuresFromCents(
-    raw,
-    add((f) => f.revenueCents),
-    add((f) => f.costCents),
-  );
+/** A period's sums over many clients, each client's money rounded to cents once as it is added. */
+interface RunningFigures {
+  calls: number;
+  seconds: number;
+  answered: number;
+  failed: number;
+  revenueCents: number;
+  costCents: number;
 }
+
+const noFigures = (): RunningFigures => ({
+  calls: 0,
+  seconds: 0,
+  answered: 0,
+  failed: 0,
+  revenueCents: 0,
+  costCents: 0,
+});
+
+function addClient(total: RunningFigures, s: PeriodSums): void {
+  total.calls += s.calls;
+  total.seconds += s.seconds;
+  total.answered += s.answered;
+  total.failed += s.failed;
+  total.revenueCents += cents(s.costMicros);
+  total.costCents += cents(s.providerMicros);
+}
+
+/** A client's row before paging: its changes are worked out for the rows of the page only. */
+type TableRow = Omit<PortfolioClient, 'changes'> & { previous: PeriodSums };
 
 /** Orders rows by a column; a row without a value (no calls, no revenue) goes last either way. */
 function compareBy(sort: PortfolioSort, order: 'asc' | 'desc') {
   const sign = order === 'asc' ? 1 : -1;
-  return (a: PortfolioClient, b: PortfolioClient): number => {
+  return (a: TableRow, b: TableRow): number => {
     const x = a[sort];
     const y = b[sort];
     if (x !== y) {
@@ -264,7 +276,7 @@ function compareBy(sort: PortfolioSort, order: 'asc' | 'desc') {
 
 const matches = (search: string | undefined) => {
   const needle = search?.toLowerCase();
-  return (row: PortfolioClient) =>
+  return (row: TableRow) =>
     !needle || row.name.toLowerCase().includes(needle) || row.email.toLowerCase().includes(needle);
 };
 
@@ -286,47 +298,43 @@ export async function portfolioAnalytics(
     byLastCall ? ids.then((list) => lastCallTimes(db, list)) : null,
   ]);
 
-  const rows: PortfolioClient[] = [];
-  const current: { figures: AnalyticsFigures; sums: PeriodSums }[] = [];
-  const previous: { figures: AnalyticsFigures; sums: PeriodSums }[] = [];
+  const rows: TableRow[] = [];
+  const current = noFigures();
+  const earlier = noFigures();
   const sumsOfClient = periodSumsReader(runningTotals, range);
   for (const c of clients) {
     const s = sumsOfClient(c.id);
-    const currentFigures = figures(s.current);
-    const previousFigures = figures(s.previous);
-    current.push({ figures: currentFigures, sums: s.current });
-    previous.push({ figures: previousFigures, sums: s.previous });
+    addClient(current, s.current);
+    addClient(earlier, s.previous);
     rows.push({
       clientId: c.id,
       name: clientNameOfRow(c),
       email: c.email,
       isActive: c.is_active === 1,
-      ...currentFigures,
-      changes: changes(currentFigures, previousFigures),
+      ...figures(s.current),
       lastCallAt: isoTime(everyLastCall?.get(c.id)),
+      previous: s.previous,
     });
   }
-  const totals = total(
-    current.map((c) => c.figures),
-    current.map((c) => c.sums),
-  );
-  const previousTotals = total(
-    previous.map((c) => c.figures),
-    previous.map((c) => c.sums),
-  );
+  const totals = figuresFromCents(current, current.revenueCents, current.costCents);
+  const previousTotals = figuresFromCents(earlier, earlier.revenueCents, earlier.costCents);
 
   const matching = rows.filter(matches(query.search));
   matching.sort(compareBy(query.sort, query.order ?? defaultOrderOf(query.sort)));
   const pagination = paginationOf(query.page, query.limit, matching.length);
   const start = (pagination.page - 1) * pagination.limit;
-  const page = matching.slice(start, start + pagination.limit);
-  if (!byLastCall) {
-    const lastCalls = await lastCallTimes(
-      db,
-      page.map((r) => r.clientId),
-    );
-    for (const row of page) row.lastCallAt = isoTime(lastCalls.get(row.clientId));
-  }
+  const onPage = matching.slice(start, start + pagination.limit);
+  const lastCalls = byLastCall
+    ? null
+    : await lastCallTimes(
+        db,
+        onPage.map((r) => r.clientId),
+      );
+  const page: PortfolioClient[] = onPage.map(({ previous: earlierSums, ...row }) => ({
+    ...row,
+    changes: changes(row, figures(earlierSums)),
+    lastCallAt: lastCalls ? isoTime(lastCalls.get(row.clientId)) : row.lastCallAt,
+  }));
 
   return {
     range: { ...range, days: dayCount(range.from, range.to) },
