@@ -228,8 +228,8 @@ function changes(current: AnalyticsFigures, previous: AnalyticsFigures): Analyti
   };
 }
 
-/** A period's sums over many clients, each client's money rounded to cents once as it is added. */
-interface RunningFigures {
+/** The total line of a period: every client added as it is read, its money rounded to cents once. */
+interface TotalLine {
   calls: number;
   seconds: number;
   answered: number;
@@ -238,7 +238,7 @@ interface RunningFigures {
   costCents: number;
 }
 
-const noFigures = (): RunningFigures => ({
+const emptyTotalLine = (): TotalLine => ({
   calls: 0,
   seconds: 0,
   answered: 0,
@@ -247,7 +247,7 @@ const noFigures = (): RunningFigures => ({
   costCents: 0,
 });
 
-function addClient(total: RunningFigures, s: PeriodSums): void {
+function addToTotal(total: TotalLine, s: PeriodSums): void {
   total.calls += s.calls;
   total.seconds += s.seconds;
   total.answered += s.answered;
@@ -299,13 +299,13 @@ export async function portfolioAnalytics(
   ]);
 
   const rows: TableRow[] = [];
-  const current = noFigures();
-  const earlier = noFigures();
+  const current = emptyTotalLine();
+  const earlier = emptyTotalLine();
   const sumsOfClient = periodSumsReader(runningTotals, range);
   for (const c of clients) {
     const s = sumsOfClient(c.id);
-    addClient(current, s.current);
-    addClient(earlier, s.previous);
+    addToTotal(current, s.current);
+    addToTotal(earlier, s.previous);
     rows.push({
       clientId: c.id,
       name: clientNameOfRow(c),
