@@ -197,8 +197,10 @@ export function createSimActions(state: SimState, baseUrl: () => string) {
   async function placeTestCall(options: PlaceTestCallOptions): Promise<{ call_id: string } & WebhookAnswer> {
     assertUrl(options.webhookUrl);
     // Without a key the call lands in the keyless account '', which no request can authenticate as.
+    // A finished call unless asked for one in progress, which has no status yet (as Bland's).
+    const finished = options.overrides?.completed === false ? {} : { status: 'completed' };
     const [details] = createCalls(addKey(options.apiKey ?? ''), {
-      overrides: { status: 'completed', ...options.overrides },
+      overrides: { ...finished, ...options.overrides },
       createdAt: Date.now() - 90_000,
     });
     const answer = await post(options.webhookUrl, details, options.signingSecret);
