@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillCallInsights } from '../../src/server/calls/insights-backfill';
-import { blandCallBody } from '../helpers/bland';
+import { blandCallBody, deliverWebhook } from '../helpers/bland';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
@@ -18,13 +18,7 @@ describe(`call insights (${TEST_DB})`, () => {
     await t.close();
   });
 
-  const deliver = (token: string, body: unknown) =>
-    t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/voice/${token}`,
-      payload: JSON.stringify(body),
-      headers: { 'content-type': 'application/json' },
-    });
+  const deliver = (token: string, body: unknown) => deliverWebhook(t.app, token, body);
   const rowOf = (clientId: string, providerCallId: string) =>
     t.deps.db
       .selectFrom('calls')

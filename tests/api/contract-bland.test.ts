@@ -19,6 +19,7 @@ import {
   blandOpenApi,
   blandSendCallShapeProblems,
 } from '../helpers/bland-documented';
+import { deliverWebhook } from '../helpers/bland';
 import { createClient } from '../helpers/factories';
 import { OpenApiContract } from '../helpers/openapi-contract';
 import { type RecordingProxy, startRecordingProxy } from '../helpers/recording-proxy';
@@ -61,13 +62,7 @@ describe(`Bland contract (${TEST_DB})`, () => {
     await t?.close();
   });
 
-  const deliver = (token: string, body: unknown) =>
-    t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/voice/${token}`,
-      payload: JSON.stringify(body),
-      headers: { 'content-type': 'application/json' },
-    });
+  const deliver = (token: string, body: unknown) => deliverWebhook(t.app, token, body);
   const callsOf = (clientId: string) =>
     t.deps.db.selectFrom('calls').selectAll().where('client_id', '=', clientId).execute();
 

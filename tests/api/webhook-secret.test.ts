@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blandCallBody } from '../helpers/bland';
+import { blandCallBody, deliverWebhook } from '../helpers/bland';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
@@ -28,12 +28,7 @@ describe(`webhook signing secret, rotation and key changes (${TEST_DB})`, () => 
   const asAdmin = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
     t.app.inject({ method, url, payload, headers: { cookie: adminCookie } });
   const deliver = (token: string, raw: string, headers: Record<string, string> = {}) =>
-    t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/voice/${token}`,
-      payload: raw,
-      headers: { 'content-type': 'application/json', ...headers },
-    });
+    deliverWebhook(t.app, token, raw, headers);
   const rowOf = (id: string) =>
     t.deps.db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const callCount = async (clientId: string) =>

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { buildApp } from '../../src/server/app';
 import { pruneRateCounters, pruneWebhookDeliveries } from '../../src/server/housekeeping';
 import { loggerOptions } from '../../src/server/logging';
-import { blandCallBody } from '../helpers/bland';
+import { blandCallBody, deliverWebhook } from '../helpers/bland';
 import { createClient, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
@@ -18,12 +18,7 @@ describe(`voice webhook (${TEST_DB})`, () => {
   });
 
   const deliver = (token: string, body: unknown, headers: Record<string, string> = {}) =>
-    t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/voice/${token}`,
-      payload: typeof body === 'string' ? body : JSON.stringify(body),
-      headers: { 'content-type': 'application/json', ...headers },
-    });
+    deliverWebhook(t.app, token, body, headers);
   const callsOf = (clientId: string) =>
     t.deps.db.selectFrom('calls').selectAll().where('client_id', '=', clientId).execute();
   const deliveriesOf = (clientId: string) =>

@@ -1,5 +1,21 @@
-/** Bland post-call webhook bodies as the provider sends them (DESIGN §7). */
+/** Bland post-call webhook bodies as the provider sends them (DESIGN §7), and their delivery. */
 import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+
+/** POSTs a webhook body (an object as JSON, a string as its bytes) to a client's webhook URL. */
+export function deliverWebhook(
+  app: FastifyInstance,
+  token: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url: `/api/webhooks/voice/${token}`,
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
 
 export function blandCallBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const created = new Date(Date.now() - 5 * 60_000).toISOString();

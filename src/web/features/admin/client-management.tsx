@@ -3,13 +3,13 @@
  * client's dashboard, generate credentials, edit, delete) with their dialogs and toasts.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { Search, UserPlus } from 'lucide-react';
+import { UserPlus } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { useLocation } from 'wouter';
 import { type AdminClientListItem, CREDENTIALS_TOAST_MS, clientName } from '../../../contract/admin';
 import { QueryView } from '../../components/query-view';
+import { SearchField } from '../../components/search-field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
 import { Skeleton } from '../../components/ui/skeleton';
 import { ToastAction } from '../../components/ui/toast';
 import { copyText } from '../../lib/copy-text';
@@ -83,17 +83,12 @@ export function ClientManagement() {
         <CardDescription>Search, open, edit and remove client accounts.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4 px-3 sm:px-6">
-        <div className="relative">
-          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            type="search"
-            aria-label="Search clients"
-            placeholder="Search company, email or name..."
-            className="pl-9"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </div>
+        <SearchField
+          aria-label="Search clients"
+          placeholder="Search company, email or name..."
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
         <QueryView
           query={clients}
           what="the clients"

@@ -3,16 +3,15 @@
  * paged on the server (an agency's thousand clients are not sent at once), each row opening the
  * client's dashboard.
  */
-import { Search } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { type PortfolioClient, type PortfolioSort, defaultOrderOf } from '../../../contract/agency';
 import type { Pagination } from '../../../contract/common';
 import { formatCount } from '../../../contract/format';
 import { CallPagination } from '../../components/calls/call-pagination';
+import { SearchField } from '../../components/search-field';
 import { SortableHead } from '../../components/sortable-head';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHeader, TableRow } from '../../components/ui/table';
 import { cn } from '../../lib/utils';
@@ -84,17 +83,13 @@ export function PortfolioTable({
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        <div className="relative max-w-sm">
-          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            type="search"
-            aria-label="Find a client in the table"
-            placeholder="Find a client by name or email..."
-            className="pl-9"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-          />
-        </div>
+        <SearchField
+          className="max-w-sm"
+          aria-label="Find a client in the table"
+          placeholder="Find a client by name or email..."
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
         {clients === undefined ? (
           <Skeleton className="h-40 w-full" />
         ) : clients.length === 0 ? (
