@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_OUTCOMES } from '../../src/contract/outcomes';
 import type { IncomingCall } from '../../src/server/calls/calls-repository';
+import { saveOutcomes } from '../../src/server/outcomes/outcomes-repository';
+import { reclassificationOf } from '../../src/server/outcomes/reclassify';
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
 import { createAdminUser, createSignedInClient, loginAdmin } from '../helpers/factories';
@@ -91,6 +93,21 @@ describe(`outcomes (${TEST_DB})`, () => {
       Other: 1,
     });
     expect(summary.body.at(-1)).toMatchObject({ name: 'Other', value: null });
+  });
+
+  it('reads "running" from the moment a list is saved, before the background run has taken its lease', async () => {
+    const { client, cookie } = await clientWithCookie();
+    await storeCalls(t.deps, client, [call(NOW - HOUR, {}), call(NOW - 2 * HOUR, {}), call(NOW - DAY, {})]);
+    // Saved the way the route saves, without starting the run yet: the gap a poller could fall in.
+    await saveOutcomes(t.deps.db, client.id, [booked, ...DEFAULT_OUTCOMES], NOW);
+    expect(await reclassificationOf(t.deps.db, client.id, NOW)).toEqual({
+      state: 'running',
+      done: 0,
+      total: 3,
+    });
+
+    const done = await settled(cookie);
+    expect(done.reclassification).toEqual({ state: 'done', done: 3, total: 3 });
   });
 
   it('a saved list re-classifies every call; the summary gives values and changes; the log filters by outcome', async () => {

@@ -43,7 +43,11 @@ export async function outcomeSetOf(db: Kysely<Database>, clientId: string): Prom
   return (await outcomeSetsOf(db, [clientId])).get(clientId) ?? DEFAULT_OUTCOME_SET;
 }
 
-/** Saves a new list; calls are re-classified under the new version (see reclassify.ts). */
+/**
+ * Saves a new list; calls are re-classified under the new version (see reclassify.ts). Every call
+ * is now classified under an older list, so the progress starts at 0 of all of them: the state
+ * reads "running" from this moment, not only once the background run has taken its lease.
+ */
 export async function saveOutcomes(
   db: Kysely<Database>,
   clientId: string,
@@ -51,21 +55,24 @@ export async function saveOutcomes(
   now: number,
 ): Promise<OutcomeSet> {
   const json = JSON.stringify(outcomes);
-  const current = await db
-    .selectFrom('client_outcomes')
-    .select('version')
-    .where('client_id', '=', clientId)
-    .executeTakeFirst();
+  const [current, calls] = await Promise.all([
+    db.selectFrom('client_outcomes').select('version').where('client_id', '=', clientId).executeTakeFirst(),
+    db
+      .selectFrom('calls')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('client_id', '=', clientId)
+      .executeTakeFirstOrThrow(),
+  ]);
   const version = Number(current?.version ?? 0) + 1;
+  const progress = { reclassify_done: 0, reclassify_total: Number(calls.n) };
   await db
     .insertInto('client_outcomes')
-    .values({ client_id: clientId, outcomes_json: json, version, updated_at: now })
+    .values({ client_id: clientId, outcomes_json: json, version, updated_at: now, ...progress })
     .onConflict((oc) =>
       oc.column('client_id').doUpdateSet({
         outcomes_json: json,
         version: (eb) => eb('client_outcomes.version', '+', 1),
-        reclassify_done: 0,
-        reclassify_total: 0,
+        ...progress,
         updated_at: now,
       }),
     )

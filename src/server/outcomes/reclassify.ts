@@ -115,6 +115,12 @@ export async function reclassifyClient(
         .where('client_id', '=', clientId)
         .execute();
     }
+    // Calls deleted during the run were counted in the total but never read: the run is whole.
+    await db
+      .updateTable('client_outcomes')
+      .set({ reclassify_done: done, reclassify_total: done })
+      .where('client_id', '=', clientId)
+      .execute();
     const timeZone = await timeZoneOf(db, clientId);
     await db.transaction().execute((trx) => rebuildOutcomeRollups(trx, clientId, timeZone));
     return true;
@@ -127,6 +133,10 @@ export async function reclassifyClient(
   }
 }
 
+/**
+ * Running while a run holds the lease, and also between a save (which sets the progress to 0 of
+ * all the calls) and the run taking the lease: a run that ends leaves done equal to its total.
+ */
 export async function reclassificationOf(
   db: Kysely<Database>,
   clientId: string,
@@ -140,6 +150,7 @@ export async function reclassificationOf(
   if (!row) return { state: 'idle', done: 0, total: 0 };
   const done = Number(row.reclassify_done);
   const total = Number(row.reclassify_total);
-  const running = row.reclassify_lock_until !== null && Number(row.reclassify_lock_until) > now;
+  const leased = row.reclassify_lock_until !== null && Number(row.reclassify_lock_until) > now;
+  const running = leased || done < total;
   return { state: running ? 'running' : total > 0 ? 'done' : 'idle', done, total };
 }
