@@ -4,7 +4,7 @@
  * the log's outcome filter, validation, and one client never seeing another's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_OUTCOMES } from '../../src/contract/outcomes';
+import { DEFAULT_OUTCOMES, type Outcome } from '../../src/contract/outcomes';
 import type { IncomingCall } from '../../src/server/calls/calls-repository';
 import { saveOutcomes } from '../../src/server/outcomes/outcomes-repository';
 import { reclassificationOf } from '../../src/server/outcomes/reclassify';
@@ -17,7 +17,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const NOW = Date.UTC(2026, 5, 10, 12, 7, 30);
 
-const booked = {
+const booked: Outcome = {
   name: 'Booked appointment',
   color: '#16a34a',
   value: 120,
