@@ -32,6 +32,8 @@ export interface OpenDbOptions {
   poolSize?: number;
 }
 
+const MMAP_BYTES = 2 ** 31;
+
 export function openDb(options: OpenDbOptions): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -59,6 +61,11 @@ export function openDb(options: OpenDbOptions): Db {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Reads through a memory map instead of a read() into SQLite's small page cache per page: a
+  // word search that visits 20,000 scattered calls takes half the time (bench/RESULTS.md). SQLite
+  // caps it at its compile-time limit (2 GB); the mapped pages are the kernel's file cache, shared
+  // and reclaimable, not memory the process owns. Writes still go through the WAL.
+  sqlite.pragma(`mmap_size = ${MMAP_BYTES}`);
   if (file !== ':memory:') restrictToOwner(location);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
