@@ -16,6 +16,7 @@ import * as agencyConsole from './migrations/013_agency_console';
 import * as liveEvents from './migrations/014_live_events';
 import * as runningTotals from './migrations/015_running_totals';
 import * as voiceProviders from './migrations/016_voice_providers';
+import * as runningTotalsCovered from './migrations/017_running_totals_covered';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '014_live_events': liveEvents,
   '015_running_totals': runningTotals,
   '016_voice_providers': voiceProviders,
+  '017_running_totals_covered': runningTotalsCovered,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
