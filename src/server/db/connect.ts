@@ -32,6 +32,7 @@ export interface OpenDbOptions {
   poolSize?: number;
 }
 
+/** SQLite's memory map: as much of the file as SQLite allows (it caps the size at 2 GB). */
 const MMAP_BYTES = 2 ** 31;
 
 export function openDb(options: OpenDbOptions): Db {
@@ -62,9 +63,9 @@ export function openDb(options: OpenDbOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // Reads through a memory map instead of a read() into SQLite's small page cache per page: a
-  // word search that visits 20,000 scattered calls takes half the time (bench/RESULTS.md). SQLite
-  // caps it at its compile-time limit (2 GB); the mapped pages are the kernel's file cache, shared
-  // and reclaimable, not memory the process owns. Writes still go through the WAL.
+  // word search that visits 20,000 scattered calls takes half the time (bench/RESULTS.md). The
+  // mapped pages are the kernel's file cache, shared and reclaimable, not memory the process
+  // owns. Writes still go through the WAL.
   sqlite.pragma(`mmap_size = ${MMAP_BYTES}`);
   if (file !== ':memory:') restrictToOwner(location);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
@@ -74,8 +75,8 @@ export function openDb(options: OpenDbOptions): Db {
 /**
  * Kysely runs each query through pg's promise form of `client.query`, and results read that way
  * outlived their request: a 3,000-row result survived young-generation collections and was
- * promoted, so scavenges took 10 to 20 ms and the old generation filled every few requests (the
- * PostgreSQL p95s were those pauses). pg's callback form, the one its own Pool.query uses, leaves
+ * promoted, so scavenges took 10 to 20 ms and the old generation filled every few requests (much
+ * of the PostgreSQL p95s). pg's callback form, the one its own Pool.query uses, leaves
  * nothing behind (scavenges of 0.3 ms), so queries go through it; cursors pass through unchanged.
  */
 function withCallbackQueries(pool: pg.Pool): PostgresPool {
