@@ -10,7 +10,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AdminRow, ClientRow } from '../db/schema';
 import { forbidden, unauthorized } from '../errors';
 import { sessionCookie } from './sessions';
-import { findClient } from '../clients/clients-repository';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -80,20 +79,14 @@ export async function currentClient(
   app: FastifyInstance,
   request: FastifyRequest,
 ): Promise<ClientRow | null> {
-  const { sessions, db } = app.deps;
-  const clientId = await sessions.resolve('client', sessionCookie(request, 'client'));
-  if (!clientId) return null;
-  const client = await findClient(db, clientId);
+  const client = await app.deps.sessions.resolve('client', sessionCookie(request, 'client'));
   // A deactivated or not-yet-onboarded client has no access, whatever its cookie says.
   if (client?.is_active !== 1 || client.onboarding_status !== 'active') return null;
   return client;
 }
 
 export async function currentAdmin(app: FastifyInstance, request: FastifyRequest): Promise<AdminRow | null> {
-  const { sessions, db } = app.deps;
-  const adminId = await sessions.resolve('admin', sessionCookie(request, 'admin'));
-  if (!adminId) return null;
-  const admin = await db.selectFrom('admins').selectAll().where('id', '=', adminId).executeTakeFirst();
+  const admin = await app.deps.sessions.resolve('admin', sessionCookie(request, 'admin'));
   // A deactivated admin's sessions are ended when it happens; this holds against a race with it.
   return admin && admin.is_active === 1 ? admin : null;
 }

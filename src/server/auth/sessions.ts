@@ -6,7 +6,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { randomToken, sha256Hex } from '../crypto/secrets';
-import type { Database, SessionKind } from '../db/schema';
+import type { AdminRow, ClientRow, Database, SessionKind } from '../db/schema';
+
+/** What a session of each kind signs in. */
+export interface SubjectOf {
+  client: ClientRow;
+  admin: AdminRow;
+}
+const SUBJECT_TABLES = { client: 'clients', admin: 'admins' } as const satisfies Record<SessionKind, string>;
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** Sliding expiry is written at most this often, not on every request. */
@@ -16,8 +23,11 @@ export const COOKIE_NAMES: Record<SessionKind, string> = { client: 'client_sid',
 
 export interface SessionStore {
   create(kind: SessionKind, subjectId: string): Promise<string>;
-  /** The subject id of a live session, or null. Extends the expiry when due. */
-  resolve(kind: SessionKind, rawId: string | undefined): Promise<string | null>;
+  /**
+   * The client or admin of a live session, read with the session in one query (every signed-in
+   * request asks), or null. Extends the expiry when due.
+   */
+  resolve<K extends SessionKind>(kind: K, rawId: string | undefined): Promise<SubjectOf[K] | null>;
   destroy(rawId: string | undefined): Promise<void>;
   destroyAllFor(kind: SessionKind, subjectId: string, exceptRawId?: string): Promise<void>;
 }
@@ -47,20 +57,24 @@ export function createSessionStore(db: Kysely<Database>, now: () => number = Dat
       const idHash = sha256Hex(rawId);
       const row = await db
         .selectFrom('sessions')
-        .select(['subject_id', 'expires_at', 'last_seen_at'])
-        .where('id_hash', '=', idHash)
-        .where('kind', '=', kind)
+        // Typed as the clients table for the builder; the row is the kind's table's (SubjectOf).
+        .innerJoin(`${SUBJECT_TABLES[kind] as 'clients'} as subject`, 'subject.id', 'sessions.subject_id')
+        .selectAll('subject')
+        .select(['sessions.expires_at as session_expires_at', 'sessions.last_seen_at as session_seen_at'])
+        .where('sessions.id_hash', '=', idHash)
+        .where('sessions.kind', '=', kind)
         .executeTakeFirst();
       const t = now();
-      if (!row || row.expires_at <= t) return null;
-      if (t - row.last_seen_at > TOUCH_INTERVAL_MS) {
+      if (!row || row.session_expires_at <= t) return null;
+      if (t - row.session_seen_at > TOUCH_INTERVAL_MS) {
         await db
           .updateTable('sessions')
           .set({ last_seen_at: t, expires_at: t + SESSION_TTL_MS })
           .where('id_hash', '=', idHash)
           .execute();
       }
-      return row.subject_id;
+      const { session_expires_at: _expires, session_seen_at: _seen, ...subject } = row;
+      return subject as never;
     },
     async destroy(rawId) {
       if (!rawId) return;
