@@ -1,20 +1,19 @@
 /**
  * The agency's portfolio (issue 16's Analytics): calls, minutes, billed revenue, provider cost and
  * margin per client and in total over a range of days, against the range of the same length
- * before it, read from the running totals of `client_call_days` (each client's sums over a range
- * are two of its rows subtracted) and the agency's day rows for the chart, whatever the number of
- * calls or days. The database does the per-client arithmetic, the order and the paging, so a
- * request reads a total line and one page of rows, not every client's rows.
+ * before it, read from the running totals of `client_call_days` (three rows per client) and the
+ * agency's day rows for the chart, whatever the number of calls or days.
  *
  * Each client's cents are rounded once from its micro-dollars, and the totals add those cents, so
  * the table adds up to its total line to the cent.
  */
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import {
   type AdminAnalytics,
   type AnalyticsChanges,
   type AnalyticsFigures,
   type AnalyticsQuery,
+  type PortfolioClient,
   type PortfolioSort,
   dayCount,
   defaultOrderOf,
@@ -22,15 +21,7 @@ import {
 import { clientNameOfRow } from '../../contract/admin';
 import { DATE_RANGE_DAYS, isoTime, paginationOf } from '../../contract/common';
 import { percentChange } from '../calls/call-queries';
-import {
-  type DaySums,
-  RUNNING,
-  carriedThrough,
-  carryClientDaysForward,
-  emptySums,
-  plus,
-  sumsOf,
-} from '../calls/client-days';
+import { type DaySums, RUNNING, emptySums, plus, sumsOf } from '../calls/client-days';
 import { shiftDate } from '../calls/time-zones';
 import type { Database } from '../db/schema';
 import {
@@ -237,142 +228,58 @@ function changes(current: AnalyticsFigures, previous: AnalyticsFigures): Analyti
   };
 }
 
-/** The SQL of one client's running total of a sum at a period point (0 before its first day). */
-const totalAt = (point: 'e' | 'm' | 's', sum: keyof DaySums) =>
-  sql<number>`coalesce(${sql.ref(`${point}.${RUNNING[sum]}`)}, 0)`;
-/** A client's sum over the range (end less middle) or over the period before it (middle less start). */
-const currentSum = (sum: keyof DaySums) => sql<number>`(${totalAt('e', sum)} - ${totalAt('m', sum)})`;
-const previousSum = (sum: keyof DaySums) => sql<number>`(${totalAt('m', sum)} - ${totalAt('s', sum)})`;
-/** Micro-dollars to whole cents, half up, in integers: the same on both databases as cents() here. */
-const centsSql = (micros: RawBuilder<number>) => sql<number>`((${micros} + 5000) / 10000)`;
-/** A share in SQL, null without a whole (sorting only: the answer's percentages are worked out below). */
-const shareSql = (part: RawBuilder<number>, whole: RawBuilder<number>) =>
-  sql<number | null>`case when ${whole} = 0 then null else ${part} * 1.0 / ${whole} end`;
-/** How lists name a client (clientNameOfRow): its company, else the person. */
-const nameSql = sql<string>`coalesce(nullif(c.company_name, ''), trim(c.first_name || ' ' || c.last_name))`;
-
-const revenueSql = centsSql(currentSum('costMicros'));
-const costSql = centsSql(currentSum('providerMicros'));
-/** What each sortable column orders by, computed where the rows are. */
-const SORT_SQL: Record<PortfolioSort, RawBuilder<unknown>> = {
-  name: sql`lower(${nameSql})`,
-  revenueCents: revenueSql,
-  costCents: costSql,
-  marginCents: sql`(${revenueSql} - ${costSql})`,
-  marginPercent: shareSql(sql`(${revenueSql} - ${costSql})`, revenueSql),
-  calls: currentSum('calls'),
-  minutes: currentSum('seconds'),
-  answerRate: shareSql(currentSum('answered'), currentSum('calls')),
-  failureRate: shareSql(currentSum('failed'), currentSum('calls')),
-  // As lastCallTimes: confirmed calls only, newest first through the (client, created) index.
-  lastCallAt: sql`(select calls.created_at from calls where calls.client_id = c.id and calls.verified = 1
-    order by calls.created_at desc limit 1)`,
-};
-
-/**
- * The onboarded clients with their running totals at the three points of `range`
- * (periodPoints): `e` at its end, `m` the day before it, `s` the day before the previous period.
- * Every client has a row at every day from its first to the day after tomorrow, so a missing row
- * means it had not started (0); rows not carried that far yet are found and carried first
- * (portfolioAnalytics).
- */
-function clientsAtPoints(db: Kysely<Database>, [start, middle, end]: string[]) {
-  return db
-    .selectFrom('clients as c')
-    .leftJoin('client_call_days as e', (join) => join.onRef('e.client_id', '=', 'c.id').on('e.day', '=', end))
-    .leftJoin('client_call_days as m', (join) =>
-      join.onRef('m.client_id', '=', 'c.id').on('m.day', '=', middle),
-    )
-    .leftJoin('client_call_days as s', (join) =>
-      join.onRef('s.client_id', '=', 'c.id').on('s.day', '=', start),
-    )
-    .where('c.onboarding_status', '=', 'active');
+/** The total line of a period: every client added as it is read, its money rounded to cents once. */
+interface TotalLine {
+  calls: number;
+  seconds: number;
+  answered: number;
+  failed: number;
+  revenueCents: number;
+  costCents: number;
 }
 
-type AtPoints = ReturnType<typeof clientsAtPoints>;
+const emptyTotalLine = (): TotalLine => ({
+  calls: 0,
+  seconds: 0,
+  answered: 0,
+  failed: 0,
+  revenueCents: 0,
+  costCents: 0,
+});
 
-/**
- * The total lines of both periods over every onboarded client, each client's money rounded to
- * cents once, so the table adds up to them; and how many clients' rows stop before the range's
- * end (rows housekeeping has not carried forward yet).
- */
-async function portfolioTotals(atPoints: AtPoints, end: string) {
-  const COUNTS = ['calls', 'seconds', 'answered', 'failed'] as const;
-  const periods = { current: currentSum, previous: previousSum };
-  const row: Record<string, unknown> = await atPoints
-    .select([
-      ...Object.entries(periods).flatMap(([period, of]) => [
-        ...COUNTS.map((sum) => sql<string>`sum(${of(sum)})`.as(`${period}_${sum}`)),
-        sql<string>`sum(${centsSql(of('costMicros'))})`.as(`${period}_revenue`),
-        sql<string>`sum(${centsSql(of('providerMicros'))})`.as(`${period}_cost`),
-      ]),
-      sql<string>`count(*)`.as('clients'),
-      sql<string>`sum(case when e.client_id is null and exists (select 1 from client_call_days d
-        where d.client_id = c.id and d.day < ${end}) then 1 else 0 end)`.as('behind'),
-    ])
-    .executeTakeFirstOrThrow();
-  const value = (column: string) => Number(row[column] ?? 0);
-  const line = (period: keyof typeof periods) =>
-    figuresFromCents(
-      Object.fromEntries(COUNTS.map((sum) => [sum, value(`${period}_${sum}`)])) as Record<
-        (typeof COUNTS)[number],
-        number
-      >,
-      value(`${period}_revenue`),
-      value(`${period}_cost`),
-    );
-  return {
-    current: line('current'),
-    previous: line('previous'),
-    clients: value('clients'),
-    behind: value('behind'),
+function addToTotal(total: TotalLine, s: PeriodSums): void {
+  total.calls += s.calls;
+  total.seconds += s.seconds;
+  total.answered += s.answered;
+  total.failed += s.failed;
+  total.revenueCents += cents(s.costMicros);
+  total.costCents += cents(s.providerMicros);
+}
+
+/** A client's row before paging: its changes are worked out for the rows of the page only. */
+type TableRow = Omit<PortfolioClient, 'changes'> & { previous: PeriodSums };
+
+/** Orders rows by a column; a row without a value (no calls, no revenue) goes last either way. */
+function compareBy(sort: PortfolioSort, order: 'asc' | 'desc') {
+  const sign = order === 'asc' ? 1 : -1;
+  return (a: TableRow, b: TableRow): number => {
+    const x = a[sort];
+    const y = b[sort];
+    if (x !== y) {
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return (x < y ? -1 : 1) * sign;
+    }
+    return a.name.localeCompare(b.name) || a.clientId.localeCompare(b.clientId);
   };
 }
 
-/** The client table's page in the asked order, ties by name; `ids` narrows it to a search's matches. */
-async function portfolioPage(atPoints: AtPoints, query: AnalyticsQuery, ids: string[] | null) {
-  if (ids?.length === 0) return [];
-  const key = SORT_SQL[query.sort];
-  const order = query.order ?? defaultOrderOf(query.sort);
-  let page = atPoints.select([
-    'c.id',
-    'c.first_name',
-    'c.last_name',
-    'c.company_name',
-    'c.email',
-    'c.is_active',
-    ...ALL_SUMS.map((sum) => currentSum(sum).as(`current_${sum}`)),
-    ...ALL_SUMS.map((sum) => previousSum(sum).as(`previous_${sum}`)),
-  ]);
-  if (ids) page = page.where('c.id', 'in', ids);
-  const rows = await page
-    // Clients without a value (no calls, no revenue) go last either way.
-    .orderBy(sql`case when ${key} is null then 1 else 0 end`)
-    .orderBy(key, order)
-    .orderBy(sql`lower(${nameSql})`)
-    .orderBy('c.id')
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit)
-    .execute();
-  return rows.map((row) => {
-    const sums = (prefix: 'current' | 'previous'): PeriodSums =>
-      sumsOf(row, Object.fromEntries(ALL_SUMS.map((sum) => [sum, `${prefix}_${sum}`])) as never);
-    return { row, current: sums('current'), previous: sums('previous') };
-  });
-}
+const matches = (search: string | undefined) => {
+  const needle = search?.toLowerCase();
+  return (row: TableRow) =>
+    !needle || row.name.toLowerCase().includes(needle) || row.email.toLowerCase().includes(needle);
+};
 
-/** The onboarded clients whose name or e-mail holds `search`, in any case (as the browser compares). */
-async function clientsMatching(db: Kysely<Database>, search: string): Promise<string[]> {
-  const needle = search.toLowerCase();
-  const clients = await listPortfolioClients(db);
-  return clients
-    .filter(
-      (c) => clientNameOfRow(c).toLowerCase().includes(needle) || c.email.toLowerCase().includes(needle),
-    )
-    .map((c) => c.id);
-}
-
-/** The portfolio over a range: totals and changes, the chart, and one page of the client table. */
 export async function portfolioAnalytics(
   db: Kysely<Database>,
   query: AnalyticsQuery,
@@ -380,44 +287,62 @@ export async function portfolioAnalytics(
 ): Promise<AdminAnalytics> {
   const range = analyticsRange(query, now);
   const before = previousRange(range);
-  // No client is carried past this day, so a later point reads there (only calls dated in the
-  // future could lie beyond it).
-  const last = carriedThrough(now);
-  const points = periodPoints(range).map((day) => [day, last].sort()[0]);
-  const atPoints = clientsAtPoints(db, points);
-  const ids = query.search ? clientsMatching(db, query.search) : null;
-  const [totals, series, page] = await Promise.all([
-    portfolioTotals(atPoints, points[2]),
+  const onboarded = listPortfolioClients(db);
+  const byLastCall = query.sort === 'lastCallAt';
+  const ids = onboarded.then((list) => list.map((c) => c.id));
+  const [clients, runningTotals, series, everyLastCall] = await Promise.all([
+    onboarded,
+    runningTotalsAt(db, ids, periodPoints(range)),
     portfolioSeries(db, range),
-    Promise.resolve(ids).then((matching) => portfolioPage(atPoints, query, matching)),
+    // Ordered by last call, every client's is needed; otherwise only the page's (below).
+    byLastCall ? ids.then((list) => lastCallTimes(db, list)) : null,
   ]);
-  if (totals.behind > 0 && (await carryClientDaysForward(db, now)) > 0) {
-    // Housekeeping has not carried every client this far yet (the app was down): carried now, so
-    // the rows are dense again, and read again.
-    return portfolioAnalytics(db, query, now);
+
+  const rows: TableRow[] = [];
+  const current = emptyTotalLine();
+  const earlier = emptyTotalLine();
+  const sumsOfClient = periodSumsReader(runningTotals, range);
+  for (const c of clients) {
+    const s = sumsOfClient(c.id);
+    addToTotal(current, s.current);
+    addToTotal(earlier, s.previous);
+    rows.push({
+      clientId: c.id,
+      name: clientNameOfRow(c),
+      email: c.email,
+      isActive: c.is_active === 1,
+      ...figures(s.current),
+      lastCallAt: isoTime(everyLastCall?.get(c.id)),
+      previous: s.previous,
+    });
   }
-  const lastCalls = await lastCallTimes(
-    db,
-    page.map((p) => p.row.id),
-  );
+  const totals = figuresFromCents(current, current.revenueCents, current.costCents);
+  const previousTotals = figuresFromCents(earlier, earlier.revenueCents, earlier.costCents);
+
+  const matching = rows.filter(matches(query.search));
+  matching.sort(compareBy(query.sort, query.order ?? defaultOrderOf(query.sort)));
+  const pagination = paginationOf(query.page, query.limit, matching.length);
+  const start = (pagination.page - 1) * pagination.limit;
+  const onPage = matching.slice(start, start + pagination.limit);
+  const lastCalls = byLastCall
+    ? null
+    : await lastCallTimes(
+        db,
+        onPage.map((r) => r.clientId),
+      );
+  const page: PortfolioClient[] = onPage.map(({ previous: earlierSums, ...row }) => ({
+    ...row,
+    changes: changes(row, figures(earlierSums)),
+    lastCallAt: lastCalls ? isoTime(lastCalls.get(row.clientId)) : row.lastCallAt,
+  }));
+
   return {
     range: { ...range, days: dayCount(range.from, range.to) },
     previous: before,
-    totals: totals.current,
-    changes: changes(totals.current, totals.previous),
+    totals,
+    changes: changes(totals, previousTotals),
     series,
-    clients: page.map(({ row, current, previous }) => {
-      const now = figures(current);
-      return {
-        clientId: row.id,
-        name: clientNameOfRow(row),
-        email: row.email,
-        isActive: row.is_active === 1,
-        ...now,
-        changes: changes(now, figures(previous)),
-        lastCallAt: isoTime(lastCalls.get(row.id)),
-      };
-    }),
-    pagination: paginationOf(query.page, query.limit, ids ? (await ids).length : totals.clients),
+    clients: page,
+    pagination,
   };
 }

@@ -371,16 +371,12 @@ export async function rebuildClientDays(
 /** How far ahead housekeeping carries every client: the zones ahead of UTC are already a day on. */
 const CARRY_AHEAD_DAYS = 2;
 
-/** The day housekeeping carries every client to (UTC's day after tomorrow). */
-export const carriedThrough = (now: number): string =>
-  shiftDate(new Date(now).toISOString().slice(0, 10), CARRY_AHEAD_DAYS);
-
 /**
  * Carries every client's running totals forward to the day after tomorrow (UTC), so the portfolio
  * finds a row for every client at any day it asks about. Answers how many rows it added.
  */
 export async function carryClientDaysForward(db: Kysely<Database>, now: number): Promise<number> {
-  const through = carriedThrough(now);
+  const through = shiftDate(new Date(now).toISOString().slice(0, 10), CARRY_AHEAD_DAYS);
   const behind = await db
     .selectFrom('client_call_days')
     .select('client_id')
