@@ -12,7 +12,7 @@ import { localDate, shiftDate } from '../calls/time-zones';
 import type { Database } from '../db/schema';
 import { listRiskFacts } from '../clients/clients-repository';
 import { type VoiceProviders, voiceOf } from '../providers/voice/registry';
-import { type PeriodSums, periodPoints, periodSumsReader, runningTotalsAt } from './portfolio';
+import { type PeriodSums, periodPoints, periodSumsReader, runningTotalsAt } from './running-totals';
 
 const DAY_MS = 86_400_000;
 /** The volume rules compare the last 30 days with the 30 before them. */

@@ -11,7 +11,8 @@ import { timeZoneOf } from '../clients/clients-repository';
 import type { CallRow, Database } from '../db/schema';
 import { type StatusTotals, localDaysWindow, toCall, totalsByStatus } from './call-queries';
 import { type SearchQuery, type TextSearch, isRankable, textSearchOf } from '../../contract/search-query';
-import { isPostgres, postgresRank, searchCondition, sqliteMatches } from './call-search';
+import { isPostgres } from '../db/dialect';
+import { postgresRank, searchCondition, sqliteMatches } from './call-search';
 import { snippetOf } from './search-snippet';
 
 /** A log's window: created_at in (from, to]; a null end is open. */

@@ -4,17 +4,14 @@
  * provider's). The text is parsed once (contract/search-query.ts) and compiled per database, so
  * nothing typed is ever read as index syntax.
  */
-import { type Expression, type Kysely, PostgresAdapter, type SqlBool, sql } from 'kysely';
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { type SearchQuery, type TextSearch, toFts5, toTsquery } from '../../contract/search-query';
+import { isPostgres } from '../db/dialect';
 import type { Database } from '../db/schema';
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-export function isPostgres(db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /** The full-text condition alone, for the rows of `calls` (SQLite: through the FTS5 table by rowid). */

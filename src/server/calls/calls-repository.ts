@@ -4,7 +4,7 @@
  * rollups stay exact (same transaction as the write).
  */
 import { randomUUID } from 'node:crypto';
-import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { CallRow, CallSource, CallStatus, Database, NewCallRow } from '../db/schema';
 import type { NormalizedCall } from '../providers/voice/types';
 import { LiveEvents } from '../live/live-events';
@@ -15,6 +15,7 @@ import { DEFAULT_OUTCOME_SET, outcomeSetsOf } from '../outcomes/outcomes-reposit
 import { insightColumns, mergeInsightColumns } from './insight-columns';
 import { storedPayload } from './stored-payload';
 import { timeZoneOf, timeZonesOf } from '../clients/clients-repository';
+import { isPostgres } from '../db/dialect';
 
 export interface IncomingCall extends NormalizedCall {
   source: CallSource;
@@ -85,7 +86,7 @@ function worthTelling(before: CallRow, after: CallRow): boolean {
 
 /** `now` is the clock notifications are queued by (tests move it); stored times come from the calls. */
 export function createCallsRepository(db: Kysely<Database>, clock: () => number = Date.now) {
-  const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const onPostgres = isPostgres(db);
 
   async function inTransaction<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
     if ((db as Transaction<Database>).isTransaction) return fn(db);
@@ -100,7 +101,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
       .where('client_id', 'in', unique(keys.map((k) => k.clientId)))
       .where('provider_call_id', 'in', unique(keys.map((k) => k.providerCallId)));
     // Row locks serialise a webhook and a sync merging the same call (SQLite serialises writers anyway).
-    return (isPostgres ? q.forUpdate() : q).execute();
+    return (onPostgres ? q.forUpdate() : q).execute();
   }
 
   function newRow(client: CallOwner, call: IncomingCall, now: number): NewCallRow {
@@ -420,7 +421,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
           .where('pathway_id', '=', pathwayId)
           .where('pathway', '!=', name);
         // Locked, so a concurrent rename waits and then no longer sees these rows.
-        const rows = await (isPostgres ? select.forUpdate() : select).execute();
+        const rows = await (onPostgres ? select.forUpdate() : select).execute();
         if (rows.length === 0) return;
         // Exactly the rows read above: one inserted since then is not in the rollup deltas.
         for (let i = 0; i < rows.length; i += CHUNK) {

@@ -11,9 +11,10 @@
  * totals subtracted, and the portfolio's read of every client at one day is one contiguous range of
  * the (day, client_id) key, whatever the number of calls or days.
  */
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { CallRow, Database } from '../db/schema';
 import { localDate, shiftDate } from './time-zones';
+import { isPostgres } from '../db/dialect';
 
 export interface DaySums {
   calls: number;
@@ -141,7 +142,7 @@ export class ClientDayDeltas {
  * transactions already run one at a time.)
  */
 async function lockClientDays(db: Kysely<Database>, clientIds: string[]): Promise<void> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  if (!isPostgres(db)) return;
   for (const id of clientIds)
     await sql`select pg_advisory_xact_lock(hashtextextended(${`client_call_days:${id}`}, 0))`.execute(db);
 }
@@ -371,12 +372,16 @@ export async function rebuildClientDays(
 /** How far ahead housekeeping carries every client: the zones ahead of UTC are already a day on. */
 const CARRY_AHEAD_DAYS = 2;
 
+/** The day housekeeping carries every client to (UTC's day after tomorrow). */
+export const carriedThrough = (now: number): string =>
+  shiftDate(new Date(now).toISOString().slice(0, 10), CARRY_AHEAD_DAYS);
+
 /**
  * Carries every client's running totals forward to the day after tomorrow (UTC), so the portfolio
  * finds a row for every client at any day it asks about. Answers how many rows it added.
  */
 export async function carryClientDaysForward(db: Kysely<Database>, now: number): Promise<number> {
-  const through = shiftDate(new Date(now).toISOString().slice(0, 10), CARRY_AHEAD_DAYS);
+  const through = carriedThrough(now);
   const behind = await db
     .selectFrom('client_call_days')
     .select('client_id')

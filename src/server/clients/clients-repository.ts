@@ -4,11 +4,12 @@
  * calls); the last call date is one index lookup per client. Every function takes the database
  * handle first, so callers can pass a transaction.
  */
-import { type Kysely, PostgresAdapter } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AdminStats } from '../../contract/admin';
 import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../db/schema';
 import type { ClientTotals } from './admin-client-view';
 import { removeClientDays } from '../calls/client-days';
+import { isPostgres } from '../db/dialect';
 
 export function findClient(db: Kysely<Database>, id: string): Promise<ClientRow | undefined> {
   return db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
@@ -287,7 +288,7 @@ export async function insertClient(db: Kysely<Database>, row: NewClientRow): Pro
  * its transactions already run one at a time.
  */
 export async function lockClient(trx: Kysely<Database>, id: string): Promise<void> {
-  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  if (!isPostgres(trx)) return;
   await trx.selectFrom('clients').select('id').where('id', '=', id).forUpdate().execute();
 }
 
