@@ -17,6 +17,7 @@ import * as liveEvents from './migrations/014_live_events';
 import * as runningTotals from './migrations/015_running_totals';
 import * as voiceProviders from './migrations/016_voice_providers';
 import * as runningTotalsCovered from './migrations/017_running_totals_covered';
+import * as callSearchByClient from './migrations/018_call_search_by_client';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '015_running_totals': runningTotals,
   '016_voice_providers': voiceProviders,
   '017_running_totals_covered': runningTotalsCovered,
+  '018_call_search_by_client': callSearchByClient,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
