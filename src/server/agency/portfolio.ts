@@ -7,7 +7,7 @@
  * The client table has a reader per database, each the faster there (portfolio-table.ts); both
  * answer the same table, and the API tests hold both to it on both databases.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import {
   type AdminAnalytics,
   type AnalyticsChanges,
@@ -26,7 +26,6 @@ import { type PortfolioTableReader, cents, figures, figuresOfLine } from './port
 import { readTableInApp } from './portfolio-table-in-app';
 import { readTableInDatabase } from './portfolio-table-in-database';
 import { type DayRange, analyticsRange, previousRange } from './running-totals';
-import { sql } from 'kysely';
 
 /**
  * The portfolio's chart: every onboarded client's calls, revenue and cost per day, from the

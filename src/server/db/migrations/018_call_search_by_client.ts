@@ -11,11 +11,10 @@
  *
  * Where btree_gin is not installed the word-only index stays, and searches are answered as before.
  */
-import { type Kysely, sql } from 'kysely';
-import { isPostgres } from '../dialect';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (!isPostgres(db)) return;
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
   const available = await sql`select 1 from pg_available_extensions where name = 'btree_gin'`.execute(db);
   if (available.rows.length === 0) return;
   await sql`create extension if not exists btree_gin`.execute(db);
@@ -25,7 +24,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  if (!isPostgres(db)) return;
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
   await sql`create index if not exists calls_search on calls using gin (search_vector)
     where search_vector is not null`.execute(db);
   await sql`drop index if exists calls_search_by_client`.execute(db);
