@@ -14,7 +14,7 @@ import { type PortfolioSort, defaultOrderOf } from '../../contract/agency';
 import { type DaySums, RUNNING, carriedThrough, carryClientDaysForward, sumsOf } from '../calls/client-days';
 import { isPostgres } from '../db/dialect';
 import type { Database } from '../db/schema';
-import { listPortfolioClients } from '../clients/clients-repository';
+import { lastCallAtOf, listPortfolioClients } from '../clients/clients-repository';
 import { type PortfolioTableReader, type TotalLine, matchesSearch } from './portfolio-table';
 import { ALL_SUMS, type PeriodSums, periodPoints } from './running-totals';
 
@@ -45,8 +45,8 @@ const costSql = centsSql(currentSum('providerMicros'));
 const nameOrder = (db: Kysely<Database>) =>
   isPostgres(db) ? sql`lower(${nameSql}) collate "C"` : sql`lower(${nameSql})`;
 
-/** What each sortable column orders by, computed where the rows are. */
-const SORT_SQL: Record<Exclude<PortfolioSort, 'name'>, RawBuilder<unknown>> = {
+/** What each sortable column orders by, computed where the rows are (name and last call below). */
+const SORT_SQL: Record<Exclude<PortfolioSort, 'name' | 'lastCallAt'>, RawBuilder<unknown>> = {
   revenueCents: revenueSql,
   costCents: costSql,
   marginCents: sql`(${revenueSql} - ${costSql})`,
@@ -55,9 +55,6 @@ const SORT_SQL: Record<Exclude<PortfolioSort, 'name'>, RawBuilder<unknown>> = {
   minutes: currentSum('seconds'),
   answerRate: shareSql(currentSum('answered'), currentSum('calls')),
   failureRate: shareSql(currentSum('failed'), currentSum('calls')),
-  // As lastCallTimes: confirmed calls only, newest first through the (client, created) index.
-  lastCallAt: sql`(select calls.created_at from calls where calls.client_id = c.id and calls.verified = 1
-    order by calls.created_at desc limit 1)`,
 };
 
 /**
@@ -126,7 +123,12 @@ async function page(
   atPoints: AtPoints,
 ) {
   if (ids?.length === 0) return [];
-  const key = query.sort === 'name' ? nameOrder(db) : SORT_SQL[query.sort];
+  const key =
+    query.sort === 'name'
+      ? nameOrder(db)
+      : query.sort === 'lastCallAt'
+        ? sql`(${lastCallAtOf(db, 'c.id')})`
+        : SORT_SQL[query.sort];
   let rows = atPoints.select([
     'c.id',
     'c.first_name',

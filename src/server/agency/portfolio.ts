@@ -94,7 +94,7 @@ function changes(current: AnalyticsFigures, previous: AnalyticsFigures): Analyti
 }
 
 /** The client table's reader on this database (portfolio-table.ts). */
-export const tableReaderOf = (db: Kysely<Database>): PortfolioTableReader =>
+const tableReaderOf = (db: Kysely<Database>): PortfolioTableReader =>
   isPostgres(db) ? readTableInDatabase : readTableInApp;
 
 /** The portfolio over a range: totals and changes, the chart, and one page of the client table. */

@@ -4,7 +4,7 @@
  * calls); the last call date is one index lookup per client. Every function takes the database
  * handle first, so callers can pass a transaction.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { AdminStats } from '../../contract/admin';
 import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../db/schema';
 import type { ClientTotals } from './admin-client-view';
@@ -354,6 +354,22 @@ export function listPortfolioClients(db: Kysely<Database>) {
 }
 
 /**
+ * A client's newest confirmed call (epoch ms) as a subquery, `clientId` naming the client's id
+ * column in the outer query. An unconfirmed webhook call is in no total, so not the "last call"
+ * either. Newest first through the (client, created) index and one row: max() with the extra
+ * condition would read every call of the client.
+ */
+export function lastCallAtOf(db: Kysely<Database>, clientId: 'clients.id' | 'c.id') {
+  return db
+    .selectFrom('calls')
+    .select('calls.created_at')
+    .where(sql<SqlBool>`calls.client_id = ${sql.ref(clientId)}`)
+    .where('calls.verified', '=', 1)
+    .orderBy('calls.created_at', 'desc')
+    .limit(1);
+}
+
+/**
  * Each client's newest confirmed call (epoch ms), for the clients asked: one index seek each, so
  * the console asks for the rows it shows, not for every client.
  */
@@ -363,19 +379,7 @@ export async function lastCallTimes(db: Kysely<Database>, clientIds: string[]): 
     const rows = await db
       .selectFrom('clients')
       .select('id')
-      .select((eb) =>
-        eb
-          .selectFrom('calls')
-          .select('calls.created_at')
-          .whereRef('calls.client_id', '=', 'clients.id')
-          // An unconfirmed webhook call is in no total, so not the "last call" either. Newest
-          // first through the (client, created) index and one row: max() with the extra condition
-          // would read every call of the client.
-          .where('calls.verified', '=', 1)
-          .orderBy('calls.created_at', 'desc')
-          .limit(1)
-          .as('last_call_at'),
-      )
+      .select(lastCallAtOf(db, 'clients.id').as('last_call_at'))
       .where('id', 'in', clientIds.slice(i, i + 500))
       .execute();
     for (const r of rows) if (r.last_call_at !== null) out.set(r.id, Number(r.last_call_at));
