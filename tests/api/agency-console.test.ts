@@ -62,14 +62,15 @@ describe(`agency console (${TEST_DB})`, () => {
   const post = (url: string, payload?: Record<string, unknown>, cookie = admin) =>
     t.app.inject({ method: 'POST', url, headers: { cookie }, ...(payload === undefined ? {} : { payload }) });
 
+  /** A Bland-shaped call as a sync brings it. */
+  function synced(body: Record<string, unknown>) {
+    const parsed = parseBlandCall(blandCallBody(body), t.deps.now());
+    if (!parsed.success) throw new Error(parsed.message);
+    return { ...parsed.call, pathway: '', source: 'sync' as const };
+  }
   /** Stores Bland-shaped calls for a client the way a sync would. */
   async function store(client: ClientRow, bodies: Record<string, unknown>[]) {
-    const calls = bodies.map((body) => {
-      const parsed = parseBlandCall(blandCallBody(body), t.deps.now());
-      if (!parsed.success) throw new Error(parsed.message);
-      return { ...parsed.call, pathway: '', source: 'sync' as const };
-    });
-    await createCallsRepository(t.deps.db, t.deps.now).upsertCalls(client, calls);
+    await createCallsRepository(t.deps.db, t.deps.now).upsertCalls(client, bodies.map(synced));
   }
   const at = (ms: number) => new Date(ms).toISOString();
   const today = () => new Date(t.deps.now()).toISOString().slice(0, 10);
@@ -484,6 +485,74 @@ describe(`agency console (${TEST_DB})`, () => {
       expect(Number(d.cum_calls), d.day).toBe(calls);
     }
     expect(calls).toBe(10);
+  });
+
+  it('keeps running totals exact when one batch writes many clients, on days they have and days they lack', async () => {
+    const now = t.deps.now();
+    const clients = await Promise.all(
+      ['Batch A', 'Batch B', 'Batch C', 'Batch D'].map((name) =>
+        createClient(t.deps, { company_name: name }),
+      ),
+    );
+    const call = (daysAgo: number, seconds: number) =>
+      synced({
+        corrected_duration: String(seconds),
+        price: seconds / 600,
+        created_at: at(now - daysAgo * DAY - 60_000),
+      });
+    // Every client has days 10 to 1 (a row each, and the days between).
+    for (const c of clients) await store(c, [{ created_at: at(now - 10 * DAY - 60_000) }]);
+    for (const c of clients) await store(c, [{ created_at: at(now - DAY - 60_000) }]);
+    const [a, b, c, d] = clients;
+    // One batch: A and B on a day they have, C on two days it has, D on a day after its last.
+    await createCallsRepository(t.deps.db, t.deps.now).upsertMany([
+      { client: a, call: call(5, 60) },
+      { client: b, call: call(1, 30) },
+      { client: c, call: call(7, 20) },
+      { client: c, call: call(3, 40) },
+      { client: d, call: call(0, 90) },
+      { client: a, call: call(5, 15) },
+    ]);
+    for (const client of clients) {
+      const days = await t.deps.db
+        .selectFrom('client_call_days')
+        .selectAll()
+        .where('client_id', '=', client.id)
+        .orderBy('day')
+        .execute();
+      const calls = await t.deps.db
+        .selectFrom('calls')
+        .select(['created_at', 'duration_seconds', 'cost_micros'])
+        .where('client_id', '=', client.id)
+        .execute();
+      const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      let running = { calls: 0, seconds: 0, cost: 0 };
+      for (const row of days) {
+        const onDay = calls.filter((x) => dayOf(Number(x.created_at)) === row.day);
+        const daily = {
+          calls: onDay.length,
+          seconds: onDay.reduce((n, x) => n + Number(x.duration_seconds), 0),
+          cost: onDay.reduce((n, x) => n + Number(x.cost_micros), 0),
+        };
+        running = {
+          calls: running.calls + daily.calls,
+          seconds: running.seconds + daily.seconds,
+          cost: running.cost + daily.cost,
+        };
+        const label = `${client.company_name} ${row.day}`;
+        expect([row.call_count, row.total_seconds, row.total_cost_micros].map(Number), label).toEqual([
+          daily.calls,
+          daily.seconds,
+          daily.cost,
+        ]);
+        expect([row.cum_calls, row.cum_seconds, row.cum_cost_micros].map(Number), label).toEqual([
+          running.calls,
+          running.seconds,
+          running.cost,
+        ]);
+      }
+      expect(running.calls, client.company_name ?? '').toBe(calls.length);
+    }
   });
 
   it('refuses bad ranges with 400', async () => {

@@ -131,8 +131,62 @@ export class ClientDayDeltas {
     this.days.clear();
     if (rows.length === 0) return;
     await lockClientDays(db, [...new Set(rows.map((r) => r.clientId))]);
-    for (const { clientId, day, sums } of rows) await addToClientDay(db, clientId, day, sums);
+    // Most changes fall on a day the client already has (housekeeping carries every client to the
+    // day after tomorrow): a batch of webhooks adds all of those in one statement. A client with
+    // several days in the batch, or a day it has no row for yet, goes one day at a time.
+    const present = await presentDays(db, rows);
+    const daysOfClient = new Map<string, number>();
+    for (const r of rows) daysOfClient.set(r.clientId, (daysOfClient.get(r.clientId) ?? 0) + 1);
+    const together = new Set(
+      rows.filter((r) => daysOfClient.get(r.clientId) === 1 && present.has(dayKey(r))),
+    );
+    const alone = rows.filter((r) => !together.has(r));
+    await addToPresentDays(db, [...together]);
+    for (const { clientId, day, sums } of alone) await addToClientDay(db, clientId, day, sums);
     await addToAgencyDays(db, rows);
+  }
+}
+
+interface DayChange {
+  clientId: string;
+  day: string;
+  sums: DaySums;
+}
+
+const dayKey = (r: { clientId: string; day: string }) => `${r.clientId}${SEP}${r.day}`;
+
+/** Which of these (client, day) rows exist. */
+async function presentDays(db: Kysely<Database>, changes: DayChange[]): Promise<Set<string>> {
+  const found = await db
+    .selectFrom('client_call_days')
+    .select(['client_id', 'day'])
+    .where('client_id', 'in', [...new Set(changes.map((r) => r.clientId))])
+    .where('day', 'in', [...new Set(changes.map((r) => r.day))])
+    .execute();
+  return new Set(found.map((r) => dayKey({ clientId: r.client_id, day: r.day })));
+}
+
+/**
+ * Adds each change to its existing day and to the running totals of that day and every later
+ * one, for many clients in one statement. Each client appears once: a row that two changes
+ * matched would take only one of them.
+ */
+async function addToPresentDays(db: Kysely<Database>, changes: DayChange[]): Promise<void> {
+  // VALUES columns are column1… on both databases: client, day, then the sums in KEYS order.
+  const value = (k: (typeof KEYS)[number]) => sql.ref(`v.column${3 + KEYS.indexOf(k)}`);
+  const sets = KEYS.flatMap((k) => [
+    sql`${sql.ref(RUNNING[k])} = ${sql.ref(RUNNING[k])} + ${value(k)}`,
+    sql`${sql.ref(DAILY[k])} = ${sql.ref(DAILY[k])} + case when client_call_days.day = v.column2 then ${value(k)} else 0 end`,
+  ]);
+  for (let i = 0; i < changes.length; i += 200) {
+    const tuples = changes
+      .slice(i, i + 200)
+      .map(
+        ({ clientId, day, sums }) => sql`(${clientId}, ${day}, ${sql.join(KEYS.map((k) => big(sums[k])))})`,
+      );
+    await sql`update client_call_days set ${sql.join(sets)}
+      from (values ${sql.join(tuples)}) as v
+      where client_call_days.client_id = v.column1 and client_call_days.day >= v.column2`.execute(db);
   }
 }
 
@@ -244,10 +298,7 @@ async function insertDayRows(db: Kysely<Database>, rows: DayRow[]): Promise<void
 }
 
 /** Adds day sums (of one sign or the other) onto the agency's day rows. */
-async function addToAgencyDays(
-  db: Kysely<Database>,
-  rows: { clientId: string; day: string; sums: DaySums }[],
-): Promise<void> {
+async function addToAgencyDays(db: Kysely<Database>, rows: DayChange[]): Promise<void> {
   const byKey = new Map<string, { day: string; shard: number; sums: DaySums }>();
   for (const { clientId, day, sums } of rows) {
     const shard = agencyShard(clientId);
