@@ -134,12 +134,11 @@ export class ClientDayDeltas {
     // Most changes fall on a day the client already has (housekeeping carries every client to the
     // day after tomorrow): a batch of webhooks adds all of those in one statement. A client with
     // several days in the batch, or a day it has no row for yet, goes one day at a time.
-    const present = await presentDays(db, rows);
     const daysOfClient = new Map<string, number>();
     for (const r of rows) daysOfClient.set(r.clientId, (daysOfClient.get(r.clientId) ?? 0) + 1);
-    const together = new Set(
-      rows.filter((r) => daysOfClient.get(r.clientId) === 1 && present.has(dayKey(r))),
-    );
+    const single = rows.filter((r) => daysOfClient.get(r.clientId) === 1);
+    const present = await presentDays(db, single);
+    const together = new Set(single.filter((r) => present.has(dayKey(r))));
     const alone = rows.filter((r) => !together.has(r));
     await addToPresentDays(db, [...together]);
     for (const { clientId, day, sums } of alone) await addToClientDay(db, clientId, day, sums);
@@ -157,6 +156,7 @@ const dayKey = (r: { clientId: string; day: string }) => `${r.clientId}${SEP}${r
 
 /** Which of these (client, day) rows exist. */
 async function presentDays(db: Kysely<Database>, changes: DayChange[]): Promise<Set<string>> {
+  if (changes.length === 0) return new Set();
   const found = await db
     .selectFrom('client_call_days')
     .select(['client_id', 'day'])
@@ -230,20 +230,10 @@ async function addToClientDay(
     .orderBy('day', 'desc')
     .limit(1)
     .executeTakeFirst();
+  if (prev?.day === day) return addToPresentDays(db, [{ clientId, day, sums: d }]);
+  // A new day: the later days' totals grow, then the day and the gaps around it are filled.
   const set: Record<string, unknown> = {};
   for (const k of KEYS) set[RUNNING[k]] = sql`${sql.ref(RUNNING[k])} + ${big(d[k])}`;
-  if (prev?.day === day) {
-    for (const k of KEYS)
-      set[DAILY[k]] = sql`${sql.ref(DAILY[k])} + case when day = ${day} then ${big(d[k])} else ${big(0)} end`;
-    await db
-      .updateTable('client_call_days')
-      .set(set)
-      .where('client_id', '=', clientId)
-      .where('day', '>=', day)
-      .execute();
-    return;
-  }
-  // A new day: the later days' totals grow, then the day and the gaps around it are filled.
   const later = await db
     .updateTable('client_call_days')
     .set(set)
