@@ -73,6 +73,16 @@ describe(`agency console (${TEST_DB})`, () => {
     await createCallsRepository(t.deps.db, t.deps.now).upsertCalls(client, bodies.map(synced));
   }
   const at = (ms: number) => new Date(ms).toISOString();
+  /** The UTC date of an instant (the test clients' days are UTC). */
+  const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  /** A client's `client_call_days` rows, oldest first. */
+  const daysOf = (clientId: string) =>
+    t.deps.db
+      .selectFrom('client_call_days')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .orderBy('day')
+      .execute();
   const today = () => new Date(t.deps.now()).toISOString().slice(0, 10);
 
   it('adds up revenue, provider cost and margin to the cent, per client and in total, against the previous period', async () => {
@@ -244,7 +254,6 @@ describe(`agency console (${TEST_DB})`, () => {
       }
     }
     // A range reaching into the future counts what has happened so far.
-    const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     const ahead = await get<AdminAnalytics>(
       `/api/admin/analytics?from=${dayOf(now - 6 * DAY)}&to=${dayOf(now + 10 * DAY)}&limit=1000`,
     );
@@ -300,7 +309,6 @@ describe(`agency console (${TEST_DB})`, () => {
         })),
       );
     }
-    const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     const ranges = [
       'dateRange=7d',
       'dateRange=30d',
@@ -340,7 +348,6 @@ describe(`agency console (${TEST_DB})`, () => {
 
   it('keeps running totals exact through late calls, gaps, deletions, a zone change and the client leaving', async () => {
     const now = t.deps.now();
-    const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     const c = await createClient(t.deps, { company_name: 'Running Totals' });
     const call = (daysAgo: number, seconds: number, extra: Record<string, unknown> = {}) => ({
       corrected_duration: String(seconds),
@@ -387,12 +394,7 @@ describe(`agency console (${TEST_DB})`, () => {
     };
 
     // Dense: one row per day from the first to the last, each running total the days before it.
-    const days = await t.deps.db
-      .selectFrom('client_call_days')
-      .selectAll()
-      .where('client_id', '=', c.id)
-      .orderBy('day')
-      .execute();
+    const days = await daysOf(c.id);
     expect(days[0].day).toBe(dayOf(now - 50 * DAY - 3_600_000));
     expect(days).toHaveLength(49);
     let calls = 0;
@@ -472,12 +474,7 @@ describe(`agency console (${TEST_DB})`, () => {
         store(c, [{ corrected_duration: '60', price: 0.1, created_at: at(now - daysAgo * DAY - 60_000) }]),
       ),
     );
-    const days = await t.deps.db
-      .selectFrom('client_call_days')
-      .select(['day', 'call_count', 'cum_calls'])
-      .where('client_id', '=', c.id)
-      .orderBy('day')
-      .execute();
+    const days = await daysOf(c.id);
     expect(days).toHaveLength(15);
     let calls = 0;
     for (const d of days) {
@@ -514,18 +511,12 @@ describe(`agency console (${TEST_DB})`, () => {
       { client: a, call: call(5, 15) },
     ]);
     for (const client of clients) {
-      const days = await t.deps.db
-        .selectFrom('client_call_days')
-        .selectAll()
-        .where('client_id', '=', client.id)
-        .orderBy('day')
-        .execute();
+      const days = await daysOf(client.id);
       const calls = await t.deps.db
         .selectFrom('calls')
         .select(['created_at', 'duration_seconds', 'cost_micros'])
         .where('client_id', '=', client.id)
         .execute();
-      const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
       let running = { calls: 0, seconds: 0, cost: 0 };
       for (const row of days) {
         const onDay = calls.filter((x) => dayOf(Number(x.created_at)) === row.day);
