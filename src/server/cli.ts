@@ -2,6 +2,7 @@
  * Administration without the web UI:
  *   npm run cli -- admin create <username> [--name "Full Name"] [--password <password>]
  *   npm run cli -- admin reset-password <username> [--password <password>]
+ *   npm run cli -- admin activate <username>
  * Without --password a random one is generated and printed once.
  */
 import './runtime-check';
@@ -10,11 +11,12 @@ import { generateTemporaryPassword, hashPassword } from './auth/passwords';
 import { ConfigError, loadConfig } from './config';
 import { openDb } from './db/connect';
 import { migrateToLatest } from './db/migrate';
-import { createAdmin } from './seed';
+import { activateAdmin, createAdmin } from './seed';
 
 const USAGE = `Usage:
   npm run cli -- admin create <username> [--name "Full Name"] [--password <password>]
-  npm run cli -- admin reset-password <username> [--password <password>]`;
+  npm run cli -- admin reset-password <username> [--password <password>]
+  npm run cli -- admin activate <username>`;
 
 async function run(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -35,6 +37,14 @@ async function run(argv: string[]): Promise<number> {
   const database = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrateToLatest(database.db);
+    if (action === 'activate') {
+      if (!(await activateAdmin(database.db, username))) {
+        console.error(`No administrator "${username.toLowerCase()}".`);
+        return 1;
+      }
+      console.log(`Administrator "${username.toLowerCase()}" is active again.`);
+      return 0;
+    }
     const password = values.password ?? generateTemporaryPassword();
     const passwordHash = await hashPassword(password);
     const name = username.toLowerCase();
@@ -67,6 +77,12 @@ async function run(argv: string[]): Promise<number> {
         .where('subject_id', '=', existing.id)
         .execute();
       console.log(`Password of "${name}" reset; its sessions were ended.`);
+      const { is_active } = await database.db
+        .selectFrom('admins')
+        .select('is_active')
+        .where('id', '=', existing.id)
+        .executeTakeFirstOrThrow();
+      if (is_active !== 1) console.log(`"${name}" is deactivated: npm run cli -- admin activate ${name}`);
     } else {
       console.log(USAGE);
       return 2;

@@ -41,8 +41,9 @@ export interface EnsureAdminResult {
 }
 
 /**
- * ADMIN_USERNAME/ADMIN_PASSWORD make sure that admin exists with that password. Without them,
- * and with no admin at all, `admin` is created with a random password.
+ * ADMIN_USERNAME/ADMIN_PASSWORD make sure that admin exists, is active and has that password, so
+ * a restart with them always brings the console back. Without them, and with no admin at all,
+ * `admin` is created with a random password.
  */
 export async function ensureAdmin(
   db: Kysely<Database>,
@@ -60,7 +61,7 @@ export async function ensureAdmin(
     if (existing) {
       await db
         .updateTable('admins')
-        .set({ password_hash: passwordHash })
+        .set({ password_hash: passwordHash, is_active: 1 })
         .where('id', '=', existing.id)
         .execute();
     } else {
@@ -98,4 +99,14 @@ export async function createAdmin(
     .onConflict((oc) => oc.column('username').doNothing())
     .execute();
   return id;
+}
+
+/** Switches an admin back on (the CLI's way back in when the console has none); false if unknown. */
+export async function activateAdmin(db: Kysely<Database>, username: string): Promise<boolean> {
+  const result = await db
+    .updateTable('admins')
+    .set({ is_active: 1 })
+    .where('username', '=', username.toLowerCase())
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

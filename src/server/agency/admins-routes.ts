@@ -5,6 +5,7 @@
  * The CLI (`npm run cli -- admin …`) keeps working beside it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AdminAccount, AdminCredentials, CreateAdminBody } from '../../contract/agency';
 import { isoTime } from '../../contract/common';
@@ -12,10 +13,23 @@ import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
 import { sessionCookie } from '../auth/sessions';
-import type { AdminRow } from '../db/schema';
-import { conflict, notFound } from '../errors';
+import { isPostgres } from '../db/dialect';
+import type { AdminRow, Database } from '../db/schema';
+import { conflict, notFound, unauthorized } from '../errors';
 import type { ZodTypeProvider } from '../route-schemas';
 import { createAdmin } from '../seed';
+
+const LAST_ADMIN_MESSAGE = 'At least one active admin must remain';
+
+/**
+ * The ids of the active admins, locked in id order on PostgreSQL so that two deactivations wait
+ * for each other and the second sees the first's change (READ COMMITTED re-checks locked rows).
+ */
+async function lockActiveAdmins(trx: Kysely<Database>): Promise<string[]> {
+  const select = trx.selectFrom('admins').select('id').where('is_active', '=', 1).orderBy('id');
+  const rows = await (isPostgres(trx) ? select.forUpdate() : select).execute();
+  return rows.map((r) => r.id);
+}
 
 const AdminParam = z.object({ adminId: z.string().trim().min(1).max(100) });
 
@@ -75,13 +89,22 @@ export default async function adminsRoutes(fastify: FastifyInstance): Promise<vo
     },
   );
 
-  /** Switches an admin on or off (audited when it changes); off also signs it out everywhere. */
+  /**
+   * Switches an admin on or off (audited when it changes); off also signs it out everywhere.
+   * Deactivation re-reads, inside the transaction and under row locks on PostgreSQL (SQLite runs
+   * one transaction at a time), that the one asking is still active and that another active admin
+   * remains: two admins switching each other off at the same moment must leave one of them.
+   */
   async function setActive(request: FastifyRequest, adminId: string, active: boolean) {
     const you = requireAdmin(request);
     const target = await adminOr404(adminId);
     if (!active && target.id === you.id) throw conflict('You cannot deactivate yourself; ask another admin');
     const updated = await db.transaction().execute(async (trx) => {
-      if ((target.is_active === 1) !== active) {
+      const activeIds = await lockActiveAdmins(trx);
+      if (!activeIds.includes(you.id)) throw unauthorized();
+      const isActive = activeIds.includes(target.id);
+      if (!active && isActive && activeIds.length < 2) throw conflict(LAST_ADMIN_MESSAGE);
+      if (isActive !== active) {
         await trx
           .updateTable('admins')
           .set({ is_active: active ? 1 : 0 })
