@@ -26,7 +26,13 @@ describe('loadConfig', () => {
       keepAliveTimeoutMs: 10_000,
       connectionTimeoutMs: 120_000,
     });
-    expect(config.creationCaps).toEqual({ draftsPerHour: 60, sampleSetsPerDay: 5, checkoutsPerHour: 20 });
+    expect(config.creationCaps).toEqual({
+      draftsPerHour: 60,
+      sampleSetsPerDay: 5,
+      checkoutsPerHour: 20,
+      webhookTestsPerHour: 20,
+      webhookResendsPerHour: 60,
+    });
   });
 
   it('takes the timeouts and creation caps from the environment', () => {
@@ -37,10 +43,18 @@ describe('loadConfig', () => {
       CAP_DRAFTS_PER_HOUR: '10',
       CAP_SAMPLE_SETS_PER_DAY: '2',
       CAP_CHECKOUTS_PER_HOUR: '3',
+      CAP_WEBHOOK_TESTS_PER_HOUR: '4',
+      CAP_WEBHOOK_RESENDS_PER_HOUR: '5',
     });
     // Node needs the header deadline within the request's.
     expect(config.http).toMatchObject({ requestTimeoutMs: 5_000, headersTimeoutMs: 5_000 });
-    expect(config.creationCaps).toEqual({ draftsPerHour: 10, sampleSetsPerDay: 2, checkoutsPerHour: 3 });
+    expect(config.creationCaps).toEqual({
+      draftsPerHour: 10,
+      sampleSetsPerDay: 2,
+      checkoutsPerHour: 3,
+      webhookTestsPerHour: 4,
+      webhookResendsPerHour: 5,
+    });
   });
 
   it('generates APP_SECRET once into DATA_DIR with mode 0600 and reuses it', () => {

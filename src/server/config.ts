@@ -84,6 +84,10 @@ export interface CreationCaps {
   sampleSetsPerDay: number;
   /** Purchase attempts (card or PayPal) per client per hour: each adds a payment row and provider objects. */
   checkoutsPerHour: number;
+  /** "Send test event" presses per client per hour: each sends at once and adds a delivery row. */
+  webhookTestsPerHour: number;
+  /** "Send again" presses per client per hour: each queues a delivery row. */
+  webhookResendsPerHour: number;
 }
 
 /** How long a connection may take over each part of a request (README "Security notes"). */
@@ -217,6 +221,8 @@ const EnvSchema = z.object({
   CAP_DRAFTS_PER_HOUR: perWindow('CAP_DRAFTS_PER_HOUR', 10_000),
   CAP_SAMPLE_SETS_PER_DAY: perWindow('CAP_SAMPLE_SETS_PER_DAY', 1_000),
   CAP_CHECKOUTS_PER_HOUR: perWindow('CAP_CHECKOUTS_PER_HOUR', 1_000),
+  CAP_WEBHOOK_TESTS_PER_HOUR: perWindow('CAP_WEBHOOK_TESTS_PER_HOUR', 1_000),
+  CAP_WEBHOOK_RESENDS_PER_HOUR: perWindow('CAP_WEBHOOK_RESENDS_PER_HOUR', 10_000),
   SMTP_URL: z
     .string()
     .trim()
@@ -321,6 +327,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       draftsPerHour: e.CAP_DRAFTS_PER_HOUR ?? 60,
       sampleSetsPerDay: e.CAP_SAMPLE_SETS_PER_DAY ?? 5,
       checkoutsPerHour: e.CAP_CHECKOUTS_PER_HOUR ?? 20,
+      webhookTestsPerHour: e.CAP_WEBHOOK_TESTS_PER_HOUR ?? 20,
+      webhookResendsPerHour: e.CAP_WEBHOOK_RESENDS_PER_HOUR ?? 60,
     },
     mail: {
       smtpUrl: e.SMTP_URL ?? null,

@@ -50,6 +50,22 @@ export function enforceCheckoutCap(
   });
 }
 
+/** "Send test event" sends at once and "Send again" queues a send: both add a delivery row. */
+export function enforceWebhookSendCap(
+  deps: Pick<AppDeps, 'rateCounters' | 'now' | 'config'>,
+  reply: FastifyReply,
+  clientId: string,
+  kind: 'test' | 'resend',
+): Promise<void> {
+  const { webhookTestsPerHour, webhookResendsPerHour } = deps.config.creationCaps;
+  return enforceCreationCap(deps, reply, {
+    key: `webhook-${kind}:${clientId}`,
+    max: kind === 'test' ? webhookTestsPerHour : webhookResendsPerHour,
+    windowMs: HOUR_MS,
+    what: kind === 'test' ? 'test events' : 'resends',
+  });
+}
+
 function describeWindow(ms: number): string {
   if (ms % (24 * 3_600_000) === 0) return ms === 24 * 3_600_000 ? 'day' : `${ms / (24 * 3_600_000)} days`;
   if (ms % 3_600_000 === 0) return ms === 3_600_000 ? 'hour' : `${ms / 3_600_000} hours`;

@@ -1,8 +1,11 @@
 /**
  * Issue 21 §6: what one client can create per window, beyond sample sets and drafts
  * (sample-data.test.ts). A purchase attempt writes a payment row and provider objects whether or
- * not the card is good, so a scan posting made-up card ids must not add rows without bound.
+ * not the card is good, so a scan posting made-up card ids must not add rows without bound. Issue
+ * 34 §7: "Send test event" and "Send again" each add a delivery row, so they are capped too.
  */
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StripeSim, startStripeSim } from '../../sim/stripe';
 import { createClient, loginClient } from '../helpers/factories';
@@ -74,5 +77,75 @@ describe(`creation caps (${TEST_DB})`, () => {
       payload: { planId: 'starter', paymentMethodId: 'pm_card_visa' },
     });
     expect(paid.statusCode).toBe(200);
+  });
+});
+
+describe(`webhook send caps (${TEST_DB})`, () => {
+  const TESTS = 2;
+  const RESENDS = 3;
+  let t: TestApp;
+  let receiver: Server;
+  let receiverUrl: string;
+  beforeAll(async () => {
+    receiver = createServer((_, res) => res.end('ok'));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    t = await createTestApp({
+      env: {
+        CLIENT_WEBHOOKS_ALLOW_PRIVATE: '1',
+        CAP_WEBHOOK_TESTS_PER_HOUR: String(TESTS),
+        CAP_WEBHOOK_RESENDS_PER_HOUR: String(RESENDS),
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((resolve) => receiver?.close(resolve));
+  });
+
+  it('caps "Send test event" and "Send again" per client, adding no row past the cap', async () => {
+    const client = await createClient(t.deps);
+    const cookie = await loginClient(t.app, client.email);
+    const send = (method: 'POST' | 'PUT', url: string, payload?: object) =>
+      t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+    const deliveries = async () =>
+      (await t.deps.db.selectFrom('outbox').select('id').where('client_id', '=', client.id).execute()).length;
+    expect((await send('PUT', '/api/client/integrations/webhook', { url: receiverUrl })).statusCode).toBe(
+      200,
+    );
+
+    for (let n = 0; n < TESTS; n++)
+      expect((await send('POST', '/api/client/integrations/webhook/test')).json()).toMatchObject({
+        delivered: true,
+      });
+    const overTests = await send('POST', '/api/client/integrations/webhook/test');
+    expect(overTests.statusCode).toBe(429);
+    expect(overTests.json()).toEqual({
+      message: `You can make at most ${TESTS} test events per hour. Try again later.`,
+    });
+    expect(Number(overTests.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await deliveries()).toBe(TESTS);
+
+    const [first] = await t.deps.db
+      .selectFrom('outbox')
+      .select('id')
+      .where('client_id', '=', client.id)
+      .execute();
+    const resend = () => send('POST', `/api/client/integrations/webhook/deliveries/${first!.id}/resend`);
+    for (let n = 0; n < RESENDS; n++) expect((await resend()).statusCode).toBe(202);
+    const overResends = await resend();
+    expect(overResends.statusCode).toBe(429);
+    expect(overResends.json().message).toBe(
+      `You can make at most ${RESENDS} resends per hour. Try again later.`,
+    );
+    expect(await deliveries()).toBe(TESTS + RESENDS);
+
+    // Another client's budget is its own.
+    const other = await createClient(t.deps);
+    const otherCookie = await loginClient(t.app, other.email);
+    const otherSend = (method: 'POST' | 'PUT', url: string, payload?: object) =>
+      t.app.inject({ method, url, headers: { cookie: otherCookie }, ...(payload ? { payload } : {}) });
+    await otherSend('PUT', '/api/client/integrations/webhook', { url: receiverUrl });
+    expect((await otherSend('POST', '/api/client/integrations/webhook/test')).statusCode).toBe(200);
   });
 });

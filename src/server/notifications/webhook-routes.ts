@@ -19,6 +19,7 @@ import {
   WebhookUrlBody,
 } from '../../contract/integrations';
 import { requireClient } from '../auth/guards';
+import { enforceWebhookSendCap } from '../creation-caps';
 import type { OutboxRow } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import type { ZodTypeProvider } from '../route-schemas';
@@ -126,10 +127,11 @@ export default async function webhookRoutes(fastify: FastifyInstance): Promise<v
   app.post(
     '/api/client/integrations/webhook/test',
     { schema: { response: { 200: WebhookTestResult } } },
-    async (request) => {
+    async (request, reply) => {
       const client = requireClient(request);
       const endpoint = await findWebhookEndpoint(db, secrets, client.id);
       if (!endpoint) throw notFound(INTEGRATION_MESSAGES.noWebhook);
+      await enforceWebhookSendCap(app.deps, reply, client.id, 'test');
       const at = now();
       const row: OutboxRow = {
         id: randomUUID(),
@@ -213,6 +215,7 @@ export default async function webhookRoutes(fastify: FastifyInstance): Promise<v
       if (!original) throw notFound(INTEGRATION_MESSAGES.deliveryNotFound);
       if (!(await findWebhookEndpoint(db, secrets, client.id)))
         throw notFound(INTEGRATION_MESSAGES.noWebhook);
+      await enforceWebhookSendCap(app.deps, reply, client.id, 'resend');
       const payload = {
         ...(JSON.parse(original.payload_json) as WebhookPayload),
         eventId: eventIdOf(original),
