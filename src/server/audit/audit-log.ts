@@ -29,22 +29,54 @@ export async function recordAudit(db: Kysely<Database>, entry: AuditEntry, now: 
     .execute();
 }
 
-/** One "viewed as client" row per admin, client and half hour: the view reloads its data often. */
-export const VIEW_AUDIT_QUIET_MS = 30 * 60 * 1000;
+/**
+ * An admin's reads of a client's data are folded: one row per admin, client, action and half
+ * hour, since the views reload their data often. A folded row counts the reads and keeps the
+ * first calls opened, so "who read which transcript" stays answerable without a row per click.
+ */
+export const READ_AUDIT_QUIET_MS = 30 * 60 * 1000;
+const KEPT_CALL_IDS = 20;
 
-export async function recordClientView(
+export type ReadAction = Extract<AuditAction, 'client.view' | 'client.read_calls' | 'call.read'>;
+
+export async function recordClientRead(
   db: Kysely<Database>,
-  adminId: string,
-  clientId: string,
+  read: { adminId: string; clientId: string; action: ReadAction; callId?: string },
   now: number,
 ): Promise<void> {
   const recent = await db
     .selectFrom('audit_log')
-    .select('id')
-    .where('admin_id', '=', adminId)
-    .where('client_id', '=', clientId)
-    .where('action', '=', 'client.view')
-    .where('created_at', '>', now - VIEW_AUDIT_QUIET_MS)
+    .select(['id', 'detail'])
+    .where('admin_id', '=', read.adminId)
+    .where('client_id', '=', read.clientId)
+    .where('action', '=', read.action)
+    .where('created_at', '>', now - READ_AUDIT_QUIET_MS)
+    .orderBy('created_at', 'desc')
     .executeTakeFirst();
-  if (!recent) await recordAudit(db, { adminId, action: 'client.view', clientId }, now);
+  if (!recent) {
+    const detail = read.callId ? { reads: 1, callIds: [read.callId] } : { reads: 1 };
+    await recordAudit(db, { ...read, detail }, now);
+    return;
+  }
+  const folded = foldRead(recent.detail, read.callId);
+  await db
+    .updateTable('audit_log')
+    .set({ detail: JSON.stringify(folded) })
+    .where('id', '=', recent.id)
+    .execute();
+}
+
+function foldRead(detail: string | null, callId: string | undefined): { reads: number; callIds?: string[] } {
+  let previous: { reads?: unknown; callIds?: unknown } = {};
+  try {
+    previous = detail ? (JSON.parse(detail) as typeof previous) : {};
+  } catch {
+    // A row written before reads were counted: start counting from it.
+  }
+  const reads = (typeof previous.reads === 'number' ? previous.reads : 1) + 1;
+  const callIds = Array.isArray(previous.callIds)
+    ? previous.callIds.filter((id) => typeof id === 'string')
+    : [];
+  if (callId && !callIds.includes(callId) && callIds.length < KEPT_CALL_IDS) callIds.push(callId);
+  return callIds.length > 0 ? { reads, callIds } : { reads };
 }

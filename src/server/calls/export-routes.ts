@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { CallsExportQuery, type ExportFormat } from '../../contract/calls';
+import { recordAudit } from '../audit/audit-log';
 import { requireAdmin, requireClient } from '../auth/guards';
 import { clientLabel, clientLabels, findClient } from '../clients/clients-repository';
 import type { ClientRow } from '../db/schema';
@@ -38,6 +39,14 @@ export default async function exportRoutes(fastify: FastifyInstance): Promise<vo
     window: logWindow(query, client.timezone),
     callLink,
   });
+
+  /** Every export an admin downloads is recorded, with its format and filters (no folding: each is a copy). */
+  const auditExport = (
+    adminId: string,
+    action: 'client.export' | 'clients.export',
+    query: CallsExportQuery,
+    clientId?: string,
+  ) => recordAudit(db, { adminId, action, clientId, detail: { ...query } }, now());
 
   /** Sends the export, holding one of the account's export slots until the download ends. */
   function send(
@@ -86,6 +95,7 @@ export default async function exportRoutes(fastify: FastifyInstance): Promise<vo
       const client = await findClient(db, request.params.clientId);
       if (!client) throw notFound('Client not found');
       const scope = oneClient(client, request.query, adminCallLink);
+      await auditExport(admin.id, 'client.export', request.query, client.id);
       return send(reply, `admin:${admin.id}`, scope, request.query, `calls-${client.id}`.slice(0, 80));
     },
   );
@@ -103,6 +113,7 @@ export default async function exportRoutes(fastify: FastifyInstance): Promise<vo
         window: logWindow(request.query, 'UTC'),
         callLink: adminCallLink,
       };
+      await auditExport(admin.id, 'clients.export', request.query);
       return send(reply, `admin:${admin.id}`, scope, request.query, 'calls-all-clients');
     },
   );

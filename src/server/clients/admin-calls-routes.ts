@@ -16,7 +16,7 @@ import {
   StatsQuery,
 } from '../../contract/calls';
 import { IdParam, SuccessBody } from '../../contract/common';
-import { recordAudit, recordClientView } from '../audit/audit-log';
+import { recordAudit, recordClientRead } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { listCalls } from '../calls/call-log';
 import { chartFor, statsFor, toCallDetail } from '../calls/call-queries';
@@ -53,7 +53,11 @@ export default async function adminCallsRoutes(fastify: FastifyInstance): Promis
     async (request): Promise<AdminClientData> => {
       const [found] = await listClientsWithTotals(db, request.params.clientId);
       if (!found) throw notFound(MESSAGES.clientNotFound);
-      await recordClientView(db, requireAdmin(request).id, found.row.id, now());
+      await recordClientRead(
+        db,
+        { adminId: requireAdmin(request).id, clientId: found.row.id, action: 'client.view' },
+        now(),
+      );
       return { client: toAdminListItem(found.row, found.totals, config.publicUrl, secrets) };
     },
   );
@@ -80,8 +84,14 @@ export default async function adminCallsRoutes(fastify: FastifyInstance): Promis
     '/api/admin/client-calls/:clientId',
     { schema: { params: ClientIdParam, querystring: CallsQuery, response: { 200: CallsPage } } },
     async (request) => {
+      const admin = requireAdmin(request);
       const client = await clientOr404(request.params.clientId);
       const page = await listCalls(db, client.id, request.query);
+      await recordClientRead(
+        db,
+        { adminId: admin.id, clientId: client.id, action: 'client.read_calls' },
+        now(),
+      );
       return {
         ...page,
         // The admin plays recordings through the admin path, which names the client.
@@ -96,10 +106,16 @@ export default async function adminCallsRoutes(fastify: FastifyInstance): Promis
     '/api/admin/client-calls/:clientId/:id',
     { schema: { params: ClientIdParam.merge(IdParam), response: { 200: AdminCallDetail } } },
     async (request) => {
+      const admin = requireAdmin(request);
       const client = await clientOr404(request.params.clientId);
       const row = await calls.findCall(client.id, request.params.id);
       const call = toCallDetail(row, (id) => adminRecordingPath(client.id, id));
       if (!row || !call) throw notFound('Call not found');
+      await recordClientRead(
+        db,
+        { adminId: admin.id, clientId: client.id, action: 'call.read', callId: row.id },
+        now(),
+      );
       const price = row.provider_price_micros;
       return { ...call, providerPrice: price === null ? null : Math.round(price / 10_000) / 100 };
     },

@@ -17,6 +17,7 @@ import {
   OutcomesBody,
   OutcomesState,
 } from '../../contract/outcomes';
+import { recordAudit } from '../audit/audit-log';
 import { requireAdmin, requireClient } from '../auth/guards';
 import { requestedWindow } from '../calls/call-queries';
 import { findClient, timeZoneOf } from '../clients/clients-repository';
@@ -121,8 +122,20 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
     '/api/admin/client-outcomes/:clientId',
     { schema: { params: ClientIdParam, body: OutcomesBody, response: { 200: OutcomesState } } },
     async (request) => {
-      requireAdmin(request);
-      return save(await clientOr404(request.params.clientId), request.body);
+      const admin = requireAdmin(request);
+      const clientId = await clientOr404(request.params.clientId);
+      const state = await save(clientId, request.body);
+      await recordAudit(
+        db,
+        {
+          adminId: admin.id,
+          action: 'client.outcomes',
+          clientId,
+          detail: { outcomes: state.outcomes.length },
+        },
+        now(),
+      );
+      return state;
     },
   );
   app.post(
