@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       checkoutsPerHour: 20,
       webhookTestsPerHour: 20,
       webhookResendsPerHour: 60,
+      exportsPerHour: 60,
     });
   });
 
@@ -45,6 +46,7 @@ describe('loadConfig', () => {
       CAP_CHECKOUTS_PER_HOUR: '3',
       CAP_WEBHOOK_TESTS_PER_HOUR: '4',
       CAP_WEBHOOK_RESENDS_PER_HOUR: '5',
+      CAP_EXPORTS_PER_HOUR: '6',
     });
     // Node needs the header deadline within the request's.
     expect(config.http).toMatchObject({ requestTimeoutMs: 5_000, headersTimeoutMs: 5_000 });
@@ -54,6 +56,7 @@ describe('loadConfig', () => {
       checkoutsPerHour: 3,
       webhookTestsPerHour: 4,
       webhookResendsPerHour: 5,
+      exportsPerHour: 6,
     });
   });
 

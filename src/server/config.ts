@@ -88,6 +88,8 @@ export interface CreationCaps {
   webhookTestsPerHour: number;
   /** "Send again" presses per client per hour: each queues a delivery row. */
   webhookResendsPerHour: number;
+  /** Call exports (CSV/XLSX downloads) per account per hour: each reads the whole log window. */
+  exportsPerHour: number;
 }
 
 /** How long a connection may take over each part of a request (README "Security notes"). */
@@ -223,6 +225,7 @@ const EnvSchema = z.object({
   CAP_CHECKOUTS_PER_HOUR: perWindow('CAP_CHECKOUTS_PER_HOUR', 1_000),
   CAP_WEBHOOK_TESTS_PER_HOUR: perWindow('CAP_WEBHOOK_TESTS_PER_HOUR', 1_000),
   CAP_WEBHOOK_RESENDS_PER_HOUR: perWindow('CAP_WEBHOOK_RESENDS_PER_HOUR', 10_000),
+  CAP_EXPORTS_PER_HOUR: perWindow('CAP_EXPORTS_PER_HOUR', 10_000),
   SMTP_URL: z
     .string()
     .trim()
@@ -329,6 +332,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       checkoutsPerHour: e.CAP_CHECKOUTS_PER_HOUR ?? 20,
       webhookTestsPerHour: e.CAP_WEBHOOK_TESTS_PER_HOUR ?? 20,
       webhookResendsPerHour: e.CAP_WEBHOOK_RESENDS_PER_HOUR ?? 60,
+      exportsPerHour: e.CAP_EXPORTS_PER_HOUR ?? 60,
     },
     mail: {
       smtpUrl: e.SMTP_URL ?? null,

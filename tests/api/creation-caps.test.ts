@@ -83,6 +83,7 @@ describe(`creation caps (${TEST_DB})`, () => {
 describe(`webhook send caps (${TEST_DB})`, () => {
   const TESTS = 2;
   const RESENDS = 3;
+  const EXPORTS = 2;
   let t: TestApp;
   let receiver: Server;
   let receiverUrl: string;
@@ -95,6 +96,7 @@ describe(`webhook send caps (${TEST_DB})`, () => {
         CLIENT_WEBHOOKS_ALLOW_PRIVATE: '1',
         CAP_WEBHOOK_TESTS_PER_HOUR: String(TESTS),
         CAP_WEBHOOK_RESENDS_PER_HOUR: String(RESENDS),
+        CAP_EXPORTS_PER_HOUR: String(EXPORTS),
       },
     });
   });
@@ -147,5 +149,16 @@ describe(`webhook send caps (${TEST_DB})`, () => {
       t.app.inject({ method, url, headers: { cookie: otherCookie }, ...(payload ? { payload } : {}) });
     await otherSend('PUT', '/api/client/integrations/webhook', { url: receiverUrl });
     expect((await otherSend('POST', '/api/client/integrations/webhook/test')).statusCode).toBe(200);
+  });
+
+  it('counts every export downloaded, one after another, against the hourly cap', async () => {
+    const client = await createClient(t.deps);
+    const cookie = await loginClient(t.app, client.email);
+    const download = () =>
+      t.app.inject({ method: 'GET', url: '/api/client/calls/export?format=csv', headers: { cookie } });
+    for (let n = 0; n < EXPORTS; n++) expect((await download()).statusCode).toBe(200);
+    const over = await download();
+    expect(over.statusCode).toBe(429);
+    expect(over.json().message).toBe(`You can make at most ${EXPORTS} exports per hour. Try again later.`);
   });
 });

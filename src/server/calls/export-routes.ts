@@ -9,6 +9,7 @@ import { recordAudit } from '../audit/audit-log';
 import { requireAdmin, requireClient } from '../auth/guards';
 import { clientLabel, clientLabels, findClient } from '../clients/clients-repository';
 import type { ClientRow } from '../db/schema';
+import { enforceCreationCap } from '../creation-caps';
 import { notFound, tooManyRequests } from '../errors';
 import type { ZodTypeProvider } from '../route-schemas';
 import { logWindow } from './call-log';
@@ -49,15 +50,22 @@ export default async function exportRoutes(fastify: FastifyInstance): Promise<vo
   ) => recordAudit(db, { adminId, action, clientId, detail: { ...query } }, now());
 
   /** Sends the export, holding one of the account's export slots until the download ends. */
-  function send(
+  async function send(
     reply: FastifyReply,
     account: string,
     scope: ExportScope,
     query: CallsExportQuery,
     name: string,
-  ): FastifyReply {
+  ): Promise<FastifyReply> {
     const held = running.get(account) ?? 0;
     if (held >= EXPORTS_PER_ACCOUNT) throw tooManyRequests(BUSY_MESSAGE);
+    // Each download is counted too, across instances: two at a time, and so many an hour.
+    await enforceCreationCap(app.deps, reply, {
+      key: `export:${account}`,
+      max: config.creationCaps.exportsPerHour,
+      windowMs: 60 * 60 * 1000,
+      what: 'exports',
+    });
     running.set(account, held + 1);
     const release = () => {
       const left = (running.get(account) ?? 1) - 1;
@@ -66,7 +74,16 @@ export default async function exportRoutes(fastify: FastifyInstance): Promise<vo
     };
     const format: ExportFormat = query.format;
     const stream = exportCalls(db, scope, query, format);
-    stream.once('close', release);
+    // The slot is the download's, not the generation's: it is held until the response has been
+    // sent or broken off, so a slow download still counts against the account.
+    let released = false;
+    const releaseOnce = () => {
+      if (released) return;
+      released = true;
+      release();
+    };
+    reply.raw.once('close', releaseOnce);
+    stream.once('error', releaseOnce);
     const filename = `${name}-${new Date(now()).toISOString().slice(0, 10)}.${format}`;
     return reply
       .header('content-type', EXPORT_TYPES[format])
