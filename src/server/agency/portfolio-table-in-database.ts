@@ -14,7 +14,7 @@ import { type PortfolioSort, defaultOrderOf } from '../../contract/agency';
 import { type DaySums, RUNNING, carriedThrough, carryClientDaysForward, sumsOf } from '../calls/client-days';
 import { isPostgres } from '../db/dialect';
 import type { Database } from '../db/schema';
-import { lastCallAtOf, listPortfolioClients } from '../clients/clients-repository';
+import { AGENCY_CLIENT_STATUS, lastCallAtOf, listPortfolioClients } from '../clients/clients-repository';
 import { type PortfolioTableReader, type TotalLine, matchesSearch } from './portfolio-table';
 import { ALL_SUMS, type PeriodSums, periodPoints } from './running-totals';
 
@@ -73,7 +73,7 @@ function clientsAtPoints(db: Kysely<Database>, [start, middle, end]: string[]) {
     .leftJoin('client_call_days as s', (join) =>
       join.onRef('s.client_id', '=', 'c.id').on('s.day', '=', start),
     )
-    .where('c.onboarding_status', '=', 'active');
+    .where('c.onboarding_status', '=', AGENCY_CLIENT_STATUS);
 }
 
 type AtPoints = ReturnType<typeof clientsAtPoints>;

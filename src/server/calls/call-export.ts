@@ -8,6 +8,7 @@ import { stringify } from 'csv-stringify/sync';
 import { type Kysely, sql } from 'kysely';
 import type { CallFilterQuery, ExportFormat } from '../../contract/calls';
 import { textSearchOf } from '../../contract/search-query';
+import { agencyClientIds } from '../clients/clients-repository';
 import type { Database } from '../db/schema';
 import { type LogWindow, SORT_COLUMNS, filteredCalls, logOrder } from './call-log';
 import { localDateTime } from './time-zones';
@@ -32,7 +33,7 @@ interface ExportRow {
 
 /** Whose calls an export holds: one client's, or (the admin's) every client's. */
 export interface ExportScope {
-  /** null: every client. */
+  /** null: every one of the agency's clients (clients-repository `agencyClientIds`). */
   clientId: string | null;
   /** Each client's name and zone, by id (one entry for a single client). */
   clients: Map<string, { name: string; timezone: string }>;
@@ -64,6 +65,8 @@ async function* exportBatches(
   let after: { key: number; id: string } | null = null;
   for (;;) {
     let q = filteredCalls(db, scope.clientId, query, scope.window, search)
+      // Every client's export is the agency's clients' calls: not the demo's, not a draft's (issue 33).
+      .$if(scope.clientId === null, (q) => q.where('calls.client_id', 'in', agencyClientIds(db)))
       .select([
         'calls.id',
         'calls.client_id',

@@ -11,6 +11,21 @@ import type { ClientTotals } from './admin-client-view';
 import { removeClientDays } from '../calls/client-days';
 import { isPostgres } from '../db/dialect';
 
+/**
+ * The agency's clients (issue 33): onboarded ones, active or deactivated. A wizard draft
+ * ('pending') is not one yet and the demo tenant ('demo') never is. Every admin list and total
+ * and the all-clients export count these and only these, through this status or `agencyClientIds`.
+ */
+export const AGENCY_CLIENT_STATUS = 'active' satisfies ClientRow['onboarding_status'];
+
+/** The ids of the agency's clients, as a subquery (`where('calls.client_id', 'in', …)`). */
+export function agencyClientIds(db: Kysely<Database>) {
+  return db
+    .selectFrom('clients')
+    .select('clients.id')
+    .where('clients.onboarding_status', '=', AGENCY_CLIENT_STATUS);
+}
+
 export function findClient(db: Kysely<Database>, id: string): Promise<ClientRow | undefined> {
   return db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -55,9 +70,13 @@ export function clientLabel(row: Pick<ClientRow, 'company_name' | 'email' | 'tim
   return { name: row.company_name || row.email, timezone: row.timezone };
 }
 
-/** Every client's label, by id (the admin's all-clients export names its rows). */
+/** The agency's clients' labels, by id (the admin's all-clients export names its rows). */
 export async function clientLabels(db: Kysely<Database>): Promise<Map<string, ClientLabel>> {
-  const rows = await db.selectFrom('clients').select(['id', 'company_name', 'email', 'timezone']).execute();
+  const rows = await db
+    .selectFrom('clients')
+    .select(['id', 'company_name', 'email', 'timezone'])
+    .where('onboarding_status', '=', AGENCY_CLIENT_STATUS)
+    .execute();
   return new Map(rows.map((r) => [r.id, clientLabel(r)]));
 }
 
@@ -86,7 +105,7 @@ export function listSilentClients(db: Kysely<Database>, from: number, to: number
     .selectFrom('clients')
     .select(['clients.id', 'clients.email', 'clients.company_name', 'clients.timezone'])
     .where('clients.is_active', '=', 1)
-    .where('clients.onboarding_status', '=', 'active')
+    .where('clients.onboarding_status', '=', AGENCY_CLIENT_STATUS)
     .where((eb) =>
       eb.exists(
         eb
@@ -142,7 +161,7 @@ export function listSyncableClients(db: Kysely<Database>) {
   return db
     .selectFrom('clients')
     .select(['id', 'first_name', 'last_name', 'company_name', 'bland_api_key_enc'])
-    .where('onboarding_status', '=', 'active')
+    .where('onboarding_status', '=', AGENCY_CLIENT_STATUS)
     .where('is_active', '=', 1)
     .orderBy('created_at')
     .execute();
@@ -180,7 +199,7 @@ export interface ClientWithTotals {
 }
 
 /**
- * Onboarded clients (wizard drafts excluded) with their call totals, newest first.
+ * The agency's clients (AGENCY_CLIENT_STATUS) with their call totals, newest first.
  * `onlyId` narrows it to one client (any onboarding state) for the admin client view.
  */
 export async function listClientsWithTotals(
@@ -215,8 +234,8 @@ export async function listClientsWithTotals(
     clients = clients.where('clients.id', '=', onlyId);
     sums = sums.where('call_rollups_daily.client_id', '=', onlyId);
   } else {
-    clients = clients.where('clients.onboarding_status', '=', 'active');
-    sums = sums.where('clients.onboarding_status', '=', 'active');
+    clients = clients.where('clients.onboarding_status', '=', AGENCY_CLIENT_STATUS);
+    sums = sums.where('clients.onboarding_status', '=', AGENCY_CLIENT_STATUS);
   }
   const [rows, totals] = await Promise.all([clients.execute(), sums.execute()]);
   const byClient = new Map(totals.map((t) => [t.client_id, t]));
@@ -238,7 +257,7 @@ export async function getAdminStats(db: Kysely<Database>): Promise<AdminStats> {
     db
       .selectFrom('clients')
       .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number>('is_active').as('active')])
-      .where('onboarding_status', '=', 'active')
+      .where('onboarding_status', '=', AGENCY_CLIENT_STATUS)
       .executeTakeFirstOrThrow(),
     db
       .selectFrom('call_rollups_daily')
@@ -247,7 +266,7 @@ export async function getAdminStats(db: Kysely<Database>): Promise<AdminStats> {
         eb.fn.sum<number>('call_rollups_daily.call_count').as('count'),
         eb.fn.sum<number>('call_rollups_daily.total_cost_micros').as('cost'),
       ])
-      .where('clients.onboarding_status', '=', 'active')
+      .where('clients.onboarding_status', '=', AGENCY_CLIENT_STATUS)
       .executeTakeFirstOrThrow(),
   ]);
   return {
@@ -335,21 +354,25 @@ export function listReportRecipients(db: Kysely<Database>): Promise<ReportRecipi
       'notification_prefs.digest as digest',
     ])
     .where('clients.is_active', '=', 1)
-    .where('clients.onboarding_status', '=', 'active')
+    .where('clients.onboarding_status', '=', AGENCY_CLIENT_STATUS)
     .execute() as Promise<ReportRecipient[]>;
 }
 
-/** Clients not (or not yet) onboarded: their calls are in no portfolio figure. */
+/** Clients that are not the agency's (drafts, the demo tenant): their calls are in no portfolio figure. */
 export function listClientsOutsidePortfolio(db: Kysely<Database>) {
-  return db.selectFrom('clients').select('id').where('onboarding_status', '!=', 'active').execute();
+  return db
+    .selectFrom('clients')
+    .select('id')
+    .where('onboarding_status', '!=', AGENCY_CLIENT_STATUS)
+    .execute();
 }
 
-/** Onboarded clients as the agency's portfolio lists them. */
+/** The agency's clients as its portfolio lists them. */
 export function listPortfolioClients(db: Kysely<Database>) {
   return db
     .selectFrom('clients')
     .select(['id', 'first_name', 'last_name', 'company_name', 'email', 'is_active'])
-    .where('onboarding_status', '=', 'active')
+    .where('onboarding_status', '=', AGENCY_CLIENT_STATUS)
     .execute();
 }
 
@@ -408,7 +431,7 @@ export function listRiskFacts(db: Kysely<Database>) {
       'plans.name as plan_name',
       'plans.minutes_included',
     ])
-    .where('clients.onboarding_status', '=', 'active')
+    .where('clients.onboarding_status', '=', AGENCY_CLIENT_STATUS)
     .where('clients.is_active', '=', 1)
     .execute();
 }
