@@ -18,7 +18,7 @@ import {
   text,
 } from './payload-fields';
 import type { NormalizedCall, NormalizedCallStatus, NormalizedTranscriptEntry } from './types';
-import { answeredBy, plainTranscript } from './vapi-payload';
+import { type EndedReasonReading, answeredBy, plainTranscript } from './vapi-payload';
 
 const analysisSchema = z
   .object({
@@ -66,37 +66,76 @@ export const retellCallSchema = z
   .passthrough();
 export type RetellCall = z.infer<typeof retellCallSchema>;
 
-const FAILED_REASONS = new Set([
-  'dial_busy',
-  'dial_failed',
-  'dial_no_answer',
-  'invalid_destination',
-  'telephony_provider_permission_denied',
-  'telephony_provider_unavailable',
-  'sip_routing_error',
-  'marked_as_spam',
-  'user_declined',
-  'concurrency_limit_reached',
-  'no_concurrency_fallback',
-  'no_valid_payment',
-  'scam_detected',
-  'registered_call_timeout',
-]);
-const TRANSFERRED_REASONS = new Set(['call_transfer', 'transfer_bridged']);
+/**
+ * How a Retell call ended, read from its `disconnection_reason` (issue 33.7): every value of the
+ * SDK's enum is named here, with its reason in docs/voice-provider.md §6 (the table there matches
+ * this one). A call Retell reports as `not_connected` or `error` failed whatever its reason.
+ */
+const connected: EndedReasonReading = { status: 'completed', answeredBy: null, error: false };
+const transferred: EndedReasonReading = { status: 'transferred', answeredBy: null, error: false };
+const neverConnected: EndedReasonReading = { status: 'failed', answeredBy: null, error: false };
+const fault: EndedReasonReading = { status: 'failed', answeredBy: null, error: true };
 
-/** registered/ongoing: active; not_connected and error: failed; ended: by its disconnection reason. */
+const RETELL_DISCONNECTION_REASONS: Record<string, EndedReasonReading> = {
+  user_hangup: connected,
+  agent_hangup: connected,
+  // Limits the agency set: the call was connected and ended on purpose.
+  inactivity: connected,
+  max_duration_reached: connected,
+  voicemail_reached: { status: 'completed', answeredBy: 'voicemail', error: false },
+  // A phone menu answered, not a person: connected, and told apart from "Reached a person".
+  ivr_reached: { status: 'completed', answeredBy: 'ivr', error: false },
+  // The caller hung up while being transferred: the call happened, the transfer did not.
+  transfer_cancelled: connected,
+  // Stopped from Retell's dashboard or API once under way (a call never connected is not_connected).
+  manual_stopped: connected,
+
+  call_transfer: transferred,
+  transfer_bridged: transferred,
+  // A person took the call over from the agent: a hand-over.
+  call_take_over: transferred,
+
+  dial_no_answer: { status: 'failed', answeredBy: 'no-answer', error: false },
+  dial_busy: neverConnected,
+  user_declined: neverConnected,
+
+  dial_failed: fault,
+  invalid_destination: fault,
+  telephony_provider_permission_denied: fault,
+  telephony_provider_unavailable: fault,
+  sip_routing_error: fault,
+  marked_as_spam: fault,
+  scam_detected: fault,
+  concurrency_limit_reached: fault,
+  no_concurrency_fallback: fault,
+  no_valid_payment: fault,
+  registered_call_timeout: fault,
+  error_llm_websocket_open: fault,
+  error_llm_websocket_lost_connection: fault,
+  error_llm_websocket_runtime: fault,
+  error_llm_websocket_corrupt_payload: fault,
+  error_no_audio_received: fault,
+  error_asr: fault,
+  error_retell: fault,
+  error_unknown: fault,
+  error_user_not_joined: fault,
+};
+
+/** Reads a `disconnection_reason` (lower case); an unknown `error_…` is a fault, anything else null. */
+export function readRetellDisconnection(reason: string): EndedReasonReading | null {
+  return RETELL_DISCONNECTION_REASONS[reason] ?? (reason.startsWith('error_') ? fault : null);
+}
+
+/**
+ * registered/ongoing: active; not_connected and error: failed (it never connected, or broke);
+ * ended: by its disconnection reason (none: completed; one we do not know: unknown).
+ */
 export function mapRetellStatus(call: RetellCall): NormalizedCallStatus {
   const status = (call.call_status ?? '').toLowerCase();
   const reason = (call.disconnection_reason ?? '').toLowerCase();
   if (status === 'registered' || status === 'ongoing') return 'active';
-  if (TRANSFERRED_REASONS.has(reason)) return 'transferred';
-  if (
-    status === 'not_connected' ||
-    status === 'error' ||
-    FAILED_REASONS.has(reason) ||
-    reason.startsWith('error_')
-  )
-    return 'failed';
+  if (status === 'not_connected' || status === 'error') return 'failed';
+  if (reason) return readRetellDisconnection(reason)?.status ?? 'unknown';
   if (status === 'ended') return 'completed';
   return 'unknown';
 }
@@ -133,16 +172,20 @@ export function mapRetellCall(call: RetellCall, now: number): NormalizedCall {
     durationSeconds: Math.round(durationMs / 1000),
     status: mapRetellStatus(call),
     pathwayId: call.agent_id?.trim() || null,
-    createdAt: call.start_timestamp ?? now,
+    // A call that never connected has no start: it is dated by its end (our clock only as a last resort).
+    createdAt: call.start_timestamp ?? call.end_timestamp ?? now,
     recordingUrl: httpUrlOrNull(call.recording_url),
     transcript,
     isProxy: false,
     priceUsd: cents == null ? null : cents / 100,
     insights: {
       summary: analysis?.call_summary ?? null,
-      answeredBy: analysis?.in_voicemail === true ? 'voicemail' : answeredBy(reason, transcript),
+      answeredBy:
+        analysis?.in_voicemail === true
+          ? 'voicemail'
+          : (readRetellDisconnection(reason)?.answeredBy ?? answeredBy(transcript)),
       endedBy: reason === 'user_hangup' ? 'user' : reason === 'agent_hangup' ? 'assistant' : null,
-      errorMessage: reason.startsWith('error_') || FAILED_REASONS.has(reason) ? reason : null,
+      errorMessage: readRetellDisconnection(reason)?.error ? reason : null,
       dispositionTag:
         analysis?.call_successful === true
           ? 'successful'
@@ -170,8 +213,10 @@ export type ParsedRetellCall = { success: true; call: NormalizedCall } | { succe
 export function parseRetellCall(json: unknown, now: number = Date.now()): ParsedRetellCall {
   const result = retellCallSchema.safeParse(json);
   if (!result.success) return { success: false, message: firstIssue(result.error) };
-  const problem = callTimeProblem(result.data.start_timestamp ?? null, now);
-  if (problem) return { success: false, message: `start_timestamp: ${problem}` };
+  // The time the call is dated by (its start, else its end) must be a plausible one.
+  const field = result.data.start_timestamp == null ? 'end_timestamp' : 'start_timestamp';
+  const problem = callTimeProblem(result.data[field] ?? null, now);
+  if (problem) return { success: false, message: `${field}: ${problem}` };
   return { success: true, call: mapRetellCall(result.data, now) };
 }
 

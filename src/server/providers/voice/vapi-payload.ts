@@ -75,17 +75,110 @@ export const vapiCallSchema = z
   .passthrough();
 export type VapiCall = z.infer<typeof vapiCallSchema>;
 
-const FAILED_REASON = /error|failed|fault|did-not-answer|busy|rejected|invalid|not-found|timed-out-before/;
+/**
+ * How a Vapi call ended, read from its `endedReason` (issue 33.7): every value of the SDK's
+ * CallEndedReason is decided here, each named below or by its documented family, and written down
+ * with its reason in docs/voice-provider.md §5 (the table there matches this one).
+ * - completed: the line was connected and the call ended normally;
+ * - transferred: the caller was handed to a person or another number;
+ * - failed without an error: it never connected and nothing broke (no answer, busy, cancelled);
+ * - failed with the reason as error: a fault of Vapi, a provider behind it, the set-up or the line.
+ */
+export interface EndedReasonReading {
+  status: NormalizedCallStatus;
+  /** Who picked up when the reason says so (voicemail, no-answer); null: the reason does not say. */
+  answeredBy: string | null;
+  error: boolean;
+}
 
-/** Not ended yet: active. Ended: forwarded is a transfer; errors, no answer and busy failed. */
+const connected: EndedReasonReading = { status: 'completed', answeredBy: null, error: false };
+const transferred: EndedReasonReading = { status: 'transferred', answeredBy: null, error: false };
+const neverConnected: EndedReasonReading = { status: 'failed', answeredBy: null, error: false };
+const fault: EndedReasonReading = { status: 'failed', answeredBy: null, error: true };
+
+const VAPI_ENDED_REASONS: Record<string, EndedReasonReading> = {
+  'assistant-ended-call': connected,
+  'assistant-said-end-call-phrase': connected,
+  'assistant-ended-call-with-hangup-task': connected,
+  'assistant-ended-call-after-message-spoken': connected,
+  'customer-ended-call': connected,
+  // The caller hung up around a warm transfer: the call happened, the transfer did not.
+  'customer-ended-call-before-warm-transfer': connected,
+  'customer-ended-call-after-warm-transfer-attempt': connected,
+  'customer-ended-call-during-transfer': connected,
+  // Limits the agency set: the call was connected and ended on purpose.
+  'exceeded-max-duration': connected,
+  'silence-timed-out': connected,
+  voicemail: { status: 'completed', answeredBy: 'voicemail', error: false },
+  // The carrier's own "the call ended" (Twilio, SIP, Vonage): connected, then hung up.
+  'call.in-progress.twilio-completed-call': connected,
+  'call.in-progress.sip-completed-call': connected,
+  'vonage-completed': connected,
+  'vonage-disconnected': connected,
+  'phone-call-provider-closed-websocket': connected,
+  // A hook spoke to the caller and ended the call: the caller was on the line.
+  'call.ringing.hook-executed-say': connected,
+  'call.ending.hook-executed-say': connected,
+
+  'assistant-forwarded-call': transferred,
+  'assistant-request-returned-forwarding-phone-number': transferred,
+  'call.ringing.hook-executed-transfer': transferred,
+  'call.ending.hook-executed-transfer': transferred,
+
+  'customer-did-not-answer': { status: 'failed', answeredBy: 'no-answer', error: false },
+  'customer-busy': neverConnected,
+  'manually-canceled': neverConnected,
+  'scheduled-call-deleted': neverConnected,
+  'call-deleted': neverConnected,
+  'twilio-reported-customer-misdialed': neverConnected,
+  'call.ringing.sip-inbound-caller-hungup-before-call-connect': neverConnected,
+  'vonage-rejected': neverConnected,
+  'customer-did-not-give-microphone-permission': neverConnected,
+
+  // Faults whose names do not say "error": the call could not go on (or start) as set up.
+  'assistant-not-valid': fault,
+  'assistant-not-found': fault,
+  'assistant-join-timed-out': fault,
+  'assistant-request-returned-no-assistant': fault,
+  'assistant-request-returned-invalid-assistant': fault,
+  'worker-shutdown': fault,
+  'phone-call-provider-bypass-enabled-but-no-call-received': fault,
+  'twilio-failed-to-connect-call': fault,
+  'vonage-failed-to-connect-call': fault,
+  // The transfer target was busy or did not answer: the hand-over the caller needed failed.
+  'call.forwarding.operator-busy': fault,
+  'call.forwarding.no-answer': fault,
+};
+
+/**
+ * The error families of the enum (pipeline-error-…, call.start.error-…, call.in-progress.error-…,
+ * call.ringing.error-…, call-start-error-…, assistant-request-failed/-returned-error…): a reason
+ * not named above that says error, failed or fault is one of them.
+ */
+const FAULT_WORDS = /error|failed|fault/;
+
+/** Reads an `endedReason` (lower case); null for a reason we do not know (the status is then unknown). */
+export function readVapiEndedReason(reason: string): EndedReasonReading | null {
+  const named = VAPI_ENDED_REASONS[reason];
+  if (named) return named;
+  return FAULT_WORDS.test(reason) ? fault : null;
+}
+
+/** Vapi's CallStatus values for a call not ended yet. */
+const ACTIVE_STATUSES = new Set(['scheduled', 'queued', 'ringing', 'in-progress', 'forwarding']);
+
+/**
+ * An ended reason decides once given. Without one: scheduled … forwarding are active, `ended` is
+ * completed; `not-found` and `deletion-failed` speak of the record, not the call: unknown.
+ */
 export function mapVapiStatus(call: VapiCall): NormalizedCallStatus {
   const status = (call.status ?? '').toLowerCase();
   const reason = (call.endedReason ?? '').toLowerCase();
-  if (status && status !== 'ended' && !reason) return 'active';
-  if (!status && !reason && !call.endedAt) return 'active';
-  if (reason.includes('forwarded')) return 'transferred';
-  if (FAILED_REASON.test(reason)) return 'failed';
-  return 'completed';
+  if (reason) return readVapiEndedReason(reason)?.status ?? 'unknown';
+  if (ACTIVE_STATUSES.has(status)) return 'active';
+  if (status === 'ended') return 'completed';
+  if (!status && !call.endedAt) return 'active';
+  return 'unknown';
 }
 
 const parseTime = (value: string | null | undefined) => {
@@ -141,15 +234,9 @@ function number(value: { number?: string | null } | null | undefined): string {
   return (value?.number ?? '').trim();
 }
 
-/**
- * Who picked up, in the words the outcome rules use (human, voicemail, no-answer): Vapi says
- * voicemail and no answer in its ended reason; a caller's words in the transcript mean a person.
- */
-export function answeredBy(reason: string, transcript: NormalizedTranscriptEntry[] | null): string | null {
-  if (reason === 'voicemail' || reason === 'voicemail_reached') return 'voicemail';
-  if (reason.includes('did-not-answer') || reason === 'dial_no_answer') return 'no-answer';
-  if (transcript?.some((line) => line.role === 'user')) return 'human';
-  return null;
+/** A caller's words in the transcript mean a person picked up; the ended reason says the rest. */
+export function answeredBy(transcript: NormalizedTranscriptEntry[] | null): string | null {
+  return transcript?.some((line) => line.role === 'user') ? 'human' : null;
 }
 
 export function mapVapiCall(call: VapiCall, now: number): NormalizedCall {
@@ -177,13 +264,13 @@ export function mapVapiCall(call: VapiCall, now: number): NormalizedCall {
     priceUsd: call.cost ?? null,
     insights: {
       summary: call.analysis?.summary ?? call.summary ?? null,
-      answeredBy: answeredBy(reason, transcript),
+      answeredBy: readVapiEndedReason(reason)?.answeredBy ?? answeredBy(transcript),
       endedBy: reason.startsWith('customer-ended')
         ? 'user'
         : reason.startsWith('assistant-ended') || reason.startsWith('assistant-said')
           ? 'assistant'
           : null,
-      errorMessage: FAILED_REASON.test(reason) ? reason : null,
+      errorMessage: readVapiEndedReason(reason)?.error ? reason : null,
       // Vapi's success evaluation is what its rubric says (true/false, a score, a grade): a tag.
       dispositionTag:
         success === undefined || success === null ? null : String(success).slice(0, LIMITS.tag) || null,
