@@ -34,19 +34,23 @@ const phoneField = z
   .transform((v) => v.replace(/[\s\-().]/g, ''))
   .refine((v) => v === '' || /^\+[1-9]\d{6,14}$/.test(v), ACCOUNT_MESSAGES.invalidPhone);
 
-/** SPEC §5 account form; the body of PUT /api/client/account. Empty optional fields mean "none". */
+/**
+ * SPEC §5 account form; the body of PUT /api/client/account. A patch (issue 33): a field left
+ * out keeps its stored value; the form sends them all. An optional text sent empty clears it.
+ */
 export const AccountForm = z.object({
-  firstName: text(100).min(1, ACCOUNT_MESSAGES.firstNameRequired),
-  lastName: text(100).min(1, ACCOUNT_MESSAGES.lastNameRequired),
+  firstName: text(100).min(1, ACCOUNT_MESSAGES.firstNameRequired).optional(),
+  lastName: text(100).min(1, ACCOUNT_MESSAGES.lastNameRequired).optional(),
   email: z
     .string()
     .trim()
     .max(320, 'Must be at most 320 characters')
     .email(ACCOUNT_MESSAGES.invalidEmail)
-    .transform((v) => v.toLowerCase()),
-  companyName: text(200).optional().default(''),
-  phoneNumber: phoneField.optional().default(''),
-  jobTitle: text(200).optional().default(''),
+    .transform((v) => v.toLowerCase())
+    .optional(),
+  companyName: text(200).optional(),
+  phoneNumber: phoneField.optional(),
+  jobTitle: text(200).optional(),
 });
 export type AccountFormInput = z.input<typeof AccountForm>;
 export type AccountForm = z.output<typeof AccountForm>;
@@ -116,8 +120,8 @@ export const NotificationPrefs = NotificationSwitches.extend({
 });
 export type NotificationPrefs = z.infer<typeof NotificationPrefs>;
 
-/** PUT /api/client/notifications: the four switches; the digest and quiet hours when given. */
-export const NotificationPrefsBody = NotificationSwitches.extend({
+/** PUT /api/client/notifications: a patch (issue 33), each setting left out keeps its stored value. */
+export const NotificationPrefsBody = NotificationSwitches.partial().extend({
   digest: z.enum(DIGEST_FREQUENCIES).optional(),
   quietHours: QuietHours.optional(),
 });

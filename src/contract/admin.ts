@@ -139,6 +139,7 @@ export function isValidTimezone(value: string): boolean {
   }
 }
 
+/** The optional texts of both forms; the create form reads a missing one as empty. */
 const addressFields = {
   companyName: text(200).optional().default(''),
   jobTitle: text(200).optional().default(''),
@@ -150,6 +151,20 @@ const addressFields = {
   country: text(100).optional().default(''),
   notes: text(5000).optional().default(''),
   companyWebsite: websiteField.optional().default(''),
+};
+
+/** The same texts in an update: left out keeps the stored value (issue 33), so no default. */
+const addressPatchFields = {
+  companyName: text(200).optional(),
+  jobTitle: text(200).optional(),
+  phoneNumber: phoneField.optional(),
+  address: text(300).optional(),
+  city: text(100).optional(),
+  state: text(100).optional(),
+  zipCode: text(100).optional(),
+  country: text(100).optional(),
+  notes: text(5000).optional(),
+  companyWebsite: websiteField.optional(),
 };
 
 /** SPEC §5 create-client form; the body of POST /api/admin/generate-webhook. */
@@ -166,28 +181,29 @@ export const CreateClientForm = z.object({
 export type CreateClientFormInput = z.input<typeof CreateClientForm>;
 export type CreateClientForm = z.output<typeof CreateClientForm>;
 
-/** SPEC §5 and DESIGN §6 [6] edit-client dialog; the body of PUT /api/admin/client-config/{id}. */
+/**
+ * SPEC §5 and DESIGN §6 [6] edit-client dialog; the body of PUT /api/admin/client-config/{id}.
+ * A patch (issue 33): every field may be left out and keeps its stored value then, never a
+ * default; the dialog sends them all. An optional text sent empty clears it.
+ */
 export const EditClientForm = z.object({
   /** Omitted: keep the client's platform. */
   provider: z.enum(VOICE_PROVIDERS).optional(),
-  firstName: firstNameField,
-  lastName: lastNameField,
-  email: editEmailField,
-  accountType: z.enum(ACCOUNT_TYPES).default(DEFAULT_ACCOUNT_TYPE),
+  firstName: firstNameField.optional(),
+  lastName: lastNameField.optional(),
+  email: editEmailField.optional(),
+  accountType: z.enum(ACCOUNT_TYPES).optional(),
   perMinuteRate: z
     .number()
     .min(0)
     .max(100)
     .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, MESSAGES.rateDecimals)
-    .default(DEFAULT_PER_MINUTE_RATE),
-  timezone: text(100).min(1).refine(isValidTimezone, MESSAGES.invalidTimezone).default(DEFAULT_TIMEZONE),
-  isActive: z.boolean().default(true),
-  industry: z
-    .union([z.literal(''), z.enum(INDUSTRIES_EDIT)])
-    .optional()
-    .default(''),
+    .optional(),
+  timezone: text(100).min(1).refine(isValidTimezone, MESSAGES.invalidTimezone).optional(),
+  isActive: z.boolean().optional(),
+  industry: z.union([z.literal(''), z.enum(INDUSTRIES_EDIT)]).optional(),
   // Clients created with the create form's sizes stay editable.
-  companySize: optionalChoice(ALL_COMPANY_SIZES),
+  companySize: z.union([z.literal(''), z.enum(ALL_COMPANY_SIZES)]).optional(),
   /** Omitted or the masked value: keep the stored key. Empty: remove it. Anything else: the new key. */
   blandApiKey: z
     .string()
@@ -201,9 +217,9 @@ export const EditClientForm = z.object({
     .optional(),
   /** Write-only. Omitted: keep. Empty or null: remove. Anything else: the new secret. */
   webhookSigningSecret: webhookSigningSecretField.optional(),
-  clientIdentifier: text(200).optional().default(''),
-  organizationId: text(200).optional().default(''),
-  ...addressFields,
+  clientIdentifier: text(200).optional(),
+  organizationId: text(200).optional(),
+  ...addressPatchFields,
 });
 export type EditClientFormInput = z.input<typeof EditClientForm>;
 export type EditClientForm = z.output<typeof EditClientForm>;

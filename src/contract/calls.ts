@@ -380,3 +380,6 @@ export const UiPreferences = z.object({
     .nullable(),
 });
 export type UiPreferences = z.infer<typeof UiPreferences>;
+/** PUT /api/{client,admin}/preferences: a patch (issue 33), a choice left out keeps the stored one. */
+export const UiPreferencesBody = UiPreferences.partial();
+export type UiPreferencesBody = z.infer<typeof UiPreferencesBody>;

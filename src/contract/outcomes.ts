@@ -70,31 +70,67 @@ export const Outcome = z.object({
 });
 export type Outcome = z.output<typeof Outcome>;
 
-export const Outcomes = z
-  .array(Outcome)
-  .max(MAX_OUTCOMES)
-  .superRefine((outcomes, ctx) => {
-    const seen = new Set<string>();
-    outcomes.forEach((o, i) => {
-      const key = o.name.toLowerCase();
-      if (key === OTHER_OUTCOME.toLowerCase())
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          message: OUTCOME_MESSAGES.reservedName,
-          path: [i, 'name'],
-        });
-      else if (seen.has(key))
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          message: OUTCOME_MESSAGES.duplicateName,
-          path: [i, 'name'],
-        });
-      seen.add(key);
-    });
-  });
+/**
+ * An outcome as a body sends it (issue 33): value, needsAttention and notify left out keep what the
+ * stored outcome of the same name (any case) has; a new outcome starts without a value, unflagged.
+ */
+export const OutcomePatch = Outcome.extend({
+  value: z.number().finite().min(0).max(1_000_000).nullable().optional(),
+  needsAttention: z.boolean().optional(),
+  notify: z.boolean().optional(),
+});
+export type OutcomePatch = z.output<typeof OutcomePatch>;
 
-/** PUT /api/client/outcomes. */
-export const OutcomesBody = z.object({ outcomes: Outcomes });
+/** An ordered list of outcomes: at most MAX_OUTCOMES, each its own name, none named "Other". */
+function outcomeList<T extends typeof Outcome | typeof OutcomePatch>(item: T) {
+  return z
+    .array(item)
+    .max(MAX_OUTCOMES)
+    .superRefine((outcomes, ctx) => {
+      const seen = new Set<string>();
+      outcomes.forEach((o, i) => {
+        const key = o.name.toLowerCase();
+        if (key === OTHER_OUTCOME.toLowerCase())
+          ctx.addIssue({
+            code: z.ZodIssueCode.custom,
+            message: OUTCOME_MESSAGES.reservedName,
+            path: [i, 'name'],
+          });
+        else if (seen.has(key))
+          ctx.addIssue({
+            code: z.ZodIssueCode.custom,
+            message: OUTCOME_MESSAGES.duplicateName,
+            path: [i, 'name'],
+          });
+        seen.add(key);
+      });
+    });
+}
+
+export const Outcomes = outcomeList(Outcome);
+
+/** The list a body sends: it replaces the stored list, its outcomes filled by `fillOutcomes`. */
+export const OutcomePatches = outcomeList(OutcomePatch);
+
+/** The sent list with what each outcome left out taken from the stored outcome of its name. */
+export function fillOutcomes(sent: OutcomePatch[], stored: Outcome[]): Outcome[] {
+  const byName = new Map(stored.map((o) => [o.name.toLowerCase(), o]));
+  return sent.map((o) => {
+    const before = byName.get(o.name.toLowerCase());
+    return {
+      ...o,
+      value: o.value !== undefined ? o.value : (before?.value ?? null),
+      needsAttention: o.needsAttention ?? before?.needsAttention ?? false,
+      notify: o.notify ?? before?.notify ?? false,
+    };
+  });
+}
+
+/** POST /api/client/outcomes/preview (and the admin's): an unsaved list, filled as a save would be. */
+export const OutcomesBody = z.object({ outcomes: OutcomePatches });
+
+/** PUT /api/client/outcomes (and the admin's): a patch; the list left out stays as it is. */
+export const OutcomesUpdateBody = z.object({ outcomes: OutcomePatches.optional() });
 
 /** Where re-classifying the client's calls after a change stands. */
 export const Reclassification = z.object({

@@ -279,7 +279,7 @@ describe(`admin client management (${TEST_DB})`, () => {
       expect(await configOf(client.id)).toEqual(config);
     });
 
-    it('saves every field of SPEC §7 and applies defaults to the omitted ones', async () => {
+    it('saves every field of SPEC §7 and keeps the omitted ones', async () => {
       const client = await createClient(t.deps, { email: 'fields@example.com' });
       const body = {
         email: 'Fields2@Example.com',
@@ -310,18 +310,19 @@ describe(`admin client management (${TEST_DB})`, () => {
       const { blandApiKey, ...expected } = { ...body, email: 'fields2@example.com', blandApiKey: null };
       expect(await configOf(client.id)).toMatchObject({ ...expected, blandApiKey });
 
-      const defaults = await req('PUT', `/api/admin/client-config/${client.id}`, {
+      // A body that leaves fields out keeps them (issue 33; tests/api/partial-updates.test.ts).
+      const kept = await req('PUT', `/api/admin/client-config/${client.id}`, {
         email: 'fields2@example.com',
         firstName: 'F',
         lastName: 'F',
       });
-      expect(defaults.statusCode).toBe(200);
-      expect(defaults.json().client).toMatchObject({
-        perMinuteRate: 0.15,
-        timezone: 'UTC',
-        accountType: 'individual',
-        isActive: true,
-        notes: null,
+      expect(kept.statusCode).toBe(200);
+      expect(kept.json().client).toMatchObject({
+        perMinuteRate: 0.25,
+        timezone: 'America/New_York',
+        accountType: 'master_account',
+        isActive: false,
+        notes: 'VIP',
       });
     });
 

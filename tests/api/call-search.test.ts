@@ -410,11 +410,14 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
         { callLogColumns: [] },
         { callLogColumns: ['secret'] },
         { callLogColumns: ['cost', 'cost'] },
-        {},
       ])
         expect((await put(a.cookie, '/api/client/preferences', body)).statusCode, JSON.stringify(body)).toBe(
           400,
         );
+      // A body without the list keeps the stored one (issue 33: updates are patches).
+      expect((await put(a.cookie, '/api/client/preferences', {})).json()).toEqual({
+        callLogColumns: ['created', 'cost'],
+      });
       expect((await put(a.cookie, '/api/admin/preferences', { callLogColumns: ['cost'] })).statusCode).toBe(
         403,
       );

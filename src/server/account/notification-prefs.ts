@@ -9,6 +9,7 @@ import {
   type NotificationPrefs,
   type NotificationPrefsBody,
 } from '../../contract/account';
+import { sentOnly } from '../clients/client-patch';
 import type { Database, NotificationPrefsTable } from '../db/schema';
 
 /** The stored preferences (everything but the webhook URL). */
@@ -37,26 +38,45 @@ export async function readNotificationPrefs(
   return row ? fromRow(row) : structuredClone(DEFAULT_NOTIFICATION_PREFS);
 }
 
-/** Saves the switches, and the digest and quiet hours when given (an older client sends only the switches). */
+/**
+ * Saves what the body holds, a patch (issue 33): a setting left out keeps its stored value, or
+ * the default on a first save. Only the columns sent are updated, so two saves of different
+ * settings at once both hold.
+ */
 export async function saveNotificationPrefs(
   db: Kysely<Database>,
   clientId: string,
   prefs: NotificationPrefsBody,
   now: number,
 ): Promise<void> {
-  const values = {
-    email_notifications: prefs.emailNotifications ? 1 : 0,
-    sms_notifications: prefs.smsNotifications ? 1 : 0,
-    webhook_notifications: prefs.webhookNotifications ? 1 : 0,
-    monthly_reports: prefs.monthlyReports ? 1 : 0,
-    ...(prefs.digest ? { digest: prefs.digest } : {}),
-    ...(prefs.quietHours ? { quiet_start: prefs.quietHours.start, quiet_end: prefs.quietHours.end } : {}),
+  const flag = (on: boolean | undefined) => (on === undefined ? undefined : on ? 1 : 0);
+  const sent = sentOnly({
+    email_notifications: flag(prefs.emailNotifications),
+    sms_notifications: flag(prefs.smsNotifications),
+    webhook_notifications: flag(prefs.webhookNotifications),
+    monthly_reports: flag(prefs.monthlyReports),
+    digest: prefs.digest,
+    quiet_start: prefs.quietHours?.start,
+    quiet_end: prefs.quietHours?.end,
     updated_at: now,
+  });
+  const d = DEFAULT_NOTIFICATION_PREFS;
+  const first = {
+    client_id: clientId,
+    email_notifications: d.emailNotifications ? 1 : 0,
+    sms_notifications: d.smsNotifications ? 1 : 0,
+    webhook_notifications: d.webhookNotifications ? 1 : 0,
+    monthly_reports: d.monthlyReports ? 1 : 0,
+    digest: d.digest,
+    quiet_start: d.quietHours.start,
+    quiet_end: d.quietHours.end,
+    updated_at: now,
+    ...sent,
   };
   await db
     .insertInto('notification_prefs')
-    .values({ client_id: clientId, ...values })
-    .onConflict((oc) => oc.column('client_id').doUpdateSet(values))
+    .values(first)
+    .onConflict((oc) => oc.column('client_id').doUpdateSet(sent))
     .execute();
 }
 

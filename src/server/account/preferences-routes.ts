@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { UiPreferences } from '../../contract/calls';
+import { UiPreferences, UiPreferencesBody } from '../../contract/calls';
 import { requireAdmin, requireClient } from '../auth/guards';
 import type { Database } from '../db/schema';
 import type { ZodTypeProvider } from '../route-schemas';
@@ -47,9 +47,17 @@ export default async function preferencesRoutes(fastify: FastifyInstance): Promi
     app.get(path, { schema: { response: { 200: UiPreferences } } }, async (request) =>
       readPreferences(db, ownerOf(request)),
     );
-    app.put(path, { schema: { body: UiPreferences, response: { 200: UiPreferences } } }, async (request) => {
-      await savePreferences(db, ownerOf(request), request.body, now());
-      return request.body;
-    });
+    app.put(
+      path,
+      { schema: { body: UiPreferencesBody, response: { 200: UiPreferences } } },
+      async (request) => {
+        const owner = ownerOf(request);
+        // A patch (issue 33): left out, the stored choice stays.
+        const { callLogColumns } = request.body;
+        if (callLogColumns === undefined) return readPreferences(db, owner);
+        await savePreferences(db, owner, { callLogColumns }, now());
+        return { callLogColumns };
+      },
+    );
   }
 }

@@ -1,7 +1,11 @@
-/** PUT /api/client/account: the settings account form (SPEC §5, §7). The e-mail stays unique. */
+/**
+ * PUT /api/client/account: the settings account form (SPEC §5, §7), read as a patch (issue 33).
+ * The e-mail stays unique.
+ */
 import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_MESSAGES, AccountForm, AccountUpdateResponse } from '../../contract/account';
 import { requireClient } from '../auth/guards';
+import { sentOnly, textOrNull } from '../clients/client-patch';
 import { toClientSession } from '../clients/client-view';
 import { findByEmail, findClient, updateClient } from '../clients/clients-repository';
 import { isUniqueViolation } from '../clients/db-errors';
@@ -19,19 +23,28 @@ export default async function profileRoutes(fastify: FastifyInstance): Promise<v
       const client = requireClient(request);
       const form = request.body;
       // Any holder counts, wizard drafts included: a client must never take over an address an admin is onboarding.
-      if (form.email !== client.email && (await findByEmail(db, form.email, client.id))) {
+      if (
+        form.email !== undefined &&
+        form.email !== client.email &&
+        (await findByEmail(db, form.email, client.id))
+      ) {
         throw conflict(ACCOUNT_MESSAGES.emailTaken);
       }
       try {
-        await updateClient(db, client.id, {
-          first_name: form.firstName,
-          last_name: form.lastName,
-          email: form.email,
-          company_name: form.companyName || null,
-          phone_number: form.phoneNumber || null,
-          job_title: form.jobTitle || null,
-          updated_at: now(),
-        });
+        // A patch (issue 33): what the body leaves out keeps its stored value.
+        await updateClient(
+          db,
+          client.id,
+          sentOnly({
+            first_name: form.firstName,
+            last_name: form.lastName,
+            email: form.email,
+            company_name: textOrNull(form.companyName),
+            phone_number: textOrNull(form.phoneNumber),
+            job_title: textOrNull(form.jobTitle),
+            updated_at: now(),
+          }),
+        );
       } catch (error) {
         // Two requests racing for one address: the unique index decides.
         if (isUniqueViolation(error)) throw conflict(ACCOUNT_MESSAGES.emailTaken);

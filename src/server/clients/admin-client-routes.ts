@@ -19,6 +19,7 @@ import { KEY_CHECKS_PER_WINDOW } from '../account/security-routes';
 import { enforceCreationCap } from '../creation-caps';
 import { randomToken } from '../crypto/secrets';
 import { apiKeyChange } from './api-key-change';
+import { ifSent, sentOnly, textOrNull } from './client-patch';
 import { toAdminClient, toAdminListItem } from './admin-client-view';
 import { WEBHOOK_TOKEN_BYTES, webhookUrlFor } from './client-view';
 import {
@@ -90,43 +91,44 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
       // A new platform takes its own key: the one sent is checked there, a kept one is re-checked.
       const provider = form.provider ?? current.provider;
       const key = await decideApiKey(current, form.blandApiKey, provider);
-      const changes: ClientUpdate = {
+      // A patch (issue 33): what the body leaves out keeps its stored value.
+      const changes: ClientUpdate = sentOnly({
         first_name: form.firstName,
         last_name: form.lastName,
         email: form.email,
         account_type: form.accountType,
         // Calls keep the rate they arrived with (calls.per_minute_rate_cents); this applies to later ones.
-        per_minute_rate_cents: Math.round(form.perMinuteRate * 100),
+        per_minute_rate_cents: ifSent(form.perMinuteRate, (rate) => Math.round(rate * 100)),
         timezone: form.timezone,
-        is_active: form.isActive ? 1 : 0,
-        phone_number: form.phoneNumber || null,
-        address: form.address || null,
-        city: form.city || null,
-        state: form.state || null,
-        zip_code: form.zipCode || null,
-        country: form.country || null,
-        company_name: form.companyName || null,
-        company_website: form.companyWebsite || null,
-        industry: form.industry || null,
-        company_size: form.companySize || null,
-        job_title: form.jobTitle || null,
-        client_identifier: form.clientIdentifier || null,
-        organization_id: form.organizationId || null,
-        notes: form.notes || null,
+        is_active: ifSent(form.isActive, (active) => (active ? 1 : 0)),
+        phone_number: textOrNull(form.phoneNumber),
+        address: textOrNull(form.address),
+        city: textOrNull(form.city),
+        state: textOrNull(form.state),
+        zip_code: textOrNull(form.zipCode),
+        country: textOrNull(form.country),
+        company_name: textOrNull(form.companyName),
+        company_website: textOrNull(form.companyWebsite),
+        industry: textOrNull(form.industry),
+        company_size: textOrNull(form.companySize),
+        job_title: textOrNull(form.jobTitle),
+        client_identifier: textOrNull(form.clientIdentifier),
+        organization_id: textOrNull(form.organizationId),
+        notes: textOrNull(form.notes),
         ...(key.check === 'unchanged' ? {} : apiKeyChange(secrets, current, key.value, key.status)),
         ...signingSecretChange(form.webhookSigningSecret),
         provider,
         // Another platform's calls are pulled from the start again (the first sync's window).
         ...(provider === current.provider ? {} : { sync_watermark: null }),
         updated_at: now(),
-      };
+      });
       const changedFields = (Object.keys(changes) as (keyof ClientUpdate)[]).filter(
         (k) => k !== 'updated_at' && changes[k] !== current[k as keyof ClientRow],
       );
 
       try {
         await db.transaction().execute(async (trx) => {
-          if (form.email !== current.email) {
+          if (form.email !== undefined && form.email !== current.email) {
             const holder = await findByEmail(trx, form.email, id);
             if (holder?.onboarding_status === 'active') throw conflict(MESSAGES.emailTaken);
             // A wizard draft nobody finished does not own its e-mail.
@@ -134,7 +136,7 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
           }
           await updateClient(trx, id, changes);
           // A deactivated client is signed out everywhere; reactivating it must not revive old cookies.
-          if (!form.isActive && current.is_active === 1) {
+          if (form.isActive === false && current.is_active === 1) {
             await trx
               .deleteFrom('sessions')
               .where('kind', '=', 'client')
@@ -142,7 +144,8 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
               .execute();
           }
           // Local days move with the time zone: the daily rollups follow in the same transaction.
-          if (form.timezone !== current.timezone) await rebuildDailyRollups(trx, id, form.timezone);
+          if (form.timezone !== undefined && form.timezone !== current.timezone)
+            await rebuildDailyRollups(trx, id, form.timezone);
           await recordAudit(
             trx,
             {

@@ -16,6 +16,8 @@ import {
   OutcomeSummary,
   OutcomesBody,
   OutcomesState,
+  OutcomesUpdateBody,
+  fillOutcomes,
 } from '../../contract/outcomes';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin, requireClient } from '../auth/guards';
@@ -73,13 +75,18 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
     ]);
     return { outcomes, reclassification };
   };
-  const save = async (clientId: string, body: z.output<typeof OutcomesBody>) => {
-    await saveOutcomes(db, clientId, body.outcomes, now());
+  // Bodies are patches (issue 33): a list left out stays, and an outcome's settings left out keep
+  // those of the stored outcome of its name.
+  const filled = async (clientId: string, sent: z.output<typeof OutcomesBody>['outcomes']) =>
+    fillOutcomes(sent, (await outcomeSetOf(db, clientId)).outcomes);
+  const save = async (clientId: string, body: z.output<typeof OutcomesUpdateBody>) => {
+    if (body.outcomes === undefined) return stateOf(clientId);
+    await saveOutcomes(db, clientId, await filled(clientId, body.outcomes), now());
     guard.restart(clientId);
     return stateOf(clientId);
   };
-  const preview = (clientId: string, body: z.output<typeof OutcomesBody>) =>
-    previewOutcomes(db, clientId, body.outcomes, now());
+  const preview = async (clientId: string, body: z.output<typeof OutcomesBody>) =>
+    previewOutcomes(db, clientId, await filled(clientId, body.outcomes), now());
   const clientOr404 = async (clientId: string) => {
     const client = await findClient(db, clientId);
     if (!client) throw notFound(MESSAGES.clientNotFound);
@@ -91,7 +98,7 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
   );
   app.put(
     '/api/client/outcomes',
-    { schema: { body: OutcomesBody, response: { 200: OutcomesState } } },
+    { schema: { body: OutcomesUpdateBody, response: { 200: OutcomesState } } },
     async (request) => save(requireClient(request).id, request.body),
   );
   app.post(
@@ -120,7 +127,7 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
   );
   app.put(
     '/api/admin/client-outcomes/:clientId',
-    { schema: { params: ClientIdParam, body: OutcomesBody, response: { 200: OutcomesState } } },
+    { schema: { params: ClientIdParam, body: OutcomesUpdateBody, response: { 200: OutcomesState } } },
     async (request) => {
       const admin = requireAdmin(request);
       const clientId = await clientOr404(request.params.clientId);
