@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
 import { createNotifications } from '../../src/server/notifications';
+import { saveWebhookEndpoint } from '../../src/server/notifications/client-webhooks';
 import { storeCalls } from '../helpers/calls';
 import { createClient, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
@@ -280,6 +281,13 @@ describe(`webhook addresses in production (${TEST_DB})`, () => {
       'http://169.254.169.254/latest/meta-data',
       'http://[::1]/hook',
       'http://192.168.0.10/hook',
+      // IPv4-compatible, NAT64 and 6to4 forms of loopback, IPv4-mapped private, multicast (issue 34.2)
+      'http://[::127.0.0.1]/hook',
+      'http://[64:ff9b::7f00:1]/hook',
+      'http://[2002:7f00:1::1]/hook',
+      'http://[::ffff:10.0.0.1]/hook',
+      'http://224.0.0.1/hook',
+      'http://[ff02::1]/hook',
     ]) {
       const res = await t.app.inject({
         method: 'PUT',
@@ -291,6 +299,29 @@ describe(`webhook addresses in production (${TEST_DB})`, () => {
       expect(res.json().message).toBe(
         'This address points inside a private network; use an address reachable from the internet',
       );
+    }
+  });
+
+  it('"Send test" to a stored address inside the network answers the same refusal, never its status', async () => {
+    const client = await createClient(t.deps);
+    const cookie = await loginClient(t.app, client.email);
+    for (const url of [
+      'http://[::127.0.0.1]:9/hook',
+      'http://[64:ff9b::7f00:1]:9/hook',
+      'http://127.0.0.1:9/',
+    ]) {
+      // Saved before the refusal existed (or through a name that pointed outside then).
+      await saveWebhookEndpoint(t.deps.db, t.deps.secrets, client.id, { url }, clock);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/client/integrations/webhook/test',
+        headers: { cookie },
+      });
+      expect(res.json(), url).toEqual({
+        delivered: false,
+        statusCode: null,
+        error: 'the address resolves inside a private network',
+      });
     }
   });
 });

@@ -5,16 +5,13 @@
  * sealed at rest (SecretBox) and shown to the client only when it is made.
  */
 import { createHmac } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
 import type { Kysely } from 'kysely';
 import { WEBHOOK_SIGNATURE_HEADER } from '../../contract/integrations';
 import type { SecretBox } from '../crypto/secrets';
 import { randomToken } from '../crypto/secrets';
 import type { Database } from '../db/schema';
+import { RefusedTargetError, type SafeHttp, TargetTimeoutError, createSafeHttp } from './safe-http';
 import type { SendOutcome } from './worker';
-
-export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 export interface WebhookEndpoint {
   url: string;
@@ -71,60 +68,37 @@ export function signatureHeader(secret: string, body: string, unixSeconds: numbe
   return `t=${unixSeconds},v1=${mac}`;
 }
 
-/** Loopback, private, link-local (cloud metadata), carrier-grade NAT and unspecified ranges. */
-const PRIVATE = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-] as const)
-  PRIVATE.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-] as const)
-  PRIVATE.addSubnet(net, bits, 'ipv6');
-
-function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return PRIVATE.check(mapped[1], 'ipv4');
-  return PRIVATE.check(address, family === 6 ? 'ipv6' : 'ipv4');
+/** The requests of each mode: one agent per process and mode (safe-http.ts). */
+const clients = new Map<boolean, SafeHttp>();
+export function webhookHttp(allowPrivate: boolean): SafeHttp {
+  let client = clients.get(allowPrivate);
+  if (!client) {
+    client = createSafeHttp({ allowPrivate });
+    clients.set(allowPrivate, client);
+  }
+  return client;
 }
 
 /**
- * Whether the URL's host resolves only to public addresses. Checked when the URL is saved and
- * again before every POST, so a name that later points inside the network is refused then.
+ * Whether the URL's host resolves only to public addresses, by the rules the connection itself
+ * applies. Checked when the URL is saved; every POST checks again at connect time (a name that
+ * later points inside the network is refused then).
  */
-export async function isPublicTarget(url: string): Promise<boolean> {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  try {
-    const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true, verbatim: true });
-    return addresses.length > 0 && addresses.every((a) => !isPrivateAddress(a.address));
-  } catch {
-    return false;
-  }
+export function isPublicTarget(url: string): Promise<boolean> {
+  return webhookHttp(false).check(url);
 }
 
 /** One POST of one event; what the outbox makes of the answer. */
 export async function postEvent(
   endpoint: WebhookEndpoint,
   event: { id: string; body: string },
-  opts: { allowPrivate: boolean; now: number },
+  opts: { allowPrivate: boolean; now: number; http?: SafeHttp },
 ): Promise<SendOutcome> {
-  if (!opts.allowPrivate && !(await isPublicTarget(endpoint.url)))
-    return { result: 'retry', error: 'the address resolves inside a private network' };
+  const http = opts.http ?? webhookHttp(opts.allowPrivate);
   const t = Math.floor(opts.now / 1000);
   try {
-    const res = await fetch(endpoint.url, {
-      method: 'POST',
+    // A redirect could lead anywhere, private addresses included: it is an answer, and not a 2xx.
+    const { status } = await http.post(endpoint.url, {
       headers: {
         'content-type': 'application/json',
         'user-agent': 'CallAnalytics-Webhooks/1',
@@ -132,19 +106,17 @@ export async function postEvent(
         [WEBHOOK_SIGNATURE_HEADER]: signatureHeader(endpoint.secret, event.body, t),
       },
       body: event.body,
-      // A redirect could lead anywhere, private addresses included: it counts as a failure.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
     });
-    await res.body?.cancel().catch(() => undefined);
-    if (res.status >= 200 && res.status < 300) return { result: 'sent', statusCode: res.status };
-    return { result: 'retry', error: `the endpoint answered ${res.status}`, statusCode: res.status };
+    if (status >= 200 && status < 300) return { result: 'sent', statusCode: status };
+    return { result: 'retry', error: `the endpoint answered ${status}`, statusCode: status };
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    // A refused address reads the same however it was reached: nothing about what is behind it.
+    if (error instanceof RefusedTargetError) return { result: 'retry', error: error.message };
+    const timedOut = error instanceof TargetTimeoutError && error.phase === 'response';
     return {
       result: 'retry',
       error: timedOut
-        ? `no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`
+        ? `no answer within ${http.responseTimeoutMs / 1000} s`
         : 'the endpoint could not be reached',
     };
   }
