@@ -1,6 +1,14 @@
 /** Calls, call-log queries, stats and chart points (SPEC §3, §7; DESIGN §6). */
 import { z } from 'zod';
-import { DATE_RANGE_DAYS, DateRangeQuery, LocalDay, PAGE_SIZE, Pagination, QueryDate } from './common';
+import {
+  DATE_RANGES,
+  DATE_RANGE_DAYS,
+  DateRangeQuery,
+  LocalDay,
+  PAGE_SIZE,
+  Pagination,
+  QueryDate,
+} from './common';
 import { parseSearch } from './search-query';
 
 export const CALL_STATUSES = ['completed', 'failed', 'transferred', 'active', 'unknown'] as const;
@@ -166,8 +174,11 @@ const callFilterFields = {
   /** Without it: best match first for a text search, else the newest first. */
   sort: z.enum(CALL_SORTS).optional(),
   order: z.enum(SORT_ORDERS).optional(),
-  /** Accepted and ignored here; the calls query filters by startDate/endDate or from/to. */
-  dateRange: z.string().optional(),
+  /**
+   * Accepted and ignored here (the calls query filters by startDate/endDate or from/to), but only
+   * a range the server knows: an unknown one is a 400, as everywhere (issue 33).
+   */
+  dateRange: z.enum(DATE_RANGES).optional(),
 };
 
 /** Query of GET /api/client/calls (and the admin and demo variants). */

@@ -19,14 +19,13 @@ export const DATE_RANGE_DAYS: Record<DateRange, number> = {
   '90d': 90,
 };
 
-/** Unknown or missing values mean 7 days (DESIGN §6). */
-export function parseDateRange(value: unknown): DateRange {
-  return typeof value === 'string' && (DATE_RANGES as readonly string[]).includes(value)
-    ? (value as DateRange)
-    : DEFAULT_DATE_RANGE;
-}
+/**
+ * A query's `dateRange`: one of DATE_RANGES; left out, 7 days (DESIGN §6). Any other value is a
+ * 400 naming the parameter, never quietly 7 days (issue 33), as for every query parameter.
+ */
+export const DateRangeParam = z.enum(DATE_RANGES).default(DEFAULT_DATE_RANGE);
 
-export const DateRangeQuery = z.object({ dateRange: z.unknown().optional().transform(parseDateRange) });
+export const DateRangeQuery = z.object({ dateRange: DateRangeParam });
 
 /**
  * Every date the API takes lies in these years; anything outside is a typo or a probe, not a query.

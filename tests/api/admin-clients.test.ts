@@ -625,10 +625,9 @@ describe(`admin client management (${TEST_DB})`, () => {
       expect((await req('GET', `/api/admin/client-stats/${owner.id}?dateRange=30d`)).json().totalCalls).toBe(
         3,
       );
-      // Unknown ranges mean 7 days.
-      expect((await req('GET', `/api/admin/client-stats/${owner.id}?dateRange=nope`)).json().totalCalls).toBe(
-        2,
-      );
+      // A missing range means 7 days; an unknown one is refused (issue 33).
+      expect((await req('GET', `/api/admin/client-stats/${owner.id}`)).json().totalCalls).toBe(2);
+      expect((await req('GET', `/api/admin/client-stats/${owner.id}?dateRange=nope`)).statusCode).toBe(400);
 
       const points = (await req('GET', `/api/admin/client-calls-over-time/${owner.id}?dateRange=1d`)).json();
       expect(Array.isArray(points)).toBe(true);

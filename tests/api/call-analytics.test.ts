@@ -62,10 +62,12 @@ describe(`call analytics (${TEST_DB})`, () => {
     });
   });
 
-  it('treats an unknown dateRange as 7 days', async () => {
+  it('reads a missing dateRange as 7 days and refuses an unknown one (400 naming it)', async () => {
     const { client, cookie } = await clientWithCookie();
     await storeCalls(t.deps, client, [{ createdAt: NOW - 10 * DAY }, { createdAt: NOW - DAY }]);
-    expect((await get(cookie, '/api/client/stats?dateRange=forever')).body.totalCalls).toBe(1);
+    const unknown = await get(cookie, '/api/client/stats?dateRange=forever');
+    expect(unknown.status).toBe(400);
+    expect(Object.keys(unknown.body.fields)).toEqual(['dateRange']);
     expect((await get(cookie, '/api/client/stats')).body.totalCalls).toBe(1);
     expect((await get(cookie, '/api/client/stats?dateRange=30d')).body.totalCalls).toBe(2);
   });

@@ -121,8 +121,14 @@ describe(`demo (${TEST_DB})`, () => {
     const bad = await t.app.inject({ method: 'GET', url: '/api/demo/calls?page=0' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toEqual(expect.any(String));
-    const unknownRange = await get<DailyPoint[]>('/api/demo/calls-over-time?dateRange=bogus');
-    expect(unknownRange).toHaveLength(7);
+    const defaultRange = await get<DailyPoint[]>('/api/demo/calls-over-time');
+    expect(defaultRange).toHaveLength(7);
+    const unknownRange = await t.app.inject({
+      method: 'GET',
+      url: '/api/demo/calls-over-time?dateRange=bogus',
+    });
+    expect(unknownRange.statusCode).toBe(400);
+    expect(Object.keys(unknownRange.json().fields)).toEqual(['dateRange']);
   });
 
   it('demo calls say what they achieved: summaries, who answered, tags and variables, and attention', async () => {
