@@ -20,7 +20,9 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
         description:
           'Client endpoints (`/api/client/*`) need the client session cookie, admin endpoints ' +
           '(`/api/admin/*`) the admin session cookie; both come from the login endpoints. Errors ' +
-          'answer `{message}` (400s add `fields`, the first message per input field).',
+          'answer `{message}` (400s add `fields`, the first message per input field). Updates are ' +
+          'patches: a body field left out keeps its stored value, never a default. An unknown query ' +
+          'value is a 400 naming the parameter.',
         version: '1.0.0',
       },
       tags: [
