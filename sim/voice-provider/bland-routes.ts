@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseRange, sampleMp3, sampleWav } from './audio';
 import type { SimActions } from './actions';
-import type { BlandCallRecord, SimAccount, SimCall, SimState } from './state';
+import type { BlandCallRecord, FaultStatus, SimAccount, SimCall, SimState } from './state';
 
 export function blandError(reply: FastifyReply, status: number, error: string, message: string) {
   return reply
@@ -67,9 +67,29 @@ export function registerBlandRoutes(
     return effect;
   }
 
+  /** The injected fault for this read, if it is one of every `every` (state.readFaults). */
+  function takeReadFault(request: FastifyRequest): FaultStatus | null {
+    const faults = state.readFaults;
+    if (!faults || request.method !== 'GET') return null;
+    if (++faults.reads % faults.every !== 0) return null;
+    return faults.statuses[faults.answered++ % faults.statuses.length];
+  }
+
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/v1/')) return;
     track(request, reply);
+    const fault = takeReadFault(request);
+    if (fault !== null) {
+      if (fault === 429) reply.header('retry-after', '0');
+      return fault === 429
+        ? blandError(reply, 429, 'RATE_LIMITED', 'Too many requests, slow down')
+        : blandError(
+            reply,
+            fault,
+            fault === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR',
+            'Try again',
+          );
+    }
     const effect = takeMode();
     if (effect === 'slow') await wait(state.slowMs, request, reply);
     else if (effect === '429') {
@@ -164,6 +184,7 @@ export function registerBlandRoutes(
     if (failing && failing.times > 0) {
       if (--failing.times === 0) state.failingDetails.delete(call.details.call_id);
       if (failing.status === 429) reply.header('retry-after', '0');
+      if (failing.status === 503) return blandError(reply, 503, 'SERVICE_UNAVAILABLE', 'Try again');
       return failing.status === 429
         ? blandError(reply, 429, 'RATE_LIMITED', 'Too many requests')
         : blandError(reply, 500, 'INTERNAL_ERROR', 'Internal server error');

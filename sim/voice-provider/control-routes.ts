@@ -29,8 +29,17 @@ const schemas = {
   expire: z.object({ callId: z.string().min(1).max(200) }),
   failDetails: z.object({
     callIds: z.array(z.string().min(1).max(200)).max(10_000),
-    status: z.union([z.literal(429), z.literal(500)]).optional(),
+    status: z.union([z.literal(429), z.literal(500), z.literal(503)]).optional(),
     times: z.number().int().min(1).max(1_000_000).optional(),
+  }),
+  readFaults: z.object({
+    /** 0 turns faults off. */
+    every: z.number().int().min(0).max(1_000_000),
+    statuses: z
+      .array(z.union([z.literal(429), z.literal(500), z.literal(503)]))
+      .min(1)
+      .max(10)
+      .optional(),
   }),
   listFormat: z.object({ totalCount: z.boolean() }),
   pathway: z.object({
@@ -92,6 +101,13 @@ export function registerControlRoutes(app: FastifyInstance, state: SimState, act
     const { callIds, status = 429, times = 1_000_000 } = schemas.failDetails.parse(request.body);
     for (const id of callIds) state.failingDetails.set(id, { status, times });
     return { failing: state.failingDetails.size };
+  });
+
+  /** Every `every`-th read answers the next of `statuses` (default 429, 500, 503); every 0 stops it. */
+  app.post('/_sim/read-faults', async (request) => {
+    const { every, statuses = [429, 500, 503] } = schemas.readFaults.parse(request.body);
+    state.readFaults = every === 0 ? null : { every, statuses, reads: 0, answered: 0 };
+    return { readFaults: state.readFaults };
   });
 
   /** Whether list answers carry total_count (off by default, like Bland's documented example). */

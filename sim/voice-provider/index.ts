@@ -25,7 +25,7 @@ export type {
   SendEventOptions,
   WebhookAnswer,
 } from './actions';
-export type { BlandCallRecord, BlandTranscriptLine, SimCall, SimMode, SimState } from './state';
+export type { BlandCallRecord, BlandTranscriptLine, FaultStatus, SimCall, SimMode, SimState } from './state';
 export { SIM_PATHWAYS } from './state';
 
 export interface VoiceSim {

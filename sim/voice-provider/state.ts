@@ -4,6 +4,8 @@
  */
 
 export type SimMode = 'normal' | '429' | '500' | 'slow' | 'flaky';
+/** Error answers the stand-in can inject into reads. */
+export type FaultStatus = 429 | 500 | 503;
 export type BlandSpeaker = 'user' | 'assistant' | 'robot' | 'agent-action';
 
 export interface BlandTranscriptLine {
@@ -103,7 +105,12 @@ export interface SimState {
   transcriptSeq: number;
   stats: SimStats;
   /** Call ids whose detail request (GET /v1/calls/{id}) fails with `status`, `times` more times. */
-  failingDetails: Map<string, { status: 429 | 500; times: number }>;
+  failingDetails: Map<string, { status: FaultStatus; times: number }>;
+  /**
+   * Faults on reads (GET /v1/…): every `every`-th read answers the next of `statuses` instead,
+   * as a provider under load does (~10% with every = 10). null: off.
+   */
+  readFaults: { every: number; statuses: FaultStatus[]; reads: number; answered: number } | null;
   /**
    * Whether list answers carry `total_count`. Bland's own documented example omits it, so it is
    * off unless a test turns it on: a client that pages by it stops after one page.
@@ -136,6 +143,7 @@ export function createSimState(): SimState {
     transcriptSeq: 100_000,
     stats: { requests: 0, byRoute: {}, inFlight: new Map(), maxInFlight: new Map(), paths: [] },
     failingDetails: new Map(),
+    readFaults: null,
     listTotalCount: false,
   };
 }

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { ADMIN_DATE_RANGES, LocalDay, Pagination } from './common';
+import { RetriedErrors, SYNC_RUN_STATUSES } from './calls';
 
 export const MAX_ANALYTICS_DAYS = 366;
 
@@ -213,6 +214,10 @@ export const SyncRun = z.object({
   updated: z.number().int(),
   unfetched: z.number().int(),
   error: z.string().nullable(),
+  /** running, succeeded, failed, or interrupted (the server stopped before it finished). */
+  status: z.enum(SYNC_RUN_STATUSES),
+  /** Provider errors retried during the run, per HTTP status. */
+  retried: RetriedErrors,
 });
 export type SyncRun = z.infer<typeof SyncRun>;
 export const SyncRunsPage = z.object({ items: z.array(SyncRun), pagination: Pagination });

@@ -318,15 +318,57 @@ export const DailyPoint = z.object({
 export type DailyPoint = z.infer<typeof DailyPoint>;
 export const DailyPoints = z.array(DailyPoint);
 
+/**
+ * Provider errors that were answered and then retried, per HTTP status ("429", "503", or
+ * "network" for a connection that failed): a sync under provider faults leaves a trace.
+ */
+export const RetriedErrors = z.record(z.string(), z.number().int());
+export type RetriedErrors = z.infer<typeof RetriedErrors>;
+
 export const SyncResult = z.object({
   success: z.boolean(),
   created: z.number(),
   updated: z.number(),
   /** Calls stored without their details (the provider kept failing); the next sync retries them. */
   unfetched: z.number().optional(),
+  /** Present when some provider errors were retried. */
+  retried: RetriedErrors.optional(),
   message: z.string(),
 });
 export type SyncResult = z.infer<typeof SyncResult>;
+
+export const SYNC_RUN_STATUSES = ['running', 'succeeded', 'failed', 'interrupted'] as const;
+export type SyncRunState = (typeof SYNC_RUN_STATUSES)[number];
+
+/**
+ * A sync still running when its POST answers (202), and what GET …/sync/runs/{id} answers until it
+ * ends: the calls stored so far, then the result (succeeded) or the reason (failed, interrupted).
+ */
+export const SyncProgress = z.object({
+  runId: z.string(),
+  status: z.enum(SYNC_RUN_STATUSES),
+  startedAt: z.string(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  /** Calls read from the provider so far (while running; the provider gives no total up front). */
+  fetched: z.number().int(),
+  retried: RetriedErrors,
+  message: z.string(),
+  /** When status is succeeded. */
+  result: SyncResult.optional(),
+});
+export type SyncProgress = z.infer<typeof SyncProgress>;
+
+/** 409: another sync of the account holds the lock; who started it and since when. */
+export const SyncBusy = z.object({
+  message: z.string(),
+  runId: z.string().nullable(),
+  startedBy: z.string().nullable(),
+  startedAt: z.string().nullable(),
+});
+export type SyncBusy = z.infer<typeof SyncBusy>;
+
+export const SyncRunParam = z.object({ runId: z.string().uuid() });
 
 export const SeedResult = z.object({ success: z.boolean(), inserted: z.number() });
 export type SeedResult = z.infer<typeof SeedResult>;

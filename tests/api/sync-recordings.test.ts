@@ -161,11 +161,13 @@ describe(`sync and recordings against the Bland simulator (${TEST_DB})`, () => {
     expect(row).toMatchObject({ client_id: client.id, status: 'completed', duration_seconds: 61 });
   });
 
-  it('two syncs of one client at once store every call exactly once', async () => {
+  it('two syncs of one client at once: one runs, the other is refused at once (409), every call stored once', async () => {
     const { client, cookie } = await clientWithKey(40);
     const [a, b] = await Promise.all([sync(cookie), sync(cookie)]);
-    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
-    expect(a.json().created + b.json().created).toBe(40);
+    const [ran, refused] = a.statusCode === 200 ? [a, b] : [b, a];
+    expect([ran.statusCode, refused.statusCode]).toEqual([200, 409]);
+    expect(refused.json().message).toMatch(/^A sync of this account is already running/);
+    expect(ran.json().created).toBe(40);
     expect(await countCalls(client.id)).toBe(40);
   });
 

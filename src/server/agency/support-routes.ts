@@ -20,6 +20,7 @@ import { SyncResult } from '../../contract/calls';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { syncClientCalls } from '../calls/sync';
+import { parseRetried } from '../calls/sync-runs';
 import { createDeliveryProcessor } from '../calls/webhook-delivery';
 import { findClient } from '../clients/clients-repository';
 import { webhookUrlFor } from '../clients/client-view';
@@ -159,6 +160,8 @@ export default async function supportRoutes(fastify: FastifyInstance): Promise<v
             updated: Number(r.updated),
             unfetched: Number(r.unfetched),
             error: r.error,
+            status: r.status,
+            retried: parseRetried(r.retried),
           };
         }),
         pagination: paginationOf(page, limit, Number(count.n)),

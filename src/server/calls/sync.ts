@@ -1,26 +1,39 @@
 /**
  * Pull sync: asks the provider for a client's calls since its watermark, oldest first, page by
  * page, and merges them through the repository. Incremental, idempotent, and serialised per
- * client by a lease in the database, so two syncs (two tabs, two instances, sync-all) never
- * interleave; the second waits for the first and then finds little left to do.
+ * client by a lock in the database (sync-lock.ts), so two syncs (two tabs, two instances,
+ * sync-all) never interleave: the second is refused at once with who holds the lock (409).
+ * A sync runs in the background of the request that started it (startClientSync): the route
+ * answers with the result when it comes quickly, else with the run to follow. While it runs, a
+ * heartbeat renews the lock and records progress; retried provider errors are counted per status.
  */
 import type { SyncResult } from '../../contract/calls';
+import { adminNames, describeStarter } from '../agency/support-views';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
 import { HttpError, badRequest, notFound } from '../errors';
 import { ProviderAuthError, ProviderNotFoundError } from '../providers/voice/errors';
+import { withRetryListener } from '../providers/voice/provider-http';
 import { voiceOf } from '../providers/voice/registry';
 import type { NormalizedCall } from '../providers/voice/types';
 import { type CallsRepository, createCallsRepository } from './calls-repository';
 import { resolvePathwayNames } from './pathways';
-import { finishSyncRun, startSyncRun } from './sync-runs';
-import { findClient, releaseSyncLease, tryTakeSyncLease, updateClient } from '../clients/clients-repository';
+import { releaseAllSyncLocks, releaseSyncLock, renewSyncLock, tryTakeSyncLock } from './sync-lock';
+import {
+  SYNC_HEARTBEAT_MS,
+  SYNC_STALE_MS,
+  SyncInterruptedError,
+  type SyncTally,
+  finishSyncRun,
+  heartbeatSyncRun,
+  markInterruptedRuns,
+  runningRunOf,
+  startSyncRun,
+} from './sync-runs';
+import { findClient, updateClient } from '../clients/clients-repository';
 
 const FIRST_SYNC_DAYS = 90;
 const PAGE_SIZE = 1000;
-const LEASE_MS = 5 * 60 * 1000;
-const LOCK_WAIT_MS = 120_000;
-const LOCK_POLL_MS = 250;
 /** Detail requests in flight at once; the adapter also bounds requests per key. */
 const DETAIL_CONCURRENCY = 3;
 /** Unconfirmed webhook calls looked up per sync (the rest wait for the next one). */
@@ -31,17 +44,70 @@ const SETTLE_BATCH = 200;
  */
 export const UNCONFIRMED_GRACE_MS = 60 * 60 * 1000;
 
-async function acquireLease(deps: AppDeps, clientId: string): Promise<boolean> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  while (Date.now() < deadline) {
-    if (await tryTakeSyncLease(deps.db, clientId, deps.instanceId, deps.now(), LEASE_MS)) return true;
-    await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+/** 409: the client's lock is held; names the run holding it, when there is one. */
+export class SyncBusyError extends HttpError {
+  constructor(
+    message: string,
+    readonly holder: { runId: string; startedBy: string; startedAt: string } | null,
+  ) {
+    super(409, message);
   }
-  return false;
 }
 
-async function releaseLease(deps: AppDeps, clientId: string): Promise<void> {
-  await releaseSyncLease(deps.db, clientId, deps.instanceId);
+async function busyError(deps: AppDeps, clientId: string): Promise<SyncBusyError> {
+  const run = await runningRunOf(deps.db, clientId);
+  if (!run) return new SyncBusyError('Another sync of this account is still running', null);
+  const names = await adminNames(deps.db, [run.started_by.split(':')[1]].filter(Boolean));
+  const startedBy = describeStarter(run.started_by, names);
+  const startedAt = new Date(Number(run.started_at)).toISOString();
+  return new SyncBusyError(
+    `A sync of this account is already running: started by ${startedBy.charAt(0).toLowerCase()}${startedBy.slice(1)} at ${startedAt.slice(0, 19).replace('T', ' ')} UTC. It carries on in the background.`,
+    { runId: run.id, startedBy, startedAt },
+  );
+}
+
+/** A sync running in this process. */
+export interface RunningSync {
+  runId: string;
+  clientId: string;
+  startedAt: number;
+  tally: SyncTally;
+  /** Settles with the result, or rejects as the request would have (always handled once). */
+  done: Promise<SyncResult>;
+  abort: AbortController;
+}
+
+const running = new WeakMap<AppDeps, Map<string, RunningSync>>();
+const runningIn = (deps: AppDeps) => {
+  let map = running.get(deps);
+  if (!map) {
+    map = new Map();
+    running.set(deps, map);
+  }
+  return map;
+};
+
+/** This process's live view of a run (fresher than its last heartbeat), when it runs here. */
+export const runningSync = (deps: AppDeps, runId: string) => runningIn(deps).get(runId);
+
+/** Stops every sync this process runs (the server is closing): each ends as interrupted. */
+export async function stopSyncs(deps: AppDeps): Promise<void> {
+  const syncs = [...runningIn(deps).values()];
+  for (const sync of syncs) sync.abort.abort(new SyncInterruptedError());
+  await Promise.allSettled(syncs.map((s) => s.done));
+}
+
+/**
+ * At start: runs left by a dead process are marked interrupted and their locks freed. On SQLite
+ * there is one process, so everything running was left by the previous one; on PostgreSQL other
+ * instances may be syncing, so only runs whose heartbeat is stale (their locks expire alike).
+ */
+export async function recoverSyncsAtStart(deps: AppDeps): Promise<{ interrupted: number }> {
+  if (deps.dialect === 'sqlite') {
+    await releaseAllSyncLocks(deps.db);
+    return { interrupted: await markInterruptedRuns(deps.db) };
+  }
+  return { interrupted: await markInterruptedRuns(deps.db, { staleBefore: deps.now() - SYNC_STALE_MS }) };
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -82,36 +148,91 @@ async function providerFailure(deps: AppDeps, client: ClientRow, error: unknown)
 /** Who started a sync, as sync_runs records it: 'client', 'admin:{id}', 'sync-all:{id}', 'system'. */
 export type SyncStarter = 'client' | 'system' | `admin:${string}` | `sync-all:${string}`;
 
-export async function syncClientCalls(
+/**
+ * Checks the client, takes its lock (or answers 409 at once), records the run and starts the
+ * sync without waiting for it. Runs of the client still marked running are left by a dead
+ * process (this one holds the lock now): they are marked interrupted first.
+ */
+export async function startClientSync(
   deps: AppDeps,
   clientId: string,
   startedBy: SyncStarter = 'client',
-): Promise<SyncResult> {
+): Promise<RunningSync> {
   const client = await findClient(deps.db, clientId);
   if (!client) throw notFound('Client not found');
   if (!client.bland_api_key_enc)
     throw badRequest(
       `No ${voiceOf(deps.voices, client).name} API key is connected yet: add it in Settings → Security → Update API Key, then sync again`,
     );
-  if (!(await acquireLease(deps, clientId)))
-    throw new HttpError(409, 'Another sync of this account is still running');
-  const run = await startSyncRun(deps, clientId, startedBy);
-  try {
-    // Re-read under the lease: a sync that just finished has moved the watermark.
-    const fresh = await findClient(deps.db, clientId);
-    if (!fresh) throw notFound('Client not found');
-    const result = await runSync(deps, fresh);
-    await finishSyncRun(deps, run, result);
-    return result;
-  } catch (error) {
-    await finishSyncRun(deps, run, error);
-    throw error;
-  } finally {
-    await releaseLease(deps, clientId);
-  }
+  const owner = deps.instanceId;
+  // One transaction, so whoever finds the lock taken also finds the run that holds it.
+  const run = await deps.db.transaction().execute(async (trx) => {
+    if (!(await tryTakeSyncLock(trx, clientId, owner, deps.now(), SYNC_STALE_MS))) return null;
+    await markInterruptedRuns(trx, { clientId });
+    return startSyncRun({ db: trx, now: deps.now }, clientId, startedBy);
+  });
+  if (!run) throw await busyError(deps, clientId);
+  const { id: runId, startedAt } = run;
+
+  const tally: SyncTally = { fetched: 0, created: 0, updated: 0, retried: {} };
+  const abort = new AbortController();
+  const heartbeat = setInterval(() => {
+    void (async () => {
+      if (!(await renewSyncLock(deps.db, clientId, owner, deps.now(), SYNC_STALE_MS)))
+        abort.abort(new SyncInterruptedError('Interrupted: this sync stalled and another one took over.'));
+      else await heartbeatSyncRun(deps, runId, tally);
+    })().catch(() => {
+      // The database is unreachable for a moment: the next beat tries again.
+    });
+  }, SYNC_HEARTBEAT_MS);
+  heartbeat.unref();
+
+  const syncs = runningIn(deps);
+  const done = (async () => {
+    try {
+      // Re-read under the lock: a sync that just finished has moved the watermark.
+      const fresh = await findClient(deps.db, clientId);
+      if (!fresh) throw notFound('Client not found');
+      const result = await withRetryListener(
+        (cause) => {
+          tally.retried[cause] = (tally.retried[cause] ?? 0) + 1;
+        },
+        () => runSync(deps, fresh, tally, abort.signal),
+      );
+      const withRetries =
+        Object.keys(tally.retried).length > 0 ? { ...result, retried: { ...tally.retried } } : result;
+      await finishSyncRun(deps, runId, withRetries, tally);
+      return withRetries;
+    } catch (error) {
+      await finishSyncRun(deps, runId, error, tally).catch(() => {});
+      throw error;
+    } finally {
+      clearInterval(heartbeat);
+      syncs.delete(runId);
+      await releaseSyncLock(deps.db, clientId, owner).catch(() => {});
+    }
+  })();
+  done.catch(() => {}); // recorded in the run; whoever awaits `done` sees the error too
+  const sync: RunningSync = { runId, clientId, startedAt, tally, done, abort };
+  syncs.set(runId, sync);
+  return sync;
 }
 
-async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
+/** A whole sync, awaited (sync-all, Support Tools). */
+export async function syncClientCalls(
+  deps: AppDeps,
+  clientId: string,
+  startedBy: SyncStarter = 'client',
+): Promise<SyncResult> {
+  return (await startClientSync(deps, clientId, startedBy)).done;
+}
+
+async function runSync(
+  deps: AppDeps,
+  client: ClientRow,
+  tally: SyncTally,
+  signal: AbortSignal,
+): Promise<SyncResult> {
   const apiKey = deps.secrets.decrypt(client.bland_api_key_enc!);
   const voice = voiceOf(deps.voices, client);
   const repo = createCallsRepository(deps.db, deps.now);
@@ -128,10 +249,13 @@ async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
   try {
     let cursor: string | undefined;
     for (;;) {
+      signal.throwIfAborted();
       const page = await voice.listCalls(apiKey, { startDate, cursor, limit: PAGE_SIZE });
 
       // List items carry no transcripts: fetch details for the calls that have ended.
       const details = await mapLimit(page.calls, DETAIL_CONCURRENCY, async (call) => {
+        signal.throwIfAborted();
+        tally.fetched++;
         if (call.status === 'active') return { call, raw: null as unknown, fetched: true };
         return voice.getCall(apiKey, call.providerCallId).then(
           (detail) => ({ ...detail, fetched: true }),
@@ -142,6 +266,7 @@ async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
           },
         );
       });
+      signal.throwIfAborted();
       const pathwayIds = details.map((d) => d.call.pathwayId).filter((id): id is string => !!id);
       const names = await resolvePathwayNames(deps, client, apiKey, pathwayIds);
       const result = await repo.upsertCalls(
@@ -155,6 +280,8 @@ async function runSync(deps: AppDeps, client: ClientRow): Promise<SyncResult> {
       );
       created += result.created;
       updated += result.updated;
+      tally.created = created;
+      tally.updated = updated;
       for (const { call, fetched } of details) {
         newest = Math.max(newest, call.createdAt);
         if (call.status === 'active') oldestOpen = Math.min(oldestOpen ?? call.createdAt, call.createdAt);

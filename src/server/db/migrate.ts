@@ -18,6 +18,7 @@ import * as runningTotals from './migrations/015_running_totals';
 import * as voiceProviders from './migrations/016_voice_providers';
 import * as runningTotalsCovered from './migrations/017_running_totals_covered';
 import * as callSearchByClient from './migrations/018_call_search_by_client';
+import * as syncRunsStatus from './migrations/020_sync_runs_status';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '016_voice_providers': voiceProviders,
   '017_running_totals_covered': runningTotalsCovered,
   '018_call_search_by_client': callSearchByClient,
+  '020_sync_runs_status': syncRunsStatus,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

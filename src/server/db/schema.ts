@@ -309,7 +309,15 @@ export interface SyncRunsTable {
   updated: Generated<number>;
   unfetched: Generated<number>;
   error: string | null;
+  /** 020_sync_runs_status: running | succeeded | failed | interrupted */
+  status: Generated<SyncRunStatusValue>;
+  /** Renewed by the process running the sync; a stale one means that process is gone. */
+  heartbeat_at: number | null;
+  /** Provider errors retried, per HTTP status, as JSON ({"429": 12}). */
+  retried: string | null;
 }
+
+export type SyncRunStatusValue = 'running' | 'succeeded' | 'failed' | 'interrupted';
 
 export interface NotificationPrefsTable {
   client_id: string;

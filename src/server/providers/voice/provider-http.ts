@@ -4,6 +4,7 @@
  * with backoff on 429/5xx/network failures (never for a POST: it could place a second call),
  * timeouts, and the typed errors of errors.ts. It never buffers a recording.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -59,6 +60,21 @@ function createKeyedSemaphore(limit: number) {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** An HTTP status, or 'network' when no answer came. */
+export type RetryCause = number | 'network';
+const retryListener = new AsyncLocalStorage<(cause: RetryCause) => void>();
+
+/**
+ * Runs `work` with every provider error it retries reported to `onRetry` (a sync counts them per
+ * status). Through the async context, so the adapters need not pass anything along.
+ */
+export function withRetryListener<T>(
+  onRetry: (cause: RetryCause) => void,
+  work: () => Promise<T>,
+): Promise<T> {
+  return retryListener.run(onRetry, work);
+}
 
 /** Retry-After as seconds or an HTTP date; null when absent or unreadable. */
 function retryAfterMs(value: string | null): number | null {
@@ -181,6 +197,7 @@ export function createProviderHttp(
           if (timedOut) throw new ProviderUnavailableError(undefined);
           const delay = attempt < retriesFor(opts) ? backoff(attempt, null) : null;
           if (delay === null) throw new ProviderUnavailableError(lastStatus);
+          retryListener.getStore()?.('network');
           await sleep(delay);
           continue;
         }
@@ -193,6 +210,7 @@ export function createProviderHttp(
           const wait = retryAfterMs(response.headers.get('retry-after'));
           const delay = attempt < retriesFor(opts) ? backoff(attempt, wait) : null;
           if (delay === null) throw new ProviderUnavailableError(status);
+          retryListener.getStore()?.(status);
           await sleep(delay);
           continue;
         }

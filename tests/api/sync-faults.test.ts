@@ -1,0 +1,329 @@
+/**
+ * Issue 34 point 9: sync under provider faults and after a crash, in process. A busy lock answers
+ * at once with who holds it; a long sync answers 202 and is followed to its end; a dead process's
+ * lock and runs are recovered (at start on SQLite, by an expired heartbeat on PostgreSQL); provider
+ * errors that were retried are counted per status in the result and the history. The kill -9 test
+ * with the real server is sync-crash.test.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { buildApp } from '../../src/server/app';
+import { createDeps } from '../../src/server/bootstrap';
+import { SYNC_STALE_MS } from '../../src/server/calls/sync-runs';
+import { createBlandProvider } from '../../src/server/providers/voice/bland';
+import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
+import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+
+const provider = (url: string) =>
+  createBlandProvider({ baseUrl: url, timeoutMs: 5_000, retryBaseMs: 5, maxRetries: 2 });
+
+describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
+  let sim: VoiceSim;
+  let t: TestApp;
+  let adminCookie: string;
+
+  beforeAll(async () => {
+    sim = await startVoiceSim();
+    // The POST waits a quarter of the idle-socket timeout for the result: 1 s here.
+    t = await createTestApp({
+      env: { BLAND_API_URL: sim.url, HTTP_CONNECTION_TIMEOUT_MS: '4000' },
+      voice: provider(sim.url),
+    });
+    const admin = await createAdminUser(t.deps);
+    adminCookie = await loginAdmin(t.app, admin.username);
+  });
+  afterAll(async () => {
+    await t.close();
+    await sim.close();
+  });
+  beforeEach(() => {
+    sim.setMode('normal');
+    sim.state.failingDetails.clear();
+  });
+
+  let keySeq = 0;
+  async function clientWithKey(calls: number) {
+    const apiKey = `faults-key-${TEST_DB}-${++keySeq}`;
+    sim.addKey(apiKey);
+    sim.addCalls(apiKey, {
+      count: calls,
+      spreadDays: 10,
+      overrides: { status: 'completed', completed: true, queue_status: 'complete', transferred_to: null },
+    });
+    const client = await createClient(t.deps, {
+      bland_api_key_enc: t.deps.secrets.encrypt(apiKey),
+      api_key_status: 'valid',
+    });
+    return { apiKey, client, cookie: await loginClient(t.app, client.email) };
+  }
+  const sync = (app: FastifyInstance, cookie: string) =>
+    app.inject({ method: 'POST', url: '/api/client/calls/sync', headers: { cookie } });
+  const countCalls = async (clientId: string) =>
+    Number(
+      (
+        await t.deps.db
+          .selectFrom('calls')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('client_id', '=', clientId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const history = async (clientId: string) =>
+    (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/clients/${clientId}/sync-runs`,
+        headers: { cookie: adminCookie },
+      })
+    ).json().items;
+  async function follow(app: FastifyInstance, cookie: string, runId: string) {
+    for (let i = 0; i < 400; i++) {
+      const res = await app.inject({
+        method: 'GET',
+        url: `/api/client/calls/sync/runs/${runId}`,
+        headers: { cookie },
+      });
+      expect(res.statusCode).toBe(200);
+      if (res.json().status !== 'running') return res.json();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('the sync never ended');
+  }
+  /** A second app on the same database: the server after a restart. */
+  async function restart() {
+    const built = await createDeps(t.config, { db: t.reopenDb(), voice: provider(sim.url) });
+    const app = await buildApp(built.deps);
+    await app.ready();
+    return {
+      app,
+      deps: built.deps,
+      close: async () => {
+        await app.close();
+        await built.close();
+      },
+    };
+  }
+  async function insertRun(clientId: string, heartbeatAgoMs: number) {
+    const id = randomUUID();
+    const now = Date.now();
+    await t.deps.db
+      .insertInto('sync_runs')
+      .values({
+        id,
+        client_id: clientId,
+        started_by: 'client',
+        started_at: now - heartbeatAgoMs - 60_000,
+        finished_at: null,
+        error: null,
+        status: 'running',
+        heartbeat_at: now - heartbeatAgoMs,
+        retried: null,
+      })
+      .execute();
+    return id;
+  }
+  const holdLock = (clientId: string, until: number) =>
+    t.deps.db
+      .updateTable('clients')
+      .set({ sync_lock_owner: 'a-dead-instance', sync_lock_until: until })
+      .where('id', '=', clientId)
+      .execute();
+
+  it('a long sync answers 202 at once and is followed to its result; a second sync meanwhile is refused at once with who holds it', async () => {
+    const { client, cookie } = await clientWithKey(30);
+    sim.setMode('slow', { slowMs: 1_500, times: 2 });
+    const first = await sync(t.app, cookie);
+    expect(first.statusCode).toBe(202);
+    const started = first.json();
+    expect(started).toMatchObject({ status: 'running', runId: expect.any(String) });
+    expect(started.message).toMatch(/^Syncing in the background/);
+
+    const before = Date.now();
+    const second = await sync(t.app, cookie);
+    expect(Date.now() - before).toBeLessThan(1_000);
+    expect(second.statusCode).toBe(409);
+    expect(second.json()).toMatchObject({
+      runId: started.runId,
+      startedBy: 'The client',
+      startedAt: started.startedAt,
+    });
+    expect(second.json().message).toMatch(
+      /^A sync of this account is already running: started by the client at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/,
+    );
+
+    const done = await follow(t.app, cookie, started.runId);
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      created: 30,
+      result: { success: true, created: 30, updated: 0 },
+    });
+    expect(done.result.message).toBe('Synced 30 calls from Bland AI (30 new, 0 updated)');
+    expect(await countCalls(client.id)).toBe(30);
+    // Once finished, the lock is free again.
+    expect((await sync(t.app, cookie)).json()).toMatchObject({ success: true, created: 0 });
+  }, 30_000);
+
+  it('a run id of another client is not found', async () => {
+    const a = await clientWithKey(1);
+    const b = await clientWithKey(1);
+    expect((await sync(t.app, a.cookie)).statusCode).toBe(200);
+    const [run] = await history(a.client.id);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/client/calls/sync/runs/${run.id}`,
+      headers: { cookie: b.cookie },
+    });
+    expect(res.statusCode).toBe(404);
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/api/client/calls/sync/runs/nope',
+      headers: { cookie: b.cookie },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('retried provider errors are counted per status in the result and the sync history', async () => {
+    const { apiKey, client, cookie } = await clientWithKey(12);
+    const ids = (sim.state.accounts.get(apiKey)?.calls ?? []).map((c) => c.details.call_id);
+    // Each fails once, then answers: every error is retried once (maxRetries 2).
+    for (const id of ids.slice(0, 3)) sim.state.failingDetails.set(id, { status: 429, times: 1 });
+    for (const id of ids.slice(3, 5)) sim.state.failingDetails.set(id, { status: 500, times: 1 });
+    // This one fails twice: two retries, then it answers.
+    sim.state.failingDetails.set(ids[5], { status: 503, times: 2 });
+    const res = await sync(t.app, cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      success: true,
+      created: 12,
+      retried: { '429': 3, '500': 2, '503': 2 },
+    });
+    expect(res.json().unfetched).toBeUndefined();
+    expect(await countCalls(client.id)).toBe(12);
+    const [run] = await history(client.id);
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      created: 12,
+      retried: { '429': 3, '500': 2, '503': 2 },
+    });
+
+    // A clean sync has no retried errors to show.
+    expect((await sync(t.app, cookie)).json().retried).toBeUndefined();
+    expect((await history(client.id))[0]).toMatchObject({ status: 'succeeded', retried: {} });
+  });
+
+  it('errors the stand-in injects into every few reads (429/500/503) are retried and counted', async () => {
+    const { client, cookie } = await clientWithKey(40);
+    const set = await fetch(`${sim.url}/_sim/read-faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ every: 7 }),
+    });
+    expect(set.status).toBe(200);
+    try {
+      const result = (await sync(t.app, cookie)).json();
+      expect(result).toMatchObject({ success: true, created: 40 });
+      const faults = sim.state.readFaults!;
+      const counted = Object.values(result.retried as Record<string, number>).reduce((a, b) => a + b, 0);
+      expect(counted).toBe(faults.answered);
+      expect(Object.keys(result.retried).sort()).toEqual(['429', '500', '503']);
+      expect(await countCalls(client.id)).toBe(40);
+    } finally {
+      sim.state.readFaults = null;
+    }
+  });
+
+  it('a lock whose holder stopped renewing it is taken over, and the dead run marked interrupted', async () => {
+    const { client, cookie } = await clientWithKey(5);
+    const dead = await insertRun(client.id, SYNC_STALE_MS + 5_000);
+    await holdLock(client.id, Date.now() - 5_000);
+    const res = await sync(t.app, cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, created: 5 });
+    const runs = await history(client.id);
+    expect(runs.find((r: { id: string }) => r.id === dead)).toMatchObject({
+      status: 'interrupted',
+      error: expect.stringMatching(/^Interrupted: the server stopped before this sync finished/),
+      finishedAt: expect.any(String),
+    });
+  });
+
+  it('a lock renewed moments ago is busy: answered at once, naming the run', async () => {
+    const { client, cookie } = await clientWithKey(1);
+    const live = await insertRun(client.id, 1_000);
+    await holdLock(client.id, Date.now() + SYNC_STALE_MS - 1_000);
+    const before = Date.now();
+    const res = await sync(t.app, cookie);
+    expect(Date.now() - before).toBeLessThan(1_000);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ runId: live, startedBy: 'The client' });
+    await t.deps.db.updateTable('sync_runs').set({ status: 'failed' }).where('id', '=', live).execute();
+  });
+
+  it('at start, runs left by a stopped server are marked interrupted and its locks freed', async () => {
+    const { client, cookie } = await clientWithKey(3);
+    const stale = await insertRun(client.id, SYNC_STALE_MS + 60_000);
+    // Renewed a second ago: on PostgreSQL another instance may be running it.
+    const recent = await insertRun(client.id, 1_000);
+    await holdLock(client.id, Date.now() + SYNC_STALE_MS - 1_000);
+
+    const after = await restart();
+    try {
+      const status = async (id: string) =>
+        (
+          await t.deps.db
+            .selectFrom('sync_runs')
+            .select(['status', 'error'])
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).status;
+      expect(await status(stale)).toBe('interrupted');
+      if (TEST_DB === 'sqlite') {
+        // One process: everything running was the previous one's, and its lock is free at once.
+        expect(await status(recent)).toBe('interrupted');
+        const res = await sync(after.app, cookie);
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toMatchObject({ success: true, created: 3 });
+      } else {
+        // Another instance may hold it: free only once its heartbeat is stale.
+        expect(await status(recent)).toBe('running');
+        expect((await sync(after.app, cookie)).statusCode).toBe(409);
+        await holdLock(client.id, Date.now() - 1);
+        const res = await sync(after.app, cookie);
+        expect(res.json()).toMatchObject({ success: true, created: 3 });
+        expect(await status(recent)).toBe('interrupted');
+      }
+    } finally {
+      await after.close();
+    }
+  });
+
+  it('a server that closes mid-sync records the run as interrupted and frees the lock', async () => {
+    const { client, cookie } = await clientWithKey(20);
+    const other = await restart();
+    try {
+      sim.setMode('slow', { slowMs: 800, times: 3 });
+      const res = await sync(other.app, cookie);
+      expect(res.statusCode).toBe(202);
+      await other.app.close();
+      const run = await t.deps.db
+        .selectFrom('sync_runs')
+        .select(['status', 'error'])
+        .where('id', '=', res.json().runId)
+        .executeTakeFirstOrThrow();
+      expect(run.status).toBe('interrupted');
+      const lock = await t.deps.db
+        .selectFrom('clients')
+        .select('sync_lock_owner')
+        .where('id', '=', client.id)
+        .executeTakeFirstOrThrow();
+      expect(lock.sync_lock_owner).toBeNull();
+    } finally {
+      await other.close().catch(() => {});
+    }
+    sim.setMode('normal');
+    expect((await sync(t.app, cookie)).json()).toMatchObject({ success: true });
+    expect(await countCalls(client.id)).toBe(20);
+  }, 30_000);
+});
