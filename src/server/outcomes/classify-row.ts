@@ -2,21 +2,35 @@
 import type { CallRow } from '../db/schema';
 import { attentionReasons } from './attention';
 import { type FactColumns, factsOf } from './call-facts';
-import { classify } from './classify';
+import { classifySteps } from './classify';
 import type { OutcomeSet } from './outcomes-repository';
 
 export type ClassifiedColumns = Pick<CallRow, 'outcome' | 'outcome_version' | 'attention_reasons'>;
 
-export function classifyRow(
-  row: FactColumns & Pick<CallRow, 'error_message'>,
+type ClassifiableRow = FactColumns & Pick<CallRow, 'error_message'>;
+
+/**
+ * The classification one rule at a time (see classifySteps), for long runs that let the event
+ * loop turn between rules (re-classification); `classifyRow` runs it at once.
+ */
+export function* classifyRowSteps(
+  row: ClassifiableRow,
   set: OutcomeSet,
-): ClassifiedColumns {
+): Generator<number, ClassifiedColumns> {
   const facts = factsOf(row);
-  const outcome = classify(facts, set.outcomes);
+  const outcome = yield* classifySteps(facts, set.outcomes);
   const reasons = attentionReasons({ ...facts, errorMessage: row.error_message }, outcome, set.outcomes);
   return {
     outcome,
     outcome_version: set.version,
     attention_reasons: reasons.length > 0 ? JSON.stringify(reasons) : null,
   };
+}
+
+export function classifyRow(row: ClassifiableRow, set: OutcomeSet): ClassifiedColumns {
+  const steps = classifyRowSteps(row, set);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_OUTCOMES, OUTCOME_MESSAGES, type Outcome, Outcomes } from '../../contract/outcomes';
-import { type CallFacts, classify, ruleMatches } from './classify';
+import { type CallFacts, classify, classifySteps, ruleMatches } from './classify';
 
 const facts = (over: Partial<CallFacts> = {}): CallFacts => ({
   status: 'completed',
@@ -90,5 +90,30 @@ describe('outcome lists', () => {
     expect(issues([{ ...valid, name: 'other' }])).toEqual([OUTCOME_MESSAGES.reservedName]);
     expect(issues([{ ...valid, rules: [] }])).toEqual(['Add at least one rule']);
     expect(issues([{ ...valid, color: 'green' }])).toEqual(['Use a colour like #16a34a']);
+  });
+
+  it("folds a call's text once for all its rules, and counts each rule by the text it reads", () => {
+    const transcript = 'The caller asked about the Invoice. '.repeat(1_000);
+    const many: Outcome[] = Array.from({ length: 20 }, (_, o) => ({
+      ...booked,
+      name: `O${o}`,
+      rules: [
+        { field: 'transcript', op: 'contains', value: 'INVOICE' },
+        { field: 'transcript', op: 'contains', value: `absent ${o}` },
+      ],
+    }));
+    const lower = vi.spyOn(String.prototype, 'toLowerCase');
+    const steps = classifySteps(facts({ transcript }), many);
+    const costs: number[] = [];
+    let step = steps.next();
+    while (!step.done) {
+      costs.push(step.value);
+      step = steps.next();
+    }
+    const foldedLong = lower.mock.contexts.filter((s) => String(s).length === transcript.length).length;
+    lower.mockRestore();
+    expect(step.value).toBe('Other');
+    expect(costs).toEqual(Array(40).fill(transcript.length));
+    expect(foldedLong).toBe(1);
   });
 });

@@ -2,16 +2,25 @@
  * Re-classifying a client's calls after its outcomes change (or, the first time, the calls stored
  * before outcomes existed): in batches, under a lease so two instances never do it at once, with
  * progress kept in `client_outcomes`; then the outcome sums are rebuilt from the calls.
+ *
+ * A client's list may hold 200 `contains` rules and its transcripts run to 900 KB, so the run is
+ * bounded like the preview (issue 34.3): reads sized by bytes, each call's texts folded once,
+ * the classification in slices that let the event loop turn, and each batch written in one short
+ * transaction after it is classified (never holding the connection across a pause).
  */
 import type { Kysely } from 'kysely';
 import type { Reclassification } from '../../contract/outcomes';
 import { rebuildOutcomeRollups } from '../calls/rollups';
 import { timeZoneOf } from '../clients/clients-repository';
 import type { Database } from '../db/schema';
-import { classifyRow } from './classify-row';
+import { type ClassifiedColumns, classifyRowSteps } from './classify-row';
 import { outcomeSetOf } from './outcomes-repository';
+import { createWorkSlices, nextBatchSize, runSliced } from './work-slices';
 
-const BATCH = 1_000;
+const MAX_BATCH = 1_000;
+const FIRST_BATCH = 4;
+/** Text read per batch, whatever the calls' sizes. */
+const BATCH_BYTES = 4_000_000;
 const LEASE_MS = 60_000;
 
 /** Makes sure a client has its row (the defaults, version 0) to hold progress and the lease. */
@@ -22,6 +31,22 @@ async function ensureRow(db: Kysely<Database>, clientId: string, now: number) {
     .values({ client_id: clientId, outcomes_json: JSON.stringify(outcomes), version, updated_at: now })
     .onConflict((oc) => oc.column('client_id').doNothing())
     .execute();
+}
+
+/** Consecutive runs of items of at most `bytes` in all (an item larger alone is a run of its own). */
+function* byBytes<T extends { size: number }>(items: T[], bytes: number): Generator<T[]> {
+  let run: T[] = [];
+  let size = 0;
+  for (const item of items) {
+    if (run.length > 0 && size + item.size > bytes) {
+      yield run;
+      run = [];
+      size = 0;
+    }
+    run.push(item);
+    size += item.size;
+  }
+  if (run.length > 0) yield run;
 }
 
 const stale = (version: number) => (eb: import('kysely').ExpressionBuilder<Database, 'calls'>) =>
@@ -74,6 +99,8 @@ export async function reclassifyClient(
 
     let done = 0;
     let after = '';
+    let limit = FIRST_BATCH;
+    const slices = createWorkSlices();
     for (;;) {
       const rows = await db
         .selectFrom('calls')
@@ -92,22 +119,37 @@ export async function reclassifyClient(
         .where('id', '>', after)
         .where(stale(version))
         .orderBy('id')
-        .limit(BATCH)
+        .limit(limit)
         .execute();
       if (rows.length === 0) break;
       after = rows[rows.length - 1].id;
-      await db.transaction().execute(async (trx) => {
-        for (const row of rows) {
-          await trx
-            .updateTable('calls')
-            .set(classifyRow(row, set))
-            .where('id', '=', row.id)
-            .where('client_id', '=', clientId)
-            // A delivery that arrived meanwhile classified the call under this version already.
-            .where(stale(version))
-            .execute();
-        }
-      });
+      const classified: { id: string; size: number; columns: ClassifiedColumns }[] = [];
+      let bytes = 0;
+      for (const row of rows) {
+        const size =
+          (row.summary?.length ?? 0) + (row.transcript?.length ?? 0) + (row.variables_json?.length ?? 0);
+        bytes += size;
+        await slices.pause();
+        classified.push({ id: row.id, size, columns: await runSliced(classifyRowSteps(row, set), slices) });
+      }
+      limit = nextBatchSize(rows.length, bytes, BATCH_BYTES, MAX_BATCH);
+      // SQLite rewrites a row whole (its transcript too) on any update: a transaction writes
+      // about BATCH_BYTES of rows, then the loop turns.
+      for (const chunk of byBytes(classified, BATCH_BYTES)) {
+        await slices.pause();
+        await db.transaction().execute(async (trx) => {
+          for (const { id, columns } of chunk) {
+            await trx
+              .updateTable('calls')
+              .set(columns)
+              .where('id', '=', id)
+              .where('client_id', '=', clientId)
+              // A delivery that arrived meanwhile classified the call under this version already.
+              .where(stale(version))
+              .execute();
+          }
+        });
+      }
       done += rows.length;
       await db
         .updateTable('client_outcomes')

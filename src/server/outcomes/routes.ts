@@ -4,7 +4,7 @@
  * {clientId}. Saving starts re-classifying the client's calls in the background; GET shows how
  * far it got.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { MESSAGES } from '../../contract/admin';
@@ -29,7 +29,7 @@ import type { ZodTypeProvider } from '../route-schemas';
 import { type ClassificationGuard, createClassificationGuard } from './classification-guard';
 import { outcomeSetOf, saveOutcomes } from './outcomes-repository';
 import { outcomesOverTime } from './over-time';
-import { previewOutcomes } from './preview';
+import { limitPreviews, previewOutcomes } from './preview';
 import { reclassificationOf } from './reclassify';
 import { outcomeSummary } from './summary';
 
@@ -85,8 +85,10 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
     guard.restart(clientId);
     return stateOf(clientId);
   };
-  const preview = async (clientId: string, body: z.output<typeof OutcomesBody>) =>
-    previewOutcomes(db, clientId, await filled(clientId, body.outcomes), now());
+  const preview = async (clientId: string, body: z.output<typeof OutcomesBody>, reply: FastifyReply) => {
+    await limitPreviews(app.deps, reply, clientId);
+    return previewOutcomes(db, clientId, await filled(clientId, body.outcomes), now());
+  };
   const clientOr404 = async (clientId: string) => {
     const client = await findClient(db, clientId);
     if (!client) throw notFound(MESSAGES.clientNotFound);
@@ -104,7 +106,7 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
   app.post(
     '/api/client/outcomes/preview',
     { schema: { body: OutcomesBody, response: { 200: OutcomePreview } } },
-    async (request) => preview(requireClient(request).id, request.body),
+    async (request, reply) => preview(requireClient(request).id, request.body, reply),
   );
   app.get(
     '/api/client/outcomes/summary',
@@ -148,9 +150,9 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
   app.post(
     '/api/admin/client-outcomes/:clientId/preview',
     { schema: { params: ClientIdParam, body: OutcomesBody, response: { 200: OutcomePreview } } },
-    async (request) => {
+    async (request, reply) => {
       requireAdmin(request);
-      return preview(await clientOr404(request.params.clientId), request.body);
+      return preview(await clientOr404(request.params.clientId), request.body, reply);
     },
   );
   app.get(
