@@ -3,6 +3,8 @@
  * message; `claimDue` hands due messages to one worker at a time (FOR UPDATE SKIP LOCKED on
  * PostgreSQL, so several instances never claim the same row; SQLite has a single writer), under
  * a lease, so a worker killed mid-send leaves the message to be taken over once the lease ends.
+ * Claims are fair (issue 34): every destination's oldest message before anyone's second, and a
+ * bounded number per destination at once, so one client's slow endpoint delays only its own.
  *
  * Delivery is at least once: a worker that dies after the SMTP server or the client's endpoint
  * accepted a message but before it recorded that will send it again after the lease. Every
@@ -10,7 +12,7 @@
  * receiving end can tell a repeat from a new message.
  */
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/connect';
 import type { Database, OutboxRow } from '../db/schema';
 
@@ -27,7 +29,7 @@ export interface NewMessage {
   notBefore?: number;
 }
 
-/** How long a claim lasts: longer than any one send (SMTP and webhook timeouts are 15 s). */
+/** How long a claim lasts: longer than any one send (SMTP 15 s, webhooks 3 + 5 s). */
 export const CLAIM_LEASE_MS = 60_000;
 /** Retries back off exponentially from 30 s, up to 1 h between tries, for 24 h in all. */
 export const RETRY_FOR_MS = 24 * 60 * 60 * 1000;
@@ -61,7 +63,18 @@ export async function enqueue(db: Kysely<Database>, messages: NewMessage[], now:
   return inserted.length;
 }
 
-/** Claims up to `limit` due messages for `worker`; each is the worker's until the lease ends. */
+/**
+ * How many messages of one destination (a client's channel: its webhook URL, its e-mail, its
+ * texts) are sent at once, over all instances: a slow endpoint holds this many sends, no more.
+ */
+export const PER_DESTINATION = 2;
+
+/**
+ * Claims up to `limit` due messages for `worker`, fairly: the oldest due message of every
+ * destination (client × channel) before a second of any, and none of a destination that already
+ * has `perDestination` messages under a live lease (being sent now, by any instance). Each
+ * claimed message is the worker's until the lease ends.
+ */
 export async function claimDue(
   db: Kysely<Database>,
   dialect: Dialect,
@@ -69,18 +82,46 @@ export async function claimDue(
   now: number,
   channels: readonly Channel[],
   limit = 10,
+  perDestination = PER_DESTINATION,
 ): Promise<OutboxRow[]> {
-  if (channels.length === 0) return [];
-  const claimable = db
+  if (channels.length === 0 || limit <= 0) return [];
+  const isFree = (eb: ExpressionBuilder<Database, 'outbox'>) =>
+    eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]);
+  // Each due message numbered within its destination: live leases first, then by due time.
+  const ranked = db
     .selectFrom('outbox')
-    .select('id')
+    .select([
+      'id',
+      'next_attempt_at',
+      'claimed_until',
+      sql<number>`row_number() over (partition by client_id, channel order by case when claimed_until >= ${now} then 0 else 1 end, next_attempt_at, created_at, id)`.as(
+        'slot',
+      ),
+    ])
     .where('status', '=', 'pending')
     .where('channel', 'in', [...channels])
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .orderBy('next_attempt_at')
+    .where('next_attempt_at', '<=', now);
+  const fair = db
+    .selectFrom(ranked.as('r'))
+    .select('r.id')
+    .where('r.slot', '<=', perDestination)
+    .where((eb) => eb.or([eb('r.claimed_until', 'is', null), eb('r.claimed_until', '<', now)]))
+    .orderBy('r.slot')
+    .orderBy('r.next_attempt_at')
     .limit(limit);
-  const ids = dialect === 'postgres' ? claimable.forUpdate().skipLocked() : claimable;
+  // PostgreSQL: rows another instance is claiming this instant are skipped, not waited for (a
+  // window function cannot be locked, so the lock is taken by a plain select of the chosen ids).
+  const ids =
+    dialect === 'postgres'
+      ? db
+          .selectFrom('outbox')
+          .select('id')
+          .where('id', 'in', fair)
+          .where('status', '=', 'pending')
+          .where(isFree)
+          .forUpdate()
+          .skipLocked()
+      : fair;
   return (
     db
       .updateTable('outbox')
@@ -88,10 +129,36 @@ export async function claimDue(
       .where('id', 'in', ids)
       // Re-checked by the update itself: on SQLite nothing locked the rows between select and update.
       .where('status', '=', 'pending')
-      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+      .where(isFree)
       .returningAll()
       .execute()
   );
+}
+
+/**
+ * A failed try says the destination is failing: its other due messages (not being sent now)
+ * wait as long as the failed one, instead of each waiting out its own timeout meanwhile. They
+ * are not tried, so their attempts stay; the oldest goes first when the wait is over.
+ */
+export async function deferDestination(
+  db: Kysely<Database>,
+  message: Pick<OutboxRow, 'id' | 'client_id' | 'channel'>,
+  now: number,
+  until: number,
+): Promise<number> {
+  const result = await db
+    .updateTable('outbox')
+    .set({ next_attempt_at: until })
+    .where('status', '=', 'pending')
+    .where('channel', '=', message.channel)
+    .where((eb) =>
+      message.client_id === null ? eb('client_id', 'is', null) : eb('client_id', '=', message.client_id),
+    )
+    .where('id', '!=', message.id)
+    .where('next_attempt_at', '<', until)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** Records a delivery; only the worker holding the claim may (a lease taken over is not ours). */

@@ -1,11 +1,21 @@
 /**
- * The outbox worker: every few seconds it claims due messages of the channels this instance can
- * send (no SMTP_URL: e-mail waits; no Twilio: texts wait) and hands each to its sender. Runs on
- * every instance; the claim keeps two from sending the same message.
+ * The outbox worker: every few seconds, and whenever a send ends, it claims due messages of the
+ * channels this instance can send (no SMTP_URL: e-mail waits; no Twilio: texts wait) and hands
+ * each to its sender. Runs on every instance; the claim keeps two from sending the same message,
+ * and decides fairly which go first (outbox.ts).
  */
 import type { AppDeps } from '../context';
 import type { OutboxRow } from '../db/schema';
-import { type Channel, RETRY_FOR_MS, claimDue, markCancelled, markFailed, markSent } from './outbox';
+import {
+  type Channel,
+  RETRY_FOR_MS,
+  claimDue,
+  deferDestination,
+  markCancelled,
+  markFailed,
+  markSent,
+  retryDelay,
+} from './outbox';
 
 /** What a sender reports: sent; failed for now (retried); or never sendable (cancelled). */
 export type SendOutcome =
@@ -17,21 +27,42 @@ export type Sender = (message: OutboxRow, payload: unknown) => Promise<SendOutco
 export type Senders = Partial<Record<Channel, Sender>>;
 
 export interface OutboxWorker {
-  /** One round: claim what is due and send it. Resolves with how many were handled. */
+  /**
+   * Claims and sends until nothing is due and nothing is in flight. Resolves with how many
+   * messages were handled meanwhile (by this call or the sends it waited for).
+   */
   runOnce(): Promise<number>;
-  /** A round every `intervalMs` until stop(). */
+  /** Looks for due messages every `intervalMs` (and whenever a send ends) until stop(). */
   start(intervalMs: number): void;
   stop(): void;
 }
 
+export interface WorkerLimits {
+  /** Sends in flight at once on this instance, all destinations together. */
+  inFlight: number;
+  /** Sends in flight at once per channel whose destination is one shared service. */
+  perChannel: Partial<Record<Channel, number>>;
+}
+
+/** The SMTP relay and Twilio are one destination each; every client's webhook is its own. */
+export const WORKER_LIMITS: WorkerLimits = { inFlight: 16, perChannel: { email: 4, sms: 4 } };
+
+/**
+ * Sends do not wait for each other: each claimed message is sent on its own, and the worker
+ * claims again as soon as a send ends (up to the limits), so a send that hangs until its timeout
+ * holds one slot of its destination and one of the instance, nothing else.
+ */
 export function createOutboxWorker(
   deps: Pick<AppDeps, 'db' | 'dialect' | 'now' | 'instanceId'>,
   senders: Senders,
   onError: (error: unknown, message?: OutboxRow) => void,
+  limits: WorkerLimits = WORKER_LIMITS,
 ): OutboxWorker {
   const channels = (Object.keys(senders) as Channel[]).filter((c) => senders[c]);
   let timer: NodeJS.Timeout | null = null;
-  let running: Promise<number> | null = null;
+  const inFlight = new Map<string, Promise<void>>();
+  const perChannel = new Map<Channel, number>();
+  let handled = 0;
 
   async function deliver(message: OutboxRow): Promise<void> {
     const sender = senders[message.channel as Channel];
@@ -50,31 +81,96 @@ export function createOutboxWorker(
     const at = deps.now();
     if (outcome.result === 'sent') await markSent(deps.db, message, at, outcome.statusCode ?? null);
     else if (outcome.result === 'cancel') await markCancelled(deps.db, message, outcome.reason);
-    else await markFailed(deps.db, message, at, outcome.error, outcome.statusCode ?? null);
+    else if ((await markFailed(deps.db, message, at, outcome.error, outcome.statusCode ?? null)) === 'retry')
+      await deferDestination(deps.db, message, at, at + retryDelay(message.attempts + 1));
   }
 
-  async function round(): Promise<number> {
-    let handled = 0;
+  function launch(message: OutboxRow): void {
+    const channel = message.channel as Channel;
+    perChannel.set(channel, (perChannel.get(channel) ?? 0) + 1);
+    const sending = deliver(message)
+      .catch((error) => onError(error, message))
+      .finally(() => {
+        inFlight.delete(message.id);
+        perChannel.set(channel, (perChannel.get(channel) ?? 1) - 1);
+        handled++;
+        // A slot is free: fill it (with the timer on, or a runOnce waiting).
+        if (timer || draining) fill().catch((error) => onError(error));
+      });
+    inFlight.set(message.id, sending);
+  }
+
+  /** What may be claimed now: channel groups, each with how many of its messages fit. */
+  function openings(): { channels: Channel[]; limit: number }[] {
+    const room = limits.inFlight - inFlight.size;
+    if (room <= 0) return [];
+    const uncapped = channels.filter((c) => limits.perChannel[c] === undefined);
+    const capped = channels
+      .filter((c) => limits.perChannel[c] !== undefined)
+      .map((c) => ({
+        channels: [c],
+        limit: Math.min(room, limits.perChannel[c]! - (perChannel.get(c) ?? 0)),
+      }));
+    return [...(uncapped.length ? [{ channels: uncapped, limit: room }] : []), ...capped].filter(
+      (o) => o.limit > 0,
+    );
+  }
+
+  /** Claims while there is room; each claimed message starts sending at once. */
+  async function claimWhileRoom(): Promise<void> {
     for (;;) {
-      const batch = await claimDue(deps.db, deps.dialect, deps.instanceId, deps.now(), channels);
-      if (batch.length === 0) return handled;
-      await Promise.all(batch.map((m) => deliver(m).catch((error) => onError(error, m))));
-      handled += batch.length;
+      let claimed = 0;
+      for (const { channels: group } of openings()) {
+        // Room is read again: the group before may have filled some.
+        const limit = openings().find((o) => o.channels[0] === group[0])?.limit ?? 0;
+        const batch = await claimDue(deps.db, deps.dialect, deps.instanceId, deps.now(), group, limit);
+        for (const message of batch) launch(message);
+        claimed += batch.length;
+      }
+      if (claimed === 0) return;
     }
   }
 
-  const runOnce = () => {
-    // One round at a time per instance; a caller arriving meanwhile shares it.
-    running ??= round().finally(() => {
-      running = null;
+  // One claim loop at a time; a call meanwhile makes it go round once more.
+  let filling: Promise<void> | null = null;
+  let again = false;
+  function fill(): Promise<void> {
+    if (filling) {
+      again = true;
+      return filling;
+    }
+    filling = (async () => {
+      do {
+        again = false;
+        await claimWhileRoom();
+      } while (again);
+    })().finally(() => {
+      filling = null;
     });
-    return running;
-  };
+    return filling;
+  }
+
+  let draining: Promise<number> | null = null;
+  async function drain(): Promise<number> {
+    const before = handled;
+    for (;;) {
+      await fill();
+      if (inFlight.size === 0) return handled - before;
+      await Promise.race(inFlight.values());
+    }
+  }
+
   return {
-    runOnce,
+    runOnce() {
+      // One drain at a time per instance; a caller arriving meanwhile shares it.
+      draining ??= drain().finally(() => {
+        draining = null;
+      });
+      return draining;
+    },
     start(intervalMs) {
       if (timer) return;
-      timer = setInterval(() => runOnce().catch((error) => onError(error)), intervalMs);
+      timer = setInterval(() => fill().catch((error) => onError(error)), intervalMs);
       timer.unref();
     },
     stop() {
