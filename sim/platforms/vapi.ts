@@ -1,9 +1,12 @@
 /**
  * A local stand-in for Vapi (issue 18): GET /call (newest first, createdAt filters, limit),
- * GET /call/{id}, GET /assistant/{id} with the private key as a Bearer token, Vapi's error
- * bodies, public recording URLs, and server messages (status-update, end-of-call-report) posted
- * to a server URL with the legacy X-Vapi-Secret header or an HMAC credential's x-vapi-signature.
- * Shapes follow Vapi's published API (Call, Artifact, Analysis, ServerMessageEndOfCallReport).
+ * GET /call/{id}, GET /assistant/{id}, GET /phone-number/{id} with the private key as a Bearer
+ * token, Vapi's error bodies, public recording URLs, and server messages (status-update,
+ * end-of-call-report) posted to a server URL signed as its credential would: by default an HMAC
+ * credential left at Vapi's defaults (HmacAuthenticationPlan: x-signature = hex HMAC-SHA256 of
+ * "{timestamp}.{body}", x-timestamp), or the older forms. Calls on the account's saved number
+ * carry `phoneNumberId` only, as Vapi's do (issue 33.6). Shapes follow Vapi's published API
+ * (Call, Artifact, Analysis, ServerMessageEndOfCallReport, PhoneNumber).
  */
 import { createHmac } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
@@ -26,14 +29,53 @@ export type VapiCall = Record<string, unknown> & { id: string; createdAt: string
 export const VAPI_DEMO_KEY = 'vapi_demo_key';
 
 export const VAPI_SIM_ASSISTANT = { id: '5b0a4a6e-4d2b-4f5e-9a51-3f1c2d9b8a10', name: 'Booking Assistant' };
+/** The account's saved number: calls name it by `phoneNumberId`, GET /phone-number/{id} gives its digits. */
+export const VAPI_SIM_PHONE_NUMBER = {
+  id: '7f6e5d4c-3b2a-4190-8f7e-6d5c4b3a2918',
+  number: '+14155550100',
+  name: 'Front desk line',
+};
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * How the server URL's credential signs a delivery. `hmac` (the default) is an HMAC credential at
+ * Vapi's defaults; `hmac-body` one set to sign the body alone into x-vapi-signature; `header` the
+ * legacy X-Vapi-Secret; `bearer` an Authorization header.
+ */
+export interface VapiAuth {
+  secret: string;
+  kind?: 'hmac' | 'hmac-body' | 'header' | 'bearer';
+  encoding?: 'hex' | 'base64';
+  /** The x-timestamp sent and signed (default: now, in milliseconds). */
+  at?: number;
+}
 
 export interface VapiTestCall {
   webhookUrl: string;
   apiKey: string;
-  /** How the server URL's credential signs: the legacy header (default), an HMAC credential, or none. */
-  auth?: { secret: string; kind?: 'header' | 'hmac' | 'bearer' } | null;
+  auth?: VapiAuth | null;
   overrides?: Record<string, unknown>;
+}
+
+/** The headers a Vapi credential sends with `body` (none without one). */
+export function vapiAuthHeaders(body: string, auth: VapiAuth | null | undefined): Record<string, string> {
+  if (!auth) return {};
+  const digest = (payload: string) =>
+    createHmac('sha256', auth.secret)
+      .update(payload)
+      .digest(auth.encoding ?? 'hex');
+  switch (auth.kind ?? 'hmac') {
+    case 'hmac': {
+      const at = String(auth.at ?? Date.now());
+      return { 'x-signature': digest(`${at}.${body}`), 'x-timestamp': at };
+    }
+    case 'hmac-body':
+      return { 'x-vapi-signature': digest(body) };
+    case 'bearer':
+      return { authorization: `Bearer ${auth.secret}` };
+    default:
+      return { 'x-vapi-secret': auth.secret };
+  }
 }
 
 export interface VapiSim {
@@ -45,6 +87,10 @@ export interface VapiSim {
   /** A finished call: stored, then its status-update and end-of-call-report posted to the URL. */
   placeTestCall(options: VapiTestCall): Promise<{ call: VapiCall; status: number; body: string }>;
   setMode(mode: PlatformMode, times?: number): void;
+  /** Answers at most `n` calls a page whatever the limit asked (null: as asked). */
+  setPageCap(n: number | null): void;
+  /** The API requests received since the last reset, as "GET /path?query". */
+  requestLog(): string[];
   requests(): number;
   reset(): void;
   close(): Promise<void>;
@@ -59,6 +105,12 @@ export async function startVapiSim(opts: { port?: number; host?: string } = {}):
   const state = createPlatformState<VapiCall>();
   const { app, account } = createPlatformApp(state, vapiError);
   let base = '';
+  let pageCap: number | null = null;
+  let log: string[] = [];
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/_sim') && !request.url.startsWith('/recordings/'))
+      log.push(`${request.method} ${request.url}`);
+  });
 
   function makeCall(at: number, overrides: Record<string, unknown> = {}): VapiCall {
     const id = newId();
@@ -77,8 +129,8 @@ export async function startVapiSim(opts: { port?: number; host?: string } = {}):
       endedReason: 'customer-ended-call',
       cost: Math.round(duration * 0.0025 * 10_000) / 10_000,
       assistantId: VAPI_SIM_ASSISTANT.id,
-      phoneNumberId: '7f6e5d4c-3b2a-4190-8f7e-6d5c4b3a2918',
-      phoneNumber: { number: '+14155550100' },
+      // A call on a saved number names it; only a transient number comes whole (`phoneNumber`).
+      phoneNumberId: VAPI_SIM_PHONE_NUMBER.id,
       customer,
       analysis: {
         summary: 'The caller booked a consultation for Friday at nine thirty.',
@@ -138,7 +190,7 @@ export async function startVapiSim(opts: { port?: number; host?: string } = {}):
         );
       })
       .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.id < b.id ? -1 : 1));
-    return items.slice(0, limit);
+    return items.slice(0, Math.min(limit, pageCap ?? limit));
   });
 
   app.get<{ Params: { id: string } }>('/call/:id', async (request, reply) => {
@@ -153,6 +205,21 @@ export async function startVapiSim(opts: { port?: number; host?: string } = {}):
     if (!account(request)) return vapiError(reply, 401, 'Invalid Key.');
     if (request.params.id !== VAPI_SIM_ASSISTANT.id) return vapiError(reply, 404, 'Assistant not found');
     return { ...VAPI_SIM_ASSISTANT, orgId: '2c1a6f0e-8d4e-4a4f-b3a1-0c5b2c7d9e11' };
+  });
+
+  app.get<{ Params: { id: string } }>('/phone-number/:id', async (request, reply) => {
+    if (!account(request)) return vapiError(reply, 401, 'Invalid Key.');
+    if (!UUID.test(request.params.id)) return vapiError(reply, 400, 'id must be a UUID');
+    if (request.params.id !== VAPI_SIM_PHONE_NUMBER.id)
+      return vapiError(reply, 404, 'Phone number not found');
+    return {
+      ...VAPI_SIM_PHONE_NUMBER,
+      provider: 'vapi',
+      orgId: '2c1a6f0e-8d4e-4a4f-b3a1-0c5b2c7d9e11',
+      status: 'active',
+      createdAt: '2026-01-05T09:00:00.000Z',
+      updatedAt: '2026-01-05T09:00:00.000Z',
+    };
   });
 
   async function placeTestCall(options: VapiTestCall) {
@@ -180,18 +247,11 @@ export async function startVapiSim(opts: { port?: number; host?: string } = {}):
         artifact: call.artifact,
         analysis: call.analysis,
         customer: call.customer,
-        phoneNumber: { provider: 'vapi', number: '+14155550100' },
+        phoneNumber: { provider: 'vapi', id: VAPI_SIM_PHONE_NUMBER.id, number: VAPI_SIM_PHONE_NUMBER.number },
         call: snapshot,
       },
     };
-    const sign = (body: string): Record<string, string> => {
-      const auth = options.auth;
-      if (!auth) return {};
-      if (auth.kind === 'hmac')
-        return { 'x-vapi-signature': createHmac('sha256', auth.secret).update(body).digest('hex') };
-      if (auth.kind === 'bearer') return { authorization: `Bearer ${auth.secret}` };
-      return { 'x-vapi-secret': auth.secret };
-    };
+    const sign = (body: string) => vapiAuthHeaders(body, options.auth);
     const status = JSON.stringify({
       message: { type: 'status-update', status: 'in-progress', call: snapshot },
     });
@@ -222,5 +282,20 @@ export async function startVapiSim(opts: { port?: number; host?: string } = {}):
   }
 
   base = await listen(app, opts);
-  return { url: base, addCalls, placeTestCall, ...platformControls(state, app) };
+  const controls = platformControls(state, app);
+  return {
+    url: base,
+    addCalls,
+    placeTestCall,
+    ...controls,
+    setPageCap: (n: number | null) => {
+      pageCap = n;
+    },
+    requestLog: () => [...log],
+    reset() {
+      controls.reset();
+      pageCap = null;
+      log = [];
+    },
+  };
 }

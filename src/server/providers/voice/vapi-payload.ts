@@ -13,6 +13,7 @@ import {
   firstIssue,
   httpUrlOrNull,
   idLike,
+  isProviderId,
   looseObject,
   looseText,
   numberLike,
@@ -64,6 +65,12 @@ export const vapiCallSchema = z
     endedAt: text(LIMITS.timestamp).nullish(),
     cost: numberLike(MAX_CALL_PRICE_USD, `A call's cost is between $0 and $${MAX_CALL_PRICE_USD}`).nullish(),
     assistantId: z.string().trim().max(LIMITS.id).nullish(),
+    // A saved number of the account (GET /phone-number/{id}); `phoneNumber` is a transient one.
+    // An id we cannot put in a path is read as absent, not as a reason to refuse the call.
+    phoneNumberId: z
+      .unknown()
+      .transform((v) => (typeof v === 'string' && isProviderId(v.trim()) ? v.trim() : null))
+      .optional(),
     customer: numberObject,
     phoneNumber: numberObject,
     analysis: analysisSchema,
@@ -293,6 +300,9 @@ export function parseVapiCall(json: unknown, now: number = Date.now()): ParsedVa
 }
 
 export const vapiListSchema = z.array(z.unknown()).max(10_000);
+
+/** GET /phone-number/{id}: its digits (`number`; a SIP number has none). */
+export const vapiPhoneNumberSchema = z.object({ number: text(LIMITS.phone).nullish() });
 
 export const vapiAssistantSchema = z.object({
   name: z.string().trim().min(1).max(LIMITS.pathwayName).nullish(),

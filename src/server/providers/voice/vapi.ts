@@ -1,10 +1,12 @@
 /**
  * The Vapi adapter (issue 18): Vapi's REST API with the client's private key as a Bearer token,
  * over the shared HTTP client (provider-http.ts). Calls are listed newest first by GET /call and
- * paged by creation time; recordings are streamed from the artifact's URL.
+ * paged by creation time until a page brings nothing (issue 33.8); a call on a saved number names
+ * it by phoneNumberId, read once by GET /phone-number/{id} (issue 33.6); recordings are streamed
+ * from the artifact's URL.
  */
 import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
-import { ProviderNotFoundError, VoiceProviderError } from './errors';
+import { ProviderAuthError, ProviderNotFoundError, VoiceProviderError } from './errors';
 import { isProviderId } from './payload-fields';
 import {
   type ProviderHttpOptions,
@@ -14,19 +16,30 @@ import {
   streamRecordingOfCall,
 } from './provider-http';
 import type { ListCallsQuery, ListCallsResult, NormalizedCall, VoiceProvider } from './types';
-import { parseVapiCall, vapiAssistantSchema, vapiCallSchema, vapiListSchema } from './vapi-payload';
+import {
+  parseVapiCall,
+  vapiAssistantSchema,
+  vapiCallSchema,
+  vapiListSchema,
+  vapiPhoneNumberSchema,
+} from './vapi-payload';
 import { parseVapiWebhook } from './vapi-webhook';
 
-/** Vapi's GET /call answers at most this many calls a page. */
-const MAX_PAGE = 1000;
+/**
+ * What a page asks for: Vapi documents `limit` as "defaults to 100" and states no maximum, so we
+ * never ask for more; and it may answer fewer than asked, so a short page is not the last.
+ */
+const MAX_PAGE = 100;
 
 /**
  * Where the next page starts: calls created at or before `before`, less the ones already seen at
  * exactly that instant (two calls can share a millisecond; `createdAtLt` would skip one of them).
+ * `strict`: strictly before it (a page held nothing but calls already seen at that instant).
  */
 interface VapiCursor {
   before: string;
   seen: string[];
+  strict?: boolean;
 }
 
 function readCursor(cursor: string | undefined): VapiCursor | null {
@@ -38,7 +51,11 @@ function readCursor(cursor: string | undefined): VapiCursor | null {
       Number.isFinite(Date.parse(value.before)) &&
       Array.isArray(value.seen)
     )
-      return { before: value.before, seen: value.seen.filter((id): id is string => typeof id === 'string') };
+      return {
+        before: value.before,
+        seen: value.seen.filter((id): id is string => typeof id === 'string'),
+        strict: value.strict === true,
+      };
   } catch {
     // An unreadable cursor starts from the top.
   }
@@ -49,13 +66,52 @@ export function createVapiProvider(options: ProviderHttpOptions): VoiceProvider 
   const http = createProviderHttp(options, (apiKey) => ({ authorization: `Bearer ${apiKey}` }));
   const { send, readJson, discard, unexpected, getJson } = http;
   const cachedName = createNameCache();
+  const cachedNumber = createNameCache();
+
+  /** The digits of a saved number; null when Vapi does not know it or cannot answer now. */
+  async function phoneNumberOf(apiKey: string, id: string): Promise<string | null> {
+    if (!isProviderId(id)) return null;
+    try {
+      return await cachedNumber(apiKey, id, async () => {
+        const found = await getJson(apiKey, `/phone-number/${encodeURIComponent(id)}`, [404, 400]);
+        const parsed = found ? vapiPhoneNumberSchema.safeParse(found.json) : null;
+        return parsed?.success ? (parsed.data.number?.trim() ?? null) : null;
+      });
+    } catch (error) {
+      // A refused key stops the sync; any other failure leaves the number empty until next time.
+      if (error instanceof ProviderAuthError) throw error;
+      return null;
+    }
+  }
+
+  /**
+   * Vapi's call with our number filled in from its phoneNumberId when the call does not carry it
+   * whole (a saved number, not a transient one); the stored raw call stays as Vapi sent it.
+   */
+  async function withOurNumber(apiKey: string, items: unknown[]): Promise<unknown[]> {
+    const missing = (item: unknown): string | null => {
+      const head = vapiCallSchema.pick({ phoneNumberId: true, phoneNumber: true }).safeParse(item);
+      if (!head.success || head.data.phoneNumber?.number?.trim()) return null;
+      return head.data.phoneNumberId?.trim() || null;
+    };
+    const ids = [...new Set(items.map(missing).filter((id): id is string => id !== null))];
+    if (ids.length === 0) return items;
+    const numbers = new Map<string, string | null>();
+    for (const id of ids) numbers.set(id, await phoneNumberOf(apiKey, id));
+    return items.map((item) => {
+      const id = missing(item);
+      const number = id ? numbers.get(id) : null;
+      return number ? { ...(item as Record<string, unknown>), phoneNumber: { number } } : item;
+    });
+  }
 
   async function getCall(apiKey: string, callId: string): Promise<{ call: NormalizedCall; raw: unknown }> {
     if (!isProviderId(callId)) throw new ProviderNotFoundError();
     // An id that is not one of Vapi's UUIDs is answered 400.
     const found = await getJson(apiKey, `/call/${encodeURIComponent(callId)}`, [404, 400]);
     if (!found) throw new ProviderNotFoundError();
-    const parsed = parseVapiCall(found.json);
+    const [filled] = await withOurNumber(apiKey, [found.json]);
+    const parsed = parseVapiCall(filled);
     if (!parsed.success)
       throw new VoiceProviderError('The voice provider sent a call we could not read', found.status);
     return { call: parsed.call, raw: found.json };
@@ -77,7 +133,7 @@ export function createVapiProvider(options: ProviderHttpOptions): VoiceProvider 
         query: {
           limit: String(limit),
           createdAtGe: q.startDate?.toISOString(),
-          createdAtLe: cursor?.before,
+          ...(cursor?.strict ? { createdAtLt: cursor.before } : { createdAtLe: cursor?.before }),
         },
       });
       if (!result.response.ok) {
@@ -90,13 +146,15 @@ export function createVapiProvider(options: ProviderHttpOptions): VoiceProvider 
           'The voice provider sent a call list we could not read',
           result.response.status,
         );
+      const items = list.data;
+      const filled = await withOurNumber(apiKey, items);
       const seen = new Set(cursor?.seen ?? []);
       const calls: NormalizedCall[] = [];
       const raw: unknown[] = [];
       let oldest: string | null = null;
       let atOldest: string[] = [];
       let fresh = 0;
-      for (const item of list.data) {
+      for (const [i, item] of items.entries()) {
         const head = vapiCallSchema.pick({ id: true, createdAt: true }).safeParse(item);
         if (head.success && head.data.createdAt) {
           const at = head.data.createdAt;
@@ -107,22 +165,24 @@ export function createVapiProvider(options: ProviderHttpOptions): VoiceProvider 
         }
         if (head.success && seen.has(head.data.id)) continue;
         fresh++;
-        const parsed = parseVapiCall(item);
+        const parsed = parseVapiCall(filled[i]);
         // One unreadable item must not stop a sync; it is skipped, the paging goes on past it.
         if (!parsed.success) continue;
         calls.push(parsed.call);
         raw.push(item);
       }
-      // The last page is a short one, or one that brought nothing new.
-      const last = list.data.length < limit || fresh === 0 || oldest === null;
+      // Only an empty page is the last (Vapi may answer fewer than asked); a page of calls already
+      // seen at the cursor's instant moves on to strictly before it (the rest at that instant, past
+      // a page of them, are skipped).
+      if (items.length === 0 || oldest === null) return { calls, raw, nextCursor: null };
+      if (fresh === 0 && cursor)
+        return { calls, raw, nextCursor: JSON.stringify({ before: cursor.before, seen: [], strict: true }) };
       const carried =
-        cursor && oldest !== null && Date.parse(cursor.before) === Date.parse(oldest) ? cursor.seen : [];
+        cursor && !cursor.strict && Date.parse(cursor.before) === Date.parse(oldest) ? cursor.seen : [];
       return {
         calls,
         raw,
-        nextCursor: last
-          ? null
-          : JSON.stringify({ before: oldest, seen: [...new Set([...carried, ...atOldest])] }),
+        nextCursor: JSON.stringify({ before: oldest, seen: [...new Set([...carried, ...atOldest])] }),
       };
     },
 
