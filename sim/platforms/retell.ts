@@ -1,6 +1,8 @@
 /**
  * A local stand-in for Retell (issue 18): POST /v3/list-calls (filter_criteria on
- * start_timestamp, sort_order, limit, pagination_key → {items, has_more, pagination_key}),
+ * start_timestamp, end_timestamp and call_status, sort_order, limit, pagination_key → {items,
+ * has_more, pagination_key}; a call that never connected has no start_timestamp, so a filter on
+ * it leaves the call out, as a filter on a missing field does),
  * GET /v2/get-call/{call_id}, GET /get-agent/{agent_id}, with the API key as a Bearer token;
  * public recording URLs; and the call_started, call_ended and call_analyzed webhooks signed the
  * way Retell's SDK verifies them (X-Retell-Signature: v=<ms>,d=<hex HMAC-SHA256 of body + ms>,
@@ -20,7 +22,13 @@ import {
   randomPhone,
 } from './common';
 
-export type RetellCall = Record<string, unknown> & { call_id: string; start_timestamp: number };
+export type RetellCall = Record<string, unknown> & {
+  call_id: string;
+  /** Absent on a call that never connected. */
+  start_timestamp?: number;
+  end_timestamp?: number;
+  call_status?: string;
+};
 
 /** The demo account's API key (`npm run sim`, `npm run dev`). */
 export const RETELL_DEMO_KEY = 'key_retell_demo';
@@ -38,11 +46,18 @@ export interface RetellTestCall {
   overrides?: Record<string, unknown>;
 }
 
+export interface AddRetellCalls {
+  count?: number;
+  endAt?: number;
+  notConnected?: boolean;
+}
+
 export interface RetellSim {
   url: string;
   accounts: Map<string, Map<string, RetellCall>>;
   addKey(apiKey: string): void;
-  addCalls(apiKey: string, options?: { count?: number; endAt?: number }): RetellCall[];
+  /** Ended calls, one a minute back from `endAt`; `notConnected`: dialled, never answered. */
+  addCalls(apiKey: string, options?: AddRetellCalls): RetellCall[];
   /** A finished call: stored, then call_started, call_ended and call_analyzed posted, signed. */
   placeTestCall(options: RetellTestCall): Promise<{ call: RetellCall; status: number; body: string }>;
   setMode(mode: PlatformMode, times?: number): void;
@@ -113,15 +128,25 @@ export async function startRetellSim(opts: { port?: number; host?: string } = {}
     const limit = body.limit === undefined ? 50 : Number(body.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
       return retellError(reply, 400, 'limit must be 1..1000');
-    const filter = (body.filter_criteria ?? {}) as { start_timestamp?: { op?: string; value?: unknown } };
-    const since = filter.start_timestamp?.op === 'ge' ? Number(filter.start_timestamp.value) : null;
+    type NumberFilter = { op?: string; value?: unknown };
+    const filter = (body.filter_criteria ?? {}) as {
+      start_timestamp?: NumberFilter;
+      end_timestamp?: NumberFilter;
+      call_status?: { op?: string; value?: unknown };
+    };
+    const atLeast = (f: NumberFilter | undefined, value: number | undefined) =>
+      f?.op !== 'ge' || (value !== undefined && value >= Number(f.value));
+    const statuses = Array.isArray(filter.call_status?.value) ? (filter.call_status.value as string[]) : null;
     const ascending = body.sort_order === 'ascending';
+    const when = (c: RetellCall) => c.start_timestamp ?? c.end_timestamp ?? 0;
     const all = [...calls.values()]
-      .filter((c) => since === null || c.start_timestamp >= since)
-      .sort(
-        (a, b) =>
-          (ascending ? 1 : -1) * (a.start_timestamp - b.start_timestamp) || (a.call_id < b.call_id ? -1 : 1),
-      );
+      .filter(
+        (c) =>
+          atLeast(filter.start_timestamp, c.start_timestamp) &&
+          atLeast(filter.end_timestamp, c.end_timestamp) &&
+          (statuses === null || statuses.includes(String(c.call_status))),
+      )
+      .sort((a, b) => (ascending ? 1 : -1) * (when(a) - when(b)) || (a.call_id < b.call_id ? -1 : 1));
     // Retell's key is opaque; here it is the id of the last call of the page before.
     let start = 0;
     if (typeof body.pagination_key === 'string') {
@@ -181,11 +206,30 @@ export async function startRetellSim(opts: { port?: number; host?: string } = {}
     ids: addCalls(request.body.apiKey, { count: request.body.count }).map((c) => c.call_id),
   }));
 
-  function addCalls(apiKey: string, options: { count?: number; endAt?: number } = {}) {
+  /** A dialled call nobody answered: Retell has no start, no duration, no transcript for it. */
+  function notConnected(end: number): RetellCall {
+    const {
+      start_timestamp: _s,
+      duration_ms: _d,
+      transcript: _t,
+      transcript_object: _o,
+      recording_url: _u,
+      call_analysis: _a,
+      ...call
+    } = makeCall(end, {
+      call_status: 'not_connected',
+      disconnection_reason: 'dial_no_answer',
+      direction: 'outbound',
+    });
+    return call;
+  }
+
+  function addCalls(apiKey: string, options: AddRetellCalls = {}) {
     const end = options.endAt ?? Date.now();
     const out: RetellCall[] = [];
     for (let i = 0; i < (options.count ?? 1); i++) {
-      const call = makeCall(end - i * 60_000);
+      const at = end - i * 60_000;
+      const call = options.notConnected ? notConnected(at) : makeCall(at);
       accountOf(state, apiKey).set(call.call_id, call);
       out.push(call);
     }

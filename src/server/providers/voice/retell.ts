@@ -2,7 +2,9 @@
  * The Retell adapter (issue 18): Retell's REST API with the client's API key as a Bearer token,
  * over the shared HTTP client (provider-http.ts). Calls are listed by POST /v3/list-calls (the v2
  * list is retired), oldest first from the start date, paged by Retell's pagination_key; recordings
- * are streamed from the call's recording_url.
+ * are streamed from the call's recording_url. A call that never connected has no start_timestamp,
+ * so a listing since a date is read in two passes: the calls started since then, then the ones
+ * that never connected and ended since then (issue 33.7).
  */
 import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
 import { ProviderNotFoundError, VoiceProviderError } from './errors';
@@ -12,6 +14,7 @@ import {
   checkKeyWith,
   createNameCache,
   createProviderHttp,
+  isObject,
   streamRecordingOfCall,
 } from './provider-http';
 import { parseRetellCall, retellAgentSchema, retellListSchema } from './retell-payload';
@@ -19,6 +22,30 @@ import { parseRetellWebhook } from './retell-webhook';
 import type { ListCallsQuery, ListCallsResult, NormalizedCall, VoiceProvider } from './types';
 
 const MAX_PAGE = 1000;
+
+/** Retell's call_status values of a call that may never have connected. */
+const UNCONNECTED_STATUSES = ['not_connected', 'error'];
+
+/**
+ * Where the listing is: the pass (`started`: calls started since the date; `unconnected`: calls
+ * never connected that ended since it) and Retell's pagination key within it.
+ */
+interface RetellCursor {
+  pass: 'started' | 'unconnected';
+  key: string | null;
+}
+
+function readCursor(cursor: string | undefined): RetellCursor {
+  if (!cursor) return { pass: 'started', key: null };
+  try {
+    const value = JSON.parse(cursor) as Partial<RetellCursor>;
+    if (value.pass === 'started' || value.pass === 'unconnected')
+      return { pass: value.pass, key: typeof value.key === 'string' ? value.key : null };
+  } catch {
+    // An unreadable cursor starts from the top.
+  }
+  return { pass: 'started', key: null };
+}
 
 export function createRetellProvider(options: ProviderHttpOptions): VoiceProvider {
   const http = createProviderHttp(options, (apiKey) => ({ authorization: `Bearer ${apiKey}` }));
@@ -58,17 +85,22 @@ export function createRetellProvider(options: ProviderHttpOptions): VoiceProvide
 
     async listCalls(apiKey: string, q: ListCallsQuery): Promise<ListCallsResult> {
       const limit = Math.min(MAX_PAGE, Math.max(1, Math.floor(q.limit ?? MAX_PAGE)));
+      const cursor = readCursor(q.cursor);
+      const since = q.startDate?.getTime();
+      const filter =
+        since === undefined
+          ? undefined
+          : cursor.pass === 'started'
+            ? { start_timestamp: { type: 'number', op: 'ge', value: since } }
+            : {
+                call_status: { type: 'enum', op: 'in', value: UNCONNECTED_STATUSES },
+                end_timestamp: { type: 'number', op: 'ge', value: since },
+              };
       const page = await list(apiKey, {
-        ...(q.startDate
-          ? {
-              filter_criteria: {
-                start_timestamp: { type: 'number', op: 'ge', value: q.startDate.getTime() },
-              },
-            }
-          : {}),
+        ...(filter ? { filter_criteria: filter } : {}),
         sort_order: 'ascending',
         limit,
-        ...(q.cursor ? { pagination_key: q.cursor } : {}),
+        ...(cursor.key ? { pagination_key: cursor.key } : {}),
       });
       const items = page.items ?? [];
       const calls: NormalizedCall[] = [];
@@ -77,11 +109,17 @@ export function createRetellProvider(options: ProviderHttpOptions): VoiceProvide
         const parsed = parseRetellCall(item);
         // One unreadable item must not stop a sync; it is skipped, the paging goes on past it.
         if (!parsed.success) continue;
+        // A call that started was in the first pass (or started before the date).
+        if (cursor.pass === 'unconnected' && isObject(item) && typeof item.start_timestamp === 'number')
+          continue;
         calls.push(parsed.call);
         raw.push(item);
       }
       const more = page.has_more === true && !!page.pagination_key && items.length > 0;
-      return { calls, raw, nextCursor: more ? (page.pagination_key ?? null) : null };
+      let next: RetellCursor | null = more ? { pass: cursor.pass, key: page.pagination_key ?? null } : null;
+      if (!next && since !== undefined && cursor.pass === 'started')
+        next = { pass: 'unconnected', key: null };
+      return { calls, raw, nextCursor: next ? JSON.stringify(next) : null };
     },
 
     getCall,
