@@ -78,6 +78,9 @@ describe(`unknown query values (${TEST_DB})`, () => {
       ['/api/admin/audit?action=client.explode', adminCookie, 'action'],
       ['/api/admin/audit?page=-1', adminCookie, 'page'],
       ['/api/demo/calls?status=weird', '', 'status'],
+      ['/api/demo/recording/any?download=0x', '', 'download'],
+      ['/api/client/events?lastEventId=soon', clientCookie, 'lastEventId'],
+      [`/api/admin/clients/${clientId}/events?lastEventId=-3`, adminCookie, 'lastEventId'],
     ];
     for (const [url, cookie, parameter] of cases) {
       const res = await get(url, cookie);

@@ -31,7 +31,12 @@ import { DEMO_CLIENT, DEMO_CLIENT_ID, createDemoData } from './demo-data';
 
 export const demoRecordingPath = (id: string) => `/api/demo/recording/${id}`;
 
-const RecordingQuery = z.object({ download: z.string().max(10).optional() });
+const RecordingQuery = z.object({
+  download: z
+    .enum(['1', 'true', '0', 'false'], { message: 'download must be 1, true, 0 or false' })
+    .optional()
+    .transform((v) => v === '1' || v === 'true'),
+});
 
 /** Without a demo provider account, one stand-in recording serves every demo call. */
 let recordingAudio: Promise<Buffer> | null = null;
@@ -150,7 +155,7 @@ export default async function demoRoutes(fastify: FastifyInstance): Promise<void
       const call = await calls.findCall(DEMO_CLIENT_ID, id);
       if (demo.fromProvider)
         return sendRecording(app.deps, request, reply, call, {
-          download: !!download,
+          download,
           cacheControl: 'public, max-age=3600',
         });
       if (!call) throw notFound('Call not found');

@@ -34,18 +34,17 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
     reply: FastifyReply,
     clientId: string,
     stillAllowed: () => Promise<boolean>,
+    lastEventId: number | undefined,
   ) {
     if (
       (perClient.get(clientId) ?? 0) >= MAX_STREAMS_PER_CLIENT ||
       live.openStreams() >= MAX_STREAMS_PER_INSTANCE
     )
       throw tooManyRequests('Too many live streams open; close a tab and try again');
+    // The browser's own Last-Event-ID header wins; the query parameter (validated by the route)
+    // is for clients that cannot set headers.
     const header = request.headers['last-event-id'];
-    const query = LastEventId.safeParse(request.query);
-    const resumeFrom = Number.parseInt(
-      String(header ?? (query.success ? (query.data.lastEventId ?? '') : '')),
-      10,
-    );
+    const resumeFrom = Number.parseInt(String(header ?? lastEventId ?? ''), 10);
 
     reply.hijack();
     const raw = reply.raw;
@@ -132,20 +131,31 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
     heartbeat.unref();
   }
 
-  app.get('/api/client/events', async (request, reply) => {
+  app.get('/api/client/events', { schema: { querystring: LastEventId } }, async (request, reply) => {
     const client = requireClient(request);
     await stream(
       request,
       reply,
       client.id,
       async () => (await currentClient(app, request))?.id === client.id,
+      request.query.lastEventId,
     );
   });
 
-  app.get('/api/admin/clients/:id/events', { schema: { params: ClientParam } }, async (request, reply) => {
-    const admin = requireAdmin(request);
-    const client = await findClient(app.deps.db, request.params.id);
-    if (!client) throw notFound(MESSAGES.clientNotFound);
-    await stream(request, reply, client.id, async () => (await currentAdmin(app, request))?.id === admin.id);
-  });
+  app.get(
+    '/api/admin/clients/:id/events',
+    { schema: { params: ClientParam, querystring: LastEventId } },
+    async (request, reply) => {
+      const admin = requireAdmin(request);
+      const client = await findClient(app.deps.db, request.params.id);
+      if (!client) throw notFound(MESSAGES.clientNotFound);
+      await stream(
+        request,
+        reply,
+        client.id,
+        async () => (await currentAdmin(app, request))?.id === admin.id,
+        request.query.lastEventId,
+      );
+    },
+  );
 }
