@@ -1,5 +1,6 @@
 /** A client's sync history (Support Tools): each sync, who started it, what it found; and "Sync now". */
 import { useState } from 'react';
+import type { SyncRun } from '../../../contract/agency';
 import { formatCallCreated } from '../../../contract/format';
 import { CallPagination } from '../../components/calls/call-pagination';
 import { PendingButton } from '../../components/pending-button';
@@ -7,10 +8,23 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { failureToast } from '../../lib/failure-toast';
+import { cn } from '../../lib/utils';
 import { toast } from '../../lib/use-toast';
 import { useSyncClient, useSyncRuns } from './console-queries';
 
 const seconds = (ms: number | null) => (ms === null ? 'running' : `${(ms / 1000).toFixed(1)} s`);
+
+/** Provider errors retried, per status: "429 ×3, 503 ×1"; a dash when none. */
+export function retriedText(retried: Record<string, number>): string {
+  const entries = Object.entries(retried).sort(([a], [b]) => a.localeCompare(b));
+  return entries.length === 0 ? '—' : entries.map(([status, n]) => `${status} ×${n}`).join(', ');
+}
+
+function resultText(run: SyncRun): string {
+  if (run.status === 'running') return 'Running';
+  if (run.error) return run.error;
+  return run.unfetched > 0 ? `${run.unfetched} details left for the next sync` : 'OK';
+}
 
 export function SyncHistoryCard({ clientId, hasKey }: { clientId: string; hasKey: boolean }) {
   const [page, setPage] = useState(1);
@@ -59,6 +73,7 @@ export function SyncHistoryCard({ clientId, hasKey }: { clientId: string; hasKey
                 <TableHead className="text-right">New</TableHead>
                 <TableHead className="text-right">Updated</TableHead>
                 <TableHead>Took</TableHead>
+                <TableHead title="Provider errors answered, then retried, per HTTP status">Retried</TableHead>
                 <TableHead>Result</TableHead>
               </TableRow>
             </TableHeader>
@@ -70,9 +85,20 @@ export function SyncHistoryCard({ clientId, hasKey }: { clientId: string; hasKey
                   <TableCell className="text-right tabular-nums">{run.created}</TableCell>
                   <TableCell className="text-right tabular-nums">{run.updated}</TableCell>
                   <TableCell className="whitespace-nowrap">{seconds(run.durationMs)}</TableCell>
-                  <TableCell className={run.error ? 'min-w-40 text-destructive text-sm' : 'text-sm'}>
-                    {run.error ??
-                      (run.unfetched > 0 ? `${run.unfetched} details left for the next sync` : 'OK')}
+                  <TableCell className="whitespace-nowrap text-sm tabular-nums">
+                    {retriedText(run.retried)}
+                  </TableCell>
+                  <TableCell
+                    className={cn(
+                      'text-sm',
+                      run.status === 'failed' && 'min-w-40 text-destructive',
+                      run.status === 'interrupted' && 'min-w-40 text-amber-700 dark:text-amber-400',
+                    )}
+                  >
+                    {run.status === 'interrupted' && <span className="font-medium">Interrupted. </span>}
+                    {run.status === 'interrupted'
+                      ? run.error?.replace(/^Interrupted: /, '')
+                      : resultText(run)}
                   </TableCell>
                 </TableRow>
               ))}

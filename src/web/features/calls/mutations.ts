@@ -4,13 +4,15 @@
  * path of SPEC §8: "Unauthorized" toast, then /api/login after 500 ms.
  */
 import { type MutationFunction, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RemovedSamples, SeedResult, SyncResult } from '../../../contract/calls';
+import { useState } from 'react';
+import type { RemovedSamples, SeedResult, SyncProgress, SyncResult } from '../../../contract/calls';
 import type { HandledResponse } from '../../../contract/outcomes';
 import { apiJson, isUnauthorizedError } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { handleUnauthorized } from '../../lib/session';
 import { toast } from '../../lib/use-toast';
 import type { CallSource } from './call-source';
+import { syncAndFollow } from './follow-sync';
 import { callKeys } from './query-keys';
 
 interface ToastText {
@@ -40,12 +42,15 @@ export function useCallsMutation<TData, TVariables = void>(options: CallsMutatio
   });
 }
 
+/** The sync, followed to its end when it runs on in the background; `progress` while it does. */
 export function useSyncCalls() {
-  return useCallsMutation<SyncResult>({
-    mutationFn: () => apiJson<SyncResult>('POST', '/api/client/calls/sync'),
+  const [progress, setProgress] = useState<SyncProgress | null>(null);
+  const mutation = useCallsMutation<SyncResult>({
+    mutationFn: () => syncAndFollow(setProgress).finally(() => setProgress(null)),
     success: (result) => ({ title: 'Calls synced successfully from Bland AI', description: result?.message }),
     failure: 'Failed to sync calls',
   });
+  return { ...mutation, progress };
 }
 
 export function useSeedSampleCalls() {

@@ -127,6 +127,15 @@ export function DashboardHeader({
             disabled={sync.isPending}
             onClick={() => sync.mutate()}
           />
+          {sync.progress && (
+            <span
+              role="status"
+              className="text-muted-foreground text-sm tabular-nums"
+              data-testid="sync-progress"
+            >
+              Syncing: {sync.progress.fetched.toLocaleString('en-US')} calls read
+            </span>
+          )}
           <HeaderIconButton
             variant={searchOpen ? 'secondary' : 'outline'}
             label="Search calls"
