@@ -2,11 +2,13 @@
  * Vapi and Retell beside Bland (issue 18), on the test database, through the real adapters
  * against the stand-ins in sim/platforms: onboarding on each platform through the wizard's
  * endpoints (a test call arrives, signed the platform's way), the client's dashboard, outcome,
- * recording, sync and export; refused signatures; the platforms' error answers; cursor paging.
+ * recording, sync and export; refused signatures; the platforms' error answers; cursor paging;
+ * Vapi's HMAC defaults, stale and replayed deliveries, saved numbers, and Retell calls that never
+ * connected (issue 33).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RetellSim, startRetellSim } from '../../sim/platforms/retell';
-import { type VapiSim, startVapiSim } from '../../sim/platforms/vapi';
+import { VAPI_SIM_PHONE_NUMBER, type VapiSim, startVapiSim, vapiAuthHeaders } from '../../sim/platforms/vapi';
 import type { VoiceProviderId } from '../../src/contract/providers';
 import { createRetellProvider } from '../../src/server/providers/voice/retell';
 import { createVapiProvider } from '../../src/server/providers/voice/vapi';
@@ -60,13 +62,21 @@ describe(`Vapi and Retell beside Bland (${TEST_DB})`, () => {
     });
     expect(generated.statusCode, generated.body).toBe(201);
     const { id, webhookUrl } = generated.json() as { id: string; webhookUrl: string };
-    const edited = await req('PUT', `/api/admin/client-config/${id}`, {
-      firstName: 'Ada',
-      lastName: 'Platform',
-      email,
-      blandApiKey: apiKey,
-      ...(secret ? { webhookSigningSecret: secret } : {}),
-    });
+    // Key checks are limited per admin (10 per 15 minutes): each onboarding has its own admin.
+    const a = await createAdminUser(t.deps);
+    const own = await loginAdmin(t.app, a.username, a.password);
+    const edited = await req(
+      'PUT',
+      `/api/admin/client-config/${id}`,
+      {
+        firstName: 'Ada',
+        lastName: 'Platform',
+        email,
+        blandApiKey: apiKey,
+        ...(secret ? { webhookSigningSecret: secret } : {}),
+      },
+      own,
+    );
     expect(edited.statusCode, edited.body).toBe(200);
     return { id, email, url: `${appUrl}${new URL(webhookUrl).pathname}` };
   }
@@ -177,8 +187,9 @@ describe(`Vapi and Retell beside Bland (${TEST_DB})`, () => {
       const answer = await vapi.placeTestCall({ webhookUrl: v.url, apiKey: vapiKey, auth });
       expect(answer.status).toBe(401);
     }
-    // The credential's other forms are accepted: an HMAC of the body, a Bearer token.
-    for (const kind of ['hmac', 'bearer'] as const) {
+    // The credential's forms are accepted: HMAC at Vapi's defaults or of the body alone, the
+    // legacy header, a Bearer token.
+    for (const kind of ['hmac', 'hmac-body', 'header', 'bearer'] as const) {
       const answer = await vapi.placeTestCall({
         webhookUrl: v.url,
         apiKey: vapiKey,
@@ -216,7 +227,7 @@ describe(`Vapi and Retell beside Bland (${TEST_DB})`, () => {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('client_id', 'in', [v.id, r.id])
       .executeTakeFirstOrThrow();
-    expect(Number(stored.n)).toBe(2);
+    expect(Number(stored.n)).toBe(4);
   });
 
   it('answers bad bodies with 400 and acknowledges the other messages', async () => {
@@ -331,6 +342,104 @@ describe(`Vapi and Retell beside Bland (${TEST_DB})`, () => {
     expect(pages).toBe(3);
     expect(rSeen).toEqual([...rSeen].sort((a, b) => a - b));
     expect(rSeen).toHaveLength(5);
+  });
+
+  const countCalls = async (clientId: string) =>
+    Number(
+      (
+        await t.deps.db
+          .selectFrom('calls')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('client_id', '=', clientId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('accepts a delivery signed at Vapi’s HMAC defaults, refuses a stale one, and merges a replayed body-only one', async () => {
+    const key = 'vapi-private-key-0007';
+    const secret = 'vapi-hmac-secret-0007';
+    vapi.addKey(key);
+    const { id, url } = await onboard('vapi', key, secret);
+    // The stand-in's default credential: x-signature over "{timestamp}.{body}", x-timestamp.
+    const placed = await vapi.placeTestCall({ webhookUrl: url, apiKey: key, auth: { secret } });
+    expect(placed.status, placed.body).toBe(200);
+    expect(await countCalls(id)).toBe(1);
+
+    const report = (callId: string) =>
+      JSON.stringify({
+        message: {
+          type: 'end-of-call-report',
+          endedReason: 'customer-ended-call',
+          startedAt: new Date(Date.now() - 90_000).toISOString(),
+          endedAt: new Date(Date.now() - 30_000).toISOString(),
+          call: {
+            id: callId,
+            createdAt: new Date(Date.now() - 90_000).toISOString(),
+            type: 'outboundPhoneCall',
+          },
+        },
+      });
+    const post = (body: string, headers: Record<string, string>) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+
+    // Captured and sent again ten minutes later: the timestamp gives it away.
+    const staleBody = report('5d9c2b1a-0e4f-4a3b-8c7d-6e5f4a3b2c10');
+    const stale = await post(staleBody, vapiAuthHeaders(staleBody, { secret, at: Date.now() - 600_000 }));
+    expect(stale.status).toBe(401);
+    expect((await stale.json()).message).toMatch(/5 minutes/);
+    expect(await countCalls(id)).toBe(1);
+
+    // A body-only signature cannot be dated: its replay is the same call again, merged.
+    const bodyOnly = report('6e0d3c2b-1f5a-4b4c-9d8e-7f6a5b4c3d21');
+    for (let i = 0; i < 2; i++) {
+      const answer = await post(bodyOnly, vapiAuthHeaders(bodyOnly, { secret, kind: 'hmac-body' }));
+      expect(answer.status).toBe(200);
+    }
+    expect(await countCalls(id)).toBe(2);
+  });
+
+  it('syncs Vapi calls on a saved number with the agency’s number filled from phoneNumberId', async () => {
+    const key = 'vapi-private-key-0008';
+    vapi.addKey(key);
+    const { id, email, url } = await onboard('vapi', key);
+    await vapi.placeTestCall({ webhookUrl: url, apiKey: key });
+    const cookie = await finishAndLogin(id, email);
+    const added = vapi.addCalls(key, { count: 4, endAt: Date.now() - 60_000 });
+    added[0].type = 'inboundPhoneCall';
+    const synced = await req('POST', '/api/client/calls/sync', undefined, cookie);
+    expect(synced.json()).toMatchObject({ created: 4 });
+    const { calls } = (await req('GET', '/api/client/calls', undefined, cookie)).json() as {
+      calls: { fromNumber: string; toNumber: string }[];
+    };
+    expect(calls).toHaveLength(5);
+    for (const call of calls) {
+      expect([call.fromNumber, call.toNumber]).toContain(VAPI_SIM_PHONE_NUMBER.number);
+      expect(call.fromNumber).not.toBe('');
+      expect(call.toNumber).not.toBe('');
+    }
+    expect(calls.filter((c) => c.toNumber === VAPI_SIM_PHONE_NUMBER.number)).toHaveLength(1);
+  });
+
+  it('syncs Retell calls that never connected, as failed no-answers', async () => {
+    const key = 'key_retell0000000000000009';
+    retell.addKey(key);
+    const { id, email, url } = await onboard('retell', key);
+    await retell.placeTestCall({ webhookUrl: url, apiKey: key });
+    const cookie = await finishAndLogin(id, email);
+    // The first sync sets the watermark; the next brings what came since.
+    await req('POST', '/api/client/calls/sync', undefined, cookie);
+    // Both after the watermark (the test call's start), within Retell's 5 minutes of clock skew.
+    retell.addCalls(key, { count: 2, notConnected: true, endAt: Date.now() + 120_000 });
+    retell.addCalls(key, { count: 1, endAt: Date.now() + 240_000 });
+    const synced = await req('POST', '/api/client/calls/sync', undefined, cookie);
+    expect(synced.json()).toMatchObject({ created: 3 });
+    const { calls } = (await req('GET', '/api/client/calls', undefined, cookie)).json() as {
+      calls: { status: string; outcome: string; duration: number }[];
+    };
+    expect(calls).toHaveLength(4);
+    const missed = calls.filter((c) => c.status === 'failed');
+    expect(missed).toHaveLength(2);
+    for (const call of missed) expect(call).toMatchObject({ outcome: 'No answer', duration: 0 });
   });
 
   it('keeps existing clients on Bland, and moves a client to another platform with its key checked there', async () => {
