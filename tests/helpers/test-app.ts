@@ -1,6 +1,8 @@
 /**
  * Builds the production app for one test file on its own fresh database: a temporary SQLite
  * file, or (TEST_DB=postgres) a database of its own on the PostgreSQL server, dropped afterwards.
+ * Every answer the app gives is held to its own API description (api-description-check.ts):
+ * close() fails with the answers the description does not list or whose bodies differ.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,7 @@ import type { AppDeps } from '../../src/server/context';
 import { type Db, openDb } from '../../src/server/db/connect';
 import type { VoiceProviders } from '../../src/server/providers/voice/registry';
 import type { VoiceProvider } from '../../src/server/providers/voice/types';
+import { checkAnswersAgainstDescription, descriptionCheckEnabled } from './api-description-check';
 import { createScratchDatabase } from './scratch-database';
 
 export const TEST_DB: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -34,6 +37,8 @@ export interface TestAppOptions {
   now?: () => number;
   webDir?: string;
   logger?: BuildAppOptions['logger'];
+  /** Hold every answer to /api/openapi.json (default: on, unless API_DESCRIPTION_CHECK=off). */
+  checkDescription?: boolean;
 }
 
 export interface TestDb {
@@ -71,6 +76,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     now: options.now,
   });
   const app = await buildApp(deps, { webDir: options.webDir, logger: options.logger });
+  const description =
+    (options.checkDescription ?? descriptionCheckEnabled) ? checkAnswersAgainstDescription(app) : null;
   await app.ready();
   return {
     app,
@@ -82,6 +89,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await close();
       await drop();
       rmSync(dataDir, { recursive: true, force: true });
+      const problems = description?.problems() ?? [];
+      if (problems.length > 0)
+        throw new Error(
+          `Answers the API description (src/server/api-docs.ts) does not describe:\n  ${problems.join('\n  ')}`,
+        );
     },
   };
 }
