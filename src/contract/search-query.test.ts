@@ -36,6 +36,11 @@ describe('search language', () => {
     expect(message('a*b')).toBe(SEARCH_SYNTAX_MESSAGES.misplacedStar);
     expect(message('*')).toBe(SEARCH_SYNTAX_MESSAGES.misplacedStar);
     expect(message('r*')).toBe(SEARCH_SYNTAX_MESSAGES.shortPrefix);
+    expect(message('re*')).toBe(SEARCH_SYNTAX_MESSAGES.shortPrefix);
+    expect(message('"refund po"*')).toBe(SEARCH_SYNTAX_MESSAGES.shortPrefix);
+    expect(message('th* OR yo* OR an* OR wh* OR it*')).toBe(SEARCH_SYNTAX_MESSAGES.shortPrefix);
+    expect(message('the* OR you* OR and* OR wha* OR its*')).toBe(SEARCH_SYNTAX_MESSAGES.tooManyPrefixes);
+    expect(message('the* OR you* OR and* OR wha*')).toBeNull();
     expect(message('OR refund')).toBe(SEARCH_SYNTAX_MESSAGES.danglingOr);
     expect(message('a OR OR b')).toBe(SEARCH_SYNTAX_MESSAGES.danglingOr);
     expect(message(Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '))).toBe(

@@ -20,8 +20,14 @@ export interface SearchTerm {
 /** Clauses all match; a clause matches when any of its terms does (OR). */
 export type SearchQuery = SearchTerm[][];
 
+/**
+ * A query's cost is bounded (issue 34.4): each term is a doclist to read, and a prefix reads every
+ * word starting so. Three letters is also what the SQLite index keeps prefixes of (migration 019),
+ * so the shortest prefix is one lookup within the client's entries.
+ */
 export const MAX_SEARCH_TERMS = 16;
-export const MIN_PREFIX_LETTERS = 2;
+export const MIN_PREFIX_LETTERS = 3;
+export const MAX_PREFIX_TERMS = 4;
 
 export const SEARCH_SYNTAX_MESSAGES = {
   unclosedQuote: 'Close the quote: a phrase goes between two double quotes, as in "refund policy"',
@@ -30,6 +36,7 @@ export const SEARCH_SYNTAX_MESSAGES = {
   shortPrefix: `Put at least ${MIN_PREFIX_LETTERS} letters before *`,
   danglingOr: 'OR goes between two words or phrases, as in refund OR return',
   tooManyTerms: `Search for at most ${MAX_SEARCH_TERMS} words or phrases`,
+  tooManyPrefixes: `Search for at most ${MAX_PREFIX_TERMS} words ending in *`,
 } as const;
 
 export type SearchParse = { ok: true; query: SearchQuery } | { ok: false; message: string };
@@ -100,6 +107,8 @@ export function parseSearch(text: string): SearchParse {
   }
   if (clauses.flat().length > MAX_SEARCH_TERMS)
     return { ok: false, message: SEARCH_SYNTAX_MESSAGES.tooManyTerms };
+  if (clauses.flat().filter((t) => t.prefix).length > MAX_PREFIX_TERMS)
+    return { ok: false, message: SEARCH_SYNTAX_MESSAGES.tooManyPrefixes };
   return { ok: true, query: clauses };
 }
 

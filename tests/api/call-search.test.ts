@@ -4,7 +4,8 @@
  */
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCallsRepository } from '../../src/server/calls/calls-repository';
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
@@ -128,7 +129,8 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
       for (const [q, words] of [
         ['"refund policy', 'Close the quote'],
         ['re*und', '* goes at the end'],
-        ['r*', 'at least 2 letters'],
+        ['re*', 'at least 3 letters'],
+        ['the* OR you* OR and* OR wha* OR its*', 'at most 4 words ending in *'],
         ['refund OR', 'OR goes between'],
         ['""', 'no words'],
       ] as const) {
@@ -141,6 +143,61 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
         expect((await search(q)).status, q).toBe(200);
       }
     });
+
+    it.runIf(TEST_DB === 'sqlite')(
+      "asks the FTS5 index only for the client's own entries, however many matches other clients have",
+      async () => {
+        // Another client with many calls saying the same words (issue 34.4: they used to be read
+        // and then dropped, so this client's search cost what theirs did).
+        const busy = await createClient(t.deps);
+        await storeCalls(
+          t.deps,
+          busy,
+          Array.from({ length: 300 }, (_, i) => ({
+            providerCallId: `busy-${i}`,
+            createdAt: NOW - HOUR - i,
+            transcript: said(
+              'A refund, thanks. Our refund policy is thirty days.',
+              'Refunds, policy, thanks.',
+            ),
+          })),
+        );
+        const executor = t.deps.db.getExecutor();
+        const spy = vi.spyOn(executor, 'executeQuery');
+        try {
+          for (const q of [
+            'refund',
+            'ref*',
+            'refu*',
+            '"refund policy"',
+            'refund OR thanks',
+            'policy refund',
+          ]) {
+            spy.mockClear();
+            expect((await search(q)).status, q).toBe(200);
+            // Every MATCH the search asked FTS5 for, with its text as bound.
+            const matches = spy.mock.calls.flatMap(([query]) => {
+              const at = query.sql.indexOf('calls_fts match ?');
+              if (at < 0) return [];
+              const index = query.sql.slice(0, at).split('?').length - 1;
+              return [String(query.parameters[index])];
+            });
+            expect(matches.length, q).toBeGreaterThan(0);
+            for (const text of matches) {
+              const { rows } = await sql<{
+                n: number;
+              }>`select count(*) as n from calls_fts where calls_fts match ${text}`.execute(t.deps.db);
+              // The owner has five calls with text; the index hands back no more than those.
+              expect(Number(rows[0].n), `${q}: ${text}`).toBeLessThanOrEqual(5);
+            }
+          }
+        } finally {
+          spy.mockRestore();
+        }
+        // The answers are the owner's as before.
+        expect(ids((await search('refund')).body)).toEqual(['thrice', 'policy', 'once']);
+      },
+    );
 
     it('keeps the index in step with the call: a new transcript replaces the old words, a deleted call goes', async () => {
       const { client, cookie: own } = await clientWithCookie();

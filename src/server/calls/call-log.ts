@@ -67,7 +67,7 @@ export function filteredCalls(
   if (query.outcome) base = base.where(sql`lower(calls.outcome)`, '=', query.outcome.toLowerCase());
   if (query.attention === 'true')
     base = base.where('calls.attention_reasons', 'is not', null).where('calls.handled_at', 'is', null);
-  if (search && !(rankedSearch && !isPostgres(db))) base = base.where(searchCondition(db, search));
+  if (search && !(rankedSearch && !isPostgres(db))) base = base.where(searchCondition(db, search, clientId));
   return base;
 }
 
@@ -81,6 +81,7 @@ type Filtered = ReturnType<typeof filteredCalls>;
 async function rankedPage(
   db: Kysely<Database>,
   base: Filtered,
+  clientId: string,
   words: SearchQuery,
   limit: number,
   offset: number,
@@ -88,7 +89,9 @@ async function rankedPage(
   const ranked = isPostgres(db)
     ? base.select('calls.id').orderBy(postgresRank(words), 'desc')
     : base
-        .innerJoin(sqliteMatches(words).as('f'), (join) => join.on(sql<SqlBool>`f.fts_rowid = calls.rowid`))
+        .innerJoin(sqliteMatches(words, clientId).as('f'), (join) =>
+          join.on(sql<SqlBool>`f.fts_rowid = calls.rowid`),
+        )
         .select('calls.id')
         .orderBy(sql`f.fts_rank`);
   const rows = await ranked
@@ -167,7 +170,7 @@ export async function listCalls(
   let total: number;
   if (sort === 'relevance' && search?.words) {
     const rankedBase = filteredCalls(db, clientId, query, window, search, true);
-    const found = await rankedPage(db, rankedBase, search.words, limit, offset);
+    const found = await rankedPage(db, rankedBase, clientId, search.words, limit, offset);
     ids = found.ids;
     total = found.total ?? (await countCalls(db, base, client, query, window, search));
   } else {

@@ -3,6 +3,10 @@
  * each database's full-text index, a phone number by its digits, a call by its id (ours or the
  * provider's). The text is parsed once (contract/search-query.ts) and compiled per database, so
  * nothing typed is ever read as index syntax.
+ *
+ * A client's search reads only that client's index entries (issue 34.4): on PostgreSQL through the
+ * GIN index on (client_id, search_vector) (migration 018), on SQLite through the FTS5 table's
+ * `client` column, one token per call naming its client (migration 019), ANDed with the words.
  */
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { type SearchQuery, type TextSearch, toFts5, toTsquery } from '../../contract/search-query';
@@ -14,17 +18,39 @@ function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The full-text condition alone, for the rows of `calls` (SQLite: through the FTS5 table by rowid). */
-function wordsMatch(db: Kysely<Database>, words: SearchQuery): Expression<SqlBool> {
-  return isPostgres(db)
-    ? sql<SqlBool>`calls.search_vector @@ to_tsquery('english', ${toTsquery(words)})`
-    : sql<SqlBool>`calls.rowid in (select rowid from calls_fts where calls_fts match ${toFts5(words)})`;
+/**
+ * The FTS5 token of a client's calls in `calls_fts.client`: its id in hex between `c` and `x`, one
+ * token whatever the id holds. Migration 019 writes `'c' || lower(hex(client_id)) || 'x'`: the same.
+ */
+export function clientToken(clientId: string): string {
+  return `c${Buffer.from(clientId, 'utf8').toString('hex')}x`;
 }
 
-/** Whether a call matches the search: any of its words, number or id. */
-export function searchCondition(db: Kysely<Database>, search: TextSearch): Expression<SqlBool> {
+/**
+ * FTS5 query text: the words in the body column and, for one client's search, only that client's
+ * calls. FTS5 intersects the client's doclist with the words' by seeking, so other clients'
+ * matches are skipped rather than read. `clientId` null: every client's (the admin's export).
+ */
+export function fts5Match(words: SearchQuery, clientId: string | null): string {
+  const body = `body : (${toFts5(words)})`;
+  return clientId === null ? body : `client : "${clientToken(clientId)}" AND ${body}`;
+}
+
+/** The full-text condition alone, for the rows of `calls` (SQLite: through the FTS5 table by rowid). */
+function wordsMatch(db: Kysely<Database>, words: SearchQuery, clientId: string | null): Expression<SqlBool> {
+  return isPostgres(db)
+    ? sql<SqlBool>`calls.search_vector @@ to_tsquery('english', ${toTsquery(words)})`
+    : sql<SqlBool>`calls.rowid in (select rowid from calls_fts where calls_fts match ${fts5Match(words, clientId)})`;
+}
+
+/** Whether a call of this client (null: of any client) matches the search: any of its words, number or id. */
+export function searchCondition(
+  db: Kysely<Database>,
+  search: TextSearch,
+  clientId: string | null,
+): Expression<SqlBool> {
   const parts: Expression<SqlBool>[] = [];
-  if (search.words) parts.push(wordsMatch(db, search.words));
+  if (search.words) parts.push(wordsMatch(db, search.words, clientId));
   if (search.phone) {
     const pattern = containing(search.phone);
     parts.push(
@@ -44,9 +70,9 @@ export function postgresRank(words: SearchQuery) {
 }
 
 /**
- * SQLite: the FTS5 matches with their bm25 rank (lower is better), to join on calls.rowid; the
- * rank exists only inside the FTS5 query.
+ * SQLite: the client's FTS5 matches with their bm25 rank (lower is better), to join on
+ * calls.rowid; the rank exists only inside the FTS5 query. The client column weighs nothing.
  */
-export function sqliteMatches(words: SearchQuery) {
-  return sql`(select rowid as fts_rowid, rank as fts_rank from calls_fts where calls_fts match ${toFts5(words)})`;
+export function sqliteMatches(words: SearchQuery, clientId: string | null) {
+  return sql`(select rowid as fts_rowid, bm25(calls_fts, 1.0, 0.0) as fts_rank from calls_fts where calls_fts match ${fts5Match(words, clientId)})`;
 }

@@ -18,6 +18,7 @@ import * as runningTotals from './migrations/015_running_totals';
 import * as voiceProviders from './migrations/016_voice_providers';
 import * as runningTotalsCovered from './migrations/017_running_totals_covered';
 import * as callSearchByClient from './migrations/018_call_search_by_client';
+import * as callSearchFtsByClient from './migrations/019_call_search_fts_by_client';
 import * as syncRunsStatus from './migrations/020_sync_runs_status';
 import type { Database } from './schema';
 
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '016_voice_providers': voiceProviders,
   '017_running_totals_covered': runningTotalsCovered,
   '018_call_search_by_client': callSearchByClient,
+  '019_call_search_fts_by_client': callSearchFtsByClient,
   '020_sync_runs_status': syncRunsStatus,
 };
 
