@@ -85,7 +85,7 @@ export function SyncHistoryCard({ clientId, hasKey }: { clientId: string; hasKey
                   <TableCell className="text-right tabular-nums">{run.created}</TableCell>
                   <TableCell className="text-right tabular-nums">{run.updated}</TableCell>
                   <TableCell className="whitespace-nowrap">{seconds(run.durationMs)}</TableCell>
-                  <TableCell className="whitespace-nowrap text-sm tabular-nums">
+                  <TableCell className="min-w-20 text-sm tabular-nums">
                     {retriedText(run.retried)}
                   </TableCell>
                   <TableCell
