@@ -27,6 +27,7 @@ import { createScratchDatabase } from '../tests/helpers/scratch-database';
 import { buildBrowser } from '../scripts/build';
 import { BIG_CLIENT_ID, createDataset } from './dataset';
 import { pageLoadRows } from './page-load';
+import { previewLoadRows } from './preview-load';
 
 const quick = process.argv.includes('--quick');
 const size = {
@@ -519,6 +520,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
   }
   rows.push(...(await findCallsRows(deps.db, base, headers, window, now)));
   rows.push(...(await agencyConsoleRows(deps, base, size.clients)));
+  rows.push(...(await previewLoadRows(deps, base)));
 
   // A page load is the same on either database: measured once, on SQLite, into the Browser section.
   if (dialect === 'sqlite' && webDir)
