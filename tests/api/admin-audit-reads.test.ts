@@ -30,10 +30,7 @@ describe(`admin reads are audited (${TEST_DB})`, () => {
 
   it('records the call log and each call opened, folded per half hour', async () => {
     const client = await createClient(t.deps);
-    await storeCalls(t.deps, client, [
-      { createdAt: clock - 60_000, transcript: 'hello' },
-      { createdAt: clock - 120_000, transcript: 'bye' },
-    ]);
+    await storeCalls(t.deps, client, [{ createdAt: clock - 60_000 }, { createdAt: clock - 120_000 }]);
     const ids = (
       await t.deps.db
         .selectFrom('calls')
