@@ -198,14 +198,22 @@ const EVENTS = {
   ),
 };
 
+/** A JSON success the route declares no schema for. */
+const ok = (description: string, schema: Json) => ({
+  200: { description, content: { 'application/json': { schema } } },
+});
+const SIGNED_OUT = ok('Signed out (also when there was no session).', {
+  type: 'object',
+  required: ['success'],
+  properties: { success: { type: 'boolean', enum: [true] } },
+});
+
 const RECEIVED = {
   type: 'object',
   required: ['received'],
   properties: { received: { type: 'boolean', enum: [true] }, duplicate: { type: 'boolean' } },
 };
-const received = (description: string) => ({
-  200: { description, content: { 'application/json': { schema: RECEIVED } } },
-});
+const received = (description: string) => ok(description, RECEIVED);
 
 const nullableString = { type: 'string', nullable: true };
 const VOICE_WEBHOOK_BODY: Json = {
@@ -339,7 +347,14 @@ const PAYPAL_EVENT_BODY: Json = {
  * beyond the derived ones (see the top of this file).
  */
 export const OPERATIONS: Record<string, OperationDoc> = {
-  'GET /api/health': { summary: 'Check that the server and its database answer' },
+  'GET /api/health': {
+    summary: 'Check that the server and its database answer',
+    responses: ok('The database answered.', {
+      type: 'object',
+      required: ['ok'],
+      properties: { ok: { type: 'boolean', enum: [true] } },
+    }),
+  },
   'GET /api/login': {
     summary: 'Send the browser to the sign-in page',
     responses: redirect(302, 'To the client sign-in page'),
@@ -350,13 +365,13 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Sign a client in (sets the client session cookie)',
     errors: [401, 429],
   },
-  'POST /api/client/logout': { summary: 'Sign the client out' },
+  'POST /api/client/logout': { summary: 'Sign the client out', responses: SIGNED_OUT },
   'GET /api/client/session': { summary: 'The signed-in client', errors: [401], security: CLIENT },
   'POST /api/admin/login': {
     summary: 'Sign an admin in (sets the admin session cookie)',
     errors: [401, 429],
   },
-  'POST /api/admin/logout': { summary: 'Sign the admin out' },
+  'POST /api/admin/logout': { summary: 'Sign the admin out', responses: SIGNED_OUT },
   'GET /api/admin/session': { summary: 'The signed-in admin', errors: [401], security: ADMIN },
 
   // The client's account

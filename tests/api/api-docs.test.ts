@@ -179,6 +179,13 @@ describe(`API description (${TEST_DB})`, () => {
     for (const field of ['call_id', 'end-of-call-report', 'call_ended']) expect(voice).toContain(field);
     for (const key of ['POST /api/webhooks/stripe', 'POST /api/webhooks/paypal'])
       expect(op(key)?.requestBody?.content?.['application/json']?.schema, key).toBeDefined();
+    // Every success other than a redirect says what it answers.
+    const silent = operations().flatMap(({ key, op }) =>
+      Object.entries(op.responses ?? {})
+        .filter(([status, response]) => status.startsWith('2') && !('content' in response))
+        .map(([status]) => `${key} ${status}`),
+    );
+    expect(silent).toEqual([]);
     const stats = op('GET /api/client/stats')?.parameters?.find((p) => p.name === 'dateRange');
     expect(stats?.schema?.enum).toEqual([...DATE_RANGES]);
     const untyped = operations().flatMap(({ key, op }) =>
