@@ -3,7 +3,7 @@
  * (src/contract through route-schemas.ts): the document at /api/openapi.json, Swagger UI at
  * /api/docs. Registered before the routes, since @fastify/swagger collects them as they are added.
  *
- * What a route is decides most of its description (`describeOperation` below):
+ * What a route is decides most of its description (`derivedErrors` and `completeDescription` below):
  *   - a body, query or path parameter → 400 (`{message, fields}`); a write (POST, PUT, PATCH,
  *     DELETE) → 400, 413 and 415 too, since Fastify reads the body of any write;
  *   - a client or admin path (auth/guards.ts) → 401 and the session cookie as its security;
@@ -11,14 +11,16 @@
  *   - a path parameter → 404; every operation → 5XX.
  * Every error answers the one `Error` schema (errors.ts, app.ts's error handler).
  *
- * What cannot be derived is one line per operation in OPERATIONS: its summary, and
- *   - a status the route answers beyond those:  `errors: [409, 429]`  ← the one-line way to add one;
- *   - a success that is not the route's JSON: `responses: { ...redirect(303, …) }`, `file(…)`;
- *   - a body read raw (webhooks) or another security.
- * A route that declares a status in its own `schema.response` (a 409 with more than a message) keeps
- * that schema; its line then needs nothing for it. tests/api/api-docs.test.ts fails for an operation
- * without a line, and the API tests fail for any answer the description does not list
- * (tests/helpers/api-description-check.ts).
+ * What cannot be derived is one entry per operation in OPERATIONS: its summary, and
+ *   - a status the route answers beyond those, answering `{message}`: add it to `errors`, e.g.
+ *       'POST /api/client/calls/sync': { summary: '…', errors: [409, 429, 502] },
+ *     That is the one line to change when a route gains a status (a new cap's 429, a busy 409).
+ *   - a success that is not the route's JSON: `responses: redirect(303, …)`, `file(…)`, `ok(…)`;
+ *   - a body read raw (the webhooks), or a security the path's prefix does not imply.
+ * A status whose body says more than `{message}` is declared in the route's own `schema.response`
+ * (e.g. the sync's 409 with its run): that schema is kept and its entry needs nothing for it.
+ * A new route needs an entry: tests/api/api-docs.test.ts fails without one, and every API test
+ * fails on an answer the description does not list (tests/helpers/api-description-check.ts).
  */
 import { STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
@@ -673,8 +675,8 @@ function completeDescription(openapi: Json, app: FastifyInstance): Json {
         if (!('200' in doc.responses) && !('201' in doc.responses)) delete responses['200'];
         Object.assign(responses, doc.responses);
       }
-      for (const response of Object.values(responses))
-        if (response.description === 'Default Response') response.description = 'OK';
+      for (const [status, response] of Object.entries(responses))
+        if (response.description === 'Default Response') response.description = describeStatus(status);
       for (const status of [...derivedErrors(method, path, op, access), ...(doc?.errors ?? [])]) {
         if (String(status) in responses) continue; // the route's own schema for it wins
         responses[status] = errorRef(status);
@@ -701,6 +703,12 @@ function completeDescription(openapi: Json, app: FastifyInstance): Json {
   shared[SERVER_ERROR.name] = { description: SERVER_ERROR.description, content: errorBody };
   components.responses = shared;
   return { ...openapi, components };
+}
+
+/** For a status a route's schema declares without saying what it means. */
+function describeStatus(status: string): string {
+  const code = Number(status);
+  return ERROR_RESPONSES[code]?.description ?? STATUS_CODES[code] ?? 'OK';
 }
 
 const RETRY_AFTER = { description: 'Seconds to wait before trying again', schema: { type: 'integer' } };
