@@ -2,7 +2,8 @@
  * Issue 18 end to end: an admin onboards one client on Vapi and one on Retell through the wizard
  * (the platform chosen in step 1, its set-up shown in step 2, a test call through its stand-in),
  * connects the platform's key in the edit dialog, and each client sees its call, synced calls and
- * the recording on its dashboard.
+ * the recording on its dashboard. On Vapi the step shows the HMAC credential's settings (Vapi's
+ * defaults), a signing secret is saved, and the stand-in signs its test call at those defaults.
  */
 import { type Page, expect, test } from '@playwright/test';
 import { AdminDashboardPage } from './pages/admin-dashboard-page';
@@ -20,8 +21,15 @@ const PLATFORMS = [
     sim: VAPI_SIM_URL,
     key: 'vapi_e2e_platform_key',
     step: 'set its Server URL to the webhook URL',
+    secret: 'vapi-e2e-hmac-secret-01',
   },
-  { name: 'Retell AI', sim: RETELL_SIM_URL, key: 'key_retell_e2e_platform', step: 'Agent Level Webhook URL' },
+  {
+    name: 'Retell AI',
+    sim: RETELL_SIM_URL,
+    key: 'key_retell_e2e_platform',
+    step: 'Agent Level Webhook URL',
+    secret: null,
+  },
 ] as const;
 
 async function loginAsAdmin(page: Page): Promise<AdminDashboardPage> {
@@ -63,6 +71,17 @@ for (const platform of PLATFORMS) {
       admin.wizard.getByText(`Connect the client’s voice agent on ${platform.name}`),
     ).toBeVisible();
     await expect(admin.wizard.getByText(platform.step, { exact: false })).toBeVisible();
+    if (platform.secret) {
+      // The settings to choose in Vapi for its HMAC credential: Vapi's defaults.
+      const settings = admin.wizard.getByRole('region', { name: /an HMAC credential on the server URL/ });
+      for (const value of ['x-signature', 'x-timestamp', '{timestamp}.{body}', 'SHA256', 'hex'])
+        await expect(settings.getByText(value, { exact: true })).toBeVisible();
+      await admin.wizard.getByLabel('Webhook Signing Secret (optional)').fill(platform.secret);
+      await admin.wizardButton('Save Secret').click();
+      await expect(
+        admin.wizard.getByText('Saved: deliveries without a valid signature are refused.'),
+      ).toBeVisible();
+    }
     await screenshotBothWidths(page, `wizard-step2-${slug}`);
     await expectNoSeriousA11yViolations(page, `wizard step 2 on ${platform.name}`);
     const webhookUrl = await admin.webhookUrlInput().inputValue();
@@ -70,7 +89,12 @@ for (const platform of PLATFORMS) {
     await admin.wizardButton('Test Webhook Connection').click();
     await admin.wizardStep(3);
     const placed = await page.request.post(`${platform.sim}/_sim/place-test-call`, {
-      data: { webhookUrl, apiKey: platform.key },
+      // Vapi's stand-in signs with an HMAC credential at Vapi's defaults.
+      data: {
+        webhookUrl,
+        apiKey: platform.key,
+        ...(platform.secret ? { auth: { secret: platform.secret } } : {}),
+      },
     });
     expect((await placed.json()).webhookStatus).toBe(200);
     await expect(admin.wizard.getByText('Test call received!')).toBeVisible({ timeout: 10_000 });

@@ -3,7 +3,7 @@
  * (polling every 2 s) until a real test call reaches it.
  */
 import { ArrowLeft, CheckCircle2, PhoneCall } from 'lucide-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, Fragment, useEffect, useRef, useState } from 'react';
 import { webhookSigningSecretField } from '../../../contract/common';
 import { PROVIDER_SETUP, VOICE_PROVIDER_NAMES, type VoiceProviderId } from '../../../contract/providers';
 import { Button } from '../../components/ui/button';
@@ -42,6 +42,7 @@ export function WebhookConfigurationStep({
       ) : (
         <SigningSecretField clientId={clientId} provider={provider} />
       )}
+      {provider === 'vapi' && <VapiHmacSettings />}
       <div className="rounded-lg border bg-muted/50 p-4 text-sm">
         <p className="font-medium">Connect the client’s voice agent on {name}</p>
         <ol className="mt-2 list-decimal space-y-1 pl-5 text-muted-foreground">
@@ -60,6 +61,45 @@ export function WebhookConfigurationStep({
         </Button>
       </DialogFooter>
     </div>
+  );
+}
+
+/**
+ * Vapi's HMAC credential as the server checks it (issue 33.3): the settings to choose in Vapi,
+ * which are Vapi's own defaults (HmacAuthenticationPlan). docs/voice-provider.md §5 lists the other
+ * forms that are accepted too.
+ */
+const VAPI_HMAC_SETTINGS: [setting: string, value: string, literal: boolean][] = [
+  ['Type', 'HMAC', true],
+  ['Secret key', 'the secret entered above', false],
+  ['Algorithm', 'SHA256', true],
+  ['Signature header', 'x-signature', true],
+  ['Timestamp header', 'x-timestamp', true],
+  ['Include timestamp', 'on', true],
+  ['Payload format', '{timestamp}.{body}', true],
+  ['Signature encoding', 'hex', true],
+  ['Signature prefix', 'leave empty', false],
+  ['Secret is base64', 'off', true],
+];
+
+function VapiHmacSettings() {
+  return (
+    <section aria-labelledby="vapi-hmac-title" className="rounded-lg border p-4 text-sm">
+      <p id="vapi-hmac-title" className="font-medium">
+        To sign deliveries: an HMAC credential on the server URL, at Vapi’s defaults
+      </p>
+      <dl className="mt-2 grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 sm:grid-cols-[auto_1fr]">
+        {VAPI_HMAC_SETTINGS.map(([setting, value, literal]) => (
+          <Fragment key={setting}>
+            <dt className="text-muted-foreground">{setting}</dt>
+            <dd className={literal ? 'whitespace-nowrap font-mono' : undefined}>{value}</dd>
+          </Fragment>
+        ))}
+      </dl>
+      <p className="mt-2 text-muted-foreground">
+        A delivery whose timestamp is more than 5 minutes from our clock is refused.
+      </p>
+    </section>
   );
 }
 
