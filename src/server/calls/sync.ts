@@ -54,6 +54,11 @@ export class SyncBusyError extends HttpError {
   }
 }
 
+function isSqliteBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
 async function busyError(deps: AppDeps, clientId: string): Promise<SyncBusyError> {
   const run = await runningRunOf(deps.db, clientId);
   if (!run) return new SyncBusyError('Another sync of this account is still running', null);
@@ -166,11 +171,19 @@ export async function startClientSync(
     );
   const owner = deps.instanceId;
   // One transaction, so whoever finds the lock taken also finds the run that holds it.
-  const run = await deps.db.transaction().execute(async (trx) => {
-    if (!(await tryTakeSyncLock(trx, clientId, owner, deps.now(), SYNC_STALE_MS))) return null;
-    await markInterruptedRuns(trx, { clientId });
-    return startSyncRun({ db: trx, now: deps.now }, clientId, startedBy);
-  });
+  const run = await deps.db
+    .transaction()
+    .execute(async (trx) => {
+      if (!(await tryTakeSyncLock(trx, clientId, owner, deps.now(), SYNC_STALE_MS))) return null;
+      await markInterruptedRuns(trx, { clientId });
+      return startSyncRun({ db: trx, now: deps.now }, clientId, startedBy);
+    })
+    .catch((error: unknown) => {
+      // SQLite: another connection was writing the same rows past the busy timeout, which is the
+      // other sync taking this very lock. Busy, as the lock would have said.
+      if (isSqliteBusy(error)) return null;
+      throw error;
+    });
   if (!run) throw await busyError(deps, clientId);
   const { id: runId, startedAt } = run;
 
