@@ -175,4 +175,24 @@ describe(`outbox fairness (${TEST_DB})`, () => {
       'sent',
     ]);
   }, 90_000);
+
+  it('a running worker sends a message queued in this process without waiting for its next look', async () => {
+    const b = await hookedClient(receiverUrl);
+    const notifications = createNotifications(t.deps, () => {});
+    // Its next look is ten minutes away: only the wake-up on enqueue can send the event now.
+    notifications.worker.start(10 * 60_000);
+    const before = bArrivals.length;
+    const arrived = new Promise<void>((resolve) => {
+      onB = resolve;
+    });
+    try {
+      await storeCalls(t.deps, b, [
+        { providerCallId: 'b-woken', status: 'completed', durationSeconds: 7, createdAt: clock - 1000 },
+      ]);
+      await Promise.race([arrived, new Promise((resolve) => setTimeout(resolve, WAIT_FOR_B_MS))]);
+    } finally {
+      notifications.close();
+    }
+    expect(bArrivals.slice(before).map((h) => JSON.parse(h.body).call.providerCallId)).toEqual(['b-woken']);
+  }, 60_000);
 });

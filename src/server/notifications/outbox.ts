@@ -40,6 +40,13 @@ export function retryDelay(attempts: number): number {
   return Math.min(MAX_RETRY_GAP_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 }
 
+/** Told when messages were queued in this process: a running worker looks soon, not at its next tick. */
+const enqueueListeners = new Set<() => void>();
+export function onEnqueued(listener: () => void): () => void {
+  enqueueListeners.add(listener);
+  return () => enqueueListeners.delete(listener);
+}
+
 export async function enqueue(db: Kysely<Database>, messages: NewMessage[], now: number): Promise<number> {
   if (messages.length === 0) return 0;
   const rows = messages.map((m) => ({
@@ -60,6 +67,7 @@ export async function enqueue(db: Kysely<Database>, messages: NewMessage[], now:
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
     .returning('id')
     .execute();
+  if (inserted.length > 0) for (const listener of enqueueListeners) listener();
   return inserted.length;
 }
 

@@ -14,6 +14,7 @@ import {
   markCancelled,
   markFailed,
   markSent,
+  onEnqueued,
   retryDelay,
 } from './outbox';
 
@@ -32,7 +33,8 @@ export interface OutboxWorker {
    * messages were handled meanwhile (by this call or the sends it waited for).
    */
   runOnce(): Promise<number>;
-  /** Looks for due messages every `intervalMs` (and whenever a send ends) until stop(). */
+  /** Looks for due messages every `intervalMs`, whenever a send ends, and soon after a message is
+   * queued in this process, until stop(). */
   start(intervalMs: number): void;
   stop(): void;
 }
@@ -43,6 +45,9 @@ export interface WorkerLimits {
   /** Sends in flight at once per channel whose destination is one shared service. */
   perChannel: Partial<Record<Channel, number>>;
 }
+
+/** After a message is queued in this process, looks this long after (ms). */
+const WAKE_DELAYS_MS = [50, 1_000];
 
 /** The SMTP relay and Twilio are one destination each; every client's webhook is its own. */
 export const WORKER_LIMITS: WorkerLimits = { inFlight: 16, perChannel: { email: 4, sms: 4 } };
@@ -95,7 +100,7 @@ export function createOutboxWorker(
         perChannel.set(channel, (perChannel.get(channel) ?? 1) - 1);
         handled++;
         // A slot is free: fill it (with the timer on, or a runOnce waiting).
-        if (timer || draining) fill().catch((error) => onError(error));
+        if (timer || draining) look();
       });
     inFlight.set(message.id, sending);
   }
@@ -150,6 +155,25 @@ export function createOutboxWorker(
     return filling;
   }
 
+  const look = () => {
+    fill().catch((error) => onError(error));
+  };
+  // A message queued here is looked for shortly after (its transaction may not have committed
+  // yet), and once more a little later; the interval stays the guarantee.
+  const wakes = new Map<number, NodeJS.Timeout>();
+  let stopListening: (() => void) | null = null;
+  function wakeSoon(): void {
+    for (const delay of WAKE_DELAYS_MS) {
+      if (wakes.has(delay)) continue;
+      const t = setTimeout(() => {
+        wakes.delete(delay);
+        look();
+      }, delay);
+      t.unref();
+      wakes.set(delay, t);
+    }
+  }
+
   let draining: Promise<number> | null = null;
   async function drain(): Promise<number> {
     const before = handled;
@@ -170,12 +194,17 @@ export function createOutboxWorker(
     },
     start(intervalMs) {
       if (timer) return;
-      timer = setInterval(() => fill().catch((error) => onError(error)), intervalMs);
+      timer = setInterval(look, intervalMs);
       timer.unref();
+      stopListening = onEnqueued(wakeSoon);
     },
     stop() {
       if (timer) clearInterval(timer);
       timer = null;
+      stopListening?.();
+      stopListening = null;
+      for (const t of wakes.values()) clearTimeout(t);
+      wakes.clear();
     },
   };
 }
