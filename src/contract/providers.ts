@@ -36,7 +36,7 @@ export const PROVIDER_SETUP: Record<VoiceProviderId, { steps: string[]; signing:
       'Click “Test Webhook Connection”, then place a test call: it arrives here with Vapi’s end-of-call report.',
     ],
     signing:
-      'Optional: give the server URL a secret (X-Vapi-Secret) or an HMAC credential (x-vapi-signature, SHA-256 of the body) and enter the same secret here.',
+      'Optional: give the server URL an HMAC credential with Vapi’s defaults (SHA-256, x-signature with x-timestamp, timestamp included, hex) or a secret (X-Vapi-Secret), and enter the same secret here.',
   },
   retell: {
     steps: [

@@ -16,6 +16,7 @@ import { loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
 import { createAdminUser, createClient, loginAdmin } from '../helpers/factories';
 import { TEST_DB, createTestDb } from '../helpers/test-app';
+import { checkAnswersAgainstDescription, expectNoUndescribedAnswers } from '../helpers/api-description-check';
 
 const SECRET_KEY = 'sk-live-0f9e8d7c6b5a4938271605f4e3d2c1b0';
 const REJECTED_KEY = 'sk-revoked-a1b2c3d4e5f60718293a4b5c6d7e8f90';
@@ -49,9 +50,11 @@ describe(`the API key stays secret (${TEST_DB})`, () => {
       },
     });
     app = await buildApp(deps, { logger: { level: 'trace', stream } });
+    const described = checkAnswersAgainstDescription(app);
     await app.ready();
     cleanup = async () => {
       await app.close();
+      expectNoUndescribedAnswers(described);
       await created.close();
       await drop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -15,6 +15,11 @@ import type { AppDeps } from '../../src/server/context';
 import { blandCallBody } from '../helpers/bland';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestDb, createTestDb } from '../helpers/test-app';
+import {
+  type DescriptionCheck,
+  checkAnswersAgainstDescription,
+  expectNoUndescribedAnswers,
+} from '../helpers/api-description-check';
 
 interface SseEvent {
   id?: string;
@@ -84,6 +89,7 @@ describe(`live streams (${TEST_DB})`, () => {
   let testDb: TestDb;
   let dataDir: string;
   const apps: FastifyInstance[] = [];
+  const described: DescriptionCheck[] = [];
   const urls: string[] = [];
   const closers: (() => Promise<void>)[] = [];
   let deps: AppDeps;
@@ -102,6 +108,7 @@ describe(`live streams (${TEST_DB})`, () => {
     for (const db of [testDb.db, testDb.reopen()]) {
       const built = await createDeps(config, { db });
       const app = await buildApp(built.deps);
+      described.push(checkAnswersAgainstDescription(app));
       urls.push(await app.listen({ port: 0, host: '127.0.0.1' }));
       apps.push(app);
       closers.push(built.close);
@@ -110,6 +117,7 @@ describe(`live streams (${TEST_DB})`, () => {
   });
   afterAll(async () => {
     for (const app of apps) await app.close();
+    for (const check of described) expectNoUndescribedAnswers(check);
     for (const close of closers) await close();
     await testDb.drop();
     rmSync(dataDir, { recursive: true, force: true });

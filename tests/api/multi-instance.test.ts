@@ -16,12 +16,18 @@ import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { blandCallBody } from '../helpers/bland';
 import { TEST_PASSWORD, createClient, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestDb, createTestDb } from '../helpers/test-app';
+import {
+  type DescriptionCheck,
+  checkAnswersAgainstDescription,
+  expectNoUndescribedAnswers,
+} from '../helpers/api-description-check';
 
 describe(`two app instances on one database (${TEST_DB})`, () => {
   let sim: VoiceSim;
   let testDb: TestDb;
   let dataDir: string;
   const apps: FastifyInstance[] = [];
+  const described: DescriptionCheck[] = [];
   const closers: (() => Promise<void>)[] = [];
   let deps: AppDeps;
 
@@ -37,13 +43,16 @@ describe(`two app instances on one database (${TEST_DB})`, () => {
     });
     for (const db of [testDb.db, testDb.reopen()]) {
       const built = await createDeps(config, { db, voice: createBlandProvider({ baseUrl: sim.url }) });
-      apps.push(await buildApp(built.deps));
+      const app = await buildApp(built.deps);
+      described.push(checkAnswersAgainstDescription(app));
+      apps.push(app);
       closers.push(built.close);
       deps ??= built.deps;
     }
   });
   afterAll(async () => {
     for (const app of apps) await app.close();
+    for (const check of described) expectNoUndescribedAnswers(check);
     for (const close of closers) await close();
     await testDb.drop();
     await sim.close();

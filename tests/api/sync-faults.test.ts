@@ -15,6 +15,7 @@ import { SYNC_STALE_MS } from '../../src/server/calls/sync-runs';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { checkAnswersAgainstDescription, expectNoUndescribedAnswers } from '../helpers/api-description-check';
 
 const provider = (url: string) =>
   createBlandProvider({ baseUrl: url, timeoutMs: 5_000, retryBaseMs: 5, maxRetries: 2 });
@@ -95,12 +96,14 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
   async function restart() {
     const built = await createDeps(t.config, { db: t.reopenDb(), voice: provider(sim.url) });
     const app = await buildApp(built.deps);
+    const described = checkAnswersAgainstDescription(app);
     await app.ready();
     return {
       app,
       deps: built.deps,
       close: async () => {
         await app.close();
+        expectNoUndescribedAnswers(described);
         await built.close();
       },
     };

@@ -122,3 +122,12 @@ function bodyText(payload: unknown): string | null {
   if (Buffer.isBuffer(payload)) return payload.length > 200_000 ? null : payload.toString('utf8');
   return null;
 }
+
+/** For files that build their apps themselves: fails with the answers the description lacks. */
+export function expectNoUndescribedAnswers(check: DescriptionCheck): void {
+  const problems = check.problems();
+  if (problems.length > 0)
+    throw new Error(
+      `Answers the API description (src/server/api-docs.ts) does not describe:\n  ${problems.join('\n  ')}`,
+    );
+}

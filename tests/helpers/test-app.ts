@@ -15,7 +15,11 @@ import type { AppDeps } from '../../src/server/context';
 import { type Db, openDb } from '../../src/server/db/connect';
 import type { VoiceProviders } from '../../src/server/providers/voice/registry';
 import type { VoiceProvider } from '../../src/server/providers/voice/types';
-import { checkAnswersAgainstDescription, descriptionCheckEnabled } from './api-description-check';
+import {
+  checkAnswersAgainstDescription,
+  descriptionCheckEnabled,
+  expectNoUndescribedAnswers,
+} from './api-description-check';
 import { createScratchDatabase } from './scratch-database';
 
 export const TEST_DB: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -89,11 +93,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await close();
       await drop();
       rmSync(dataDir, { recursive: true, force: true });
-      const problems = description?.problems() ?? [];
-      if (problems.length > 0)
-        throw new Error(
-          `Answers the API description (src/server/api-docs.ts) does not describe:\n  ${problems.join('\n  ')}`,
-        );
+      if (description) expectNoUndescribedAnswers(description);
     },
   };
 }
