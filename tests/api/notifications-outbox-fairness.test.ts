@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
 import { createNotifications } from '../../src/server/notifications';
-import { enqueue } from '../../src/server/notifications/outbox';
+import { claimDue, enqueue, markSent } from '../../src/server/notifications/outbox';
 import { storeCalls } from '../helpers/calls';
 import { createClient, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
@@ -175,6 +175,34 @@ describe(`outbox fairness (${TEST_DB})`, () => {
       'sent',
     ]);
   }, 90_000);
+
+  it('claims every destination’s oldest before anyone’s second, and no more than 2 per destination over instances', async () => {
+    const clients = [await createClient(t.deps), await createClient(t.deps), await createClient(t.deps)];
+    const [x, y, z] = clients.map((c) => c.id);
+    const at = clock;
+    const message = (clientId: string, key: string, age: number) =>
+      enqueue(
+        t.deps.db,
+        // Texts: no other test of this file queues any, so nothing else is due on this channel.
+        [{ clientId, channel: 'sms', topic: 'call.attention', dedupeKey: `claims:${key}`, payload: {} }],
+        at - age,
+      );
+    for (let i = 0; i < 5; i++) await message(x, `x${i}`, 60_000 - i);
+    await message(y, 'y', 1000);
+    await message(z, 'z', 500);
+    const mine = (rows: { client_id: string | null }[]) =>
+      rows.map((r) => r.client_id).filter((id) => clients.some((c) => c.id === id));
+    // Instance 1: one of each first (x's are older, yet only one of them comes before y and z).
+    const first = await claimDue(t.deps.db, t.deps.dialect, 'instance-1', at, ['sms'], 3);
+    expect(mine(first).sort()).toEqual([x, y, z].sort());
+    // Instance 2: x's second slot; instance 3: nothing of x, two are being sent already.
+    const second = await claimDue(t.deps.db, t.deps.dialect, 'instance-2', at, ['sms'], 10);
+    expect(mine(second)).toEqual([x]);
+    expect(mine(await claimDue(t.deps.db, t.deps.dialect, 'instance-3', at, ['sms'], 10))).toEqual([]);
+    // One of x's ends: its slot is free again.
+    await markSent(t.deps.db, second.find((r) => r.client_id === x)!, at);
+    expect(mine(await claimDue(t.deps.db, t.deps.dialect, 'instance-3', at, ['sms'], 10))).toEqual([x]);
+  });
 
   it('a running worker sends a message queued in this process without waiting for its next look', async () => {
     const b = await hookedClient(receiverUrl);
