@@ -168,6 +168,42 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
     expect((await sync(t.app, cookie)).json()).toMatchObject({ success: true, created: 0 });
   }, 30_000);
 
+  it("the admin's Sync now is the same: 202 for a long sync, followed under the admin path, audited once it succeeded", async () => {
+    const { client } = await clientWithKey(20);
+    sim.setMode('slow', { slowMs: 1_500, times: 2 });
+    const admin = (method: 'GET' | 'POST', url: string) =>
+      t.app.inject({ method, url, headers: { cookie: adminCookie } });
+    const started = await admin('POST', `/api/admin/clients/${client.id}/sync`);
+    expect(started.statusCode).toBe(202);
+    const { runId } = started.json();
+    expect((await admin('POST', `/api/admin/clients/${client.id}/sync`)).statusCode).toBe(409);
+    // Another client's path does not find this run.
+    const other = await clientWithKey(0);
+    expect((await admin('GET', `/api/admin/clients/${other.client.id}/sync/runs/${runId}`)).statusCode).toBe(
+      404,
+    );
+    let progress = started.json();
+    for (let i = 0; i < 400 && progress.status === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      const res = await admin('GET', `/api/admin/clients/${client.id}/sync/runs/${runId}`);
+      expect(res.statusCode).toBe(200);
+      progress = res.json();
+    }
+    expect(progress).toMatchObject({ status: 'succeeded', result: { created: 20 } });
+    expect(await countCalls(client.id)).toBe(20);
+    const [run] = await history(client.id);
+    expect(run.startedBy).toBe('Ada Admin');
+    // The audit row follows the run's end (written when the sync has succeeded).
+    const auditUrl = `/api/admin/audit?action=client.sync&clientId=${client.id}`;
+    let audit = (await admin('GET', auditUrl)).json();
+    for (let i = 0; i < 40 && audit.items.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      audit = (await admin('GET', auditUrl)).json();
+    }
+    expect(audit.items).toHaveLength(1);
+    expect(audit.items[0].detail).toEqual({ created: 20, updated: 0 });
+  }, 30_000);
+
   it('a run id of another client is not found', async () => {
     const a = await clientWithKey(1);
     const b = await clientWithKey(1);

@@ -1,7 +1,8 @@
 /**
  * Issue 34 point 9 in the browser: a sync longer than the POST waits for runs on in the
  * background, and the sync button follows it (a "Syncing: N calls read" status) to the usual
- * success toast; Support Tools' sync history shows the provider errors that were retried.
+ * success toast; Support Tools' sync history shows the provider errors that were retried, and
+ * its "Sync now" follows a long sync the same way.
  */
 import { expect, test } from '@playwright/test';
 import { AdminDashboardPage } from './pages/admin-dashboard-page';
@@ -54,4 +55,19 @@ test('a long sync is followed in the background to its result; Support Tools sho
   await expect(history.getByRole('row').nth(1)).toContainText(/(429|500|503) ×\d/);
   await history.scrollIntoViewIfNeeded();
   await screenshotBothWidths(page, 'sync-history-retried');
+
+  // The admin's "Sync now" is the same sync: followed in the background with its progress.
+  await sim('/_sim/calls', { apiKey: CLIENT.apiKey, count: 2, createdAt: Date.now() - 30_000 });
+  // The list and the details (read side by side) at 12 s each outlast the 20 s the POST waits.
+  await sim('/_sim/mode', { mode: 'slow', slowMs: 12_000, times: 3 });
+  try {
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    const adminProgress = page.getByTestId('admin-sync-progress');
+    await expect(adminProgress).toHaveText(/^Syncing: \d+ calls read$/, { timeout: 40_000 });
+    await screenshotBothWidths(page, 'admin-sync-progress');
+    await expectToast(page, 'Sync finished');
+    await expect(adminProgress).toHaveCount(0);
+  } finally {
+    await sim('/_sim/mode', { mode: 'normal' });
+  }
 });

@@ -1,7 +1,7 @@
 /**
  * Support Tools (issue 16), admin-only like everything under /api/admin/: a client's webhook
- * delivery log with Replay, its sync history, a sync started by the admin, and a test call placed
- * through the provider with the client's key.
+ * delivery log with Replay, its sync history and a test call placed through the provider with the
+ * client's key. The admin's "Sync now" is the client's sync endpoint mounted again (calls/sync-routes.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -16,10 +16,8 @@ import {
   TestCallResult,
 } from '../../contract/agency';
 import { MESSAGES } from '../../contract/admin';
-import { SyncResult } from '../../contract/calls';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
-import { syncClientCalls } from '../calls/sync';
 import { parseRetried } from '../calls/sync-runs';
 import { createDeliveryProcessor } from '../calls/webhook-delivery';
 import { findClient } from '../clients/clients-repository';
@@ -166,27 +164,6 @@ export default async function supportRoutes(fastify: FastifyInstance): Promise<v
         }),
         pagination: paginationOf(page, limit, Number(count.n)),
       };
-    },
-  );
-
-  app.post(
-    '/api/admin/clients/:id/sync',
-    { schema: { params: ClientParam, response: { 200: SyncResult } } },
-    async (request) => {
-      const admin = requireAdmin(request);
-      const client = await clientOr404(request.params.id);
-      const result = await syncClientCalls(deps, client.id, `admin:${admin.id}`);
-      await recordAudit(
-        db,
-        {
-          adminId: admin.id,
-          action: 'client.sync',
-          clientId: client.id,
-          detail: { created: result.created, updated: result.updated },
-        },
-        now(),
-      );
-      return result;
     },
   );
 

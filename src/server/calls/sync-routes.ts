@@ -1,6 +1,8 @@
 /**
  * POST /api/client/calls/sync: the logged-in client's pull from the voice provider, and
- * GET /api/client/calls/sync/runs/{runId}: a sync to follow while it runs in the background.
+ * GET /api/client/calls/sync/runs/{runId}: a sync to follow while it runs in the background. The
+ * admin's "Sync now" (Support Tools) is the same endpoint mounted for a client named in the path:
+ * POST /api/admin/clients/{id}/sync and GET /api/admin/clients/{id}/sync/runs/{runId}.
  *
  * The POST answers the sync result (200) when the sync ends within SYNC_ANSWER_WAIT (well under
  * the server's idle-socket timeout); a longer one carries on in the background and the POST
@@ -8,16 +10,22 @@
  * started it and when. This plugin also recovers from a crash at start (runs marked
  * interrupted, dead locks freed) and stops its syncs when the server closes.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { MESSAGES } from '../../contract/admin';
 import { SyncBusy, SyncProgress, SyncResult, SyncRunParam } from '../../contract/calls';
-import { requireClient } from '../auth/guards';
+import { recordAudit } from '../audit/audit-log';
+import { requireAdmin, requireClient } from '../auth/guards';
 import { findClient } from '../clients/clients-repository';
+import type { AppDeps } from '../context';
+import type { ClientRow } from '../db/schema';
 import { notFound } from '../errors';
 import { voiceOf } from '../providers/voice/registry';
 import type { ZodTypeProvider } from '../route-schemas';
 import {
   type RunningSync,
   SyncBusyError,
+  type SyncStarter,
   describeSync,
   recoverSyncsAtStart,
   runningSync,
@@ -29,74 +37,133 @@ import { findSyncRun, toSyncProgress } from './sync-runs';
 /** How long the POST waits for the result: a quarter of the idle-socket timeout, at most 20 s. */
 export const syncAnswerWaitMs = (connectionTimeoutMs: number) => Math.min(20_000, connectionTimeoutMs / 4);
 
+/** Whose sync a request asks for: the signed-in client's, or the client an admin names. */
+interface SyncTarget {
+  client: ClientRow;
+  startedBy: SyncStarter;
+  /** Runs once the sync has succeeded (the admin's audit row: a failed sync changed nothing). */
+  onSuccess?: (result: SyncResult) => Promise<void>;
+}
+
+const AdminClientParam = z.object({ id: z.string().trim().min(1).max(100) });
+
 export default async function syncRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
 
   app.addHook('onReady', async () => {
-    const { interrupted } = await recoverSyncsAtStart(app.deps);
+    const { interrupted } = await recoverSyncsAtStart(deps);
     if (interrupted > 0)
       app.log.warn({ interrupted }, 'syncs left running by a stopped server marked interrupted');
   });
-  app.addHook('onClose', async () => stopSyncs(app.deps));
+  app.addHook('onClose', async () => stopSyncs(deps));
 
-  app.post(
-    '/api/client/calls/sync',
-    { schema: { response: { 200: SyncResult, 202: SyncProgress, 409: SyncBusy } } },
-    async (request, reply) => {
-      const clientId = requireClient(request).id;
-      let sync: RunningSync;
-      try {
-        sync = await startClientSync(app.deps, clientId);
-      } catch (error) {
-        if (!(error instanceof SyncBusyError)) throw error;
-        const holder = error.holder;
-        return reply.code(409).send({
-          message: error.message,
-          runId: holder?.runId ?? null,
-          startedBy: holder?.startedBy ?? null,
-          startedAt: holder?.startedAt ?? null,
-        });
-      }
-      let timer: NodeJS.Timeout | undefined;
-      const waited = new Promise<null>((resolve) => {
-        timer = setTimeout(resolve, syncAnswerWaitMs(app.deps.config.http.connectionTimeoutMs), null);
-      });
-      try {
-        const result = await Promise.race([sync.done, waited]);
-        if (result) return result;
-      } finally {
-        clearTimeout(timer);
-      }
-      return reply.code(202).send(
-        toSyncProgress(
+  async function clientOr404(id: string): Promise<ClientRow> {
+    const client = await findClient(deps.db, id);
+    if (!client) throw notFound(MESSAGES.clientNotFound);
+    return client;
+  }
+  const clientTarget = async (request: FastifyRequest): Promise<SyncTarget> => ({
+    client: await clientOr404(requireClient(request).id),
+    startedBy: 'client',
+  });
+  const adminTarget = async (request: FastifyRequest, clientId: string): Promise<SyncTarget> => {
+    const admin = requireAdmin(request);
+    const client = await clientOr404(clientId);
+    return {
+      client,
+      startedBy: `admin:${admin.id}`,
+      onSuccess: (result) =>
+        recordAudit(
+          deps.db,
           {
-            id: sync.runId,
-            status: 'running',
-            started_at: sync.startedAt,
-            created: sync.tally.created,
-            updated: sync.tally.updated,
-            unfetched: 0,
-            retried: null,
-            error: null,
+            adminId: admin.id,
+            action: 'client.sync',
+            clientId: client.id,
+            detail: { created: result.created, updated: result.updated },
           },
-          () => '',
-          sync.tally,
+          deps.now(),
         ),
-      );
-    },
+    };
+  };
+
+  const start = { response: { 200: SyncResult, 202: SyncProgress, 409: SyncBusy } };
+  app.post('/api/client/calls/sync', { schema: start }, async (request, reply) =>
+    startAndAnswer(deps, reply, await clientTarget(request)),
+  );
+  app.post(
+    '/api/admin/clients/:id/sync',
+    { schema: { params: AdminClientParam, ...start } },
+    async (request, reply) => startAndAnswer(deps, reply, await adminTarget(request, request.params.id)),
   );
 
+  const follow = { response: { 200: SyncProgress } };
   app.get(
     '/api/client/calls/sync/runs/:runId',
-    { schema: { params: SyncRunParam, response: { 200: SyncProgress } } },
-    async (request) => {
-      const client = await findClient(app.deps.db, requireClient(request).id);
-      if (!client) throw notFound('Client not found');
-      const run = await findSyncRun(app.deps.db, client.id, request.params.runId);
-      if (!run) throw notFound('No such sync');
-      const provider = voiceOf(app.deps.voices, client).name;
-      const live = run.status === 'running' ? runningSync(app.deps, run.id)?.tally : undefined;
-      return toSyncProgress(run, (c, u, n) => describeSync(provider, c, u, n), live);
-    },
+    { schema: { params: SyncRunParam, ...follow } },
+    async (request) => progressOf(deps, (await clientTarget(request)).client, request.params.runId),
   );
+  app.get(
+    '/api/admin/clients/:id/sync/runs/:runId',
+    { schema: { params: AdminClientParam.merge(SyncRunParam), ...follow } },
+    async (request) =>
+      progressOf(deps, (await adminTarget(request, request.params.id)).client, request.params.runId),
+  );
+}
+
+/** Starts the target's sync and answers its result, 202 with the run to follow, or 409 busy. */
+async function startAndAnswer(deps: AppDeps, reply: FastifyReply, target: SyncTarget) {
+  let sync: RunningSync;
+  try {
+    sync = await startClientSync(deps, target.client.id, target.startedBy);
+  } catch (error) {
+    if (!(error instanceof SyncBusyError)) throw error;
+    const holder = error.holder;
+    return reply.code(409).send({
+      message: error.message,
+      runId: holder?.runId ?? null,
+      startedBy: holder?.startedBy ?? null,
+      startedAt: holder?.startedAt ?? null,
+    });
+  }
+  const { onSuccess } = target;
+  if (onSuccess)
+    sync.done.then(onSuccess).catch(() => {
+      // A failed sync is recorded in its run; the audit row is for syncs that changed something.
+    });
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<null>((resolve) => {
+    timer = setTimeout(resolve, syncAnswerWaitMs(deps.config.http.connectionTimeoutMs), null);
+  });
+  try {
+    const result = await Promise.race([sync.done, waited]);
+    if (result) return result;
+  } finally {
+    clearTimeout(timer);
+  }
+  return reply.code(202).send(
+    toSyncProgress(
+      {
+        id: sync.runId,
+        status: 'running',
+        started_at: sync.startedAt,
+        created: sync.tally.created,
+        updated: sync.tally.updated,
+        unfetched: 0,
+        retried: null,
+        error: null,
+      },
+      () => '',
+      sync.tally,
+    ),
+  );
+}
+
+/** A run of this client as the browser follows it; another client's run is not found. */
+async function progressOf(deps: AppDeps, client: ClientRow, runId: string) {
+  const run = await findSyncRun(deps.db, client.id, runId);
+  if (!run) throw notFound('No such sync');
+  const provider = voiceOf(deps.voices, client).name;
+  const live = run.status === 'running' ? runningSync(deps, run.id)?.tally : undefined;
+  return toSyncProgress(run, (c, u, n) => describeSync(provider, c, u, n), live);
 }

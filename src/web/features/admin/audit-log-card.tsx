@@ -62,7 +62,7 @@ export function AuditLogCard() {
       <CardHeader>
         <CardTitle>Audit log</CardTitle>
         <CardDescription>
-          Every admin action, newest first; viewing a client's dashboard included
+          Every admin action, newest first; reads of a client's calls and exports included
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">

@@ -17,8 +17,10 @@ import type {
   SyncRunsPage,
   TestCallResult,
 } from '../../../contract/agency';
-import type { SyncResult } from '../../../contract/calls';
+import type { SyncProgress } from '../../../contract/calls';
+import { useState } from 'react';
 import { apiJson, getJson } from '../../lib/api';
+import { syncAndFollow } from '../calls/follow-sync';
 import { adminKeys } from './queries';
 
 const id = (value: string) => encodeURIComponent(value);
@@ -123,10 +125,14 @@ export const useReplayDelivery = () =>
     apiJson<ReplayResult>('POST', `/api/admin/clients/${id(clientId)}/deliveries/${id(deliveryId)}/replay`),
   );
 
-export const useSyncClient = () =>
-  useConsoleMutation((clientId: string) =>
-    apiJson<SyncResult>('POST', `/api/admin/clients/${id(clientId)}/sync`),
+/** "Sync now": the client's sync for the admin, followed to its end when it runs on in the background. */
+export function useSyncClient() {
+  const [progress, setProgress] = useState<SyncProgress | null>(null);
+  const mutation = useConsoleMutation((clientId: string) =>
+    syncAndFollow(setProgress, `/api/admin/clients/${id(clientId)}/sync`).finally(() => setProgress(null)),
   );
+  return { ...mutation, progress };
+}
 
 export const useTestCall = () =>
   useConsoleMutation(({ clientId, phoneNumber }: { clientId: string; phoneNumber: string }) =>

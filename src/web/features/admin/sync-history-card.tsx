@@ -54,6 +54,15 @@ export function SyncHistoryCard({ clientId, hasKey }: { clientId: string; hasKey
         >
           Sync now
         </PendingButton>
+        {sync.progress && (
+          <span
+            role="status"
+            className="basis-full text-right text-muted-foreground text-sm tabular-nums"
+            data-testid="admin-sync-progress"
+          >
+            Syncing: {sync.progress.fetched.toLocaleString('en-US')} calls read
+          </span>
+        )}
       </CardHeader>
       <CardContent>
         {runs.isPending ? (
@@ -85,9 +94,7 @@ export function SyncHistoryCard({ clientId, hasKey }: { clientId: string; hasKey
                   <TableCell className="text-right tabular-nums">{run.created}</TableCell>
                   <TableCell className="text-right tabular-nums">{run.updated}</TableCell>
                   <TableCell className="whitespace-nowrap">{seconds(run.durationMs)}</TableCell>
-                  <TableCell className="min-w-20 text-sm tabular-nums">
-                    {retriedText(run.retried)}
-                  </TableCell>
+                  <TableCell className="min-w-20 text-sm tabular-nums">{retriedText(run.retried)}</TableCell>
                   <TableCell
                     className={cn(
                       'text-sm',

@@ -1,7 +1,9 @@
 /**
  * A sync that outlasts its POST (202) runs on in the server's background: the browser follows
- * GET /api/client/calls/sync/runs/{id} until it ends, reporting progress on the way. A 409 (a
- * sync of the account already running) is followed the same way instead of failing.
+ * GET {sync URL}/runs/{id} until it ends, reporting progress on the way. A 409 (a sync of the
+ * account already running) is followed the same way instead of failing. The client's sync is
+ * /api/client/calls/sync; the admin's "Sync now" is the same endpoint under
+ * /api/admin/clients/{id}/sync.
  */
 import type { SyncBusy, SyncProgress, SyncResult } from '../../../contract/calls';
 import { ApiError, apiJson, getJson } from '../../lib/api';
@@ -21,14 +23,20 @@ function busyRunOf(error: unknown): string | null {
   }
 }
 
-async function follow(start: SyncProgress, onProgress: (p: SyncProgress) => void): Promise<SyncResult> {
+export const CLIENT_SYNC_URL = '/api/client/calls/sync';
+
+const runUrl = (syncUrl: string, runId: string) => `${syncUrl}/runs/${encodeURIComponent(runId)}`;
+
+async function follow(
+  syncUrl: string,
+  start: SyncProgress,
+  onProgress: (p: SyncProgress) => void,
+): Promise<SyncResult> {
   let progress = start;
   while (progress.status === 'running') {
     onProgress(progress);
     await new Promise((r) => setTimeout(r, POLL_MS));
-    progress = await getJson<SyncProgress>(
-      `/api/client/calls/sync/runs/${encodeURIComponent(progress.runId)}`,
-    );
+    progress = await getJson<SyncProgress>(runUrl(syncUrl, progress.runId));
   }
   if (progress.status === 'succeeded' && progress.result) return progress.result;
   // Reported as the POST would have answered it: the server's own words in a failure toast.
@@ -40,14 +48,17 @@ async function follow(start: SyncProgress, onProgress: (p: SyncProgress) => void
 }
 
 /** Starts a sync (or joins the one running) and settles with its result. */
-export async function syncAndFollow(onProgress: (p: SyncProgress) => void): Promise<SyncResult> {
+export async function syncAndFollow(
+  onProgress: (p: SyncProgress) => void,
+  syncUrl = CLIENT_SYNC_URL,
+): Promise<SyncResult> {
   let answer: SyncResult | SyncProgress;
   try {
-    answer = await apiJson<SyncResult | SyncProgress>('POST', '/api/client/calls/sync');
+    answer = await apiJson<SyncResult | SyncProgress>('POST', syncUrl);
   } catch (error) {
     const runId = busyRunOf(error);
     if (!runId) throw error;
-    answer = await getJson<SyncProgress>(`/api/client/calls/sync/runs/${encodeURIComponent(runId)}`);
+    answer = await getJson<SyncProgress>(runUrl(syncUrl, runId));
   }
-  return isProgress(answer) ? follow(answer, onProgress) : answer;
+  return isProgress(answer) ? follow(syncUrl, answer, onProgress) : answer;
 }
