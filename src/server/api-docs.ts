@@ -606,7 +606,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Fetch the latest calls for one client',
     errors: [409, 502],
   },
-  'GET /api/admin/clients/{id}/sync/runs/{runId}': { summary: 'Follow a client’s sync running in the background' },
+  'GET /api/admin/clients/{id}/sync/runs/{runId}': {
+    summary: 'Follow a client’s sync running in the background',
+  },
   'POST /api/admin/clients/{id}/test-call': {
     summary: 'Place a test call on a client’s number',
     errors: [502],

@@ -11,7 +11,10 @@ function concreteUrl(pattern: string, clientId: string): string {
   if (pattern === '/api/admin/calls/export') return `${pattern}?format=csv`;
   if (pattern.startsWith('/api/admin/calls/'))
     return `${pattern.replace(':id', 'some-call')}?clientId=${clientId}`;
-  const url = pattern.replace(/:(id|clientId)\b/g, clientId).replace(/:\w+/g, 'some-call');
+  const url = pattern
+    .replace(/:(id|clientId)\b/g, clientId)
+    .replace(/:runId\b/g, '00000000-0000-4000-8000-00000000a11d')
+    .replace(/:\w+/g, 'some-call');
   return url.endsWith('/export') ? `${url}?format=csv` : url;
 }
 

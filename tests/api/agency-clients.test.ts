@@ -36,9 +36,16 @@ describe(`the agency's clients (${TEST_DB})`, () => {
       onboarding_status: 'demo',
       password: null,
     });
-    draft = await createClient(t.deps, { company_name: 'Draft Client', onboarding_status: 'pending', password: null });
+    draft = await createClient(t.deps, {
+      company_name: 'Draft Client',
+      onboarding_status: 'pending',
+      password: null,
+    });
     const calls = (n: number, prefix: string) =>
-      Array.from({ length: n }, (_, i) => ({ providerCallId: `${prefix}-${i}`, createdAt: NOW - (i + 1) * HOUR }));
+      Array.from({ length: n }, (_, i) => ({
+        providerCallId: `${prefix}-${i}`,
+        createdAt: NOW - (i + 1) * HOUR,
+      }));
     await storeCalls(t.deps, agency, calls(2, 'agency'));
     await storeCalls(t.deps, paused, calls(1, 'paused'));
     await storeCalls(t.deps, demo, calls(5, 'demo'));
@@ -70,7 +77,9 @@ describe(`the agency's clients (${TEST_DB})`, () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.totals.calls).toBe(3);
-    expect(body.clients.map((c: { clientId: string }) => c.clientId).sort()).toEqual([agency.id, paused.id].sort());
+    expect(body.clients.map((c: { clientId: string }) => c.clientId).sort()).toEqual(
+      [agency.id, paused.id].sort(),
+    );
   });
 
   it("exports only their calls from the all-clients export, never the demo's or a draft's", async () => {

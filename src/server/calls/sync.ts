@@ -18,7 +18,6 @@ import { voiceOf } from '../providers/voice/registry';
 import type { NormalizedCall } from '../providers/voice/types';
 import { type CallsRepository, createCallsRepository } from './calls-repository';
 import { resolvePathwayNames } from './pathways';
-import { releaseAllSyncLocks, releaseSyncLock, renewSyncLock, tryTakeSyncLock } from './sync-lock';
 import {
   SYNC_HEARTBEAT_MS,
   SYNC_STALE_MS,
@@ -30,7 +29,14 @@ import {
   runningRunOf,
   startSyncRun,
 } from './sync-runs';
-import { findClient, updateClient } from '../clients/clients-repository';
+import {
+  findClient,
+  releaseAllSyncLocks,
+  releaseSyncLock,
+  renewSyncLock,
+  tryTakeSyncLock,
+  updateClient,
+} from '../clients/clients-repository';
 
 const FIRST_SYNC_DAYS = 90;
 const PAGE_SIZE = 1000;
