@@ -78,4 +78,20 @@ describe('group commit', () => {
     expect(await Promise.all([first, group.submit(2), group.submit(3)])).toEqual([1, 2, 3]);
     expect(most).toBe(2);
   });
+
+  it('tries a lone item again when its failure is transient, and only then', async () => {
+    let failures = 2;
+    const tried: number[] = [];
+    const write = async (items: number[]) => {
+      tried.push(...items);
+      if (items.includes(7) && failures-- > 0) throw Object.assign(new Error('deadlock'), { code: '40P01' });
+      if (items.includes(9)) throw new Error('bad 9');
+      return items.map((n) => n * 2);
+    };
+    const group = createGroupCommit(write, { isTransient: (e) => (e as { code?: string }).code === '40P01' });
+    expect(await group.submit(7)).toBe(14);
+    expect(tried.filter((n) => n === 7)).toHaveLength(3);
+    await expect(group.submit(9)).rejects.toThrow('bad 9');
+    expect(tried.filter((n) => n === 9)).toHaveLength(1);
+  });
 });

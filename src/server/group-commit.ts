@@ -6,7 +6,9 @@
  * waits for nobody.
  *
  * If a batch fails, its items are retried one at a time, so one bad item (or a deadlock between
- * two batches) fails only the caller it belongs to.
+ * two batches) fails only the caller it belongs to. A lone item that fails for a reason worth
+ * trying again (`isTransient`: a deadlock the database broke, a serialization failure) is tried a
+ * few more times after a short, jittered pause before its caller hears of it.
  */
 export type BatchWriter<T, R> = (items: T[]) => Promise<R[]>;
 
@@ -28,21 +30,32 @@ export interface GroupCommitOptions {
    * few, since each write spends most of its time waiting on round trips.
    */
   concurrency?: number;
+  /** Errors worth one more try of the same item (the transaction was rolled back whole). */
+  isTransient?: (error: unknown) => boolean;
+  /** Tries of a lone item, the first included. */
+  attempts?: number;
 }
 
 export function createGroupCommit<T, R>(
   write: BatchWriter<T, R>,
-  { maxBatch = 200, concurrency = 1 }: GroupCommitOptions = {},
+  { maxBatch = 200, concurrency = 1, isTransient = () => false, attempts = 4 }: GroupCommitOptions = {},
 ): GroupCommit<T, R> {
   let queue: Pending<T, R>[] = [];
   let writers = 0;
 
   async function writeOne(p: Pending<T, R>): Promise<void> {
-    try {
-      const [result] = await write([p.item]);
-      p.resolve(result);
-    } catch (error) {
-      p.reject(error);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [result] = await write([p.item]);
+        p.resolve(result);
+        return;
+      } catch (error) {
+        if (attempt >= attempts || !isTransient(error)) {
+          p.reject(error);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
+      }
     }
   }
 

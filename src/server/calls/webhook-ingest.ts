@@ -10,6 +10,7 @@ import type { ClientRow } from '../db/schema';
 import { createGroupCommit } from '../group-commit';
 import { type CallOutcome, type IncomingCall, createCallsRepository } from './calls-repository';
 import { markWebhooksVerified } from '../clients/clients-repository';
+import { isTransientDbError } from '../clients/db-errors';
 
 /** What the delivery log keeps beside the outcome (webhook-delivery.ts). */
 export interface DeliveryLog {
@@ -98,5 +99,8 @@ export function createWebhookIngest(deps: AppDeps) {
 
   // PostgreSQL: a few batches in flight, as each mostly waits on round trips (their row locks are
   // taken in one order, and a rare deadlock only sends that batch's deliveries through one by one).
-  return createGroupCommit(writeDeliveries, { concurrency: deps.dialect === 'postgres' ? 4 : 1 });
+  return createGroupCommit(writeDeliveries, {
+    concurrency: deps.dialect === 'postgres' ? 4 : 1,
+    isTransient: isTransientDbError,
+  });
 }
