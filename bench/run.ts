@@ -656,6 +656,7 @@ async function main() {
     '',
     `Run ${new Date().toISOString()} on ${process.platform}, Node ${process.version}; data set: ${size.calls.toLocaleString()} calls, ${size.clients.toLocaleString()} clients, big client ${size.bigClientCalls.toLocaleString()} calls in 90 days${quick ? ' (--quick)' : ''}.`,
     'Latencies are p95 over 200 sequential requests through the real HTTP server (after 10 warm-up requests).',
+    'Sections this run did not measure (the other database with BENCH_DB, dated scenario runs, lab notes) are kept from earlier runs.',
     '',
   ];
   for (const [title, rows] of sections) {
@@ -664,8 +665,23 @@ async function main() {
       lines.push(`| ${r.what} | ${r.value} | ${r.target} | ${r.ok === null ? '' : r.ok ? 'ok' : 'MISSED'} |`);
     lines.push('');
   }
-  writeFileSync('bench/RESULTS.md', `${lines.join('\n')}\n`);
+  const kept = sectionsNotRerun(readFileSync('bench/RESULTS.md', 'utf8'), new Set(sections.map(([t]) => t)));
+  writeFileSync('bench/RESULTS.md', `${[...lines, ...kept].join('\n').trimEnd()}\n`);
   console.log(lines.join('\n'));
+}
+
+/**
+ * The sections of the previous RESULTS.md this run did not measure again: the other database's
+ * tables when BENCH_DB picks one, the dated scenario runs and the lab notes written by hand. A run
+ * replaces only the tables it took, so no figure is lost by running the bench.
+ */
+export function sectionsNotRerun(previous: string, rerun: Set<string>): string[] {
+  const kept: string[] = [];
+  for (const section of previous.split(/^(?=## )/m).slice(1)) {
+    const title = section.slice(3, section.indexOf('\n')).trim();
+    if (!rerun.has(title)) kept.push(section.trimEnd(), '');
+  }
+  return kept;
 }
 
 main().catch((error) => {
