@@ -3,7 +3,6 @@
  * client's subscription and ends the one it replaces at its provider: one live subscription per
  * client. Sync applies the provider's current state to the row that names it.
  */
-import type { PaymentError } from '../providers/payments/errors';
 import type { CardDetails, StripeSubscriptionInfo } from '../providers/payments/stripe';
 import type { SubscriptionRow } from '../db/schema';
 import type { BillingContext } from './billing-context';
@@ -37,26 +36,15 @@ async function endReplaced(
   next: ActivatedSubscription,
 ): Promise<void> {
   const { stripe, paypal } = ctx.gateways;
+  const held = [
+    { gateway: stripe, id: previous.stripe_subscription_id, kept: next.stripeSubscriptionId },
+    { gateway: paypal, id: previous.paypal_subscription_id, kept: next.paypalSubscriptionId },
+  ];
   try {
-    if (
-      previous.stripe_subscription_id &&
-      previous.stripe_subscription_id !== next.stripeSubscriptionId &&
-      stripe
-    ) {
-      await stripe.cancelNow(previous.stripe_subscription_id);
-    }
-    if (
-      previous.paypal_subscription_id &&
-      previous.paypal_subscription_id !== next.paypalSubscriptionId &&
-      paypal
-    ) {
-      await paypal.cancelSubscription(previous.paypal_subscription_id, 'Replaced by a new subscription');
-    }
+    for (const { gateway, id, kept } of held)
+      if (gateway && id && id !== kept) await gateway.endSubscription(id, 'Replaced by a new subscription');
   } catch (error) {
-    ctx.log.error(
-      { err: error as PaymentError, clientId: previous.client_id },
-      'could not end the replaced subscription',
-    );
+    ctx.log.error({ err: error, clientId: previous.client_id }, 'could not end the replaced subscription');
   }
 }
 

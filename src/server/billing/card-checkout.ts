@@ -6,7 +6,7 @@
  */
 import { BILLING_MESSAGES, type StripePaymentResponse, cardLabel } from '../../contract/billing';
 import type { ClientRow, PlanRow, SubscriptionRow } from '../db/schema';
-import { HttpError, conflict, notFound } from '../errors';
+import { HttpError, conflict, notFound } from '../http/errors';
 import type { CardDetails, StripeGateway } from '../providers/payments/stripe';
 import {
   activate,
@@ -18,6 +18,7 @@ import {
 import type { BillingContext } from './billing-context';
 import { PAID_OR_PAYING, awaitStripe } from './await-stripe';
 import { checkoutKey } from './checkout-keys';
+import { ensureProviderPrice } from './plans';
 import { requireStripe } from './gateways';
 import { updateClient } from '../clients/clients-repository';
 import {
@@ -75,7 +76,7 @@ export async function processCardPayment(
     const card = await stripe.attachPaymentMethod(customerId, paymentMethodId);
     const created = await stripe.createSubscription({
       customerId,
-      priceId: await ensureStripePrice(ctx, stripe, plan),
+      priceId: await ensureProviderPrice(ctx.deps.db, stripe, plan),
       paymentMethodId: card.paymentMethodId,
       clientId: client.id,
       planId: plan.id,
@@ -182,28 +183,6 @@ async function ensureCustomer(
   return customerId;
 }
 
-/** Plans get their Stripe price on first use; the id is kept (and re-checked) afterwards. */
-export async function ensureStripePrice(
-  ctx: BillingContext,
-  stripe: StripeGateway,
-  plan: PlanRow,
-): Promise<string> {
-  const priceId = await stripe.ensurePrice({
-    planId: plan.id,
-    name: plan.name,
-    monthlyPriceCents: plan.monthly_price_cents,
-    existingPriceId: plan.stripe_price_id,
-  });
-  if (priceId !== plan.stripe_price_id) {
-    await ctx.deps.db
-      .updateTable('plans')
-      .set({ stripe_price_id: priceId })
-      .where('id', '=', plan.id)
-      .execute();
-  }
-  return priceId;
-}
-
 /** Another plan (or the same one again) on the card subscription the client already has. */
 async function changeCardPlan(
   ctx: BillingContext,
@@ -219,7 +198,7 @@ async function changeCardPlan(
   let info =
     live.plan_id === plan.id
       ? await stripe.getSubscription(subscriptionId)
-      : await stripe.changePrice(subscriptionId, await ensureStripePrice(ctx, stripe, plan), key);
+      : await stripe.changePrice(subscriptionId, await ensureProviderPrice(ctx.deps.db, stripe, plan), key);
   // Buying again means keeping it: a pending cancellation is withdrawn.
   if (info.cancelAtPeriodEnd) info = await stripe.setCancelAtPeriodEnd(subscriptionId, false);
   await updateSubscription(ctx.deps.db, live.id, {

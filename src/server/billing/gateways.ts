@@ -1,14 +1,12 @@
 import { BILLING_MESSAGES } from '../../contract/billing';
 import type { Config } from '../config';
-import { HttpError, serviceUnavailable } from '../errors';
+import { HttpError, serviceUnavailable } from '../http/errors';
 import type { PaymentError } from '../providers/payments/errors';
 import { type PaypalGateway, createPaypalGateway } from '../providers/payments/paypal';
 import { type StripeGateway, createStripeGateway } from '../providers/payments/stripe';
 
 export interface BillingGateways {
   stripe: StripeGateway | null;
-  /** Whether Stripe webhooks can be verified (STRIPE_WEBHOOK_SECRET). */
-  stripeWebhooks: boolean;
   stripePublishableKey: string | null;
   paypal: PaypalGateway | null;
 }
@@ -23,7 +21,6 @@ export function createBillingGateways(config: Config): BillingGateways {
           webhookSecret: stripe.webhookSecret,
         })
       : null,
-    stripeWebhooks: !!(stripe.secretKey && stripe.webhookSecret),
     // A publishable key without a secret key would offer a card form the server cannot charge.
     stripePublishableKey: stripe.secretKey ? stripe.publishableKey : null,
     paypal:

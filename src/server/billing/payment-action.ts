@@ -9,52 +9,59 @@ import { BILLING_MESSAGES, type PaymentAction } from '../../contract/billing';
 import { formatMoney } from '../../contract/format';
 import { findClient } from '../clients/clients-repository';
 import type { ClientRow } from '../db/schema';
-import { HttpError, notFound } from '../errors';
+import { HttpError, notFound } from '../http/errors';
 import { renderEmail } from '../notifications/email-layout';
 import { type NewMessage, enqueue } from '../notifications/outbox';
 import { syncStripeSubscription } from './activation';
 import { awaitStripe } from './await-stripe';
 import type { BillingContext } from './billing-context';
 import { requireStripe } from './gateways';
+import type { PaymentEvent, PaymentProvider } from '../providers/payments/types';
 import {
-  findByStripeSubscription,
+  findByProviderSubscription,
   findSubscription,
   isEnded,
   updateSubscription,
 } from './subscriptions-repository';
 
-/** The invoice fields the webhook passes on (Stripe's invoice object). */
-export interface InvoiceEvent {
-  id: string;
-  billingReason: string | null;
-  subscriptionId: string;
-  amountDue: number;
-  currency: string;
-}
-
-/** Only renewals wait for the client here: first payments and plan changes ask in the browser at once. */
-const RENEWAL = 'subscription_cycle';
-
-export async function noteActionRequired(ctx: BillingContext, invoice: InvoiceEvent): Promise<void> {
-  if (invoice.billingReason !== RENEWAL) return;
+/**
+ * What a webhook's charge notice means for the subscription it names (payment-webhooks.ts). Only
+ * renewals wait for the client here: first payments and plan changes ask in the browser at once.
+ */
+export async function noteCharge(
+  ctx: BillingContext,
+  provider: PaymentProvider,
+  event: PaymentEvent,
+): Promise<void> {
+  const { charge, subscriptionId } = event;
+  if (!charge || !subscriptionId) return;
   const { db, now } = ctx.deps;
-  const row = await findByStripeSubscription(db, invoice.subscriptionId);
+  const row = await findByProviderSubscription(db, provider, subscriptionId);
   if (!row) return;
-  await updateSubscription(db, row.id, { action_invoice_id: invoice.id, updated_at: now() });
-  await queuePaymentAlerts(ctx, row.client_id, invoiceAlert(invoice, 'action'));
-}
-
-export async function noteInvoicePaid(ctx: BillingContext, invoice: InvoiceEvent): Promise<void> {
-  const { db, now } = ctx.deps;
-  const row = await findByStripeSubscription(db, invoice.subscriptionId);
-  if (row?.action_invoice_id === invoice.id)
-    await updateSubscription(db, row.id, { action_invoice_id: null, updated_at: now() });
-}
-
-export async function notePaymentFailed(ctx: BillingContext, invoice: InvoiceEvent): Promise<void> {
-  if (invoice.billingReason !== RENEWAL) return;
-  const row = await findByStripeSubscription(ctx.deps.db, invoice.subscriptionId);
-  if (row) await queuePaymentAlerts(ctx, row.client_id, invoiceAlert(invoice, 'failed'));
+  switch (charge.kind) {
+    case 'action_required':
+      if (!charge.renewal) return;
+      await updateSubscription(db, row.id, { action_invoice_id: charge.invoiceId, updated_at: now() });
+      await queuePaymentAlerts(ctx, row.client_id, {
+        kind: 'action',
+        key: charge.invoiceId,
+        amount: formatMoney(charge.amountDueCents / 100),
+      });
+      return;
+    case 'paid':
+      if (row.action_invoice_id === charge.invoiceId)
+        await updateSubscription(db, row.id, { action_invoice_id: null, updated_at: now() });
+      return;
+    case 'failed':
+      if (!charge.renewal) return;
+      await queuePaymentAlerts(ctx, row.client_id, {
+        kind: 'failed',
+        // One e-mail per invoice; PayPal names none, so one per event.
+        key: charge.invoiceId ?? `${provider}:${event.id}`,
+        amount: charge.amountDueCents === null ? null : formatMoney(charge.amountDueCents / 100),
+      });
+      return;
+  }
 }
 
 /** The renewal waiting for the client, with the secret Stripe.js confirms it with. */
@@ -106,13 +113,6 @@ export interface PaymentAlert {
   /** "$49.00", when the provider said. */
   amount: string | null;
 }
-
-/** The alert key and amount of a Stripe invoice. */
-const invoiceAlert = (invoice: InvoiceEvent, kind: PaymentAlert['kind']): PaymentAlert => ({
-  kind,
-  key: invoice.id,
-  amount: formatMoney(invoice.amountDue / 100),
-});
 
 /**
  * Account alerts about payments, always sent: to the client, and for a failure also to the agency

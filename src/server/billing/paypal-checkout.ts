@@ -5,12 +5,13 @@
  */
 import { BILLING_MESSAGES, type PaypalPaymentResponse } from '../../contract/billing';
 import type { ClientRow, PlanRow, SubscriptionRow } from '../db/schema';
-import { badRequest, conflict } from '../errors';
-import type { PaypalGateway, PaypalSubscriptionInfo } from '../providers/payments/paypal';
+import { badRequest, conflict } from '../http/errors';
+import type { PaypalSubscriptionInfo } from '../providers/payments/paypal';
 import { activate } from './activation';
 import { paypalRequestId } from './checkout-keys';
 import type { BillingContext } from './billing-context';
 import { requirePaypal } from './gateways';
+import { ensureProviderPrice } from './plans';
 import {
   claimPayment,
   findPaymentByProviderId,
@@ -50,7 +51,7 @@ export async function startPaypalPayment(
   }
   const requestId = paypalRequestId(client.id, plan.id, live);
   const created = await paypal.createSubscription({
-    paypalPlanId: await ensurePaypalPlan(ctx, paypal, plan),
+    paypalPlanId: await ensureProviderPrice(db, paypal, plan),
     clientId: client.id,
     returnUrl: `${config.publicUrl}${PAYPAL_RETURN_PATH}`,
     cancelUrl: `${config.publicUrl}${PAYPAL_CANCEL_PATH}`,
@@ -71,23 +72,6 @@ export async function startPaypalPayment(
     paypalUrl: created.approveUrl,
     message: 'Redirecting to PayPal to approve your subscription',
   };
-}
-
-async function ensurePaypalPlan(ctx: BillingContext, paypal: PaypalGateway, plan: PlanRow): Promise<string> {
-  const paypalPlanId = await paypal.ensurePlan({
-    planId: plan.id,
-    name: plan.name,
-    monthlyPriceCents: plan.monthly_price_cents,
-    existingPlanId: plan.paypal_plan_id,
-  });
-  if (paypalPlanId !== plan.paypal_plan_id) {
-    await ctx.deps.db
-      .updateTable('plans')
-      .set({ paypal_plan_id: paypalPlanId })
-      .where('id', '=', plan.id)
-      .execute();
-  }
-  return paypalPlanId;
 }
 
 /**

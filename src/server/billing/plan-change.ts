@@ -15,12 +15,11 @@ import {
   cardLabel,
 } from '../../contract/billing';
 import type { ClientRow, PlanRow, SubscriptionRow } from '../db/schema';
-import { HttpError, conflict, notFound } from '../errors';
+import { HttpError, conflict, notFound } from '../http/errors';
 import type { StripeSubscriptionInfo } from '../providers/payments/stripe';
 import { fromStripeStatus, isPaidStatus } from './activation';
 import { awaitStripe } from './await-stripe';
 import type { BillingContext } from './billing-context';
-import { ensureStripePrice } from './card-checkout';
 import { requireStripe } from './gateways';
 import {
   type PaymentRow,
@@ -30,9 +29,9 @@ import {
   reclaimPayment,
   setPaymentStatus,
 } from './payments-repository';
-import { findActivePlan, findPlan, toPlan } from './plans';
+import { ensureProviderPrice, findActivePlan, findPlan, toPlan } from './plans';
 import { findSubscription, isEnded, toSubscription, updateSubscription } from './subscriptions-repository';
-import { minutesUsedThisMonth } from './usage';
+import { minutesUsedThisMonth } from '../calls/read/usage';
 import type { Subscription } from '../../contract/billing';
 
 const REPEAT_WAIT_MS = 25_000;
@@ -88,7 +87,7 @@ export async function previewPlanChange(
   const card = await requireCardSubscription(ctx, client);
   if (card.row.plan_id === plan.id) throw conflict(BILLING_MESSAGES.samePlan);
   const stripe = requireStripe(ctx.gateways);
-  const priceId = await ensureStripePrice(ctx, stripe, plan);
+  const priceId = await ensureProviderPrice(ctx.deps.db, stripe, plan);
   const prorationDate = Math.floor(ctx.deps.now() / 1000);
   const preview = await stripe.previewPriceChange({
     customerId: card.customerId,
@@ -156,7 +155,7 @@ export async function changePlan(
   const attempt = await claim(ctx, key, client.id, plan.id);
   if (attempt === null) return awaitFirst(ctx, client, plan, key);
   try {
-    const priceId = await ensureStripePrice(ctx, stripe, plan);
+    const priceId = await ensureProviderPrice(ctx.deps.db, stripe, plan);
     const outcome = await stripe.changePriceNow({
       subscriptionId: card.stripeSubscriptionId,
       priceId,
@@ -211,7 +210,7 @@ export async function confirmPlanChange(
   if (waiting.status === 'plan_changed' && card.row.plan_id === plan.id)
     return succeeded(ctx, client, plan, waiting.amount_cents);
   const stripe = requireStripe(ctx.gateways);
-  const priceId = await ensureStripePrice(ctx, stripe, plan);
+  const priceId = await ensureProviderPrice(ctx.deps.db, stripe, plan);
   // Stripe applies the pending change a moment after the payment succeeds (await-stripe.ts).
   const payment = await awaitStripe(ctx, stripe, card.stripeSubscriptionId, (p) => !p.info.pendingUpdate);
   if (payment === 'pending')

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Updateable } from 'kysely';
 import { type Subscription, cardLabel } from '../../contract/billing';
 import type { Database, PlanRow, SubscriptionRow, SubscriptionsTable } from '../db/schema';
+import type { PaymentProvider } from '../providers/payments/types';
 import { toPlan } from './plans';
 
 export type SubscriptionChanges = Updateable<SubscriptionsTable>;
@@ -37,6 +38,25 @@ export function findByPaypalSubscription(
     .selectFrom('subscriptions')
     .selectAll()
     .where('paypal_subscription_id', '=', paypalId)
+    .executeTakeFirst();
+}
+
+/** Where a row keeps each provider's subscription id. */
+const PROVIDER_SUBSCRIPTION_COLUMN = {
+  stripe: 'stripe_subscription_id',
+  paypal: 'paypal_subscription_id',
+} as const satisfies Record<PaymentProvider, keyof SubscriptionRow>;
+
+/** The row holding a provider's subscription (a webhook names it by the provider's id). */
+export function findByProviderSubscription(
+  db: Kysely<Database>,
+  provider: PaymentProvider,
+  subscriptionId: string,
+): Promise<SubscriptionRow | undefined> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where(PROVIDER_SUBSCRIPTION_COLUMN[provider], '=', subscriptionId)
     .executeTakeFirst();
 }
 

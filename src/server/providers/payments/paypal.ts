@@ -5,7 +5,9 @@
  * OAuth2 client-credentials tokens are cached until shortly before they expire; a 401 refreshes
  * once. Every request has a timeout. Errors become PaymentError.
  */
-import { PaymentError } from './errors';
+import { PaymentError, USER_MESSAGES } from './errors';
+import { readPaypalEvent } from './paypal-events';
+import { type PaymentGateway, type WebhookHeaders, headerValue } from './types';
 
 export interface PaypalGatewayOptions {
   clientId: string;
@@ -39,10 +41,9 @@ export interface PaypalSubscriptionInfo {
   nextBillingTime: number | null;
 }
 
-/** Node's IncomingHttpHeaders (lower-case names) or a fetch Headers. */
-export type WebhookHeaders = Record<string, string | string[] | undefined> | Headers;
-
-export interface PaypalGateway {
+/** PayPal's own flows beside the neutral ones (types.ts): the buyer's approval, PayPal's statuses. */
+export interface PaypalGateway extends PaymentGateway {
+  readonly provider: 'paypal';
   /** Starts a subscription; the buyer approves it at `approveUrl`. Same requestId, same subscription. */
   createSubscription(input: {
     paypalPlanId: string;
@@ -162,6 +163,22 @@ export function createPaypalGateway(options: PaypalGatewayOptions): PaypalGatewa
   }
 
   const gateway: PaypalGateway = {
+    provider: 'paypal',
+    webhooksConfigured: !!options.webhookId,
+
+    ensurePlanPrice: ({ existingId, ...plan }) => gateway.ensurePlan({ ...plan, existingPlanId: existingId }),
+
+    async endSubscription(id, reason) {
+      await gateway.cancelSubscription(id, reason);
+    },
+
+    async parseWebhook(rawBody, headers) {
+      if (!(await gateway.verifyWebhook(headers, rawBody)))
+        return { kind: 'unauthorized', message: USER_MESSAGES.signature };
+      const event = readPaypalEvent(rawBody);
+      return event ? { kind: 'event', event } : { kind: 'invalid', message: 'Invalid webhook event' };
+    },
+
     async createSubscription({ paypalPlanId, clientId, returnUrl, cancelUrl, requestId }) {
       const body = await request('POST', '/v1/billing/subscriptions', {
         headers: { 'PayPal-Request-Id': requestId, Prefer: 'return=minimal' },
@@ -295,14 +312,6 @@ export function createPaypalGateway(options: PaypalGatewayOptions): PaypalGatewa
     },
   };
   return gateway;
-}
-
-function headerValue(headers: WebhookHeaders, name: string): string | null {
-  if (typeof Headers !== 'undefined' && headers instanceof Headers) return headers.get(name);
-  const record = headers as Record<string, string | string[] | undefined>;
-  const key = Object.keys(record).find((k) => k.toLowerCase() === name);
-  const v = key ? record[key] : undefined;
-  return (Array.isArray(v) ? v[0] : v) ?? null;
 }
 
 function planMatches(plan: Json, value: string, currency: string): boolean {

@@ -11,6 +11,8 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import { PaymentError, USER_MESSAGES } from './errors';
+import { readStripeEvent } from './stripe-events';
+import { type PaymentGateway, headerValue } from './types';
 
 export interface StripeGatewayOptions {
   secretKey: string;
@@ -93,7 +95,9 @@ export interface InvoicePayment {
   clientSecret: string | null;
 }
 
-export interface StripeGateway {
+/** Stripe's own flows beside the neutral ones (types.ts): customers, cards, 3-D Secure, proration. */
+export interface StripeGateway extends PaymentGateway {
+  readonly provider: 'stripe';
   /** Our customer id at Stripe: `existingId` when Stripe still has it, else a new customer. */
   ensureCustomer(input: {
     existingId: string | null;
@@ -227,6 +231,27 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
   }
 
   const gateway: StripeGateway = {
+    provider: 'stripe',
+    webhooksConfigured: !!options.webhookSecret,
+
+    ensurePlanPrice: ({ existingId, ...plan }) =>
+      gateway.ensurePrice({ ...plan, existingPriceId: existingId }),
+
+    async endSubscription(id) {
+      await gateway.cancelNow(id);
+    },
+
+    async parseWebhook(rawBody, headers) {
+      try {
+        const event = gateway.constructEvent(rawBody, headerValue(headers, 'stripe-signature') ?? undefined);
+        return { kind: 'event', event: readStripeEvent(event) };
+      } catch (err) {
+        if (err instanceof PaymentError && err.kind === 'signature')
+          return { kind: 'unauthorized', message: err.message };
+        throw err;
+      }
+    },
+
     async ensureCustomer({ existingId, email, name, clientId }) {
       if (existingId) {
         try {
