@@ -1,23 +1,14 @@
 /**
  * The admin's view of one client (SPEC §2 "Admin client view"): a header naming the client
- * with an "Admin View" badge, the client information card, then the client dashboard's own
- * stats, chart, filters and call table reading the admin endpoints for this client.
+ * with an "Admin View" badge and the client information card around the calls workspace, reading
+ * the admin endpoints for this client, with the search always shown above the call log.
  */
 import { ArrowLeft, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { type AdminClientListItem, clientDisplayName } from '../../../contract/admin';
-import { CallFilterBar } from '../../components/calls/call-filter-bar';
-import { CallLogTable } from '../../components/calls/call-log-table';
-import { CallStatsStrip } from '../../components/calls/call-stats-strip';
-import { CallDetailDrawer } from '../../components/calls/call-detail-drawer';
-import { OutcomeInsights, useOutcomeNames } from '../../components/calls/outcome-insights';
-import { useCallDrawer } from '../../components/calls/use-call-drawer';
-import { CallSearchBox } from '../../components/calls/call-search-box';
-import { useCallFilters } from '../../components/calls/use-call-filters';
-import { useLiveCalls } from '../../components/calls/use-live-calls';
-import { LiveIndicator } from '../../components/calls/live-indicator';
-import { LiveNowStrip } from '../../components/calls/live-now-strip';
+import { CallsWorkspace } from '../../components/calls/calls-workspace';
+import { CopyField } from '../../components/copy-field';
 import { PageLoading } from '../../components/page-loading';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -25,7 +16,6 @@ import { Card, CardContent } from '../../components/ui/card';
 import { ApiError } from '../../lib/api';
 import { adminCallSource } from '../calls/call-source';
 import { ClientInformationCard } from './client-information-card';
-import { CopyField } from '../../components/copy-field';
 import { useAdminClientData } from './queries';
 
 const ADMIN_EMPTY_CALLS_TEXT =
@@ -54,76 +44,45 @@ export function AdminClientView({ clientId }: { clientId: string | undefined }) 
 }
 
 function ClientView({ client }: { client: AdminClientListItem }) {
-  const source = adminCallSource(client.id);
-  const { filters, change, setPage } = useCallFilters(source.dateRanges);
-  const name = clientDisplayName(client);
-  const drawer = useCallDrawer();
-  const outcomes = useOutcomeNames(source, filters);
-  const live = useLiveCalls(source);
-
   return (
-    <div className="min-h-screen bg-background">
-      <header className="border-b bg-card">
-        <div className="mx-auto grid max-w-7xl gap-4 px-4 py-4 sm:px-6 lg:px-8">
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <Button variant="ghost" size="sm" asChild className="-ml-2">
-              <Link href="/admin">
-                <ArrowLeft /> Back to Admin Dashboard
-              </Link>
-            </Button>
-            <Badge className="gap-1">
-              <ShieldCheck /> Admin View
-            </Badge>
-          </div>
-          <div className="grid gap-1">
-            <h1 className="break-words font-bold text-2xl tracking-tight">{name}</h1>
-            <p className="break-all text-muted-foreground text-sm">{client.email}</p>
-            {client.companyName && <p className="text-sm">{client.companyName}</p>}
-            <p className="text-muted-foreground text-xs">
-              Client ID: <span className="break-all font-mono">{client.id}</span>
-            </p>
-          </div>
-          <div className="max-w-2xl">
-            <CopyField id="admin-view-webhook-url" label="Webhook URL" value={client.webhookUrl} />
-          </div>
-        </div>
-      </header>
+    <CallsWorkspace
+      source={adminCallSource(client.id)}
+      header={<ClientHeader client={client} />}
+      banners={<ClientInformationCard client={client} />}
+      search="always"
+      timeZone={client.timezone}
+      emptyText={ADMIN_EMPTY_CALLS_TEXT}
+    />
+  );
+}
 
-      <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:px-8">
-        <ClientInformationCard client={client} />
-        <div className="flex flex-wrap items-center gap-3">
-          <h2 className="font-semibold text-xl">Call Analytics Dashboard</h2>
-          <LiveIndicator state={live.state} />
+function ClientHeader({ client }: { client: AdminClientListItem }) {
+  return (
+    <header className="border-b bg-card">
+      <div className="mx-auto grid max-w-7xl gap-4 px-4 py-4 sm:px-6 lg:px-8">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <Button variant="ghost" size="sm" asChild className="-ml-2">
+            <Link href="/admin">
+              <ArrowLeft /> Back to Admin Dashboard
+            </Link>
+          </Button>
+          <Badge className="gap-1">
+            <ShieldCheck /> Admin View
+          </Badge>
         </div>
-        <LiveNowStrip source={source} inProgress={live.inProgress} />
-        <CallStatsStrip source={source} scope={filters} />
-        <OutcomeInsights source={source} filters={filters} onChange={change} onOpenCall={drawer.open} />
-        <CallSearchBox value={filters.search} onSearch={(search) => change({ search })} autoFocus={false} />
-        <CallFilterBar
-          filters={filters}
-          dateRanges={source.dateRanges}
-          onChange={change}
-          searchable
-          outcomes={outcomes}
-          timeZone={client.timezone}
-        />
-        <CallLogTable
-          source={source}
-          filters={filters}
-          onChange={change}
-          onPageChange={setPage}
-          emptyText={ADMIN_EMPTY_CALLS_TEXT}
-          onOpenCall={drawer.open}
-        />
-      </main>
-      <CallDetailDrawer
-        source={source}
-        scope={filters}
-        callId={drawer.callId}
-        startAt={drawer.startAt}
-        onClose={drawer.close}
-      />
-    </div>
+        <div className="grid gap-1">
+          <h1 className="break-words font-bold text-2xl tracking-tight">{clientDisplayName(client)}</h1>
+          <p className="break-all text-muted-foreground text-sm">{client.email}</p>
+          {client.companyName && <p className="text-sm">{client.companyName}</p>}
+          <p className="text-muted-foreground text-xs">
+            Client ID: <span className="break-all font-mono">{client.id}</span>
+          </p>
+        </div>
+        <div className="max-w-2xl">
+          <CopyField id="admin-view-webhook-url" label="Webhook URL" value={client.webhookUrl} />
+        </div>
+      </div>
+    </header>
   );
 }
 
