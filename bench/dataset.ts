@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../src/server/db/connect';
-import { agencyShard, carryClientDaysForward } from '../src/server/calls/client-days';
+import { agencyShard, carryClientDaysForward } from '../src/server/agency/client-days';
 
 export interface DatasetSize {
   clients: number;

@@ -14,7 +14,7 @@ import { gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { startVoiceSim } from '../sim/voice-provider';
-import { buildApp } from '../src/server/app';
+import { buildApp } from '../src/server/http/app';
 import { hashPassword } from '../src/server/auth/passwords';
 import { createDeps } from '../src/server/bootstrap';
 import type { AppDeps } from '../src/server/context';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { parseSearch, toFts5 } from '../src/contract/search-query';
-import { fts5Match } from '../src/server/calls/call-search';
+import { fts5Match } from '../src/server/calls/read/call-search';
 import { openDb } from '../src/server/db/connect';
 import { migrateToLatest } from '../src/server/db/migrate';
 import * as keyedIndex from '../src/server/db/migrations/019_call_search_fts_by_client';

@@ -10,7 +10,9 @@ import { migrateToLatest } from './db/migrate';
 import { type VoiceProviders, createVoiceProviders } from './providers/voice/registry';
 import type { VoiceProvider } from './providers/voice/types';
 import { createLiveHub } from './live/live-hub';
-import { createRateCounters } from './rate-counters';
+import { createRateCounters } from './http/rate-counters';
+import { agencyDaysListener } from './agency/client-days';
+import { dailyRollupsListener } from './calls/write/rollups';
 import { seedPlans } from './seed';
 
 export interface DepsOverrides {
@@ -54,6 +56,9 @@ export async function createDeps(
       listenUrl: database.url,
       log: { warn: (obj, msg) => console.warn(msg, obj) },
     }),
+    // In order: the daily rollups are rebuilt first on a time-zone change (they rebuild the
+    // agency's days with them); the agency's running totals are taken out on a client's deletion.
+    clientChanges: [dailyRollupsListener, agencyDaysListener],
   };
   return {
     deps,

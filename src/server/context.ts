@@ -8,9 +8,10 @@ import type { SecretBox } from './crypto/secrets';
 import type { Database } from './db/schema';
 import type { Dialect } from './db/connect';
 import type { SessionStore } from './auth/sessions';
-import type { RateCounters } from './rate-counters';
+import type { RateCounters } from './http/rate-counters';
 import type { VoiceProviders } from './providers/voice/registry';
 import type { LiveHub } from './live/live-hub';
+import type { ClientChangeListener } from './clients/client-changes';
 
 export interface AppDeps {
   config: Config;
@@ -27,6 +28,8 @@ export interface AppDeps {
   instanceId: string;
   /** New live events, handed to this instance's open streams (issue 17). */
   live: LiveHub;
+  /** The modules keeping data derived from a client, told of its deletion and time-zone change. */
+  clientChanges: readonly ClientChangeListener[];
 }
 
 declare module 'fastify' {

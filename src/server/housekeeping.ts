@@ -5,11 +5,11 @@
  * events once no stream could resume from them; every client's running totals are carried to
  * the coming days, so the portfolio finds each client at any day it asks about.
  */
-import { createCallsRepository } from './calls/calls-repository';
+import { createCallsRepository } from './calls/write/calls-repository';
 import type { AppDeps } from './context';
 import { LIVE_RESUME_MS } from '../contract/live';
 import { pruneLiveEvents } from './live/live-events';
-import { carryClientDaysForward } from './calls/client-days';
+import { carryClientDaysForward } from './agency/client-days';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INTERVAL_MS = 60 * 60 * 1000;

@@ -2,9 +2,9 @@
 import './runtime-check';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApp } from './app';
+import { buildApp } from './http/app';
 import { startHousekeeping } from './housekeeping';
-import { loggerOptions } from './logging';
+import { loggerOptions } from './http/logging';
 import { createDeps } from './bootstrap';
 import { ConfigError, describeConfig, loadConfig } from './config';
 import { createDemoData } from './demo/demo-data';

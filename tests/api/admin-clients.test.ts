@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IncomingCall, createCallsRepository } from '../../src/server/calls/calls-repository';
+import { type IncomingCall, createCallsRepository } from '../../src/server/calls/write/calls-repository';
 import type { ClientRow } from '../../src/server/db/schema';
 import { ProviderUnavailableError } from '../../src/server/providers/voice/errors';
 import type { VoiceProvider } from '../../src/server/providers/voice/types';

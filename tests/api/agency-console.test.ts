@@ -18,10 +18,10 @@ import {
 import { portfolioAnalytics } from '../../src/server/agency/portfolio';
 import { readTableInApp } from '../../src/server/agency/portfolio-table-in-app';
 import { readTableInDatabase } from '../../src/server/agency/portfolio-table-in-database';
-import { createCallsRepository } from '../../src/server/calls/calls-repository';
-import { carryClientDaysForward } from '../../src/server/calls/client-days';
-import { rebuildDailyRollups } from '../../src/server/calls/rollups';
-import { MAX_KEPT_BODY_BYTES } from '../../src/server/calls/webhook-delivery';
+import { createCallsRepository } from '../../src/server/calls/write/calls-repository';
+import { carryClientDaysForward } from '../../src/server/agency/client-days';
+import { rebuildDailyRollups } from '../../src/server/calls/write/rollups';
+import { MAX_KEPT_BODY_BYTES } from '../../src/server/calls/ingest/webhook-delivery';
 import type { ClientRow } from '../../src/server/db/schema';
 import { parseBlandCall } from '../../src/server/providers/voice/bland-payload';
 import { blandCallBody } from '../helpers/bland';

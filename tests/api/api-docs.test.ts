@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATE_RANGES } from '../../src/contract/common';
-import { OPERATIONS, openApiPath } from '../../src/server/api-docs';
+import { OPERATIONS, openApiPath } from '../../src/server/http/api-docs';
 import { COOKIE_NAMES } from '../../src/server/auth/sessions';
 import { type Description, answerProblem } from '../helpers/api-description-check';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';

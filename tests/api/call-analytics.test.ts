@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCallsRepository } from '../../src/server/calls/calls-repository';
+import { createCallsRepository } from '../../src/server/calls/write/calls-repository';
 import { makeCall, storeCalls } from '../helpers/calls';
 import { createClient, createSignedInClient, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
@@ -626,7 +626,7 @@ describe(`rollup windows agree with counting the calls (${TEST_DB})`, () => {
   );
 
   it('moves daily rollups when the client changes time zone', async () => {
-    const { rebuildDailyRollups } = await import('../../src/server/calls/rollups');
+    const { rebuildDailyRollups } = await import('../../src/server/calls/write/rollups');
     const client = await createClient(t.deps, { timezone: 'UTC' });
     await storeCalls(t.deps, client, [{ createdAt: Date.UTC(2026, 2, 10, 2, 0) }]); // Mar 10 UTC, Mar 9 in New York
     const cookie = await loginClient(t.app, client.email);

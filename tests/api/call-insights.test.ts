@@ -4,7 +4,7 @@
  * the admin), and filled in for older calls from their stored payloads.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backfillCallInsights } from '../../src/server/calls/insights-backfill';
+import { backfillCallInsights } from '../../src/server/calls/write/insights-backfill';
 import { blandCallBody, deliverWebhook } from '../helpers/bland';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';

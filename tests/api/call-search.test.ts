@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createCallsRepository } from '../../src/server/calls/calls-repository';
+import { createCallsRepository } from '../../src/server/calls/write/calls-repository';
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
 import { createAdminUser, createClient, createSignedInClient, loginAdmin } from '../helpers/factories';

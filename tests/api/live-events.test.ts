@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/server/app';
+import { buildApp } from '../../src/server/http/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';

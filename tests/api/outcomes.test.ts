@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_OUTCOMES, type Outcome } from '../../src/contract/outcomes';
-import type { IncomingCall } from '../../src/server/calls/calls-repository';
+import type { IncomingCall } from '../../src/server/calls/write/calls-repository';
 import { saveOutcomes } from '../../src/server/outcomes/outcomes-repository';
 import { reclassificationOf } from '../../src/server/outcomes/reclassify';
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';

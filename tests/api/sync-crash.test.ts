@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
 import { createDeps } from '../../src/server/bootstrap';
-import { SYNC_STALE_MS } from '../../src/server/calls/sync-runs';
+import { SYNC_STALE_MS } from '../../src/server/calls/ingest/sync-runs';
 import { loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
 import { TEST_PASSWORD, cookieHeader, createClient } from '../helpers/factories';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
-import { createCallsRepository } from '../../src/server/calls/calls-repository';
+import { createCallsRepository } from '../../src/server/calls/write/calls-repository';
 import { pruneUnconfirmedCalls } from '../../src/server/housekeeping';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { blandCallBody } from '../helpers/bland';

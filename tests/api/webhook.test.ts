@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
-import { buildApp } from '../../src/server/app';
+import { buildApp } from '../../src/server/http/app';
 import { pruneRateCounters, pruneWebhookDeliveries } from '../../src/server/housekeeping';
-import { loggerOptions } from '../../src/server/logging';
+import { loggerOptions } from '../../src/server/http/logging';
 import { blandCallBody, deliverWebhook } from '../helpers/bland';
 import { createClient, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';

@@ -10,7 +10,7 @@ import { startStripeSim } from '../../sim/stripe';
 import { startRetellSim } from '../../sim/platforms/retell';
 import { startVapiSim } from '../../sim/platforms/vapi';
 import { startVoiceSim } from '../../sim/voice-provider';
-import { buildApp } from '../../src/server/app';
+import { buildApp } from '../../src/server/http/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/config';
 import { createNotifications } from '../../src/server/notifications';

@@ -1,6 +1,6 @@
 /** Builds normalized provider calls for tests and stores them through the real repository. */
 import { randomUUID } from 'node:crypto';
-import { type IncomingCall, createCallsRepository } from '../../src/server/calls/calls-repository';
+import { type IncomingCall, createCallsRepository } from '../../src/server/calls/write/calls-repository';
 import type { AppDeps } from '../../src/server/context';
 import type { ClientRow } from '../../src/server/db/schema';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { type BuildAppOptions, buildApp } from '../../src/server/app';
+import { type BuildAppOptions, buildApp } from '../../src/server/http/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { type Config, loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';

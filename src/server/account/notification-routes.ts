@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { NotificationChannels, NotificationPrefs, NotificationPrefsBody } from '../../contract/account';
 import { requireClient } from '../auth/guards';
-import type { ZodTypeProvider } from '../route-schemas';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import { readNotificationPrefs, saveNotificationPrefs } from './notification-prefs';
 
 export default async function notificationRoutes(fastify: FastifyInstance): Promise<void> {

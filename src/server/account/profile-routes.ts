@@ -9,8 +9,8 @@ import { sentOnly, textOrNull } from '../clients/client-patch';
 import { toClientSession } from '../clients/client-view';
 import { findByEmail, findClient, updateClient } from '../clients/clients-repository';
 import { isUniqueViolation } from '../clients/db-errors';
-import { conflict, notFound } from '../errors';
-import type { ZodTypeProvider } from '../route-schemas';
+import { conflict, notFound } from '../http/errors';
+import type { ZodTypeProvider } from '../http/route-schemas';
 
 export default async function profileRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -6,9 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import { WebhookSecretBody, WebhookSecretResponse } from '../../contract/account';
 import { requireClient } from '../auth/guards';
 import { updateClient } from '../clients/clients-repository';
-import type { ZodTypeProvider } from '../route-schemas';
+import type { ZodTypeProvider } from '../http/route-schemas';
 
-export default async function webhookSecretRoutes(fastify: FastifyInstance): Promise<void> {
+export default async function providerSigningSecretRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, secrets, now } = app.deps;
 

@@ -7,12 +7,12 @@ import notificationRoutes from './notification-routes';
 import preferencesRoutes from './preferences-routes';
 import profileRoutes from './profile-routes';
 import securityRoutes from './security-routes';
-import webhookSecretRoutes from './webhook-secret-routes';
+import providerSigningSecretRoutes from './provider-signing-secret-routes';
 
 export default async function accountRoutes(app: FastifyInstance): Promise<void> {
   await app.register(profileRoutes);
   await app.register(securityRoutes);
-  await app.register(webhookSecretRoutes);
+  await app.register(providerSigningSecretRoutes);
   await app.register(notificationRoutes);
   await app.register(preferencesRoutes);
 }

@@ -2,7 +2,7 @@
  * Change password and update API key (DESIGN §6 [4]). A new password ends every other session of
  * the client; a new API key is saved only after the voice provider accepted it.
  */
-import type { ZodTypeProvider } from '../route-schemas';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_MESSAGES, ApiKeyBody, ApiKeyResponse, ChangePasswordBody } from '../../contract/account';
 import { createAttemptLimits } from '../auth/attempt-limits';
@@ -11,8 +11,8 @@ import { hashPassword, verifyPassword } from '../auth/passwords';
 import { sessionCookie } from '../auth/sessions';
 import { apiKeyChange } from '../clients/api-key-change';
 import { updateClient } from '../clients/clients-repository';
-import { enforceCreationCap } from '../creation-caps';
-import { badGateway, badRequest } from '../errors';
+import { enforceCreationCap } from '../http/creation-caps';
+import { badGateway, badRequest } from '../http/errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
 import { voiceOf } from '../providers/voice/registry';
 import { SuccessBody } from '../../contract/common';

@@ -15,8 +15,8 @@ import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
 import { sessionCookie } from '../auth/sessions';
 import { isPostgres } from '../db/dialect';
 import type { AdminRow, Database } from '../db/schema';
-import { conflict, notFound, unauthorized } from '../errors';
-import type { ZodTypeProvider } from '../route-schemas';
+import { conflict, notFound, unauthorized } from '../http/errors';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import { createAdmin } from '../seed';
 
 const LAST_ADMIN_MESSAGE = 'At least one active admin must remain';

@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { AtRiskClient, RiskCode } from '../../contract/agency';
 import { clientNameOfRow } from '../../contract/admin';
-import { localDate, shiftDate } from '../calls/time-zones';
+import { localDate, shiftDate } from '../time/time-zones';
 import type { Database } from '../db/schema';
 import { listRiskFacts } from '../clients/clients-repository';
 import { type VoiceProviders, voiceOf } from '../providers/voice/registry';

@@ -11,9 +11,10 @@
  * totals subtracted, and the portfolio's read of every client at one day is one contiguous range of
  * the (day, client_id) key, whatever the number of calls or days.
  */
+import type { ClientChangeListener } from '../clients/client-changes';
 import { type Kysely, sql } from 'kysely';
 import type { CallRow, Database } from '../db/schema';
-import { localDate, shiftDate } from './time-zones';
+import { localDate, shiftDate } from '../time/time-zones';
 import { isPostgres } from '../db/dialect';
 
 export interface DaySums {
@@ -453,3 +454,8 @@ export async function carryClientDaysForward(db: Kysely<Database>, now: number):
     });
   return added;
 }
+
+/** The agency's running totals leave with a deleted client (its days carry no foreign key). */
+export const agencyDaysListener = {
+  clientDeleted: removeClientDays,
+} satisfies ClientChangeListener;

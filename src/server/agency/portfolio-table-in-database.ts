@@ -11,10 +11,11 @@
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { type PortfolioSort, defaultOrderOf } from '../../contract/agency';
-import { type DaySums, RUNNING, carriedThrough, carryClientDaysForward, sumsOf } from '../calls/client-days';
+import { type DaySums, RUNNING, carriedThrough, carryClientDaysForward, sumsOf } from './client-days';
 import { isPostgres } from '../db/dialect';
 import type { Database } from '../db/schema';
-import { AGENCY_CLIENT_STATUS, lastCallAtOf, listPortfolioClients } from '../clients/clients-repository';
+import { clientsAtPoints } from '../clients/clients-joined';
+import { lastCallAtOf, listPortfolioClients } from '../clients/clients-repository';
 import { type PortfolioTableReader, type TotalLine, matchesSearch } from './portfolio-table';
 import { ALL_SUMS, type PeriodSums, periodPoints } from './running-totals';
 
@@ -56,25 +57,6 @@ const SORT_SQL: Record<Exclude<PortfolioSort, 'name' | 'lastCallAt'>, RawBuilder
   answerRate: shareSql(currentSum('answered'), currentSum('calls')),
   failureRate: shareSql(currentSum('failed'), currentSum('calls')),
 };
-
-/**
- * The onboarded clients with their running totals at the three points (periodPoints): `e` at
- * the range's end, `m` the day before it, `s` the day before the previous period. Every client has
- * a row at every day from its first to the day after tomorrow, so a missing row means it had not
- * started (0); rows not carried that far yet are found and carried first (readTableInDatabase).
- */
-function clientsAtPoints(db: Kysely<Database>, [start, middle, end]: string[]) {
-  return db
-    .selectFrom('clients as c')
-    .leftJoin('client_call_days as e', (join) => join.onRef('e.client_id', '=', 'c.id').on('e.day', '=', end))
-    .leftJoin('client_call_days as m', (join) =>
-      join.onRef('m.client_id', '=', 'c.id').on('m.day', '=', middle),
-    )
-    .leftJoin('client_call_days as s', (join) =>
-      join.onRef('s.client_id', '=', 'c.id').on('s.day', '=', start),
-    )
-    .where('c.onboarding_status', '=', AGENCY_CLIENT_STATUS);
-}
 
 type AtPoints = ReturnType<typeof clientsAtPoints>;
 

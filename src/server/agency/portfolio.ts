@@ -17,8 +17,8 @@ import {
 } from '../../contract/agency';
 import { clientNameOfRow } from '../../contract/admin';
 import { isoTime, paginationOf } from '../../contract/common';
-import { percentChange } from '../calls/call-queries';
-import { shiftDate } from '../calls/time-zones';
+import { percentChange } from '../calls/read/call-queries';
+import { shiftDate } from '../time/time-zones';
 import { isPostgres } from '../db/dialect';
 import type { Database } from '../db/schema';
 import { lastCallTimes, listClientsOutsidePortfolio } from '../clients/clients-repository';

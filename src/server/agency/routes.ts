@@ -5,8 +5,9 @@
 import type { FastifyInstance } from 'fastify';
 import { AdminAnalytics, AnalyticsQuery, AtRiskList, AuditPage, AuditQuery } from '../../contract/agency';
 import { clientNameOfRow } from '../../contract/admin';
-import { parseJsonObject } from '../json-body';
-import type { ZodTypeProvider } from '../route-schemas';
+import { parseJsonObject } from '../http/json-body';
+import type { ZodTypeProvider } from '../http/route-schemas';
+import { auditPageWithNames } from '../clients/clients-joined';
 import adminsRoutes from './admins-routes';
 import { clientsAtRisk } from './at-risk';
 import { portfolioAnalytics } from './portfolio';
@@ -40,33 +41,7 @@ export default async function agencyRoutes(fastify: FastifyInstance): Promise<vo
     { schema: { querystring: AuditQuery, response: { 200: AuditPage } } },
     async (request) => {
       const { page, limit, adminId, clientId, action } = request.query;
-      let query = db.selectFrom('audit_log');
-      if (adminId) query = query.where('audit_log.admin_id', '=', adminId);
-      if (clientId) query = query.where('audit_log.client_id', '=', clientId);
-      if (action) query = query.where('audit_log.action', '=', action);
-      const [rows, count] = await Promise.all([
-        query
-          .leftJoin('admins', 'admins.id', 'audit_log.admin_id')
-          .leftJoin('clients', 'clients.id', 'audit_log.client_id')
-          .select([
-            'audit_log.id',
-            'audit_log.created_at',
-            'audit_log.admin_id',
-            'audit_log.action',
-            'audit_log.client_id',
-            'audit_log.detail',
-            'admins.name as admin_name',
-            'clients.company_name',
-            'clients.first_name',
-            'clients.last_name',
-          ])
-          .orderBy('audit_log.created_at', 'desc')
-          .orderBy('audit_log.id', 'desc')
-          .limit(limit)
-          .offset((page - 1) * limit)
-          .execute(),
-        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
+      const { rows, count } = await auditPageWithNames(db, { page, limit, adminId, clientId, action });
       return {
         items: rows.map((r) => ({
           id: Number(r.id),

@@ -7,8 +7,8 @@
 import type { Kysely } from 'kysely';
 import { type AnalyticsQuery, dayCount } from '../../contract/agency';
 import { DATE_RANGE_DAYS } from '../../contract/common';
-import { type DaySums, RUNNING, emptySums, plus, sumsOf } from '../calls/client-days';
-import { shiftDate } from '../calls/time-zones';
+import { type DaySums, RUNNING, emptySums, plus, sumsOf } from './client-days';
+import { shiftDate } from '../time/time-zones';
 import type { Database } from '../db/schema';
 
 export interface DayRange {

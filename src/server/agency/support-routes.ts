@@ -18,13 +18,13 @@ import {
 import { MESSAGES } from '../../contract/admin';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
-import { parseRetried } from '../calls/sync-runs';
-import { createDeliveryProcessor } from '../calls/webhook-delivery';
+import { parseRetried } from '../calls/ingest/sync-runs';
+import { createDeliveryProcessor } from '../calls/ingest/webhook-delivery';
 import { findClient } from '../clients/clients-repository';
 import { webhookUrlFor } from '../clients/client-view';
 import type { ClientRow } from '../db/schema';
-import { badRequest, conflict, notFound } from '../errors';
-import type { ZodTypeProvider } from '../route-schemas';
+import { badRequest, conflict, notFound } from '../http/errors';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import { adminNames, describeStarter, toDelivery } from './support-views';
 import { paginationOf } from '../../contract/common';
 import { voiceOf } from '../providers/voice/registry';

@@ -11,7 +11,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '../crypto/secrets';
 import type { AppDeps } from '../context';
-import { HttpError } from '../errors';
+import { HttpError } from '../http/errors';
 
 export const ATTEMPT_WINDOW_MS = 15 * 60 * 1000;
 export const LIMITS = {

@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AdminRow, ClientRow } from '../db/schema';
-import { forbidden, unauthorized } from '../errors';
+import { forbidden, unauthorized } from '../http/errors';
 import { sessionCookie } from './sessions';
 
 declare module 'fastify' {

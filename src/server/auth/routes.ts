@@ -1,5 +1,5 @@
 /** Login, logout and session endpoints for clients and admins (SPEC §7, DESIGN §6 [1] [8] [9] [13]). */
-import type { ZodTypeProvider } from '../route-schemas';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   AdminLoginBody,
@@ -12,7 +12,7 @@ import {
 } from '../../contract/auth';
 import { toClientSession } from '../clients/client-view';
 import type { SessionKind } from '../db/schema';
-import { unauthorized } from '../errors';
+import { unauthorized } from '../http/errors';
 import { createAttemptLimits } from './attempt-limits';
 import { currentAdmin, currentClient } from './guards';
 import { findActiveClientByEmail, updateClient } from '../clients/clients-repository';

@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { sessionWithSubject } from '../clients/clients-joined';
 import { randomToken, sha256Hex } from '../crypto/secrets';
 import type { AdminRow, ClientRow, Database, SessionKind } from '../db/schema';
 
@@ -13,7 +14,6 @@ export interface SubjectOf {
   client: ClientRow;
   admin: AdminRow;
 }
-const SUBJECT_TABLES = { client: 'clients', admin: 'admins' } as const satisfies Record<SessionKind, string>;
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** Sliding expiry is written at most this often, not on every request. */
@@ -55,15 +55,7 @@ export function createSessionStore(db: Kysely<Database>, now: () => number = Dat
     async resolve(kind, rawId) {
       if (!rawId || rawId.length > 200) return null;
       const idHash = sha256Hex(rawId);
-      const row = await db
-        .selectFrom('sessions')
-        // Typed as the clients table for the builder; the row is the kind's table's (SubjectOf).
-        .innerJoin(`${SUBJECT_TABLES[kind] as 'clients'} as subject`, 'subject.id', 'sessions.subject_id')
-        .selectAll('subject')
-        .select(['sessions.expires_at as session_expires_at', 'sessions.last_seen_at as session_seen_at'])
-        .where('sessions.id_hash', '=', idHash)
-        .where('sessions.kind', '=', kind)
-        .executeTakeFirst();
+      const row = await sessionWithSubject(db, kind, idHash);
       const t = now();
       if (!row || row.session_expires_at <= t) return null;
       if (t - row.session_seen_at > TOUCH_INTERVAL_MS) {

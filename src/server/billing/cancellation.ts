@@ -6,7 +6,7 @@
  */
 import { BILLING_MESSAGES } from '../../contract/billing';
 import type { SubscriptionRow } from '../db/schema';
-import { conflict } from '../errors';
+import { conflict } from '../http/errors';
 import { fromStripeStatus } from './activation';
 import type { BillingContext } from './billing-context';
 import { requirePaypal, requireStripe } from './gateways';

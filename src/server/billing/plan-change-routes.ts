@@ -14,9 +14,9 @@ import {
   ResumeSubscriptionResponse,
 } from '../../contract/billing';
 import { requireClient } from '../auth/guards';
-import { enforceCheckoutCap } from '../creation-caps';
-import { notFound } from '../errors';
-import type { ZodTypeProvider } from '../route-schemas';
+import { enforceCheckoutCap } from '../http/creation-caps';
+import { notFound } from '../http/errors';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import type { BillingPluginOptions } from './billing-context';
 import { resumeSubscription } from './cancellation';
 import { changePlan, confirmPlanChange, previewPlanChange, subscriptionOf } from './plan-change';

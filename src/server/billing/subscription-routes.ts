@@ -12,13 +12,13 @@ import {
 } from '../../contract/billing';
 import { requireClient } from '../auth/guards';
 import type { ClientRow } from '../db/schema';
-import { notFound } from '../errors';
-import type { ZodTypeProvider } from '../route-schemas';
+import { notFound } from '../http/errors';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import { cancelAtPeriodEnd } from './cancellation';
 import { findPlan, listActivePlans, toPlan } from './plans';
 import type { BillingPluginOptions } from './billing-context';
 import { findSubscription, isEnded, toSubscription } from './subscriptions-repository';
-import { minutesUsedThisMonth } from './usage';
+import { minutesUsedThisMonth } from '../calls/read/usage';
 
 export default async function subscriptionRoutes(
   fastify: FastifyInstance,

@@ -3,7 +3,7 @@
  * deletion. The /api/admin guard (auth/guards.ts) runs before every handler; every change writes an audit row in the same
  * transaction. The API key is stored encrypted and only ever answered masked.
  */
-import { rebuildDailyRollups } from '../calls/rollups';
+import { announceTimeZoneChanged } from './client-changes';
 import type { FastifyInstance } from 'fastify';
 import { type ApiKeyCheck, EditClientForm, MESSAGES, isMaskedApiKey } from '../../contract/admin';
 import { WebhookSecretBody, WebhookSecretResponse } from '../../contract/account';
@@ -12,11 +12,11 @@ import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
 import type { ApiKeyStatus, ClientRow, ClientUpdate } from '../db/schema';
-import { conflict, notFound } from '../errors';
+import { conflict, notFound } from '../http/errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
 import { voiceOf } from '../providers/voice/registry';
 import { KEY_CHECKS_PER_WINDOW } from '../account/security-routes';
-import { enforceCreationCap } from '../creation-caps';
+import { enforceCreationCap } from '../http/creation-caps';
 import { randomToken } from '../crypto/secrets';
 import { apiKeyChange } from './api-key-change';
 import { ifSent, sentOnly, textOrNull } from './client-patch';
@@ -30,7 +30,7 @@ import {
   listClientsWithTotals,
   updateClient,
 } from './clients-repository';
-import type { ZodTypeProvider } from '../route-schemas';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import { isUniqueViolation } from './db-errors';
 import {
   AdminClientList,
@@ -43,7 +43,7 @@ import {
 
 export default async function adminClientRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, config, secrets, voices, now } = app.deps;
+  const { db, config, secrets, voices, now, clientChanges } = app.deps;
 
   async function clientOr404(id: string): Promise<ClientRow> {
     const row = await findClient(db, id);
@@ -132,7 +132,7 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
             const holder = await findByEmail(trx, form.email, id);
             if (holder?.onboarding_status === 'active') throw conflict(MESSAGES.emailTaken);
             // A wizard draft nobody finished does not own its e-mail.
-            if (holder) await deleteClientCascade(trx, holder.id);
+            if (holder) await deleteClientCascade(trx, holder.id, clientChanges);
           }
           await updateClient(trx, id, changes);
           // A deactivated client is signed out everywhere; reactivating it must not revive old cookies.
@@ -143,9 +143,9 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
               .where('subject_id', '=', id)
               .execute();
           }
-          // Local days move with the time zone: the daily rollups follow in the same transaction.
+          // Local days move with the time zone: what is kept by day follows in the same transaction.
           if (form.timezone !== undefined && form.timezone !== current.timezone)
-            await rebuildDailyRollups(trx, id, form.timezone);
+            await announceTimeZoneChanged(trx, clientChanges, id, form.timezone);
           await recordAudit(
             trx,
             {
@@ -279,7 +279,7 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
       const { id } = request.params;
       const client = await clientOr404(id);
       await db.transaction().execute(async (trx) => {
-        await deleteClientCascade(trx, id);
+        await deleteClientCascade(trx, id, clientChanges);
         // The client row is gone, so the audit row keeps enough to say who it was.
         await recordAudit(
           trx,

@@ -8,7 +8,7 @@ import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { AdminStats } from '../../contract/admin';
 import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../db/schema';
 import type { ClientTotals } from './admin-client-view';
-import { removeClientDays } from '../calls/client-days';
+import { type ClientChangeListener, announceClientDeleted } from './client-changes';
 import { isPostgres } from '../db/dialect';
 
 /**
@@ -351,11 +351,16 @@ export async function updateClient(db: Kysely<Database>, id: string, changes: Cl
 /**
  * Removes a client with everything it owns. Calls, rollups, subscription, payments, preferences
  * and webhook deliveries go by foreign-key cascade; sessions carry no foreign key (they name
- * admins too), and its days are in the agency's sums, so both are removed here. Run inside a transaction.
+ * admins too), so they are removed here; data other modules derive from the client (the agency's
+ * running totals) is theirs to remove when told (`listeners`, deps.clientChanges). Run inside a
+ * transaction.
  */
-export async function deleteClientCascade(db: Kysely<Database>, id: string): Promise<void> {
-  // Its days carry no foreign key either, and they are in the agency's day sums.
-  await removeClientDays(db, id);
+export async function deleteClientCascade(
+  db: Kysely<Database>,
+  id: string,
+  listeners: readonly ClientChangeListener[],
+): Promise<void> {
+  await announceClientDeleted(db, listeners, id);
   await db.deleteFrom('sessions').where('kind', '=', 'client').where('subject_id', '=', id).execute();
   await db.deleteFrom('ui_preferences').where('owner', '=', `client:${id}`).execute();
   await db.deleteFrom('clients').where('id', '=', id).execute();

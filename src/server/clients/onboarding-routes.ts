@@ -4,7 +4,7 @@
  * (webhook ingestion sets webhook_verified_at); finalize activates the client.
  */
 import { randomUUID } from 'node:crypto';
-import type { ZodTypeProvider } from '../route-schemas';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import type { FastifyInstance } from 'fastify';
 import {
   CreateClientForm,
@@ -20,8 +20,8 @@ import { IdParam } from '../../contract/common';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { randomToken } from '../crypto/secrets';
-import { enforceCreationCap } from '../creation-caps';
-import { conflict, notFound } from '../errors';
+import { enforceCreationCap } from '../http/creation-caps';
+import { conflict, notFound } from '../http/errors';
 import { WEBHOOK_TOKEN_BYTES, webhookUrlFor } from './client-view';
 import {
   deleteClientCascade,
@@ -38,7 +38,7 @@ const DRAFT_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 export default async function onboardingRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, config, now } = app.deps;
+  const { db, config, now, clientChanges } = app.deps;
 
   app.post(
     '/api/admin/generate-webhook',
@@ -61,10 +61,10 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
           const holder = await findByEmail(trx, form.email);
           if (holder?.onboarding_status === 'active') throw conflict(MESSAGES.emailTaken);
           // A draft from a wizard that was closed before the end is replaced by this one.
-          if (holder) await deleteClientCascade(trx, holder.id);
+          if (holder) await deleteClientCascade(trx, holder.id, clientChanges);
           // Drafts nobody finished within a week are abandoned: remove them with their test calls.
           const stale = await listStaleDrafts(trx, t - DRAFT_LIFETIME_MS);
-          for (const draft of stale) await deleteClientCascade(trx, draft.id);
+          for (const draft of stale) await deleteClientCascade(trx, draft.id, clientChanges);
           await insertClient(trx, {
             id,
             provider: form.provider,

@@ -10,8 +10,8 @@
  *   on the provider or fails because of it.
  */
 import type { Kysely } from 'kysely';
-import { createCallsRepository } from '../calls/calls-repository';
-import { syncClientCalls } from '../calls/sync';
+import { createCallsRepository } from '../calls/write/calls-repository';
+import { syncClientCalls } from '../calls/ingest/sync';
 import type { AppDeps } from '../context';
 import { randomToken } from '../crypto/secrets';
 import type { Database } from '../db/schema';

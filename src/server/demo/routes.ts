@@ -18,15 +18,15 @@ import {
 } from '../../contract/calls';
 import { IdParam } from '../../contract/common';
 import { AttentionList, AttentionQuery, OutcomePoints, OutcomeSummary } from '../../contract/outcomes';
-import { listCalls } from '../calls/call-log';
-import { chartFor, statsFor, toCallDetail } from '../calls/call-queries';
-import { createCallsRepository } from '../calls/calls-repository';
-import { sendRecording } from '../calls/recording-routes';
-import { notFound } from '../errors';
+import { listCalls } from '../calls/read/call-log';
+import { chartFor, statsFor, toCallDetail } from '../calls/read/call-queries';
+import { createCallsRepository } from '../calls/write/calls-repository';
+import { sendRecording } from '../calls/read/recording-routes';
+import { notFound } from '../http/errors';
 import { attentionList } from '../outcomes/attention-routes';
 import { createClassificationGuard } from '../outcomes/classification-guard';
 import { outcomeReads } from '../outcomes/routes';
-import type { ZodTypeProvider } from '../route-schemas';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import { DEMO_CLIENT, DEMO_CLIENT_ID, createDemoData } from './demo-data';
 
 export const demoRecordingPath = (id: string) => `/api/demo/recording/${id}`;

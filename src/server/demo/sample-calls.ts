@@ -4,7 +4,7 @@
  * top-up that runs twice (or on two instances at once) produces the same provider call ids.
  * Touches no database; the caller stores what it returns through the calls repository.
  */
-import type { IncomingCall } from '../calls/calls-repository';
+import type { IncomingCall } from '../calls/write/calls-repository';
 import type { CallInsights, NormalizedCallStatus, NormalizedTranscriptEntry } from '../providers/voice/types';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -10,12 +10,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { RemovedSamples, SampleDataState, SeedResult } from '../../contract/calls';
 import { requireClient } from '../auth/guards';
-import { createCallsRepository } from '../calls/calls-repository';
+import { createCallsRepository } from '../calls/write/calls-repository';
 import { lockClient } from '../clients/clients-repository';
 import type { Database } from '../db/schema';
-import { conflict } from '../errors';
-import { enforceCreationCap } from '../creation-caps';
-import type { ZodTypeProvider } from '../route-schemas';
+import { conflict } from '../http/errors';
+import { enforceCreationCap } from '../http/creation-caps';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import { clientSampleCalls } from './sample-calls';
 
 export const SEED_CALL_COUNT = 25;

@@ -27,9 +27,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { DATE_RANGES, DEFAULT_DATE_RANGE } from '../contract/common';
-import { COOKIE_NAMES } from './auth/sessions';
-import type { Access } from './auth/guards';
+import { DATE_RANGES, DEFAULT_DATE_RANGE } from '../../contract/common';
+import { COOKIE_NAMES } from '../auth/sessions';
+import type { Access } from '../auth/guards';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PATH = '/api/docs';

@@ -18,25 +18,25 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { ZodError } from 'zod';
-import accountRoutes from './account/routes';
-import agencyRoutes from './agency/routes';
-import streamRoutes from './live/stream-routes';
-import authRoutes from './auth/routes';
-import billingRoutes from './billing/routes';
-import callsRoutes from './calls/routes';
-import clientsRoutes from './clients/routes';
-import type { AppDeps } from './context';
-import demoRoutes from './demo/routes';
-import sampleDataRoutes from './demo/sample-data-routes';
-import attentionRoutes from './outcomes/attention-routes';
-import webhookRoutes from './notifications/webhook-routes';
-import reportRoutes from './reports/report-routes';
-import outcomeRoutes from './outcomes/routes';
-import { registerGuards } from './auth/guards';
+import accountRoutes from '../account/routes';
+import agencyRoutes from '../agency/routes';
+import streamRoutes from '../live/stream-routes';
+import authRoutes from '../auth/routes';
+import billingRoutes from '../billing/routes';
+import callsRoutes from '../calls/routes';
+import clientsRoutes from '../clients/routes';
+import type { AppDeps } from '../context';
+import demoRoutes from '../demo/routes';
+import sampleDataRoutes from '../demo/sample-data-routes';
+import attentionRoutes from '../outcomes/attention-routes';
+import clientWebhookRoutes from '../notifications/client-webhook-routes';
+import reportRoutes from '../reports/report-routes';
+import outcomeRoutes from '../outcomes/routes';
+import { registerGuards } from '../auth/guards';
 import { registerApiDocs } from './api-docs';
-import { paymentHttpError } from './billing/gateways';
-import { isPaymentError } from './providers/payments/errors';
-import { isVoiceProviderError, voiceHttpError } from './providers/voice/errors';
+import { paymentHttpError } from '../billing/gateways';
+import { isPaymentError } from '../providers/payments/errors';
+import { isVoiceProviderError, voiceHttpError } from '../providers/voice/errors';
 import { HttpError, zodFields } from './errors';
 import { assertJsonDepth } from './json-body';
 import { type HeaderMap, rawJsonAnswer, securityHeaders } from './security-headers';
@@ -203,7 +203,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(sampleDataRoutes);
   await app.register(outcomeRoutes);
   await app.register(attentionRoutes);
-  await app.register(webhookRoutes);
+  await app.register(clientWebhookRoutes);
   await app.register(reportRoutes);
 
   // Decided once: @fastify/static serves the files present at start (`npm start` builds first).

@@ -4,7 +4,7 @@
  * database so they hold across instances. Over the cap: 429 with Retry-After, nothing created.
  */
 import type { FastifyReply } from 'fastify';
-import type { AppDeps } from './context';
+import type { AppDeps } from '../context';
 import { tooManyRequests } from './errors';
 
 export interface CreationCap {

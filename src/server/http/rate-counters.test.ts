@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Db, openDb } from './db/connect';
-import { migrateToLatest } from './db/migrate';
+import { type Db, openDb } from '../db/connect';
+import { migrateToLatest } from '../db/migrate';
 import { createRateCounters } from './rate-counters';
 
 const WINDOW = 60_000;

@@ -4,7 +4,7 @@
  * (the usual sliding-window approximation), so a burst cannot double at a window boundary.
  */
 import { type Kysely, sql } from 'kysely';
-import type { Database } from './db/schema';
+import type { Database } from '../db/schema';
 
 export interface CounterState {
   /** Sliding estimate of the hits in the last windowMs. */

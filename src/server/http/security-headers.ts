@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
-import type { Config } from './config';
+import type { Config } from '../config';
 
 export type HeaderMap = Readonly<Record<string, string>>;
 

@@ -10,8 +10,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { currentAdmin, currentClient, requireAdmin, requireClient } from '../auth/guards';
 import { findClient } from '../clients/clients-repository';
-import { notFound, tooManyRequests } from '../errors';
-import type { ZodTypeProvider } from '../route-schemas';
+import { notFound, tooManyRequests } from '../http/errors';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import { MESSAGES } from '../../contract/admin';
 import type { LiveMessage } from './live-hub';
 

@@ -7,8 +7,13 @@
  */
 import type { Kysely } from 'kysely';
 import { formatCount } from '../../contract/format';
-import { localDate } from '../calls/time-zones';
-import { startOfLocalMonth, minutesUsedThisMonth } from '../billing/usage';
+import { localDate } from '../time/time-zones';
+import { startOfLocalMonth, minutesUsedThisMonth } from '../calls/read/usage';
+import {
+  type UsageAlertRow,
+  clientsWithActivePlans,
+  subscriptionsEndingWithin,
+} from '../clients/clients-joined';
 import { listSilentClients } from '../clients/clients-repository';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
@@ -21,14 +26,7 @@ export const USAGE_THRESHOLDS = [80, 100] as const;
 /** A client that had calls in the week before is "silent" after a day without any. */
 export const SILENT_AFTER_MS = DAY_MS;
 
-interface UsageRow {
-  id: string;
-  email: string;
-  timezone: string;
-  company_name: string | null;
-  plan_name: string;
-  minutes_included: number;
-}
+type UsageRow = UsageAlertRow;
 
 function usageEmail(client: UsageRow, used: number, threshold: number, config: Config, brand: string) {
   const heading =
@@ -57,22 +55,7 @@ export async function usageAlerts(
   brand: string,
   now: number,
 ): Promise<NewMessage[]> {
-  const clients = (await db
-    .selectFrom('subscriptions')
-    .innerJoin('clients', 'clients.id', 'subscriptions.client_id')
-    .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
-    .select([
-      'clients.id as id',
-      'clients.email as email',
-      'clients.timezone as timezone',
-      'clients.company_name as company_name',
-      'plans.name as plan_name',
-      'plans.minutes_included as minutes_included',
-    ])
-    .where('subscriptions.status', '=', 'active')
-    .where('clients.is_active', '=', 1)
-    .where('plans.minutes_included', '>', 0)
-    .execute()) as UsageRow[];
+  const clients = await clientsWithActivePlans(db);
   const messages: NewMessage[] = [];
   for (const client of clients) {
     const used = await minutesUsedThisMonth(db, client, now);
@@ -101,24 +84,7 @@ export async function subscriptionEndingAlerts(
   brand: string,
   now: number,
 ): Promise<NewMessage[]> {
-  const rows = await db
-    .selectFrom('subscriptions')
-    .innerJoin('clients', 'clients.id', 'subscriptions.client_id')
-    .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
-    .select([
-      'subscriptions.id as id',
-      'subscriptions.current_period_end as ends',
-      'clients.id as clientId',
-      'clients.email as email',
-      'clients.timezone as timezone',
-      'plans.name as plan',
-    ])
-    .where('subscriptions.cancel_at_period_end', '=', 1)
-    .where('subscriptions.status', '!=', 'canceled')
-    .where('subscriptions.current_period_end', '>', now)
-    .where('subscriptions.current_period_end', '<=', now + ENDING_NOTICE_MS)
-    .where('clients.is_active', '=', 1)
-    .execute();
+  const rows = await subscriptionsEndingWithin(db, now, ENDING_NOTICE_MS);
   return rows.map((row) => {
     const date = new Date(Number(row.ends)).toLocaleDateString('en-US', {
       month: 'long',

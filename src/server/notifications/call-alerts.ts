@@ -8,7 +8,7 @@
  */
 import type { Kysely } from 'kysely';
 import { type StoredNotificationPrefs, readNotificationPrefsOf } from '../account/notification-prefs';
-import { attentionReasonsOf } from '../calls/call-queries';
+import { attentionReasonsOf } from '../calls/read/call-queries';
 import { notificationTargetsOf } from '../clients/clients-repository';
 import type { CallRow, Database } from '../db/schema';
 import type { OutcomeSet } from '../outcomes/outcomes-repository';

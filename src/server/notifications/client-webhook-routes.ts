@@ -19,10 +19,10 @@ import {
   WebhookUrlBody,
 } from '../../contract/integrations';
 import { requireClient } from '../auth/guards';
-import { enforceWebhookSendCap } from '../creation-caps';
+import { enforceWebhookSendCap } from '../http/creation-caps';
 import type { OutboxRow } from '../db/schema';
-import { badRequest, notFound } from '../errors';
-import type { ZodTypeProvider } from '../route-schemas';
+import { badRequest, notFound } from '../http/errors';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import {
   type WebhookEndpoint,
   findWebhookEndpoint,
@@ -69,7 +69,7 @@ function toDelivery(row: OutboxRow): WebhookDelivery {
   };
 }
 
-export default async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
+export default async function clientWebhookRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, secrets, now, config } = app.deps;
   const ctx = webhookContext(app.deps);

@@ -19,7 +19,7 @@ export interface WebhookEndpoint {
   createdAt: number;
 }
 
-export const newWebhookSecret = () => `whsec_${randomToken(24)}`;
+export const newEndpointSigningSecret = () => `whsec_${randomToken(24)}`;
 
 export async function findWebhookEndpoint(
   db: Kysely<Database>,
@@ -46,7 +46,7 @@ export async function saveWebhookEndpoint(
   const current = await findWebhookEndpoint(db, secrets, clientId);
   const url = change.url ?? current?.url;
   if (!url) return null;
-  const newSecret = !current || change.rotate ? newWebhookSecret() : null;
+  const newSecret = !current || change.rotate ? newEndpointSigningSecret() : null;
   const secret = newSecret ?? current!.secret;
   const sealed = secrets.encrypt(secret);
   await db

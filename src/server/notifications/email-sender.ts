@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database, OutboxRow } from '../db/schema';
 import type { CallMessagePayload } from './call-alerts';
 import { type MessageContext, callEmail, loadCallAndClient } from './call-messages';
-import type { Mailer } from './mailer';
+import type { Mailer } from '../providers/messaging/mailer';
 import type { SendOutcome } from './worker';
 
 export interface RenderedEmail {

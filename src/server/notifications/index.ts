@@ -6,10 +6,10 @@ import type { AppDeps } from '../context';
 import type { OutboxRow } from '../db/schema';
 import { checkAccountAlerts } from './account-alerts';
 import { emailSender } from './email-sender';
-import { type Mailer, createMailer } from './mailer';
+import { type Mailer, createMailer } from '../providers/messaging/mailer';
 import { smsSender } from './sms-sender';
 import { type WebhookContext, webhookSender } from './webhook-sender';
-import { createTwilioClient } from './twilio';
+import { createTwilioClient } from '../providers/messaging/twilio';
 import { type OutboxWorker, type Senders, createOutboxWorker } from './worker';
 
 /** Account alerts are checked this often (each check is idempotent: dedupe keys). */

@@ -2,7 +2,7 @@
  * Quiet hours (issue 14): texts that would arrive at night, in the client's time zone, wait for
  * the morning. E-mail and webhooks are not held: they do not wake anyone.
  */
-import { localDate, localHourOf, localInstant, shiftDate } from '../calls/time-zones';
+import { localDate, localHourOf, localInstant, shiftDate } from '../time/time-zones';
 
 export interface QuietHours {
   /** Local hour the quiet starts (inclusive), 0–23. */

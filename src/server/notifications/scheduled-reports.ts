@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { DigestFrequency } from '../../contract/account';
 import { formatCount, formatMoney } from '../../contract/format';
-import { localDate, localHourOf, shiftDate } from '../calls/time-zones';
+import { localDate, localHourOf, shiftDate } from '../time/time-zones';
 import type { Config } from '../config';
 import { type ReportRecipient, listReportRecipients } from '../clients/clients-repository';
 import type { Database } from '../db/schema';

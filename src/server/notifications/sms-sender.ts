@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database, OutboxRow } from '../db/schema';
 import type { CallMessagePayload } from './call-alerts';
 import { type MessageContext, callText, loadCallAndClient } from './call-messages';
-import { TwilioError, type TwilioClient } from './twilio';
+import { TwilioError, type TwilioClient } from '../providers/messaging/twilio';
 import type { SendOutcome } from './worker';
 
 export function smsSender(db: Kysely<Database>, twilio: TwilioClient, ctx: MessageContext) {

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import { WEBHOOK_API_VERSION, type WebhookEventType } from '../../contract/integrations';
 import { readNotificationPrefs } from '../account/notification-prefs';
-import { toCallDetail } from '../calls/call-queries';
+import { toCallDetail } from '../calls/read/call-queries';
 import type { SecretBox } from '../crypto/secrets';
 import type { Database, OutboxRow } from '../db/schema';
 import type { CallMessagePayload } from './call-alerts';

@@ -9,11 +9,11 @@ import { MESSAGES } from '../../contract/admin';
 import { IdParam } from '../../contract/common';
 import { AttentionList, AttentionQuery, HandledResponse } from '../../contract/outcomes';
 import { requireAdmin, requireClient } from '../auth/guards';
-import { attentionReasonsOf, toCall } from '../calls/call-queries';
+import { attentionReasonsOf, toCall } from '../calls/read/call-queries';
 import { findClient } from '../clients/clients-repository';
 import type { Database } from '../db/schema';
-import { notFound } from '../errors';
-import type { ZodTypeProvider } from '../route-schemas';
+import { notFound } from '../http/errors';
+import type { ZodTypeProvider } from '../http/route-schemas';
 
 const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
 

@@ -7,15 +7,10 @@
 import type { Kysely } from 'kysely';
 import type { ChartQuery } from '../../contract/calls';
 import type { OutcomePoint } from '../../contract/outcomes';
-import {
-  type CallWindow,
-  type WindowFilter,
-  filterCondition,
-  requestedWindow,
-  totalsByStatus,
-} from '../calls/call-queries';
-import { BUCKET_MS } from '../calls/rollups';
-import { localDate, localHour, shiftDate, startOfLocalDay } from '../calls/time-zones';
+import { type WindowFilter, filterCondition, totalsByStatus } from '../calls/read/call-queries';
+import { type CallWindow, requestedWindow } from '../time/date-windows';
+import { BUCKET_MS } from '../calls/write/rollups';
+import { localDate, localHour, shiftDate, startOfLocalDay } from '../time/time-zones';
 import type { Database } from '../db/schema';
 
 type Client = { id: string; timezone: string };

@@ -20,7 +20,7 @@ import {
 } from '../../contract/outcomes';
 import type { AppDeps } from '../context';
 import type { Database } from '../db/schema';
-import { tooManyRequests } from '../errors';
+import { tooManyRequests } from '../http/errors';
 import { factsOf } from './call-facts';
 import { classifySteps } from './classify';
 import { createWorkSlices, nextBatchSize } from './work-slices';

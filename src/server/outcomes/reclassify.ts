@@ -10,7 +10,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Reclassification } from '../../contract/outcomes';
-import { rebuildOutcomeRollups } from '../calls/rollups';
+import { rebuildOutcomeRollups } from '../calls/write/rollups';
 import { timeZoneOf } from '../clients/clients-repository';
 import type { Database } from '../db/schema';
 import { type ClassifiedColumns, classifyRowSteps } from './classify-row';

@@ -21,11 +21,11 @@ import {
 } from '../../contract/outcomes';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin, requireClient } from '../auth/guards';
-import { requestedWindow } from '../calls/call-queries';
+import { requestedWindow } from '../time/date-windows';
 import { findClient, timeZoneOf } from '../clients/clients-repository';
 import type { Database } from '../db/schema';
-import { notFound } from '../errors';
-import type { ZodTypeProvider } from '../route-schemas';
+import { notFound } from '../http/errors';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import { type ClassificationGuard, createClassificationGuard } from './classification-guard';
 import { outcomeSetOf, saveOutcomes } from './outcomes-repository';
 import { outcomesOverTime } from './over-time';

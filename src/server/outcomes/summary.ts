@@ -1,7 +1,8 @@
 /** The outcome summary of a window: counts per outcome from the outcome rollups, values, changes. */
 import type { Kysely } from 'kysely';
 import { OTHER_OUTCOME, OTHER_OUTCOME_COLOR, type OutcomeSummaryItem } from '../../contract/outcomes';
-import { type CallWindow, percentChange, totalsByStatus } from '../calls/call-queries';
+import { percentChange, totalsByStatus } from '../calls/read/call-queries';
+import type { CallWindow } from '../time/date-windows';
 import { timeZoneOf } from '../clients/clients-repository';
 import type { Database } from '../db/schema';
 import { outcomeSetOf } from './outcomes-repository';

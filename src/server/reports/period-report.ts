@@ -6,9 +6,10 @@
 import type { Kysely } from 'kysely';
 import type { ClientStats, DailyPoint } from '../../contract/calls';
 import type { OutcomeSummaryItem } from '../../contract/outcomes';
-import { minutesBetween } from '../billing/usage';
-import { type CallWindow, getCallsPerDayInWindow, getClientStats } from '../calls/call-queries';
-import { shiftDate, startOfLocalDay } from '../calls/time-zones';
+import { minutesBetween } from '../calls/read/usage';
+import { getCallsPerDayInWindow, getClientStats } from '../calls/read/call-queries';
+import type { CallWindow } from '../time/date-windows';
+import { shiftDate, startOfLocalDay } from '../time/time-zones';
 import type { ClientRow, Database } from '../db/schema';
 import { outcomeSummary } from '../outcomes/summary';
 

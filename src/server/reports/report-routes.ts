@@ -4,10 +4,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { localDate, shiftDate } from '../calls/time-zones';
+import { localDate, shiftDate } from '../time/time-zones';
 import { requireClient } from '../auth/guards';
-import { badRequest } from '../errors';
-import type { ZodTypeProvider } from '../route-schemas';
+import { badRequest } from '../http/errors';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import { renderMonthlyPdf } from './monthly-pdf';
 import { periodReport } from './period-report';
 

@@ -2,10 +2,10 @@
  * Pathway ids → names, cached per client in `pathway_names`. A name that cannot be resolved yet
  * (no key, provider down) leaves the id in place; it is replaced once a later lookup succeeds.
  */
-import type { AppDeps } from '../context';
-import type { ClientRow } from '../db/schema';
-import { createCallsRepository } from './calls-repository';
-import { voiceOf } from '../providers/voice/registry';
+import type { AppDeps } from '../../context';
+import type { ClientRow } from '../../db/schema';
+import { createCallsRepository } from '../write/calls-repository';
+import { voiceOf } from '../../providers/voice/registry';
 
 export async function cachedPathwayNames(
   deps: AppDeps,

@@ -3,16 +3,16 @@
  * whole body before writing anything, merges the call by provider call id, and answers fast.
  * Live events and follow-ups are acknowledged and recorded, never turned into calls.
  */
-import type { ZodTypeProvider } from '../route-schemas';
+import type { ZodTypeProvider } from '../../http/route-schemas';
 import type { FastifyInstance } from 'fastify';
-import { WebhookAnswer, WebhookTokenParam } from '../../contract/calls';
-import { badRequest, notFound, tooManyRequests, unauthorized } from '../errors';
-import { keepRawBody, rawBodyOf } from '../raw-body';
+import { WebhookAnswer, WebhookTokenParam } from '../../../contract/calls';
+import { badRequest, notFound, tooManyRequests, unauthorized } from '../../http/errors';
+import { keepRawBody, rawBodyOf } from '../../http/raw-body';
 import { type DeliveryResult, createDeliveryProcessor } from './webhook-delivery';
 import { createWebhookRateLimit } from './webhook-rate-limit';
-import { clientExists, findClientByWebhookToken } from '../clients/clients-repository';
+import { clientExists, findClientByWebhookToken } from '../../clients/clients-repository';
 
-export default async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
+export default async function providerWebhookRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const deps = app.deps;
   const processDelivery = createDeliveryProcessor(deps, app.log);

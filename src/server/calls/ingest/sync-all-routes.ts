@@ -1,11 +1,11 @@
 /** POST /api/admin/sync-all-clients: the per-client sync for every active client (sync-all.ts). */
 import type { FastifyInstance } from 'fastify';
-import { SyncAllResult } from '../../contract/admin';
-import { recordAudit } from '../audit/audit-log';
-import { requireAdmin } from '../auth/guards';
-import { syncClientCalls } from '../calls/sync';
+import { SyncAllResult } from '../../../contract/admin';
+import { recordAudit } from '../../audit/audit-log';
+import { requireAdmin } from '../../auth/guards';
+import { syncClientCalls } from './sync';
 import { syncAllClients } from './sync-all';
-import type { ZodTypeProvider } from '../route-schemas';
+import type { ZodTypeProvider } from '../../http/route-schemas';
 
 export default async function syncAllRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -2,14 +2,14 @@
  * Sync for every active client with a key, a few at a time. One client's failure (a revoked key,
  * a provider outage) is recorded and the others carry on; the answer names who failed and why.
  */
-import type { SyncAllFailure, SyncAllResult } from '../../contract/admin';
-import { clientNameOfRow } from '../../contract/admin';
-import type { SyncResult } from '../../contract/calls';
-import type { AppDeps } from '../context';
-import { HttpError } from '../errors';
-import { isVoiceProviderError } from '../providers/voice/errors';
-import { listSyncableClients } from './clients-repository';
-import { syncErrorMessage } from '../calls/sync-runs';
+import type { SyncAllFailure, SyncAllResult } from '../../../contract/admin';
+import { clientNameOfRow } from '../../../contract/admin';
+import type { SyncResult } from '../../../contract/calls';
+import type { AppDeps } from '../../context';
+import { HttpError } from '../../http/errors';
+import { isVoiceProviderError } from '../../providers/voice/errors';
+import { listSyncableClients } from '../../clients/clients-repository';
+import { syncErrorMessage } from './sync-runs';
 
 export type SyncOne = (
   deps: AppDeps,

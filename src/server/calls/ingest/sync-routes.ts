@@ -12,16 +12,16 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { MESSAGES } from '../../contract/admin';
-import { SyncBusy, SyncProgress, SyncResult, SyncRunParam } from '../../contract/calls';
-import { recordAudit } from '../audit/audit-log';
-import { requireAdmin, requireClient } from '../auth/guards';
-import { findClient } from '../clients/clients-repository';
-import type { AppDeps } from '../context';
-import type { ClientRow } from '../db/schema';
-import { notFound } from '../errors';
-import { voiceOf } from '../providers/voice/registry';
-import type { ZodTypeProvider } from '../route-schemas';
+import { MESSAGES } from '../../../contract/admin';
+import { SyncBusy, SyncProgress, SyncResult, SyncRunParam } from '../../../contract/calls';
+import { recordAudit } from '../../audit/audit-log';
+import { requireAdmin, requireClient } from '../../auth/guards';
+import { findClient } from '../../clients/clients-repository';
+import type { AppDeps } from '../../context';
+import type { ClientRow } from '../../db/schema';
+import { notFound } from '../../http/errors';
+import { voiceOf } from '../../providers/voice/registry';
+import type { ZodTypeProvider } from '../../http/route-schemas';
 import {
   type RunningSync,
   SyncBusyError,

@@ -8,11 +8,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { RetriedErrors, SyncProgress, SyncResult, SyncRunState } from '../../contract/calls';
-import type { AppDeps } from '../context';
-import type { Database, SyncRunsTable } from '../db/schema';
-import { HttpError } from '../errors';
-import { isVoiceProviderError } from '../providers/voice/errors';
+import type { RetriedErrors, SyncProgress, SyncResult, SyncRunState } from '../../../contract/calls';
+import type { AppDeps } from '../../context';
+import type { Database, SyncRunsTable } from '../../db/schema';
+import { HttpError } from '../../http/errors';
+import { isVoiceProviderError } from '../../providers/voice/errors';
 
 /** How often the process running a sync renews its lock and writes its progress. */
 export const SYNC_HEARTBEAT_MS = 5_000;

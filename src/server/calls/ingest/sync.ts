@@ -7,16 +7,16 @@
  * answers with the result when it comes quickly, else with the run to follow. While it runs, a
  * heartbeat renews the lock and records progress; retried provider errors are counted per status.
  */
-import type { SyncResult } from '../../contract/calls';
-import { adminNames, describeStarter } from '../agency/support-views';
-import type { AppDeps } from '../context';
-import type { ClientRow } from '../db/schema';
-import { HttpError, badRequest, notFound } from '../errors';
-import { ProviderAuthError, ProviderNotFoundError } from '../providers/voice/errors';
-import { withRetryListener } from '../providers/voice/provider-http';
-import { voiceOf } from '../providers/voice/registry';
-import type { NormalizedCall } from '../providers/voice/types';
-import { type CallsRepository, createCallsRepository } from './calls-repository';
+import type { SyncResult } from '../../../contract/calls';
+import { adminNames, describeStarter } from '../../agency/support-views';
+import type { AppDeps } from '../../context';
+import type { ClientRow } from '../../db/schema';
+import { HttpError, badRequest, notFound } from '../../http/errors';
+import { ProviderAuthError, ProviderNotFoundError } from '../../providers/voice/errors';
+import { withRetryListener } from '../../providers/voice/provider-http';
+import { voiceOf } from '../../providers/voice/registry';
+import type { NormalizedCall } from '../../providers/voice/types';
+import { type CallsRepository, createCallsRepository } from '../write/calls-repository';
 import { resolvePathwayNames } from './pathways';
 import {
   SYNC_HEARTBEAT_MS,
@@ -36,7 +36,7 @@ import {
   renewSyncLock,
   tryTakeSyncLock,
   updateClient,
-} from '../clients/clients-repository';
+} from '../../clients/clients-repository';
 
 const FIRST_SYNC_DAYS = 90;
 const PAGE_SIZE = 1000;

@@ -6,16 +6,16 @@
  * unverified, out of the log and every total, and the next sync settles it. Look-ups are bounded
  * (a few at a time) and remembered briefly, as providers deliver the same call more than once.
  */
-import type { AppDeps } from '../context';
-import type { ClientRow } from '../db/schema';
+import type { AppDeps } from '../../context';
+import type { ClientRow } from '../../db/schema';
 import {
   ProviderAuthError,
   ProviderNotFoundError,
   ProviderUnavailableError,
-} from '../providers/voice/errors';
-import type { NormalizedCall } from '../providers/voice/types';
-import { updateClient } from '../clients/clients-repository';
-import { voiceOf } from '../providers/voice/registry';
+} from '../../providers/voice/errors';
+import type { NormalizedCall } from '../../providers/voice/types';
+import { updateClient } from '../../clients/clients-repository';
+import { voiceOf } from '../../providers/voice/registry';
 
 export const CONCURRENT_LOOKUPS = 4;
 /**

@@ -8,14 +8,14 @@
  * the delivery log), as they are the ones an admin needs to read and replay once the cause is fixed.
  */
 import { randomUUID } from 'node:crypto';
-import type { AppDeps } from '../context';
-import type { ClientRow } from '../db/schema';
-import type { WebhookHeaders } from '../providers/voice/types';
-import { LiveEvents } from '../live/live-events';
+import type { AppDeps } from '../../context';
+import type { ClientRow } from '../../db/schema';
+import type { WebhookHeaders } from '../../providers/voice/types';
+import { LiveEvents } from '../../live/live-events';
 import { backfillPathwayName, cachedPathwayNames } from './pathways';
 import { createWebhookConfirmer } from './webhook-confirmation';
 import { type DeliveryLog, createWebhookIngest } from './webhook-ingest';
-import { voiceOf } from '../providers/voice/registry';
+import { voiceOf } from '../../providers/voice/registry';
 
 export interface DeliveryInput {
   client: ClientRow;

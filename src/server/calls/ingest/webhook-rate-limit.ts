@@ -4,7 +4,7 @@
  * reading back the total of every instance. A burst can overshoot by about a second's worth per
  * instance; a sustained flood from one leaked URL is cut everywhere.
  */
-import type { AppDeps } from '../context';
+import type { AppDeps } from '../../context';
 
 const WINDOW_MS = 60_000;
 const FLUSH_MS = 1_000;

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { AdminClientData, MESSAGES } from '../../contract/admin';
+import { AdminClientData, MESSAGES } from '../../../contract/admin';
 import {
   AdminCallDetail,
   CallsPage,
@@ -14,18 +14,18 @@ import {
   ClientStats,
   DailyPoints,
   StatsQuery,
-} from '../../contract/calls';
-import { IdParam, SuccessBody } from '../../contract/common';
-import { recordAudit, recordClientRead } from '../audit/audit-log';
-import { requireAdmin } from '../auth/guards';
-import { listCalls } from '../calls/call-log';
-import { chartFor, statsFor, toCallDetail } from '../calls/call-queries';
-import { createCallsRepository } from '../calls/calls-repository';
-import type { ClientRow } from '../db/schema';
-import { notFound } from '../errors';
-import type { ZodTypeProvider } from '../route-schemas';
-import { toAdminListItem } from './admin-client-view';
-import { findClient, listClientsWithTotals } from './clients-repository';
+} from '../../../contract/calls';
+import { IdParam, SuccessBody } from '../../../contract/common';
+import { recordAudit, recordClientRead } from '../../audit/audit-log';
+import { requireAdmin } from '../../auth/guards';
+import { listCalls } from './call-log';
+import { chartFor, statsFor, toCallDetail } from './call-queries';
+import { createCallsRepository } from '../write/calls-repository';
+import type { ClientRow } from '../../db/schema';
+import { notFound } from '../../http/errors';
+import type { ZodTypeProvider } from '../../http/route-schemas';
+import { toAdminListItem } from '../../clients/admin-client-view';
+import { findClient, listClientsWithTotals } from '../../clients/clients-repository';
 
 const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
 const ClientIdQuery = z.object({

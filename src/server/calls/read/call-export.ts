@@ -6,12 +6,12 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { type Kysely, sql } from 'kysely';
-import type { CallFilterQuery, ExportFormat } from '../../contract/calls';
-import { textSearchOf } from '../../contract/search-query';
-import { agencyClientIds } from '../clients/clients-repository';
-import type { Database } from '../db/schema';
+import type { CallFilterQuery, ExportFormat } from '../../../contract/calls';
+import { textSearchOf } from '../../../contract/search-query';
+import { agencyClientIds } from '../../clients/clients-repository';
+import type { Database } from '../../db/schema';
 import { type LogWindow, SORT_COLUMNS, filteredCalls, logOrder } from './call-log';
-import { localDateTime } from './time-zones';
+import { localDateTime } from '../../time/time-zones';
 import { type XlsxColumn, type XlsxRow, xlsxStream } from './xlsx-stream';
 
 const BATCH = 2_000;

@@ -8,14 +8,14 @@ import {
   ClientStats,
   DailyPoints,
   StatsQuery,
-} from '../../contract/calls';
-import { IdParam, SuccessBody } from '../../contract/common';
-import { requireClient } from '../auth/guards';
-import { notFound } from '../errors';
-import type { ZodTypeProvider } from '../route-schemas';
+} from '../../../contract/calls';
+import { IdParam, SuccessBody } from '../../../contract/common';
+import { requireClient } from '../../auth/guards';
+import { notFound } from '../../http/errors';
+import type { ZodTypeProvider } from '../../http/route-schemas';
 import { listCalls } from './call-log';
 import { chartFor, statsFor, toCallDetail } from './call-queries';
-import { createCallsRepository } from './calls-repository';
+import { createCallsRepository } from '../write/calls-repository';
 
 export default async function callLogRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

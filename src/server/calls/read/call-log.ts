@@ -4,14 +4,15 @@
  * page in order (an index walk, or the ranked matches), then those rows in full, so no sort ever
  * carries whole transcripts.
  */
-import { paginationOf } from '../../contract/common';
+import { paginationOf } from '../../../contract/common';
 import { type Kysely, type SqlBool, sql } from 'kysely';
-import type { CallFilterQuery, CallSort, CallsPage, CallsQuery, SortOrder } from '../../contract/calls';
-import { timeZoneOf } from '../clients/clients-repository';
-import type { CallRow, Database } from '../db/schema';
-import { type StatusTotals, localDaysWindow, toCall, totalsByStatus } from './call-queries';
-import { type SearchQuery, type TextSearch, isRankable, textSearchOf } from '../../contract/search-query';
-import { isPostgres } from '../db/dialect';
+import type { CallFilterQuery, CallSort, CallsPage, CallsQuery, SortOrder } from '../../../contract/calls';
+import { timeZoneOf } from '../../clients/clients-repository';
+import type { CallRow, Database } from '../../db/schema';
+import { localDaysWindow } from '../../time/date-windows';
+import { type StatusTotals, toCall, totalsByStatus } from './call-queries';
+import { type SearchQuery, type TextSearch, isRankable, textSearchOf } from '../../../contract/search-query';
+import { isPostgres } from '../../db/dialect';
 import { postgresRank, searchCondition, sqliteMatches } from './call-search';
 import { snippetOf } from './search-snippet';
 

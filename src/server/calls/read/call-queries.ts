@@ -12,15 +12,14 @@ import type {
   ClientStats,
   DailyPoint,
   StatsQuery,
-} from '../../contract/calls';
-import { DATE_RANGE_DAYS, type DateRange } from '../../contract/common';
-import type { CallRow, Database } from '../db/schema';
-import { insightsOf } from './insight-columns';
-import { BUCKET_MS } from './rollups';
-import { lastLocalDates, localDate, localHour, shiftDate, startOfLocalDay } from './time-zones';
-import { timeZoneOf } from '../clients/clients-repository';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+} from '../../../contract/calls';
+import { DATE_RANGE_DAYS, type DateRange } from '../../../contract/common';
+import type { CallRow, Database } from '../../db/schema';
+import { insightsOf } from '../write/insight-columns';
+import { BUCKET_MS } from '../write/rollups';
+import { type CallWindow, requestedWindow } from '../../time/date-windows';
+import { lastLocalDates, localDate, localHour, shiftDate, startOfLocalDay } from '../../time/time-zones';
+import { timeZoneOf } from '../../clients/clients-repository';
 
 export interface WindowFilter {
   status?: CallStatus | null;
@@ -207,42 +206,6 @@ function figures(totals: StatusTotals[]): WindowFigures {
 export function percentChange(current: number, previous: number): number {
   if (previous === 0) return current === 0 ? 0 : 100;
   return Math.round(((current - previous) / previous) * 1000) / 10;
-}
-
-/** A window of calls: created_at in (from, to]. */
-export interface CallWindow {
-  from: number;
-  to: number;
-}
-
-/** A custom range of local days, both included: from's local midnight to the end of to's day. */
-export function localDaysWindow(fromDay: string, toDay: string, timeZone: string): CallWindow {
-  return {
-    from: startOfLocalDay(fromDay, timeZone) - 1,
-    to: startOfLocalDay(shiftDate(toDay, 1), timeZone) - 1,
-  };
-}
-
-/** The ways a request names its window: local days, exact instants, or a rolling range. */
-export interface WindowQuery {
-  dateRange: DateRange;
-  startDate?: number;
-  endDate?: number;
-  from?: string;
-  to?: string;
-}
-
-/**
- * The window a stats or chart request names: its custom days from..to in the client's zone, else
- * its startDate..endDate (both included, as the call log reads them), else DESIGN's rolling
- * window (now − N days, now].
- */
-export function requestedWindow(query: WindowQuery, now: number, timeZone: string): CallWindow {
-  if (query.from !== undefined && query.to !== undefined)
-    return localDaysWindow(query.from, query.to, timeZone);
-  if (query.startDate !== undefined && query.endDate !== undefined)
-    return { from: query.startDate - 1, to: query.endDate };
-  return { from: now - DATE_RANGE_DAYS[query.dateRange] * DAY_MS, to: now };
 }
 
 /** Stats over a window against the window of the same length right before it. */

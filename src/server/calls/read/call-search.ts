@@ -9,9 +9,9 @@
  * `client` column, one token per call naming its client (migration 019), ANDed with the words.
  */
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
-import { type SearchQuery, type TextSearch, toFts5, toTsquery } from '../../contract/search-query';
-import { isPostgres } from '../db/dialect';
-import type { Database } from '../db/schema';
+import { type SearchQuery, type TextSearch, toFts5, toTsquery } from '../../../contract/search-query';
+import { isPostgres } from '../../db/dialect';
+import type { Database } from '../../db/schema';
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 function containing(text: string): string {

@@ -4,14 +4,14 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { CallsExportQuery, type ExportFormat } from '../../contract/calls';
-import { recordAudit } from '../audit/audit-log';
-import { requireAdmin, requireClient } from '../auth/guards';
-import { clientLabel, clientLabels, findClient } from '../clients/clients-repository';
-import type { ClientRow } from '../db/schema';
-import { enforceCreationCap } from '../creation-caps';
-import { notFound, tooManyRequests } from '../errors';
-import type { ZodTypeProvider } from '../route-schemas';
+import { CallsExportQuery, type ExportFormat } from '../../../contract/calls';
+import { recordAudit } from '../../audit/audit-log';
+import { requireAdmin, requireClient } from '../../auth/guards';
+import { clientLabel, clientLabels, findClient } from '../../clients/clients-repository';
+import type { ClientRow } from '../../db/schema';
+import { enforceCreationCap } from '../../http/creation-caps';
+import { notFound, tooManyRequests } from '../../http/errors';
+import type { ZodTypeProvider } from '../../http/route-schemas';
 import { logWindow } from './call-log';
 import { EXPORT_TYPES, type ExportScope, exportCalls } from './call-export';
 

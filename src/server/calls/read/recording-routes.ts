@@ -2,17 +2,17 @@
  * Recordings are streamed from the provider (never buffered), with Range passed through so the
  * audio element can seek. Only the server holds the API key, so the browser always comes here.
  */
-import type { ZodTypeProvider } from '../route-schemas';
+import type { ZodTypeProvider } from '../../http/route-schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ClientCallParams } from '../../contract/calls';
-import { IdParam } from '../../contract/common';
-import { currentAdmin, currentClient, requireClient } from '../auth/guards';
-import type { AppDeps } from '../context';
-import type { CallRow } from '../db/schema';
-import { notFound, unauthorized } from '../errors';
-import { createCallsRepository } from './calls-repository';
-import { findClient } from '../clients/clients-repository';
-import { voiceOf } from '../providers/voice/registry';
+import { ClientCallParams } from '../../../contract/calls';
+import { IdParam } from '../../../contract/common';
+import { currentAdmin, currentClient, requireClient } from '../../auth/guards';
+import type { AppDeps } from '../../context';
+import type { CallRow } from '../../db/schema';
+import { notFound, unauthorized } from '../../http/errors';
+import { createCallsRepository } from '../write/calls-repository';
+import { findClient } from '../../clients/clients-repository';
+import { voiceOf } from '../../providers/voice/registry';
 
 const CallParam = IdParam;
 const AdminParams = ClientCallParams;

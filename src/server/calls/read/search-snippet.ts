@@ -4,10 +4,10 @@
  * the text. The words are marked the way the indexes stem them, near enough to show why a call
  * matched: the exact word, its plural and -ed/-ing forms, and for refu* anything starting so.
  */
-import type { SnippetPart } from '../../contract/calls';
-import type { SearchQuery } from '../../contract/search-query';
-import { parseTranscript } from '../../contract/transcript';
-import type { CallRow } from '../db/schema';
+import type { SnippetPart } from '../../../contract/calls';
+import type { SearchQuery } from '../../../contract/search-query';
+import { parseTranscript } from '../../../contract/transcript';
+import type { CallRow } from '../../db/schema';
 
 const WORDS_BEFORE = 8;
 const WORDS_AFTER = 18;

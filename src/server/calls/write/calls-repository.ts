@@ -1,21 +1,17 @@
 /**
- * The only code that writes the `calls` table. Calls arrive by webhook, by sync and as samples;
- * all converge here, keyed by (client, provider call id), so a call is never stored twice and
- * rollups stay exact (same transaction as the write).
+ * The calls store: the only code that writes the `calls` table, and all it does is write calls.
+ * Calls arrive by webhook, by sync and as samples; all converge here, keyed by (client, provider
+ * call id), so a call is never stored twice. What follows a write (classification, rollups, live
+ * events, alerts) is listed once in after-write.ts and run in the same transaction.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { CallRow, CallSource, CallStatus, Database, NewCallRow } from '../db/schema';
-import type { NormalizedCall } from '../providers/voice/types';
-import { LiveEvents } from '../live/live-events';
-import { RollupDeltas } from './rollups';
-import { classifyRow } from '../outcomes/classify-row';
-import { enqueueCallAlerts } from '../notifications/call-alerts';
-import { DEFAULT_OUTCOME_SET, outcomeSetsOf } from '../outcomes/outcomes-repository';
+import type { CallRow, CallSource, CallStatus, Database, NewCallRow } from '../../db/schema';
+import type { NormalizedCall } from '../../providers/voice/types';
+import { isPostgres } from '../../db/dialect';
+import { AfterCallsWrite } from './after-write';
 import { insightColumns, mergeInsightColumns } from './insight-columns';
 import { storedPayload } from './stored-payload';
-import { timeZoneOf, timeZonesOf } from '../clients/clients-repository';
-import { isPostgres } from '../db/dialect';
 
 export interface IncomingCall extends NormalizedCall {
   source: CallSource;
@@ -72,16 +68,6 @@ export function mergeStatus(current: CallStatus, incoming: CallStatus): CallStat
   if (incoming === 'active') return current;
   if (incoming === 'unknown' && current !== 'active') return current;
   return incoming;
-}
-
-/** A change a notification could be about: finished, confirmed, needing a person, or a new outcome. */
-function worthTelling(before: CallRow, after: CallRow): boolean {
-  return (
-    before.status !== after.status ||
-    before.verified !== after.verified ||
-    before.attention_reasons !== after.attention_reasons ||
-    before.outcome !== after.outcome
-  );
 }
 
 /** `now` is the clock notifications are queued by (tests move it); stored times come from the calls. */
@@ -176,15 +162,6 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
     return changed ? { ...next, updated_at: now } : null;
   }
 
-  /** Fills in the time zone of owners that did not bring one (daily rollups). */
-  async function withTimeZones(trx: Kysely<Database>, items: UpsertItem[]): Promise<Map<string, string>> {
-    const zones = new Map<string, string>();
-    for (const { client } of items) if (client.timezone) zones.set(client.id, client.timezone);
-    const missing = unique(items.map((i) => i.client.id)).filter((id) => !zones.has(id));
-    for (const [id, zone] of await timeZonesOf(trx, missing)) zones.set(id, zone);
-    return zones;
-  }
-
   /**
    * One chunk (no call twice) of calls, of one or many clients, in one transaction: a fixed
    * number of statements whatever the number of clients, plus one update per changed call.
@@ -192,20 +169,10 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
   async function upsertChunk(trx: Kysely<Database>, chunk: IndexedItem[], result: UpsertResult) {
     const now = Date.now();
     for (const { index } of chunk) result.outcomes[index] = 'unchanged';
-    const zones = await withTimeZones(trx, chunk);
-    const rollups = new RollupDeltas((clientId) => zones.get(clientId) ?? 'UTC');
-    const live = new LiveEvents();
-    // Each call takes its client's outcome as it is stored, so the outcome sums stay exact.
-    const outcomeSets = await outcomeSetsOf(
+    const after = await AfterCallsWrite.forCalls(
       trx,
-      chunk.map((i) => i.client.id),
+      chunk.map((i) => i.client),
     );
-    const withOutcome = <T extends NewCallRow | CallRow>(row: T): T => {
-      const set = outcomeSets.get(row.client_id) ?? DEFAULT_OUTCOME_SET;
-      return { ...row, ...classifyRow(row as CallRow, set) };
-    };
-    /** Calls new or changed in a way a notification is about (see call-alerts.ts). */
-    const alerts: CallRow[] = [];
     const keys = chunk.map(({ client, call }) => ({
       clientId: client.id,
       providerCallId: call.providerCallId,
@@ -237,7 +204,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
 
     const fresh = items
       .filter((i) => !existing.has(itemKey(i)))
-      .map((i) => withOutcome(newRow(i.client, i.call, now)));
+      .map((i) => after.classify(newRow(i.client, i.call, now)));
     if (fresh.length > 0) {
       const inserted = await trx
         .insertInto('calls')
@@ -248,9 +215,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
       const insertedKeys = new Set(inserted.map(rowKey));
       for (const row of fresh) {
         if (!insertedKeys.has(rowKey(row))) continue;
-        alerts.push(row as CallRow);
-        rollups.add(row as CallRow, 1);
-        live.call(row as CallRow, 'created');
+        after.created(row as CallRow);
         result.created++;
         result.outcomes[indexOf.get(rowKey(row))!] = 'created';
       }
@@ -266,7 +231,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
       if (!current) continue;
       const mergedRow = merged(current, item.call, now);
       if (!mergedRow) continue;
-      const next = withOutcome(mergedRow);
+      const next = after.classify(mergedRow);
       const { id, client_id, ...changes } = next;
       await trx
         .updateTable('calls')
@@ -274,17 +239,11 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
         .where('id', '=', id)
         .where('client_id', '=', client_id)
         .execute();
-      rollups.add(current, -1);
-      rollups.add(next, 1);
-      live.call(next, current.verified === 0 ? 'created' : 'updated');
-      if (worthTelling(current, next)) alerts.push(next);
+      after.updated(current, next);
       result.updated++;
       result.outcomes[item.index] = 'updated';
     }
-    await rollups.apply(trx);
-    await live.apply(trx, clock());
-    // Messages about these calls are queued in this transaction: stored and told, or neither.
-    await enqueueCallAlerts(trx, alerts, outcomeSets, clock());
+    await after.run(trx, clock);
   }
 
   /** Chunks of at most CHUNK calls in which no call appears twice: repeats merge in order, as two deliveries would. */
@@ -336,12 +295,9 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
           .values({ client_id: clientId, provider_call_id: row.provider_call_id, deleted_at: Date.now() })
           .onConflict((oc) => oc.columns(['client_id', 'provider_call_id']).doNothing())
           .execute();
-        const rollups = RollupDeltas.forClient(await timeZoneOf(trx, clientId));
-        rollups.add(row, -1);
-        await rollups.apply(trx);
-        const live = new LiveEvents();
-        live.call(row, 'deleted');
-        await live.apply(trx, clock());
+        const after = await AfterCallsWrite.forClient(trx, clientId);
+        after.deleted(row);
+        await after.run(trx, clock);
         return true;
       });
     },
@@ -360,12 +316,9 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
         if (filter.sources) query = query.where('source', 'in', filter.sources);
         const rows = await query.returningAll().execute();
         if (rows.length === 0) return 0;
-        const rollups = RollupDeltas.forClient(await timeZoneOf(trx, clientId));
-        for (const row of rows) rollups.add(row, -1);
-        await rollups.apply(trx);
-        const live = new LiveEvents();
-        live.refresh(clientId, 'calls deleted');
-        await live.apply(trx, clock());
+        const after = await AfterCallsWrite.forClient(trx, clientId);
+        after.deletedMany(clientId, rows);
+        await after.run(trx, clock);
         return rows.length;
       });
     },
@@ -433,12 +386,9 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
             .where('id', 'in', ids)
             .execute();
         }
-        const rollups = RollupDeltas.forClient(await timeZoneOf(trx, clientId));
-        for (const row of rows) {
-          rollups.add(row, -1);
-          rollups.add({ ...row, pathway: name }, 1);
-        }
-        await rollups.apply(trx);
+        const after = await AfterCallsWrite.forClient(trx, clientId);
+        for (const row of rows) after.renamed(row, { ...row, pathway: name });
+        await after.run(trx, clock);
       });
     },
   };

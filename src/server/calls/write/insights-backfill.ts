@@ -4,8 +4,8 @@
  * mapping as a live delivery, so a backfilled call reads as if it had just arrived.
  */
 import type { Kysely } from 'kysely';
-import { blandCallSchema, mapBlandInsights } from '../providers/voice/bland-payload';
-import type { Database } from '../db/schema';
+import { blandCallSchema, mapBlandInsights } from '../../providers/voice/bland-payload';
+import type { Database } from '../../db/schema';
 import { insightColumns } from './insight-columns';
 
 const BATCH = 500;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallStatus } from '../db/schema';
+import type { CallStatus } from '../../db/schema';
 import { mergeStatus } from './calls-repository';
 
 const ALL: CallStatus[] = ['active', 'completed', 'failed', 'transferred', 'unknown'];

@@ -7,9 +7,10 @@
  * real time-zone offset is a multiple of it: a bucket never straddles two local days.
  */
 import { type Kysely, sql } from 'kysely';
-import type { CallRow, Database } from '../db/schema';
-import { ClientDayDeltas, type DayContributing, rebuildClientDays } from './client-days';
-import { localDate } from './time-zones';
+import type { CallRow, Database } from '../../db/schema';
+import { ClientDayDeltas, type DayContributing, rebuildClientDays } from '../../agency/client-days';
+import { localDate } from '../../time/time-zones';
+import type { ClientChangeListener } from '../../clients/client-changes';
 
 export const BUCKET_MS = 15 * 60 * 1000;
 
@@ -266,3 +267,8 @@ export async function rebuildOutcomeRollups(
     rows.map((r) => ({ ...r, key: r.outcome })),
   );
 }
+
+/** Local days move with a client's time zone (which rebuilds the agency's days too). */
+export const dailyRollupsListener = {
+  timeZoneChanged: rebuildDailyRollups,
+} satisfies ClientChangeListener;

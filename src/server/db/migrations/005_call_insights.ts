@@ -5,7 +5,7 @@
  * batches, so no re-sync is needed.
  */
 import type { Kysely } from 'kysely';
-import { backfillCallInsights } from '../../calls/insights-backfill';
+import { backfillCallInsights } from '../../calls/write/insights-backfill';
 
 const TEXT_COLUMNS = [
   'summary',

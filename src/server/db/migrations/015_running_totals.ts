@@ -9,7 +9,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema';
-import { rebuildClientDays } from '../../calls/client-days';
+import { rebuildClientDays } from '../../agency/client-days';
 
 const RUNNING = [
   'cum_calls',

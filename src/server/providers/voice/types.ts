@@ -121,8 +121,10 @@ export interface VoiceProvider {
   /** How the product names the provider to people ("Bland AI"): messages never hard-code it. */
   readonly name: string;
   /**
-   * What a delivery's signature is checked with: the client's webhook signing secret (Bland, Vapi)
-   * or its API key (Retell signs with the key).
+   * What a delivery's signature is checked with: the provider signing secret the client set
+   * (`'webhookSecret'`: clients.webhook_secret_enc; Bland, Vapi) or its API key (Retell signs with
+   * the key). Not to be confused with the client endpoint's signing secret, which we sign our own
+   * outgoing webhooks with (notifications/client-webhooks.ts).
    */
   readonly signatureKey: 'webhookSecret' | 'apiKey';
   listCalls(apiKey: string, q: ListCallsQuery): Promise<ListCallsResult>;
