@@ -1,5 +1,5 @@
 /**
- * `npm test`: the whole suite, in order: services check, typecheck, lint, unit + API tests on
+ * `npm test`: the whole suite, in order: services check, typecheck, lint, layering, unit + API tests on
  * SQLite, API tests on PostgreSQL, browser build, browser e2e. Every step runs even when an
  * earlier one failed, so one run shows everything; the last line is the summary CI reads, and the
  * same counts go to .test-output/<name>/summary.json for .ci/run to add up.
@@ -82,6 +82,15 @@ if (!servicesOk) total.failed++;
 if (!onlyNodeSuites) {
   check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
   check('lint', 'npx', ['biome', 'check', '.']);
+  // The layering of ARCHITECTURE.md (.dependency-cruiser.cjs): no cycles, imports one way.
+  check('layering', 'npx', [
+    'depcruise',
+    'src',
+    '--config',
+    '.dependency-cruiser.cjs',
+    '--output-type',
+    'err',
+  ]);
 }
 
 const sqliteOk = run(

@@ -1,0 +1,66 @@
+/**
+ * The server's layering (ARCHITECTURE.md), checked by `npm run depcruise` and in `npm test`.
+ * Rules work on imports; "only clients/ touches the clients table" is a query rule, checked by
+ * src/server/clients/clients-repository.test.ts instead.
+ */
+const FEATURES =
+  '^src/server/(account|agency|audit|auth|billing|calls|clients|demo|live|notifications|outcomes|reports)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'A module never reaches itself again through its imports.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'migrations-import-only-db',
+      severity: 'error',
+      comment: 'A migration is frozen in time: it imports only db/ (and node, kysely), never app code.',
+      from: {
+        path: '^src/server/db/migrations/',
+        // Known exceptions, to be inlined (ARCHITECTURE.md, "Left to do"). Keep this list shrinking.
+        pathNot: '^src/server/db/migrations/(005_call_insights|015_running_totals)[.]ts$',
+      },
+      to: { dependencyTypesNot: ['core', 'npm'], pathNot: '^src/server/db/' },
+    },
+    {
+      name: 'web-never-imports-server',
+      severity: 'error',
+      comment: 'The browser shares only src/contract with the server.',
+      from: { path: '^src/web/' },
+      to: { path: '^src/server/' },
+    },
+    {
+      name: 'providers-import-no-feature',
+      severity: 'error',
+      comment: 'providers/ speak to outside services and know nothing of the features that use them.',
+      from: { path: '^src/server/providers/' },
+      to: { path: FEATURES },
+    },
+    {
+      name: 'calls-write-not-ingest-or-read',
+      severity: 'error',
+      comment: 'Writing a call does not depend on how calls arrive (ingest/) or are read (read/).',
+      from: { path: '^src/server/calls/write/' },
+      to: { path: '^src/server/calls/(ingest|read)/' },
+    },
+    {
+      name: 'http-imports-no-feature',
+      severity: 'error',
+      comment:
+        'http/ is the plumbing features build on; only app.ts (which registers every feature) and api-docs.ts (which names the session cookies of auth/) look up.',
+      from: { path: '^src/server/http/', pathNot: '^src/server/http/(app|api-docs)[.]ts$' },
+      to: { path: FEATURES },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    moduleSystems: ['es6', 'cjs'],
+  },
+};
