@@ -3,7 +3,8 @@
  * can send (every outcome and rule the schema allows, each a `contains` on the transcript, over
  * calls of about 900 KB), beside the same health requests with nothing else running. Target: p99
  * under 100 ms. Hooked into `npm run bench` (bench/run.ts, SQLite and PostgreSQL sections) and
- * runnable alone on a small SQLite app of its own: `npx tsx bench/preview-load.ts`.
+ * runnable alone on a small app of its own, both databases (BENCH_DB=sqlite|postgres for one):
+ * `npx tsx bench/preview-load.ts`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ import { openDb } from '../src/server/db/connect';
 import { PREVIEWS_PER_MINUTE } from '../src/server/outcomes/preview';
 import { NO_INSIGHTS } from '../src/server/providers/voice/types';
 import { makeCall } from '../tests/helpers/calls';
+import { createScratchDatabase } from '../tests/helpers/scratch-database';
 import { TEST_PASSWORD, createClient } from '../tests/helpers/factories';
 
 interface Row {
@@ -123,26 +125,37 @@ export async function previewLoadRows(deps: AppDeps, base: string): Promise<Row[
   ];
 }
 
-async function main() {
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function runAlone(dialect: 'sqlite' | 'postgres') {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cap-bench-preview-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
     APP_SECRET: 'bench-secret-0123456789',
     LOG_LEVEL: 'silent',
   });
-  const { deps, close } = await createDeps(config, { db: openDb({ databaseUrl: null, dataDir }) });
+  const scratch = dialect === 'postgres' ? await createScratchDatabase(PG_URL, 'bench_preview') : null;
+  const db = openDb({ databaseUrl: scratch?.url ?? null, dataDir });
+  const { deps, close } = await createDeps(config, { db });
   const app = await buildApp(deps);
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   try {
     for (const r of await previewLoadRows(deps, base))
       console.log(
-        `| ${r.what} | ${r.value} | ${r.target} | ${r.ok === null ? '' : r.ok ? 'ok' : 'MISSED'} |`,
+        `| [${dialect}] ${r.what} | ${r.value} | ${r.target} | ${r.ok === null ? '' : r.ok ? 'ok' : 'MISSED'} |`,
       );
   } finally {
     await app.close();
     await close();
+    await scratch?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function main() {
+  const which = process.env.BENCH_DB;
+  for (const dialect of ['sqlite', 'postgres'] as const)
+    if (!which || which === dialect) await runAlone(dialect);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
