@@ -2,7 +2,7 @@
  * Issue 34.1's scenario: how long another client's call event takes to reach its endpoint while
  * one client's endpoint hangs (accepts, never answers) with 100 of its messages due ("Send again"
  * pressed 100 times), beside a baseline with no hanging client. The worker runs as in production
- * (its timer, OUTBOX_INTERVAL_MS's default), so each latency includes the wait for the next look.
+ * (its job, OUTBOX_INTERVAL_MS's default), so each latency includes the wait for the next look.
  *
  * `npm run bench -- --outbox-fairness` (BENCH_DB=sqlite|postgres for one), or run this file:
  * `tsx bench/outbox-fairness.ts`. Prints its rows; does not write RESULTS.md.
@@ -16,6 +16,7 @@ import { saveNotificationPrefs } from '../src/server/account/notification-prefs'
 import { createDeps } from '../src/server/bootstrap';
 import { loadConfig } from '../src/server/config';
 import { type Db, openDb } from '../src/server/db/connect';
+import { startJob } from '../src/server/http/jobs';
 import { createNotifications } from '../src/server/notifications';
 import { saveWebhookEndpoint } from '../src/server/notifications/client-webhooks';
 import { enqueue } from '../src/server/notifications/outbox';
@@ -99,7 +100,7 @@ export async function outboxFairnessRows(dialect: 'sqlite' | 'postgres'): Promis
   const b = await hook(receiverUrl);
 
   const notifications = createNotifications(deps, () => {});
-  notifications.worker.start(config.outboxIntervalMs);
+  const stopOutbox = startJob(notifications.worker.job(config.outboxIntervalMs), () => {});
 
   /** B's latencies: from the call stored (its event queued) to the event at B's endpoint. */
   async function phase(name: string): Promise<number[]> {
@@ -132,6 +133,7 @@ export async function outboxFairnessRows(dialect: 'sqlite' | 'postgres'): Promis
     deps.now() - 60_000,
   );
   const withHanging = await phase('hanging');
+  stopOutbox();
   notifications.close();
   hanging.closeAllConnections();
   await new Promise<void>((resolve) => hanging.close(() => resolve()));

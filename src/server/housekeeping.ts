@@ -10,6 +10,7 @@ import type { AppDeps } from './context';
 import { LIVE_RESUME_MS } from '../contract/live';
 import { pruneLiveEvents } from './live/live-events';
 import { carryClientDaysForward } from './agency/client-days';
+import type { Job } from './http/jobs';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INTERVAL_MS = 60 * 60 * 1000;
@@ -47,17 +48,18 @@ export async function pruneRateCounters(deps: Pick<AppDeps, 'db' | 'now'>): Prom
   return Number(result.numDeletedRows);
 }
 
-/** Runs now and then hourly; the returned function stops it (on shutdown). */
-export function startHousekeeping(deps: AppDeps, onError: (error: unknown) => void): () => void {
-  const run = () => {
-    pruneWebhookDeliveries(deps).catch(onError);
-    pruneUnconfirmedCalls(deps).catch(onError);
-    pruneRateCounters(deps).catch(onError);
-    pruneLiveEvents(deps.db, deps.now() - LIVE_RESUME_MS).catch(onError);
-    carryClientDaysForward(deps.db, deps.now()).catch(onError);
+/** Runs at start, then hourly (background-jobs.ts starts it); each step reports its own failure. */
+export function housekeepingJob(deps: AppDeps, onError: (error: unknown) => void): Job {
+  return {
+    name: 'housekeeping',
+    intervalMs: INTERVAL_MS,
+    runAtStart: true,
+    run: () => {
+      pruneWebhookDeliveries(deps).catch(onError);
+      pruneUnconfirmedCalls(deps).catch(onError);
+      pruneRateCounters(deps).catch(onError);
+      pruneLiveEvents(deps.db, deps.now() - LIVE_RESUME_MS).catch(onError);
+      carryClientDaysForward(deps.db, deps.now()).catch(onError);
+    },
   };
-  run();
-  const timer = setInterval(run, INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
 }

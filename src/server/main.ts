@@ -3,7 +3,7 @@ import './runtime-check';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './http/app';
-import { startHousekeeping } from './housekeeping';
+import { backgroundJobs } from './background-jobs';
 import { loggerOptions } from './http/logging';
 import { createDeps } from './bootstrap';
 import { ConfigError, describeConfig, loadConfig } from './config';
@@ -31,17 +31,17 @@ async function main(): Promise<void> {
     logger: loggerOptions(config.logLevel),
   });
   app.log.info({ config: describeConfig(config) }, 'starting');
-  const stopHousekeeping = startHousekeeping(deps, (error) =>
-    app.log.warn({ err: error }, 'housekeeping failed'),
-  );
   const notifications = createNotifications(deps, (error, message) =>
     app.log.warn({ err: error, outboxId: message?.id }, 'sending a notification failed'),
   );
   if (!config.mail.smtpUrl)
     app.log.info('e-mail is off: SMTP_URL is not set, e-mail notifications wait in the outbox');
-  notifications.start();
+  // Every timer of the server starts here, once the app is ready, and stops on shutdown.
+  const jobs = backgroundJobs(deps, { notifications, log: app.log });
+  await app.ready();
+  jobs.start();
   const shutdown = async () => {
-    stopHousekeeping();
+    jobs.stop();
     notifications.close();
     await app.close();
     await close();

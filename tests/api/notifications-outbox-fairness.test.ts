@@ -10,6 +10,7 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
+import { startJob } from '../../src/server/http/jobs';
 import { createNotifications } from '../../src/server/notifications';
 import { claimDue, enqueue, markSent } from '../../src/server/notifications/outbox';
 import { storeCalls } from '../helpers/calls';
@@ -208,7 +209,7 @@ describe(`outbox fairness (${TEST_DB})`, () => {
     const b = await hookedClient(receiverUrl);
     const notifications = createNotifications(t.deps, () => {});
     // Its next look is ten minutes away: only the wake-up on enqueue can send the event now.
-    notifications.worker.start(10 * 60_000);
+    const stopWorker = startJob(notifications.worker.job(10 * 60_000), () => {});
     const before = bArrivals.length;
     const arrived = new Promise<void>((resolve) => {
       onB = resolve;
@@ -219,6 +220,7 @@ describe(`outbox fairness (${TEST_DB})`, () => {
       ]);
       await Promise.race([arrived, new Promise((resolve) => setTimeout(resolve, WAIT_FOR_B_MS))]);
     } finally {
+      stopWorker();
       notifications.close();
     }
     expect(bArrivals.slice(before).map((h) => JSON.parse(h.body).call.providerCallId)).toEqual(['b-woken']);

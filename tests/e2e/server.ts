@@ -13,6 +13,7 @@ import { startVoiceSim } from '../../sim/voice-provider';
 import { buildApp } from '../../src/server/http/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/config';
+import { backgroundJobs } from '../../src/server/background-jobs';
 import { createNotifications } from '../../src/server/notifications';
 import { ensureAdmin } from '../../src/server/seed';
 import { seedE2eFixtures } from './support/seed';
@@ -74,7 +75,8 @@ async function main() {
     logger: { level: 'warn' },
   });
   await app.listen({ port: config.port, host: config.host });
-  createNotifications(deps, (error) => console.error('outbox:', error)).start();
+  const notifications = createNotifications(deps, (error) => console.error('outbox:', error));
+  backgroundJobs(deps, { notifications, log: app.log, except: ['housekeeping'] }).start();
   console.log(`e2e server ready on ${BASE_URL}`);
 }
 

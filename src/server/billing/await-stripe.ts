@@ -5,6 +5,7 @@
  * customer would be told the payment failed. So: re-read within a bound while the payment is
  * going through; past the bound the answer is "pending" and Stripe's webhook finishes the job.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { StripeGateway, SubscriptionPayment } from '../providers/payments/stripe';
 import type { BillingContext } from './billing-context';
 
@@ -24,6 +25,6 @@ export async function awaitStripe(
     // Settled, or the payment did not go through: either way the caller decides now.
     if (settled(payment) || !PAID_OR_PAYING.has(payment.paymentStatus ?? '')) return payment;
     if (Date.now() >= deadline) return 'pending';
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   }
 }

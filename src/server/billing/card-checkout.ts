@@ -4,6 +4,7 @@
  * A client that already pays by card and picks another plan keeps its subscription: the price
  * changes (Stripe prorates) instead of a second subscription charging for the same month.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { BILLING_MESSAGES, type StripePaymentResponse, cardLabel } from '../../contract/billing';
 import type { ClientRow, PlanRow, SubscriptionRow } from '../db/schema';
 import { HttpError, conflict, notFound } from '../http/errors';
@@ -155,7 +156,7 @@ async function awaitFirstAttempt(
   const deadline = Date.now() + REPEAT_WAIT_MS;
   let row = await findPaymentByKey(ctx.deps.db, key);
   while (row?.status === 'processing' && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, REPEAT_POLL_MS));
+    await sleep(REPEAT_POLL_MS);
     row = await findPaymentByKey(ctx.deps.db, key);
   }
   if (row?.status === 'succeeded' || row?.status === 'plan_changed')

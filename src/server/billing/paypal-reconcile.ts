@@ -4,6 +4,7 @@
  * past due, and the attempts still waiting for a buyer (approved at PayPal but never activated
  * here), and applies what PayPal says through the same code the webhook and the return use.
  */
+import type { Job } from '../http/jobs';
 import type { BillingContext } from './billing-context';
 import { syncPaypalSubscription } from './paypal-checkout';
 
@@ -55,4 +56,19 @@ export async function reconcilePaypal(ctx: BillingContext, limit = 100): Promise
     }
   }
   return { checked: ids.length, failed };
+}
+
+/**
+ * Every instance reconciles now and then (PAYPAL_RECONCILE_INTERVAL_MS); the reads are idempotent,
+ * so overlapping runs are harmless. Null when PayPal is not configured.
+ */
+export function paypalReconcileJob(ctx: BillingContext): Job | null {
+  if (!ctx.gateways.paypal) return null;
+  return {
+    name: 'paypal-reconcile',
+    intervalMs: ctx.deps.config.paypal.reconcileIntervalMs,
+    run: () => {
+      reconcilePaypal(ctx).catch((error) => ctx.log.warn({ err: error }, 'PayPal reconciliation failed'));
+    },
+  };
 }

@@ -5,6 +5,7 @@
  * changing plan is not a decision to renew (Resume is). PayPal subscriptions and clients without a
  * subscription buy a plan at /checkout instead.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isoTime } from '../../contract/common';
 import { createHash } from 'node:crypto';
 import {
@@ -311,7 +312,7 @@ async function awaitFirst(
   const deadline = Date.now() + REPEAT_WAIT_MS;
   let row = await findPaymentByKey(ctx.deps.db, key);
   while (row?.status === 'processing' && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, REPEAT_POLL_MS));
+    await sleep(REPEAT_POLL_MS);
     row = await findPaymentByKey(ctx.deps.db, key);
   }
   if (row?.status === 'plan_changed') return succeeded(ctx, client, plan, row.amount_cents);

@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import type { BillingContext } from './billing-context';
 import cardRoutes from './card-routes';
 import { createBillingGateways } from './gateways';
-import { reconcilePaypal } from './paypal-reconcile';
 import paypalRoutes from './paypal-routes';
 import planChangeRoutes from './plan-change-routes';
 import stripeWebhookRoutes from './stripe-webhook-routes';
@@ -24,17 +23,5 @@ export default async function billingRoutes(app: FastifyInstance): Promise<void>
   await app.register(stripeWebhookRoutes, { ctx });
   await app.register(paypalRoutes, { ctx });
 
-  // Every instance reconciles now and then; the reads are idempotent, so overlapping runs are harmless.
-  if (ctx.gateways.paypal) {
-    let timer: NodeJS.Timeout | null = null;
-    app.addHook('onReady', async () => {
-      timer = setInterval(() => {
-        reconcilePaypal(ctx).catch((error) => app.log.warn({ err: error }, 'PayPal reconciliation failed'));
-      }, app.deps.config.paypal.reconcileIntervalMs);
-      timer.unref();
-    });
-    app.addHook('onClose', async () => {
-      if (timer) clearInterval(timer);
-    });
-  }
+  // PayPal reconciliation runs as a background job (paypal-reconcile.ts, background-jobs.ts).
 }

@@ -10,6 +10,7 @@
  * trying again (`isTransient`: a deadlock the database broke, a serialization failure) is tried a
  * few more times after a short, jittered pause before its caller hears of it.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 export type BatchWriter<T, R> = (items: T[]) => Promise<R[]>;
 
 export interface GroupCommit<T, R> {
@@ -54,7 +55,7 @@ export function createGroupCommit<T, R>(
           p.reject(error);
           return;
         }
-        await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
+        await sleep(5 * attempt + Math.random() * 20);
       }
     }
   }

@@ -8,8 +8,10 @@
  *   and an in-process poll while any stream is open for every other writer.
  */
 import type { Kysely } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Database } from '../db/schema';
+import { startJob } from '../http/jobs';
 
 export interface LiveMessage {
   id: number;
@@ -38,7 +40,7 @@ export function createLiveHub({ db, listenUrl, log, pollMs = listenUrl ? 2000 : 
   let cursor: number | null = null;
   let reading: Promise<void> | null = null;
   let again = false;
-  let timer: NodeJS.Timeout | null = null;
+  let stopPolling: (() => void) | null = null;
   let listener: pg.Client | null = null;
   let soon: NodeJS.Timeout | null = null;
   let closed = false;
@@ -97,7 +99,7 @@ export function createLiveHub({ db, listenUrl, log, pollMs = listenUrl ? 2000 : 
       log.warn({ err: error }, 'live events LISTEN connection lost; reconnecting');
       client.end().catch(() => {});
       if (listener === client) listener = null;
-      setTimeout(() => void listen().then(wake), 1000).unref();
+      void sleep(1000, undefined, { ref: false }).then(listen).then(wake);
     });
     try {
       await client.connect();
@@ -108,10 +110,10 @@ export function createLiveHub({ db, listenUrl, log, pollMs = listenUrl ? 2000 : 
   }
 
   async function start(): Promise<void> {
-    if (timer || closed) return;
+    if (stopPolling || closed) return;
     if (cursor === null) cursor = await latestId();
-    timer = setInterval(wake, pollMs);
-    timer.unref();
+    // wake() reports its own failures; the job has none to report.
+    stopPolling = startJob({ name: 'live-poll', intervalMs: pollMs, run: wake }, () => {});
     await listen();
   }
 
@@ -178,7 +180,7 @@ export function createLiveHub({ db, listenUrl, log, pollMs = listenUrl ? 2000 : 
 
     async close(): Promise<void> {
       closed = true;
-      if (timer) clearInterval(timer);
+      stopPolling?.();
       if (soon) clearTimeout(soon);
       const client = listener;
       listener = null;

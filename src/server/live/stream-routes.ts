@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { currentAdmin, currentClient, requireAdmin, requireClient } from '../auth/guards';
 import { findClient } from '../clients/clients-repository';
 import { notFound, tooManyRequests } from '../http/errors';
+import { startJob } from '../http/jobs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { MESSAGES } from '../../contract/admin';
 import type { LiveMessage } from './live-hub';
@@ -79,13 +80,13 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
     };
     // Subscribed first, so nothing written while the missed events are read falls between the two.
     const unsubscribe = await live.subscribe(clientId, (m) => (ready ? send(m) : early.push(m)));
-    let heartbeat: NodeJS.Timeout | null = null;
+    let stopHeartbeat: (() => void) | null = null;
     let ended = false;
     const end = () => {
       if (ended) return;
       ended = true;
       unsubscribe();
-      if (heartbeat) clearInterval(heartbeat);
+      stopHeartbeat?.();
       const left = (perClient.get(clientId) ?? 1) - 1;
       if (left > 0) perClient.set(clientId, left);
       else perClient.delete(clientId);
@@ -117,18 +118,24 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
       return;
     }
 
-    heartbeat = setInterval(() => {
-      stillAllowed().then(
-        (ok) => {
-          if (!ok) {
-            raw.write('event: end\ndata: {"reason":"signed out"}\n\n');
-            end();
-          } else raw.write(': keep-alive\n\n');
+    stopHeartbeat = startJob(
+      {
+        name: 'live-stream-heartbeat',
+        intervalMs: app.deps.config.liveHeartbeatMs,
+        run: () => {
+          stillAllowed().then(
+            (ok) => {
+              if (!ok) {
+                raw.write('event: end\ndata: {"reason":"signed out"}\n\n');
+                end();
+              } else raw.write(': keep-alive\n\n');
+            },
+            () => raw.write(': keep-alive\n\n'),
+          );
         },
-        () => raw.write(': keep-alive\n\n'),
-      );
-    }, app.deps.config.liveHeartbeatMs);
-    heartbeat.unref();
+      },
+      (error) => request.log.warn({ err: error }, 'live stream heartbeat failed'),
+    );
   }
 
   app.get('/api/client/events', { schema: { querystring: LastEventId } }, async (request, reply) => {

@@ -1,9 +1,11 @@
 /**
  * Notifications wiring: the senders this instance can use (from the configuration) and the
- * outbox worker that drives them. main.ts starts it; tests run rounds by hand.
+ * outbox worker that drives them. Its jobs (the outbox, account alerts) are started by
+ * background-jobs.ts; tests run rounds by hand.
  */
 import type { AppDeps } from '../context';
 import type { OutboxRow } from '../db/schema';
+import type { Job } from '../http/jobs';
 import { checkAccountAlerts } from './account-alerts';
 import { emailSender } from './email-sender';
 import { type Mailer, createMailer } from '../providers/messaging/mailer';
@@ -19,8 +21,8 @@ export interface Notifications {
   worker: OutboxWorker;
   /** Queues the account alerts due now (usage thresholds, silent clients). */
   checkAlerts(): Promise<number>;
-  /** Starts the worker and the periodic checks. */
-  start(): void;
+  /** The outbox worker's job and the account alerts' (checked at start, then every 10 minutes). */
+  jobs(): Job[];
   /** Null when SMTP_URL is not set: e-mail waits in the outbox. */
   mailer: Mailer | null;
   close(): void;
@@ -53,24 +55,22 @@ export function createNotifications(
   };
   const worker = createOutboxWorker(deps, senders, onError);
   const checkAlerts = () => checkAccountAlerts(deps.db, config, config.brandName, deps.now());
-  let alertsTimer: NodeJS.Timeout | null = null;
   return {
     worker,
     mailer,
     checkAlerts,
-    start() {
-      worker.start(config.outboxIntervalMs);
-      if (alertsTimer) return;
-      const run = () => {
-        checkAlerts().catch((error) => onError(error));
-      };
-      run();
-      alertsTimer = setInterval(run, ACCOUNT_ALERTS_INTERVAL_MS);
-      alertsTimer.unref();
-    },
+    jobs: () => [
+      worker.job(config.outboxIntervalMs),
+      {
+        name: 'account-alerts',
+        intervalMs: ACCOUNT_ALERTS_INTERVAL_MS,
+        runAtStart: true,
+        run: () => {
+          checkAlerts().catch((error) => onError(error));
+        },
+      },
+    ],
     close() {
-      worker.stop();
-      if (alertsTimer) clearInterval(alertsTimer);
       mailer?.close();
     },
   };

@@ -6,6 +6,7 @@
  */
 import type { AppDeps } from '../context';
 import type { OutboxRow } from '../db/schema';
+import type { Job } from '../http/jobs';
 import {
   type Channel,
   RETRY_FOR_MS,
@@ -33,10 +34,9 @@ export interface OutboxWorker {
    * messages were handled meanwhile (by this call or the sends it waited for).
    */
   runOnce(): Promise<number>;
-  /** Looks for due messages every `intervalMs`, whenever a send ends, and soon after a message is
-   * queued in this process, until stop(). */
-  start(intervalMs: number): void;
-  stop(): void;
+  /** The job that looks for due messages every `intervalMs`, whenever a send ends, and soon after a
+   * message is queued in this process, while it runs (http/jobs.ts starts and stops it). */
+  job(intervalMs: number): Job;
 }
 
 export interface WorkerLimits {
@@ -64,7 +64,7 @@ export function createOutboxWorker(
   limits: WorkerLimits = WORKER_LIMITS,
 ): OutboxWorker {
   const channels = (Object.keys(senders) as Channel[]).filter((c) => senders[c]);
-  let timer: NodeJS.Timeout | null = null;
+  let running = false;
   const inFlight = new Map<string, Promise<void>>();
   const perChannel = new Map<Channel, number>();
   let handled = 0;
@@ -99,8 +99,8 @@ export function createOutboxWorker(
         inFlight.delete(message.id);
         perChannel.set(channel, (perChannel.get(channel) ?? 1) - 1);
         handled++;
-        // A slot is free: fill it (with the timer on, or a runOnce waiting).
-        if (timer || draining) look();
+        // A slot is free: fill it (with the job running, or a runOnce waiting).
+        if (running || draining) look();
       });
     inFlight.set(message.id, sending);
   }
@@ -161,7 +161,6 @@ export function createOutboxWorker(
   // A message queued here is looked for shortly after (its transaction may not have committed
   // yet), and once more a little later; the interval stays the guarantee.
   const wakes = new Map<number, NodeJS.Timeout>();
-  let stopListening: (() => void) | null = null;
   function wakeSoon(): void {
     for (const delay of WAKE_DELAYS_MS) {
       if (wakes.has(delay)) continue;
@@ -192,19 +191,22 @@ export function createOutboxWorker(
       });
       return draining;
     },
-    start(intervalMs) {
-      if (timer) return;
-      timer = setInterval(look, intervalMs);
-      timer.unref();
-      stopListening = onEnqueued(wakeSoon);
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      stopListening?.();
-      stopListening = null;
-      for (const t of wakes.values()) clearTimeout(t);
-      wakes.clear();
+    job(intervalMs) {
+      return {
+        name: 'outbox',
+        intervalMs,
+        run: look,
+        alongside() {
+          running = true;
+          const stopListening = onEnqueued(wakeSoon);
+          return () => {
+            running = false;
+            stopListening();
+            for (const t of wakes.values()) clearTimeout(t);
+            wakes.clear();
+          };
+        },
+      };
     },
   };
 }

@@ -2,6 +2,7 @@
  * Sync for every active client with a key, a few at a time. One client's failure (a revoked key,
  * a provider outage) is recorded and the others carry on; the answer names who failed and why.
  */
+import pLimit from 'p-limit';
 import type { SyncAllFailure, SyncAllResult } from '../../../contract/admin';
 import { clientNameOfRow } from '../../../contract/admin';
 import type { SyncResult } from '../../../contract/calls';
@@ -39,25 +40,20 @@ export async function syncAllClients(
   let synced = 0;
   let created = 0;
   let updated = 0;
-  let next = 0;
-  async function worker() {
-    while (next < withKey.length) {
-      const client = withKey[next++];
-      try {
-        const result = await syncOne(deps, client.id, `sync-all:${adminId}`);
-        synced++;
-        created += result.created;
-        updated += result.updated;
-      } catch (error) {
-        failures.push({
-          clientId: client.id,
-          name: clientNameOfRow(client),
-          message: failureMessage(error, log, client.id),
-        });
-      }
+  await pLimit(concurrency).map(withKey, async (client) => {
+    try {
+      const result = await syncOne(deps, client.id, `sync-all:${adminId}`);
+      synced++;
+      created += result.created;
+      updated += result.updated;
+    } catch (error) {
+      failures.push({
+        clientId: client.id,
+        name: clientNameOfRow(client),
+        message: failureMessage(error, log, client.id),
+      });
     }
-  }
-  await Promise.all(Array.from({ length: Math.min(concurrency, withKey.length) }, worker));
+  });
 
   const failed = failures.length;
   return {

@@ -10,6 +10,7 @@
  * started it and when. This plugin also recovers from a crash at start (runs marked
  * interrupted, dead locks freed) and stops its syncs when the server closes.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { MESSAGES } from '../../../contract/admin';
@@ -131,15 +132,16 @@ async function startAndAnswer(deps: AppDeps, reply: FastifyReply, target: SyncTa
     sync.done.then(onSuccess).catch(() => {
       // A failed sync is recorded in its run; the audit row is for syncs that changed something.
     });
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<null>((resolve) => {
-    timer = setTimeout(resolve, syncAnswerWaitMs(deps.config.http.connectionTimeoutMs), null);
-  });
+  // The wait is called off once the sync ends first (an aborted wait answers null too).
+  const stopWaiting = new AbortController();
+  const waited = sleep(syncAnswerWaitMs(deps.config.http.connectionTimeoutMs), null, {
+    signal: stopWaiting.signal,
+  }).catch(() => null);
   try {
     const result = await Promise.race([sync.done, waited]);
     if (result) return result;
   } finally {
-    clearTimeout(timer);
+    stopWaiting.abort();
   }
   return reply.code(202).send(
     toSyncProgress(

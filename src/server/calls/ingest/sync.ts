@@ -7,11 +7,13 @@
  * answers with the result when it comes quickly, else with the run to follow. While it runs, a
  * heartbeat renews the lock and records progress; retried provider errors are counted per status.
  */
+import pLimit from 'p-limit';
 import type { SyncResult } from '../../../contract/calls';
 import { adminNames, describeStarter } from '../../agency/support-views';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
 import { HttpError, badRequest, notFound } from '../../http/errors';
+import { startJob } from '../../http/jobs';
 import { ProviderAuthError, ProviderNotFoundError } from '../../providers/voice/errors';
 import { withRetryListener } from '../../providers/voice/provider-http';
 import { voiceOf } from '../../providers/voice/registry';
@@ -121,19 +123,6 @@ export async function recoverSyncsAtStart(deps: AppDeps): Promise<{ interrupted:
   return { interrupted: await markInterruptedRuns(deps.db, { staleBefore: deps.now() - SYNC_STALE_MS }) };
 }
 
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  });
-  await Promise.all(workers);
-  return out;
-}
-
 export function describeSync(provider: string, created: number, updated: number, unfetched = 0): string {
   const synced =
     created === 0 && updated === 0
@@ -195,16 +184,20 @@ export async function startClientSync(
 
   const tally: SyncTally = { fetched: 0, created: 0, updated: 0, retried: {} };
   const abort = new AbortController();
-  const heartbeat = setInterval(() => {
-    void (async () => {
-      if (!(await renewSyncLock(deps.db, clientId, owner, deps.now(), SYNC_STALE_MS)))
-        abort.abort(new SyncInterruptedError('Interrupted: this sync stalled and another one took over.'));
-      else await heartbeatSyncRun(deps, runId, tally);
-    })().catch(() => {
+  const stopHeartbeat = startJob(
+    {
+      name: 'sync-heartbeat',
+      intervalMs: SYNC_HEARTBEAT_MS,
+      run: async () => {
+        if (!(await renewSyncLock(deps.db, clientId, owner, deps.now(), SYNC_STALE_MS)))
+          abort.abort(new SyncInterruptedError('Interrupted: this sync stalled and another one took over.'));
+        else await heartbeatSyncRun(deps, runId, tally);
+      },
+    },
+    () => {
       // The database is unreachable for a moment: the next beat tries again.
-    });
-  }, SYNC_HEARTBEAT_MS);
-  heartbeat.unref();
+    },
+  );
 
   const syncs = runningIn(deps);
   const done = (async () => {
@@ -226,7 +219,7 @@ export async function startClientSync(
       await finishSyncRun(deps, runId, error, tally).catch(() => {});
       throw error;
     } finally {
-      clearInterval(heartbeat);
+      stopHeartbeat();
       syncs.delete(runId);
       await releaseSyncLock(deps.db, clientId, owner).catch(() => {});
     }
@@ -272,7 +265,7 @@ async function runSync(
       const page = await voice.listCalls(apiKey, { startDate, cursor, limit: PAGE_SIZE });
 
       // List items carry no transcripts: fetch details for the calls that have ended.
-      const details = await mapLimit(page.calls, DETAIL_CONCURRENCY, async (call) => {
+      const details = await pLimit(DETAIL_CONCURRENCY).map(page.calls, async (call) => {
         signal.throwIfAborted();
         tally.fetched++;
         if (call.status === 'active') return { call, raw: null as unknown, fetched: true };
@@ -353,7 +346,7 @@ async function settleUnverified(
   const pending = await repo.listUnverified(client.id, SETTLE_BATCH);
   if (pending.length === 0) return 0;
   const never: string[] = [];
-  const found = await mapLimit(pending, DETAIL_CONCURRENCY, async (row) => {
+  const found = await pLimit(DETAIL_CONCURRENCY).map(pending, async (row) => {
     try {
       const { call, raw } = await voiceOf(deps.voices, client).getCall(apiKey, row.provider_call_id);
       return call.providerCallId === row.provider_call_id ? { call, raw, source: row.source } : null;

@@ -6,6 +6,7 @@
  * unverified, out of the log and every total, and the next sync settles it. Look-ups are bounded
  * (a few at a time) and remembered briefly, as providers deliver the same call more than once.
  */
+import pLimit from 'p-limit';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
 import {
@@ -46,22 +47,12 @@ function unconfirmedReason(provider: string, error: unknown): string {
 
 export function createWebhookConfirmer(deps: Pick<AppDeps, 'db' | 'voices' | 'secrets' | 'now'>) {
   const remembered = new Map<string, { expires: number; call: NormalizedCall; raw: unknown }>();
-  let running = 0;
-  const waiting: (() => void)[] = [];
+  const lookups = pLimit(CONCURRENT_LOOKUPS);
 
   /** Runs fn in a slot, or answers null at once when too many are waiting already. */
   async function withSlot<T>(fn: () => Promise<T>): Promise<T | null> {
-    if (running >= CONCURRENT_LOOKUPS) {
-      if (waiting.length >= MAX_WAITING_LOOKUPS) return null;
-      await new Promise<void>((resolve) => waiting.push(resolve));
-    }
-    running++;
-    try {
-      return await fn();
-    } finally {
-      running--;
-      waiting.shift()?.();
-    }
+    if (lookups.activeCount >= CONCURRENT_LOOKUPS && lookups.pendingCount >= MAX_WAITING_LOOKUPS) return null;
+    return lookups(fn);
   }
 
   return {

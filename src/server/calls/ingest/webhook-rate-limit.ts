@@ -5,6 +5,7 @@
  * instance; a sustained flood from one leaked URL is cut everywhere.
  */
 import type { AppDeps } from '../../context';
+import { startJob } from '../../http/jobs';
 
 const WINDOW_MS = 60_000;
 const FLUSH_MS = 1_000;
@@ -29,8 +30,7 @@ export function createWebhookRateLimit(
     for (const key of shared.keys()) if (!batch.some(([k]) => k === key)) shared.delete(key);
   }
 
-  const timer = setInterval(() => flush().catch(onError), FLUSH_MS);
-  timer.unref();
+  const stopFlushing = startJob({ name: 'webhook-rate-flush', intervalMs: FLUSH_MS, run: flush }, onError);
 
   return {
     /**
@@ -47,7 +47,7 @@ export function createWebhookRateLimit(
     },
     flush,
     async close(): Promise<void> {
-      clearInterval(timer);
+      stopFlushing();
       await flush();
     },
   };

@@ -8,6 +8,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pLimit, { type LimitFunction } from 'p-limit';
 import {
   ProviderAuthError,
   ProviderNotFoundError,
@@ -35,31 +37,38 @@ const RECORDING_HEADERS = ['content-type', 'content-length', 'content-range', 'a
 
 type Release = () => void;
 
-/** A tiny semaphore per key, so one client's sync cannot flood the provider with its key. */
-function createKeyedSemaphore(limit: number) {
-  const slots = new Map<string, { active: number; waiting: Array<() => void> }>();
-  return async function acquire(key: string): Promise<Release> {
-    let slot = slots.get(key);
-    if (!slot) {
-      slot = { active: 0, waiting: [] };
-      slots.set(key, slot);
+/**
+ * A p-limit per key, so one client's sync cannot flood the provider with its key. A slot is held
+ * from `acquire` until its release (after the answer's body is read, which may be after `request`
+ * returns), so each holder runs a task that ends when it releases. A key's limit is dropped once
+ * nobody holds or waits for it.
+ */
+function createKeyedLimit(concurrency: number) {
+  const limits = new Map<string, { limit: LimitFunction; users: number }>();
+  return function acquire(key: string): Promise<Release> {
+    let entry = limits.get(key);
+    if (!entry) {
+      entry = { limit: pLimit(concurrency), users: 0 };
+      limits.set(key, entry);
     }
-    const s = slot;
-    if (s.active >= limit) await new Promise<void>((resolve) => s.waiting.push(resolve));
-    else s.active++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = s.waiting.shift();
-      // The slot passes straight to the next waiter, so `active` stays counted for it.
-      if (next) next();
-      else if (--s.active === 0) slots.delete(key);
-    };
+    const e = entry;
+    e.users++;
+    return new Promise<Release>((granted) => {
+      void e.limit(
+        () =>
+          new Promise<void>((release) => {
+            let released = false;
+            granted(() => {
+              if (released) return;
+              released = true;
+              if (--e.users === 0) limits.delete(key);
+              release();
+            });
+          }),
+      );
+    });
   };
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** An HTTP status, or 'network' when no answer came. */
 export type RetryCause = number | 'network';
@@ -141,7 +150,7 @@ export function createProviderHttp(
   const maxRetries = options.maxRetries ?? 3;
   const retryBaseMs = options.retryBaseMs ?? 300;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
-  const acquire = createKeyedSemaphore(Math.max(1, options.maxConcurrentPerKey ?? 3));
+  const acquire = createKeyedLimit(Math.max(1, options.maxConcurrentPerKey ?? 3));
 
   function buildUrl(path: string, query?: Record<string, string | undefined>): string {
     const url = new URL(`${baseUrl}${path}`);

@@ -1,0 +1,44 @@
+/**
+ * Every background job the server runs, in one list; main.ts starts them all once the app is ready
+ * and stops them on shutdown (http/jobs.ts runs them). Every instance runs every job: each run is
+ * idempotent, or claims its work (the outbox), so none needs a leader.
+ *
+ * | job              | every                                   | what                              |
+ * |------------------|-----------------------------------------|-----------------------------------|
+ * | housekeeping     | hour, and at start                      | prunes logs and counters, carries  |
+ * |                  |                                         | the agency's running totals        |
+ * | outbox           | OUTBOX_INTERVAL_MS, and on each queue   | sends e-mail, SMS, client webhooks |
+ * | account-alerts   | 10 minutes, and at start                | usage alerts, digests, reports     |
+ * | paypal-reconcile | PAYPAL_RECONCILE_INTERVAL_MS (if set up)| re-reads PayPal subscriptions      |
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { createBillingGateways } from './billing/gateways';
+import { paypalReconcileJob } from './billing/paypal-reconcile';
+import type { AppDeps } from './context';
+import { housekeepingJob } from './housekeeping';
+import { type Job, type Jobs, createJobs } from './http/jobs';
+import type { Notifications } from './notifications';
+
+export interface BackgroundJobsOptions {
+  notifications: Notifications;
+  log: FastifyBaseLogger;
+  /** Jobs left out by name (the browser tests run without housekeeping). */
+  except?: string[];
+}
+
+export function backgroundJobs(
+  deps: AppDeps,
+  { notifications, log, except = [] }: BackgroundJobsOptions,
+): Jobs {
+  const jobs: Job[] = [
+    housekeepingJob(deps, (error) => log.warn({ err: error }, 'housekeeping failed')),
+    ...notifications.jobs(),
+  ];
+  // Its own gateways: the routes' are private to billing's plugin; PayPal's token is cached per gateway.
+  const paypal = paypalReconcileJob({ deps, gateways: createBillingGateways(deps.config), log });
+  if (paypal) jobs.push(paypal);
+  return createJobs(
+    jobs.filter((job) => !except.includes(job.name)),
+    (error, job) => log.warn({ err: error, job: job.name }, 'background job failed'),
+  );
+}
