@@ -175,8 +175,9 @@ const callFilterFields = {
   sort: z.enum(CALL_SORTS).optional(),
   order: z.enum(SORT_ORDERS).optional(),
   /**
-   * Accepted and ignored here (the calls query filters by startDate/endDate or from/to), but only
-   * a range the server knows: an unknown one is a 400, as everywhere (issue 33).
+   * Alone, the last N days up to now, as on the stats (issue 35); from/to or startDate/endDate
+   * sent with it win. Left out, with no dates, the log lists every call. An unknown range is a
+   * 400, as everywhere (issue 33).
    */
   dateRange: z.enum(DATE_RANGES).optional(),
 };

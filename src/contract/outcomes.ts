@@ -232,15 +232,28 @@ export const HandledResponse = z.object({
 });
 export type HandledResponse = z.infer<typeof HandledResponse>;
 
-export const AttentionQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^\d+$/, 'Expected a whole number')
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 100, 'Number must be between 1 and 100')
-    .optional()
-    .default('50'),
-});
+/** A window the attention list would ignore: it is every open call, whatever its date (issue 35). */
+const WINDOW_PARAMS = ['dateRange', 'from', 'to', 'startDate', 'endDate'] as const;
+export const ATTENTION_WINDOW_MESSAGE = 'The attention list holds every open call: it takes no date window';
+
+export const AttentionQuery = z
+  .object({
+    limit: z
+      .string()
+      .regex(/^\d+$/, 'Expected a whole number')
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 100, 'Number must be between 1 and 100')
+      .optional()
+      .default('50'),
+  })
+  // Kept to be refused: a window sent here would otherwise be dropped without a word.
+  .passthrough()
+  .superRefine((q, ctx) => {
+    for (const name of WINDOW_PARAMS)
+      if (name in q)
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: ATTENTION_WINDOW_MESSAGE, path: [name] });
+  })
+  .transform(({ limit }) => ({ limit }));
 
 /** GET …/outcomes-over-time: calls per outcome per local day (or hour), oldest first. */
 export const OutcomePoint = z.object({

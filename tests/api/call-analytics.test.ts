@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCallsRepository } from '../../src/server/calls/write/calls-repository';
 import { makeCall, storeCalls } from '../helpers/calls';
-import { createClient, createSignedInClient, loginClient } from '../helpers/factories';
+import {
+  createAdminUser,
+  createClient,
+  createSignedInClient,
+  loginAdmin,
+  loginClient,
+} from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
 const HOUR = 3_600_000;
@@ -47,6 +53,74 @@ describe(`call analytics (${TEST_DB})`, () => {
       // One completed 90 s call: $0.225 → $0.23.
       previousPeriod: { totalCalls: 1, totalCost: 0.23, avgDuration: 90, totalTransfers: 0 },
     });
+  });
+
+  it('limits the call log and its export to the last 30 days for ?dateRange=30d, as the stats (issue 35)', async () => {
+    const { client, cookie } = await clientWithCookie();
+    await storeCalls(t.deps, client, [
+      { createdAt: NOW - HOUR, providerCallId: 'recent' },
+      { createdAt: NOW - 20 * DAY, providerCallId: 'twenty-days' },
+      { createdAt: NOW - 40 * DAY, providerCallId: 'forty-days' },
+    ]);
+    const listed = async (url: string, who = cookie) => {
+      const { status, body } = await get(who, url);
+      expect(status, `${url}: ${JSON.stringify(body)}`).toBe(200);
+      return body.calls.map((c: { providerCallId: string }) => c.providerCallId).sort();
+    };
+    expect(await listed('/api/client/calls?dateRange=30d')).toEqual(['recent', 'twenty-days']);
+    expect((await get(cookie, '/api/client/calls?dateRange=30d')).body.pagination.total).toBe(2);
+    expect((await get(cookie, '/api/client/stats?dateRange=30d')).body.totalCalls).toBe(2);
+    expect(await listed('/api/client/calls?dateRange=7d')).toEqual(['recent']);
+    // Without a range or dates the log lists every call; dates sent with a range win.
+    expect(await listed('/api/client/calls')).toEqual(['forty-days', 'recent', 'twenty-days']);
+    const start = new Date(NOW - 50 * DAY).toISOString();
+    const end = new Date(NOW).toISOString();
+    expect(await listed(`/api/client/calls?dateRange=30d&startDate=${start}&endDate=${end}`)).toEqual([
+      'forty-days',
+      'recent',
+      'twenty-days',
+    ]);
+    expect(await listed('/api/client/calls?dateRange=30d&from=2026-01-01&to=2026-01-31')).toEqual([
+      'forty-days',
+    ]);
+
+    const admin = await createAdminUser(t.deps);
+    const adminCookie = await loginAdmin(t.app, admin.username);
+    expect(await listed(`/api/admin/client-calls/${client.id}?dateRange=30d`, adminCookie)).toEqual([
+      'recent',
+      'twenty-days',
+    ]);
+
+    const rows = await t.deps.db
+      .selectFrom('calls')
+      .select(['id', 'provider_call_id'])
+      .where('client_id', '=', client.id)
+      .execute();
+    const idOf = (providerCallId: string) =>
+      rows.find((r) => r.provider_call_id === providerCallId)?.id ?? '';
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: '/api/client/calls/export?format=csv&dateRange=30d',
+      headers: { cookie },
+    });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).toContain(idOf('recent'));
+    expect(csv.body).toContain(idOf('twenty-days'));
+    expect(csv.body).not.toContain(idOf('forty-days'));
+  });
+
+  it('refuses a date window on the attention list, which holds every open call (issue 35)', async () => {
+    const { cookie } = await clientWithCookie();
+    for (const query of [
+      'dateRange=30d',
+      'from=2026-03-01&to=2026-03-02',
+      'startDate=2026-03-01T00:00:00Z',
+    ]) {
+      const { status, body } = await get(cookie, `/api/client/attention?${query}`);
+      expect(status, query).toBe(400);
+      expect(Object.keys(body.fields)[0], query).toBe(query.split('=')[0]);
+    }
+    expect((await get(cookie, '/api/client/attention?limit=5')).status).toBe(200);
   });
 
   it('answers zeros, and zero changes, for a client without calls', async () => {

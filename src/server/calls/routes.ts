@@ -1,19 +1,24 @@
 /**
- * Everything about calls: provider deliveries and sync (ingest/), the log, analytics, exports and
- * recordings (read/), for the client and the admin.
+ * Everything about calls: provider deliveries and sync (ingest/); the calls views of the client
+ * and of the admin looking at a client (read/calls-view-routes.ts, written once, mounted for
+ * each), the admin's every-client export and recordings (read/).
  */
 import type { FastifyInstance } from 'fastify';
 import providerWebhookRoutes from './ingest/provider-webhook-routes';
 import syncAllRoutes from './ingest/sync-all-routes';
 import syncRoutes from './ingest/sync-routes';
 import adminCallsRoutes from './read/admin-calls-routes';
-import callLogRoutes from './read/call-log-routes';
-import exportRoutes from './read/export-routes';
+import { callsViewRoutes } from './read/calls-view-routes';
+import { allClientsExportRoutes, createCallExports } from './read/export-routes';
 import recordingRoutes from './read/recording-routes';
+import { adminCallsView, clientCallsView } from './read/views';
 
 export default async function callsRoutes(app: FastifyInstance): Promise<void> {
-  await app.register(callLogRoutes);
-  await app.register(exportRoutes);
+  // One account's export slots are shared by every export route it may use.
+  const exports = createCallExports(app.deps);
+  await app.register(callsViewRoutes(clientCallsView(exports)));
+  await app.register(callsViewRoutes(adminCallsView(app.deps, exports)));
+  await app.register(allClientsExportRoutes(exports));
   await app.register(providerWebhookRoutes);
   await app.register(syncRoutes);
   await app.register(recordingRoutes);

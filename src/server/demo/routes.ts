@@ -1,33 +1,22 @@
 /**
  * The public demo (DESIGN §6 [11]): read-only call analytics of the demo tenant, no login. (The
  * sample data a signed-in client can add to its own account is sample-data-routes.ts.)
- * The demo reads through the same query functions as the client dashboard.
+ * The demo is a calls view (calls/read/calls-view-routes.ts) of the demo tenant: the same
+ * endpoints as the client dashboard, without delete, export or marking handled; its recordings
+ * are served here.
  */
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  type Call,
-  CallDetail,
-  CallsPage,
-  CallsQuery,
-  ChartQuery,
-  DailyPoints,
-  DemoStats,
-  StatsQuery,
-} from '../../contract/calls';
+import { DemoStats } from '../../contract/calls';
 import { IdParam } from '../../contract/common';
-import { AttentionList, AttentionQuery, OutcomePoints, OutcomeSummary } from '../../contract/outcomes';
-import { listCalls } from '../calls/read/call-log';
-import { chartFor, statsFor, toCallDetail } from '../calls/read/call-queries';
-import { createCallsRepository } from '../calls/write/calls-repository';
+import { type CallsView, callsViewRoutes } from '../calls/read/calls-view-routes';
 import { sendRecording } from '../calls/read/recording-routes';
+import { createCallsRepository } from '../calls/write/calls-repository';
+import type { AppDeps } from '../context';
 import { notFound } from '../http/errors';
-import { attentionList } from '../outcomes/attention-routes';
-import { createClassificationGuard } from '../outcomes/classification-guard';
-import { outcomeReads } from '../outcomes/routes';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { DEMO_CLIENT, DEMO_CLIENT_ID, createDemoData } from './demo-data';
+import { DEMO_CLIENT, DEMO_CLIENT_ID, type DemoData, createDemoData } from './demo-data';
 
 export const demoRecordingPath = (id: string) => `/api/demo/recording/${id}`;
 
@@ -64,87 +53,39 @@ export function parseRange(
   return start > end || start >= size ? 'invalid' : { start, end };
 }
 
+/** The demo tenant's calls, brought up to date before each read; nobody marks a demo call handled. */
+function demoCallsView(demo: DemoData): CallsView {
+  const tenant = { id: DEMO_CLIENT_ID, timezone: DEMO_CLIENT.timezone };
+  return {
+    paths: {
+      log: '/api/demo/calls',
+      stats: '/api/demo/stats',
+      overTime: '/api/demo/calls-over-time',
+      call: '/api/demo/calls/:id',
+      outcomesSummary: '/api/demo/outcomes/summary',
+      outcomesOverTime: '/api/demo/outcomes-over-time',
+      attention: '/api/demo/attention',
+    },
+    clientOf: async () => tenant,
+    beforeRead: () => demo.ensureCurrent(),
+    // The whole page is a demo: its generated calls are not marked one by one.
+    showCall: (call) => ({
+      ...call,
+      isSample: false,
+      ...(call.recordingUrl ? { recordingUrl: demoRecordingPath(call.id) } : {}),
+    }),
+    // The demo presents what its calls cost the agency's client as the agency's revenue.
+    stats: { response: DemoStats, show: (stats) => ({ ...stats, totalRevenue: stats.totalCost }) },
+  };
+}
+
 export default async function demoRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, now } = app.deps;
-  const demo = createDemoData(app.deps, (error) => app.log.warn({ err: error }, 'demo sync failed'));
-  const calls = createCallsRepository(db);
+  const deps: AppDeps = app.deps;
+  const demo = createDemoData(deps, (error) => app.log.warn({ err: error }, 'demo sync failed'));
+  const calls = createCallsRepository(deps.db);
 
-  // The whole page is a demo: its generated calls are not marked one by one.
-  const withDemoRecording = <T extends Call>(call: T): T => ({
-    ...call,
-    isSample: false,
-    ...(call.recordingUrl ? { recordingUrl: demoRecordingPath(call.id) } : {}),
-  });
-
-  app.get(
-    '/api/demo/calls',
-    { schema: { querystring: CallsQuery, response: { 200: CallsPage } } },
-    async (request) => {
-      await demo.ensureCurrent();
-      const page = await listCalls(db, DEMO_CLIENT_ID, request.query);
-      return { ...page, calls: page.calls.map(withDemoRecording) };
-    },
-  );
-
-  app.get(
-    '/api/demo/calls/:id',
-    { schema: { params: IdParam, response: { 200: CallDetail } } },
-    async (request) => {
-      await demo.ensureCurrent();
-      const call = toCallDetail(await calls.findCall(DEMO_CLIENT_ID, request.params.id));
-      if (!call) throw notFound('Call not found');
-      return withDemoRecording(call) as CallDetail;
-    },
-  );
-
-  app.get(
-    '/api/demo/stats',
-    { schema: { querystring: StatsQuery, response: { 200: DemoStats } } },
-    async (request) => {
-      await demo.ensureCurrent();
-      const stats = await statsFor(db, DEMO_CLIENT_ID, request.query, now());
-      // The demo presents what its calls cost the agency's client as the agency's revenue.
-      return { ...stats, totalRevenue: stats.totalCost };
-    },
-  );
-
-  app.get(
-    '/api/demo/calls-over-time',
-    { schema: { querystring: ChartQuery, response: { 200: DailyPoints } } },
-    async (request) => {
-      await demo.ensureCurrent();
-      return chartFor(db, DEMO_CLIENT, request.query, now());
-    },
-  );
-
-  // Outcomes and "Needs attention", read-only: the demo shows them, nobody marks a demo call handled.
-  const outcomes = outcomeReads(db, createClassificationGuard(db, now, app.log), now);
-  app.get(
-    '/api/demo/outcomes/summary',
-    { schema: { querystring: StatsQuery, response: { 200: OutcomeSummary } } },
-    async (request) => {
-      await demo.ensureCurrent();
-      return outcomes.summary(DEMO_CLIENT_ID, request.query);
-    },
-  );
-  app.get(
-    '/api/demo/outcomes-over-time',
-    { schema: { querystring: ChartQuery, response: { 200: OutcomePoints } } },
-    async (request) => {
-      await demo.ensureCurrent();
-      return outcomes.overTime(DEMO_CLIENT_ID, request.query);
-    },
-  );
-  app.get(
-    '/api/demo/attention',
-    { schema: { querystring: AttentionQuery, response: { 200: AttentionList } } },
-    async (request) => {
-      await demo.ensureCurrent();
-      const list = await attentionList(db, DEMO_CLIENT_ID, request.query.limit);
-      return { ...list, calls: list.calls.map(withDemoRecording) };
-    },
-  );
+  await app.register(callsViewRoutes(demoCallsView(demo)));
 
   app.get(
     '/api/demo/recording/:id',

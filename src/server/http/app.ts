@@ -28,7 +28,6 @@ import clientsRoutes from '../clients/routes';
 import type { AppDeps } from '../context';
 import demoRoutes from '../demo/routes';
 import sampleDataRoutes from '../demo/sample-data-routes';
-import attentionRoutes from '../outcomes/attention-routes';
 import clientWebhookRoutes from '../notifications/client-webhook-routes';
 import reportRoutes from '../reports/report-routes';
 import outcomeRoutes from '../outcomes/routes';
@@ -202,7 +201,6 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(demoRoutes);
   await app.register(sampleDataRoutes);
   await app.register(outcomeRoutes);
-  await app.register(attentionRoutes);
   await app.register(clientWebhookRoutes);
   await app.register(reportRoutes);
 

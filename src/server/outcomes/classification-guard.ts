@@ -38,3 +38,22 @@ export function createClassificationGuard(
     },
   };
 }
+
+const guards = new WeakMap<Kysely<Database>, ClassificationGuard>();
+
+/**
+ * The one guard of an app (keyed by its database): the outcome routes' saves and every calls
+ * view's outcome reads (client, admin, demo) share what it has seen.
+ */
+export function classificationGuardOf(
+  db: Kysely<Database>,
+  now: () => number,
+  log: FastifyBaseLogger,
+): ClassificationGuard {
+  let guard = guards.get(db);
+  if (!guard) {
+    guard = createClassificationGuard(db, now, log);
+    guards.set(db, guard);
+  }
+  return guard;
+}

@@ -1,19 +1,14 @@
 /**
- * Outcomes (issue 13): the client's list (GET/PUT), a preview of an unsaved list, the summary of
- * a window and its points over time; the admin has the same under /api/admin/client-outcomes/
- * {clientId}. Saving starts re-classifying the client's calls in the background; GET shows how
- * far it got.
+ * Outcomes (issue 13): the client's list (GET/PUT) and a preview of an unsaved list; the admin has
+ * the same under /api/admin/client-outcomes/{clientId}. Saving starts re-classifying the client's
+ * calls in the background; GET shows how far it got. The summary of a window and its points over
+ * time are calls views' reads (outcome-reads.ts, mounted by calls/read/calls-view-routes.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { MESSAGES } from '../../contract/admin';
-import { ChartQuery, StatsQuery } from '../../contract/calls';
 import {
-  OTHER_OUTCOME,
-  OutcomePoints,
   OutcomePreview,
-  OutcomeSummary,
   OutcomesBody,
   OutcomesState,
   OutcomesUpdateBody,
@@ -21,51 +16,20 @@ import {
 } from '../../contract/outcomes';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin, requireClient } from '../auth/guards';
-import { requestedWindow } from '../time/date-windows';
-import { findClient, timeZoneOf } from '../clients/clients-repository';
-import type { Database } from '../db/schema';
+import { findClient } from '../clients/clients-repository';
 import { notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { type ClassificationGuard, createClassificationGuard } from './classification-guard';
+import { classificationGuardOf } from './classification-guard';
 import { outcomeSetOf, saveOutcomes } from './outcomes-repository';
-import { outcomesOverTime } from './over-time';
 import { limitPreviews, previewOutcomes } from './preview';
 import { reclassificationOf } from './reclassify';
-import { outcomeSummary } from './summary';
 
 const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
-
-/** The reads the client, the admin and the demo share, each for its own client id. */
-export function outcomeReads(db: Kysely<Database>, guard: ClassificationGuard, now: () => number) {
-  return {
-    async summary(clientId: string, query: z.output<typeof StatsQuery>) {
-      await guard.ensure(clientId);
-      const window = requestedWindow(query, now(), await timeZoneOf(db, clientId));
-      return outcomeSummary(db, clientId, window, query.pathway);
-    },
-    async overTime(clientId: string, query: z.output<typeof ChartQuery>) {
-      await guard.ensure(clientId);
-      const [set, timezone] = await Promise.all([outcomeSetOf(db, clientId), timeZoneOf(db, clientId)]);
-      const points = await outcomesOverTime(db, { id: clientId, timezone }, query, now());
-      // Names no longer in the list (sums not rebuilt yet after a change) count as Other, as in the summary.
-      const known = new Set(set.outcomes.map((o) => o.name));
-      return points.map(({ date, counts }) => {
-        const folded: Record<string, number> = {};
-        for (const [name, n] of Object.entries(counts)) {
-          const key = known.has(name) ? name : OTHER_OUTCOME;
-          folded[key] = (folded[key] ?? 0) + n;
-        }
-        return { date, counts: folded };
-      });
-    },
-  };
-}
 
 export default async function outcomeRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, now } = app.deps;
-  const guard = createClassificationGuard(db, now, app.log);
-  const reads = outcomeReads(db, guard, now);
+  const guard = classificationGuardOf(db, now, app.log);
 
   const stateOf = async (clientId: string) => {
     await guard.ensure(clientId);
@@ -108,16 +72,6 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
     { schema: { body: OutcomesBody, response: { 200: OutcomePreview } } },
     async (request, reply) => preview(requireClient(request).id, request.body, reply),
   );
-  app.get(
-    '/api/client/outcomes/summary',
-    { schema: { querystring: StatsQuery, response: { 200: OutcomeSummary } } },
-    async (request) => reads.summary(requireClient(request).id, request.query),
-  );
-  app.get(
-    '/api/client/outcomes-over-time',
-    { schema: { querystring: ChartQuery, response: { 200: OutcomePoints } } },
-    async (request) => reads.overTime(requireClient(request).id, request.query),
-  );
 
   app.get(
     '/api/admin/client-outcomes/:clientId',
@@ -153,22 +107,6 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
     async (request, reply) => {
       requireAdmin(request);
       return preview(await clientOr404(request.params.clientId), request.body, reply);
-    },
-  );
-  app.get(
-    '/api/admin/client-outcomes/:clientId/summary',
-    { schema: { params: ClientIdParam, querystring: StatsQuery, response: { 200: OutcomeSummary } } },
-    async (request) => {
-      requireAdmin(request);
-      return reads.summary(await clientOr404(request.params.clientId), request.query);
-    },
-  );
-  app.get(
-    '/api/admin/client-outcomes/:clientId/over-time',
-    { schema: { params: ClientIdParam, querystring: ChartQuery, response: { 200: OutcomePoints } } },
-    async (request) => {
-      requireAdmin(request);
-      return reads.overTime(await clientOr404(request.params.clientId), request.query);
     },
   );
 }

@@ -3,17 +3,16 @@ import type { Kysely } from 'kysely';
 import { OTHER_OUTCOME, OTHER_OUTCOME_COLOR, type OutcomeSummaryItem } from '../../contract/outcomes';
 import { percentChange, totalsByStatus } from '../calls/read/call-queries';
 import type { CallWindow } from '../time/date-windows';
-import { timeZoneOf } from '../clients/clients-repository';
 import type { Database } from '../db/schema';
 import { outcomeSetOf } from './outcomes-repository';
 
 export async function outcomeSummary(
   db: Kysely<Database>,
-  clientId: string,
+  client: { id: string; timezone: string },
   window: CallWindow,
   pathway: string | null,
 ): Promise<OutcomeSummaryItem[]> {
-  const client = { id: clientId, timezone: await timeZoneOf(db, clientId) };
+  const clientId = client.id;
   const span = window.to - window.from;
   const filter = { pathway };
   const [set, current, previous] = await Promise.all([

@@ -62,7 +62,7 @@ export async function periodReport(
   const [stats, minutes, outcomes, attention, perDay, pathways, plan] = await Promise.all([
     getClientStats(db, client, window),
     minutesBetween(db, client.id, window.start, window.end),
-    outcomeSummary(db, client.id, window, null),
+    outcomeSummary(db, client, window, null),
     real()
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('attention_reasons', 'is not', null)

@@ -40,5 +40,10 @@ export function requestedWindow(query: WindowQuery, now: number, timeZone: strin
     return localDaysWindow(query.from, query.to, timeZone);
   if (query.startDate !== undefined && query.endDate !== undefined)
     return { from: query.startDate - 1, to: query.endDate };
-  return { from: now - DATE_RANGE_DAYS[query.dateRange] * DAY_MS, to: now };
+  return rollingWindow(query.dateRange, now);
+}
+
+/** DESIGN's rolling window of a range: (now − N days, now]. The stats and the call log read it alike. */
+export function rollingWindow(range: DateRange, now: number): CallWindow {
+  return { from: now - DATE_RANGE_DAYS[range] * DAY_MS, to: now };
 }

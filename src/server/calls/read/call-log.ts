@@ -7,9 +7,8 @@
 import { paginationOf } from '../../../contract/common';
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { CallFilterQuery, CallSort, CallsPage, CallsQuery, SortOrder } from '../../../contract/calls';
-import { timeZoneOf } from '../../clients/clients-repository';
-import type { CallRow, Database } from '../../db/schema';
-import { localDaysWindow } from '../../time/date-windows';
+import type { CallRow, ClientRow, Database } from '../../db/schema';
+import { localDaysWindow, rollingWindow } from '../../time/date-windows';
 import { type StatusTotals, toCall, totalsByStatus } from './call-queries';
 import { type SearchQuery, type TextSearch, isRankable, textSearchOf } from '../../../contract/search-query';
 import { isPostgres } from '../../db/dialect';
@@ -22,11 +21,18 @@ export interface LogWindow {
   to: number | null;
 }
 
-/** The log's window: custom days in the client's zone, else startDate..endDate (both included). */
-export function logWindow(query: CallFilterQuery, timeZone: string): LogWindow {
+/**
+ * The log's window: custom days in the client's zone, else startDate..endDate (both included),
+ * else a `dateRange` alone as the stats read it (the last N days up to now), else every call.
+ * Explicit dates win over a `dateRange` sent with them.
+ */
+export function logWindow(query: CallFilterQuery, timeZone: string, now: number): LogWindow {
   if (query.from !== undefined && query.to !== undefined)
     return localDaysWindow(query.from, query.to, timeZone);
-  return { from: query.startDate === undefined ? null : query.startDate - 1, to: query.endDate ?? null };
+  if (query.startDate !== undefined || query.endDate !== undefined)
+    return { from: query.startDate === undefined ? null : query.startDate - 1, to: query.endDate ?? null };
+  if (query.dateRange !== undefined) return rollingWindow(query.dateRange, now);
+  return { from: null, to: null };
 }
 
 export const SORT_COLUMNS = {
@@ -127,7 +133,7 @@ async function pageIds(
 async function countCalls(
   db: Kysely<Database>,
   base: Filtered,
-  client: () => Promise<{ id: string; timezone: string }>,
+  client: CallsClient,
   query: CallFilterQuery,
   window: LogWindow,
   search: TextSearch | null,
@@ -140,28 +146,25 @@ async function countCalls(
     return Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const { from, to } = window;
   if (outcome) {
-    const totals = await totalsByStatus(db, await client(), from, to, { pathway: query.pathway }, 'outcome');
+    const totals = await totalsByStatus(db, client, from, to, { pathway: query.pathway }, 'outcome');
     return sumOf(totals.filter((t) => t.status.toLowerCase() === outcome));
   }
-  return sumOf(
-    await totalsByStatus(db, await client(), from, to, { status: query.status, pathway: query.pathway }),
-  );
+  return sumOf(await totalsByStatus(db, client, from, to, { status: query.status, pathway: query.pathway }));
 }
+
+/** The client a read is for, as the guard (or the admin's path, or the demo) loaded it. */
+export type CallsClient = Pick<ClientRow, 'id' | 'timezone'>;
 
 /** The call log: a page of calls in the asked order, with the total count. */
 export async function listCalls(
   db: Kysely<Database>,
-  clientId: string,
+  client: CallsClient,
   query: CallsQuery,
+  now: number,
 ): Promise<CallsPage> {
   const { page, limit } = query;
-  let timezone: string | null = null;
-  const client = async () => {
-    timezone ??= await timeZoneOf(db, clientId);
-    return { id: clientId, timezone };
-  };
-  // Only a custom range needs the client's zone; startDate/endDate are instants already.
-  const window = logWindow(query, query.from !== undefined ? (await client()).timezone : 'UTC');
+  const clientId = client.id;
+  const window = logWindow(query, client.timezone, now);
   const search = query.search ? textSearchOf(query.search) : null;
   const { sort, order } = logOrder(query, search);
   const base = filteredCalls(db, clientId, query, window, search);

@@ -19,7 +19,6 @@ import { insightsOf } from '../write/insight-columns';
 import { BUCKET_MS } from '../write/rollups';
 import { type CallWindow, requestedWindow } from '../../time/date-windows';
 import { lastLocalDates, localDate, localHour, shiftDate, startOfLocalDay } from '../../time/time-zones';
-import { timeZoneOf } from '../../clients/clients-repository';
 
 export interface WindowFilter {
   status?: CallStatus | null;
@@ -361,9 +360,13 @@ export async function getCallsPerHourInWindow(
   return hours.map((date) => ({ date, count: counts.get(date) ?? 0 }));
 }
 
-/** GET …/stats: the requested window and pathway. */
-export async function statsFor(db: Kysely<Database>, clientId: string, query: StatsQuery, now: number) {
-  const client = { id: clientId, timezone: await timeZoneOf(db, clientId) };
+/** GET …/stats: the requested window and pathway, in the loaded client's zone. */
+export function statsFor(
+  db: Kysely<Database>,
+  client: { id: string; timezone: string },
+  query: StatsQuery,
+  now: number,
+) {
   return getClientStats(db, client, requestedWindow(query, now, client.timezone), { pathway: query.pathway });
 }
 

@@ -1,16 +1,18 @@
 /**
- * Call exports (issue 15): the client's own filtered log, the admin's for one client, and the
- * admin's for every client. Each is a download streamed from the database.
+ * Call exports (issue 15): each is a download streamed from the database, holding one of its
+ * account's export slots until the download ends. One client's export (the client's own, the
+ * admin's for one client) is a calls view's endpoint (calls-view-routes.ts); the admin's export
+ * of every client is mounted here. The slots are the app's, shared by every export route.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { z } from 'zod';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { CallsExportQuery, type ExportFormat } from '../../../contract/calls';
 import { recordAudit } from '../../audit/audit-log';
-import { requireAdmin, requireClient } from '../../auth/guards';
-import { clientLabel, clientLabels, findClient } from '../../clients/clients-repository';
+import { requireAdmin } from '../../auth/guards';
+import { clientLabel, clientLabels } from '../../clients/clients-repository';
+import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
 import { enforceCreationCap } from '../../http/creation-caps';
-import { notFound, tooManyRequests } from '../../http/errors';
+import { tooManyRequests } from '../../http/errors';
 import type { ZodTypeProvider } from '../../http/route-schemas';
 import { logWindow } from './call-log';
 import { EXPORT_TYPES, type ExportScope, exportCalls } from './call-export';
@@ -19,35 +21,13 @@ import { EXPORT_TYPES, type ExportScope, exportCalls } from './call-export';
 const EXPORTS_PER_ACCOUNT = 2;
 const BUSY_MESSAGE = 'Two exports are already running for this account; try again when one has finished';
 
-const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
+export type CallExports = ReturnType<typeof createCallExports>;
 
-export default async function exportRoutes(fastify: FastifyInstance): Promise<void> {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, config, now } = app.deps;
+/** The app's export slots and what every export route shares: links, the admin's audit row, sending. */
+export function createCallExports(deps: AppDeps) {
+  const { db, config, now } = deps;
   const running = new Map<string, number>();
   const link = (path: string) => `${config.publicUrl.replace(/\/$/, '')}${path}`;
-  /** Calls open in the admin's view of their client. */
-  const adminCallLink = (clientId: string, callId: string) =>
-    link(`/admin/client/${encodeURIComponent(clientId)}?call=${encodeURIComponent(callId)}`);
-  /** One client's export: its label, its zone for custom days, and where its calls open. */
-  const oneClient = (
-    client: ClientRow,
-    query: CallsExportQuery,
-    callLink: ExportScope['callLink'],
-  ): ExportScope => ({
-    clientId: client.id,
-    clients: new Map([[client.id, clientLabel(client)]]),
-    window: logWindow(query, client.timezone),
-    callLink,
-  });
-
-  /** Every export an admin downloads is recorded, with its format and filters (no folding: each is a copy). */
-  const auditExport = (
-    adminId: string,
-    action: 'client.export' | 'clients.export',
-    query: CallsExportQuery,
-    clientId?: string,
-  ) => recordAudit(db, { adminId, action, clientId, detail: { ...query } }, now());
 
   /** Sends the export, holding one of the account's export slots until the download ends. */
   async function send(
@@ -60,7 +40,7 @@ export default async function exportRoutes(fastify: FastifyInstance): Promise<vo
     const held = running.get(account) ?? 0;
     if (held >= EXPORTS_PER_ACCOUNT) throw tooManyRequests(BUSY_MESSAGE);
     // Each download is counted too, across instances: two at a time, and so many an hour.
-    await enforceCreationCap(app.deps, reply, {
+    await enforceCreationCap(deps, reply, {
       key: `export:${account}`,
       max: config.creationCaps.exportsPerHour,
       windowMs: 60 * 60 * 1000,
@@ -92,46 +72,54 @@ export default async function exportRoutes(fastify: FastifyInstance): Promise<vo
       .send(stream);
   }
 
-  app.get(
-    '/api/client/calls/export',
-    { schema: { querystring: CallsExportQuery } },
-    async (request, reply) => {
-      const client = requireClient(request);
-      const scope = oneClient(client, request.query, (_, callId) =>
-        link(`/dashboard?call=${encodeURIComponent(callId)}`),
-      );
-      return send(reply, `client:${client.id}`, scope, request.query, 'calls');
-    },
-  );
+  return {
+    link,
+    send,
+    /** Calls open in the admin's view of their client. */
+    adminCallLink: (clientId: string, callId: string) =>
+      link(`/admin/client/${encodeURIComponent(clientId)}?call=${encodeURIComponent(callId)}`),
+    /** One client's export: its label, its zone for custom days, and where its calls open. */
+    oneClient: (
+      client: ClientRow,
+      query: CallsExportQuery,
+      callLink: ExportScope['callLink'],
+    ): ExportScope => ({
+      clientId: client.id,
+      clients: new Map([[client.id, clientLabel(client)]]),
+      window: logWindow(query, client.timezone, now()),
+      callLink,
+    }),
+    /** Every export an admin downloads is recorded, with its format and filters (no folding: each is a copy). */
+    auditExport: (
+      adminId: string,
+      action: 'client.export' | 'clients.export',
+      query: CallsExportQuery,
+      clientId?: string,
+    ) => recordAudit(db, { adminId, action, clientId, detail: { ...query } }, now()),
+  };
+}
 
-  app.get(
-    '/api/admin/clients/:clientId/calls/export',
-    { schema: { params: ClientIdParam, querystring: CallsExportQuery } },
-    async (request, reply) => {
-      const admin = requireAdmin(request);
-      const client = await findClient(db, request.params.clientId);
-      if (!client) throw notFound('Client not found');
-      const scope = oneClient(client, request.query, adminCallLink);
-      await auditExport(admin.id, 'client.export', request.query, client.id);
-      return send(reply, `admin:${admin.id}`, scope, request.query, `calls-${client.id}`.slice(0, 80));
-    },
-  );
-
-  app.get(
-    '/api/admin/calls/export',
-    { schema: { querystring: CallsExportQuery } },
-    async (request, reply) => {
-      const admin = requireAdmin(request);
-      const scope: ExportScope = {
-        clientId: null,
-        clients: await clientLabels(db),
-        // Clients live in different zones: the all-clients export reads a custom range as UTC days,
-        // while each row still shows its client's local time and zone.
-        window: logWindow(request.query, 'UTC'),
-        callLink: adminCallLink,
-      };
-      await auditExport(admin.id, 'clients.export', request.query);
-      return send(reply, `admin:${admin.id}`, scope, request.query, 'calls-all-clients');
-    },
-  );
+/** GET /api/admin/calls/export: every client's calls in one download. */
+export function allClientsExportRoutes(exports: CallExports): FastifyPluginAsync {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const { db, now } = app.deps;
+    app.get(
+      '/api/admin/calls/export',
+      { schema: { querystring: CallsExportQuery } },
+      async (request, reply) => {
+        const admin = requireAdmin(request);
+        const scope: ExportScope = {
+          clientId: null,
+          clients: await clientLabels(db),
+          // Clients live in different zones: the all-clients export reads a custom range as UTC days,
+          // while each row still shows its client's local time and zone.
+          window: logWindow(request.query, 'UTC', now()),
+          callLink: exports.adminCallLink,
+        };
+        await exports.auditExport(admin.id, 'clients.export', request.query);
+        return exports.send(reply, `admin:${admin.id}`, scope, request.query, 'calls-all-clients');
+      },
+    );
+  };
 }

@@ -1,0 +1,132 @@
+/**
+ * The client's and the admin's calls views (calls-view-routes.ts mounts each): how each finds its
+ * client, links a call's recording, and what the admin's reads leave in the audit log. The demo's
+ * view is the demo's own (demo/routes.ts).
+ */
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { MESSAGES } from '../../../contract/admin';
+import { AdminCallDetail } from '../../../contract/calls';
+import { recordAudit, recordClientRead } from '../../audit/audit-log';
+import { requireAdmin, requireClient } from '../../auth/guards';
+import { findClient } from '../../clients/clients-repository';
+import type { AppDeps } from '../../context';
+import type { ClientRow } from '../../db/schema';
+import { notFound } from '../../http/errors';
+import { type CallsView, ClientIdParam } from './calls-view-routes';
+import type { CallExports } from './export-routes';
+
+/** DELETE /api/admin/calls/{id} names the client in its query. */
+const ClientIdQuery = z.object({
+  clientId: z.string({ required_error: 'clientId is required' }).trim().min(1).max(100),
+});
+
+export function adminRecordingPath(clientId: string, callId: string): string {
+  return `/api/admin/client-recording/${encodeURIComponent(clientId)}/${encodeURIComponent(callId)}`;
+}
+
+/** The signed-in client's own calls: the client the guard loaded from the session. */
+export function clientCallsView(exports: CallExports): CallsView<ClientRow> {
+  return {
+    paths: {
+      log: '/api/client/calls',
+      stats: '/api/client/stats',
+      overTime: '/api/client/calls-over-time',
+      call: '/api/client/calls/:id',
+      outcomesSummary: '/api/client/outcomes/summary',
+      outcomesOverTime: '/api/client/outcomes-over-time',
+      attention: '/api/client/attention',
+      handled: '/api/client/calls/:id/handled',
+      delete: '/api/client/calls/:id',
+      export: '/api/client/calls/export',
+    },
+    clientOf: async (request) => requireClient(request),
+    handledBy: (_, client) => client.email,
+    export: {
+      exports,
+      scope: (client, query) =>
+        exports.oneClient(client, query, (_, callId) =>
+          exports.link(`/dashboard?call=${encodeURIComponent(callId)}`),
+        ),
+      account: (_, client) => `client:${client.id}`,
+      filename: () => 'calls',
+    },
+  };
+}
+
+/**
+ * An admin looking at one client's calls (SPEC §2 admin client view): the client id from the
+ * path (the DELETE's query) instead of the session. Reads of the log and of a call, deletes and
+ * exports are audited as before this view existed.
+ */
+export function adminCallsView(deps: AppDeps, exports: CallExports): CallsView<ClientRow> {
+  const { db, now } = deps;
+  const clientIdOf = (request: FastifyRequest): string => {
+    const inPath = ClientIdParam.safeParse(request.params);
+    return inPath.success ? inPath.data.clientId : ClientIdQuery.parse(request.query).clientId;
+  };
+  return {
+    paths: {
+      log: '/api/admin/client-calls/:clientId',
+      stats: '/api/admin/client-stats/:clientId',
+      overTime: '/api/admin/client-calls-over-time/:clientId',
+      call: '/api/admin/client-calls/:clientId/:id',
+      outcomesSummary: '/api/admin/client-outcomes/:clientId/summary',
+      outcomesOverTime: '/api/admin/client-outcomes/:clientId/over-time',
+      attention: '/api/admin/client-attention/:clientId',
+      handled: '/api/admin/client-calls/:clientId/:id/handled',
+      delete: '/api/admin/calls/:id',
+      export: '/api/admin/clients/:clientId/calls/export',
+    },
+    params: ClientIdParam,
+    deleteQuery: ClientIdQuery,
+    async clientOf(request) {
+      requireAdmin(request);
+      const client = await findClient(db, clientIdOf(request));
+      if (!client) throw notFound(MESSAGES.clientNotFound);
+      return client;
+    },
+    // The admin plays recordings through the admin path, which names the client; the attention
+    // list keeps the download path (/api/recording/{id}), which serves admins too.
+    showCall: (call, client, place) =>
+      place === 'attention' || !call.recordingUrl
+        ? call
+        : { ...call, recordingUrl: adminRecordingPath(client.id, call.id) },
+    detail: {
+      response: AdminCallDetail,
+      show: (call, row) => {
+        const price = row.provider_price_micros;
+        return { ...call, providerPrice: price === null ? null : Math.round(price / 10_000) / 100 };
+      },
+    },
+    handledBy: (request) => `${requireAdmin(request).name} (admin)`,
+    async record(request, client, event) {
+      const adminId = requireAdmin(request).id;
+      const clientId = client.id;
+      switch (event.kind) {
+        case 'log':
+          return recordClientRead(db, { adminId, clientId, action: 'client.read_calls' }, now());
+        case 'call':
+          return recordClientRead(
+            db,
+            { adminId, clientId, action: 'call.read', callId: event.callId },
+            now(),
+          );
+        case 'delete':
+          return recordAudit(
+            db,
+            { adminId, action: 'call.delete', clientId, detail: { callId: event.callId } },
+            now(),
+          );
+        case 'export':
+          return exports.auditExport(adminId, 'client.export', event.query, clientId);
+      }
+    },
+    export: {
+      exports,
+      scope: (client, query) => exports.oneClient(client, query, exports.adminCallLink),
+      account: (request) => `admin:${requireAdmin(request).id}`,
+      filename: (client) => `calls-${client.id}`.slice(0, 80),
+    },
+  };
+}
