@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { SyncRun } from '../../../contract/agency';
 import { formatCallCreated } from '../../../contract/format';
 import { CallPagination } from '../../components/calls/call-pagination';
+import { SyncProgressStatus } from '../../components/calls/sync-progress-status';
 import { PendingButton } from '../../components/pending-button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
@@ -54,15 +55,11 @@ export function SyncHistoryCard({ clientId, hasKey }: { clientId: string; hasKey
         >
           Sync now
         </PendingButton>
-        {sync.progress && (
-          <span
-            role="status"
-            className="basis-full text-right text-muted-foreground text-sm tabular-nums"
-            data-testid="admin-sync-progress"
-          >
-            Syncing: {sync.progress.fetched.toLocaleString('en-US')} calls read
-          </span>
-        )}
+        <SyncProgressStatus
+          progress={sync.progress}
+          className="basis-full text-right"
+          testId="admin-sync-progress"
+        />
       </CardHeader>
       <CardContent>
         {runs.isPending ? (

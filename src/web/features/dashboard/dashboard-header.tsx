@@ -13,6 +13,7 @@ import { useRemoveSampleCalls, useSeedSampleCalls, useSyncCalls } from '../calls
 import { CLIENT_CALL_SOURCE } from '../calls/call-source';
 import { useAttention, useSampleData } from '../calls/queries';
 import { ATTENTION_SHOWN } from '../../components/calls/attention-panel';
+import { SyncProgressStatus } from '../../components/calls/sync-progress-status';
 
 export interface DashboardHeaderProps {
   client: ClientSession;
@@ -127,15 +128,7 @@ export function DashboardHeader({
             disabled={sync.isPending}
             onClick={() => sync.mutate()}
           />
-          {sync.progress && (
-            <span
-              role="status"
-              className="text-muted-foreground text-sm tabular-nums"
-              data-testid="sync-progress"
-            >
-              Syncing: {sync.progress.fetched.toLocaleString('en-US')} calls read
-            </span>
-          )}
+          <SyncProgressStatus progress={sync.progress} testId="sync-progress" />
           <HeaderIconButton
             variant={searchOpen ? 'secondary' : 'outline'}
             label="Search calls"
