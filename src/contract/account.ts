@@ -4,7 +4,8 @@
  * and the browser (forms and types).
  */
 import { z } from 'zod';
-import { API_KEY_STATUSES, ClientSession } from './auth';
+import { API_KEY_STATUSES, MIN_PASSWORD_LENGTH } from './auth';
+import { ClientSessionWithUser } from './teams';
 import { isPrintableToken, tokenCharactersMessage, webhookSigningSecretField } from './common';
 
 export const ACCOUNT_MESSAGES = {
@@ -23,7 +24,7 @@ export const ACCOUNT_MESSAGES = {
   apiKeyUnchecked: 'The voice provider could not be reached to check the key. Please try again in a minute.',
 } as const;
 
-export const MIN_PASSWORD_LENGTH = 10;
+export { MIN_PASSWORD_LENGTH };
 
 const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);
 
@@ -55,7 +56,8 @@ export const AccountForm = z.object({
 export type AccountFormInput = z.input<typeof AccountForm>;
 export type AccountForm = z.output<typeof AccountForm>;
 
-export const AccountUpdateResponse = z.object({ success: z.literal(true), client: ClientSession });
+/** The account as GET /api/client/session answers it, with the signed-in person (issue 36). */
+export const AccountUpdateResponse = z.object({ success: z.literal(true), client: ClientSessionWithUser });
 export type AccountUpdateResponse = z.infer<typeof AccountUpdateResponse>;
 
 /** Body of POST /api/client/change-password. */

@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { VOICE_PROVIDERS } from './providers';
 
+/** The password rule of every client password (change, invitation). */
+export const MIN_PASSWORD_LENGTH = 10;
+
 export const ClientLoginBody = z.object({
   email: z.string().trim().min(1).max(320),
   password: z.string().min(1).max(1000),

@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       webhookTestsPerHour: 20,
       webhookResendsPerHour: 60,
       exportsPerHour: 60,
+      invitationsPerDay: 50,
     });
   });
 
@@ -47,6 +48,7 @@ describe('loadConfig', () => {
       CAP_WEBHOOK_TESTS_PER_HOUR: '4',
       CAP_WEBHOOK_RESENDS_PER_HOUR: '5',
       CAP_EXPORTS_PER_HOUR: '6',
+      CAP_INVITATIONS_PER_DAY: '7',
     });
     // Node needs the header deadline within the request's.
     expect(config.http).toMatchObject({ requestTimeoutMs: 5_000, headersTimeoutMs: 5_000 });
@@ -57,6 +59,7 @@ describe('loadConfig', () => {
       webhookTestsPerHour: 4,
       webhookResendsPerHour: 5,
       exportsPerHour: 6,
+      invitationsPerDay: 7,
     });
   });
 

@@ -90,6 +90,8 @@ export interface CreationCaps {
   webhookResendsPerHour: number;
   /** Call exports (CSV/XLSX downloads) per account per hour: each reads the whole log window. */
   exportsPerHour: number;
+  /** Invitations (new or sent again) one client may send per day (issue 36). */
+  invitationsPerDay: number;
 }
 
 /** How long a connection may take over each part of a request (README "Security notes"). */
@@ -226,6 +228,7 @@ const EnvSchema = z.object({
   CAP_WEBHOOK_TESTS_PER_HOUR: perWindow('CAP_WEBHOOK_TESTS_PER_HOUR', 1_000),
   CAP_WEBHOOK_RESENDS_PER_HOUR: perWindow('CAP_WEBHOOK_RESENDS_PER_HOUR', 10_000),
   CAP_EXPORTS_PER_HOUR: perWindow('CAP_EXPORTS_PER_HOUR', 10_000),
+  CAP_INVITATIONS_PER_DAY: perWindow('CAP_INVITATIONS_PER_DAY', 10_000),
   SMTP_URL: z
     .string()
     .trim()
@@ -333,6 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookTestsPerHour: e.CAP_WEBHOOK_TESTS_PER_HOUR ?? 20,
       webhookResendsPerHour: e.CAP_WEBHOOK_RESENDS_PER_HOUR ?? 60,
       exportsPerHour: e.CAP_EXPORTS_PER_HOUR ?? 60,
+      invitationsPerDay: e.CAP_INVITATIONS_PER_DAY ?? 50,
     },
     mail: {
       smtpUrl: e.SMTP_URL ?? null,

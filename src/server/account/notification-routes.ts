@@ -22,13 +22,13 @@ export default async function notificationRoutes(fastify: FastifyInstance): Prom
 
   app.get(
     '/api/client/notifications',
-    { schema: { response: { 200: NotificationPrefs } } },
+    { config: { permission: 'notifications' }, schema: { response: { 200: NotificationPrefs } } },
     async (request) => prefsWithWebhook(requireClient(request).id),
   );
 
   app.get(
     '/api/client/notifications/channels',
-    { schema: { response: { 200: NotificationChannels } } },
+    { config: { permission: 'notifications' }, schema: { response: { 200: NotificationChannels } } },
     async (request) => ({
       email: app.deps.config.mail.smtpUrl !== null,
       sms: app.deps.config.twilio !== null,
@@ -38,7 +38,10 @@ export default async function notificationRoutes(fastify: FastifyInstance): Prom
 
   app.put(
     '/api/client/notifications',
-    { schema: { body: NotificationPrefsBody, response: { 200: NotificationPrefs } } },
+    {
+      config: { permission: 'notifications' },
+      schema: { body: NotificationPrefsBody, response: { 200: NotificationPrefs } },
+    },
     async (request) => {
       const client = requireClient(request);
       await saveNotificationPrefs(db, client.id, request.body, now());

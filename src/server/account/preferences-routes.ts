@@ -44,12 +44,17 @@ export default async function preferencesRoutes(fastify: FastifyInstance): Promi
   };
   for (const [role, ownerOf] of Object.entries(owners)) {
     const path = `/api/${role}/preferences`;
-    app.get(path, { schema: { response: { 200: UiPreferences } } }, async (request) =>
-      readPreferences(db, ownerOf(request)),
+    app.get(
+      path,
+      { config: { permission: 'signed_in' }, schema: { response: { 200: UiPreferences } } },
+      async (request) => readPreferences(db, ownerOf(request)),
     );
     app.put(
       path,
-      { schema: { body: UiPreferencesBody, response: { 200: UiPreferences } } },
+      {
+        config: { permission: 'signed_in' },
+        schema: { body: UiPreferencesBody, response: { 200: UiPreferences } },
+      },
       async (request) => {
         const owner = ownerOf(request);
         // A patch (issue 33): left out, the stored choice stays.

@@ -4,7 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_MESSAGES, AccountForm, AccountUpdateResponse } from '../../contract/account';
-import { requireClient } from '../auth/guards';
+import { requireClient, requireClientUser } from '../auth/guards';
+import { toSessionUser } from '../auth/permissions';
 import { sentOnly, textOrNull } from '../clients/client-patch';
 import { toClientSession } from '../clients/client-view';
 import { findByEmail, findClient, updateClient } from '../clients/clients-repository';
@@ -18,7 +19,10 @@ export default async function profileRoutes(fastify: FastifyInstance): Promise<v
 
   app.put(
     '/api/client/account',
-    { schema: { body: AccountForm, response: { 200: AccountUpdateResponse } } },
+    {
+      config: { permission: 'account' },
+      schema: { body: AccountForm, response: { 200: AccountUpdateResponse } },
+    },
     async (request) => {
       const client = requireClient(request);
       const form = request.body;
@@ -52,7 +56,14 @@ export default async function profileRoutes(fastify: FastifyInstance): Promise<v
       }
       const updated = await findClient(db, client.id);
       if (!updated) throw notFound();
-      return { success: true as const, client: toClientSession(updated, config.publicUrl) };
+      const user = requireClientUser(request);
+      return {
+        success: true as const,
+        client: {
+          ...toClientSession(updated, config.publicUrl),
+          user: toSessionUser(user),
+        },
+      };
     },
   );
 }

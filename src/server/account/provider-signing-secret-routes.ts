@@ -14,7 +14,10 @@ export default async function providerSigningSecretRoutes(fastify: FastifyInstan
 
   app.put(
     '/api/client/webhook-signing-secret',
-    { schema: { body: WebhookSecretBody, response: { 200: WebhookSecretResponse } } },
+    {
+      config: { permission: 'keys' },
+      schema: { body: WebhookSecretBody, response: { 200: WebhookSecretResponse } },
+    },
     async (request) => {
       const client = requireClient(request);
       const { secret } = request.body;

@@ -1,12 +1,14 @@
 /**
- * Change password and update API key (DESIGN §6 [4]). A new password ends every other session of
- * the client; a new API key is saved only after the voice provider accepted it.
+ * Change password and update API key (DESIGN §6 [4]). A user's new password ends every other session
+ * of that user; a new API key is saved only after the voice provider accepted it.
  */
 import type { ZodTypeProvider } from '../http/route-schemas';
 import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_MESSAGES, ApiKeyBody, ApiKeyResponse, ChangePasswordBody } from '../../contract/account';
 import { createAttemptLimits } from '../auth/attempt-limits';
-import { requireClient } from '../auth/guards';
+import { requireClient, requireClientUser } from '../auth/guards';
+import { endUserSessions, setUserPassword } from '../clients/users-repository';
+import { sha256Hex } from '../crypto/secrets';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { sessionCookie } from '../auth/sessions';
 import { apiKeyChange } from '../clients/api-key-change';
@@ -22,19 +24,22 @@ export const KEY_CHECKS_PER_WINDOW = 10;
 
 export default async function securityRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, sessions, voices, secrets, now } = app.deps;
+  const { db, voices, secrets, now } = app.deps;
   const attempts = createAttemptLimits(app.deps);
 
   app.post(
     '/api/client/change-password',
-    { schema: { body: ChangePasswordBody, response: { 200: SuccessBody } } },
+    {
+      config: { permission: 'signed_in' },
+      schema: { body: ChangePasswordBody, response: { 200: SuccessBody } },
+    },
     async (request, reply) => {
-      const client = requireClient(request);
+      const user = requireClientUser(request);
       const body = request.body;
       // A stolen session must not become a way to guess the password without limit.
-      const attempt = await attempts.begin(request, reply, 'password', client.id);
-      const currentOk = client.password_hash
-        ? await verifyPassword(body.currentPassword, client.password_hash)
+      const attempt = await attempts.begin(request, reply, 'password', user.id);
+      const currentOk = user.password_hash
+        ? await verifyPassword(body.currentPassword, user.password_hash)
         : false;
       if (!currentOk) {
         throw badRequest(ACCOUNT_MESSAGES.currentPasswordWrong, {
@@ -45,19 +50,20 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
       if (body.newPassword === body.currentPassword) {
         throw badRequest(ACCOUNT_MESSAGES.newPasswordSame, { newPassword: ACCOUNT_MESSAGES.newPasswordSame });
       }
-      await updateClient(db, client.id, {
-        password_hash: await hashPassword(body.newPassword),
-        updated_at: now(),
-      });
+      const passwordHash = await hashPassword(body.newPassword);
       // Whoever else knew the old password is logged out; this browser stays in.
-      await sessions.destroyAllFor('client', client.id, sessionCookie(request, 'client'));
+      const current = sessionCookie(request, 'client');
+      await db.transaction().execute(async (trx) => {
+        await setUserPassword(trx, user, passwordHash, now());
+        await endUserSessions(trx, user, current ? sha256Hex(current) : undefined);
+      });
       return { success: true as const };
     },
   );
 
   app.put(
     '/api/client/api-key',
-    { schema: { body: ApiKeyBody, response: { 200: ApiKeyResponse } } },
+    { config: { permission: 'keys' }, schema: { body: ApiKeyBody, response: { 200: ApiKeyResponse } } },
     async (request, reply): Promise<ApiKeyResponse> => {
       const client = requireClient(request);
       const { blandApiKey } = request.body;

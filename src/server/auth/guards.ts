@@ -5,16 +5,24 @@
  * never by reading the row again. Routes that must answer without a session (login, logout,
  * session probes) say `config: { access: 'public' }`; a route outside those prefixes that needs a
  * signed-in client (the demo's seed) says `config: { access: 'client' }`.
+ *
+ * A client session signs in one of the client's users (issue 36); every route it reaches says the
+ * permission it needs (`config: { permission }`, auth/permissions.ts), checked here too, so the
+ * check is as impossible to forget as the session's.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { TEAM_MESSAGES } from '../../contract/teams';
 import type { AdminRow, ClientRow } from '../db/schema';
 import { forbidden, unauthorized } from '../http/errors';
-import { sessionCookie } from './sessions';
+import { type RoutePermission, hasPermission } from './permissions';
+import { type SessionUserRow, sessionCookie } from './sessions';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Overrides the access the path's prefix implies ('public': no session needed). */
     access?: Access;
+    /** What a client user needs to reach the route (auth/permissions.ts); required on client routes. */
+    permission?: RoutePermission;
   }
   interface FastifyInstance {
     /** Every route with the access the guard gives it, in registration order (tests, docs). */
@@ -23,6 +31,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the guard on /api/client/* routes: the signed-in, active client. */
     client: ClientRow | null;
+    /** Set with `client`: the client's user this session signs in. */
+    clientUser: SessionUserRow | null;
     /** Set by the guard on /api/admin/* routes. */
     admin: AdminRow | null;
   }
@@ -37,6 +47,8 @@ export interface RouteAccess {
   method: string;
   url: string;
   access: Access;
+  /** What a client user needs (client routes); undefined when the route declares nothing. */
+  permission?: RoutePermission;
 }
 
 function accessOf(route: string, configured: Access | undefined): Access {
@@ -49,13 +61,16 @@ function accessOf(route: string, configured: Access | undefined): Access {
 /** Call before any route is added: the route table is collected as routes register. */
 export function registerGuards(app: FastifyInstance): void {
   app.decorateRequest('client', null);
+  app.decorateRequest('clientUser', null);
   app.decorateRequest('admin', null);
   const routeTable: RouteAccess[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const access = accessOf(route.url, route.config?.access);
-    for (const method of methods) if (method !== 'HEAD') routeTable.push({ method, url: route.url, access });
+    const permission = route.config?.permission;
+    for (const method of methods)
+      if (method !== 'HEAD') routeTable.push({ method, url: route.url, access, permission });
   });
   app.addHook('onRequest', async (request) => {
     // The matched route's pattern, not the raw URL: an unknown path reaches the 404 handler.
@@ -63,8 +78,15 @@ export function registerGuards(app: FastifyInstance): void {
     if (!route) return;
     const access = accessOf(route, request.routeOptions.config.access);
     if (access === 'client') {
-      request.client = await currentClient(app, request);
-      if (!request.client) throw unauthorized();
+      const signedIn = await currentClientAndUser(app, request);
+      if (!signedIn) throw unauthorized();
+      request.client = signedIn.client;
+      request.clientUser = signedIn.user;
+      // Fails closed: a route that declares no permission is nobody's.
+      const permission = request.routeOptions.config.permission;
+      if (!permission) throw forbidden('This route declares no permission');
+      if (!hasPermission(signedIn.user, permission))
+        throw forbidden(TEAM_MESSAGES.missingPermission(permission));
     } else if (access === 'admin') {
       request.admin = await currentAdmin(app, request);
       if (request.admin) return;
@@ -75,14 +97,25 @@ export function registerGuards(app: FastifyInstance): void {
   });
 }
 
+export async function currentClientAndUser(
+  app: FastifyInstance,
+  request: FastifyRequest,
+): Promise<{ client: ClientRow; user: SessionUserRow } | null> {
+  const found = await app.deps.sessions.resolveClient(sessionCookie(request, 'client'));
+  if (!found) return null;
+  const { client, user } = found;
+  // A deactivated or not-yet-onboarded client has no access, whatever its cookie says.
+  if (client.is_active !== 1 || client.onboarding_status !== 'active') return null;
+  // A user's sessions end when it is deactivated or removed; this holds against a race with it.
+  if (user.status !== 'active' || user.client_id !== client.id) return null;
+  return found;
+}
+
 export async function currentClient(
   app: FastifyInstance,
   request: FastifyRequest,
 ): Promise<ClientRow | null> {
-  const client = await app.deps.sessions.resolve('client', sessionCookie(request, 'client'));
-  // A deactivated or not-yet-onboarded client has no access, whatever its cookie says.
-  if (client?.is_active !== 1 || client.onboarding_status !== 'active') return null;
-  return client;
+  return (await currentClientAndUser(app, request))?.client ?? null;
 }
 
 export async function currentAdmin(app: FastifyInstance, request: FastifyRequest): Promise<AdminRow | null> {
@@ -95,6 +128,12 @@ export async function currentAdmin(app: FastifyInstance, request: FastifyRequest
 export function requireClient(request: FastifyRequest): ClientRow {
   if (!request.client) throw unauthorized();
   return request.client;
+}
+
+/** The client's user the guard loaded for this client request. */
+export function requireClientUser(request: FastifyRequest): SessionUserRow {
+  if (!request.clientUser) throw unauthorized();
+  return request.clientUser;
 }
 
 /** The admin the guard loaded for this /api/admin/* request. */

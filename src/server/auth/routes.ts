@@ -1,22 +1,31 @@
 /** Login, logout and session endpoints for clients and admins (SPEC §7, DESIGN §6 [1] [8] [9] [13]). */
 import type { ZodTypeProvider } from '../http/route-schemas';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AdminLoginBody,
   AdminSession,
   ClientLoginBody,
   ClientLoginResponse,
-  ClientSession,
   INVALID_ADMIN_LOGIN,
   INVALID_CLIENT_LOGIN,
 } from '../../contract/auth';
+import { ClientSessionWithUser } from '../../contract/teams';
 import { toClientSession } from '../clients/client-view';
 import type { SessionKind } from '../db/schema';
 import { unauthorized } from '../http/errors';
 import { createAttemptLimits } from './attempt-limits';
-import { currentAdmin, currentClient } from './guards';
-import { findActiveClientByEmail, updateClient } from '../clients/clients-repository';
+import { currentAdmin, currentClientAndUser } from './guards';
+import { findActiveClientByEmail } from '../clients/clients-repository';
+import {
+  ensureAccountLogin,
+  findSignInUser,
+  markSignedIn,
+  setUserPassword,
+} from '../clients/users-repository';
+import { recordActivity } from '../teams/activity';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
+import { toSessionUser } from './permissions';
+import { canSignIn, signInClientUser } from './client-sign-in';
 import { clearSessionCookie, sessionCookie, setSessionCookie } from './sessions';
 
 export default async function authRoutes(fastify: FastifyInstance): Promise<void> {
@@ -36,6 +45,25 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
     await sessions.destroy(sessionCookie(request, kind));
     setSessionCookie(reply, kind, await sessions.create(kind, id), cookieOpts);
   }
+  const startClientSession = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    clientId: string,
+    userId: string,
+  ) => signInClientUser(app.deps, request, reply, clientId, userId);
+
+  /**
+   * The user of this e-mail with its client. A client that has no users yet (created before teams,
+   * or outside sign-up) gets its own login as its first Owner now.
+   */
+  async function findClientSignIn(email: string) {
+    const found = await findSignInUser(db, email);
+    if (found) return found;
+    const client = await findActiveClientByEmail(db, email);
+    if (!client?.password_hash) return undefined;
+    await ensureAccountLogin(db, client, now());
+    return findSignInUser(db, email);
+  }
 
   // Signing in and out, and the session probes, answer without a session (auth/guards.ts).
   const PUBLIC = { config: { access: 'public' as const } };
@@ -47,15 +75,31 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
       const body = request.body;
       const email = body.email.toLowerCase();
       const attempt = await attempts.begin(request, reply, 'client', email);
-      const client = await findActiveClientByEmail(db, email);
-      const hash = client?.password_hash ?? (await decoyHash());
+      const signIn = await findClientSignIn(email);
+      const hash = signIn?.user.password_hash ?? (await decoyHash());
       const passwordOk = await verifyPassword(body.password, hash);
-      if (!client?.password_hash || !passwordOk || client.is_active !== 1)
+      if (!signIn?.user.password_hash || !passwordOk || !canSignIn(signIn)) {
+        // Only a person of a client is recorded; an unknown e-mail belongs to nobody's log.
+        if (signIn)
+          await recordActivity(
+            db,
+            {
+              clientId: signIn.client.id,
+              userId: signIn.user.id,
+              action: 'sign_in_failed',
+              detail: { email },
+            },
+            now(),
+          );
         throw unauthorized(INVALID_CLIENT_LOGIN);
-      if (needsRehash(client.password_hash)) {
-        await updateClient(db, client.id, { password_hash: await hashPassword(body.password) });
       }
-      await startSession(request, reply, 'client', client.id);
+      const { client, user } = signIn;
+      if (needsRehash(signIn.user.password_hash)) {
+        await setUserPassword(db, user, await hashPassword(body.password), now());
+      }
+      await startClientSession(request, reply, client.id, user.id);
+      await markSignedIn(db, user.id, now());
+      await recordActivity(db, { clientId: client.id, userId: user.id, action: 'sign_in' }, now());
       // After the session cookie: the device cookie marks this browser as the owner's from now on.
       await attempt.succeeded();
       return { success: true as const, client: toClientSession(client, config.publicUrl) };
@@ -70,11 +114,15 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
 
   app.get(
     '/api/client/session',
-    { ...PUBLIC, schema: { response: { 200: ClientSession } } },
+    { ...PUBLIC, schema: { response: { 200: ClientSessionWithUser } } },
     async (request) => {
-      const client = await currentClient(app, request);
-      if (!client) throw unauthorized();
-      return toClientSession(client, config.publicUrl);
+      const signedIn = await currentClientAndUser(app, request);
+      if (!signedIn) throw unauthorized();
+      const { client, user } = signedIn;
+      return {
+        ...toClientSession(client, config.publicUrl),
+        user: toSessionUser(user),
+      };
     },
   );
 

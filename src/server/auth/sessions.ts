@@ -6,8 +6,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { sessionWithSubject } from '../clients/clients-joined';
+import { clientSessionWithUser } from '../clients/users-repository';
 import { randomToken, sha256Hex } from '../crypto/secrets';
-import type { AdminRow, ClientRow, Database, SessionKind } from '../db/schema';
+import type { AdminRow, ClientRow, ClientUserRow, Database, SessionKind } from '../db/schema';
 
 /** What a session of each kind signs in. */
 export interface SubjectOf {
@@ -21,8 +22,25 @@ const TOUCH_INTERVAL_MS = 60 * 60 * 1000;
 
 export const COOKIE_NAMES: Record<SessionKind, string> = { client: 'client_sid', admin: 'admin_sid' };
 
+/** The person of a client session (issue 36): what the permission check and the session answer need. */
+export type SessionUserRow = Pick<
+  ClientUserRow,
+  | 'id'
+  | 'client_id'
+  | 'name'
+  | 'email'
+  | 'role'
+  | 'permissions'
+  | 'status'
+  | 'is_account_login'
+  | 'password_hash'
+>;
+
 export interface SessionStore {
-  create(kind: SessionKind, subjectId: string): Promise<string>;
+  /** `userId`: the client user a client session signs in. */
+  create(kind: SessionKind, subjectId: string, userId?: string): Promise<string>;
+  /** A client session's client and user, in one query; null when none is live. */
+  resolveClient(rawId: string | undefined): Promise<{ client: ClientRow; user: SessionUserRow } | null>;
   /**
    * The client or admin of a live session, read with the session in one query (every signed-in
    * request asks), or null. Extends the expiry when due.
@@ -34,7 +52,7 @@ export interface SessionStore {
 
 export function createSessionStore(db: Kysely<Database>, now: () => number = Date.now): SessionStore {
   return {
-    async create(kind, subjectId) {
+    async create(kind, subjectId, userId) {
       const rawId = randomToken(32);
       const t = now();
       await db
@@ -43,6 +61,7 @@ export function createSessionStore(db: Kysely<Database>, now: () => number = Dat
           id_hash: sha256Hex(rawId),
           kind,
           subject_id: subjectId,
+          user_id: userId ?? null,
           created_at: t,
           expires_at: t + SESSION_TTL_MS,
           last_seen_at: t,
@@ -67,6 +86,48 @@ export function createSessionStore(db: Kysely<Database>, now: () => number = Dat
       }
       const { session_expires_at: _expires, session_seen_at: _seen, ...subject } = row;
       return subject as never;
+    },
+    async resolveClient(rawId) {
+      if (!rawId || rawId.length > 200) return null;
+      const idHash = sha256Hex(rawId);
+      const row = await clientSessionWithUser(db, idHash);
+      const t = now();
+      if (!row || row.session_expires_at <= t) return null;
+      if (t - row.session_seen_at > TOUCH_INTERVAL_MS) {
+        await db
+          .updateTable('sessions')
+          .set({ last_seen_at: t, expires_at: t + SESSION_TTL_MS })
+          .where('id_hash', '=', idHash)
+          .execute();
+      }
+      const {
+        session_expires_at: _expires,
+        session_seen_at: _seen,
+        user_id,
+        user_client_id,
+        user_name,
+        user_email,
+        user_role,
+        user_permissions,
+        user_status,
+        user_is_account_login,
+        user_password_hash,
+        ...client
+      } = row;
+      return {
+        client: client satisfies ClientRow,
+        user: {
+          id: user_id,
+          client_id: user_client_id,
+          name: user_name,
+          email: user_email,
+          role: user_role,
+          permissions: user_permissions,
+          status: user_status,
+          is_account_login: user_is_account_login,
+          password_hash: user_password_hash,
+        },
+      };
     },
     async destroy(rawId) {
       if (!rawId) return;

@@ -42,7 +42,10 @@ export default async function cardRoutes(
 
   app.post(
     '/api/client/process-stripe-payment',
-    { schema: { body: StripePaymentBody, response: { 200: StripePaymentResponse } } },
+    {
+      config: { permission: 'billing' },
+      schema: { body: StripePaymentBody, response: { 200: StripePaymentResponse } },
+    },
     async (request, reply) => {
       const client = requireClient(request);
       const plan = await planOr404(request.body.planId);
@@ -53,7 +56,10 @@ export default async function cardRoutes(
 
   app.post(
     '/api/client/confirm-stripe-payment',
-    { schema: { body: ConfirmStripePaymentBody, response: { 200: StripePaymentResponse } } },
+    {
+      config: { permission: 'billing' },
+      schema: { body: ConfirmStripePaymentBody, response: { 200: StripePaymentResponse } },
+    },
     async (request) => {
       const plan = await planOr404(request.body.planId);
       return confirmCardPayment(ctx, requireClient(request), plan, request.body.paymentMethodId);
@@ -62,7 +68,10 @@ export default async function cardRoutes(
 
   app.put(
     '/api/client/payment-method',
-    { schema: { body: PaymentMethodBody, response: { 200: PaymentMethodResponse } } },
+    {
+      config: { permission: 'billing' },
+      schema: { body: PaymentMethodBody, response: { 200: PaymentMethodResponse } },
+    },
     async (request) => ({
       success: true as const,
       paymentMethod: await replaceCard(ctx, requireClient(request), request.body),
@@ -71,17 +80,19 @@ export default async function cardRoutes(
 
   app.post(
     '/api/client/payment-method/setup-intent',
-    { schema: { response: { 200: SetupIntentResponse } } },
+    { config: { permission: 'billing' }, schema: { response: { 200: SetupIntentResponse } } },
     async (request) => ({ clientSecret: await setUpNewCard(ctx, requireClient(request)) }),
   );
 
-  app.get('/api/client/payment-action', { schema: { response: { 200: PaymentAction } } }, async (request) =>
-    pendingPaymentAction(ctx, requireClient(request)),
+  app.get(
+    '/api/client/payment-action',
+    { config: { permission: 'billing' }, schema: { response: { 200: PaymentAction } } },
+    async (request) => pendingPaymentAction(ctx, requireClient(request)),
   );
 
   app.post(
     '/api/client/payment-action/confirm',
-    { schema: { response: { 200: PaymentMethodConfirmed } } },
+    { config: { permission: 'billing' }, schema: { response: { 200: PaymentMethodConfirmed } } },
     async (request) => {
       await confirmPaymentAction(ctx, requireClient(request));
       return { success: true as const };

@@ -34,7 +34,10 @@ export default async function paypalRoutes(
 
   app.post(
     '/api/client/process-paypal-payment',
-    { schema: { body: PaypalPaymentBody, response: { 200: PaypalPaymentResponse } } },
+    {
+      config: { permission: 'billing' },
+      schema: { body: PaypalPaymentBody, response: { 200: PaypalPaymentResponse } },
+    },
     async (request, reply) => {
       const client = requireClient(request);
       const plan = await findActivePlan(db, request.body.planId);

@@ -31,13 +31,19 @@ export default async function planChangeRoutes(
 
   app.get(
     '/api/client/subscription/change-preview',
-    { schema: { querystring: ChangePreviewQuery, response: { 200: PlanChangePreview } } },
+    {
+      config: { permission: 'billing' },
+      schema: { querystring: ChangePreviewQuery, response: { 200: PlanChangePreview } },
+    },
     async (request) => previewPlanChange(ctx, requireClient(request), request.query.planId),
   );
 
   app.post(
     '/api/client/subscription/change-plan',
-    { schema: { body: ChangePlanBody, response: { 200: ChangePlanResponse } } },
+    {
+      config: { permission: 'billing' },
+      schema: { body: ChangePlanBody, response: { 200: ChangePlanResponse } },
+    },
     async (request, reply) => {
       const client = requireClient(request);
       await enforceCheckoutCap(app.deps, reply, client.id);
@@ -47,13 +53,16 @@ export default async function planChangeRoutes(
 
   app.post(
     '/api/client/subscription/confirm-change',
-    { schema: { body: ConfirmPlanChangeBody, response: { 200: ChangePlanResponse } } },
+    {
+      config: { permission: 'billing' },
+      schema: { body: ConfirmPlanChangeBody, response: { 200: ChangePlanResponse } },
+    },
     async (request) => confirmPlanChange(ctx, requireClient(request), request.body.planId),
   );
 
   app.post(
     '/api/client/subscription/resume',
-    { schema: { response: { 200: ResumeSubscriptionResponse } } },
+    { config: { permission: 'billing' }, schema: { response: { 200: ResumeSubscriptionResponse } } },
     async (request) => {
       const client = requireClient(request);
       const row = await findSubscription(db, client.id);

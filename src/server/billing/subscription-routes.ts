@@ -41,7 +41,7 @@ export default async function subscriptionRoutes(
 
   app.get(
     '/api/client/subscription',
-    { schema: { response: { 200: Subscription.nullable() } } },
+    { config: { permission: 'billing' }, schema: { response: { 200: Subscription.nullable() } } },
     async (request, reply) => {
       const subscription = await currentSubscription(requireClient(request));
       // JSON null, not an empty body: "no subscription" is an answer, not an error.
@@ -49,13 +49,15 @@ export default async function subscriptionRoutes(
     },
   );
 
-  app.get('/api/client/subscription-plans', { schema: { response: { 200: Plans } } }, async () =>
-    (await listActivePlans(db)).map(toPlan),
+  app.get(
+    '/api/client/subscription-plans',
+    { config: { permission: 'billing' }, schema: { response: { 200: Plans } } },
+    async () => (await listActivePlans(db)).map(toPlan),
   );
 
   app.post(
     '/api/client/subscription/cancel',
-    { schema: { response: { 200: CancelSubscriptionResponse } } },
+    { config: { permission: 'billing' }, schema: { response: { 200: CancelSubscriptionResponse } } },
     async (request) => {
       const client = requireClient(request);
       const row = await findSubscription(db, client.id);

@@ -10,6 +10,7 @@ import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../db/sche
 import type { ClientTotals } from './admin-client-view';
 import { type ClientChangeListener, announceClientDeleted } from './client-changes';
 import { isPostgres } from '../db/dialect';
+import { syncAccountLogin } from './users-repository';
 
 /**
  * The agency's clients (issue 33): onboarded ones, active or deactivated. A wizard draft
@@ -344,8 +345,18 @@ export async function lockClient(trx: Kysely<Database>, id: string): Promise<voi
   await trx.selectFrom('clients').select('id').where('id', '=', id).forUpdate().execute();
 }
 
+/**
+ * A change of the client's e-mail or password hash is its account login's too (users-repository):
+ * both rows change in one transaction.
+ */
 export async function updateClient(db: Kysely<Database>, id: string, changes: ClientUpdate): Promise<void> {
-  await db.updateTable('clients').set(changes).where('id', '=', id).execute();
+  const write = async (trx: Kysely<Database>) => {
+    await trx.updateTable('clients').set(changes).where('id', '=', id).execute();
+    await syncAccountLogin(trx, id, changes);
+  };
+  const touchesLogin = changes.email !== undefined || changes.password_hash !== undefined;
+  if (!touchesLogin || db.isTransaction) await write(db);
+  else await db.transaction().execute(write);
 }
 
 /**

@@ -20,6 +20,7 @@ import * as runningTotalsCovered from './migrations/017_running_totals_covered';
 import * as callSearchByClient from './migrations/018_call_search_by_client';
 import * as callSearchFtsByClient from './migrations/019_call_search_fts_by_client';
 import * as syncRunsStatus from './migrations/020_sync_runs_status';
+import * as clientUsers from './migrations/021_client_users';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '018_call_search_by_client': callSearchByClient,
   '019_call_search_fts_by_client': callSearchFtsByClient,
   '020_sync_runs_status': syncRunsStatus,
+  '021_client_users': clientUsers,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -80,6 +80,44 @@ export interface SessionsTable {
   created_at: number;
   expires_at: number;
   last_seen_at: number;
+  /** 021_client_users: the user a client session signs in; null (older sessions): the account login. */
+  user_id: string | null;
+}
+
+/** 021_client_users: the people of a client (clients/users-repository.ts). */
+export interface ClientUsersTable {
+  id: string;
+  client_id: string;
+  /** Lower-cased; unique across every client's users. */
+  email: string;
+  name: string;
+  /** Null until an invited user accepts. */
+  password_hash: string | null;
+  role: 'owner' | 'manager' | 'viewer';
+  /** JSON array of the permissions granted on top of the role. */
+  permissions: string;
+  status: 'invited' | 'active' | 'deactivated';
+  /** 1: this user is the client's own login (clients.email and password_hash, kept equal). */
+  is_account_login: number;
+  /** sha256 of the invitation's token; null once accepted, or never invited. */
+  invite_token_hash: string | null;
+  invite_expires_at: number | null;
+  invited_by: string | null;
+  created_at: number;
+  updated_at: number;
+  last_sign_in_at: number | null;
+}
+
+/** 021_client_users: what a client's people did, for the activity log the client reads. */
+export interface ClientActivityTable {
+  id: string;
+  client_id: string;
+  at: number;
+  user_id: string | null;
+  /** sign_in | sign_in_failed | invite | role_change | user_removed | … */
+  action: string;
+  /** JSON of what the line needs to be read without the user row (names, e-mails, before/after). */
+  detail: string | null;
 }
 
 export type CallSource = 'webhook' | 'sync' | 'sample';
@@ -418,6 +456,8 @@ export interface Database {
   agency_call_days: AgencyCallDaysTable;
   sync_runs: SyncRunsTable;
   live_events: LiveEventsTable;
+  client_users: ClientUsersTable;
+  client_activity: ClientActivityTable;
 }
 
 /** 014_live_events: what changed for a client, for its live streams (live/live-hub.ts). */
@@ -445,3 +485,5 @@ export type NewCallRow = Insertable<CallsTable>;
 export type PlanRow = Selectable<PlansTable>;
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type AdminRow = Selectable<AdminsTable>;
+
+export type ClientUserRow = Selectable<ClientUsersTable>;

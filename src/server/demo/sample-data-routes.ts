@@ -51,7 +51,7 @@ export default async function sampleDataRoutes(fastify: FastifyInstance): Promis
 
   app.post(
     '/api/demo/seed',
-    { config: { access: 'client' }, schema: { response: { 200: SeedResult } } },
+    { config: { access: 'client', permission: 'calls.manage' }, schema: { response: { 200: SeedResult } } },
     async (request, reply) => {
       const client = requireClient(request);
       // Checked first so a refused click costs nothing from the day's budget...
@@ -78,18 +78,22 @@ export default async function sampleDataRoutes(fastify: FastifyInstance): Promis
     },
   );
 
-  app.get('/api/client/sample-calls', { schema: { response: { 200: SampleDataState } } }, async (request) => {
-    const client = requireClient(request);
-    const [sampleCalls, realCalls] = await Promise.all([
-      countCalls(db, client.id, true),
-      countCalls(db, client.id, false),
-    ]);
-    return { sampleCalls, hasRealCalls: realCalls > 0 };
-  });
+  app.get(
+    '/api/client/sample-calls',
+    { config: { permission: 'calls.read' }, schema: { response: { 200: SampleDataState } } },
+    async (request) => {
+      const client = requireClient(request);
+      const [sampleCalls, realCalls] = await Promise.all([
+        countCalls(db, client.id, true),
+        countCalls(db, client.id, false),
+      ]);
+      return { sampleCalls, hasRealCalls: realCalls > 0 };
+    },
+  );
 
   app.delete(
     '/api/client/sample-calls',
-    { schema: { response: { 200: RemovedSamples } } },
+    { config: { permission: 'calls.manage' }, schema: { response: { 200: RemovedSamples } } },
     async (request) => {
       const client = requireClient(request);
       const deleted = await calls.deleteCalls(client.id, { sources: ['sample'] });

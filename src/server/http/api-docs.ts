@@ -7,7 +7,8 @@
  *   - a body, query or path parameter → 400 (`{message, fields}`); a write (POST, PUT, PATCH,
  *     DELETE) → 400, 413 and 415 too, since Fastify reads the body of any write;
  *   - a client or admin path (auth/guards.ts) → 401 and the session cookie as its security;
- *     an admin path → 403 (a client's session); any write outside the webhooks → 403 (cross-origin);
+ *     an admin path → 403 (a client's session); a client path → 403 (a role without the route's
+ *     permission); any write outside the webhooks → 403 (cross-origin);
  *   - a path parameter → 404; every operation → 5XX.
  * Every error answers the one `Error` schema (errors.ts, app.ts's error handler).
  *
@@ -379,6 +380,23 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   // The client's account
   'PUT /api/client/account': { summary: 'Update the account’s profile', errors: [404, 409] },
   'POST /api/client/change-password': { summary: 'Change the password', errors: [429] },
+
+  // The client's team (issue 36)
+  'GET /api/client/users': { summary: 'The people of the account, with their roles' },
+  'POST /api/client/users': { summary: 'Invite a person (e-mails the invitation)', errors: [409, 429] },
+  'PATCH /api/client/users/{id}': {
+    summary: 'Change a person’s role, extra permissions or access (a patch)',
+    errors: [409],
+  },
+  'DELETE /api/client/users/{id}': { summary: 'Remove a person, or revoke an invitation', errors: [409] },
+  'POST /api/client/users/{id}/resend-invite': {
+    summary: 'Send the invitation again (the previous link stops working)',
+    errors: [409, 429],
+  },
+  'POST /api/client/invitations/accept': {
+    summary: 'Accept an invitation: set name and password, and sign in (sets the client session cookie)',
+    errors: [401, 410],
+  },
   'PUT /api/client/api-key': { summary: 'Replace the voice platform API key', errors: [429, 502] },
   'PUT /api/client/webhook-signing-secret': { summary: 'Set or remove the voice webhook signing secret' },
   'GET /api/client/notifications': { summary: 'Notification preferences' },
@@ -650,7 +668,9 @@ function derivedErrors(method: string, path: string, op: Json, access: Access): 
   if (params.length > 0 || op.requestBody || write) statuses.push(400);
   if (op.requestBody || write) statuses.push(413, 415);
   if (access !== 'public') statuses.push(401);
-  if (access === 'admin' || (write && !path.startsWith('/api/webhooks/'))) statuses.push(403);
+  // A client path: a user whose role lacks the route's permission (auth/permissions.ts).
+  if (access === 'admin' || access === 'client' || (write && !path.startsWith('/api/webhooks/')))
+    statuses.push(403);
   if (params.some((p) => p.in === 'path')) statuses.push(404);
   return statuses;
 }

@@ -30,6 +30,7 @@ import demoRoutes from '../demo/routes';
 import sampleDataRoutes from '../demo/sample-data-routes';
 import clientWebhookRoutes from '../notifications/client-webhook-routes';
 import reportRoutes from '../reports/report-routes';
+import usersRoutes from '../teams/users-routes';
 import outcomeRoutes from '../outcomes/routes';
 import { registerGuards } from '../auth/guards';
 import { registerApiDocs } from './api-docs';
@@ -203,6 +204,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(outcomeRoutes);
   await app.register(clientWebhookRoutes);
   await app.register(reportRoutes);
+  await app.register(usersRoutes);
 
   // Decided once: @fastify/static serves the files present at start (`npm start` builds first).
   const webDir =

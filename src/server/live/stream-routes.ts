@@ -138,16 +138,20 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
     );
   }
 
-  app.get('/api/client/events', { schema: { querystring: LastEventId } }, async (request, reply) => {
-    const client = requireClient(request);
-    await stream(
-      request,
-      reply,
-      client.id,
-      async () => (await currentClient(app, request))?.id === client.id,
-      request.query.lastEventId,
-    );
-  });
+  app.get(
+    '/api/client/events',
+    { config: { permission: 'calls.read' }, schema: { querystring: LastEventId } },
+    async (request, reply) => {
+      const client = requireClient(request);
+      await stream(
+        request,
+        reply,
+        client.id,
+        async () => (await currentClient(app, request))?.id === client.id,
+        request.query.lastEventId,
+      );
+    },
+  );
 
   app.get(
     '/api/admin/clients/:id/events',

@@ -76,7 +76,7 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
 
   app.get(
     '/api/client/integrations/webhook',
-    { schema: { response: { 200: ClientWebhook } } },
+    { config: { permission: 'integrations' }, schema: { response: { 200: ClientWebhook } } },
     async (request) => {
       const { secret: _never, ...shown } = view(
         await findWebhookEndpoint(db, secrets, requireClient(request).id),
@@ -87,7 +87,10 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
 
   app.put(
     '/api/client/integrations/webhook',
-    { schema: { body: WebhookUrlBody, response: { 200: ClientWebhookSaved } } },
+    {
+      config: { permission: 'integrations' },
+      schema: { body: WebhookUrlBody, response: { 200: ClientWebhookSaved } },
+    },
     async (request) => {
       const client = requireClient(request);
       const { url } = request.body;
@@ -100,7 +103,7 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
 
   app.delete(
     '/api/client/integrations/webhook',
-    { schema: { response: { 200: Success } } },
+    { config: { permission: 'integrations' }, schema: { response: { 200: Success } } },
     async (request) => {
       await removeWebhookEndpoint(db, requireClient(request).id);
       return { success: true as const };
@@ -109,7 +112,7 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
 
   app.post(
     '/api/client/integrations/webhook/rotate',
-    { schema: { response: { 200: ClientWebhookSaved } } },
+    { config: { permission: 'integrations' }, schema: { response: { 200: ClientWebhookSaved } } },
     async (request) => {
       const saved = await saveWebhookEndpoint(
         db,
@@ -126,7 +129,7 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
   // Sent at once, so the client sees what its endpoint answered; kept in the log, never retried.
   app.post(
     '/api/client/integrations/webhook/test',
-    { schema: { response: { 200: WebhookTestResult } } },
+    { config: { permission: 'integrations' }, schema: { response: { 200: WebhookTestResult } } },
     async (request, reply) => {
       const client = requireClient(request);
       const endpoint = await findWebhookEndpoint(db, secrets, client.id);
@@ -177,7 +180,10 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
 
   app.get(
     '/api/client/integrations/webhook/deliveries',
-    { schema: { querystring: WebhookDeliveriesQuery, response: { 200: WebhookDeliveries } } },
+    {
+      config: { permission: 'integrations' },
+      schema: { querystring: WebhookDeliveriesQuery, response: { 200: WebhookDeliveries } },
+    },
     async (request) => {
       const client = requireClient(request);
       const { page } = request.query;
@@ -202,7 +208,10 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
   // "Send again": a new delivery of the same event (same event id), sent by the worker shortly.
   app.post(
     '/api/client/integrations/webhook/deliveries/:id/resend',
-    { schema: { params: DeliveryParams, response: { 202: WebhookDelivery } } },
+    {
+      config: { permission: 'integrations' },
+      schema: { params: DeliveryParams, response: { 202: WebhookDelivery } },
+    },
     async (request, reply) => {
       const client = requireClient(request);
       const original = await db

@@ -4,6 +4,7 @@
  * they were queued and are sent as they are.
  */
 import type { Kysely } from 'kysely';
+import type { SecretBox } from '../crypto/secrets';
 import type { Database, OutboxRow } from '../db/schema';
 import type { CallMessagePayload } from './call-alerts';
 import { type MessageContext, callEmail, loadCallAndClient } from './call-messages';
@@ -23,7 +24,33 @@ function isRendered(p: unknown): p is RenderedEmail {
   return !!e && typeof e.to === 'string' && typeof e.subject === 'string' && typeof e.text === 'string';
 }
 
-async function emailOf(db: Kysely<Database>, message: OutboxRow, payload: unknown, ctx: MessageContext) {
+/**
+ * A message carrying a secret (an invitation's single-use link, issue 36) is queued sealed with
+ * the app's secret box, so the database never holds the secret readable.
+ */
+export interface SealedEmail {
+  sealed: string;
+}
+
+export function sealEmail(secrets: SecretBox, email: RenderedEmail): SealedEmail {
+  return { sealed: secrets.encrypt(JSON.stringify(email)) };
+}
+
+function isSealed(p: unknown): p is SealedEmail {
+  return !!p && typeof (p as SealedEmail).sealed === 'string';
+}
+
+async function emailOf(
+  db: Kysely<Database>,
+  message: OutboxRow,
+  payload: unknown,
+  ctx: MessageContext,
+  secrets: SecretBox | undefined,
+) {
+  if (isSealed(payload)) {
+    const opened: unknown = secrets ? JSON.parse(secrets.decrypt(payload.sealed)) : null;
+    return isRendered(opened) ? opened : null;
+  }
   if (isRendered(payload)) return payload;
   const { callId, reasons } = payload as CallMessagePayload;
   if (typeof callId !== 'string') return null;
@@ -35,9 +62,9 @@ async function emailOf(db: Kysely<Database>, message: OutboxRow, payload: unknow
   return callEmail(found.call, found.client, stillWhy, ctx);
 }
 
-export function emailSender(db: Kysely<Database>, mailer: Mailer, ctx: MessageContext) {
+export function emailSender(db: Kysely<Database>, mailer: Mailer, ctx: MessageContext, secrets?: SecretBox) {
   return async (message: OutboxRow, payload: unknown): Promise<SendOutcome> => {
-    const email = await emailOf(db, message, payload, ctx);
+    const email = await emailOf(db, message, payload, ctx, secrets);
     if (!email)
       return { result: 'cancel', reason: 'nothing to send any more (the call was handled or deleted)' };
     if (!email.to.includes('@')) return { result: 'cancel', reason: 'no address to send to' };

@@ -48,7 +48,7 @@ export function createNotifications(
   const mailer = config.mail.smtpUrl ? createMailer(config.mail.smtpUrl, config.mail.from) : null;
   const ctx = { publicUrl: config.publicUrl, brand: config.brandName };
   const senders: Senders = {
-    ...(mailer ? { email: emailSender(deps.db, mailer, ctx) } : {}),
+    ...(mailer ? { email: emailSender(deps.db, mailer, ctx, deps.secrets) } : {}),
     ...(config.twilio ? { sms: smsSender(deps.db, createTwilioClient(config.twilio), ctx) } : {}),
     webhook: webhookSender(webhookContext(deps)),
     ...extra,

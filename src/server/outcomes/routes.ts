@@ -59,17 +59,22 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
     return client.id;
   };
 
-  app.get('/api/client/outcomes', { schema: { response: { 200: OutcomesState } } }, async (request) =>
-    stateOf(requireClient(request).id),
+  app.get(
+    '/api/client/outcomes',
+    { config: { permission: 'calls.read' }, schema: { response: { 200: OutcomesState } } },
+    async (request) => stateOf(requireClient(request).id),
   );
   app.put(
     '/api/client/outcomes',
-    { schema: { body: OutcomesUpdateBody, response: { 200: OutcomesState } } },
+    {
+      config: { permission: 'outcomes' },
+      schema: { body: OutcomesUpdateBody, response: { 200: OutcomesState } },
+    },
     async (request) => save(requireClient(request).id, request.body),
   );
   app.post(
     '/api/client/outcomes/preview',
-    { schema: { body: OutcomesBody, response: { 200: OutcomePreview } } },
+    { config: { permission: 'outcomes' }, schema: { body: OutcomesBody, response: { 200: OutcomePreview } } },
     async (request, reply) => preview(requireClient(request).id, request.body, reply),
   );
 

@@ -28,7 +28,7 @@ export default async function reportRoutes(fastify: FastifyInstance): Promise<vo
 
   app.get(
     '/api/client/reports/monthly',
-    { schema: { querystring: MonthlyReportQuery }, compress: false },
+    { config: { permission: 'reports' }, schema: { querystring: MonthlyReportQuery }, compress: false },
     async (request, reply) => {
       const client = requireClient(request);
       const { month } = request.query;

@@ -89,8 +89,10 @@ export default async function syncRoutes(fastify: FastifyInstance): Promise<void
   };
 
   const start = { response: { 200: SyncResult, 202: SyncProgress, 409: SyncBusy } };
-  app.post('/api/client/calls/sync', { schema: start }, async (request, reply) =>
-    startAndAnswer(deps, reply, await clientTarget(request)),
+  app.post(
+    '/api/client/calls/sync',
+    { config: { permission: 'calls.manage' }, schema: start },
+    async (request, reply) => startAndAnswer(deps, reply, await clientTarget(request)),
   );
   app.post(
     '/api/admin/clients/:id/sync',
@@ -101,7 +103,7 @@ export default async function syncRoutes(fastify: FastifyInstance): Promise<void
   const follow = { response: { 200: SyncProgress } };
   app.get(
     '/api/client/calls/sync/runs/:runId',
-    { schema: { params: SyncRunParam, ...follow } },
+    { config: { permission: 'calls.manage' }, schema: { params: SyncRunParam, ...follow } },
     async (request) => progressOf(deps, (await clientTarget(request)).client, request.params.runId),
   );
   app.get(

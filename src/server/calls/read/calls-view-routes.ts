@@ -125,7 +125,10 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
 
     app.get(
       view.paths.log,
-      { schema: { ...pathParams, querystring: CallsQuery, response: { 200: CallsPage } } },
+      {
+        config: { permission: 'calls.read' as const },
+        schema: { ...pathParams, querystring: CallsQuery, response: { 200: CallsPage } },
+      },
       async (request) => {
         const client = await readerOf(request);
         const page = await listCalls(db, client, request.query, now());
@@ -137,6 +140,7 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
     app.get(
       view.paths.stats,
       {
+        config: { permission: 'calls.read' as const },
         schema: {
           ...pathParams,
           querystring: StatsQuery,
@@ -151,13 +155,19 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
 
     app.get(
       view.paths.overTime,
-      { schema: { ...pathParams, querystring: ChartQuery, response: { 200: DailyPoints } } },
+      {
+        config: { permission: 'calls.read' as const },
+        schema: { ...pathParams, querystring: ChartQuery, response: { 200: DailyPoints } },
+      },
       async (request) => chartFor(db, await readerOf(request), request.query, now()),
     );
 
     app.get(
       view.paths.call,
-      { schema: { params: callParams, response: { 200: view.detail?.response ?? CallDetailSchema } } },
+      {
+        config: { permission: 'calls.read' as const },
+        schema: { params: callParams, response: { 200: view.detail?.response ?? CallDetailSchema } },
+      },
       async (request) => {
         const client = await readerOf(request);
         const callId = IdParam.parse(request.params).id;
@@ -175,7 +185,10 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
       const query = view.deleteQuery ? { querystring: view.deleteQuery } : {};
       app.delete(
         view.paths.delete,
-        { schema: { params: IdParam, ...query, response: { 200: SuccessBody } } },
+        {
+          config: { permission: 'calls.manage' as const },
+          schema: { params: IdParam, ...query, response: { 200: SuccessBody } },
+        },
         async (request) => {
           const client = await view.clientOf(request);
           const { id } = request.params;
@@ -189,19 +202,28 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
 
     app.get(
       view.paths.outcomesSummary,
-      { schema: { ...pathParams, querystring: StatsQuery, response: { 200: OutcomeSummary } } },
+      {
+        config: { permission: 'calls.read' as const },
+        schema: { ...pathParams, querystring: StatsQuery, response: { 200: OutcomeSummary } },
+      },
       async (request) => outcomes.summary(await readerOf(request), request.query),
     );
 
     app.get(
       view.paths.outcomesOverTime,
-      { schema: { ...pathParams, querystring: ChartQuery, response: { 200: OutcomePoints } } },
+      {
+        config: { permission: 'calls.read' as const },
+        schema: { ...pathParams, querystring: ChartQuery, response: { 200: OutcomePoints } },
+      },
       async (request) => outcomes.overTime(await readerOf(request), request.query),
     );
 
     app.get(
       view.paths.attention,
-      { schema: { ...pathParams, querystring: AttentionQuery, response: { 200: AttentionList } } },
+      {
+        config: { permission: 'calls.read' as const },
+        schema: { ...pathParams, querystring: AttentionQuery, response: { 200: AttentionList } },
+      },
       async (request) => {
         const client = await readerOf(request);
         const list = await attentionList(db, client.id, request.query.limit);
@@ -213,7 +235,10 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
     if (view.paths.handled && handledBy) {
       app.post(
         view.paths.handled,
-        { schema: { params: callParams, response: { 200: HandledResponse } } },
+        {
+          config: { permission: 'calls.manage' as const },
+          schema: { params: callParams, response: { 200: HandledResponse } },
+        },
         async (request) => {
           const client = await view.clientOf(request);
           const callId = IdParam.parse(request.params).id;
@@ -228,7 +253,10 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
     if (view.paths.export && download) {
       app.get(
         view.paths.export,
-        { schema: { ...pathParams, querystring: CallsExportQuery } },
+        {
+          config: { permission: 'export' as const },
+          schema: { ...pathParams, querystring: CallsExportQuery },
+        },
         async (request, reply) => {
           const client = await view.clientOf(request);
           const scope = download.scope(client, request.query);

@@ -57,11 +57,15 @@ export default async function recordingRoutes(fastify: FastifyInstance): Promise
     download: boolean,
   ) => sendRecording(app.deps, request, reply, call, { download });
 
-  app.get('/api/client/recording/:id', { schema: { params: CallParam } }, async (request, reply) => {
-    const client = requireClient(request);
-    const { id } = request.params;
-    return stream(request, reply, await calls.findCall(client.id, id), false);
-  });
+  app.get(
+    '/api/client/recording/:id',
+    { config: { permission: 'calls.read' }, schema: { params: CallParam } },
+    async (request, reply) => {
+      const client = requireClient(request);
+      const { id } = request.params;
+      return stream(request, reply, await calls.findCall(client.id, id), false);
+    },
+  );
 
   // The download path serves the logged-in client, or an admin for any client's call.
   app.get('/api/recording/:id', { schema: { params: CallParam } }, async (request, reply) => {

@@ -1,0 +1,372 @@
+/**
+ * The client's team (issue 36): list, invite, change, remove, re-invite its people, and accept an
+ * invitation. Only a holder of `users` (Owners) reaches the management routes; a user grants only
+ * what they hold; the last active Owner cannot be removed, demoted or deactivated (checked in the
+ * transaction, under a lock of the Owners' rows on PostgreSQL); a user deactivated or removed is
+ * signed out everywhere at once. Invitations are single-use links e-mailed through the outbox,
+ * valid 7 days, the token kept only as its sha256. Each change is a line of the client's activity.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { ClientLoginResponse } from '../../contract/auth';
+import { isoTime } from '../../contract/common';
+import {
+  AcceptInvitationBody,
+  ClientUser,
+  INVITATION_TTL_MS,
+  InviteUserBody,
+  TEAM_MESSAGES,
+  UpdateUserBody,
+  UserIdParam,
+} from '../../contract/teams';
+import { canSignIn, signInClientUser } from '../auth/client-sign-in';
+import { requireClient, requireClientUser } from '../auth/guards';
+import { ungrantable } from '../auth/permissions';
+import { hashPassword } from '../auth/passwords';
+import type { SessionUserRow } from '../auth/sessions';
+import { toClientSession } from '../clients/client-view';
+import { isUniqueViolation } from '../clients/db-errors';
+import { findClient } from '../clients/clients-repository';
+import {
+  deleteUser,
+  emailInUse,
+  endUserSessions,
+  findUser,
+  findUserByInviteHash,
+  grantsOf,
+  insertInvitedUser,
+  listUsers,
+  lockActiveOwners,
+  markSignedIn,
+  updateUser,
+} from '../clients/users-repository';
+import { randomToken, sha256Hex } from '../crypto/secrets';
+import type { ClientRow, ClientUserRow, Database } from '../db/schema';
+import { enforceCreationCap } from '../http/creation-caps';
+import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../http/errors';
+import type { ZodTypeProvider } from '../http/route-schemas';
+import { renderEmail } from '../notifications/email-layout';
+import { sealEmail } from '../notifications/email-sender';
+import { enqueue } from '../notifications/outbox';
+import { recordActivity } from './activity';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const USERS = { config: { permission: 'users' as const } };
+
+function toClientUser(row: ClientUserRow): ClientUser {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    permissions: grantsOf(row),
+    status: row.status,
+    lastSignInAt: isoTime(row.last_sign_in_at),
+    twoFactor: false,
+  };
+}
+
+export default async function usersRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, now, config, secrets } = app.deps;
+
+  /** What the actor may not give: 403 naming it. */
+  function checkGrant(actor: SessionUserRow, role: ClientUserRow['role'], extras: readonly string[]) {
+    const missing = ungrantable(actor, role, extras as never);
+    if (missing.length > 0) throw forbidden(TEAM_MESSAGES.cannotGrant(missing.join(', ')));
+  }
+
+  async function capInvitations(reply: FastifyReply, clientId: string) {
+    await enforceCreationCap(app.deps, reply, {
+      key: `invitation:${clientId}`,
+      max: config.creationCaps.invitationsPerDay,
+      windowMs: DAY_MS,
+      what: 'invitations',
+    });
+  }
+
+  /** A new token for the user, its e-mail queued in the same transaction. */
+  async function sendInvitation(
+    trx: Kysely<Database>,
+    client: ClientRow,
+    user: ClientUserRow,
+    inviter: string,
+  ) {
+    const token = randomToken(32);
+    const expiresAt = now() + INVITATION_TTL_MS;
+    await updateUser(trx, client.id, user.id, {
+      invite_token_hash: sha256Hex(token),
+      invite_expires_at: expiresAt,
+      updated_at: now(),
+    });
+    const company = client.company_name || config.brandName;
+    const url = `${config.publicUrl.replace(/\/$/, '')}/accept-invite?token=${encodeURIComponent(token)}`;
+    const heading = `${inviter} invited you to ${company}`;
+    const email = {
+      to: user.email,
+      subject: heading,
+      ...renderEmail({
+        brand: config.brandName,
+        heading,
+        lines: [
+          `You are invited as ${user.role === 'owner' ? 'an Owner' : `a ${user.role[0].toUpperCase()}${user.role.slice(1)}`} of ${company}'s call dashboard.`,
+          'Open the link to choose your name and password. It works once, for 7 days.',
+        ],
+        action: { label: 'Accept the invitation', url },
+        footer: 'Not expecting this? Ignore this e-mail; nothing happens unless the link is opened.',
+      }),
+    };
+    await enqueue(
+      trx,
+      [
+        {
+          clientId: client.id,
+          channel: 'email',
+          topic: 'team.invitation',
+          // One message per token: a resend is a new message.
+          dedupeKey: `email:invitation:${user.id}:${sha256Hex(token).slice(0, 16)}`,
+          payload: sealEmail(secrets, email),
+        },
+      ],
+      now(),
+    );
+  }
+
+  async function userOr404(clientId: string, id: string): Promise<ClientUserRow> {
+    const user = await findUser(db, clientId, id);
+    if (!user) throw notFound(TEAM_MESSAGES.userNotFound);
+    return user;
+  }
+
+  app.get(
+    '/api/client/users',
+    { ...USERS, schema: { response: { 200: z.array(ClientUser) } } },
+    async (request) => (await listUsers(db, requireClient(request).id)).map(toClientUser),
+  );
+
+  app.post(
+    '/api/client/users',
+    { ...USERS, schema: { body: InviteUserBody, response: { 201: ClientUser } } },
+    async (request, reply) => {
+      const client = requireClient(request);
+      const actor = requireClientUser(request);
+      const { email, name, role, permissions = [] } = request.body;
+      checkGrant(actor, role, permissions);
+      if (await emailInUse(db, email)) throw conflict(TEAM_MESSAGES.emailTaken);
+      await capInvitations(reply, client.id);
+      let created: ClientUserRow;
+      try {
+        created = await db.transaction().execute(async (trx) => {
+          const id = await insertInvitedUser(
+            trx,
+            {
+              clientId: client.id,
+              email,
+              name: name || '',
+              role,
+              permissions,
+              // Replaced at once by sendInvitation; never a usable token.
+              inviteTokenHash: sha256Hex(randomToken(32)),
+              inviteExpiresAt: now(),
+              invitedBy: actor.id,
+            },
+            now(),
+          );
+          const user = (await findUser(trx, client.id, id)) as ClientUserRow;
+          await sendInvitation(trx, client, user, actor.name);
+          await recordActivity(
+            trx,
+            {
+              clientId: client.id,
+              userId: actor.id,
+              action: 'invite',
+              detail: { targetId: id, email, role, permissions },
+            },
+            now(),
+          );
+          return (await findUser(trx, client.id, id)) as ClientUserRow;
+        });
+      } catch (error) {
+        // Two invitations of one address at once: the unique index decides.
+        if (isUniqueViolation(error)) throw conflict(TEAM_MESSAGES.emailTaken);
+        throw error;
+      }
+      return reply.code(201).send(toClientUser(created));
+    },
+  );
+
+  app.patch(
+    '/api/client/users/:id',
+    { ...USERS, schema: { params: UserIdParam, body: UpdateUserBody, response: { 200: ClientUser } } },
+    async (request) => {
+      const client = requireClient(request);
+      const actor = requireClientUser(request);
+      const target = await userOr404(client.id, request.params.id);
+      const { role = target.role, permissions = grantsOf(target), active } = request.body;
+      checkGrant(actor, role, permissions);
+      if (active !== undefined && target.status === 'invited')
+        throw conflict('An invited user is activated by accepting the invitation; remove it to revoke it');
+      const status =
+        active === undefined || target.status === 'invited'
+          ? target.status
+          : active
+            ? 'active'
+            : 'deactivated';
+      const updated = await db.transaction().execute(async (trx) => {
+        const owners = await lockActiveOwners(trx, client.id);
+        const staysOwner = role === 'owner' && status === 'active';
+        if (owners.includes(target.id) && !staysOwner && owners.length < 2)
+          throw conflict(TEAM_MESSAGES.lastOwner);
+        await updateUser(trx, client.id, target.id, {
+          role,
+          permissions: JSON.stringify(permissions),
+          status,
+          updated_at: now(),
+        });
+        if (status === 'deactivated' && target.status !== 'deactivated') await endUserSessions(trx, target);
+        const roleChanged =
+          role !== target.role || JSON.stringify(permissions) !== JSON.stringify(grantsOf(target));
+        if (roleChanged)
+          await recordActivity(
+            trx,
+            {
+              clientId: client.id,
+              userId: actor.id,
+              action: 'role_change',
+              detail: {
+                targetId: target.id,
+                email: target.email,
+                from: { role: target.role, permissions: grantsOf(target) },
+                to: { role, permissions },
+              },
+            },
+            now(),
+          );
+        if (status !== target.status)
+          await recordActivity(
+            trx,
+            {
+              clientId: client.id,
+              userId: actor.id,
+              action: status === 'active' ? 'user_activated' : 'user_deactivated',
+              detail: { targetId: target.id, email: target.email },
+            },
+            now(),
+          );
+        return (await findUser(trx, client.id, target.id)) as ClientUserRow;
+      });
+      return toClientUser(updated);
+    },
+  );
+
+  app.delete(
+    '/api/client/users/:id',
+    { ...USERS, schema: { params: UserIdParam, response: { 200: z.object({ success: z.literal(true) }) } } },
+    async (request) => {
+      const client = requireClient(request);
+      const actor = requireClientUser(request);
+      const target = await userOr404(client.id, request.params.id);
+      await db.transaction().execute(async (trx) => {
+        const owners = await lockActiveOwners(trx, client.id);
+        if (owners.includes(target.id) && owners.length < 2) throw conflict(TEAM_MESSAGES.lastOwner);
+        await endUserSessions(trx, target);
+        await deleteUser(trx, client.id, target.id);
+        await recordActivity(
+          trx,
+          {
+            clientId: client.id,
+            userId: actor.id,
+            // Removing someone who never accepted revokes the invitation.
+            action: target.status === 'invited' ? 'invite_revoked' : 'user_removed',
+            detail: { targetId: target.id, email: target.email, name: target.name, role: target.role },
+          },
+          now(),
+        );
+      });
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/api/client/users/:id/resend-invite',
+    { ...USERS, schema: { params: UserIdParam, response: { 200: ClientUser } } },
+    async (request, reply) => {
+      const client = requireClient(request);
+      const actor = requireClientUser(request);
+      const target = await userOr404(client.id, request.params.id);
+      if (target.status !== 'invited') throw conflict(TEAM_MESSAGES.notInvited);
+      await capInvitations(reply, client.id);
+      const updated = await db.transaction().execute(async (trx) => {
+        await sendInvitation(trx, client, target, actor.name);
+        await recordActivity(
+          trx,
+          {
+            clientId: client.id,
+            userId: actor.id,
+            action: 'invite_resent',
+            detail: { targetId: target.id, email: target.email },
+          },
+          now(),
+        );
+        return (await findUser(trx, client.id, target.id)) as ClientUserRow;
+      });
+      return toClientUser(updated);
+    },
+  );
+
+  app.post(
+    '/api/client/invitations/accept',
+    {
+      config: { access: 'public' },
+      schema: { body: AcceptInvitationBody, response: { 200: ClientLoginResponse } },
+    },
+    async (request, reply) => {
+      const { token, name, password } = request.body;
+      const tokenHash = sha256Hex(token);
+      const invited = await findUserByInviteHash(db, tokenHash);
+      if (invited?.status !== 'invited') throw badRequest(TEAM_MESSAGES.invitationInvalid);
+      if ((invited.invite_expires_at ?? 0) <= now())
+        throw new HttpError(410, TEAM_MESSAGES.invitationExpired);
+      const passwordHash = await hashPassword(password);
+      const accepted = await db.transaction().execute(async (trx) => {
+        // Single use: only the request that clears this token's hash accepts.
+        const result = await trx
+          .updateTable('client_users')
+          .set({
+            name,
+            password_hash: passwordHash,
+            status: 'active',
+            invite_token_hash: null,
+            invite_expires_at: null,
+            updated_at: now(),
+          })
+          .where('id', '=', invited.id)
+          .where('invite_token_hash', '=', tokenHash)
+          .where('status', '=', 'invited')
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) return false;
+        await recordActivity(
+          trx,
+          {
+            clientId: invited.client_id,
+            userId: invited.id,
+            action: 'invite_accepted',
+            detail: { email: invited.email },
+          },
+          now(),
+        );
+        return true;
+      });
+      if (!accepted) throw badRequest(TEAM_MESSAGES.invitationInvalid);
+      const client = await findClient(db, invited.client_id);
+      // Accepted, but an account the agency switched off signs nobody in.
+      if (!client || !canSignIn({ client, user: { status: 'active' } }))
+        throw unauthorized(TEAM_MESSAGES.accountInactive);
+      await signInClientUser(app.deps, request, reply, client.id, invited.id);
+      await markSignedIn(db, invited.id, now());
+      await recordActivity(db, { clientId: client.id, userId: invited.id, action: 'sign_in' }, now());
+      return { success: true as const, client: toClientSession(client, config.publicUrl) };
+    },
+  );
+}
