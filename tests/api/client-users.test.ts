@@ -270,6 +270,8 @@ describe(`client teams (${TEST_DB})`, () => {
 
   it('records a failed sign-in of a known user in the client’s activity', async () => {
     const { client } = await createSignedInClient(t);
+    // The clock is pinned: a second later, so the two lines have an order of their own.
+    clock += 1_000;
     const res = await send('POST', '/api/client/login', undefined, {
       email: client.email,
       password: 'wrong password!',
