@@ -21,6 +21,7 @@ import type { AppDeps } from '../../src/server/context';
 import { TEST_PASSWORD, cookieHeader, createClient } from '../helpers/factories';
 import { createScratchDatabase } from '../helpers/scratch-database';
 import { TEST_DATABASE_URL, TEST_DB } from '../helpers/test-app';
+import { countCallsOf } from '../helpers/calls';
 
 const CALLS = 3_000;
 const APP_SECRET = 'crash-test-secret-0123456789';
@@ -111,16 +112,7 @@ describe(`a sync killed with SIGKILL mid-way, then the server restarted (${TEST_
     fetch(url('/api/client/calls/sync'), { method: 'POST', headers: { cookie, origin: url('') } });
   const getRun = async (cookie: string, runId: string) =>
     (await fetch(url(`/api/client/calls/sync/runs/${runId}`), { headers: { cookie } })).json();
-  const countCalls = async () =>
-    Number(
-      (
-        await deps.db
-          .selectFrom('calls')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('client_id', '=', clientId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const countCalls = () => countCallsOf(deps.db, clientId);
 
   beforeAll(async () => {
     sim = await startVoiceSim();

@@ -16,6 +16,7 @@ import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 import { checkAnswersAgainstDescription, expectNoUndescribedAnswers } from '../helpers/api-description-check';
+import { countCallsOf } from '../helpers/calls';
 
 const provider = (url: string) =>
   createBlandProvider({ baseUrl: url, timeoutMs: 5_000, retryBaseMs: 5, maxRetries: 2 });
@@ -61,16 +62,7 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
   }
   const sync = (app: FastifyInstance, cookie: string) =>
     app.inject({ method: 'POST', url: '/api/client/calls/sync', headers: { cookie } });
-  const countCalls = async (clientId: string) =>
-    Number(
-      (
-        await t.deps.db
-          .selectFrom('calls')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('client_id', '=', clientId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const countCalls = (clientId: string) => countCallsOf(t.deps.db, clientId);
   const history = async (clientId: string) =>
     (
       await t.app.inject({

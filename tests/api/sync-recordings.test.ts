@@ -3,6 +3,7 @@ import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { countCallsOf } from '../helpers/calls';
 
 describe(`sync and recordings against the Bland simulator (${TEST_DB})`, () => {
   let sim: VoiceSim;
@@ -41,16 +42,7 @@ describe(`sync and recordings against the Bland simulator (${TEST_DB})`, () => {
   }
   const sync = (cookie: string) =>
     t.app.inject({ method: 'POST', url: '/api/client/calls/sync', headers: { cookie } });
-  const countCalls = async (clientId: string) =>
-    Number(
-      (
-        await t.deps.db
-          .selectFrom('calls')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('client_id', '=', clientId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const countCalls = (clientId: string) => countCallsOf(t.deps.db, clientId);
 
   it('pages until a short page when the provider gives no total_count (as in Bland’s own example)', async () => {
     // 1,000 is a full page: with total_count absent, `count` (the page size) is no total.

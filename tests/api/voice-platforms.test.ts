@@ -14,6 +14,7 @@ import { createRetellProvider } from '../../src/server/providers/voice/retell';
 import { createVapiProvider } from '../../src/server/providers/voice/vapi';
 import { createAdminUser, loginAdmin, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { countCallsOf } from '../helpers/calls';
 
 const FAST = { timeoutMs: 2_000, retryBaseMs: 10, maxRetries: 1 };
 
@@ -344,16 +345,7 @@ describe(`Vapi and Retell beside Bland (${TEST_DB})`, () => {
     expect(rSeen).toHaveLength(5);
   });
 
-  const countCalls = async (clientId: string) =>
-    Number(
-      (
-        await t.deps.db
-          .selectFrom('calls')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('client_id', '=', clientId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const countCalls = (clientId: string) => countCallsOf(t.deps.db, clientId);
 
   it('accepts a delivery signed at Vapi’s HMAC defaults, refuses a stale one, and merges a replayed body-only one', async () => {
     const key = 'vapi-private-key-0007';

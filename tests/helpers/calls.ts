@@ -2,7 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingCall, createCallsRepository } from '../../src/server/calls/write/calls-repository';
 import type { AppDeps } from '../../src/server/context';
+import type { Database } from '../../src/server/db/schema';
 import type { ClientRow } from '../../src/server/db/schema';
+import type { Kysely } from 'kysely';
 
 export function makeCall(overrides: Partial<IncomingCall> = {}): IncomingCall {
   return {
@@ -25,4 +27,14 @@ export function makeCall(overrides: Partial<IncomingCall> = {}): IncomingCall {
 
 export async function storeCalls(deps: AppDeps, client: ClientRow, calls: Partial<IncomingCall>[]) {
   return createCallsRepository(deps.db, deps.now).upsertCalls(client, calls.map(makeCall));
+}
+
+/** How many calls a client has stored. */
+export async function countCallsOf(db: Kysely<Database>, clientId: string): Promise<number> {
+  const { n } = await db
+    .selectFrom('calls')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('client_id', '=', clientId)
+    .executeTakeFirstOrThrow();
+  return Number(n);
 }

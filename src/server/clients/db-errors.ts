@@ -12,5 +12,11 @@ export function isUniqueViolation(error: unknown): boolean {
  */
 export function isTransientDbError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === '40P01' || code === '40001' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY'));
+  return code === '40P01' || code === '40001' || isSqliteBusy(error);
+}
+
+/** SQLite stayed busy past its timeout: another connection held the write lock. */
+export function isSqliteBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }

@@ -39,6 +39,7 @@ import {
   tryTakeSyncLock,
   updateClient,
 } from '../../clients/clients-repository';
+import { isSqliteBusy } from '../../clients/db-errors';
 
 const FIRST_SYNC_DAYS = 90;
 const PAGE_SIZE = 1000;
@@ -60,11 +61,6 @@ export class SyncBusyError extends HttpError {
   ) {
     super(409, message);
   }
-}
-
-function isSqliteBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
 async function busyError(deps: AppDeps, clientId: string): Promise<SyncBusyError> {
