@@ -13,10 +13,11 @@ import { buildApp } from '../../src/server/http/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { SYNC_STALE_MS } from '../../src/server/calls/ingest/sync-runs';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
-import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
+import { createAdminUser, loginAdmin } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 import { checkAnswersAgainstDescription, expectNoUndescribedAnswers } from '../helpers/api-description-check';
 import { countCallsOf } from '../helpers/calls';
+import { createClientWithSimCalls } from '../helpers/bland';
 
 const provider = (url: string) =>
   createBlandProvider({ baseUrl: url, timeoutMs: 5_000, retryBaseMs: 5, maxRetries: 2 });
@@ -45,21 +46,7 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
     sim.state.failingDetails.clear();
   });
 
-  let keySeq = 0;
-  async function clientWithKey(calls: number) {
-    const apiKey = `faults-key-${TEST_DB}-${++keySeq}`;
-    sim.addKey(apiKey);
-    sim.addCalls(apiKey, {
-      count: calls,
-      spreadDays: 10,
-      overrides: { status: 'completed', completed: true, queue_status: 'complete', transferred_to: null },
-    });
-    const client = await createClient(t.deps, {
-      bland_api_key_enc: t.deps.secrets.encrypt(apiKey),
-      api_key_status: 'valid',
-    });
-    return { apiKey, client, cookie: await loginClient(t.app, client.email) };
-  }
+  const clientWithKey = (calls = 0) => createClientWithSimCalls(t, sim, calls);
   const sync = (app: FastifyInstance, cookie: string) =>
     app.inject({ method: 'POST', url: '/api/client/calls/sync', headers: { cookie } });
   const countCalls = (clientId: string) => countCallsOf(t.deps.db, clientId);

@@ -4,6 +4,7 @@ import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 import { countCallsOf } from '../helpers/calls';
+import { createClientWithSimCalls } from '../helpers/bland';
 
 describe(`sync and recordings against the Bland simulator (${TEST_DB})`, () => {
   let sim: VoiceSim;
@@ -24,22 +25,7 @@ describe(`sync and recordings against the Bland simulator (${TEST_DB})`, () => {
   });
   beforeEach(() => sim.setMode('normal'));
 
-  let keySeq = 0;
-  async function clientWithKey(calls = 0) {
-    const apiKey = `sim-key-${TEST_DB}-${++keySeq}`;
-    sim.addKey(apiKey);
-    if (calls)
-      sim.addCalls(apiKey, {
-        count: calls,
-        spreadDays: 10,
-        overrides: { status: 'completed', completed: true, queue_status: 'complete', transferred_to: null },
-      });
-    const client = await createClient(t.deps, {
-      bland_api_key_enc: t.deps.secrets.encrypt(apiKey),
-      api_key_status: 'valid',
-    });
-    return { apiKey, client, cookie: await loginClient(t.app, client.email) };
-  }
+  const clientWithKey = (calls = 0) => createClientWithSimCalls(t, sim, calls);
   const sync = (cookie: string) =>
     t.app.inject({ method: 'POST', url: '/api/client/calls/sync', headers: { cookie } });
   const countCalls = (clientId: string) => countCallsOf(t.deps.db, clientId);

@@ -1,6 +1,9 @@
 /** Bland post-call webhook bodies as the provider sends them (DESIGN §7), and their delivery. */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { VoiceSim } from '../../sim/voice-provider';
+import type { AppDeps } from '../../src/server/context';
+import { createClient, loginClient } from './factories';
 
 /** POSTs a webhook body (an object as JSON, a string as its bytes) to a client's webhook URL. */
 export function deliverWebhook(
@@ -45,4 +48,28 @@ export function blandCallBody(overrides: Record<string, unknown> = {}): Record<s
     ],
     ...overrides,
   };
+}
+
+/**
+ * A signed-in client whose API key is an account at the Bland stand-in holding `calls` finished
+ * calls over the last ten days: what a sync test starts from.
+ */
+export async function createClientWithSimCalls(
+  t: { app: FastifyInstance; deps: AppDeps },
+  sim: VoiceSim,
+  calls = 0,
+) {
+  const apiKey = `sim-key-${randomUUID()}`;
+  sim.addKey(apiKey);
+  if (calls > 0)
+    sim.addCalls(apiKey, {
+      count: calls,
+      spreadDays: 10,
+      overrides: { status: 'completed', completed: true, queue_status: 'complete', transferred_to: null },
+    });
+  const client = await createClient(t.deps, {
+    bland_api_key_enc: t.deps.secrets.encrypt(apiKey),
+    api_key_status: 'valid',
+  });
+  return { apiKey, client, cookie: await loginClient(t.app, client.email) };
 }
