@@ -3,8 +3,9 @@
  * webhooks, merged without losing values, shown in the call detail (the agency's price only to
  * the admin), and filled in for older calls from their stored payloads.
  */
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backfillCallInsights } from '../../src/server/calls/write/insights-backfill';
+import { backfillCallInsights } from '../../src/server/db/migrations/005_call_insights';
 import { blandCallBody, deliverWebhook } from '../helpers/bland';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
@@ -165,7 +166,8 @@ describe(`call insights (${TEST_DB})`, () => {
       })
       .where('id', '=', before.id)
       .execute();
-    expect(await backfillCallInsights(t.deps.db)).toBeGreaterThanOrEqual(1);
+    // Migrations see an untyped database, as the migrator hands it to them.
+    expect(await backfillCallInsights(t.deps.db as unknown as Kysely<unknown>)).toBeGreaterThanOrEqual(1);
     const after = await rowOf(client.id, String(body.call_id));
     expect(after).toMatchObject({
       summary: before.summary,

@@ -47,7 +47,10 @@ export function createCallExports(deps: AppDeps) {
       what: 'exports',
     });
     running.set(account, held + 1);
+    let holding = true;
     const release = () => {
+      if (!holding) return;
+      holding = false;
       const left = (running.get(account) ?? 1) - 1;
       if (left > 0) running.set(account, left);
       else running.delete(account);
@@ -56,14 +59,8 @@ export function createCallExports(deps: AppDeps) {
     const stream = exportCalls(db, scope, query, format);
     // The slot is the download's, not the generation's: it is held until the response has been
     // sent or broken off, so a slow download still counts against the account.
-    let released = false;
-    const releaseOnce = () => {
-      if (released) return;
-      released = true;
-      release();
-    };
-    reply.raw.once('close', releaseOnce);
-    stream.once('error', releaseOnce);
+    reply.raw.once('close', release);
+    stream.once('error', release);
     const filename = `${name}-${new Date(now()).toISOString().slice(0, 10)}.${format}`;
     return reply
       .header('content-type', EXPORT_TYPES[format])

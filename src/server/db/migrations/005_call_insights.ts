@@ -33,7 +33,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
 
 /*
  * Frozen copy, 2026-11-27, of what this migration ran from the app: `backfillCallInsights`
- * (calls/write/insights-backfill.ts), reading Bland's payload with `blandCallSchema` and
+ * (calls/write/insights-backfill.ts, since removed: nothing else ran it), reading Bland's payload with `blandCallSchema` and
  * `mapBlandInsights` (providers/voice/bland-payload.ts, with the field readers of
  * payload-fields.ts) into `insightColumns` (calls/write/insight-columns.ts). A migration must do
  * forever what it did when it first ran, so it imports nothing from the app: a later change to how
@@ -59,7 +59,8 @@ interface Tables {
 
 const BATCH = 500;
 
-async function backfillCallInsights(anyDb: Kysely<unknown>): Promise<number> {
+/** Exported for tests/api/call-insights.test.ts, which runs it on calls stored without insights. */
+export async function backfillCallInsights(anyDb: Kysely<unknown>): Promise<number> {
   const db = anyDb as unknown as Kysely<Tables>;
   let after = '';
   let filled = 0;
