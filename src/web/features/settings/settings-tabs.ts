@@ -1,6 +1,14 @@
 /** The settings page's tabs and how `?tab=` picks one (pure, tested). */
 
-export const SETTINGS_TABS = ['account', 'subscription', 'outcomes', 'notifications', 'security'] as const;
+export const SETTINGS_TABS = [
+  'account',
+  'subscription',
+  'outcomes',
+  'notifications',
+  'security',
+  'users',
+  'activity',
+] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 /** `?tab=`: one of the tabs; anything else opens Account. */

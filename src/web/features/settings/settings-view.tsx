@@ -2,7 +2,7 @@
  * /settings (SPEC §2 "Client settings", issue 13's Outcomes): the tabs chosen by `?tab=`; Back to Dashboard; the
  * subscription tab shows the outcome of a checkout from `?success=true`.
  */
-import { ArrowLeft, Bell, CreditCard, Shield, Target, User } from 'lucide-react';
+import { ArrowLeft, Bell, CreditCard, History, Shield, Target, User, Users } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
 import type { ClientSession } from '../../../contract/auth';
 import { Button } from '../../components/ui/button';
@@ -11,9 +11,11 @@ import { AccountSettingsForm } from './account-form';
 import { NotificationsForm } from './notifications-form';
 import { WebhookEndpointCard } from './webhook-endpoint-card';
 import { OutcomesTab } from './outcomes-tab';
+import { ActivityTab } from './activity-tab';
 import { SecurityTab } from './security-tab';
 import { type SettingsTab, parseSettingsTab } from './settings-tabs';
 import { SubscriptionTab } from './subscription-tab';
+import { UsersTab } from './users-tab';
 
 const TABS: { value: SettingsTab; label: string; icon: typeof User }[] = [
   { value: 'account', label: 'Account', icon: User },
@@ -21,6 +23,8 @@ const TABS: { value: SettingsTab; label: string; icon: typeof User }[] = [
   { value: 'outcomes', label: 'Outcomes', icon: Target },
   { value: 'notifications', label: 'Notifications', icon: Bell },
   { value: 'security', label: 'Security', icon: Shield },
+  { value: 'users', label: 'Users', icon: Users },
+  { value: 'activity', label: 'Activity', icon: History },
 ];
 
 export function SettingsView({ client }: { client: ClientSession }) {
@@ -48,7 +52,7 @@ export function SettingsView({ client }: { client: ClientSession }) {
         onValueChange={(next) => navigate(`/settings?tab=${next}`, { replace: true })}
         className="gap-6"
       >
-        <TabsList className="grid h-auto w-full grid-cols-2 gap-1 sm:grid-cols-5">
+        <TabsList className="grid h-auto w-full grid-cols-2 gap-1 sm:grid-cols-4 lg:grid-cols-7">
           {TABS.map(({ value, label, icon: Icon }) => (
             <TabsTrigger key={value} value={value} className="py-1.5">
               <Icon aria-hidden="true" />
@@ -71,6 +75,12 @@ export function SettingsView({ client }: { client: ClientSession }) {
         </TabsContent>
         <TabsContent value="security">
           <SecurityTab client={client} />
+        </TabsContent>
+        <TabsContent value="users">
+          <UsersTab />
+        </TabsContent>
+        <TabsContent value="activity">
+          <ActivityTab />
         </TabsContent>
       </Tabs>
     </main>
