@@ -19,7 +19,25 @@ export type ActivityAction =
   | 'role_change'
   | 'user_deactivated'
   | 'user_activated'
-  | 'user_removed';
+  | 'user_removed'
+  // Two-factor sign-in: turned on, off, reset by the agency, a recovery code spent.
+  | 'two_factor_enabled'
+  | 'two_factor_disabled'
+  | 'two_factor_reset'
+  | 'recovery_code_used'
+  // Sessions ended by their user (one, or all the others).
+  | 'session_ended'
+  // Reading callers' data: a file exported, a recording played or downloaded, a number shown.
+  | 'export'
+  | 'recording_play'
+  | 'recording_download'
+  | 'unmask'
+  // Settings: the profile, notifications, outcomes, privacy; keys and secrets; a password.
+  | 'settings_change'
+  | 'key_change'
+  | 'password_change'
+  // An agency administrator opened this client's dashboard (detail: which admin).
+  | 'view_as_client';
 
 export interface ActivityEntry {
   clientId: string;
