@@ -6,6 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import type { AdminSession, ClientSession } from '../../contract/auth';
+import type { SessionUser } from '../../contract/teams';
 import { apiJson, getQueryFn } from './api';
 import { failureToast } from './failure-toast';
 import { toast } from './use-toast';
@@ -15,13 +16,20 @@ export const sessionKeys = {
   admin: ['/api/admin/session'] as const,
 };
 
+/**
+ * The client session as the browser holds it: GET /api/client/session adds `user` (issue 36), but
+ * a login's answer (cached until the refetch right after it) has none, so `user` may be missing for
+ * a moment; permission checks treat that as "not yet" (lib/permissions.ts).
+ */
+export type BrowserClientSession = ClientSession & { user?: SessionUser };
+
 /** Logout and unauthorized redirects wait this long so the toast is seen first (SPEC §9). */
 export const REDIRECT_DELAY_MS = 500;
 
 export function useClientSession() {
   return useQuery({
     queryKey: sessionKeys.client,
-    queryFn: getQueryFn<ClientSession>({ on401: 'returnNull' }),
+    queryFn: getQueryFn<BrowserClientSession>({ on401: 'returnNull' }),
     staleTime: 0,
     refetchOnWindowFocus: true,
     retry: false,
