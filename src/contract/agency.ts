@@ -246,6 +246,10 @@ export const AUDIT_ACTIONS = [
   'admin.deactivate',
   'admin.activate',
   'admin.reset_password',
+  'client.user_resend_invite',
+  'client.user_reset_password',
+  'client.user_reset_two_factor',
+  'admins.require_two_factor',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -271,6 +275,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'admin.deactivate': 'Deactivated admin',
   'admin.activate': 'Reactivated admin',
   'admin.reset_password': 'Reset admin password',
+  'client.user_resend_invite': "Resent a client user's invitation",
+  'client.user_reset_password': 'Sent a client user a new password link',
+  'client.user_reset_two_factor': "Reset a client user's two-factor sign-in",
+  'admins.require_two_factor': 'Changed the two-factor rule for administrators',
 };
 
 export const AuditQuery = z.object({

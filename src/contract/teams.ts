@@ -105,7 +105,8 @@ export const UserIdParam = z.object({ id: z.string().trim().min(1).max(100) });
 
 export const AcceptInvitationBody = z.object({
   token: z.string().trim().min(1).max(200),
-  name: z.string().trim().min(1, 'Enter your name').max(200),
+  /** Required to accept an invitation; a password-reset link (the same mechanism) may leave it out. */
+  name: z.string().trim().min(1, 'Enter your name').max(200).optional(),
   password: z
     .string()
     .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)

@@ -393,6 +393,18 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Send the invitation again (the previous link stops working)',
     errors: [409, 429],
   },
+  // A person's own sessions, and the account's activity log (issue 36)
+  'GET /api/client/sessions': { summary: 'Where the signed-in person is signed in (this device marked)' },
+  'DELETE /api/client/sessions/{id}': {
+    summary: 'End one of the signed-in person’s sessions (the current one signs this browser out)',
+  },
+  'POST /api/client/sessions/end-others': { summary: 'End every other session of the signed-in person' },
+  'GET /api/client/activity': { summary: 'The account’s activity log, newest first, filtered and paged' },
+  'GET /api/client/activity/export': {
+    summary: 'Download the filtered activity log as CSV',
+    errors: [429],
+    responses: { 200: file('The activity log as CSV.', 'text/csv') },
+  },
   'POST /api/client/invitations/accept': {
     summary: 'Accept an invitation: set name and password, and sign in (sets the client session cookie)',
     errors: [401, 410],
@@ -402,6 +414,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/client/notifications': { summary: 'Notification preferences' },
   'PUT /api/client/notifications': { summary: 'Update notification preferences' },
   'GET /api/client/notifications/channels': { summary: 'Which notification channels this server can send' },
+  'GET /api/client/me/notifications': { summary: 'The signed-in person’s own notification choices' },
+  'PUT /api/client/me/notifications': { summary: 'Save the signed-in person’s own notification choices' },
   'GET /api/client/preferences': { summary: 'The client’s interface preferences' },
   'PUT /api/client/preferences': { summary: 'Save the client’s interface preferences' },
   'GET /api/admin/preferences': { summary: 'The admin’s interface preferences' },
@@ -620,6 +634,17 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [409],
   },
   'GET /api/admin/clients/{id}/sync-runs': { summary: 'A client’s recent syncs' },
+  'GET /api/admin/clients/{id}/users': {
+    summary: 'A client’s users: role, status, last sign-in, two-factor',
+  },
+  'POST /api/admin/clients/{id}/users/{userId}/resend-invite': {
+    summary: 'Send a client user’s invitation again (the previous link stops working)',
+    errors: [409, 429],
+  },
+  'POST /api/admin/clients/{id}/users/{userId}/reset-password': {
+    summary: 'E-mail an active client user a single-use link to choose a new password; ends their sessions',
+    errors: [409, 429],
+  },
   'POST /api/admin/clients/{id}/sync': {
     summary: 'Fetch the latest calls for one client',
     errors: [409, 502],

@@ -10,11 +10,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ClientLoginResponse } from '../../contract/auth';
-import { isoTime } from '../../contract/common';
 import {
   AcceptInvitationBody,
   ClientUser,
-  INVITATION_TTL_MS,
   InviteUserBody,
   TEAM_MESSAGES,
   UpdateUserBody,
@@ -39,6 +37,7 @@ import {
   listUsers,
   lockActiveOwners,
   markSignedIn,
+  setUserPassword,
   updateUser,
 } from '../clients/users-repository';
 import { randomToken, sha256Hex } from '../crypto/secrets';
@@ -46,30 +45,19 @@ import type { ClientRow, ClientUserRow, Database } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
 import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { renderEmail } from '../notifications/email-layout';
-import { sealEmail } from '../notifications/email-sender';
-import { enqueue } from '../notifications/outbox';
 import { recordActivity } from './activity';
+import adminUsersRoutes from './admin-users-routes';
+import { toClientUser } from './client-user-view';
+import { sendUserLink } from './invitation-email';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const USERS = { config: { permission: 'users' as const } };
 
-function toClientUser(row: ClientUserRow): ClientUser {
-  return {
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    role: row.role,
-    permissions: grantsOf(row),
-    status: row.status,
-    lastSignInAt: isoTime(row.last_sign_in_at),
-    twoFactor: false,
-  };
-}
-
 export default async function usersRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, now, config, secrets } = app.deps;
+  const { db, now, config } = app.deps;
+  // The agency's side of the same team (under /api/admin/), mounted with it.
+  await app.register(adminUsersRoutes);
 
   /** What the actor may not give: 403 naming it. */
   function checkGrant(actor: SessionUserRow, role: ClientUserRow['role'], extras: readonly string[]) {
@@ -87,51 +75,8 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
   }
 
   /** A new token for the user, its e-mail queued in the same transaction. */
-  async function sendInvitation(
-    trx: Kysely<Database>,
-    client: ClientRow,
-    user: ClientUserRow,
-    inviter: string,
-  ) {
-    const token = randomToken(32);
-    const expiresAt = now() + INVITATION_TTL_MS;
-    await updateUser(trx, client.id, user.id, {
-      invite_token_hash: sha256Hex(token),
-      invite_expires_at: expiresAt,
-      updated_at: now(),
-    });
-    const company = client.company_name || config.brandName;
-    const url = `${config.publicUrl.replace(/\/$/, '')}/accept-invite?token=${encodeURIComponent(token)}`;
-    const heading = `${inviter} invited you to ${company}`;
-    const email = {
-      to: user.email,
-      subject: heading,
-      ...renderEmail({
-        brand: config.brandName,
-        heading,
-        lines: [
-          `You are invited as ${user.role === 'owner' ? 'an Owner' : `a ${user.role[0].toUpperCase()}${user.role.slice(1)}`} of ${company}'s call dashboard.`,
-          'Open the link to choose your name and password. It works once, for 7 days.',
-        ],
-        action: { label: 'Accept the invitation', url },
-        footer: 'Not expecting this? Ignore this e-mail; nothing happens unless the link is opened.',
-      }),
-    };
-    await enqueue(
-      trx,
-      [
-        {
-          clientId: client.id,
-          channel: 'email',
-          topic: 'team.invitation',
-          // One message per token: a resend is a new message.
-          dedupeKey: `email:invitation:${user.id}:${sha256Hex(token).slice(0, 16)}`,
-          payload: sealEmail(secrets, email),
-        },
-      ],
-      now(),
-    );
-  }
+  const sendInvitation = (trx: Kysely<Database>, client: ClientRow, user: ClientUserRow, inviter: string) =>
+    sendUserLink(app.deps, trx, client, user, { kind: 'invitation', inviter });
 
   async function userOr404(clientId: string, id: string): Promise<ClientUserRow> {
     const user = await findUser(db, clientId, id);
@@ -325,17 +270,20 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
       const { token, name, password } = request.body;
       const tokenHash = sha256Hex(token);
       const invited = await findUserByInviteHash(db, tokenHash);
-      if (invited?.status !== 'invited') throw badRequest(TEAM_MESSAGES.invitationInvalid);
+      // An active user with a link holds a password reset the agency sent (admin-users-routes.ts).
+      const isReset = invited?.status === 'active';
+      if (!invited || (invited.status !== 'invited' && !isReset))
+        throw badRequest(TEAM_MESSAGES.invitationInvalid);
       if ((invited.invite_expires_at ?? 0) <= now())
         throw new HttpError(410, TEAM_MESSAGES.invitationExpired);
+      if (!isReset && !name) throw badRequest('Enter your name', { name: 'Enter your name' });
       const passwordHash = await hashPassword(password);
       const accepted = await db.transaction().execute(async (trx) => {
         // Single use: only the request that clears this token's hash accepts.
         const result = await trx
           .updateTable('client_users')
           .set({
-            name,
-            password_hash: passwordHash,
+            ...(name ? { name } : {}),
             status: 'active',
             invite_token_hash: null,
             invite_expires_at: null,
@@ -343,16 +291,18 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
           })
           .where('id', '=', invited.id)
           .where('invite_token_hash', '=', tokenHash)
-          .where('status', '=', 'invited')
+          .where('status', '=', invited.status)
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1) return false;
+        // Also the client's own password when this is its account login.
+        await setUserPassword(trx, invited, passwordHash, now());
         await recordActivity(
           trx,
           {
             clientId: invited.client_id,
             userId: invited.id,
-            action: 'invite_accepted',
-            detail: { email: invited.email },
+            action: isReset ? 'password_change' : 'invite_accepted',
+            detail: isReset ? { email: invited.email, via: 'reset_link' } : { email: invited.email },
           },
           now(),
         );

@@ -1,0 +1,145 @@
+/**
+ * The agency's side of a client's team (issue 36), admin-only like everything under /api/admin/:
+ * the client's users, resend an invitation, and send a user a single-use link to choose a new
+ * password (the invitation mechanism: the /accept-invite page serves it). A reset ends the user's
+ * sessions at once but leaves the current password working until the link is used, so a link sent
+ * to a mistyped or unread address does not lock an Owner out. Every write is a line of the agency's
+ * audit log and of the client's activity log (so the client sees what the agency did). Another
+ * client's user id is a 404, like an unknown one.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { MESSAGES } from '../../contract/admin';
+import { ClientUser, TEAM_MESSAGES } from '../../contract/teams';
+import { recordAudit } from '../audit/audit-log';
+import { requireAdmin } from '../auth/guards';
+import { findClient } from '../clients/clients-repository';
+import { endUserSessions, findUser, listUsers } from '../clients/users-repository';
+import type { ClientRow, ClientUserRow } from '../db/schema';
+import { enforceCreationCap } from '../http/creation-caps';
+import { conflict, notFound } from '../http/errors';
+import type { ZodTypeProvider } from '../http/route-schemas';
+import { recordActivity } from './activity';
+import { sendUserLink } from './invitation-email';
+import { toClientUser } from './client-user-view';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const ClientParam = z.object({ id: z.string().trim().min(1).max(100) });
+const ClientUserParam = ClientParam.extend({ userId: z.string().trim().min(1).max(100) });
+
+export const ADMIN_TEAM_MESSAGES = {
+  resetNeedsActive:
+    'Only an active user can be sent a new password link; an invited user needs the invitation again',
+} as const;
+
+export default async function adminUsersRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, now, config } = app.deps;
+
+  async function clientOr404(id: string): Promise<ClientRow> {
+    const client = await findClient(db, id);
+    if (!client) throw notFound(MESSAGES.clientNotFound);
+    return client;
+  }
+
+  async function userOr404(client: ClientRow, userId: string): Promise<ClientUserRow> {
+    const user = await findUser(db, client.id, userId);
+    if (!user) throw notFound(TEAM_MESSAGES.userNotFound);
+    return user;
+  }
+
+  // Links sent by the agency count in the client's invitation cap: one budget per client's mailbox.
+  async function capLinks(reply: FastifyReply, clientId: string) {
+    await enforceCreationCap(app.deps, reply, {
+      key: `invitation:${clientId}`,
+      max: config.creationCaps.invitationsPerDay,
+      windowMs: DAY_MS,
+      what: 'invitations',
+    });
+  }
+
+  app.get(
+    '/api/admin/clients/:id/users',
+    { schema: { params: ClientParam, response: { 200: z.array(ClientUser) } } },
+    async (request) => {
+      const client = await clientOr404(request.params.id);
+      return (await listUsers(db, client.id)).map(toClientUser);
+    },
+  );
+
+  app.post(
+    '/api/admin/clients/:id/users/:userId/resend-invite',
+    { schema: { params: ClientUserParam, response: { 200: ClientUser } } },
+    async (request, reply) => {
+      const admin = requireAdmin(request);
+      const client = await clientOr404(request.params.id);
+      const target = await userOr404(client, request.params.userId);
+      if (target.status !== 'invited') throw conflict(TEAM_MESSAGES.notInvited);
+      await capLinks(reply, client.id);
+      const updated = await db.transaction().execute(async (trx) => {
+        await sendUserLink(app.deps, trx, client, target, { kind: 'invitation', inviter: config.brandName });
+        const detail = { targetId: target.id, email: target.email, byAgency: admin.name || admin.username };
+        await recordAudit(
+          trx,
+          {
+            adminId: admin.id,
+            action: 'client.user_resend_invite',
+            clientId: client.id,
+            detail: { targetId: target.id },
+          },
+          now(),
+        );
+        await recordActivity(
+          trx,
+          { clientId: client.id, userId: null, action: 'invite_resent', detail },
+          now(),
+        );
+        return (await findUser(trx, client.id, target.id)) as ClientUserRow;
+      });
+      return toClientUser(updated);
+    },
+  );
+
+  app.post(
+    '/api/admin/clients/:id/users/:userId/reset-password',
+    { schema: { params: ClientUserParam, response: { 200: z.object({ success: z.literal(true) }) } } },
+    async (request, reply) => {
+      const admin = requireAdmin(request);
+      const client = await clientOr404(request.params.id);
+      const target = await userOr404(client, request.params.userId);
+      if (target.status !== 'active') throw conflict(ADMIN_TEAM_MESSAGES.resetNeedsActive);
+      await capLinks(reply, client.id);
+      await db.transaction().execute(async (trx) => {
+        await sendUserLink(app.deps, trx, client, target, { kind: 'password_reset' });
+        // Whoever is signed in as this user now (perhaps the reason for the reset) is signed out.
+        await endUserSessions(trx, target);
+        await recordAudit(
+          trx,
+          {
+            adminId: admin.id,
+            action: 'client.user_reset_password',
+            clientId: client.id,
+            detail: { targetId: target.id },
+          },
+          now(),
+        );
+        await recordActivity(
+          trx,
+          {
+            clientId: client.id,
+            userId: null,
+            action: 'password_change',
+            detail: {
+              targetId: target.id,
+              email: target.email,
+              byAgency: admin.name || admin.username,
+              linkSent: true,
+            },
+          },
+          now(),
+        );
+      });
+      return { success: true as const };
+    },
+  );
+}
