@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../context';
 import type { ClientRow, ClientUserRow } from '../db/schema';
-import { sessionCookie, setSessionCookie } from './sessions';
+import { deviceOf, sessionCookie, setSessionCookie } from './sessions';
 
 /** An active user of an active, onboarded client. */
 export function canSignIn(found: { client: ClientRow; user: Pick<ClientUserRow, 'status'> }): boolean {
@@ -25,6 +25,6 @@ export async function signInClientUser(
   userId: string,
 ): Promise<void> {
   await deps.sessions.destroy(sessionCookie(request, 'client'));
-  const rawId = await deps.sessions.create('client', clientId, userId);
+  const rawId = await deps.sessions.create('client', clientId, userId, deviceOf(request));
   setSessionCookie(reply, 'client', rawId, { secure: deps.config.publicUrl.startsWith('https://') });
 }

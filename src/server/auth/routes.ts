@@ -26,7 +26,7 @@ import { recordActivity } from '../teams/activity';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
 import { toSessionUser } from './permissions';
 import { canSignIn, signInClientUser } from './client-sign-in';
-import { clearSessionCookie, sessionCookie, setSessionCookie } from './sessions';
+import { clearSessionCookie, deviceOf, sessionCookie, setSessionCookie } from './sessions';
 
 export default async function authRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -43,7 +43,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
   ) {
     // Rotate: whatever session id the browser had before login is discarded.
     await sessions.destroy(sessionCookie(request, kind));
-    setSessionCookie(reply, kind, await sessions.create(kind, id), cookieOpts);
+    setSessionCookie(reply, kind, await sessions.create(kind, id, undefined, deviceOf(request)), cookieOpts);
   }
   const startClientSession = (
     request: FastifyRequest,

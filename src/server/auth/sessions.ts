@@ -17,8 +17,26 @@ export interface SubjectOf {
 }
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-/** Sliding expiry is written at most this often, not on every request. */
-const TOUCH_INTERVAL_MS = 60 * 60 * 1000;
+/**
+ * Sliding expiry and last seen are written at most this often, not on every request: often
+ * enough for the sessions list's "last seen" (issue 36), rare enough to cost one write per
+ * browser every few minutes.
+ */
+export const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
+/** A user keeps at most this many sessions; a new one ends the least recently seen (issue 36). */
+export const MAX_SESSIONS_PER_USER = 20;
+
+/** Where a session was opened from, for the sessions list (issue 36). */
+export interface SessionDevice {
+  userAgent: string | null;
+  ip: string | null;
+}
+
+/** The request's browser and address; `request.ip` follows Fastify's trustProxy setting. */
+export function deviceOf(request: FastifyRequest): SessionDevice {
+  const agent = request.headers['user-agent'];
+  return { userAgent: agent ? agent.slice(0, 500) : null, ip: request.ip ? request.ip.slice(0, 100) : null };
+}
 
 export const COOKIE_NAMES: Record<SessionKind, string> = { client: 'client_sid', admin: 'admin_sid' };
 
@@ -37,8 +55,11 @@ export type SessionUserRow = Pick<
 >;
 
 export interface SessionStore {
-  /** `userId`: the client user a client session signs in. */
-  create(kind: SessionKind, subjectId: string, userId?: string): Promise<string>;
+  /**
+   * `userId`: the client user a client session signs in; `device`: where it is opened from. The
+   * user's (or admin's) sessions beyond MAX_SESSIONS_PER_USER end in the same transaction.
+   */
+  create(kind: SessionKind, subjectId: string, userId?: string, device?: SessionDevice): Promise<string>;
   /** A client session's client and user, in one query; null when none is live. */
   resolveClient(rawId: string | undefined): Promise<{ client: ClientRow; user: SessionUserRow } | null>;
   /**
@@ -52,21 +73,27 @@ export interface SessionStore {
 
 export function createSessionStore(db: Kysely<Database>, now: () => number = Date.now): SessionStore {
   return {
-    async create(kind, subjectId, userId) {
+    async create(kind, subjectId, userId, device) {
       const rawId = randomToken(32);
       const t = now();
-      await db
-        .insertInto('sessions')
-        .values({
-          id_hash: sha256Hex(rawId),
-          kind,
-          subject_id: subjectId,
-          user_id: userId ?? null,
-          created_at: t,
-          expires_at: t + SESSION_TTL_MS,
-          last_seen_at: t,
-        })
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('sessions')
+          .values({
+            id_hash: sha256Hex(rawId),
+            public_id: randomToken(12),
+            kind,
+            subject_id: subjectId,
+            user_id: userId ?? null,
+            created_at: t,
+            expires_at: t + SESSION_TTL_MS,
+            last_seen_at: t,
+            user_agent: device?.userAgent ?? null,
+            ip: device?.ip ?? null,
+          })
+          .execute();
+        await endSessionsBeyondCap(trx, kind, subjectId, userId ?? null, sha256Hex(rawId));
+      });
       // Expired rows are swept opportunistically; there is no background job to forget.
       await db.deleteFrom('sessions').where('expires_at', '<', t).execute();
       return rawId;
@@ -166,4 +193,42 @@ export function clearSessionCookie(reply: FastifyReply, kind: SessionKind, opts:
 
 export function sessionCookie(request: FastifyRequest, kind: SessionKind): string | undefined {
   return request.cookies[COOKIE_NAMES[kind]];
+}
+
+/**
+ * Ends the sessions of one person beyond the newest MAX_SESSIONS_PER_USER by last seen: a client
+ * user's (by user id), or an admin's. A client session without a user id (opened before teams) is
+ * not counted: it expires on its own.
+ */
+async function endSessionsBeyondCap(
+  trx: Kysely<Database>,
+  kind: SessionKind,
+  subjectId: string,
+  userId: string | null,
+  newIdHash: string,
+): Promise<void> {
+  if (kind === 'client' && !userId) return;
+  const mine = trx
+    .selectFrom('sessions')
+    .where('kind', '=', kind)
+    .$if(kind === 'client', (q) => q.where('user_id', '=', userId))
+    .$if(kind === 'admin', (q) => q.where('subject_id', '=', subjectId));
+  // The new session always stays (times can tie): the others keep the newest cap - 1.
+  const beyond = await mine
+    .select('id_hash')
+    .where('id_hash', '!=', newIdHash)
+    .orderBy('last_seen_at', 'desc')
+    .orderBy('created_at', 'desc')
+    .offset(MAX_SESSIONS_PER_USER - 1)
+    .limit(1000)
+    .execute();
+  if (beyond.length === 0) return;
+  await trx
+    .deleteFrom('sessions')
+    .where(
+      'id_hash',
+      'in',
+      beyond.map((r) => r.id_hash),
+    )
+    .execute();
 }

@@ -21,6 +21,10 @@ import * as callSearchByClient from './migrations/018_call_search_by_client';
 import * as callSearchFtsByClient from './migrations/019_call_search_fts_by_client';
 import * as syncRunsStatus from './migrations/020_sync_runs_status';
 import * as clientUsers from './migrations/021_client_users';
+import * as twoFactor from './migrations/022_two_factor';
+import * as sessionDevices from './migrations/023_session_devices';
+import * as numberPrivacy from './migrations/024_number_privacy';
+import * as userNotificationChoices from './migrations/025_user_notification_choices';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -46,6 +50,10 @@ const migrations: Record<string, Migration> = {
   '019_call_search_fts_by_client': callSearchFtsByClient,
   '020_sync_runs_status': syncRunsStatus,
   '021_client_users': clientUsers,
+  '022_two_factor': twoFactor,
+  '023_session_devices': sessionDevices,
+  '024_number_privacy': numberPrivacy,
+  '025_user_notification_choices': userNotificationChoices,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

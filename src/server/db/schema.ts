@@ -14,6 +14,11 @@ export interface AdminsTable {
   last_login_at: number | null;
   /** 0: deactivated by another admin (013_agency_console); cannot sign in, sessions ended. */
   is_active: Generated<number>;
+  /** 022_two_factor: see TwoFactorColumns. */
+  two_factor_secret_enc: string | null;
+  two_factor_pending_enc: string | null;
+  two_factor_enabled_at: number | null;
+  two_factor_last_step: number | null;
 }
 
 /** pending: a wizard draft; active: onboarded; demo: the public demo tenant (never listed, never logged in). */
@@ -68,6 +73,10 @@ export interface ClientsTable {
   sync_lock_owner: string | null;
   created_at: number;
   updated_at: number;
+  /** 022_two_factor: 1 when an Owner requires two-factor sign-in of every user of the client. */
+  require_two_factor: Generated<number>;
+  /** 024_number_privacy: 1 masks callers' numbers for every user until one call's is shown. */
+  hide_numbers_until_shown: Generated<number>;
 }
 
 export type SessionKind = 'client' | 'admin';
@@ -82,6 +91,11 @@ export interface SessionsTable {
   last_seen_at: number;
   /** 021_client_users: the user a client session signs in; null (older sessions): the account login. */
   user_id: string | null;
+  /** 023_session_devices: the id the sessions list shows (random; never derived from the cookie). */
+  public_id: string;
+  /** 023_session_devices: the browser's User-Agent and address at sign-in; null on older rows. */
+  user_agent: string | null;
+  ip: string | null;
 }
 
 /** 021_client_users: the people of a client (clients/users-repository.ts). */
@@ -106,6 +120,19 @@ export interface ClientUsersTable {
   created_at: number;
   updated_at: number;
   last_sign_in_at: number | null;
+  /**
+   * 022_two_factor (the same four on admins): the TOTP secret and the one being set up, both
+   * sealed with the secret box; when it was turned on; the last time step a code was accepted at.
+   */
+  two_factor_secret_enc: string | null;
+  two_factor_pending_enc: string | null;
+  two_factor_enabled_at: number | null;
+  two_factor_last_step: number | null;
+  /** 025_user_notification_choices: 1 on, 0 off, null follows the account's switch. */
+  notify_email: number | null;
+  notify_sms: number | null;
+  /** 025_user_notification_choices: the user's own number for texts (E.164); null: none. */
+  sms_number: string | null;
 }
 
 /** 021_client_users: what a client's people did, for the activity log the client reads. */
@@ -458,6 +485,8 @@ export interface Database {
   live_events: LiveEventsTable;
   client_users: ClientUsersTable;
   client_activity: ClientActivityTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  two_factor_challenges: TwoFactorChallengesTable;
 }
 
 /** 014_live_events: what changed for a client, for its live streams (live/live-hub.ts). */
@@ -469,6 +498,28 @@ export interface LiveEventsTable {
   /** JSON of the event's data (contract/live.ts). */
   payload: string;
   created_at: number;
+}
+
+/** 022_two_factor: who a recovery code or a pending sign-in belongs to. */
+export type TwoFactorSubjectKind = 'client_user' | 'admin';
+
+/** 022_two_factor: ten single-use codes per person; only their sha256. */
+export interface TwoFactorRecoveryCodesTable {
+  id: string;
+  subject_kind: TwoFactorSubjectKind;
+  subject_id: string;
+  code_hash: string;
+  used_at: number | null;
+  created_at: number;
+}
+
+/** 022_two_factor: a sign-in awaiting its code (five minutes); the sha256 of the browser's token. */
+export interface TwoFactorChallengesTable {
+  id_hash: string;
+  kind: TwoFactorSubjectKind;
+  subject_id: string;
+  created_at: number;
+  expires_at: number;
 }
 
 /** Values every instance on the database shares (002_app_settings). */
