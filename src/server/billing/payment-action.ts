@@ -12,6 +12,7 @@ import type { ClientRow } from '../db/schema';
 import { HttpError, notFound } from '../http/errors';
 import { renderEmail } from '../notifications/email-layout';
 import { type NewMessage, enqueue } from '../notifications/outbox';
+import { toBillingHolders } from '../notifications/recipients';
 import { syncStripeSubscription } from './activation';
 import { awaitStripe } from './await-stripe';
 import type { BillingContext } from './billing-context';
@@ -146,7 +147,8 @@ export async function queuePaymentAlerts(
     },
     footer: 'Account alerts are always sent: they are about your plan and payments.',
   });
-  const messages: NewMessage[] = [
+  // The client's alert goes to each of its people holding `billing` (issue 36).
+  const messages: NewMessage[] = await toBillingHolders(db, [
     {
       clientId,
       channel: 'email',
@@ -154,7 +156,7 @@ export async function queuePaymentAlerts(
       dedupeKey: `email:payment-${alert.kind}:${alert.key}`,
       payload: { to: client.email, subject: heading, ...content },
     },
-  ];
+  ]);
   const admin = config.mail.adminEmail;
   if (alert.kind === 'failed' && admin) {
     const name = client.company_name || client.email;

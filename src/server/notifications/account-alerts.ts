@@ -1,7 +1,8 @@
 /**
  * Account alerts (issue 14), always on whatever the switches say: minutes used at 80 % and 100 %
  * of the plan (once per month each), a cancelled subscription about to end (once), and, to the
- * agency (ADMIN_EMAIL), clients whose calls stopped arriving. Payment alerts are queued by the
+ * agency (ADMIN_EMAIL), clients whose calls stopped arriving. A client's alerts go to each of its
+ * people holding `billing` (issue 36, recipients.ts). Payment alerts are queued by the
  * payment webhooks (billing/payment-action.ts); digests and reports by scheduled-reports.ts. Checked every few minutes by every instance; the outbox's dedupe keys make
  * the checks idempotent, so two instances checking at once still send one e-mail.
  */
@@ -19,6 +20,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/schema';
 import { renderEmail } from './email-layout';
 import { type NewMessage, enqueue } from './outbox';
+import { toBillingHolders } from './recipients';
 import { scheduledReports } from './scheduled-reports';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -167,10 +169,13 @@ export async function checkAccountAlerts(
         (r) => r.dedupe_key,
       ),
     );
-  const messages = [
+  const billing = await toBillingHolders(db, [
     ...(await usageAlerts(db, config, brand, now)),
-    ...(await silentClientAlerts(db, config, brand, now)),
     ...(await subscriptionEndingAlerts(db, config, brand, now)),
+  ]);
+  const messages = [
+    ...billing,
+    ...(await silentClientAlerts(db, config, brand, now)),
     ...(await scheduledReports(db, config, brand, now, alreadyQueued)),
   ];
   return enqueue(db, messages, now);

@@ -2,7 +2,8 @@
  * What a stored call makes the product send (issue 14), decided in the transaction that stores
  * it: an e-mail when it needs attention or reaches an outcome the client asked to hear about, a
  * text when it needs attention (held through quiet hours), and a webhook event once it is
- * finished. One message per call and channel, whatever re-deliveries or syncs follow (dedupe keys).
+ * finished. One message per call, channel and recipient (issue 36: each of the client's people who
+ * chose it, recipients.ts), whatever re-deliveries or syncs follow (dedupe keys).
  * Only the decision is made here; the senders render the call as it is when they send
  * (call-messages.ts), so nothing here needs the server's configuration.
  */
@@ -12,24 +13,32 @@ import { attentionReasonsOf } from '../calls/read/call-queries';
 import { notificationTargetsOf } from '../clients/clients-repository';
 import type { CallRow, Database } from '../db/schema';
 import type { OutcomeSet } from '../outcomes/outcomes-repository';
+import { type UserRecipient, listRecipientUsers } from '../teams/notification-choices';
 import { type NewMessage, enqueue } from './outbox';
 import { endOfQuietHours } from './quiet-hours';
+import { holds, pickRecipients, recipientKey, recipientsOf, wantsEmail, wantsSms } from './recipients';
 
 /** Statuses after which a call changes no more (a webhook event is sent once). */
 const FINISHED = new Set(['completed', 'failed', 'transferred']);
 
 interface ClientFacts {
   id: string;
+  email: string;
   phone_number: string | null;
   timezone: string;
   onboarding_status: string;
   webhook_url: string | null;
 }
 
-/** What a call message carries: the call, and why it was sent. */
+/** What a call message carries: the call, why it was sent, and to whom (issue 36). */
 export interface CallMessagePayload {
   callId: string;
   reasons: string[];
+  /**
+   * The user it is for: their address and whether they see full numbers are read when it is sent.
+   * Absent (messages queued before teams, clients without users): the account's own login.
+   */
+  userId?: string;
 }
 
 function shouldEmail(call: CallRow, set: OutcomeSet | undefined): { attention: string[]; outcome: boolean } {
@@ -38,13 +47,17 @@ function shouldEmail(call: CallRow, set: OutcomeSet | undefined): { attention: s
   return { attention, outcome };
 }
 
-/** The messages for calls just stored or changed; rows are the calls as they are now. */
+/**
+ * The messages for calls just stored or changed; rows are the calls as they are now. E-mails and
+ * texts go to each of the client's people who chose them and may read calls (recipients.ts).
+ */
 export function callMessages(
   calls: CallRow[],
   clients: Map<string, ClientFacts>,
   prefs: Map<string, StoredNotificationPrefs>,
   sets: Map<string, OutcomeSet>,
   now: number,
+  users: Map<string, UserRecipient[]> = new Map(),
 ): NewMessage[] {
   const messages: NewMessage[] = [];
   for (const call of calls) {
@@ -55,23 +68,31 @@ export function callMessages(
     if (call.source === 'sample' || call.verified !== 1 || call.is_proxy !== 0 || !FINISHED.has(call.status))
       continue;
     const { attention, outcome } = shouldEmail(call, sets.get(call.client_id));
-    if (pref.emailNotifications && (attention.length > 0 || outcome))
-      messages.push({
-        clientId: client.id,
-        channel: 'email',
-        topic: attention.length > 0 ? 'call.attention' : 'call.outcome',
-        dedupeKey: `email:call:${call.id}`,
-        payload: { callId: call.id, reasons: attention } satisfies CallMessagePayload,
-      });
-    if (pref.smsNotifications && attention.length > 0 && client.phone_number)
-      messages.push({
-        clientId: client.id,
-        channel: 'sms',
-        topic: 'call.attention',
-        dedupeKey: `sms:call:${call.id}`,
-        payload: { callId: call.id, reasons: attention } satisfies CallMessagePayload,
-        notBefore: endOfQuietHours(now, client.timezone, pref.quietHours),
-      });
+    const people = recipientsOf(users, client).filter((r) => holds(r, 'calls.read'));
+    const payloadFor = (userId: string | null): CallMessagePayload => ({
+      callId: call.id,
+      reasons: attention,
+      ...(userId ? { userId } : {}),
+    });
+    if (attention.length > 0 || outcome)
+      for (const r of pickRecipients(people, 'email', (p) => wantsEmail(p, pref.emailNotifications)))
+        messages.push({
+          clientId: client.id,
+          channel: 'email',
+          topic: attention.length > 0 ? 'call.attention' : 'call.outcome',
+          dedupeKey: recipientKey(`email:call:${call.id}`, r),
+          payload: payloadFor(r.userId),
+        });
+    if (attention.length > 0)
+      for (const r of pickRecipients(people, 'sms', (p) => wantsSms(p, pref.smsNotifications)))
+        messages.push({
+          clientId: client.id,
+          channel: 'sms',
+          topic: 'call.attention',
+          dedupeKey: recipientKey(`sms:call:${call.id}`, r),
+          payload: payloadFor(r.userId),
+          notBefore: endOfQuietHours(now, client.timezone, pref.quietHours),
+        });
     if (pref.webhookNotifications && client.webhook_url)
       messages.push({
         clientId: client.id,
@@ -93,10 +114,11 @@ export async function enqueueCallAlerts(
 ): Promise<number> {
   if (calls.length === 0) return 0;
   const ids = [...new Set(calls.map((c) => c.client_id))];
-  const [clientRows, prefs] = await Promise.all([
+  const [clientRows, prefs, users] = await Promise.all([
     notificationTargetsOf(trx, ids),
     readNotificationPrefsOf(trx, ids),
+    listRecipientUsers(trx, ids),
   ]);
   const clients = new Map(clientRows.map((c) => [c.id, c]));
-  return enqueue(trx, callMessages(calls, clients, prefs, sets, now), now);
+  return enqueue(trx, callMessages(calls, clients, prefs, sets, now, users), now);
 }

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import { formatCallCreated, formatDuration, formatMoney } from '../../contract/format';
 import { findClient } from '../clients/clients-repository';
 import type { CallRow, ClientRow, Database } from '../db/schema';
+import { type CallReader, numberFor, textFor } from './call-reader';
 import { renderEmail } from './email-layout';
 
 export interface MessageContext {
@@ -36,21 +37,29 @@ export async function loadCallAndClient(
   return call && client ? { call, client } : null;
 }
 
-export function callEmail(call: CallRow, client: ClientRow, reasons: string[], ctx: MessageContext) {
+/** The e-mail about a call, for one reader: callers' numbers masked when they may not see them. */
+export function callEmail(
+  call: CallRow,
+  client: ClientRow,
+  reasons: string[],
+  ctx: MessageContext,
+  reader: CallReader = { address: client.email, masked: false },
+) {
   const when = formatCallCreated(new Date(Number(call.created_at)).toISOString(), client.timezone);
+  const from = numberFor(reader, call.from_number);
   const heading =
     reasons.length > 0 ? 'A call needs your attention' : `New call: ${call.outcome ?? 'finished'}`;
   const content = renderEmail({
     brand: client.company_name ? `${ctx.brand} · ${client.company_name}` : ctx.brand,
     heading,
     lines: [
-      ...(reasons.length > 0 ? [`Why: ${reasons.join('; ')}.`] : []),
-      ...(call.summary ? [call.summary] : []),
+      ...(reasons.length > 0 ? [textFor(reader, `Why: ${reasons.join('; ')}.`)] : []),
+      ...(call.summary ? [textFor(reader, call.summary)] : []),
     ],
     facts: [
       ['Outcome', call.outcome ?? '—'],
-      ['From', call.from_number],
-      ['To', call.to_number],
+      ['From', from],
+      ['To', numberFor(reader, call.to_number)],
       ['When', when],
       ['Duration', formatDuration(call.duration_seconds)],
       ['Cost', formatMoney(Number(call.cost_micros) / 1_000_000)],
@@ -58,10 +67,16 @@ export function callEmail(call: CallRow, client: ClientRow, reasons: string[], c
     action: { label: 'Open the call', url: callLink(ctx.publicUrl, call.id) },
     footer: 'You get this e-mail because e-mail notifications are on in Settings › Notifications.',
   });
-  return { to: client.email, subject: `${heading} (${call.from_number}, ${when})`, ...content };
+  return { to: reader.address ?? '', subject: `${heading} (${from}, ${when})`, ...content };
 }
 
 /** One SMS segment where it fits: the reason, the caller, the link. */
-export function callText(call: CallRow, reasons: string[], ctx: MessageContext): string {
-  return `${ctx.brand}: call from ${call.from_number} needs attention (${reasons[0] ?? 'see the call'}). ${callLink(ctx.publicUrl, call.id)}`;
+export function callText(
+  call: CallRow,
+  reasons: string[],
+  ctx: MessageContext,
+  reader: Pick<CallReader, 'masked'> = { masked: false },
+): string {
+  const why = textFor(reader, reasons[0] ?? 'see the call');
+  return `${ctx.brand}: call from ${numberFor(reader, call.from_number)} needs attention (${why}). ${callLink(ctx.publicUrl, call.id)}`;
 }

@@ -8,6 +8,7 @@ import type { SecretBox } from '../crypto/secrets';
 import type { Database, OutboxRow } from '../db/schema';
 import type { CallMessagePayload } from './call-alerts';
 import { type MessageContext, callEmail, loadCallAndClient } from './call-messages';
+import { callReaderOf } from './call-reader';
 import type { Mailer } from '../providers/messaging/mailer';
 import type { SendOutcome } from './worker';
 
@@ -52,21 +53,26 @@ async function emailOf(
     return isRendered(opened) ? opened : null;
   }
   if (isRendered(payload)) return payload;
-  const { callId, reasons } = payload as CallMessagePayload;
+  const { callId, reasons, userId } = payload as CallMessagePayload;
   if (typeof callId !== 'string') return null;
   const found = await loadCallAndClient(db, message.client_id, callId);
   if (!found) return null;
   // Handled before the e-mail left: the reason to write is gone (an outcome e-mail still goes).
   const stillWhy = found.call.handled_at === null ? reasons : [];
   if (message.topic === 'call.attention' && stillWhy.length === 0) return null;
-  return callEmail(found.call, found.client, stillWhy, ctx);
+  const reader = await callReaderOf(db, found.client, userId, 'email');
+  if (!reader) return null;
+  return callEmail(found.call, found.client, stillWhy, ctx, reader);
 }
 
 export function emailSender(db: Kysely<Database>, mailer: Mailer, ctx: MessageContext, secrets?: SecretBox) {
   return async (message: OutboxRow, payload: unknown): Promise<SendOutcome> => {
     const email = await emailOf(db, message, payload, ctx, secrets);
     if (!email)
-      return { result: 'cancel', reason: 'nothing to send any more (the call was handled or deleted)' };
+      return {
+        result: 'cancel',
+        reason: 'nothing to send any more (the call was handled or deleted, or its reader may not read it)',
+      };
     if (!email.to.includes('@')) return { result: 'cancel', reason: 'no address to send to' };
     try {
       await mailer.send({ ...email, id: message.id });

@@ -11,16 +11,23 @@ import type { DigestFrequency } from '../../contract/account';
 import { formatCount, formatMoney } from '../../contract/format';
 import { localDate, localHourOf, shiftDate } from '../time/time-zones';
 import type { Config } from '../config';
-import { type ReportRecipient, listReportRecipients } from '../clients/clients-repository';
+import { listReportRecipients } from '../clients/clients-repository';
 import type { Database } from '../db/schema';
 import { renderMonthlyPdf } from '../reports/monthly-pdf';
 import { type PeriodReport, periodReport } from '../reports/period-report';
 import { renderEmail } from './email-layout';
+import { listRecipientUsers } from '../teams/notification-choices';
 import type { NewMessage } from './outbox';
+import {
+  copyForRecipients,
+  holds,
+  pickRecipients,
+  recipientKey,
+  recipientsOf,
+  wantsEmail,
+} from './recipients';
 
 export const SEND_HOUR = 8;
-
-type Recipient = ReportRecipient;
 
 /** Monday is 1 … Sunday 7, of a local date. */
 const isoWeekday = (date: string) => {
@@ -121,57 +128,77 @@ export async function scheduledReports(
   /** Keys already queued, so a report is not computed again at every check of the hour. */
   alreadyQueued: (keys: string[]) => Promise<Set<string>>,
 ): Promise<NewMessage[]> {
-  const due: { client: Recipient; key: string; build: () => Promise<NewMessage> }[] = [];
-  for (const client of await listReportRecipients(db)) {
+  const due: { keys: string[]; build: () => Promise<NewMessage[]> }[] = [];
+  const clients = await listReportRecipients(db);
+  const users = await listRecipientUsers(
+    db,
+    clients.map((c) => c.id),
+  );
+  for (const client of clients) {
     if (localHourOf(now, client.timezone) < SEND_HOUR) continue;
     const today = localDate(now, client.timezone);
+    // Issue 36: to each of the client's people holding `reports` (recipients.ts).
+    const people = recipientsOf(users, { ...client, phone_number: null }).filter((r) => holds(r, 'reports'));
+    const emailOn = (client.email_on ?? 1) === 1;
+    const digestTo = pickRecipients(people, 'email', (r) => wantsEmail(r, emailOn));
     const digest =
-      (client.email_on ?? 1) === 1 ? digestDue((client.digest ?? 'weekly') as DigestFrequency, today) : null;
+      digestTo.length > 0 ? digestDue((client.digest ?? 'weekly') as DigestFrequency, today) : null;
     if (digest) {
       const key = `email:digest:${digest.kind}:${client.id}:${today}`;
       due.push({
-        client,
-        key,
-        build: async () => ({
-          clientId: client.id,
-          channel: 'email',
-          topic: `digest.${digest.kind}`,
-          dedupeKey: key,
-          payload: digestEmail(
-            await periodReport(db, client, digest.from, digest.to),
-            digest.kind,
-            client.email,
-            config,
-            brand,
+        keys: digestTo.map((r) => recipientKey(key, r)),
+        build: async () =>
+          copyForRecipients(
+            {
+              clientId: client.id,
+              channel: 'email',
+              topic: `digest.${digest.kind}`,
+              dedupeKey: key,
+              payload: digestEmail(
+                await periodReport(db, client, digest.from, digest.to),
+                digest.kind,
+                client.email,
+                config,
+                brand,
+              ),
+            },
+            digestTo,
           ),
-        }),
       });
     }
-    const month = (client.reports_on ?? 1) === 1 ? reportMonthDue(today) : null;
+    // The monthly report has its own account-wide switch; a person who turned e-mail off gets none.
+    const reportTo = pickRecipients(people, 'email', (r) => r.notifyEmail !== 0);
+    const month = (client.reports_on ?? 1) === 1 && reportTo.length > 0 ? reportMonthDue(today) : null;
     if (month) {
       const key = `email:report.monthly:${client.id}:${month.month}`;
       due.push({
-        client,
-        key,
-        build: async () => ({
-          clientId: client.id,
-          channel: 'email',
-          topic: 'report.monthly',
-          dedupeKey: key,
-          payload: await monthlyEmail(
-            await periodReport(db, client, month.from, month.to),
-            month.month,
-            client.email,
-            config,
-            brand,
+        keys: reportTo.map((r) => recipientKey(key, r)),
+        build: async () =>
+          copyForRecipients(
+            {
+              clientId: client.id,
+              channel: 'email',
+              topic: 'report.monthly',
+              dedupeKey: key,
+              payload: await monthlyEmail(
+                await periodReport(db, client, month.from, month.to),
+                month.month,
+                client.email,
+                config,
+                brand,
+              ),
+            },
+            reportTo,
           ),
-        }),
       });
     }
   }
   if (due.length === 0) return [];
-  const queued = await alreadyQueued(due.map((d) => d.key));
+  const queued = await alreadyQueued(due.flatMap((d) => d.keys));
   const messages: NewMessage[] = [];
-  for (const d of due) if (!queued.has(d.key)) messages.push(await d.build());
+  for (const d of due) {
+    if (d.keys.every((k) => queued.has(k))) continue;
+    messages.push(...(await d.build()).filter((m) => !queued.has(m.dedupeKey)));
+  }
   return messages;
 }

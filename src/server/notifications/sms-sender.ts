@@ -1,20 +1,24 @@
-/** The outbox's text channel: a call message rendered now, sent through Twilio. */
+/** The outbox's text channel: a call message rendered now for its reader, sent through Twilio. */
 import type { Kysely } from 'kysely';
 import type { Database, OutboxRow } from '../db/schema';
 import type { CallMessagePayload } from './call-alerts';
 import { type MessageContext, callText, loadCallAndClient } from './call-messages';
+import { callReaderOf } from './call-reader';
 import { TwilioError, type TwilioClient } from '../providers/messaging/twilio';
 import type { SendOutcome } from './worker';
 
 export function smsSender(db: Kysely<Database>, twilio: TwilioClient, ctx: MessageContext) {
   return async (message: OutboxRow, payload: unknown): Promise<SendOutcome> => {
-    const { callId, reasons } = payload as CallMessagePayload;
+    const { callId, reasons, userId } = payload as CallMessagePayload;
     const found = typeof callId === 'string' ? await loadCallAndClient(db, message.client_id, callId) : null;
     if (!found || found.call.handled_at !== null)
       return { result: 'cancel', reason: 'nothing to send any more (the call was handled or deleted)' };
-    if (!found.client.phone_number) return { result: 'cancel', reason: 'the client has no phone number' };
+    const reader = await callReaderOf(db, found.client, userId, 'sms');
+    if (!reader)
+      return { result: 'cancel', reason: 'its reader is no longer an active user who may read calls' };
+    if (!reader.address) return { result: 'cancel', reason: 'the client has no phone number' };
     try {
-      await twilio.sendSms(found.client.phone_number, callText(found.call, reasons, ctx));
+      await twilio.sendSms(reader.address, callText(found.call, reasons, ctx, reader));
       return { result: 'sent', statusCode: 201 };
     } catch (error) {
       if (error instanceof TwilioError && error.permanent)

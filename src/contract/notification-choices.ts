@@ -1,0 +1,68 @@
+/**
+ * Per-user notification choices (issue 36): GET/PUT /api/client/me/notifications, what the
+ * signed-in person chose for themselves. Each channel is `default` (follow the account-wide
+ * switch in Settings › Notifications), `on` or `off`; texts go to the person's own mobile number.
+ * Shared by the server (validation) and the browser (the "My notifications" card).
+ */
+import { z } from 'zod';
+
+export const NOTIFICATION_CHOICES = ['default', 'on', 'off'] as const;
+export type NotificationChoice = (typeof NOTIFICATION_CHOICES)[number];
+
+export const MY_NOTIFICATION_MESSAGES = {
+  invalidPhone: 'Please enter the mobile number in international format, e.g. +14155550123',
+  smsNeedsNumber: 'Enter a mobile number to get texts',
+  saved: 'Your notification choices have been saved.',
+} as const;
+
+/**
+ * E.164, as the account's phone number is stored: spaces, dashes, dots and brackets people type
+ * are dropped; empty or null clears it.
+ */
+const smsNumberField = z
+  .string()
+  .max(40, 'Must be at most 40 characters')
+  .nullable()
+  .transform((v) => (v ?? '').replace(/[\s\-().]/g, ''))
+  .refine((v) => v === '' || /^\+[1-9]\d{6,14}$/.test(v), MY_NOTIFICATION_MESSAGES.invalidPhone)
+  .transform((v) => (v === '' ? null : v));
+
+/** GET /api/client/me/notifications (and PUT's answer). */
+export const MyNotifications = z.object({
+  email: z.enum(NOTIFICATION_CHOICES),
+  sms: z.enum(NOTIFICATION_CHOICES),
+  /** The person's own mobile number; null when none is set. */
+  smsNumber: z.string().nullable(),
+  /** Where texts would go now: the own number, or for the account login the account's phone number. */
+  smsTo: z.string().nullable(),
+  /** The account-wide switches that `default` follows. */
+  defaults: z.object({ email: z.boolean(), sms: z.boolean() }),
+  /** Which channels this installation can send on (SMTP_URL, TWILIO_*). */
+  channels: z.object({ email: z.boolean(), sms: z.boolean() }),
+});
+export type MyNotifications = z.infer<typeof MyNotifications>;
+
+/** PUT /api/client/me/notifications: a patch; what is left out keeps its value. */
+export const MyNotificationsBody = z
+  .object({
+    email: z.enum(NOTIFICATION_CHOICES).optional(),
+    sms: z.enum(NOTIFICATION_CHOICES).optional(),
+    smsNumber: smsNumberField.optional(),
+  })
+  .strict();
+export type MyNotificationsBody = z.infer<typeof MyNotificationsBody>;
+export type MyNotificationsBodyInput = z.input<typeof MyNotificationsBody>;
+
+/** A stored choice (1, 0, null) as the API says it. */
+export function choiceOf(stored: number | null): NotificationChoice {
+  return stored === null ? 'default' : stored === 1 ? 'on' : 'off';
+}
+
+export function storedChoice(choice: NotificationChoice): number | null {
+  return choice === 'default' ? null : choice === 'on' ? 1 : 0;
+}
+
+/** What a person gets on a channel: their own choice, or the account's switch. */
+export function isChannelOn(stored: number | null, accountDefault: boolean): boolean {
+  return stored === null ? accountDefault : stored === 1;
+}
