@@ -31,6 +31,12 @@ import sampleDataRoutes from '../demo/sample-data-routes';
 import clientWebhookRoutes from '../notifications/client-webhook-routes';
 import reportRoutes from '../reports/report-routes';
 import usersRoutes from '../teams/users-routes';
+import twoFactorRoutes from '../auth/two-factor-routes';
+import twoFactorResetRoutes from '../teams/two-factor-reset-routes';
+import privacyRoutes from '../teams/privacy-routes';
+import myNotificationsRoutes from '../teams/my-notifications-routes';
+import sessionsRoutes from '../auth/sessions-routes';
+import activityRoutes from '../teams/activity-routes';
 import outcomeRoutes from '../outcomes/routes';
 import { registerGuards } from '../auth/guards';
 import { registerApiDocs } from './api-docs';
@@ -205,6 +211,12 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(clientWebhookRoutes);
   await app.register(reportRoutes);
   await app.register(usersRoutes);
+  await app.register(twoFactorRoutes);
+  await app.register(twoFactorResetRoutes);
+  await app.register(privacyRoutes);
+  await app.register(myNotificationsRoutes);
+  await app.register(sessionsRoutes);
+  await app.register(activityRoutes);
 
   // Decided once: @fastify/static serves the files present at start (`npm start` builds first).
   const webDir =
