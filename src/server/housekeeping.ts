@@ -3,7 +3,8 @@
  * once is harmless): the webhook delivery log, and webhook calls the provider never confirmed,
  * are kept for WEBHOOK_DELIVERY_RETENTION_DAYS; rate counters go once they count nothing; live
  * events once no stream could resume from them; every client's running totals are carried to
- * the coming days, so the portfolio finds each client at any day it asks about.
+ * the coming days, so the portfolio finds each client at any day it asks about; a client's
+ * activity log keeps 365 days (issue 36).
  */
 import { createCallsRepository } from './calls/write/calls-repository';
 import type { AppDeps } from './context';
@@ -11,6 +12,7 @@ import { LIVE_RESUME_MS } from '../contract/live';
 import { pruneLiveEvents } from './live/live-events';
 import { carryClientDaysForward } from './agency/client-days';
 import type { Job } from './http/jobs';
+import { pruneActivity } from './teams/activity-log';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INTERVAL_MS = 60 * 60 * 1000;
@@ -60,6 +62,7 @@ export function housekeepingJob(deps: AppDeps, onError: (error: unknown) => void
       pruneRateCounters(deps).catch(onError);
       pruneLiveEvents(deps.db, deps.now() - LIVE_RESUME_MS).catch(onError);
       carryClientDaysForward(deps.db, deps.now()).catch(onError);
+      pruneActivity(deps.db, deps.now()).catch(onError);
     },
   };
 }

@@ -12,6 +12,13 @@ import { findByEmail, findClient, updateClient } from '../clients/clients-reposi
 import { isUniqueViolation } from '../clients/db-errors';
 import { conflict, notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
+import { recordChange } from '../teams/record-change';
+
+/** The names of the form's fields the patch sent (what changed, without the values). */
+const sentFields = (form: object) =>
+  Object.entries(form)
+    .filter(([, value]) => value !== undefined)
+    .map(([key]) => key);
 
 export default async function profileRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -54,6 +61,13 @@ export default async function profileRoutes(fastify: FastifyInstance): Promise<v
         if (isUniqueViolation(error)) throw conflict(ACCOUNT_MESSAGES.emailTaken);
         throw error;
       }
+      await recordChange(
+        db,
+        request,
+        'settings_change',
+        { what: 'profile', fields: sentFields(form) },
+        now(),
+      );
       const updated = await findClient(db, client.id);
       if (!updated) throw notFound();
       const user = requireClientUser(request);

@@ -7,6 +7,7 @@ import { WebhookSecretBody, WebhookSecretResponse } from '../../contract/account
 import { requireClient } from '../auth/guards';
 import { updateClient } from '../clients/clients-repository';
 import type { ZodTypeProvider } from '../http/route-schemas';
+import { recordChange } from '../teams/record-change';
 
 export default async function providerSigningSecretRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -25,6 +26,8 @@ export default async function providerSigningSecretRoutes(fastify: FastifyInstan
         webhook_secret_enc: secret ? secrets.encrypt(secret) : null,
         updated_at: now(),
       });
+      const change = secret ? 'set' : 'removed';
+      await recordChange(db, request, 'key_change', { what: 'webhook signing secret', change }, now());
       return { hasWebhookSigningSecret: !!secret };
     },
   );

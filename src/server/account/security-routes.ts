@@ -18,6 +18,7 @@ import { badGateway, badRequest } from '../http/errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
 import { voiceOf } from '../providers/voice/registry';
 import { SuccessBody } from '../../contract/common';
+import { recordChange } from '../teams/record-change';
 
 /** Provider checks of new API keys per client (or admin) per 15 minutes. */
 export const KEY_CHECKS_PER_WINDOW = 10;
@@ -56,6 +57,7 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
       await db.transaction().execute(async (trx) => {
         await setUserPassword(trx, user, passwordHash, now());
         await endUserSessions(trx, user, current ? sha256Hex(current) : undefined);
+        await recordChange(trx, request, 'password_change', { email: user.email }, now());
       });
       return { success: true as const };
     },
@@ -88,6 +90,7 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
         ...apiKeyChange(secrets, client, blandApiKey, 'valid'),
         updated_at: now(),
       });
+      await recordChange(db, request, 'key_change', { what: 'voice API key' }, now());
       return { success: true as const, apiKeyStatus: 'valid' as const };
     },
   );

@@ -23,6 +23,7 @@ import { enforceWebhookSendCap } from '../http/creation-caps';
 import type { OutboxRow } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
+import { recordChange } from '../teams/record-change';
 import {
   type WebhookEndpoint,
   findWebhookEndpoint,
@@ -97,6 +98,7 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
       if (!config.clientWebhooksAllowPrivate && !(await isPublicTarget(url)))
         throw badRequest(INTEGRATION_MESSAGES.urlPrivate, { url: INTEGRATION_MESSAGES.urlPrivate });
       const saved = await saveWebhookEndpoint(db, secrets, client.id, { url }, now());
+      await recordChange(db, request, 'settings_change', { what: 'webhook endpoint', url }, now());
       return view(saved!.endpoint, saved!.newSecret);
     },
   );
@@ -106,6 +108,13 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
     { config: { permission: 'integrations' }, schema: { response: { 200: Success } } },
     async (request) => {
       await removeWebhookEndpoint(db, requireClient(request).id);
+      await recordChange(
+        db,
+        request,
+        'settings_change',
+        { what: 'webhook endpoint', change: 'removed' },
+        now(),
+      );
       return { success: true as const };
     },
   );
@@ -122,6 +131,7 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
         now(),
       );
       if (!saved) throw notFound(INTEGRATION_MESSAGES.noWebhook);
+      await recordChange(db, request, 'key_change', { what: 'webhook endpoint signing secret' }, now());
       return view(saved.endpoint, saved.newSecret);
     },
   );

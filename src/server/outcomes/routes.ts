@@ -19,6 +19,7 @@ import { requireAdmin, requireClient } from '../auth/guards';
 import { findClient } from '../clients/clients-repository';
 import { notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
+import { recordChange } from '../teams/record-change';
 import { classificationGuardOf } from './classification-guard';
 import { outcomeSetOf, saveOutcomes } from './outcomes-repository';
 import { limitPreviews, previewOutcomes } from './preview';
@@ -70,7 +71,11 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
       config: { permission: 'outcomes' },
       schema: { body: OutcomesUpdateBody, response: { 200: OutcomesState } },
     },
-    async (request) => save(requireClient(request).id, request.body),
+    async (request) => {
+      const state = await save(requireClient(request).id, request.body);
+      await recordChange(db, request, 'settings_change', { what: 'outcomes' }, now());
+      return state;
+    },
   );
   app.post(
     '/api/client/outcomes/preview',

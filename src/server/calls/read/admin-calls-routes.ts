@@ -1,7 +1,8 @@
 /**
  * The header of an admin's view of one client (SPEC §2 admin client view): the client with its
  * totals, its read audited. The view's calls endpoints are the client's own, mounted for the
- * admin (calls-view-routes.ts with adminCallsView in views.ts).
+ * admin (calls-view-routes.ts with adminCallsView in views.ts). Opening the view is also a
+ * `view_as_client` line of the client's own activity log (teams/view-as-client.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { AdminClientData, MESSAGES } from '../../../contract/admin';
@@ -11,6 +12,7 @@ import { toAdminListItem } from '../../clients/admin-client-view';
 import { listClientsWithTotals } from '../../clients/clients-repository';
 import { notFound } from '../../http/errors';
 import type { ZodTypeProvider } from '../../http/route-schemas';
+import { recordViewAsClient } from '../../teams/view-as-client';
 import { ClientIdParam } from './calls-view-routes';
 
 export default async function adminCallsRoutes(fastify: FastifyInstance): Promise<void> {
@@ -23,11 +25,10 @@ export default async function adminCallsRoutes(fastify: FastifyInstance): Promis
     async (request): Promise<AdminClientData> => {
       const [found] = await listClientsWithTotals(db, request.params.clientId);
       if (!found) throw notFound(MESSAGES.clientNotFound);
-      await recordClientRead(
-        db,
-        { adminId: requireAdmin(request).id, clientId: found.row.id, action: 'client.view' },
-        now(),
-      );
+      const admin = requireAdmin(request);
+      await recordClientRead(db, { adminId: admin.id, clientId: found.row.id, action: 'client.view' }, now());
+      // The client's own log says an agency admin looked (issue 36), once per visit.
+      await recordViewAsClient(db, admin, found.row.id, now());
       return { client: toAdminListItem(found.row, found.totals, config.publicUrl, secrets) };
     },
   );
