@@ -4,6 +4,8 @@
  * is not offered (the demo has no delete).
  */
 import type { DateRange } from '../../../contract/common';
+import type { SessionUser } from '../../../contract/teams';
+import { can } from '../../lib/permissions';
 
 export interface CallSource {
   /** Separates cache entries of different sources: 'client', 'demo', 'admin:{clientId}'. */
@@ -98,5 +100,19 @@ export function adminCallSource(clientId: string): CallSource {
     preferencesUrl: '/api/admin/preferences',
     eventsUrl: `/api/admin/clients/${id}/events`,
     staleTimes: { calls: 30_000, stats: 30_000, overTime: 30_000 },
+  };
+}
+
+/**
+ * The client's source for the signed-in user (issue 36): what their role lacks is left out, so
+ * the workspace does not offer it (no `calls.manage`: no delete, no "Mark handled"; no `export`:
+ * no export). The server refuses those anyway; this keeps the browser from offering them.
+ */
+export function clientCallSourceFor(user: Pick<SessionUser, 'permissions'> | null): CallSource {
+  const { deleteUrl, handledUrl, exportUrl, ...rest } = CLIENT_CALL_SOURCE;
+  return {
+    ...rest,
+    ...(can(user, 'calls.manage') ? { deleteUrl, handledUrl } : {}),
+    ...(can(user, 'export') ? { exportUrl } : {}),
   };
 }

@@ -1,18 +1,26 @@
 /**
  * The client dashboard (SPEC §2; issue 13): its header and payment banner around the calls
- * workspace, with the search opened from the header and the filters at the top.
+ * workspace, with the search opened from the header and the filters at the top. What the
+ * signed-in user's role lacks is not offered (issue 36): billing banner, report, export, delete.
  */
 import type { ClientSession } from '../../../contract/auth';
 import { CallsWorkspace } from '../../components/calls/calls-workspace';
-import { CLIENT_CALL_SOURCE } from '../calls/call-source';
+import { useMemo } from 'react';
+import { can, useSessionUser } from '../../lib/permissions';
+import { clientCallSourceFor } from '../calls/call-source';
 import { DashboardHeader } from './dashboard-header';
 import { MonthlyReportDownload } from './monthly-report-download';
 import { PaymentActionBanner } from './payment-action-banner';
 
 export function ClientDashboard({ client }: { client: ClientSession }) {
+  const user = useSessionUser();
+  // A new source only when the permissions change (the workspace's queries key on source.key).
+  const permissions = user?.permissions.join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rebuilt from the permissions' value, not the user object's identity
+  const source = useMemo(() => clientCallSourceFor(user), [permissions]);
   return (
     <CallsWorkspace
-      source={CLIENT_CALL_SOURCE}
+      source={source}
       header={(workspace) => (
         <DashboardHeader
           client={client}
@@ -21,8 +29,8 @@ export function ClientDashboard({ client }: { client: ClientSession }) {
           onShowAttention={workspace.showAttention}
         />
       )}
-      banners={<PaymentActionBanner />}
-      headingActions={<MonthlyReportDownload />}
+      banners={can(user, 'billing') ? <PaymentActionBanner /> : undefined}
+      headingActions={can(user, 'reports') ? <MonthlyReportDownload /> : undefined}
       search="toggle"
       filtersAt="top"
       timeZone={client.timezone}

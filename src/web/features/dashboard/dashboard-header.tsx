@@ -7,6 +7,7 @@ import type { ComponentProps, ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { ClientSession } from '../../../contract/auth';
 import { Button } from '../../components/ui/button';
+import { useCan } from '../../lib/permissions';
 import { useLogout } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { useRemoveSampleCalls, useSeedSampleCalls, useSyncCalls } from '../calls/mutations';
@@ -85,7 +86,9 @@ export function DashboardHeader({
   const removeSamples = useRemoveSampleCalls();
   // Sample data is for trying the dashboard: offered only before the first real call.
   const samples = useSampleData().data;
-  const canSeed = !!samples && !samples.hasRealCalls && samples.sampleCalls === 0;
+  // Sync and sample data write calls: only for holders of calls.manage (issue 36).
+  const canManage = useCan('calls.manage');
+  const canSeed = canManage && !!samples && !samples.hasRealCalls && samples.sampleCalls === 0;
   const logout = useLogout();
   return (
     <header className="border-b bg-card">
@@ -109,7 +112,7 @@ export function DashboardHeader({
               onClick={() => seed.mutate()}
             />
           )}
-          {!!samples?.sampleCalls && (
+          {canManage && !!samples?.sampleCalls && (
             <Button
               variant="outline"
               title="Remove sample data"
@@ -121,14 +124,18 @@ export function DashboardHeader({
             </Button>
           )}
           <AttentionButton onClick={onShowAttention} />
-          <HeaderIconButton
-            variant="outline"
-            label="Sync calls from Bland AI"
-            icon={<RefreshCw aria-hidden="true" className={cn(sync.isPending && 'animate-spin')} />}
-            disabled={sync.isPending}
-            onClick={() => sync.mutate()}
-          />
-          <SyncProgressStatus progress={sync.progress} testId="sync-progress" />
+          {canManage && (
+            <>
+              <HeaderIconButton
+                variant="outline"
+                label="Sync calls from Bland AI"
+                icon={<RefreshCw aria-hidden="true" className={cn(sync.isPending && 'animate-spin')} />}
+                disabled={sync.isPending}
+                onClick={() => sync.mutate()}
+              />
+              <SyncProgressStatus progress={sync.progress} testId="sync-progress" />
+            </>
+          )}
           <HeaderIconButton
             variant={searchOpen ? 'secondary' : 'outline'}
             label="Search calls"

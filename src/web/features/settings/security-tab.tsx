@@ -9,14 +9,17 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
+import { useCan } from '../../lib/permissions';
 import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
 import { cn } from '../../lib/utils';
 import { ApiKeyDialog } from './api-key-dialog';
 import { ChangePasswordDialog } from './change-password-dialog';
+import { SessionsCard } from './sessions-card';
 import { WebhookSecretDialog } from './webhook-secret-dialog';
 
 export function SecurityTab({ client }: { client: ClientSession }) {
   const connected = client.apiKeyStatus === 'valid';
+  const canKeys = useCan('keys');
   return (
     <div className="grid gap-6">
       <Card>
@@ -31,79 +34,85 @@ export function SecurityTab({ client }: { client: ClientSession }) {
           <ChangePasswordDialog />
         </CardContent>
       </Card>
+      <SessionsCard />
 
-      <Card>
-        <CardHeader>
-          <CardTitle className="flex items-center gap-2">
-            <KeyRound className="size-4" aria-hidden="true" />
-            {VOICE_PROVIDER_NAMES[client.provider]} API Key
-          </CardTitle>
-          <CardDescription>Used to sync your calls and play recordings.</CardDescription>
-        </CardHeader>
-        <CardContent className="flex flex-wrap items-center gap-3">
-          <span className="text-sm">Status:</span>
-          <Badge
-            data-testid="api-key-status"
-            variant={connected ? 'default' : 'secondary'}
-            className={cn(connected && 'bg-success text-white')}
-          >
-            {connected ? 'Connected' : 'Not Connected'}
-          </Badge>
-          <div className="w-full sm:ml-auto sm:w-auto">
-            <ApiKeyDialog provider={client.provider} />
-          </div>
-        </CardContent>
-      </Card>
+      {/* The voice API key, the inbound webhook URL and its signing secret are the keys' holders' (Owners). */}
+      {canKeys && (
+        <>
+          <Card>
+            <CardHeader>
+              <CardTitle className="flex items-center gap-2">
+                <KeyRound className="size-4" aria-hidden="true" />
+                {VOICE_PROVIDER_NAMES[client.provider]} API Key
+              </CardTitle>
+              <CardDescription>Used to sync your calls and play recordings.</CardDescription>
+            </CardHeader>
+            <CardContent className="flex flex-wrap items-center gap-3">
+              <span className="text-sm">Status:</span>
+              <Badge
+                data-testid="api-key-status"
+                variant={connected ? 'default' : 'secondary'}
+                className={cn(connected && 'bg-success text-white')}
+              >
+                {connected ? 'Connected' : 'Not Connected'}
+              </Badge>
+              <div className="w-full sm:ml-auto sm:w-auto">
+                <ApiKeyDialog provider={client.provider} />
+              </div>
+            </CardContent>
+          </Card>
 
-      <Card>
-        <CardHeader>
-          <CardTitle className="flex items-center gap-2">
-            <Link2 className="size-4" aria-hidden="true" />
-            Webhook URL
-          </CardTitle>
-          <CardDescription>
-            Your unique address for {VOICE_PROVIDER_NAMES[client.provider]}'s post-call webhooks. Keep it
-            private.
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          {client.webhookUrl ? (
-            <WebhookUrl url={client.webhookUrl} />
-          ) : (
-            <p className="text-muted-foreground text-sm">No webhook URL configured</p>
-          )}
-        </CardContent>
-      </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle className="flex items-center gap-2">
+                <Link2 className="size-4" aria-hidden="true" />
+                Webhook URL
+              </CardTitle>
+              <CardDescription>
+                Your unique address for {VOICE_PROVIDER_NAMES[client.provider]}'s post-call webhooks. Keep it
+                private.
+              </CardDescription>
+            </CardHeader>
+            <CardContent>
+              {client.webhookUrl ? (
+                <WebhookUrl url={client.webhookUrl} />
+              ) : (
+                <p className="text-muted-foreground text-sm">No webhook URL configured</p>
+              )}
+            </CardContent>
+          </Card>
 
-      <Card>
-        <CardHeader>
-          <CardTitle className="flex items-center gap-2">
-            <ShieldCheck className="size-4" aria-hidden="true" />
-            Webhook Signing Secret
-          </CardTitle>
-          <CardDescription>
-            {client.provider === 'bland'
-              ? 'With a secret set, only deliveries Bland AI signed with it (X-Webhook-Signature) are accepted.'
-              : PROVIDER_SETUP[client.provider].signing}
-          </CardDescription>
-        </CardHeader>
-        {/* Retell signs with the API key above: there is no separate secret to set. */}
-        {client.provider !== 'retell' && (
-          <CardContent className="flex flex-wrap items-center gap-3">
-            <span className="text-sm">Status:</span>
-            <Badge
-              data-testid="signing-secret-status"
-              variant={client.hasWebhookSigningSecret ? 'default' : 'secondary'}
-              className={cn(client.hasWebhookSigningSecret && 'bg-success text-white')}
-            >
-              {client.hasWebhookSigningSecret ? 'Set' : 'Not Set'}
-            </Badge>
-            <div className="w-full sm:ml-auto sm:w-auto">
-              <WebhookSecretDialog isSet={client.hasWebhookSigningSecret} provider={client.provider} />
-            </div>
-          </CardContent>
-        )}
-      </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle className="flex items-center gap-2">
+                <ShieldCheck className="size-4" aria-hidden="true" />
+                Webhook Signing Secret
+              </CardTitle>
+              <CardDescription>
+                {client.provider === 'bland'
+                  ? 'With a secret set, only deliveries Bland AI signed with it (X-Webhook-Signature) are accepted.'
+                  : PROVIDER_SETUP[client.provider].signing}
+              </CardDescription>
+            </CardHeader>
+            {/* Retell signs with the API key above: there is no separate secret to set. */}
+            {client.provider !== 'retell' && (
+              <CardContent className="flex flex-wrap items-center gap-3">
+                <span className="text-sm">Status:</span>
+                <Badge
+                  data-testid="signing-secret-status"
+                  variant={client.hasWebhookSigningSecret ? 'default' : 'secondary'}
+                  className={cn(client.hasWebhookSigningSecret && 'bg-success text-white')}
+                >
+                  {client.hasWebhookSigningSecret ? 'Set' : 'Not Set'}
+                </Badge>
+                <div className="w-full sm:ml-auto sm:w-auto">
+                  <WebhookSecretDialog isSet={client.hasWebhookSigningSecret} provider={client.provider} />
+                </div>
+              </CardContent>
+            )}
+          </Card>
+        </>
+      )}
     </div>
   );
 }

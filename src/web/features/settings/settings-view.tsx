@@ -3,17 +3,21 @@
  * subscription tab shows the outcome of a checkout from `?success=true`.
  */
 import { ArrowLeft, Bell, CreditCard, History, Shield, Target, User, Users } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { ClientSession } from '../../../contract/auth';
 import { Button } from '../../components/ui/button';
+import { cn } from '../../lib/utils';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { PageLoading } from '../../components/page-loading';
+import { can, useSessionUser } from '../../lib/permissions';
 import { AccountSettingsForm } from './account-form';
 import { NotificationsForm } from './notifications-form';
 import { WebhookEndpointCard } from './webhook-endpoint-card';
 import { OutcomesTab } from './outcomes-tab';
 import { ActivityTab } from './activity-tab';
 import { SecurityTab } from './security-tab';
-import { type SettingsTab, parseSettingsTab } from './settings-tabs';
+import { type SettingsTab, allowedTabs, missingTabNote, openedTab } from './settings-tabs';
 import { SubscriptionTab } from './subscription-tab';
 import { UsersTab } from './users-tab';
 
@@ -30,7 +34,16 @@ const TABS: { value: SettingsTab; label: string; icon: typeof User }[] = [
 export function SettingsView({ client }: { client: ClientSession }) {
   const params = new URLSearchParams(useSearch());
   const [, navigate] = useLocation();
-  const tab = parseSettingsTab(params.get('tab'));
+  const user = useSessionUser();
+  // Right after login the cached session has no user until its refetch: wait rather than flash
+  // a narrower set of tabs at an Owner.
+  if (!user) return <PageLoading />;
+  const allowed = allowedTabs(user);
+  const tab = openedTab(params.get('tab'), allowed);
+  const shown = TABS.filter(({ value }) => allowed.includes(value));
+  // A tab the role lacks, opened by its URL, says so instead of showing a form the server refuses.
+  const guarded = (value: SettingsTab, content: ReactNode) =>
+    allowed.includes(value) ? content : <MissingPermissionNote tab={value} />;
 
   return (
     <main className="mx-auto flex min-h-screen w-full max-w-5xl flex-col gap-6 px-4 py-6 sm:px-6 sm:py-10">
@@ -52,8 +65,10 @@ export function SettingsView({ client }: { client: ClientSession }) {
         onValueChange={(next) => navigate(`/settings?tab=${next}`, { replace: true })}
         className="gap-6"
       >
-        <TabsList className="grid h-auto w-full grid-cols-2 gap-1 sm:grid-cols-4 lg:grid-cols-7">
-          {TABS.map(({ value, label, icon: Icon }) => (
+        <TabsList
+          className={cn('grid h-auto w-full grid-cols-2 gap-1 sm:grid-cols-4', LG_COLUMNS[shown.length])}
+        >
+          {shown.map(({ value, label, icon: Icon }) => (
             <TabsTrigger key={value} value={value} className="py-1.5">
               <Icon aria-hidden="true" />
               {label}
@@ -61,28 +76,48 @@ export function SettingsView({ client }: { client: ClientSession }) {
           ))}
         </TabsList>
         <TabsContent value="account">
-          <AccountSettingsForm key={client.id} client={client} />
+          {guarded('account', <AccountSettingsForm key={client.id} client={client} />)}
         </TabsContent>
         <TabsContent value="subscription">
-          <SubscriptionTab success={params.get('success') === 'true'} paypal={params.get('paypal')} />
+          {guarded(
+            'subscription',
+            <SubscriptionTab success={params.get('success') === 'true'} paypal={params.get('paypal')} />,
+          )}
         </TabsContent>
-        <TabsContent value="outcomes">
-          <OutcomesTab />
-        </TabsContent>
+        <TabsContent value="outcomes">{guarded('outcomes', <OutcomesTab />)}</TabsContent>
         <TabsContent value="notifications" className="grid gap-6">
           <NotificationsForm />
-          <WebhookEndpointCard />
+          {can(user, 'integrations') && <WebhookEndpointCard />}
         </TabsContent>
         <TabsContent value="security">
           <SecurityTab client={client} />
         </TabsContent>
-        <TabsContent value="users">
-          <UsersTab />
-        </TabsContent>
-        <TabsContent value="activity">
-          <ActivityTab />
-        </TabsContent>
+        <TabsContent value="users">{guarded('users', <UsersTab />)}</TabsContent>
+        <TabsContent value="activity">{guarded('activity', <ActivityTab />)}</TabsContent>
       </Tabs>
     </main>
+  );
+}
+
+/** lg: one column per tab shown (an Owner's seven, as before; fewer for other roles). */
+const LG_COLUMNS: Record<number, string> = {
+  1: 'lg:grid-cols-1',
+  2: 'lg:grid-cols-2',
+  3: 'lg:grid-cols-3',
+  4: 'lg:grid-cols-4',
+  5: 'lg:grid-cols-5',
+  6: 'lg:grid-cols-6',
+  7: 'lg:grid-cols-7',
+};
+
+function MissingPermissionNote({ tab }: { tab: SettingsTab }) {
+  return (
+    <p
+      role="note"
+      className="rounded-lg border bg-muted/40 p-4 text-muted-foreground text-sm"
+      data-testid="missing-permission"
+    >
+      {missingTabNote(tab)}
+    </p>
   );
 }
