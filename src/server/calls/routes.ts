@@ -11,17 +11,19 @@ import adminCallsRoutes from './read/admin-calls-routes';
 import { callsViewRoutes } from './read/calls-view-routes';
 import { allClientsExportRoutes, createCallExports } from './read/export-routes';
 import recordingRoutes from './read/recording-routes';
+import unmaskRoutes from './read/unmask-routes';
 import { adminCallsView, clientCallsView } from './read/views';
 
 export default async function callsRoutes(app: FastifyInstance): Promise<void> {
   // One account's export slots are shared by every export route it may use.
   const exports = createCallExports(app.deps);
-  await app.register(callsViewRoutes(clientCallsView(exports)));
+  await app.register(callsViewRoutes(clientCallsView(app.deps, exports)));
   await app.register(callsViewRoutes(adminCallsView(app.deps, exports)));
   await app.register(allClientsExportRoutes(exports));
   await app.register(providerWebhookRoutes);
   await app.register(syncRoutes);
   await app.register(recordingRoutes);
+  await app.register(unmaskRoutes);
   await app.register(adminCallsRoutes);
   await app.register(syncAllRoutes);
 }

@@ -377,6 +377,41 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /api/admin/logout': { summary: 'Sign the admin out', responses: SIGNED_OUT },
   'GET /api/admin/session': { summary: 'The signed-in admin', errors: [401], security: ADMIN },
 
+  // Two-factor sign-in (issue 36): the login's second step, and each person's own settings
+  'POST /api/client/login/2fa': {
+    summary: 'Complete a sign-in that answered twoFactorRequired, with a TOTP or recovery code',
+    errors: [401, 429],
+  },
+  'POST /api/admin/login/2fa': {
+    summary: 'Complete an admin sign-in that answered twoFactorRequired, with a TOTP or recovery code',
+    errors: [401, 429],
+  },
+  'GET /api/client/2fa': { summary: 'Whether two-factor sign-in is on for me, and required' },
+  'POST /api/client/2fa/setup': { summary: 'Start setting up two-factor sign-in (a secret to scan)', errors: [409] },
+  'POST /api/client/2fa/enable': {
+    summary: 'Turn two-factor sign-in on with a code; answers the ten recovery codes, once',
+    errors: [409, 429],
+  },
+  'POST /api/client/2fa/disable': {
+    summary: 'Turn two-factor sign-in off with a TOTP or recovery code',
+    errors: [409, 429],
+  },
+  'PUT /api/client/2fa/requirement': {
+    summary: 'Require two-factor sign-in of every user of the account (Owners)',
+    errors: [409],
+  },
+  'GET /api/admin/2fa': { summary: 'Whether two-factor sign-in is on for this admin, and required' },
+  'POST /api/admin/2fa/setup': { summary: 'Start setting up two-factor sign-in (a secret to scan)', errors: [409] },
+  'POST /api/admin/2fa/enable': {
+    summary: 'Turn two-factor sign-in on with a code; answers the ten recovery codes, once',
+    errors: [409, 429],
+  },
+  'POST /api/admin/2fa/disable': {
+    summary: 'Turn two-factor sign-in off with a TOTP or recovery code',
+    errors: [409, 429],
+  },
+  'PUT /api/admin/2fa/requirement': { summary: 'Require two-factor sign-in of every admin', errors: [409] },
+
   // The client's account
   'PUT /api/client/account': { summary: 'Update the account’s profile', errors: [404, 409] },
   'POST /api/client/change-password': { summary: 'Change the password', errors: [429] },
@@ -456,6 +491,12 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/client/outcomes-over-time': { summary: 'Outcomes per day for the chart' },
   'GET /api/client/attention': { summary: 'Calls that still need a person' },
   'POST /api/client/calls/{id}/handled': { summary: 'Mark a call as handled' },
+  // Masked numbers and the privacy settings (issue 36)
+  'POST /api/client/calls/{id}/unmask': {
+    summary: 'Show one call’s numbers in full (recorded in the activity log)',
+  },
+  'GET /api/client/privacy': { summary: 'The account’s privacy settings' },
+  'PUT /api/client/privacy': { summary: 'Change the account’s privacy settings' },
   'GET /api/client/reports/monthly': {
     summary: 'Download a month’s report',
     responses: { 200: file('The month’s report.', 'application/pdf') },
@@ -640,6 +681,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /api/admin/clients/{id}/users/{userId}/resend-invite': {
     summary: 'Send a client user’s invitation again (the previous link stops working)',
     errors: [409, 429],
+  },
+  'POST /api/admin/clients/{id}/users/{userId}/reset-2fa': {
+    summary: 'Turn off a client user’s two-factor sign-in (ends their sessions)',
   },
   'POST /api/admin/clients/{id}/users/{userId}/reset-password': {
     summary: 'E-mail an active client user a single-use link to choose a new password; ends their sessions',

@@ -8,12 +8,19 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { currentAdmin, currentClient, requireAdmin, requireClient } from '../auth/guards';
+import {
+  currentAdmin,
+  currentClientAndUser,
+  requireAdmin,
+  requireClient,
+  requireClientUser,
+} from '../auth/guards';
 import { findClient } from '../clients/clients-repository';
 import { notFound, tooManyRequests } from '../http/errors';
 import { startJob } from '../http/jobs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { MESSAGES } from '../../contract/admin';
+import { maskLiveCall, masksNumbersFor } from '../teams/number-masking';
 import type { LiveMessage } from './live-hub';
 
 /** Streams one client may have open on one instance (tabs, devices): beyond, 429. */
@@ -36,6 +43,8 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
     clientId: string,
     stillAllowed: () => Promise<boolean>,
     lastEventId: number | undefined,
+    /** The event's data as this reader gets it (masked numbers); as stored when left out. */
+    dataOf: (m: LiveMessage) => string = (m) => m.payload,
   ) {
     if (
       (perClient.get(clientId) ?? 0) >= MAX_STREAMS_PER_CLIENT ||
@@ -76,7 +85,7 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
           raw.uncork();
         });
       }
-      raw.write(`id: ${m.id}\nevent: ${m.kind}\ndata: ${m.payload}\n\n`);
+      raw.write(`id: ${m.id}\nevent: ${m.kind}\ndata: ${dataOf(m)}\n\n`);
     };
     // Subscribed first, so nothing written while the missed events are read falls between the two.
     const unsubscribe = await live.subscribe(clientId, (m) => (ready ? send(m) : early.push(m)));
@@ -143,12 +152,21 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
     { config: { permission: 'calls.read' }, schema: { querystring: LastEventId } },
     async (request, reply) => {
       const client = requireClient(request);
+      // Masked per connection, for the user who opened it; read again at each heartbeat, so a
+      // changed permission or privacy setting reaches an open stream within LIVE_HEARTBEAT_MS.
+      let numbersMasked = masksNumbersFor(client, requireClientUser(request));
       await stream(
         request,
         reply,
         client.id,
-        async () => (await currentClient(app, request))?.id === client.id,
+        async () => {
+          const signedIn = await currentClientAndUser(app, request);
+          if (signedIn?.client.id !== client.id) return false;
+          numbersMasked = masksNumbersFor(signedIn.client, signedIn.user);
+          return true;
+        },
         request.query.lastEventId,
+        (m) => (numbersMasked && m.kind === 'call' ? maskLiveCall(m.payload) : m.payload),
       );
     },
   );

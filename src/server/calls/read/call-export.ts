@@ -7,10 +7,12 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { type Kysely, sql } from 'kysely';
 import type { CallFilterQuery, ExportFormat } from '../../../contract/calls';
-import { textSearchOf } from '../../../contract/search-query';
 import { agencyClientIds } from '../../clients/clients-repository';
 import type { Database } from '../../db/schema';
 import { type LogWindow, SORT_COLUMNS, filteredCalls, logOrder } from './call-log';
+import { logSearchOf } from './call-search';
+import { numberMasker } from '../../teams/number-masking';
+import { maskPhoneNumber } from '../../../contract/phone-mask';
 import { localDateTime } from '../../time/time-zones';
 import { type XlsxColumn, type XlsxRow, xlsxStream } from './xlsx-stream';
 
@@ -40,6 +42,13 @@ export interface ExportScope {
   window: LogWindow;
   /** The link to a call, for the spreadsheet's last column. */
   callLink: (clientId: string, callId: string) => string;
+  /** The reader sees masked numbers: numbers searched only whole, and masked in every row. */
+  numbersMasked?: boolean;
+  /**
+   * Told the rows read once the file is complete (before its last bytes leave) or broken off: the
+   * activity line of a client user's export.
+   */
+  finished?: (rows: number, complete: boolean) => Promise<void>;
 }
 
 /**
@@ -57,7 +66,7 @@ async function* exportBatches(
   scope: ExportScope,
   query: CallFilterQuery,
 ): AsyncGenerator<ExportRow[]> {
-  const search = query.search ? textSearchOf(query.search) : null;
+  const search = query.search ? logSearchOf(query.search, scope.numbersMasked === true) : null;
   const { sort, order } = logOrder(query, search);
   const column = SORT_COLUMNS[sort === 'relevance' ? 'created' : sort];
   const direction = sort === 'relevance' ? 'desc' : order;
@@ -92,10 +101,43 @@ async function* exportBatches(
     }
     const rows = (await q.execute()) as ExportRow[];
     if (rows.length === 0) return;
-    yield rows;
+    yield scope.numbersMasked ? rows.map(maskedRow) : rows;
     if (rows.length < BATCH) return;
     const last = rows[rows.length - 1];
     after = { key: Number(last[column]), id: last.id };
+  }
+}
+
+/** A row as a user who sees masked numbers gets it: the numbers, and the texts that may say them. */
+function maskedRow(row: ExportRow): ExportRow {
+  const mask = numberMasker([row.from_number, row.to_number]);
+  return {
+    ...row,
+    from_number: maskPhoneNumber(row.from_number),
+    to_number: maskPhoneNumber(row.to_number),
+    summary: row.summary === null ? null : mask(row.summary),
+    outcome: row.outcome === null ? null : mask(row.outcome),
+    pathway: mask(row.pathway),
+  };
+}
+
+/** The batches of an export, counted: `finished` hears the total when the reading ends. */
+async function* countedBatches(
+  db: Kysely<Database>,
+  scope: ExportScope,
+  query: CallFilterQuery,
+): AsyncGenerator<ExportRow[]> {
+  let rows = 0;
+  let complete = false;
+  try {
+    for await (const batch of exportBatches(db, scope, query)) {
+      rows += batch.length;
+      yield batch;
+    }
+    complete = true;
+  } finally {
+    // A download broken off is recorded too, with the rows read so far: they may have left.
+    await scope.finished?.(rows, complete);
   }
 }
 
@@ -187,7 +229,7 @@ function csvStream(db: Kysely<Database>, scope: ExportScope, query: CallFilterQu
   // a chunk per row (csv-stringify's stream) ran at a tenth of the speed.
   async function* chunks() {
     yield stringify([columns.map((column) => column.header)], { bom: true });
-    for await (const batch of exportBatches(db, scope, query)) yield stringify(batch.map(record));
+    for await (const batch of countedBatches(db, scope, query)) yield stringify(batch.map(record));
   }
   return Readable.from(chunks());
 }
@@ -201,7 +243,7 @@ function excelStream(db: Kysely<Database>, scope: ExportScope, query: CallFilter
   };
   async function* rows(): AsyncGenerator<XlsxRow[]> {
     // A hundred rows at a time: what waits for the compressor stays small enough to die young.
-    for await (const batch of exportBatches(db, scope, query))
+    for await (const batch of countedBatches(db, scope, query))
       for (let i = 0; i < batch.length; i += 100) yield batch.slice(i, i + 100).map(record);
   }
   return xlsxStream(columns, rows(), 'Calls');

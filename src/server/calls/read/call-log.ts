@@ -10,9 +10,9 @@ import type { CallFilterQuery, CallSort, CallsPage, CallsQuery, SortOrder } from
 import type { CallRow, ClientRow, Database } from '../../db/schema';
 import { localDaysWindow, rollingWindow } from '../../time/date-windows';
 import { type StatusTotals, toCall, totalsByStatus } from './call-queries';
-import { type SearchQuery, type TextSearch, isRankable, textSearchOf } from '../../../contract/search-query';
+import { type SearchQuery, isRankable } from '../../../contract/search-query';
 import { isPostgres } from '../../db/dialect';
-import { postgresRank, searchCondition, sqliteMatches } from './call-search';
+import { type LogSearch, logSearchOf, postgresRank, searchCondition, sqliteMatches } from './call-search';
 import { snippetOf } from './search-snippet';
 
 /** A log's window: created_at in (from, to]; a null end is open. */
@@ -44,7 +44,7 @@ export const SORT_COLUMNS = {
 /** How a log is ordered: best match first needs a word search with nothing else to match. */
 export function logOrder(
   query: CallFilterQuery,
-  search: TextSearch | null,
+  search: LogSearch | null,
 ): { sort: CallSort; order: SortOrder } {
   const rankable = isRankable(search);
   const sort = query.sort ?? (rankable ? 'relevance' : 'created');
@@ -62,7 +62,7 @@ export function filteredCalls(
   clientId: string | null,
   query: CallFilterQuery,
   window: LogWindow,
-  search: TextSearch | null,
+  search: LogSearch | null,
   rankedSearch = false,
 ) {
   let base = db.selectFrom('calls').where('calls.is_proxy', '=', 0).where('calls.verified', '=', 1);
@@ -136,7 +136,7 @@ async function countCalls(
   client: CallsClient,
   query: CallFilterQuery,
   window: LogWindow,
-  search: TextSearch | null,
+  search: LogSearch | null,
 ): Promise<number> {
   const outcome = query.outcome?.toLowerCase();
   const sumOf = (totals: StatusTotals[]) => totals.reduce((n, t) => n + t.count, 0);
@@ -155,17 +155,22 @@ async function countCalls(
 /** The client a read is for, as the guard (or the admin's path, or the demo) loaded it. */
 export type CallsClient = Pick<ClientRow, 'id' | 'timezone'>;
 
-/** The call log: a page of calls in the asked order, with the total count. */
+/**
+ * The call log: a page of calls in the asked order, with the total count. `numbersMasked`: the
+ * reader sees masked numbers, so a number is searched only whole (call-search.ts); the caller
+ * masks the answer.
+ */
 export async function listCalls(
   db: Kysely<Database>,
   client: CallsClient,
   query: CallsQuery,
   now: number,
+  numbersMasked = false,
 ): Promise<CallsPage> {
   const { page, limit } = query;
   const clientId = client.id;
   const window = logWindow(query, client.timezone, now);
-  const search = query.search ? textSearchOf(query.search) : null;
+  const search = query.search ? logSearchOf(query.search, numbersMasked) : null;
   const { sort, order } = logOrder(query, search);
   const base = filteredCalls(db, clientId, query, window, search);
 

@@ -9,7 +9,13 @@
  * `client` column, one token per call naming its client (migration 019), ANDed with the words.
  */
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
-import { type SearchQuery, type TextSearch, toFts5, toTsquery } from '../../../contract/search-query';
+import {
+  type SearchQuery,
+  type TextSearch,
+  textSearchOf,
+  toFts5,
+  toTsquery,
+} from '../../../contract/search-query';
 import { isPostgres } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
@@ -43,15 +49,55 @@ function wordsMatch(db: Kysely<Database>, words: SearchQuery, clientId: string |
     : sql<SqlBool>`calls.rowid in (select rowid from calls_fts where calls_fts match ${fts5Match(words, clientId)})`;
 }
 
+/** A search as a user with masked numbers may run it (`numbersMaskedSearch`). */
+export type LogSearch = TextSearch & { fullNumberOnly?: boolean };
+
+/** A word of digits only: part of a number, not a word. */
+const DIGITS_ONLY = /^\d+$/;
+
+/**
+ * The search of a user who sees masked numbers. Finding calls by a fragment of a number would tell
+ * them the hidden digits one guess at a time (does "867" find the call whose number shows
+ * "+1 212 ••• 0100"?), so for them a number matches only whole: the stored number exactly (with
+ * or without its +), or its last ten digits or more (the national number, typed without the
+ * country code). Digits-only words are not looked up in summaries and transcripts either, where
+ * callers say their numbers. Words, call ids and a full number still find calls as before.
+ */
+export function numbersMaskedSearch(search: TextSearch): LogSearch {
+  const words = search.words
+    ?.map((clause) => clause.filter((term) => !term.words.some((word) => DIGITS_ONLY.test(word))))
+    .filter((clause) => clause.length > 0);
+  return { ...search, words: words && words.length > 0 ? words : null, fullNumberOnly: true };
+}
+
+/** What a log's search box text finds, for a user who sees numbers (or not). */
+export function logSearchOf(text: string, numbersMasked: boolean): LogSearch {
+  const search = textSearchOf(text);
+  return numbersMasked ? numbersMaskedSearch(search) : search;
+}
+
+/** A typed number as the whole of a stored one (see `numbersMaskedSearch`). */
+function wholeNumberMatch(phone: string): Expression<SqlBool> {
+  const digits = phone.replace(/\D/g, '');
+  const exact = [phone, `+${digits}`];
+  const suffix = digits.length >= 10 ? `%${digits}` : null;
+  const column = (name: 'from_number' | 'to_number') =>
+    suffix
+      ? sql<SqlBool>`(${sql.ref(`calls.${name}`)} in (${sql.join(exact)}) or ${sql.ref(`calls.${name}`)} like ${suffix})`
+      : sql<SqlBool>`${sql.ref(`calls.${name}`)} in (${sql.join(exact)})`;
+  return sql<SqlBool>`(${column('from_number')} or ${column('to_number')})`;
+}
+
 /** Whether a call of this client (null: of any client) matches the search: any of its words, number or id. */
 export function searchCondition(
   db: Kysely<Database>,
-  search: TextSearch,
+  search: LogSearch,
   clientId: string | null,
 ): Expression<SqlBool> {
   const parts: Expression<SqlBool>[] = [];
   if (search.words) parts.push(wordsMatch(db, search.words, clientId));
-  if (search.phone) {
+  if (search.phone && search.fullNumberOnly) parts.push(wholeNumberMatch(search.phone));
+  else if (search.phone) {
     const pattern = containing(search.phone);
     parts.push(
       sql<SqlBool>`(calls.from_number like ${pattern} escape '\\' or calls.to_number like ${pattern} escape '\\')`,

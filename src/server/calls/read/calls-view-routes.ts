@@ -41,6 +41,7 @@ import type { ZodTypeProvider } from '../../http/route-schemas';
 import { attentionList, markHandled } from '../../outcomes/attention-list';
 import { classificationGuardOf } from '../../outcomes/classification-guard';
 import { outcomeReads } from '../../outcomes/outcome-reads';
+import { maskCall } from '../../teams/number-masking';
 import { createCallsRepository } from '../write/calls-repository';
 import type { ExportScope } from './call-export';
 import { type CallsClient, listCalls } from './call-log';
@@ -88,6 +89,20 @@ export interface CallsView<C extends CallsClient = CallsClient> {
   beforeRead?(): Promise<void>;
   /** How a call is shown here (its recording link, the sample flag); as stored when left out. */
   showCall?<T extends Call>(call: T, client: C, place: CallPlace): T;
+  /**
+   * Whether this request's reader sees callers' numbers masked (the client's users without
+   * `unmask_numbers`, or all of them under the privacy setting); never when left out (admin, demo).
+   * A masked reader's answers are masked here, at the boundary, and a number is searched only whole.
+   */
+  numbersMasked?(request: FastifyRequest, client: C): boolean;
+  /** Records a finished (or broken-off) export of a client user: the activity line. */
+  exported?(
+    request: FastifyRequest,
+    client: C,
+    query: CallsExportQuery,
+    rows: number,
+    complete: boolean,
+  ): Promise<void>;
   /** The stats as this view answers them (the demo adds the agency's revenue). */
   stats?: { response: z.ZodType<DemoStats>; show(stats: ClientStats): DemoStats };
   /** One call as this view answers it (the admin sees the provider's price). */
@@ -114,8 +129,13 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
     const outcomes = outcomeReads(db, classificationGuardOf(db, now, app.log), now);
     const pathParams = view.params ? { params: view.params } : {};
     const callParams = view.params ? view.params.merge(IdParam) : IdParam;
-    const show = <T extends Call>(call: T, client: C, place: CallPlace): T =>
-      view.showCall ? view.showCall(call, client, place) : call;
+    const masked = (request: FastifyRequest, client: C): boolean =>
+      view.numbersMasked?.(request, client) ?? false;
+    /** A call as this view shows it here, masked for a reader who sees masked numbers. */
+    const show = <T extends Call>(call: T, client: C, place: CallPlace, numbersMasked: boolean): T => {
+      const shown = view.showCall ? view.showCall(call, client, place) : call;
+      return numbersMasked ? maskCall(shown) : shown;
+    };
     /** The client of a read, after the view's own preparation. */
     const readerOf = async (request: FastifyRequest): Promise<C> => {
       const client = await view.clientOf(request);
@@ -131,9 +151,10 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
       },
       async (request) => {
         const client = await readerOf(request);
-        const page = await listCalls(db, client, request.query, now());
+        const numbersMasked = masked(request, client);
+        const page = await listCalls(db, client, request.query, now(), numbersMasked);
         await view.record?.(request, client, { kind: 'log' });
-        return { ...page, calls: page.calls.map((call) => show(call, client, 'log')) };
+        return { ...page, calls: page.calls.map((call) => show(call, client, 'log', numbersMasked)) };
       },
     );
 
@@ -176,7 +197,7 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
         const call = toCallDetail(row);
         if (!row || !call) throw notFound('Call not found');
         await view.record?.(request, client, { kind: 'call', callId: row.id });
-        const shown = show(call, client, 'detail');
+        const shown = show(call, client, 'detail', masked(request, client));
         return view.detail ? view.detail.show(shown, row) : shown;
       },
     );
@@ -227,7 +248,11 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
       async (request) => {
         const client = await readerOf(request);
         const list = await attentionList(db, client.id, request.query.limit);
-        return { ...list, calls: list.calls.map((call) => show(call, client, 'attention')) };
+        const numbersMasked = masked(request, client);
+        return {
+          ...list,
+          calls: list.calls.map((call) => show(call, client, 'attention', numbersMasked)),
+        };
       },
     );
 
@@ -259,7 +284,15 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
         },
         async (request, reply) => {
           const client = await view.clientOf(request);
-          const scope = download.scope(client, request.query);
+          const { exported } = view;
+          const scope: ExportScope = {
+            ...download.scope(client, request.query),
+            numbersMasked: masked(request, client),
+            ...(exported && {
+              finished: (rows: number, complete: boolean) =>
+                exported(request, client, request.query, rows, complete),
+            }),
+          };
           await view.record?.(request, client, { kind: 'export', query: request.query });
           return download.exports.send(
             reply,

@@ -1,18 +1,25 @@
 /**
  * Recordings are streamed from the provider (never buffered), with Range passed through so the
  * audio element can seek. Only the server holds the API key, so the browser always comes here.
+ *
+ * A client user's play and download are lines of the client's activity log (issue 36). The audio
+ * element asks for a recording in many Range requests as it plays and seeks, so a play is the
+ * request that starts at the beginning: no Range, or a Range from byte 0. Seeking and the rest of
+ * the file add no line; playing again from the start adds one. Admins' and the demo's add none.
  */
 import type { ZodTypeProvider } from '../../http/route-schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ClientCallParams } from '../../../contract/calls';
 import { IdParam } from '../../../contract/common';
-import { currentAdmin, currentClient, requireClient } from '../../auth/guards';
+import { currentAdmin, currentClientAndUser, requireClient, requireClientUser } from '../../auth/guards';
+import type { SessionUserRow } from '../../auth/sessions';
 import type { AppDeps } from '../../context';
-import type { CallRow } from '../../db/schema';
+import type { CallRow, ClientRow } from '../../db/schema';
 import { notFound, unauthorized } from '../../http/errors';
 import { createCallsRepository } from '../write/calls-repository';
 import { findClient } from '../../clients/clients-repository';
 import { voiceOf } from '../../providers/voice/registry';
+import { recordActivity } from '../../teams/activity';
 
 const CallParam = IdParam;
 const AdminParams = ClientCallParams;
@@ -27,7 +34,12 @@ export async function sendRecording(
   request: FastifyRequest,
   reply: FastifyReply,
   call: CallRow | undefined,
-  options: { download: boolean; cacheControl?: string },
+  options: {
+    download: boolean;
+    cacheControl?: string;
+    /** Runs once the provider has answered, before the audio is sent (the activity line). */
+    started?: (call: CallRow) => Promise<void>;
+  },
 ) {
   if (!call?.recording_url) throw notFound(call ? NO_RECORDING : 'Call not found');
   const owner = await findClient(deps.db, call.client_id);
@@ -39,11 +51,17 @@ export async function sendRecording(
     call.provider_call_id,
     range,
   );
+  await options.started?.(call);
   reply.code(audio.status).headers(audio.headers);
   reply.header('cache-control', options.cacheControl ?? 'private, max-age=3600');
   if (options.download)
     reply.header('content-disposition', `attachment; filename="recording-${call.id}.mp3"`);
   return reply.send(audio.body);
+}
+
+/** Whether a request for a recording starts it: no Range, or one from the first byte. */
+export function startsPlaying(range: string | undefined): boolean {
+  return range === undefined || /^bytes=0-/i.test(range.trim());
 }
 
 export default async function recordingRoutes(fastify: FastifyInstance): Promise<void> {
@@ -55,23 +73,54 @@ export default async function recordingRoutes(fastify: FastifyInstance): Promise
     reply: FastifyReply,
     call: CallRow | undefined,
     download: boolean,
-  ) => sendRecording(app.deps, request, reply, call, { download });
+    started?: (call: CallRow) => Promise<void>,
+  ) => sendRecording(app.deps, request, reply, call, { download, started });
+
+  /** Streams a client user's recording, then records the play or download when it starts one. */
+  async function streamForUser(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    client: ClientRow,
+    user: SessionUserRow,
+    callId: string,
+    download: boolean,
+  ) {
+    const call = await calls.findCall(client.id, callId);
+    const record = async (played: CallRow) => {
+      if (!startsPlaying(request.headers.range)) return;
+      await recordActivity(
+        db,
+        {
+          clientId: client.id,
+          userId: user.id,
+          action: download ? 'recording_download' : 'recording_play',
+          detail: { callId: played.id },
+        },
+        app.deps.now(),
+      );
+    };
+    return stream(request, reply, call, download, record);
+  }
 
   app.get(
     '/api/client/recording/:id',
     { config: { permission: 'calls.read' }, schema: { params: CallParam } },
-    async (request, reply) => {
-      const client = requireClient(request);
-      const { id } = request.params;
-      return stream(request, reply, await calls.findCall(client.id, id), false);
-    },
+    async (request, reply) =>
+      streamForUser(
+        request,
+        reply,
+        requireClient(request),
+        requireClientUser(request),
+        request.params.id,
+        false,
+      ),
   );
 
   // The download path serves the logged-in client, or an admin for any client's call.
   app.get('/api/recording/:id', { schema: { params: CallParam } }, async (request, reply) => {
     const { id } = request.params;
-    const client = await currentClient(app, request);
-    if (client) return stream(request, reply, await calls.findCall(client.id, id), true);
+    const signedIn = await currentClientAndUser(app, request);
+    if (signedIn) return streamForUser(request, reply, signedIn.client, signedIn.user, id, true);
     if (await currentAdmin(app, request)) {
       return stream(
         request,

@@ -6,15 +6,25 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { MESSAGES } from '../../../contract/admin';
-import { AdminCallDetail } from '../../../contract/calls';
+import { AdminCallDetail, type CallsExportQuery } from '../../../contract/calls';
 import { recordAudit, recordClientRead } from '../../audit/audit-log';
-import { requireAdmin, requireClient } from '../../auth/guards';
+import { requireAdmin, requireClient, requireClientUser } from '../../auth/guards';
 import { findClient } from '../../clients/clients-repository';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
 import { notFound } from '../../http/errors';
+import { recordActivity } from '../../teams/activity';
+import { masksNumbersFor } from '../../teams/number-masking';
 import { type CallsView, ClientIdParam } from './calls-view-routes';
 import type { CallExports } from './export-routes';
+
+/** An export's filters as its activity line keeps them: what was sent, without the format. */
+function exportFilters(query: CallsExportQuery): Record<string, unknown> {
+  const { format: _, ...filters } = query;
+  return Object.fromEntries(
+    Object.entries(filters).filter(([, value]) => value !== undefined && value !== null),
+  );
+}
 
 /** DELETE /api/admin/calls/{id} names the client in its query. */
 const ClientIdQuery = z.object({
@@ -25,8 +35,12 @@ export function adminRecordingPath(clientId: string, callId: string): string {
   return `/api/admin/client-recording/${encodeURIComponent(clientId)}/${encodeURIComponent(callId)}`;
 }
 
-/** The signed-in client's own calls: the client the guard loaded from the session. */
-export function clientCallsView(exports: CallExports): CallsView<ClientRow> {
+/**
+ * The signed-in client's own calls: the client the guard loaded from the session. Its users may see
+ * callers' numbers masked (teams/number-masking.ts), and each export is a line of the client's
+ * activity log.
+ */
+export function clientCallsView(deps: AppDeps, exports: CallExports): CallsView<ClientRow> {
   return {
     paths: {
       log: '/api/client/calls',
@@ -41,6 +55,18 @@ export function clientCallsView(exports: CallExports): CallsView<ClientRow> {
       export: '/api/client/calls/export',
     },
     clientOf: async (request) => requireClient(request),
+    numbersMasked: (request, client) => masksNumbersFor(client, requireClientUser(request)),
+    exported: (request, client, query, rows, complete) =>
+      recordActivity(
+        deps.db,
+        {
+          clientId: client.id,
+          userId: requireClientUser(request).id,
+          action: 'export',
+          detail: { format: query.format, rows, complete, filters: exportFilters(query) },
+        },
+        deps.now(),
+      ),
     handledBy: (_, client) => client.email,
     export: {
       exports,
