@@ -16,6 +16,7 @@ import type { AdminRow, ClientRow } from '../db/schema';
 import { forbidden, unauthorized } from '../http/errors';
 import { type RoutePermission, hasPermission } from './permissions';
 import { type SessionUserRow, sessionCookie } from './sessions';
+import { enforceAdminTwoFactor, enforceClientTwoFactor } from './two-factor-requirement';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -87,9 +88,10 @@ export function registerGuards(app: FastifyInstance): void {
       if (!permission) throw forbidden('This route declares no permission');
       if (!hasPermission(signedIn.user, permission))
         throw forbidden(TEAM_MESSAGES.missingPermission(permission));
+      await enforceClientTwoFactor(app, request, signedIn.client, signedIn.user.id);
     } else if (access === 'admin') {
       request.admin = await currentAdmin(app, request);
-      if (request.admin) return;
+      if (request.admin) return enforceAdminTwoFactor(app, request, request.admin);
       // 401 without any session; 403 for a signed-in client reaching an admin path.
       if (await currentClient(app, request)) throw forbidden('Admin access required');
       throw unauthorized();

@@ -10,6 +10,7 @@ import {
   INVALID_CLIENT_LOGIN,
 } from '../../contract/auth';
 import { ClientSessionWithUser } from '../../contract/teams';
+import { TwoFactorRequired } from '../../contract/two-factor';
 import { toClientSession } from '../clients/client-view';
 import type { SessionKind } from '../db/schema';
 import { unauthorized } from '../http/errors';
@@ -26,6 +27,7 @@ import { recordActivity } from '../teams/activity';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
 import { toSessionUser } from './permissions';
 import { canSignIn, signInClientUser } from './client-sign-in';
+import { beginTwoFactorSignIn, registerTwoFactorLogin } from './two-factor-login-routes';
 import { clearSessionCookie, deviceOf, sessionCookie, setSessionCookie } from './sessions';
 
 export default async function authRoutes(fastify: FastifyInstance): Promise<void> {
@@ -70,7 +72,10 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
 
   app.post(
     '/api/client/login',
-    { ...PUBLIC, schema: { body: ClientLoginBody, response: { 200: ClientLoginResponse } } },
+    {
+      ...PUBLIC,
+      schema: { body: ClientLoginBody, response: { 200: ClientLoginResponse.or(TwoFactorRequired) } },
+    },
     async (request, reply) => {
       const body = request.body;
       const email = body.email.toLowerCase();
@@ -97,6 +102,9 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
       if (needsRehash(signIn.user.password_hash)) {
         await setUserPassword(db, user, await hashPassword(body.password), now());
       }
+      // Two-factor sign-in on: no session yet, and no failures forgiven until the code is right.
+      if (user.two_factor_enabled_at != null)
+        return beginTwoFactorSignIn(app.deps, reply, { kind: 'client_user', id: user.id });
       await startClientSession(request, reply, client.id, user.id);
       await markSignedIn(db, user.id, now());
       await recordActivity(db, { clientId: client.id, userId: user.id, action: 'sign_in' }, now());
@@ -128,7 +136,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
 
   app.post(
     '/api/admin/login',
-    { ...PUBLIC, schema: { body: AdminLoginBody, response: { 200: AdminSession } } },
+    { ...PUBLIC, schema: { body: AdminLoginBody, response: { 200: AdminSession.or(TwoFactorRequired) } } },
     async (request, reply) => {
       const body = request.body;
       const username = body.username.toLowerCase();
@@ -149,6 +157,8 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
         .set({ last_login_at: now(), ...rehashed })
         .where('id', '=', admin.id)
         .execute();
+      if (admin.two_factor_enabled_at != null)
+        return beginTwoFactorSignIn(app.deps, reply, { kind: 'admin', id: admin.id });
       await startSession(request, reply, 'admin', admin.id);
       await attempt.succeeded();
       return toAdminSession(admin);
@@ -170,6 +180,11 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
       return toAdminSession(admin);
     },
   );
+
+  registerTwoFactorLogin(app, {
+    startClientSession,
+    startAdminSession: (request, reply, adminId) => startSession(request, reply, 'admin', adminId),
+  });
 
   // The browser's unauthorized path sends people here (SPEC §8); the login page is the answer.
   app.get('/api/login', async (_request, reply) => reply.redirect('/client-login'));

@@ -14,6 +14,6 @@ export function toClientUser(row: ClientUserRow): ClientUser {
     permissions: grantsOf(row),
     status: row.status,
     lastSignInAt: isoTime(row.last_sign_in_at),
-    twoFactor: false,
+    twoFactor: row.two_factor_enabled_at != null,
   };
 }

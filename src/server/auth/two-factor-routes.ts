@@ -1,0 +1,206 @@
+/**
+ * Two-factor sign-in's settings (issue 36), written once and mounted twice: for the signed-in
+ * client user under /api/client/2fa and for the signed-in admin under /api/admin/2fa. GET tells
+ * whether it is on and required; setup gives a secret to scan; enable confirms it with a code and
+ * answers the ten recovery codes, once; disable takes a code (TOTP or recovery). Codes typed here
+ * are limited like the current password is (a stolen session must not guess them freely). The
+ * requirement: an Owner's for the client's users, any admin's for every admin.
+ */
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { SuccessBody } from '../../contract/common';
+import {
+  TWO_FACTOR_MESSAGES,
+  TwoFactorCodeBody,
+  TwoFactorRecoveryCodes,
+  TwoFactorRequirementBody,
+  TwoFactorSetup,
+  TwoFactorStatus,
+} from '../../contract/two-factor';
+import { recordAudit } from '../audit/audit-log';
+import { updateClient } from '../clients/clients-repository';
+import type { Database } from '../db/schema';
+import { badRequest, conflict } from '../http/errors';
+import type { ZodTypeProvider } from '../http/route-schemas';
+import { type ActivityAction, recordActivity } from '../teams/activity';
+import { createAttemptLimits } from './attempt-limits';
+import { requireAdmin, requireClient, requireClientUser } from './guards';
+import { checkSecondFactor, confirmSetup, enableTwoFactor, startSetup } from './two-factor';
+import {
+  type TwoFactorSubject,
+  adminsRequireTwoFactor,
+  disableTwoFactor,
+  setAdminsRequireTwoFactor,
+  twoFactorStateOf,
+} from './two-factor-store';
+
+/** The person the request is about, as one mount sees them. */
+interface Person {
+  subject: TwoFactorSubject;
+  /** The account name the authenticator app shows. */
+  label: string;
+  /** Whether they must use it (then they cannot turn it off). */
+  required(): Promise<boolean>;
+  /** Writes the line a change leaves (the client's activity log; nothing for an admin's own). */
+  record(db: Kysely<Database>, action: ActivityAction, detail?: Record<string, unknown>): Promise<void>;
+}
+
+interface TwoFactorMount {
+  prefix: '/api/client/2fa' | '/api/admin/2fa';
+  config: FastifyContextConfig;
+  person(request: FastifyRequest): Person;
+}
+
+export default async function twoFactorRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, now } = app.deps;
+  const attempts = createAttemptLimits(app.deps);
+
+  const clientMount: TwoFactorMount = {
+    prefix: '/api/client/2fa',
+    config: { permission: 'signed_in', allowWithoutTwoFactor: true },
+    person(request) {
+      const client = requireClient(request);
+      const user = requireClientUser(request);
+      return {
+        subject: { kind: 'client_user', id: user.id },
+        label: user.email,
+        required: async () => client.require_two_factor === 1,
+        record: (trx, action, detail) =>
+          recordActivity(trx, { clientId: client.id, userId: user.id, action, detail }, now()),
+      };
+    },
+  };
+  const adminMount: TwoFactorMount = {
+    prefix: '/api/admin/2fa',
+    config: { allowWithoutTwoFactor: true },
+    person(request) {
+      const admin = requireAdmin(request);
+      return {
+        subject: { kind: 'admin', id: admin.id },
+        label: admin.username,
+        required: () => adminsRequireTwoFactor(db),
+        record: async () => {},
+      };
+    },
+  };
+
+  for (const mount of [clientMount, adminMount]) {
+    const { prefix, config } = mount;
+
+    app.get(prefix, { config, schema: { response: { 200: TwoFactorStatus } } }, async (request) => {
+      const person = mount.person(request);
+      const state = await twoFactorStateOf(db, person.subject);
+      return { enabled: state?.enabledAt != null, required: await person.required() };
+    });
+
+    app.post(
+      `${prefix}/setup`,
+      { config, schema: { response: { 200: TwoFactorSetup } } },
+      async (request) => {
+        const person = mount.person(request);
+        const state = await twoFactorStateOf(db, person.subject);
+        if (state?.enabledAt != null) throw conflict(TWO_FACTOR_MESSAGES.alreadyOn);
+        return startSetup(app.deps, db, person.subject, person.label);
+      },
+    );
+
+    app.post(
+      `${prefix}/enable`,
+      { config, schema: { body: TwoFactorCodeBody, response: { 200: TwoFactorRecoveryCodes } } },
+      async (request, reply) => {
+        const person = mount.person(request);
+        const state = await twoFactorStateOf(db, person.subject);
+        if (state?.enabledAt != null) throw conflict(TWO_FACTOR_MESSAGES.alreadyOn);
+        if (!state?.pendingEnc) throw conflict(TWO_FACTOR_MESSAGES.setupFirst);
+        const attempt = await attempts.begin(request, reply, 'password', `2fa:${person.subject.id}`);
+        const confirmed = await confirmSetup(app.deps, state, request.body.code);
+        if (!confirmed) throw wrongCode();
+        await attempt.succeeded();
+        await db.transaction().execute(async (trx) => {
+          await enableTwoFactor(trx, person.subject, confirmed.change, now());
+          await person.record(trx, 'two_factor_enabled');
+        });
+        return { recoveryCodes: confirmed.recoveryCodes };
+      },
+    );
+
+    app.post(
+      `${prefix}/disable`,
+      { config, schema: { body: TwoFactorCodeBody, response: { 200: SuccessBody } } },
+      async (request, reply) => {
+        const person = mount.person(request);
+        const state = await twoFactorStateOf(db, person.subject);
+        if (!state || state.enabledAt == null) throw conflict(TWO_FACTOR_MESSAGES.notOn);
+        if (await person.required()) throw conflict(TWO_FACTOR_MESSAGES.requiredCannotDisable);
+        const attempt = await attempts.begin(request, reply, 'password', `2fa:${person.subject.id}`);
+        const used = await checkSecondFactor(app.deps, db, person.subject, state, request.body.code);
+        if (!used) throw wrongCode();
+        await attempt.succeeded();
+        await db.transaction().execute(async (trx) => {
+          await disableTwoFactor(trx, person.subject);
+          if (used === 'recovery') await person.record(trx, 'recovery_code_used');
+          await person.record(trx, 'two_factor_disabled');
+        });
+        return { success: true as const };
+      },
+    );
+  }
+
+  app.put(
+    '/api/client/2fa/requirement',
+    {
+      config: { permission: 'users' },
+      schema: { body: TwoFactorRequirementBody, response: { 200: TwoFactorRequirementBody } },
+    },
+    async (request) => {
+      const client = requireClient(request);
+      const user = requireClientUser(request);
+      const { required } = request.body;
+      // Requiring it without having it would lock the Owner out of everything but the set-up.
+      if (required) await mustHaveItOn({ kind: 'client_user', id: user.id });
+      await db.transaction().execute(async (trx) => {
+        await updateClient(trx, client.id, { require_two_factor: required ? 1 : 0, updated_at: now() });
+        await recordActivity(
+          trx,
+          {
+            clientId: client.id,
+            userId: user.id,
+            action: 'settings_change',
+            detail: { setting: 'require_two_factor', required },
+          },
+          now(),
+        );
+      });
+      return { required };
+    },
+  );
+
+  app.put(
+    '/api/admin/2fa/requirement',
+    { schema: { body: TwoFactorRequirementBody, response: { 200: TwoFactorRequirementBody } } },
+    async (request) => {
+      const admin = requireAdmin(request);
+      const { required } = request.body;
+      if (required) await mustHaveItOn({ kind: 'admin', id: admin.id });
+      await db.transaction().execute(async (trx) => {
+        await setAdminsRequireTwoFactor(trx, required);
+        await recordAudit(
+          trx,
+          { adminId: admin.id, action: 'admins.require_two_factor', detail: { required } },
+          now(),
+        );
+      });
+      return { required };
+    },
+  );
+
+  async function mustHaveItOn(subject: TwoFactorSubject): Promise<void> {
+    const state = await twoFactorStateOf(db, subject);
+    if (state?.enabledAt == null) throw conflict(TWO_FACTOR_MESSAGES.enableYourselfFirst);
+  }
+}
+
+function wrongCode() {
+  return badRequest(TWO_FACTOR_MESSAGES.invalidCode, { code: TWO_FACTOR_MESSAGES.invalidCode });
+}
