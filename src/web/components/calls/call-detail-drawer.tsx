@@ -19,6 +19,7 @@ import { CallStatusBadge } from './call-status-badge';
 import type { AnalyticsScope } from './filters';
 import { AttentionBadge, OutcomeBadge } from './outcome-badge';
 import { formatPhone } from './phone';
+import { ShowNumberActions, useShownNumbers } from './show-number';
 import { SEEK_STEP_SECONDS, type SyncedPlayerHandle, SyncedTranscript } from './synced-transcript';
 import { parseTranscript } from './transcript';
 import { momentLink } from './transcript-timing';
@@ -130,12 +131,13 @@ function CallDetailBody({
   const audio = call.recordingUrl && source.recordingUrl ? source.recordingUrl(call.id) : null;
   const variables = Object.entries(call.variables ?? {});
   const providerPrice = (call as CallDetail & { providerPrice?: number | null }).providerPrice;
+  const numbers = useShownNumbers(source, call);
 
   return (
     <>
       <DialogHeader className="pr-8 text-left">
         <DialogTitle>
-          Call from {formatPhone(call.fromNumber)} to {formatPhone(call.toNumber)}
+          Call from {formatPhone(numbers.fromNumber)} to {formatPhone(numbers.toNumber)}
         </DialogTitle>
         <DialogDescription>
           {formatCallCreated(call.createdAt)} · {formatDuration(call.duration)} ·{' '}
@@ -147,6 +149,7 @@ function CallDetailBody({
         <CallStatusBadge status={call.status} />
         <OutcomeBadge name={call.outcome} color={color} />
         {call.needsAttention && <AttentionBadge />}
+        <ShowNumberActions shown={numbers} />
       </div>
 
       {call.attentionReasons.length > 0 && (

@@ -12,4 +12,9 @@ describe('formatPhone', () => {
     expect(formatPhone('+1234')).toBe('+1234');
     expect(formatPhone('')).toBe('—');
   });
+
+  it('shows a masked number as the server gave it (issue 36)', () => {
+    expect(formatPhone('+1 212 ••• 0100')).toBe('+1 212 ••• 0100');
+    expect(formatPhone('••• 0100')).toBe('••• 0100');
+  });
 });

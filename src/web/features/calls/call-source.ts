@@ -27,6 +27,8 @@ export interface CallSource {
   dateRanges: readonly DateRange[];
   /** Audio for playback. */
   recordingUrl?: (callId: string) => string;
+  /** "Show number" (issue 36): one call's numbers in full, where numbers can be masked (the client's). */
+  unmaskUrl?: (callId: string) => string;
   /** The same audio as an attachment. */
   downloadUrl?: (callId: string) => string;
   /** GET target of the log's CSV and Excel exports (the log's filters added); none: no export. */
@@ -54,6 +56,7 @@ export const CLIENT_CALL_SOURCE: CallSource = {
   pagePath: '/dashboard',
   dateRanges: ['7d', '30d', '60d'],
   recordingUrl: (id) => `/api/client/recording/${encodeURIComponent(id)}`,
+  unmaskUrl: (id) => `/api/client/calls/${encodeURIComponent(id)}/unmask`,
   downloadUrl: (id) => `/api/recording/${encodeURIComponent(id)}`,
   deleteUrl: (id) => `/api/client/calls/${encodeURIComponent(id)}`,
   exportUrl: '/api/client/calls/export',

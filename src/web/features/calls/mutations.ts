@@ -7,6 +7,7 @@ import { type MutationFunction, useMutation, useQueryClient } from '@tanstack/re
 import { useState } from 'react';
 import type { RemovedSamples, SeedResult, SyncProgress, SyncResult } from '../../../contract/calls';
 import type { HandledResponse } from '../../../contract/outcomes';
+import type { UnmaskedNumbers } from '../../../contract/privacy';
 import { apiJson, isUnauthorizedError } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { handleUnauthorized } from '../../lib/session';
@@ -90,5 +91,24 @@ export function useMarkHandled(source: CallSource) {
     },
     success: { title: 'Marked handled' },
     failure: 'Failed to mark the call handled',
+  });
+}
+
+/**
+ * "Show number" (issue 36): one call's numbers in full, asked of the server each time (it records
+ * the line in the activity log); kept only in this hook's state, never in the calls cache, so
+ * every other view stays masked.
+ */
+export function useUnmaskNumbers(source: CallSource) {
+  return useMutation({
+    mutationFn: (callId: string) => {
+      const url = source.unmaskUrl?.(callId);
+      if (!url) throw new Error('Numbers cannot be shown here');
+      return apiJson<UnmaskedNumbers>('POST', url);
+    },
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return handleUnauthorized();
+      failureToast('Error', error, 'Could not show the number');
+    },
   });
 }

@@ -14,12 +14,14 @@ import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
 import { cn } from '../../lib/utils';
 import { ApiKeyDialog } from './api-key-dialog';
 import { ChangePasswordDialog } from './change-password-dialog';
+import { PrivacyCard } from './privacy-card';
 import { SessionsCard } from './sessions-card';
 import { WebhookSecretDialog } from './webhook-secret-dialog';
 
 export function SecurityTab({ client }: { client: ClientSession }) {
   const connected = client.apiKeyStatus === 'valid';
   const canKeys = useCan('keys');
+  const canPrivacy = useCan('privacy');
   return (
     <div className="grid gap-6">
       <Card>
@@ -35,6 +37,7 @@ export function SecurityTab({ client }: { client: ClientSession }) {
         </CardContent>
       </Card>
       <SessionsCard />
+      {canPrivacy && <PrivacyCard />}
 
       {/* The voice API key, the inbound webhook URL and its signing secret are the keys' holders' (Owners). */}
       {canKeys && (
