@@ -20,13 +20,14 @@ import type {
   ResumeSubscriptionResponse,
   SetupIntentResponse,
 } from '../../../contract/billing';
+import type { MyNotifications, MyNotificationsBodyInput } from '../../../contract/notification-choices';
 import type { ClientWebhookSaved, WebhookDelivery, WebhookTestResult } from '../../../contract/integrations';
 import type { Outcome, OutcomePreview, OutcomesState } from '../../../contract/outcomes';
 import { apiJson, getJson } from '../../lib/api';
 import { billingKeys } from '../../lib/billing-queries';
 import { sessionKeys } from '../../lib/session';
 import { callKeys } from '../calls/query-keys';
-import { webhookKeys } from './queries';
+import { myNotificationsKey, webhookKeys } from './queries';
 
 export function useUpdateAccount() {
   const queryClient = useQueryClient();
@@ -102,7 +103,21 @@ export function useSaveNotifications() {
   return useMutation({
     mutationFn: (prefs: NotificationPrefs) =>
       apiJson<NotificationPrefs>('PUT', '/api/client/notifications', prefs),
-    onSuccess: (saved) => queryClient.setQueryData(billingKeys.notifications(), saved),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(billingKeys.notifications(), saved);
+      // The account's switches are what "Account default" follows in My notifications.
+      void queryClient.invalidateQueries({ queryKey: myNotificationsKey });
+    },
+  });
+}
+
+/** The signed-in person's own choices (issue 36). */
+export function useSaveMyNotifications() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: MyNotificationsBodyInput) =>
+      apiJson<MyNotifications>('PUT', '/api/client/me/notifications', body),
+    onSuccess: (saved) => queryClient.setQueryData(myNotificationsKey, saved),
   });
 }
 

@@ -1,6 +1,8 @@
 /**
- * The Notifications tab: the four switches (SPEC §2, §3 defaults), the e-mail digest and the
- * quiet hours for texts (issue 14), saved to the server.
+ * The Notifications tab: "My notifications" for every signed-in user (issue 36), then, for users
+ * holding `notifications`, the account-wide four switches (SPEC §2, §3 defaults; the defaults each
+ * person's choices follow), the e-mail digest and the quiet hours for texts (issue 14). The tab
+ * is open to everyone; what each part needs is decided here.
  */
 import { useEffect, useState } from 'react';
 import {
@@ -17,8 +19,10 @@ import { NativeSelect } from '../../components/native-select';
 import { Label } from '../../components/ui/label';
 import { Skeleton } from '../../components/ui/skeleton';
 import { failureToast } from '../../lib/failure-toast';
+import { useCan } from '../../lib/permissions';
 import { toast } from '../../lib/use-toast';
 import { LoadFailed } from './load-failed';
+import { MyNotificationsCard } from './my-notifications-card';
 import { useSaveNotifications } from './mutations';
 import { useNotificationChannels, useNotificationPrefs } from './queries';
 import { SaveFooter } from './save-footer';
@@ -33,6 +37,17 @@ const HOURS = Array.from({ length: 24 }, (_, h) => h);
 const hourLabel = (h: number) => `${h % 12 === 0 ? 12 : h % 12}:00 ${h < 12 ? 'AM' : 'PM'}`;
 
 export function NotificationsForm() {
+  const canManage = useCan('notifications');
+  return (
+    <>
+      <MyNotificationsCard />
+      {canManage && <AccountNotificationsCard />}
+    </>
+  );
+}
+
+/** The account-wide switches: the defaults for everyone who left a channel on "Account default". */
+function AccountNotificationsCard() {
   const prefs = useNotificationPrefs();
   const channels = useNotificationChannels().data;
   const save = useSaveNotifications();

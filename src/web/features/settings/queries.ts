@@ -4,6 +4,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import type { NotificationChannels, NotificationPrefs } from '../../../contract/account';
+import type { MyNotifications } from '../../../contract/notification-choices';
 import type { ClientWebhook, WebhookDeliveries } from '../../../contract/integrations';
 import type { OutcomesState } from '../../../contract/outcomes';
 import { callKeys } from '../calls/query-keys';
@@ -58,5 +59,15 @@ export function useWebhookDeliveries(page: number, enabled: boolean) {
     enabled,
     refetchInterval: (query) =>
       query.state.data?.deliveries.some((d) => d.status === 'pending') ? 10_000 : false,
+  });
+}
+
+/** The signed-in person's own notification choices (issue 36); every user may read their own. */
+export const myNotificationsKey = ['me', 'notifications'] as const;
+
+export function useMyNotifications() {
+  return useQuery({
+    queryKey: myNotificationsKey,
+    queryFn: () => getJson<MyNotifications>('/api/client/me/notifications'),
   });
 }
