@@ -267,6 +267,22 @@ describe(`notifications per user (${TEST_DB})`, () => {
     ).toHaveLength(1);
   });
 
+  it('while the client hides numbers until shown, every e-mail is masked, the Owner’s too', async () => {
+    const { client, owner } = await team();
+    const hide = await t.app.inject({
+      method: 'PUT',
+      url: '/api/client/privacy',
+      headers: { cookie: owner.cookie },
+      payload: { hideNumbersUntilShown: true },
+    });
+    expect(hide.statusCode).toBe(200);
+    await storeCalls(t.deps, client, [failedCall('per-user-hidden')]);
+    await round();
+    const mail = smtp.messages.find((m) => m.to[0] === owner.email);
+    expect(mail?.subject).toContain(MASKED);
+    expect(`${mail?.text}${mail?.html}`).not.toContain('5550001111');
+  });
+
   it('billing notices go only to billing holders, digests only to reports holders', async () => {
     const { client, owner, manager, viewer } = await team();
     const second = await addUser(client.id, 'owner');

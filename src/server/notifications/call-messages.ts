@@ -47,14 +47,15 @@ export function callEmail(
 ) {
   const when = formatCallCreated(new Date(Number(call.created_at)).toISOString(), client.timezone);
   const from = numberFor(reader, call.from_number);
+  const said = textFor(reader, call);
   const heading =
     reasons.length > 0 ? 'A call needs your attention' : `New call: ${call.outcome ?? 'finished'}`;
   const content = renderEmail({
     brand: client.company_name ? `${ctx.brand} · ${client.company_name}` : ctx.brand,
     heading,
     lines: [
-      ...(reasons.length > 0 ? [textFor(reader, `Why: ${reasons.join('; ')}.`)] : []),
-      ...(call.summary ? [textFor(reader, call.summary)] : []),
+      ...(reasons.length > 0 ? [said(`Why: ${reasons.join('; ')}.`)] : []),
+      ...(call.summary ? [said(call.summary)] : []),
     ],
     facts: [
       ['Outcome', call.outcome ?? '—'],
@@ -77,6 +78,6 @@ export function callText(
   ctx: MessageContext,
   reader: Pick<CallReader, 'masked'> = { masked: false },
 ): string {
-  const why = textFor(reader, reasons[0] ?? 'see the call');
+  const why = textFor(reader, call)(reasons[0] ?? 'see the call');
   return `${ctx.brand}: call from ${numberFor(reader, call.from_number)} needs attention (${why}). ${callLink(ctx.publicUrl, call.id)}`;
 }
