@@ -19,11 +19,14 @@ const DemoPage = lazy(() => import('./pages/demo-page'));
 const AdminLoginPage = lazy(() => import('./pages/admin-login-page'));
 const AdminPage = lazy(() => import('./pages/admin-page'));
 const AdminClientPage = lazy(() => import('./pages/admin-client-page'));
+const AcceptInvitePage = lazy(() => import('./pages/accept-invite-page'));
 const NotFoundPage = lazy(() => import('./pages/not-found-page'));
 
 const ROUTES: Array<[path: string, page: LazyExoticComponent<ComponentType>]> = [
   ['/', LandingPage],
   ['/client-login', ClientLoginPage],
+  // Public: an invited person (or an agency's password reset) sets a password here (issue 36).
+  ['/accept-invite', AcceptInvitePage],
   ['/dashboard', DashboardPage],
   ['/settings', SettingsPage],
   ['/checkout', CheckoutPage],
