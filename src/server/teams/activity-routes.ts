@@ -12,10 +12,10 @@ import {
   ACTIVITY_ACTIONS,
   ACTIVITY_ACTION_LABELS,
   ActivityExportQuery,
-  type ActivityItem,
   ActivityPage,
   ActivityQuery,
 } from '../../contract/activity';
+import { describeActivityDetail } from '../../contract/activity-detail';
 import { paginationOf } from '../../contract/common';
 import { requireClient, requireClientUser } from '../auth/guards';
 import { safeCell } from '../calls/read/call-export';
@@ -34,14 +34,6 @@ void CONTRACT_NAMES;
 void WRITTEN_NAMES;
 
 const CSV_HEADER = ['Date and time', 'Time zone', 'Person', 'Action', 'Details'];
-
-/** A line's detail as "key: value; …" for a spreadsheet cell. */
-function detailText(detail: ActivityItem['detail']): string {
-  if (!detail) return '';
-  return Object.entries(detail)
-    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
-    .join('; ');
-}
 
 export default async function activityRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -97,7 +89,7 @@ export default async function activityRoutes(fastify: FastifyInstance): Promise<
               timezone,
               safeCell(item.userName ?? ''),
               ACTIVITY_ACTION_LABELS[item.action],
-              safeCell(detailText(item.detail)),
+              safeCell(describeActivityDetail(item)),
             ]),
           );
         }

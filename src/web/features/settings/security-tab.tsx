@@ -9,6 +9,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
+import { TwoFactorCard } from '../../components/two-factor/two-factor-card';
 import { useCan } from '../../lib/permissions';
 import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
 import { cn } from '../../lib/utils';
@@ -22,6 +23,8 @@ export function SecurityTab({ client }: { client: ClientSession }) {
   const connected = client.apiKeyStatus === 'valid';
   const canKeys = useCan('keys');
   const canPrivacy = useCan('privacy');
+  // The rule for every user of the account is the Owners' (the `users` permission).
+  const canRequireTwoFactor = useCan('users');
   return (
     <div className="grid gap-6">
       <Card>
@@ -36,6 +39,10 @@ export function SecurityTab({ client }: { client: ClientSession }) {
           <ChangePasswordDialog />
         </CardContent>
       </Card>
+      <TwoFactorCard
+        api="/api/client/2fa"
+        requireLabel={canRequireTwoFactor ? 'Require two-factor sign-in for everyone' : undefined}
+      />
       <SessionsCard />
       {canPrivacy && <PrivacyCard />}
 
