@@ -11,6 +11,10 @@ export const STRIPE_SIM_URL = `http://127.0.0.1:${STRIPE_SIM_PORT}`;
 export const PAYPAL_SIM_URL = `http://127.0.0.1:${PAYPAL_SIM_PORT}`;
 export const VAPI_SIM_URL = `http://127.0.0.1:${VAPI_SIM_PORT}`;
 export const RETELL_SIM_URL = `http://127.0.0.1:${RETELL_SIM_PORT}`;
+/** The SMTP stand-in (issue 36's invitations): mail in on SMTP_SIM_PORT, read as JSON at SMTP_SIM_URL/_sim/messages. */
+export const SMTP_SIM_PORT = E2E_PORT + 6;
+export const SMTP_SIM_HTTP_PORT = E2E_PORT + 7;
+export const SMTP_SIM_URL = `http://127.0.0.1:${SMTP_SIM_HTTP_PORT}`;
 
 export const ADMIN = { username: 'e2e-admin', password: 'e2e-admin-password', name: 'e2e-admin' };
 /** A client seeded at start with a password and an API key known to the voice simulator. */
@@ -47,7 +51,29 @@ export const SUPPORT_CLIENT = {
   company: 'Harbor Support Co',
   apiKey: 'sim_e2e_support_key',
 };
-export const SEEDED_CLIENTS = [CLIENT, BILLING_CLIENT, SETTINGS_CLIENT, OUTCOMES_CLIENT, SUPPORT_CLIENT];
+/**
+ * Masked numbers (masked-numbers.spec.ts): the account login is this client's Owner; seed.ts adds
+ * PRIVACY_VIEWER, an active Viewer (no unmask_numbers) of the same client.
+ */
+export const PRIVACY_CLIENT = {
+  email: 'e2e-privacy@example.com',
+  password: 'e2e-privacy-password',
+  company: 'Quiet Line Realty',
+  apiKey: 'sim_e2e_privacy_key',
+};
+export const PRIVACY_VIEWER = {
+  email: 'e2e-privacy-viewer@example.com',
+  password: 'e2e-privacy-viewer-password',
+  name: 'Vera Viewer',
+};
+export const SEEDED_CLIENTS = [
+  CLIENT,
+  BILLING_CLIENT,
+  SETTINGS_CLIENT,
+  OUTCOMES_CLIENT,
+  SUPPORT_CLIENT,
+  PRIVACY_CLIENT,
+];
 
 export const STRIPE_KEYS = {
   secret: 'sk_test_e2e',

@@ -4,7 +4,7 @@ import type { VoiceSim } from '../../../sim/voice-provider';
 import { hashPassword } from '../../../src/server/auth/passwords';
 import type { AppDeps } from '../../../src/server/context';
 import { randomToken } from '../../../src/server/crypto/secrets';
-import { SEEDED_CLIENTS } from './env';
+import { PRIVACY_CLIENT, PRIVACY_VIEWER, SEEDED_CLIENTS } from './env';
 
 export async function seedE2eFixtures(deps: AppDeps, voice: VoiceSim): Promise<void> {
   const t = deps.now();
@@ -32,4 +32,47 @@ export async function seedE2eFixtures(deps: AppDeps, voice: VoiceSim): Promise<v
       })
       .execute();
   }
+  await seedPrivacyViewer(deps, t);
+}
+
+/**
+ * PRIVACY_CLIENT's people: its account login as the Owner (written here, since a client with users
+ * gets no account login at its first sign-in) and PRIVACY_VIEWER, an active Viewer.
+ */
+async function seedPrivacyViewer(deps: AppDeps, t: number): Promise<void> {
+  const client = await deps.db
+    .selectFrom('clients')
+    .select(['id', 'email', 'password_hash'])
+    .where('email', '=', PRIVACY_CLIENT.email)
+    .executeTakeFirstOrThrow();
+  const person = {
+    client_id: client.id,
+    permissions: '[]',
+    status: 'active' as const,
+    created_at: t,
+    updated_at: t,
+  };
+  await deps.db
+    .insertInto('client_users')
+    .values([
+      {
+        ...person,
+        id: randomUUID(),
+        email: client.email,
+        name: 'Paula Owner',
+        password_hash: client.password_hash,
+        role: 'owner',
+        is_account_login: 1,
+      },
+      {
+        ...person,
+        id: randomUUID(),
+        email: PRIVACY_VIEWER.email,
+        name: PRIVACY_VIEWER.name,
+        password_hash: await hashPassword(PRIVACY_VIEWER.password),
+        role: 'viewer',
+        is_account_login: 0,
+      },
+    ])
+    .execute();
 }
