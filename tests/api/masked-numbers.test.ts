@@ -98,7 +98,17 @@ describe(`masked numbers (${TEST_DB})`, () => {
           errorMessage: null,
           dispositionTag: null,
           analysis: { callback: '+1 212 867 0100' },
-          variables: { from: CALLER, to: LINE, phone_digits: 12128670100 },
+          variables: {
+            from: CALLER,
+            to: LINE,
+            phone_digits: 12128670100,
+            // Another number of the caller's, and values that are not numbers.
+            callback_alt: '+12135550127',
+            alt_local: '(213) 555-0127',
+            note: 'Or try +12135550127 after six',
+            date: '2026-11-27',
+            ticket: 'T-4821',
+          },
         },
       },
     ]);
@@ -124,7 +134,16 @@ describe(`masked numbers (${TEST_DB})`, () => {
       toNumber: LINE_MASKED,
       summary: `The caller at ${CALLER_MASKED} wants a quote for a kitchen.`,
       analysis: { callback: CALLER_MASKED },
-      variables: { from: CALLER_MASKED, to: LINE_MASKED, phone_digits: CALLER_MASKED },
+      variables: {
+        from: CALLER_MASKED,
+        to: LINE_MASKED,
+        phone_digits: CALLER_MASKED,
+        callback_alt: '+1 213 ••• 0127',
+        alt_local: '••• 0127',
+        note: 'Or try +1 213 ••• 0127 after six',
+        date: '2026-11-27',
+        ticket: 'T-4821',
+      },
     });
     // The transcript is still the JSON of its lines, the number masked inside.
     expect(JSON.parse(detail.json().transcript)[1].text).toBe(

@@ -46,13 +46,36 @@ function patternOf(number: string): RegExp | null {
   return new RegExp(`${code}${spaced(national)}${local}`, 'g');
 }
 
-/** Replaces these numbers, wherever they appear in a text, with their masked form. */
+/** Any number written in international form ("+12135550127"): whoever's it is, it is a phone number. */
+const INTERNATIONAL = /\+\d{7,15}(?!\d)/g;
+
+/**
+ * Replaces these numbers, wherever they appear in a text, with their masked form; and any other
+ * number in international form (a provider's variables name the caller's other numbers too).
+ */
 export function numberMasker(numbers: readonly string[]): (text: string) => string {
   const rules = [...new Set(numbers)].flatMap((number) => {
     const pattern = patternOf(number);
     return pattern ? [{ pattern, masked: maskPhoneNumber(number) }] : [];
   });
-  return (text) => rules.reduce((out, { pattern, masked }) => out.replace(pattern, masked), text);
+  return (text) =>
+    rules
+      .reduce((out, { pattern, masked }) => out.replace(pattern, masked), text)
+      .replace(INTERNATIONAL, (number) => maskPhoneNumber(number));
+}
+
+/** A value that is a phone number and nothing else, however written ("(213) 555-0127"). */
+const WHOLLY_A_NUMBER = /^\+?[\d\s().\-\u00a0]+$/;
+
+/**
+ * A structured value (variables, analysis): a number on its own is masked whoever's it is, when it
+ * has the digits of a whole phone number (ten, or seven after a +), so a date ("2026-11-27") or
+ * a short code stays as it is.
+ */
+function maskValue(text: string, mask: (text: string) => string): string {
+  const digits = text.replace(/\D/g, '').length;
+  const whole = WHOLLY_A_NUMBER.test(text) && digits >= (text.trim().startsWith('+') ? MIN_DIGITS : 10);
+  return whole ? maskPhoneNumber(text) : mask(text);
 }
 
 /** Fields that are ours (ids, links, times), never a caller's words: left as they are. */
@@ -60,7 +83,7 @@ const OWN_FIELDS = new Set(['id', 'providerCallId', 'createdAt', 'recordingUrl',
 
 /** Every string (and number written as digits) inside a value, masked. */
 function maskDeep(value: unknown, mask: (text: string) => string): unknown {
-  if (typeof value === 'string') return mask(value);
+  if (typeof value === 'string') return maskValue(value, mask);
   if (typeof value === 'number') {
     const masked = mask(String(value));
     return masked === String(value) ? value : masked;
