@@ -163,6 +163,15 @@ describe(`notifications per user (${TEST_DB})`, () => {
       smsTo: null,
     });
     expect((await mine('')).statusCode).toBe(401);
+    // Each save is a line of the client's activity, by its person.
+    const lines = await t.deps.db
+      .selectFrom('client_activity')
+      .select('detail')
+      .where('user_id', '=', viewer.id)
+      .where('action', '=', 'settings_change')
+      .execute();
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[0].detail ?? '{}')).toMatchObject({ what: 'my notifications' });
   });
 
   it('refuses bad input with a 400 and changes nothing', async () => {

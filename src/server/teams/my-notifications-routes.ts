@@ -16,8 +16,8 @@ import { requireClient, requireClientUser } from '../auth/guards';
 import type { ClientRow } from '../db/schema';
 import { badRequest, unauthorized } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordActivity } from './activity';
 import { readChoices, saveChoices } from './notification-choices';
+import { recordChange } from './record-change';
 
 const SIGNED_IN = { config: { permission: 'signed_in' as const } };
 
@@ -65,14 +65,11 @@ export default async function myNotificationsRoutes(fastify: FastifyInstance): P
         });
       await db.transaction().execute(async (trx) => {
         await saveChoices(trx, client.id, user.id, request.body, now());
-        await recordActivity(
+        await recordChange(
           trx,
-          {
-            clientId: client.id,
-            userId: user.id,
-            action: 'settings_change',
-            detail: { area: 'my_notifications', name: user.name, changed: Object.keys(request.body) },
-          },
+          request,
+          'settings_change',
+          { what: 'my notifications', changed: Object.keys(request.body) },
           now(),
         );
       });
