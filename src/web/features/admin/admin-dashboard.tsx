@@ -10,6 +10,8 @@ import { Button } from '../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { failureToast } from '../../lib/failure-toast';
 import { useAdminLogout } from '../../lib/session';
+import { useTwoFactorStatus } from '../../components/two-factor/two-factor-queries';
+import { AdminTwoFactorRequired } from './admin-two-factor-required';
 import { toast } from '../../lib/use-toast';
 import { cn } from '../../lib/utils';
 import { AdminStatsCards } from './admin-stats-cards';
@@ -31,6 +33,9 @@ export function AdminDashboard({ admin }: { admin: AdminSession }) {
   };
   const logout = useAdminLogout();
   const syncAll = useSyncAllClients();
+  // The agency requires two-factor sign-in and this admin has none: only the set-up (issue 36).
+  const twoFactor = useTwoFactorStatus('/api/admin/2fa');
+  if (twoFactor.data?.required && !twoFactor.data.enabled) return <AdminTwoFactorRequired />;
 
   function sync() {
     syncAll.mutate(undefined, {

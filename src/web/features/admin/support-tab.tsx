@@ -7,6 +7,7 @@ import { clientName } from '../../../contract/admin';
 import { NativeSelect } from '../../components/native-select';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';
+import { TwoFactorCard } from '../../components/two-factor/two-factor-card';
 import { AdminsCard } from './admins-card';
 import { AuditLogCard } from './audit-log-card';
 import { DeliveryLogCard } from './delivery-log-card';
@@ -61,6 +62,7 @@ export function SupportTab({
       )}
 
       <AuditLogCard />
+      <TwoFactorCard api="/api/admin/2fa" requireLabel="Require two-factor sign-in for every administrator" />
       <AdminsCard />
     </div>
   );

@@ -1,9 +1,14 @@
-/** The admin sign-in form (SPEC §2 "Admin login", §5, §8 "Admin"). */
+/** The admin sign-in form (SPEC §2 "Admin login", §5, §8 "Admin"), then the code when two-factor sign-in is on. */
+import { useState } from 'react';
 import { LoginForm } from './login-form';
-import { useAdminLogin } from './mutations';
+import { useAdminLogin, useAdminLoginCode } from './mutations';
+import { TwoFactorLoginStep } from './two-factor-login-step';
 
 export function AdminLoginForm() {
-  const login = useAdminLogin();
+  const [codeStep, setCodeStep] = useState(false);
+  const login = useAdminLogin(() => setCodeStep(true));
+  const verify = useAdminLoginCode();
+  if (codeStep) return <TwoFactorLoginStep verify={verify} onBack={() => setCodeStep(false)} />;
   return (
     <LoginForm
       identity={{

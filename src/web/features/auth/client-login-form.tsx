@@ -1,9 +1,14 @@
-/** The client sign-in form (SPEC §2, §4, §5, §8 "Client login"). */
+/** The client sign-in form (SPEC §2, §4, §5, §8 "Client login"), then the code when two-factor sign-in is on. */
+import { useState } from 'react';
 import { LoginForm } from './login-form';
-import { useClientLogin } from './mutations';
+import { useClientLogin, useClientLoginCode } from './mutations';
+import { TwoFactorLoginStep } from './two-factor-login-step';
 
 export function ClientLoginForm() {
-  const login = useClientLogin();
+  const [codeStep, setCodeStep] = useState(false);
+  const login = useClientLogin(() => setCodeStep(true));
+  const verify = useClientLoginCode();
+  if (codeStep) return <TwoFactorLoginStep verify={verify} onBack={() => setCodeStep(false)} />;
   return (
     <LoginForm
       identity={{

@@ -1,6 +1,8 @@
 /**
  * The two ways in (SPEC §4, §8 "Client login", "Admin"): each POSTs the credentials, starts from
- * an empty cache holding the new session, says welcome and opens its home page.
+ * an empty cache holding the new session, says welcome and opens its home page. With two-factor
+ * sign-in on (issue 36) the password answers `{twoFactorRequired: true}` instead, and the code
+ * POSTed to the login's `/2fa` finishes the same way.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
@@ -11,6 +13,7 @@ import type {
   ClientLoginBody,
   ClientLoginResponse,
 } from '../../../contract/auth';
+import type { TwoFactorRequired } from '../../../contract/two-factor';
 import { apiJson } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { sessionKeys } from '../../lib/session';
@@ -26,41 +29,74 @@ interface LoginOptions<TAnswer> {
   home: string;
 }
 
-function useLogin<TBody, TAnswer>(options: LoginOptions<TAnswer>) {
+function useSignedIn<TAnswer>(options: LoginOptions<TAnswer>) {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
+  return (answer: TAnswer) => {
+    // A new identity: nothing cached for whoever used this browser before may carry over.
+    queryClient.clear();
+    queryClient.setQueryData(options.sessionKey, options.sessionOf(answer));
+    void queryClient.invalidateQueries({ queryKey: options.sessionKey });
+    toast({ title: 'Login Successful', description: options.welcome(answer) });
+    navigate(options.home);
+  };
+}
+
+function useLogin<TBody, TAnswer>(options: LoginOptions<TAnswer>, onTwoFactor: () => void) {
+  const signedIn = useSignedIn(options);
   return useMutation({
-    mutationFn: (body: TBody) => apiJson<TAnswer>('POST', options.path, body),
+    mutationFn: (body: TBody) => apiJson<TAnswer | TwoFactorRequired>('POST', options.path, body),
     onSuccess: (answer) => {
-      // A new identity: nothing cached for whoever used this browser before may carry over.
-      queryClient.clear();
-      queryClient.setQueryData(options.sessionKey, options.sessionOf(answer));
-      void queryClient.invalidateQueries({ queryKey: options.sessionKey });
-      toast({ title: 'Login Successful', description: options.welcome(answer) });
-      navigate(options.home);
+      if (isTwoFactorRequired(answer)) onTwoFactor();
+      else signedIn(answer);
     },
     onError: (error) => failureToast('Login Failed', error, options.failure),
   });
 }
 
-export function useClientLogin() {
-  return useLogin<ClientLoginBody, ClientLoginResponse>({
-    path: '/api/client/login',
-    sessionKey: sessionKeys.client,
-    sessionOf: (answer) => answer.client,
-    welcome: () => 'Welcome to your dashboard',
-    failure: 'Invalid email or password',
-    home: '/dashboard',
+/** The second step: the code completes the sign-in the password started. */
+function useLoginCode<TAnswer>(options: LoginOptions<TAnswer>) {
+  const signedIn = useSignedIn(options);
+  return useMutation({
+    mutationFn: (code: string) => apiJson<TAnswer>('POST', `${options.path}/2fa`, { code }),
+    onSuccess: signedIn,
   });
 }
 
-export function useAdminLogin() {
-  return useLogin<AdminLoginBody, AdminSession>({
-    path: '/api/admin/login',
-    sessionKey: sessionKeys.admin,
-    sessionOf: (admin) => admin,
-    welcome: (admin) => `Welcome back, ${admin.name || admin.username}!`,
-    failure: 'Invalid credentials. Please try again.',
-    home: '/admin',
-  });
+function isTwoFactorRequired(answer: unknown): answer is TwoFactorRequired {
+  return typeof answer === 'object' && answer !== null && 'twoFactorRequired' in answer;
+}
+
+const CLIENT_LOGIN: LoginOptions<ClientLoginResponse> = {
+  path: '/api/client/login',
+  sessionKey: sessionKeys.client,
+  sessionOf: (answer) => answer.client,
+  welcome: () => 'Welcome to your dashboard',
+  failure: 'Invalid email or password',
+  home: '/dashboard',
+};
+
+const ADMIN_LOGIN: LoginOptions<AdminSession> = {
+  path: '/api/admin/login',
+  sessionKey: sessionKeys.admin,
+  sessionOf: (admin) => admin,
+  welcome: (admin) => `Welcome back, ${admin.name || admin.username}!`,
+  failure: 'Invalid credentials. Please try again.',
+  home: '/admin',
+};
+
+export function useClientLogin(onTwoFactor: () => void) {
+  return useLogin<ClientLoginBody, ClientLoginResponse>(CLIENT_LOGIN, onTwoFactor);
+}
+
+export function useClientLoginCode() {
+  return useLoginCode(CLIENT_LOGIN);
+}
+
+export function useAdminLogin(onTwoFactor: () => void) {
+  return useLogin<AdminLoginBody, AdminSession>(ADMIN_LOGIN, onTwoFactor);
+}
+
+export function useAdminLoginCode() {
+  return useLoginCode(ADMIN_LOGIN);
 }

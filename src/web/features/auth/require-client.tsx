@@ -7,6 +7,7 @@ import { useLocation } from 'wouter';
 import type { ClientSession } from '../../../contract/auth';
 import { PageLoading } from '../../components/page-loading';
 import { isSettledWithoutSession, useClientSession } from '../../lib/session';
+import { useClientTwoFactorGate } from './use-two-factor-gate';
 
 export interface RequireClientProps {
   children: ReactNode | ((client: ClientSession) => ReactNode);
@@ -22,6 +23,7 @@ export function RequireClient({ children, redirectTo = '/', unauthenticated }: R
   const client = session.data ?? null;
   const settledWithoutClient = isSettledWithoutSession(session);
   const shouldRedirect = settledWithoutClient && unauthenticated === undefined;
+  useClientTwoFactorGate(client !== null);
 
   useEffect(() => {
     if (shouldRedirect) navigate(redirectTo, { replace: true });
