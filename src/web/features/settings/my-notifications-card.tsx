@@ -92,6 +92,7 @@ export function MyNotificationsCard() {
             </div>
             <SmsNumberField
               value={draft.smsNumber}
+              choice={draft.sms}
               error={numberError}
               mine={mine.data}
               onChange={(smsNumber) => setDraft({ ...draft, smsNumber })}
@@ -150,21 +151,27 @@ function ChoiceGroup({
 
 function SmsNumberField({
   value,
+  choice,
   error,
   mine,
   onChange,
 }: {
   value: string;
+  /** The SMS choice as drafted: whether texts would be on. */
+  choice: NotificationChoice;
   error: string | null;
   mine: MyNotifications;
   onChange: (value: string) => void;
 }) {
   const hintId = useId();
+  const textsOn = choice === 'on' || (choice === 'default' && mine.defaults.sms);
   const hint = !mine.channels.sms
     ? 'Texting is not set up on this server yet: texts wait until it is.'
-    : mine.smsTo && !mine.smsNumber
-      ? `Without a number of your own, texts go to the account's number, ${mine.smsTo}.`
-      : 'Texts come outside the account\u2019s quiet hours.';
+    : textsOn && !mine.smsTo
+      ? 'Add your mobile number to get texts.'
+      : mine.smsTo && !mine.smsNumber
+        ? `Without a number of your own, texts go to the account's number, ${mine.smsTo}.`
+        : 'Texts come outside the account\u2019s quiet hours.';
   return (
     <div className="grid gap-1.5 sm:max-w-sm">
       <Label htmlFor="my-sms-number">Mobile number for texts</Label>
