@@ -10,6 +10,7 @@ import { createNotifications } from '../../src/server/notifications';
 import {
   cookieHeader,
   createAdminUser,
+  createClient,
   createSignedInClient,
   loginAdmin,
   loginClient,
@@ -77,6 +78,15 @@ describe(`admin: a client's users (${TEST_DB})`, () => {
       ]),
     );
     expect((await send('GET', '/api/admin/clients/no-such-client/users', adminCookie)).statusCode).toBe(404);
+  });
+
+  it('shows the Owner of a client that never signed in (its login made by the agency)', async () => {
+    const client = await createClient(t.deps);
+    const res = await send('GET', `/api/admin/clients/${client.id}/users`, adminCookie);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual([
+      expect.objectContaining({ email: client.email, role: 'owner', status: 'active', lastSignInAt: null }),
+    ]);
   });
 
   it('resends an invitation: the old link stops working, the new one signs in', async () => {

@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startPaypalSim } from '../../sim/paypal';
+import { startSmtpSim } from '../../sim/smtp';
 import { startStripeSim } from '../../sim/stripe';
 import { startRetellSim } from '../../sim/platforms/retell';
 import { startVapiSim } from '../../sim/platforms/vapi';
@@ -24,6 +25,8 @@ import {
   PAYPAL_KEYS,
   PAYPAL_SIM_PORT,
   RETELL_SIM_PORT,
+  SMTP_SIM_HTTP_PORT,
+  SMTP_SIM_PORT,
   STRIPE_KEYS,
   STRIPE_SIM_PORT,
   VAPI_SIM_PORT,
@@ -42,6 +45,8 @@ async function main() {
   });
   const paypal = await startPaypalSim({ port: PAYPAL_SIM_PORT });
   paypal.setWebhookTarget(`${BASE_URL}/api/webhooks/paypal`, PAYPAL_KEYS.webhookId);
+  // E-mail goes to the SMTP stand-in, where specs read it (invitations: teams.spec.ts).
+  const smtp = await startSmtpSim({ smtpPort: SMTP_SIM_PORT, httpPort: SMTP_SIM_HTTP_PORT });
 
   const config = loadConfig({
     PORT: String(E2E_PORT),
@@ -66,6 +71,7 @@ async function main() {
     // Browser tests point client webhooks at a receiver on this machine, and want them promptly.
     CLIENT_WEBHOOKS_ALLOW_PRIVATE: '1',
     OUTBOX_INTERVAL_MS: '300',
+    SMTP_URL: smtp.smtpUrl,
   });
   const { deps } = await createDeps(config);
   await ensureAdmin(deps.db, { username: config.adminUsername, password: config.adminPassword });

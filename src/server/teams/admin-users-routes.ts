@@ -14,7 +14,7 @@ import { ClientUser, TEAM_MESSAGES } from '../../contract/teams';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { findClient } from '../clients/clients-repository';
-import { endUserSessions, findUser, listUsers } from '../clients/users-repository';
+import { endUserSessions, ensureAccountLogin, findUser, listUsers } from '../clients/users-repository';
 import type { ClientRow, ClientUserRow } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
 import { conflict, notFound } from '../http/errors';
@@ -63,6 +63,9 @@ export default async function adminUsersRoutes(fastify: FastifyInstance): Promis
     { schema: { params: ClientParam, response: { 200: z.array(ClientUser) } } },
     async (request) => {
       const client = await clientOr404(request.params.id);
+      // A client whose login was made before teams, or by the agency, and never signed in has no
+      // user row yet: its Owner is made now, as the first sign-in would, so the agency can help it.
+      await ensureAccountLogin(db, client, now());
       return (await listUsers(db, client.id)).map(toClientUser);
     },
   );

@@ -7,6 +7,8 @@ export class AdminClientViewPage {
   readonly callLog: Locator;
   readonly callRows: Locator;
   readonly chart: Locator;
+  /** The client's users (issue 36). */
+  readonly users: Locator;
 
   constructor(readonly page: Page) {
     this.badge = page.getByText('Admin View', { exact: true });
@@ -14,6 +16,7 @@ export class AdminClientViewPage {
     this.callLog = page.getByTestId('call-log');
     this.callRows = page.getByTestId('call-row');
     this.chart = page.getByTestId('calls-over-time');
+    this.users = page.getByTestId('admin-client-users');
   }
 
   async open(clientId: string) {

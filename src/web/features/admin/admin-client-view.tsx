@@ -1,6 +1,6 @@
 /**
  * The admin's view of one client (SPEC §2 "Admin client view"): a header naming the client
- * with an "Admin View" badge and the client information card around the calls workspace, reading
+ * with an "Admin View" badge, the client information and users cards around the calls workspace, reading
  * the admin endpoints for this client, with the search always shown above the call log.
  */
 import { ArrowLeft, ShieldCheck } from 'lucide-react';
@@ -16,6 +16,7 @@ import { Card, CardContent } from '../../components/ui/card';
 import { ApiError } from '../../lib/api';
 import { adminCallSource } from '../calls/call-source';
 import { ClientInformationCard } from './client-information-card';
+import { ClientUsersCard } from './client-users-card';
 import { useAdminClientData } from './queries';
 
 const ADMIN_EMPTY_CALLS_TEXT =
@@ -48,7 +49,12 @@ function ClientView({ client }: { client: AdminClientListItem }) {
     <CallsWorkspace
       source={adminCallSource(client.id)}
       header={<ClientHeader client={client} />}
-      banners={<ClientInformationCard client={client} />}
+      banners={
+        <div className="grid gap-6">
+          <ClientInformationCard client={client} />
+          <ClientUsersCard clientId={client.id} />
+        </div>
+      }
       search="always"
       timeZone={client.timezone}
       emptyText={ADMIN_EMPTY_CALLS_TEXT}

@@ -152,7 +152,7 @@ function UsersTable({ users, actor, onEdit, onRemove }: ListProps) {
             <TableCell>
               <StatusBadge status={user.status} />
             </TableCell>
-            <TableCell>{lastSignInLabel(user.lastSignInAt)}</TableCell>
+            <TableCell className="whitespace-normal">{lastSignInLabel(user.lastSignInAt)}</TableCell>
             <TableCell>{user.twoFactor ? 'On' : 'Off'}</TableCell>
             <TableCell>
               <UserActions user={user} onEdit={onEdit} onRemove={onRemove} />
@@ -219,8 +219,8 @@ function UserActions({
     );
   return (
     <div className="flex flex-wrap gap-2">
-      <Button size="sm" variant="outline" onClick={() => onEdit(user)} aria-label={`Change access of ${who}`}>
-        Change access
+      <Button size="sm" variant="outline" onClick={() => onEdit(user)} aria-label={`Edit access of ${who}`}>
+        Edit
       </Button>
       {user.status === 'invited' && (
         <Button
@@ -235,7 +235,7 @@ function UserActions({
             })
           }
         >
-          Resend invitation
+          Resend
         </Button>
       )}
       {user.status === 'active' && (
