@@ -43,31 +43,34 @@ export default async function profileRoutes(fastify: FastifyInstance): Promise<v
       }
       try {
         // A patch (issue 33): what the body leaves out keeps its stored value.
-        await updateClient(
-          db,
-          client.id,
-          sentOnly({
-            first_name: form.firstName,
-            last_name: form.lastName,
-            email: form.email,
-            company_name: textOrNull(form.companyName),
-            phone_number: textOrNull(form.phoneNumber),
-            job_title: textOrNull(form.jobTitle),
-            updated_at: now(),
-          }),
-        );
+        // The activity line is written with the change (issue 36).
+        await db.transaction().execute(async (trx) => {
+          await updateClient(
+            trx,
+            client.id,
+            sentOnly({
+              first_name: form.firstName,
+              last_name: form.lastName,
+              email: form.email,
+              company_name: textOrNull(form.companyName),
+              phone_number: textOrNull(form.phoneNumber),
+              job_title: textOrNull(form.jobTitle),
+              updated_at: now(),
+            }),
+          );
+          await recordChange(
+            trx,
+            request,
+            'settings_change',
+            { what: 'profile', fields: sentFields(form) },
+            now(),
+          );
+        });
       } catch (error) {
         // Two requests racing for one address: the unique index decides.
         if (isUniqueViolation(error)) throw conflict(ACCOUNT_MESSAGES.emailTaken);
         throw error;
       }
-      await recordChange(
-        db,
-        request,
-        'settings_change',
-        { what: 'profile', fields: sentFields(form) },
-        now(),
-      );
       const updated = await findClient(db, client.id);
       if (!updated) throw notFound();
       const user = requireClientUser(request);

@@ -22,12 +22,14 @@ export default async function providerSigningSecretRoutes(fastify: FastifyInstan
     async (request) => {
       const client = requireClient(request);
       const { secret } = request.body;
-      await updateClient(db, client.id, {
-        webhook_secret_enc: secret ? secrets.encrypt(secret) : null,
-        updated_at: now(),
-      });
       const change = secret ? 'set' : 'removed';
-      await recordChange(db, request, 'key_change', { what: 'webhook signing secret', change }, now());
+      await db.transaction().execute(async (trx) => {
+        await updateClient(trx, client.id, {
+          webhook_secret_enc: secret ? secrets.encrypt(secret) : null,
+          updated_at: now(),
+        });
+        await recordChange(trx, request, 'key_change', { what: 'webhook signing secret', change }, now());
+      });
       return { hasWebhookSigningSecret: !!secret };
     },
   );

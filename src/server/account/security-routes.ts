@@ -86,11 +86,13 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
       if (status !== 'valid') {
         throw badRequest(ACCOUNT_MESSAGES.apiKeyInvalid, { blandApiKey: ACCOUNT_MESSAGES.apiKeyInvalid });
       }
-      await updateClient(db, client.id, {
-        ...apiKeyChange(secrets, client, blandApiKey, 'valid'),
-        updated_at: now(),
+      await db.transaction().execute(async (trx) => {
+        await updateClient(trx, client.id, {
+          ...apiKeyChange(secrets, client, blandApiKey, 'valid'),
+          updated_at: now(),
+        });
+        await recordChange(trx, request, 'key_change', { what: 'voice API key' }, now());
       });
-      await recordChange(db, request, 'key_change', { what: 'voice API key' }, now());
       return { success: true as const, apiKeyStatus: 'valid' as const };
     },
   );
