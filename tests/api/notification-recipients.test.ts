@@ -196,6 +196,31 @@ describe(`notifications per user (${TEST_DB})`, () => {
     expect((await mine(viewer.cookie)).json()).toEqual(before);
   });
 
+  it('a client with only its login (signed in, so a user row) gets what it got before teams', async () => {
+    const client = await createClient(t.deps, { phone_number: ACCOUNT_PHONE });
+    await loginClient(t.app, client.email);
+    await saveNotificationPrefs(
+      t.deps.db,
+      client.id,
+      { emailNotifications: true, smsNotifications: true },
+      clock,
+    );
+    await storeCalls(t.deps, client, [failedCall('only-login')]);
+    const { id } = await t.deps.db
+      .selectFrom('calls')
+      .select('id')
+      .where('client_id', '=', client.id)
+      .executeTakeFirstOrThrow();
+    expect((await outboxOf(client.id)).map((m) => m.dedupe_key)).toEqual([
+      `email:call:${id}`,
+      `sms:call:${id}`,
+    ]);
+    await round();
+    expect(smtp.messages.map((m) => m.to)).toEqual([[client.email]]);
+    expect(smtp.messages[0].subject).toContain(CALLER);
+    expect(twilio.messages.map((m) => m.to)).toEqual([ACCOUNT_PHONE]);
+  });
+
   it('sends a call alert to each person per their choice, once per address, masked for the Viewer', async () => {
     const { client, owner, manager, viewer } = await team();
     await saveNotificationPrefs(
