@@ -1,14 +1,15 @@
 /**
  * Settings › Activity and Settings › Security › Sessions (issue 36). The Owner's activity shows
  * their sign-in and a failed one, and the filters narrow it; ending another session from a second
- * browser signs that browser out.
+ * browser signs that browser out; an agency admin's visit is one line of the client's log.
  */
 import { expect, test } from '@playwright/test';
 import { ActivityTabPage } from './pages/activity-tab';
+import { AdminClientViewPage } from './pages/admin-client-view-page';
 import { loginAsNewClient } from './pages/settings-page';
 import { SessionsCardPage } from './pages/sessions-card';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { BASE_URL } from './support/env';
+import { ADMIN, BASE_URL } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';
 import { expectToast } from './support/toast';
 
@@ -96,4 +97,34 @@ test('ending another session from the Security tab signs that browser out', asyn
   } finally {
     await phone.close();
   }
+});
+
+test('an agency admin’s view of the dashboard shows in the client’s activity, once', async ({
+  page,
+  request,
+  browser,
+}) => {
+  const client = await loginAsNewClient(page, request, 'viewed');
+  const agency = await browser.newContext({ baseURL: BASE_URL });
+  try {
+    const adminPage = await agency.newPage();
+    const login = await adminPage.request.post('/api/admin/login', {
+      data: { username: ADMIN.username, password: ADMIN.password },
+    });
+    expect(login.status()).toBe(200);
+    const view = new AdminClientViewPage(adminPage);
+    await view.open(client.id);
+    await view.waitForLoaded();
+    // A second visit within half an hour is the same visit.
+    await adminPage.reload();
+    await view.waitForLoaded();
+  } finally {
+    await agency.close();
+  }
+  const activity = new ActivityTabPage(page);
+  await activity.open();
+  await activity.action.selectOption({ label: 'Agency viewed the dashboard' });
+  await expect(activity.rows).toHaveCount(1);
+  await expect(activity.rows.first()).toContainText(`${ADMIN.name} (agency)`);
+  await expect(activity.rows.first()).toContainText(`Admin: ${ADMIN.username}`);
 });
