@@ -1,14 +1,17 @@
 /**
  * Two-factor sign-in (issue 36): an Owner sets it up in Settings › Security (QR code, the key by
  * hand, a code computed here from that key), gets ten recovery codes once, and then signs in with
- * the password and a code from the same key.
+ * the password and a code from the same key. An admin does the same in the console's Support Tools.
  */
+import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { generate } from 'otplib';
+import { AdminLoginPage } from './pages/admin-login-page';
 import { ClientLoginPage } from './pages/client-login-page';
 import { loginAsNewClient } from './pages/settings-page';
 import { TwoFactorCardPage, TwoFactorLoginStep } from './pages/two-factor';
 import { expectNoSeriousA11yViolations } from './support/axe';
+import { ADMIN } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';
 
 test.use({ contextOptions: { reducedMotion: 'reduce' } });
@@ -67,4 +70,47 @@ test('an Owner sets up two-factor sign-in and signs in with a code', async ({ pa
   await step.code.fill(await codeAt(secret, 1));
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('an admin sets up two-factor sign-in in Support Tools and signs in with a code', async ({
+  page,
+  request,
+}) => {
+  // A new admin of its own: the seeded one signs other specs in with its password alone.
+  expect(
+    (
+      await request.post('/api/admin/login', { data: { username: ADMIN.username, password: ADMIN.password } })
+    ).status(),
+  ).toBe(200);
+  const username = `tfa-${randomUUID().slice(0, 8)}`;
+  const created = await request.post('/api/admin/admins', { data: { username, name: 'Tess Factor' } });
+  expect(created.status()).toBe(201);
+  const { temporaryPassword } = await created.json();
+
+  const login = new AdminLoginPage(page);
+  await login.open();
+  await login.login(username, temporaryPassword);
+  await expect(page).toHaveURL(/\/admin$/);
+  await page.getByRole('tab', { name: 'Support Tools' }).click();
+  const card = new TwoFactorCardPage(page);
+  await expect(card.status).toHaveText('Off');
+  const secret = await card.startSetup();
+  await expectNoSeriousA11yViolations(page, 'admin two-factor set-up dialog');
+  await card.code.fill(await codeAt(secret));
+  await card.turnOn.click();
+  await expect(card.recoveryCodes).toHaveCount(10);
+  await card.done.click();
+  await expect(card.status).toHaveText('On');
+  await expect(
+    card.card.getByRole('switch', { name: 'Require two-factor sign-in for every administrator' }),
+  ).toBeEnabled();
+
+  await page.request.post('/api/admin/logout');
+  await login.open();
+  await login.login(username, temporaryPassword);
+  const step = new TwoFactorLoginStep(page);
+  await expect(step.prompt).toBeVisible();
+  await step.code.fill(await codeAt(secret, 1));
+  await step.verify.click();
+  await expect(page).toHaveURL(/\/admin$/);
 });
