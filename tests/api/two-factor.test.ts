@@ -10,6 +10,7 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TWO_FACTOR_MESSAGES } from '../../src/contract/two-factor';
 import { hashPassword } from '../../src/server/auth/passwords';
+import { sha256Hex } from '../../src/server/crypto/secrets';
 import {
   TEST_PASSWORD,
   cookieHeader,
@@ -324,6 +325,33 @@ describe(`two-factor sign-in (${TEST_DB})`, () => {
         .where('subject_id', '=', owner.id)
         .execute(),
     ).toEqual([]);
+  });
+
+  it('still asks for the code after a password reset link (a link is not a second factor)', async () => {
+    const { client, secret } = await ownerWithTwoFactor();
+    const owner = await t.deps.db
+      .selectFrom('client_users')
+      .select('id')
+      .where('client_id', '=', client.id)
+      .executeTakeFirstOrThrow();
+    // What the agency's reset-password sends: a single-use link for an active user.
+    const token = randomUUID();
+    await t.deps.db
+      .updateTable('client_users')
+      .set({ invite_token_hash: sha256Hex(token), invite_expires_at: clock + 60 * 60 * 1000 })
+      .where('id', '=', owner.id)
+      .execute();
+    const accepted = await send('POST', '/api/client/invitations/accept', undefined, {
+      token,
+      name: 'Test Client',
+      password: 'a brand new password',
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json()).toEqual({ twoFactorRequired: true });
+    const pending = cookieHeader(accepted.headers['set-cookie']);
+    expect(pending).not.toContain('client_sid=');
+    const done = await send('POST', '/api/client/login/2fa', pending, { code: await codeFor(secret) });
+    expect(done.statusCode, done.body).toBe(200);
   });
 
   it('gives admins the same: set-up, sign-in with a code, and the agency’s requirement', async () => {

@@ -18,7 +18,9 @@ import {
   UpdateUserBody,
   UserIdParam,
 } from '../../contract/teams';
+import { TwoFactorRequired } from '../../contract/two-factor';
 import { canSignIn, signInClientUser } from '../auth/client-sign-in';
+import { beginTwoFactorSignIn } from '../auth/two-factor-login-routes';
 import { requireClient, requireClientUser } from '../auth/guards';
 import { ungrantable } from '../auth/permissions';
 import { hashPassword } from '../auth/passwords';
@@ -264,7 +266,7 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
     '/api/client/invitations/accept',
     {
       config: { access: 'public' },
-      schema: { body: AcceptInvitationBody, response: { 200: ClientLoginResponse } },
+      schema: { body: AcceptInvitationBody, response: { 200: ClientLoginResponse.or(TwoFactorRequired) } },
     },
     async (request, reply) => {
       const { token, name, password } = request.body;
@@ -313,6 +315,9 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
       // Accepted, but an account the agency switched off signs nobody in.
       if (!client || !canSignIn({ client, user: { status: 'active' } }))
         throw unauthorized(TEAM_MESSAGES.accountInactive);
+      // A reset link is not a second factor: with two-factor sign-in on, the code still follows.
+      if (invited.two_factor_enabled_at != null)
+        return beginTwoFactorSignIn(app.deps, reply, { kind: 'client_user', id: invited.id });
       await signInClientUser(app.deps, request, reply, client.id, invited.id);
       await markSignedIn(db, invited.id, now());
       await recordActivity(db, { clientId: client.id, userId: invited.id, action: 'sign_in' }, now());
