@@ -30,8 +30,18 @@ function useAcceptInvitation() {
   const [, navigate] = useLocation();
   return useMutation({
     mutationFn: (body: AcceptInvitationBody) =>
-      apiJson<ClientLoginResponse>('POST', '/api/client/invitations/accept', body),
+      apiJson<ClientLoginResponse | { twoFactorRequired: true }>(
+        'POST',
+        '/api/client/invitations/accept',
+        body,
+      ),
     onSuccess: (answer) => {
+      // A reset link is not a second factor: someone with two-factor sign-in signs in with the
+      // new password and a code on the login page.
+      if ('twoFactorRequired' in answer) {
+        navigate('/client-login');
+        return;
+      }
       // A new identity: nothing cached for whoever used this browser before may carry over.
       queryClient.clear();
       queryClient.setQueryData(sessionKeys.client, answer.client);
@@ -75,11 +85,15 @@ export function AcceptInviteForm({ token, reset }: { token: string; reset: boole
     setErrors(found);
     if (Object.keys(found).length > 0 || !parsed.success) return;
     accept.mutate(parsed.data, {
-      onSuccess: () =>
-        toast({
-          title: reset ? 'Password set' : 'Welcome',
-          description: reset ? 'You are signed in with your new password.' : 'Your account is ready.',
-        }),
+      onSuccess: (answer) =>
+        toast(
+          'twoFactorRequired' in answer
+            ? { title: 'Password set', description: 'Sign in with your new password and your code.' }
+            : {
+                title: reset ? 'Password set' : 'Welcome',
+                description: reset ? 'You are signed in with your new password.' : 'Your account is ready.',
+              },
+        ),
       onError: (error) => {
         if (!isDeadLink(error)) setErrors(serverFieldErrors(error));
       },
