@@ -12,6 +12,10 @@ import { DashboardHeader } from './dashboard-header';
 import { MonthlyReportDownload } from './monthly-report-download';
 import { PaymentActionBanner } from './payment-action-banner';
 
+/** The SPEC's empty text points at the sync button; a user whose role has none is told what to expect. */
+const EMPTY_CALLS_TEXT_WITHOUT_SYNC =
+  'No call logs found. Calls appear here as they arrive; someone who manages calls can also sync them.';
+
 export function ClientDashboard({ client }: { client: ClientSession }) {
   const user = useSessionUser();
   // A new source only when the permissions change (the workspace's queries key on source.key).
@@ -34,6 +38,7 @@ export function ClientDashboard({ client }: { client: ClientSession }) {
       search="toggle"
       filtersAt="top"
       timeZone={client.timezone}
+      emptyText={user && !can(user, 'calls.manage') ? EMPTY_CALLS_TEXT_WITHOUT_SYNC : undefined}
     />
   );
 }
