@@ -29,6 +29,7 @@ import { BIG_CLIENT_ID, createDataset } from './dataset';
 import { outboxFairnessRows } from './outbox-fairness';
 import { pageLoadRows } from './page-load';
 import { previewLoadRows } from './preview-load';
+import { teamsRows } from './teams';
 
 const quick = process.argv.includes('--quick');
 const size = {
@@ -522,6 +523,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
   rows.push(...(await findCallsRows(deps.db, base, headers, window, now)));
   rows.push(...(await agencyConsoleRows(deps, base, size.clients)));
   rows.push(...(await previewLoadRows(deps, base)));
+  rows.push(...(await teamsRows(deps, base, headers, window, { requests: timeRequests, sql: timeSql })));
 
   // A page load is the same on either database: measured once, on SQLite, into the Browser section.
   if (dialect === 'sqlite' && webDir)
