@@ -387,7 +387,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [401, 429],
   },
   'GET /api/client/2fa': { summary: 'Whether two-factor sign-in is on for me, and required' },
-  'POST /api/client/2fa/setup': { summary: 'Start setting up two-factor sign-in (a secret to scan)', errors: [409] },
+  'POST /api/client/2fa/setup': {
+    summary: 'Start setting up two-factor sign-in (a secret to scan)',
+    errors: [409],
+  },
   'POST /api/client/2fa/enable': {
     summary: 'Turn two-factor sign-in on with a code; answers the ten recovery codes, once',
     errors: [409, 429],
@@ -401,7 +404,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [409],
   },
   'GET /api/admin/2fa': { summary: 'Whether two-factor sign-in is on for this admin, and required' },
-  'POST /api/admin/2fa/setup': { summary: 'Start setting up two-factor sign-in (a secret to scan)', errors: [409] },
+  'POST /api/admin/2fa/setup': {
+    summary: 'Start setting up two-factor sign-in (a secret to scan)',
+    errors: [409],
+  },
   'POST /api/admin/2fa/enable': {
     summary: 'Turn two-factor sign-in on with a code; answers the ten recovery codes, once',
     errors: [409, 429],
