@@ -10,6 +10,9 @@ interface FormDialogFooterProps {
   submitLabel: string;
   pendingLabel: string;
   submitIcon?: ReactNode;
+  submitVariant?: 'default' | 'destructive';
+  /** The submit waits for something besides the form (a secret still loading). */
+  submitDisabled?: boolean;
 }
 
 export function FormDialogFooter({
@@ -18,13 +21,22 @@ export function FormDialogFooter({
   submitLabel,
   pendingLabel,
   submitIcon,
+  submitVariant,
+  submitDisabled,
 }: FormDialogFooterProps) {
   return (
     <DialogFooter>
       <Button type="button" variant="outline" onClick={onCancel}>
         Cancel
       </Button>
-      <PendingButton type="submit" pending={pending} pendingLabel={pendingLabel} icon={submitIcon}>
+      <PendingButton
+        type="submit"
+        variant={submitVariant}
+        pending={pending}
+        pendingLabel={pendingLabel}
+        icon={submitIcon}
+        disabled={submitDisabled}
+      >
         {submitLabel}
       </PendingButton>
     </DialogFooter>

@@ -3,13 +3,12 @@ import { type FormEvent, useState } from 'react';
 import { TWO_FACTOR_MESSAGES } from '../../../contract/two-factor';
 import { serverMessageOf } from '../../lib/api';
 import { toast } from '../../lib/use-toast';
-import { PendingButton } from '../pending-button';
+import { FormDialogFooter } from '../form-dialog-footer';
 import { Button } from '../ui/button';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
@@ -67,19 +66,13 @@ export function TwoFactorDisableDialog({ api, disabled }: { api: TwoFactorApi; d
             }}
             error={error}
           />
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <PendingButton
-              type="submit"
-              variant="destructive"
-              pending={disable.isPending}
-              pendingLabel="Turning off..."
-            >
-              Turn off
-            </PendingButton>
-          </DialogFooter>
+          <FormDialogFooter
+            onCancel={() => onOpenChange(false)}
+            pending={disable.isPending}
+            submitLabel="Turn off"
+            pendingLabel="Turning off..."
+            submitVariant="destructive"
+          />
         </form>
       </DialogContent>
     </Dialog>

@@ -8,7 +8,7 @@ import { TWO_FACTOR_MESSAGES, type TwoFactorSetup } from '../../../contract/two-
 import { serverMessageOf } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
-import { PendingButton } from '../pending-button';
+import { FormDialogFooter } from '../form-dialog-footer';
 import { Button } from '../ui/button';
 import {
   Dialog,
@@ -132,19 +132,13 @@ export function TwoFactorSetupDialog({ api, onDone }: { api: TwoFactorApi; onDon
               }}
               error={error}
             />
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-                Cancel
-              </Button>
-              <PendingButton
-                type="submit"
-                pending={enable.isPending}
-                pendingLabel="Turning on..."
-                disabled={!setup}
-              >
-                Turn on
-              </PendingButton>
-            </DialogFooter>
+            <FormDialogFooter
+              onCancel={() => onOpenChange(false)}
+              pending={enable.isPending}
+              submitLabel="Turn on"
+              pendingLabel="Turning on..."
+              submitDisabled={!setup}
+            />
           </form>
         )}
       </DialogContent>
