@@ -32,6 +32,8 @@ import { previewLoadRows } from './preview-load';
 import { teamsRows } from './teams';
 
 const quick = process.argv.includes('--quick');
+/** `--teams`: issue 36's figures alone (bench/teams.ts) on the full data set, printed, RESULTS.md left as it is. */
+const scenario = process.argv.includes('--teams') ? 'teams' : 'all';
 const size = {
   calls: Number(process.env.BENCH_CALLS ?? (quick ? 500_000 : 10_000_000)),
   clients: Number(process.env.BENCH_CLIENTS ?? (quick ? 200 : 1_000)),
@@ -430,52 +432,34 @@ async function findCallsRows(
   return rows;
 }
 
-async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | null): Promise<Row[]> {
+interface BenchContext {
+  dialect: 'sqlite' | 'postgres';
+  deps: AppDeps;
+  base: string;
+  headers: Record<string, string>;
+  now: number;
+  sim: Awaited<ReturnType<typeof startVoiceSim>>;
+  webDir: string | null;
+}
+
+/** The call log's 60-day window as the browser asks for it. */
+function windowOf(now: number): string {
+  const from60 = now - 60 * 86_400_000;
+  return `startDate=${new Date(from60).toISOString()}&endDate=${new Date(now).toISOString()}&status=all`;
+}
+
+/** Every figure of DESIGN §9 on one database, with the server and data set already up. */
+async function measureEverything({
+  dialect,
+  deps,
+  base,
+  headers,
+  now,
+  sim,
+  webDir,
+}: BenchContext): Promise<Row[]> {
   const rows: Row[] = [];
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cap-bench-'));
-  let database: Db;
-  let dropDatabase = async () => {};
-  if (dialect === 'postgres') {
-    const scratch = await createScratchDatabase(PG_URL, 'bench_run');
-    database = openDb({ databaseUrl: scratch.url, dataDir, poolSize: 10 });
-    dropDatabase = scratch.drop;
-  } else {
-    database = openDb({ databaseUrl: null, dataDir });
-  }
-
-  const sim = await startVoiceSim();
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    APP_SECRET: 'bench-secret-0123456789',
-    BLAND_API_URL: sim.url,
-    LOG_LEVEL: 'silent',
-  });
-  const { deps, close } = await createDeps(config, {
-    db: database,
-    voice: createBlandProvider({ baseUrl: sim.url }),
-  });
-  const now = Date.now();
-
-  console.log(`[${dialect}] generating ${size.calls.toLocaleString()} calls for ${size.clients} clients…`);
-  let start = performance.now();
-  await createDataset(database, size, now);
-  console.log(`[${dialect}] data set ready in ${((performance.now() - start) / 1000).toFixed(1)} s`);
-
-  await deps.db
-    .updateTable('clients')
-    .set({ password_hash: await hashPassword('bench-password') })
-    .where('id', '=', BIG_CLIENT_ID)
-    .execute();
-  const app = await buildApp(deps, webDir ? { webDir } : {});
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  const login = await fetch(`${base}/api/client/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench-0@bench.invalid', password: 'bench-password' }),
-  });
-  const cookie = String(login.headers.get('set-cookie')).split(';')[0];
-  const headers = { cookie };
-
+  let start: number;
   const hello = await helloWorld();
   rows.push({ what: 'baseline: Fastify hello-world p95', value: ms(hello.p95), target: '-', ok: null });
   const point = await timeSql(() =>
@@ -496,7 +480,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
     ok: null,
   });
 
-  const window = `startDate=${new Date(from60).toISOString()}&endDate=${new Date(now).toISOString()}&status=all`;
+  const window = windowOf(now);
   const first = await (await fetch(`${base}/api/client/calls?${window}`, { headers })).json();
   const endpoints: [string, string][] = [
     ['stats, 60 days', '/api/client/stats?dateRange=60d'],
@@ -593,6 +577,60 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
     target: '≤ 10 s',
     ok: syncRes.status === 200 && syncSeconds <= 10,
   });
+  return rows;
+}
+
+async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | null): Promise<Row[]> {
+  const rows: Row[] = [];
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cap-bench-'));
+  let database: Db;
+  let dropDatabase = async () => {};
+  if (dialect === 'postgres') {
+    const scratch = await createScratchDatabase(PG_URL, 'bench_run');
+    database = openDb({ databaseUrl: scratch.url, dataDir, poolSize: 10 });
+    dropDatabase = scratch.drop;
+  } else {
+    database = openDb({ databaseUrl: null, dataDir });
+  }
+
+  const sim = await startVoiceSim();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    APP_SECRET: 'bench-secret-0123456789',
+    BLAND_API_URL: sim.url,
+    LOG_LEVEL: 'silent',
+  });
+  const { deps, close } = await createDeps(config, {
+    db: database,
+    voice: createBlandProvider({ baseUrl: sim.url }),
+  });
+  const now = Date.now();
+
+  console.log(`[${dialect}] generating ${size.calls.toLocaleString()} calls for ${size.clients} clients…`);
+  const start = performance.now();
+  await createDataset(database, size, now);
+  console.log(`[${dialect}] data set ready in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+
+  await deps.db
+    .updateTable('clients')
+    .set({ password_hash: await hashPassword('bench-password') })
+    .where('id', '=', BIG_CLIENT_ID)
+    .execute();
+  const app = await buildApp(deps, webDir ? { webDir } : {});
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const login = await fetch(`${base}/api/client/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'bench-0@bench.invalid', password: 'bench-password' }),
+  });
+  const cookie = String(login.headers.get('set-cookie')).split(';')[0];
+  const headers = { cookie };
+
+  rows.push(
+    ...(scenario === 'teams'
+      ? await teamsRows(deps, base, headers, windowOf(now), { requests: timeRequests, sql: timeSql })
+      : await measureEverything({ dialect, deps, base, headers, now, sim, webDir })),
+  );
 
   await app.close();
   await close();
@@ -638,6 +676,15 @@ async function main() {
     for (const dialect of ['sqlite', 'postgres'] as const)
       if (!which || which === dialect)
         for (const r of await outboxFairnessRows(dialect))
+          console.log(
+            `[${dialect}] ${r.what} | ${r.value} | ${r.target} | ${r.ok === null ? '' : r.ok ? 'ok' : 'MISSED'}`,
+          );
+    return;
+  }
+  if (scenario === 'teams') {
+    for (const dialect of ['sqlite', 'postgres'] as const)
+      if (!which || which === dialect)
+        for (const r of await benchDialect(dialect, null))
           console.log(
             `[${dialect}] ${r.what} | ${r.value} | ${r.target} | ${r.ok === null ? '' : r.ok ? 'ok' : 'MISSED'}`,
           );

@@ -250,6 +250,8 @@ export const AUDIT_ACTIONS = [
   'client.user_reset_password',
   'client.user_reset_two_factor',
   'admins.require_two_factor',
+  'brand.update',
+  'brand.asset',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -279,6 +281,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'client.user_reset_password': 'Sent a client user a new password link',
   'client.user_reset_two_factor': "Reset a client user's two-factor sign-in",
   'admins.require_two_factor': 'Changed the two-factor rule for administrators',
+  'brand.update': 'Changed the brand',
+  'brand.asset': 'Changed a brand image',
 };
 
 export const AuditQuery = z.object({

@@ -25,6 +25,7 @@ import * as twoFactor from './migrations/022_two_factor';
 import * as sessionDevices from './migrations/023_session_devices';
 import * as numberPrivacy from './migrations/024_number_privacy';
 import * as userNotificationChoices from './migrations/025_user_notification_choices';
+import * as agencyBrand from './migrations/026_agency_brand';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '023_session_devices': sessionDevices,
   '024_number_privacy': numberPrivacy,
   '025_user_notification_choices': userNotificationChoices,
+  '026_agency_brand': agencyBrand,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

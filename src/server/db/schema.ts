@@ -487,6 +487,27 @@ export interface Database {
   client_activity: ClientActivityTable;
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   two_factor_challenges: TwoFactorChallengesTable;
+  agency_brand: AgencyBrandTable;
+  brand_assets: BrandAssetsTable;
+}
+
+/** 026_agency_brand: the one saved brand (id 1); `settings` is contract/brand.ts BrandSettings as JSON. */
+export interface AgencyBrandTable {
+  id: number;
+  settings: string;
+  updated_at: number;
+  updated_by: string | null;
+}
+
+/** 026_agency_brand: the re-encoded logo (light, dark) and app icon. */
+export interface BrandAssetsTable {
+  variant: string;
+  content_type: string;
+  bytes: Buffer;
+  sha256: string;
+  width: number;
+  height: number;
+  updated_at: number;
 }
 
 /** 014_live_events: what changed for a client, for its live streams (live/live-hub.ts). */

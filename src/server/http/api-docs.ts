@@ -723,6 +723,12 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /api/admin/client-calls/{clientId}/{id}/handled': { summary: 'Mark a client’s call as handled' },
 
   // Admin: the agency
+  // The agency's brand (issue 37)
+  'GET /api/brand': {
+    summary: 'The agency’s name, images, colours and support details (public, no secrets)',
+  },
+  'GET /api/admin/brand': { summary: 'The saved brand, with what the contrast guard changed' },
+  'PUT /api/admin/brand': { summary: 'Change the brand (a patch); answers it with the contrast report' },
   'GET /api/admin/admins': { summary: 'The agency’s admins' },
   'POST /api/admin/admins': { summary: 'Add an admin (answers a temporary password)', errors: [409] },
   'POST /api/admin/admins/{adminId}/deactivate': { summary: 'Deactivate an admin', errors: [409] },

@@ -38,6 +38,7 @@ import myNotificationsRoutes from '../teams/my-notifications-routes';
 import sessionsRoutes from '../auth/sessions-routes';
 import activityRoutes from '../teams/activity-routes';
 import outcomeRoutes from '../outcomes/routes';
+import brandRoutes from '../brand/routes';
 import { registerGuards } from '../auth/guards';
 import { registerApiDocs } from './api-docs';
 import { paymentHttpError } from '../billing/gateways';
@@ -217,6 +218,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(myNotificationsRoutes);
   await app.register(sessionsRoutes);
   await app.register(activityRoutes);
+  await app.register(brandRoutes);
 
   // Decided once: @fastify/static serves the files present at start (`npm start` builds first).
   const webDir =

@@ -1,0 +1,65 @@
+/**
+ * The brand's settings (issue 37): GET /api/brand for every page (public, no secrets, cached by
+ * browsers for a minute) and GET/PUT /api/admin/brand for the agency's admins. A PUT is a patch:
+ * the fields sent replace the saved ones, the answer is the whole brand with what the contrast
+ * guard changed. Every save writes an audit line naming the fields changed.
+ */
+import type { FastifyInstance } from 'fastify';
+import { AdminBrand, BrandSettings, BrandUpdate, PublicBrand } from '../../contract/brand';
+import { recordAudit } from '../audit/audit-log';
+import { requireAdmin } from '../auth/guards';
+import type { ZodTypeProvider } from '../http/route-schemas';
+import { type LoadedBrand, forgetBrand, loadBrand, saveBrandSettings } from './brand-store';
+
+function toAdminBrand(brand: LoadedBrand): AdminBrand {
+  const { adjusted, ...palette } = brand.palette;
+  return {
+    ...brand.settings,
+    ...brand.assets,
+    saved: brand.saved,
+    updatedAt: brand.updatedAt === null ? null : new Date(brand.updatedAt).toISOString(),
+    palette,
+    contrast: { adjusted },
+  };
+}
+
+export default async function brandRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { deps } = app;
+
+  app.get('/api/brand', { schema: { response: { 200: PublicBrand } } }, async (_request, reply) => {
+    // Short, and revalidated: a saved brand reaches open tabs within a minute.
+    reply.header('cache-control', 'public, max-age=60, must-revalidate');
+    return (await loadBrand(deps)).publicBrand;
+  });
+
+  app.get('/api/admin/brand', { schema: { response: { 200: AdminBrand } } }, async () =>
+    toAdminBrand(await loadBrand(deps)),
+  );
+
+  app.put(
+    '/api/admin/brand',
+    { schema: { body: BrandUpdate, response: { 200: AdminBrand } } },
+    async (request) => {
+      const admin = requireAdmin(request);
+      const current = await loadBrand(deps);
+      const next = BrandSettings.parse({ ...current.settings, ...request.body });
+      const changed = Object.keys(request.body).filter(
+        (key) =>
+          JSON.stringify(next[key as keyof BrandSettings]) !==
+          JSON.stringify(current.settings[key as keyof BrandSettings]),
+      );
+      const at = deps.now();
+      await deps.db.transaction().execute(async (trx) => {
+        await saveBrandSettings(trx, next, admin.id, at);
+        await recordAudit(
+          trx,
+          { adminId: admin.id, action: 'brand.update', detail: { fields: changed } },
+          at,
+        );
+      });
+      forgetBrand(deps.db);
+      return toAdminBrand(await loadBrand(deps));
+    },
+  );
+}
