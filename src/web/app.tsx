@@ -8,6 +8,7 @@ import { Route, Switch, useLocation } from 'wouter';
 import { AppErrorBoundary } from './components/app-error-boundary';
 import { PageLoading } from './components/page-loading';
 import { Toaster } from './components/ui/toaster';
+import { BrandTheme } from './lib/brand';
 import { queryClient } from './lib/query-client';
 
 const LandingPage = lazy(() => import('./pages/landing-page'));
@@ -61,6 +62,7 @@ export function App() {
 
   return (
     <QueryClientProvider client={queryClient}>
+      <BrandTheme />
       <AppErrorBoundary resetKey={location}>
         <AppRoutes />
       </AppErrorBoundary>

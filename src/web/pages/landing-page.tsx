@@ -3,6 +3,8 @@ import { type LucideIcon, Activity, ArrowRight, PlayCircle, ShieldCheck, Users }
 import { Link } from 'wouter';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';
+import { BrandMark } from '../components/brand-mark';
+import { useBrand } from '../lib/brand';
 import { usePageTitle } from '../lib/use-page-title';
 
 interface EntryCard {
@@ -39,12 +41,17 @@ const ENTRY_CARDS: EntryCard[] = [
 
 export default function LandingPage() {
   usePageTitle('');
+  const brand = useBrand();
   return (
     <div className="flex min-h-screen flex-col bg-gradient-to-br from-blue-50 via-background to-slate-100">
       <main className="mx-auto flex w-full max-w-6xl flex-1 flex-col items-center justify-center px-4 py-16 sm:px-6">
-        <div className="mb-6 flex size-14 items-center justify-center rounded-2xl bg-primary text-primary-foreground shadow-lg shadow-primary/20">
-          <Activity className="size-7" aria-hidden="true" />
-        </div>
+        {/* The agency's logo stands for the product; without one, the product's mark and the name. */}
+        {!brand.logoUrl && (
+          <div className="mb-4 flex size-14 items-center justify-center rounded-2xl bg-primary text-primary-foreground shadow-lg shadow-primary/20">
+            <Activity className="size-7" aria-hidden="true" />
+          </div>
+        )}
+        <BrandMark size="lg" className="mb-6" />
         <h1 className="max-w-3xl text-balance text-center font-bold text-[1.75rem] leading-tight tracking-tight sm:text-4xl md:text-5xl">
           {'Advanced Call Analytics & Management Platform'}
         </h1>
@@ -56,7 +63,7 @@ export default function LandingPage() {
           {ENTRY_CARDS.map(({ icon: Icon, title, description, action, href }) => (
             <Card key={href} className="transition-shadow hover:shadow-md">
               <CardHeader>
-                <div className="mb-2 flex size-11 items-center justify-center rounded-lg bg-primary/10 text-primary">
+                <div className="mb-2 flex size-11 items-center justify-center rounded-lg bg-primary/10 text-primary-text">
                   <Icon className="size-6" aria-hidden="true" />
                 </div>
                 <CardTitle className="text-xl" role="heading" aria-level={2}>
@@ -79,7 +86,12 @@ export default function LandingPage() {
         </div>
       </main>
       <footer className="border-t bg-card/60 px-4 py-6 text-center text-muted-foreground text-sm">
-        Secure access to your AI voice agent analytics and management tools
+        <p>Secure access to your AI voice agent analytics and management tools</p>
+        {brand.footerText && (
+          <p className="mt-1 text-xs" data-testid="brand-footer">
+            {brand.footerText}
+          </p>
+        )}
       </footer>
     </div>
   );

@@ -94,7 +94,7 @@ function OutcomeCardView({
     <Card
       className={cn(
         'h-full gap-0 py-0 transition-colors hover:bg-muted/50',
-        pressed && 'ring-2 ring-primary',
+        pressed && 'ring-2 ring-primary-text',
       )}
       data-testid="outcome-card"
       data-outcome={card.name}

@@ -118,7 +118,7 @@ export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptP
               </Button>
               <input
                 type="range"
-                className="h-2 min-w-0 flex-1 accent-primary"
+                className="h-2 min-w-0 flex-1 accent-primary-text"
                 min={0}
                 max={Math.max(1, Math.round(duration))}
                 step={1}
@@ -191,7 +191,7 @@ export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptP
                       <span
                         className={cn(
                           'font-semibold',
-                          line.speaker === 'AI Agent' ? 'text-primary' : 'text-foreground',
+                          line.speaker === 'AI Agent' ? 'text-primary-text' : 'text-foreground',
                         )}
                       >
                         {line.speaker}

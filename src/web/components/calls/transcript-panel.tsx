@@ -19,7 +19,7 @@ export function TranscriptPanel({ lines }: { lines: TranscriptLine[] }) {
               <span
                 className={cn(
                   'font-semibold',
-                  line.speaker === 'AI Agent' ? 'text-primary' : 'text-foreground',
+                  line.speaker === 'AI Agent' ? 'text-primary-text' : 'text-foreground',
                 )}
               >
                 {line.speaker}

@@ -8,7 +8,7 @@ function Spinner({ className, ...props }: React.ComponentProps<'svg'>) {
     <Loader2
       data-slot="spinner"
       aria-hidden="true"
-      className={cn('size-6 animate-spin text-primary', className)}
+      className={cn('size-6 animate-spin text-primary-text', className)}
       {...props}
     />
   );

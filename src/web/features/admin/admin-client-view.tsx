@@ -7,6 +7,7 @@ import { ArrowLeft, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { type AdminClientListItem, clientDisplayName } from '../../../contract/admin';
+import { BrandMark } from '../../components/brand-mark';
 import { CallsWorkspace } from '../../components/calls/calls-workspace';
 import { CopyField } from '../../components/copy-field';
 import { PageLoading } from '../../components/page-loading';
@@ -72,9 +73,12 @@ function ClientHeader({ client }: { client: AdminClientListItem }) {
               <ArrowLeft /> Back to Admin Dashboard
             </Link>
           </Button>
-          <Badge className="gap-1">
-            <ShieldCheck /> Admin View
-          </Badge>
+          <div className="flex min-w-0 items-center gap-3">
+            <BrandMark />
+            <Badge className="gap-1">
+              <ShieldCheck /> Admin View
+            </Badge>
+          </div>
         </div>
         <div className="grid gap-1">
           <h1 className="break-words font-bold text-2xl tracking-tight">{clientDisplayName(client)}</h1>

@@ -45,7 +45,7 @@ function StatCard({ label, icon, value }: { label: string; icon: ReactNode; valu
             </p>
           )}
         </div>
-        <span className="rounded-md bg-primary/10 p-2 text-primary [&_svg]:size-4 sm:[&_svg]:size-5">
+        <span className="rounded-md bg-primary/10 p-2 text-primary-text [&_svg]:size-4 sm:[&_svg]:size-5">
           {icon}
         </span>
       </CardContent>

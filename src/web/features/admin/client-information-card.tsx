@@ -21,7 +21,7 @@ export function ClientInformationCard({ client }: { client: AdminClientListItem 
           href={client.companyWebsite}
           target="_blank"
           rel="noreferrer noopener"
-          className="break-all text-primary underline-offset-4 hover:underline"
+          className="break-all text-primary-text underline-offset-4 hover:underline"
         >
           {client.companyWebsite}
         </a>

@@ -95,7 +95,7 @@ function WizardProgress({ step }: { step: WizardStep }) {
               className={cn(
                 'flex size-7 shrink-0 items-center justify-center rounded-full border font-medium text-xs',
                 done && 'border-primary bg-primary text-primary-foreground',
-                current && 'border-primary text-primary',
+                current && 'border-primary-text text-primary-text',
                 !done && !current && 'text-muted-foreground',
               )}
             >

@@ -209,7 +209,7 @@ export function WebhookTestingStep({
         </div>
       ) : (
         <div role="status" className="flex items-start gap-3 rounded-lg border bg-muted/50 p-4">
-          <Spinner className="mt-0.5 size-5 shrink-0 text-primary" />
+          <Spinner className="mt-0.5 size-5 shrink-0 text-primary-text" />
           <div>
             <p className="font-medium">Waiting for a test call…</p>
             <p className="text-muted-foreground text-sm">

@@ -6,6 +6,7 @@ import { BellRing, Database, DatabaseZap, Filter, LogOut, RefreshCw, Settings } 
 import type { ComponentProps, ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { ClientSession } from '../../../contract/auth';
+import { BrandMark } from '../../components/brand-mark';
 import { Button } from '../../components/ui/button';
 import { useCan } from '../../lib/permissions';
 import { useLogout } from '../../lib/session';
@@ -94,6 +95,7 @@ export function DashboardHeader({
     <header className="border-b bg-card">
       <div className="mx-auto flex max-w-7xl flex-col gap-4 px-4 py-4 sm:px-6 md:flex-row md:items-center md:justify-between lg:px-8">
         <div className="min-w-0">
+          <BrandMark className="mb-2" />
           <h1 className="truncate font-bold text-2xl">{client.companyName || 'Dashboard'}</h1>
           <p className="text-muted-foreground text-sm">
             Monitor your AI voice agent performance and call metrics

@@ -5,6 +5,7 @@
  */
 import { ArrowLeft } from 'lucide-react';
 import { Link } from 'wouter';
+import { BrandMark } from '../../components/brand-mark';
 import { CallsWorkspace } from '../../components/calls/calls-workspace';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -28,6 +29,7 @@ function DemoHeader() {
     <header className="border-b bg-card">
       <div className="mx-auto flex max-w-7xl flex-col gap-3 px-4 py-4 sm:flex-row sm:items-center sm:justify-between sm:px-6 lg:px-8">
         <div className="min-w-0">
+          <BrandMark className="mb-2" />
           <div className="flex flex-wrap items-center gap-2">
             <h1 className="font-bold text-2xl">Call Analytics Dashboard</h1>
             <Badge variant="secondary">Live Demo</Badge>

@@ -136,7 +136,7 @@ function ChoiceGroup({
               value={choice}
               checked={value === choice}
               onChange={() => onChange(choice)}
-              className="size-4 accent-primary"
+              className="size-4 accent-primary-text"
               data-testid={`my-${channel}-${choice}`}
             />
             <Label htmlFor={id} className="font-normal">

@@ -42,7 +42,7 @@ export const PlanGrid = forwardRef<HTMLElement, PlanGridProps>(function PlanGrid
       data-highlighted={highlighted || undefined}
       className={cn(
         'grid scroll-mt-6 gap-4 rounded-xl transition-shadow duration-500',
-        highlighted && 'ring-2 ring-primary ring-offset-4 ring-offset-background',
+        highlighted && 'ring-2 ring-primary-text ring-offset-4 ring-offset-background',
       )}
     >
       <div>
@@ -79,7 +79,7 @@ function PlanCard({ plan, current, onSelect }: { plan: Plan; current: boolean; o
   return (
     <Card
       aria-label={`${plan.name} plan`}
-      className={cn('h-full gap-4', current && 'border-primary ring-1 ring-primary')}
+      className={cn('h-full gap-4', current && 'border-primary-text ring-1 ring-primary-text')}
     >
       <CardHeader>
         <CardTitle className="text-base">{plan.name}</CardTitle>

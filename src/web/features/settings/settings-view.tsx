@@ -6,6 +6,7 @@ import { ArrowLeft, Bell, CreditCard, History, Shield, Target, User, Users } fro
 import type { ReactNode } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { ClientSession } from '../../../contract/auth';
+import { BrandMark } from '../../components/brand-mark';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
@@ -48,7 +49,8 @@ export function SettingsView({ client }: { client: ClientSession }) {
   return (
     <main className="mx-auto flex min-h-screen w-full max-w-5xl flex-col gap-6 px-4 py-6 sm:px-6 sm:py-10">
       <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
-        <div>
+        <div className="min-w-0">
+          <BrandMark className="mb-2" />
           <h1 className="font-bold text-2xl tracking-tight sm:text-3xl">Settings</h1>
           <p className="text-muted-foreground text-sm">
             Manage your account, subscription, outcomes, notifications and security.

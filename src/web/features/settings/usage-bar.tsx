@@ -23,9 +23,13 @@ export function UsageBar({ used, included }: { used: number; included: number })
         aria-valuenow={Math.round(percent)}
         className="h-2.5 w-full overflow-hidden rounded-full bg-muted"
       >
+        {/* The text shade, not the fill: the bar must stand out from its track (3:1) whatever the brand. */}
         <div
           data-testid="usage-bar-fill"
-          className={cn('h-full rounded-full transition-[width]', warning ? 'bg-amber-500' : 'bg-primary')}
+          className={cn(
+            'h-full rounded-full transition-[width]',
+            warning ? 'bg-amber-500' : 'bg-primary-text',
+          )}
           style={{ width: `${percent}%` }}
         />
       </div>
