@@ -1,11 +1,12 @@
 /**
  * The admin dashboard body (SPEC §2 "Admin dashboard"): welcome line and the header actions,
  * the four stat cards, and the tabs: client management, the portfolio's analytics and the
- * support tools (issue 16).
+ * support tools (issue 16), and the brand (issue 37).
  */
 import { LogOut, Plus, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import type { AdminSession } from '../../../contract/auth';
+import { BRAND_TEXTS } from '../../../contract/brand';
 import { Button } from '../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { failureToast } from '../../lib/failure-toast';
@@ -16,6 +17,7 @@ import { toast } from '../../lib/use-toast';
 import { cn } from '../../lib/utils';
 import { AdminStatsCards } from './admin-stats-cards';
 import { AnalyticsTab } from './analytics-tab';
+import { BrandTab } from './brand/brand-tab';
 import { AllCallsExport } from './all-calls-export';
 import { ClientManagement } from './client-management';
 import { CreateClientWizard } from './create-client-wizard';
@@ -81,6 +83,7 @@ export function AdminDashboard({ admin }: { admin: AdminSession }) {
             <TabsTrigger value="clients">Client Management</TabsTrigger>
             <TabsTrigger value="analytics">Analytics</TabsTrigger>
             <TabsTrigger value="support">Support Tools</TabsTrigger>
+            <TabsTrigger value="brand">{BRAND_TEXTS.tab}</TabsTrigger>
           </TabsList>
           <TabsContent value="clients" className="grid gap-6">
             <ClientManagement />
@@ -91,6 +94,9 @@ export function AdminDashboard({ admin }: { admin: AdminSession }) {
           </TabsContent>
           <TabsContent value="support">
             <SupportTab clientId={supportClient} onClientChange={setSupportClient} />
+          </TabsContent>
+          <TabsContent value="brand">
+            <BrandTab />
           </TabsContent>
         </Tabs>
       </main>

@@ -1,0 +1,163 @@
+/**
+ * The admin console's Brand tab (issue 37, "Settings › Brand"): the brand's settings and images
+ * beside a live preview of what clients will see and what the contrast guard adjusted. The
+ * preview follows the form as the admin types (brandPalette runs here, no request); saving sends
+ * the changed fields. Other brand cards (mail DNS) follow at the end.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useMemo, useRef } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { type AdminBrand, BRAND_TEXTS, BrandSettings } from '../../../../contract/brand';
+import { type BrandPalette, brandPalette } from '../../../../contract/brand-contrast';
+import { QueryView } from '../../../components/query-view';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { serverFieldErrors } from '../../../lib/api';
+import { failureToast } from '../../../lib/failure-toast';
+import { toast } from '../../../lib/use-toast';
+import { AdjustedList } from './adjusted-list';
+import { BrandSettingsForm } from './brand-form';
+import { type BrandFormInput, changedFields, formValuesOf, isBrandField } from './brand-form-values';
+import { BrandImagesCard } from './brand-images';
+import { BrandPreview, type PreviewBrand } from './brand-preview';
+import { useAdminBrand, useSaveBrand } from './queries';
+
+const HEX = /^#[0-9a-fA-F]{6}$/;
+
+/**
+ * The palette of the colours as typed. A colour half typed keeps the last complete one, so the
+ * preview does not flicker back to the default on every keystroke.
+ */
+function useLivePalette(primary: string, accent: string): BrandPalette {
+  const last = useRef({ primary, accent });
+  if (HEX.test(primary.trim())) last.current.primary = primary.trim();
+  if (HEX.test(accent.trim())) last.current.accent = accent.trim();
+  const { primary: p, accent: a } = last.current;
+  return useMemo(() => brandPalette(p, a), [p, a]);
+}
+
+function BrandEditor({ brand }: { brand: AdminBrand }) {
+  const form = useForm<BrandFormInput, unknown, BrandSettings>({
+    resolver: zodResolver(BrandSettings),
+    defaultValues: formValuesOf(brand),
+  });
+  const save = useSaveBrand();
+  const values = useWatch({ control: form.control });
+
+  // Another admin's save (a refetch with a newer time) replaces the form, unless this one has edits.
+  const updatedAt = brand.updatedAt;
+  const { reset } = form;
+  const isDirty = form.formState.isDirty;
+  const seen = useRef(updatedAt);
+  useEffect(() => {
+    if (seen.current === updatedAt) return;
+    seen.current = updatedAt;
+    if (!isDirty) reset(formValuesOf(brand));
+  }, [updatedAt, isDirty, reset, brand]);
+
+  const palette = useLivePalette(
+    values.primaryColor ?? brand.primaryColor,
+    values.accentColor ?? brand.accentColor,
+  );
+  const preview: PreviewBrand = {
+    name: values.name?.trim() || brand.name,
+    loginHeadline: values.loginHeadline?.trim() ?? '',
+    loginText: values.loginText?.trim() ?? '',
+    footerText: values.footerText?.trim() ?? '',
+    supportEmail: values.supportEmail?.trim() ?? '',
+    logoUrl: brand.logoUrl,
+    logoDarkUrl: brand.logoDarkUrl,
+  };
+
+  const submit = form.handleSubmit((next) => {
+    const changes = changedFields(next, brand);
+    if (Object.keys(changes).length === 0) {
+      form.reset(formValuesOf(brand));
+      toast({ title: 'Nothing to save', description: 'The brand is as saved.' });
+      return;
+    }
+    save.mutate(changes, {
+      onSuccess: (saved) => {
+        seen.current = saved.updatedAt;
+        form.reset(formValuesOf(saved));
+        toast({ title: BRAND_TEXTS.saved });
+      },
+      onError: (error) => {
+        for (const [field, message] of Object.entries(serverFieldErrors(error))) {
+          if (isBrandField(field)) form.setError(field, { message });
+        }
+        failureToast('Brand not saved', error, 'The brand could not be saved.');
+      },
+    });
+  });
+
+  return (
+    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
+      <div className="grid min-w-0 gap-6">
+        <Card>
+          <CardHeader>
+            <CardTitle>
+              <h2>{BRAND_TEXTS.heading}</h2>
+            </CardTitle>
+            <CardDescription>{BRAND_TEXTS.intro}</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <BrandSettingsForm
+              form={form}
+              onSubmit={submit}
+              onDiscard={() => form.reset(formValuesOf(brand))}
+              pending={save.isPending}
+            />
+          </CardContent>
+        </Card>
+        <BrandImagesCard brand={brand} />
+      </div>
+      <div className="grid min-w-0 gap-6">
+        <Card>
+          <CardHeader>
+            <CardTitle>
+              <h2>{BRAND_TEXTS.previewHeading}</h2>
+            </CardTitle>
+            <CardDescription>
+              What your clients see, as you type. Saved when you press Save brand.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <BrandPreview brand={preview} palette={palette} />
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>
+              <h2>{BRAND_TEXTS.adjustedHeading}</h2>
+            </CardTitle>
+            <CardDescription>
+              Colours the product changes so text stays readable (WCAG AA: 4.5:1 for text, 3:1 for lines and
+              icons).
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <AdjustedList palette={palette} />
+          </CardContent>
+        </Card>
+      </div>
+    </div>
+  );
+}
+
+export function BrandTab() {
+  const brand = useAdminBrand();
+  return (
+    <div className="grid min-w-0 gap-6 [&>*]:min-w-0">
+      <QueryView
+        query={brand}
+        what="the brand"
+        isEmpty={(data) => !data}
+        loading={<Skeleton className="h-96 w-full" aria-label="Loading the brand" />}
+        empty={null}
+      >
+        {(data) => <BrandEditor brand={data} />}
+      </QueryView>
+    </div>
+  );
+}
