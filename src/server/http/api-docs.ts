@@ -729,6 +729,29 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   'GET /api/admin/brand': { summary: 'The saved brand, with what the contrast guard changed' },
   'PUT /api/admin/brand': { summary: 'Change the brand (a patch); answers it with the contrast report' },
+  'POST /api/admin/brand/logo': {
+    summary:
+      'Upload the light or dark logo or the app icon (PNG, WebP or SVG, at most 1 MB); answers its address',
+    description:
+      'One file, multipart. The format is read from the bytes; every image is re-encoded (an SVG is ' +
+      'drawn to PNG, so none of its scripts, handlers or links survive). A logo is kept 256 px high, ' +
+      'at most 2048 px wide; the icon must be square and is kept at 512 × 512. 413 over 1 MB.',
+    body: {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            required: ['file'],
+            properties: { file: { type: 'string', format: 'binary', description: 'The image' } },
+          },
+        },
+      },
+    },
+  },
+  'DELETE /api/admin/brand/logo': {
+    summary: 'Remove the light or dark logo or the app icon; answers the public brand without it',
+  },
   'GET /api/admin/admins': { summary: 'The agency’s admins' },
   'POST /api/admin/admins': { summary: 'Add an admin (answers a temporary password)', errors: [409] },
   'POST /api/admin/admins/{adminId}/deactivate': { summary: 'Deactivate an admin', errors: [409] },

@@ -3,7 +3,7 @@
  * build exactly the same app with their own database and simulators.
  * Order: outside plugins → cross-cutting hooks (origin check, errors) → route modules → static/SPA.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
@@ -39,6 +39,9 @@ import sessionsRoutes from '../auth/sessions-routes';
 import activityRoutes from '../teams/activity-routes';
 import outcomeRoutes from '../outcomes/routes';
 import brandRoutes from '../brand/routes';
+import brandAssetRoutes from '../brand/assets-routes';
+import { createFirstHtml } from '../brand/first-html';
+import { loadBrand } from '../brand/brand-store';
 import { registerGuards } from '../auth/guards';
 import { registerApiDocs } from './api-docs';
 import { paymentHttpError } from '../billing/gateways';
@@ -219,6 +222,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(sessionsRoutes);
   await app.register(activityRoutes);
   await app.register(brandRoutes);
+  await app.register(brandAssetRoutes);
 
   // Decided once: @fastify/static serves the files present at start (`npm start` builds first).
   const webDir =
@@ -242,15 +246,28 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  // The app's HTML with the brand in its head (brand/first-html.ts): read once, branded per request.
+  const firstHtml = webDir
+    ? createFirstHtml(
+        readFileSync(path.join(webDir, 'index.html'), 'utf8'),
+        async () => (await loadBrand(deps)).publicBrand,
+        deps.config.brandName,
+        (error) => app.log.warn({ err: error }, 'brand not read for the first HTML'),
+      )
+    : null;
+
+  app.setNotFoundHandler(async (request, reply) => {
     // A missing hashed asset (an old bundle, a file built after start) must not get the HTML page.
     const isPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
       !request.url.startsWith('/api/') &&
       !request.url.startsWith('/assets/');
-    if (isPage && webDir) {
+    if (isPage && firstHtml) {
       // Every browser route (and unknown ones: the app shows its 404 page) gets the app's HTML.
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(await firstHtml());
     }
     if (isPage && options.webDir) {
       return reply
