@@ -1,13 +1,16 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { brandFirstHtml } from './scripts/vite-brand-html';
 import { precompress } from './scripts/vite-precompress';
+
+const API_ORIGIN = `http://localhost:${process.env.API_PORT ?? 5001}`;
 
 // The browser app: index.html at the project root, entry src/web/main.tsx, built into dist/web,
 // which the API server serves with an SPA fallback. In dev, /api goes to the API server.
 export default defineConfig({
   root: '.',
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), precompress(), brandFirstHtml(API_ORIGIN)],
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,
@@ -35,7 +38,12 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      '/api': { target: `http://localhost:${process.env.API_PORT ?? 5001}`, changeOrigin: false },
+      '/api': { target: API_ORIGIN, changeOrigin: false },
+      // The brand's images, icons and manifest are the API server's too (brand/assets-routes.ts).
+      '/brand-assets': { target: API_ORIGIN, changeOrigin: false },
+      '/brand-icons': { target: API_ORIGIN, changeOrigin: false },
+      '/manifest.webmanifest': { target: API_ORIGIN, changeOrigin: false },
+      '/favicon.ico': { target: API_ORIGIN, changeOrigin: false },
     },
   },
 });
