@@ -15,12 +15,16 @@ export interface ReceivedEmail {
   id: number;
   messageId: string | null;
   from: string;
+  /** Reply-To, when the message has one. */
+  replyTo: string | null;
   to: string[];
   subject: string;
   text: string;
   html: string | null;
   attachments: { filename: string; contentType: string; size: number }[];
   receivedAt: string;
+  /** The message as it arrived, headers and all: what a DKIM check reads. */
+  raw: string;
 }
 
 /** A webhook notification received at /hooks/…, as the client's endpoint would get it. */
@@ -85,12 +89,19 @@ export async function startSmtpSim(
         stream.on('end', () => callback(error));
         return;
       }
-      simpleParser(stream)
-        .then((mail) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      new Promise<Buffer>((resolve, reject) => {
+        stream.on('end', () => resolve(Buffer.concat(chunks)));
+        stream.on('error', reject);
+      })
+        .then(async (raw) => ({ raw, mail: await simpleParser(raw) }))
+        .then(({ raw, mail }) => {
           messages.push({
             id: ++seq,
             messageId: mail.messageId ?? null,
             from: mail.from?.text ?? '',
+            replyTo: mail.replyTo?.text ?? null,
             to: addresses(mail.to),
             subject: mail.subject ?? '',
             text: mail.text ?? '',
@@ -101,6 +112,7 @@ export async function startSmtpSim(
               size: a.size,
             })),
             receivedAt: new Date().toISOString(),
+            raw: raw.toString('latin1'),
           });
           callback();
         })

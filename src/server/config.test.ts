@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,6 +35,7 @@ describe('loadConfig', () => {
       webhookResendsPerHour: 60,
       exportsPerHour: 60,
       invitationsPerDay: 50,
+      dnsChecksPerHour: 30,
     });
   });
 
@@ -49,6 +51,7 @@ describe('loadConfig', () => {
       CAP_WEBHOOK_RESENDS_PER_HOUR: '5',
       CAP_EXPORTS_PER_HOUR: '6',
       CAP_INVITATIONS_PER_DAY: '7',
+      CAP_DNS_CHECKS_PER_HOUR: '8',
     });
     // Node needs the header deadline within the request's.
     expect(config.http).toMatchObject({ requestTimeoutMs: 5_000, headersTimeoutMs: 5_000 });
@@ -60,6 +63,7 @@ describe('loadConfig', () => {
       webhookResendsPerHour: 5,
       exportsPerHour: 6,
       invitationsPerDay: 7,
+      dnsChecksPerHour: 8,
     });
   });
 
@@ -116,5 +120,48 @@ describe('loadConfig', () => {
     const text = JSON.stringify(describeConfig(config));
     for (const secret of ['hunter2', 'sk_test_123', 'root-password', config.appSecret])
       expect(text).not.toContain(secret);
+  });
+
+  it('takes a DKIM key as PEM (with "\\n" escapes), names the variable when it is not one, masks it', () => {
+    const pem = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    const oneLine = pem.trim().replace(/\n/g, '\\n');
+    const config = loadConfig({ DATA_DIR: tmp(), DKIM_PRIVATE_KEY: oneLine, DKIM_SELECTOR: 'Mail2026' });
+    expect(config.mail.dkim).toEqual({ selector: 'mail2026', privateKey: pem.trim() });
+    expect(JSON.stringify(describeConfig(config))).not.toContain(pem.split('\n')[1]);
+    const fails = (env: Record<string, string>) => {
+      try {
+        loadConfig({ DATA_DIR: tmp(), ...env });
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as Error).message;
+      }
+      return 'loaded';
+    };
+    expect(fails({ DKIM_PRIVATE_KEY: 'not a key', DKIM_SELECTOR: 'mail' })).toMatch(
+      /DKIM_PRIVATE_KEY must be/,
+    );
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    expect(fails({ DKIM_PRIVATE_KEY: ec, DKIM_SELECTOR: 'mail' })).toMatch(
+      /DKIM_PRIVATE_KEY must be an RSA key/,
+    );
+    expect(fails({ DKIM_PRIVATE_KEY: pem })).toMatch(/DKIM_PRIVATE_KEY and DKIM_SELECTOR/);
+    expect(fails({ DKIM_PRIVATE_KEY: pem, DKIM_SELECTOR: 'bad selector' })).toMatch(/DKIM_SELECTOR/);
+  });
+
+  it('takes DNS servers as IP addresses with optional ports', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).dnsServers).toBeNull();
+    expect(
+      loadConfig({ DATA_DIR: tmp(), DNS_SERVERS: '127.0.0.1:5353, [::1]:53,9.9.9.9' }).dnsServers,
+    ).toEqual(['127.0.0.1:5353', '[::1]:53', '9.9.9.9']);
+    expect(() => loadConfig({ DATA_DIR: tmp(), DNS_SERVERS: 'dns.example:53' })).toThrow(
+      /DNS_SERVERS must be/,
+    );
+    expect(() => loadConfig({ DATA_DIR: tmp(), DNS_SERVERS: '127.0.0.1:99999' })).toThrow(
+      /DNS_SERVERS must be/,
+    );
   });
 });

@@ -3,7 +3,8 @@
  * Nothing else in the server reads process.env; everything receives a Config.
  */
 import { LIVE_HEARTBEAT_MS } from '../contract/live';
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -60,7 +61,14 @@ export interface Config {
     from: string;
     /** The agency's own address: payment failures and clients whose calls stopped arriving. */
     adminEmail: string | null;
+    /** DKIM signing for MAIL_FROM's domain (DKIM_SELECTOR, DKIM_PRIVATE_KEY as PEM); null: unsigned. */
+    dkim: { selector: string; privateKey: string } | null;
   };
+  /**
+   * The DNS servers "Check DNS" asks (DNS_SERVERS, "host:port" list), for a split-horizon or a
+   * test resolver; null: the system's.
+   */
+  dnsServers: string[] | null;
   /** Texts through Twilio's Messages API; null: texts wait in the outbox. */
   twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | null;
   /** How often the outbox worker looks for due messages. */
@@ -92,6 +100,8 @@ export interface CreationCaps {
   exportsPerHour: number;
   /** Invitations (new or sent again) one client may send per day (issue 36). */
   invitationsPerDay: number;
+  /** "Check DNS" presses per admin per hour: each sends a few DNS queries (issue 37). */
+  dnsChecksPerHour: number;
 }
 
 /** How long a connection may take over each part of a request (README "Security notes"). */
@@ -229,6 +239,7 @@ const EnvSchema = z.object({
   CAP_WEBHOOK_RESENDS_PER_HOUR: perWindow('CAP_WEBHOOK_RESENDS_PER_HOUR', 10_000),
   CAP_EXPORTS_PER_HOUR: perWindow('CAP_EXPORTS_PER_HOUR', 10_000),
   CAP_INVITATIONS_PER_DAY: perWindow('CAP_INVITATIONS_PER_DAY', 10_000),
+  CAP_DNS_CHECKS_PER_HOUR: perWindow('CAP_DNS_CHECKS_PER_HOUR', 1_000),
   SMTP_URL: z
     .string()
     .trim()
@@ -251,6 +262,20 @@ const EnvSchema = z.object({
     (v) => v == null || /^[^\s@]+@[^\s@]+$/.test(v),
     'ADMIN_EMAIL must be an e-mail address',
   ),
+  // PEM text; "\n" escapes stand for line breaks, for environments that hold one line only.
+  DKIM_PRIVATE_KEY: optional.transform((v) => (v ? v.replace(/\\n/g, '\n') : null)),
+  DKIM_SELECTOR: optional.refine(
+    (v) =>
+      v == null ||
+      /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(v),
+    'DKIM_SELECTOR must be a DNS label such as mail2026',
+  ),
+  DNS_SERVERS: optional
+    .transform((v) => (v ? v.split(',').map((s) => s.trim()) : null))
+    .refine(
+      (v) => v == null || v.every(isDnsServer),
+      'DNS_SERVERS must be a comma list of IP addresses, each with an optional :port (127.0.0.1:53, [::1]:5353)',
+    ),
   OUTBOX_INTERVAL_MS: milliseconds('OUTBOX_INTERVAL_MS', 100, 600_000),
   LIVE_HEARTBEAT_MS: milliseconds('LIVE_HEARTBEAT_MS', 200, 120_000),
   TWILIO_ACCOUNT_SID: optional,
@@ -292,6 +317,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM are set together or not at all',
     );
   }
+  if (Boolean(e.DKIM_PRIVATE_KEY) !== Boolean(e.DKIM_SELECTOR)) {
+    throw new ConfigError(
+      'Invalid configuration: DKIM_PRIVATE_KEY and DKIM_SELECTOR are set together or not at all',
+    );
+  }
+  if (e.DKIM_PRIVATE_KEY) checkDkimKey(e.DKIM_PRIVATE_KEY);
   if (e.ADMIN_USERNAME && !e.ADMIN_PASSWORD) {
     throw new ConfigError('Invalid configuration: ADMIN_PASSWORD must be set when ADMIN_USERNAME is set');
   }
@@ -337,12 +368,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookResendsPerHour: e.CAP_WEBHOOK_RESENDS_PER_HOUR ?? 60,
       exportsPerHour: e.CAP_EXPORTS_PER_HOUR ?? 60,
       invitationsPerDay: e.CAP_INVITATIONS_PER_DAY ?? 50,
+      dnsChecksPerHour: e.CAP_DNS_CHECKS_PER_HOUR ?? 30,
     },
     mail: {
       smtpUrl: e.SMTP_URL ?? null,
       from: e.MAIL_FROM ?? 'Call Analytics <notifications@localhost>',
       adminEmail: e.ADMIN_EMAIL ?? null,
+      dkim:
+        e.DKIM_PRIVATE_KEY && e.DKIM_SELECTOR
+          ? { selector: e.DKIM_SELECTOR.toLowerCase(), privateKey: e.DKIM_PRIVATE_KEY }
+          : null,
     },
+    dnsServers: e.DNS_SERVERS,
     twilio:
       e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM
         ? {
@@ -358,6 +395,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientWebhooksAllowPrivate:
       e.CLIENT_WEBHOOKS_ALLOW_PRIVATE === '1' || e.CLIENT_WEBHOOKS_ALLOW_PRIVATE === 'true',
   };
+}
+
+/** "1.2.3.4", "1.2.3.4:53", "::1" or "[::1]:53": what node:dns's Resolver.setServers takes. */
+function isDnsServer(entry: string): boolean {
+  const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry) ?? /^([^:]+)(?::(\d+))?$/.exec(entry);
+  if (!m) return isIP(entry) === 6;
+  const port = m[2] === undefined ? 53 : Number(m[2]);
+  return isIP(m[1]) !== 0 && port >= 1 && port <= 65535;
+}
+
+/** The key nodemailer signs with: an RSA private key in PEM (DKIM's rsa-sha256). */
+function checkDkimKey(pem: string): void {
+  let type: string | undefined;
+  try {
+    type = createPrivateKey(pem).asymmetricKeyType;
+  } catch {
+    throw new ConfigError(
+      'Invalid configuration: DKIM_PRIVATE_KEY must be an RSA private key in PEM (-----BEGIN PRIVATE KEY----- …)',
+    );
+  }
+  if (type !== 'rsa')
+    throw new ConfigError(`Invalid configuration: DKIM_PRIVATE_KEY must be an RSA key (this one is ${type})`);
 }
 
 function httpLimits(e: z.infer<typeof EnvSchema>): HttpLimits {
@@ -404,6 +463,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
     mail: {
       ...config.mail,
       smtpUrl: config.mail.smtpUrl ? config.mail.smtpUrl.replace(/\/\/[^@/]*@/, '//***@') : null,
+      dkim: config.mail.dkim ? { selector: config.mail.dkim.selector, privateKey: '***' } : null,
     },
     demoBlandApiKey: mask(config.demoBlandApiKey),
   };

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
 import { createNotifications } from '../../src/server/notifications';
+import { plainEmailBrand, renderQueuedEmail } from '../../src/server/notifications/email-layout';
 import { storeCalls } from '../helpers/calls';
 import { createClient, createSubscription } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
@@ -58,7 +59,10 @@ describe(`account alerts (${TEST_DB})`, () => {
     await check();
     let mails = await emailsOf(client.id);
     expect(mails.map((m) => m.topic)).toEqual(['usage.80']);
-    expect(JSON.parse(mails[0].payload_json)).toMatchObject({
+    // Queued as content; the e-mail channel renders it with the brand when it sends it.
+    expect(
+      renderQueuedEmail(JSON.parse(mails[0].payload_json), plainEmailBrand('Call Analytics')),
+    ).toMatchObject({
       to: client.email,
       subject: "You have used 80% of your Starter plan's minutes",
       text: expect.stringContaining('410 of 500 minutes used this month.'),

@@ -8,6 +8,7 @@ import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
 import { createNotifications } from '../../src/server/notifications';
+import { plainEmailBrand, renderQueuedEmail } from '../../src/server/notifications/email-layout';
 import { digestDue, reportMonthDue } from '../../src/server/notifications/scheduled-reports';
 import { renderMonthlyPdf } from '../../src/server/reports/monthly-pdf';
 import { periodReport } from '../../src/server/reports/period-report';
@@ -153,7 +154,7 @@ describe(`digests and monthly reports (${TEST_DB})`, () => {
           .where('client_id', '=', id)
           .where('topic', '=', 'report.monthly')
           .execute()
-      ).map((r) => JSON.parse(r.payload_json));
+      ).map((r) => renderQueuedEmail(JSON.parse(r.payload_json), plainEmailBrand('Call Analytics')));
     const check = () => createNotifications(t.deps, () => {}).checkAlerts();
 
     clock = Date.UTC(2026, 10, 1, 12, 55); // 07:55 EST: not yet
@@ -166,11 +167,11 @@ describe(`digests and monthly reports (${TEST_DB})`, () => {
     expect(await reportsOf(client.id)).toHaveLength(1);
     expect(mail).toMatchObject({ to: client.email, subject: 'Call Analytics: monthly report, 2026-10' });
     expect(mail.text).toContain('6 calls, 15 minutes');
-    expect(mail.attachments[0]).toMatchObject({
+    expect(mail.attachments?.[0]).toMatchObject({
       filename: 'report-2026-10.pdf',
       contentType: 'application/pdf',
     });
-    expect(pdfText(Buffer.from(mail.attachments[0].contentBase64, 'base64'))).toMatch(/Calls\n6\n/);
+    expect(pdfText(Buffer.from(mail.attachments?.[0].contentBase64 ?? '', 'base64'))).toMatch(/Calls\n6\n/);
     expect(await reportsOf(off.id)).toHaveLength(0);
   });
 
@@ -208,7 +209,8 @@ describe(`digests and monthly reports (${TEST_DB})`, () => {
     await check();
     const weekly = await digestsOf(ny.id);
     expect(weekly.map((d) => d.topic)).toEqual(['digest.weekly']);
-    const mail = JSON.parse(weekly[0].payload_json);
+    // Queued as content; the e-mail channel renders it with the brand (default: AGENCY_NAME's).
+    const mail = renderQueuedEmail(JSON.parse(weekly[0].payload_json), plainEmailBrand('Call Analytics'));
     // Oct 26 – Nov 1: the call on Oct 31 at 23:30 EDT and the one at Nov 1 00:00 EDT.
     expect(mail.subject).toBe('Call Analytics: 2 calls last week');
     expect(mail.text).toContain('last week (2026-10-26 to 2026-11-01)');

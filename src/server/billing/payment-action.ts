@@ -10,7 +10,7 @@ import { formatMoney } from '../../contract/format';
 import { findClient } from '../clients/clients-repository';
 import type { ClientRow } from '../db/schema';
 import { HttpError, notFound } from '../http/errors';
-import { renderEmail } from '../notifications/email-layout';
+import type { EmailContent, QueuedEmail } from '../notifications/email-layout';
 import { type NewMessage, enqueue } from '../notifications/outbox';
 import { toBillingHolders } from '../notifications/recipients';
 import { syncStripeSubscription } from './activation';
@@ -133,8 +133,8 @@ export async function queuePaymentAlerts(
     : 'your subscription renewal';
   const heading =
     alert.kind === 'action' ? 'Please confirm your subscription payment' : 'Your subscription payment failed';
-  const content = renderEmail({
-    brand: config.brandName,
+  // Rendered with the agency's brand when it is sent (notifications/email-sender.ts).
+  const content: EmailContent = {
     heading,
     lines: [
       alert.kind === 'action'
@@ -146,7 +146,7 @@ export async function queuePaymentAlerts(
       url: `${base}/settings?tab=subscription`,
     },
     footer: 'Account alerts are always sent: they are about your plan and payments.',
-  });
+  };
   // The client's alert goes to each of its people holding `billing` (issue 36).
   const messages: NewMessage[] = await toBillingHolders(db, [
     {
@@ -154,7 +154,7 @@ export async function queuePaymentAlerts(
       channel: 'email',
       topic: alert.kind === 'action' ? 'payment.action_required' : 'payment.failed',
       dedupeKey: `email:payment-${alert.kind}:${alert.key}`,
-      payload: { to: client.email, subject: heading, ...content },
+      payload: { to: client.email, subject: heading, content } satisfies QueuedEmail,
     },
   ]);
   const admin = config.mail.adminEmail;
@@ -169,16 +169,15 @@ export async function queuePaymentAlerts(
       payload: {
         to: admin,
         subject: agencyHeading,
-        ...renderEmail({
-          brand: config.brandName,
+        content: {
           heading: agencyHeading,
           lines: [
             `${name}'s ${alert.amount ? `${alert.amount} ` : ''}subscription renewal could not be charged.`,
           ],
           action: { label: 'Open the client', url: `${base}/admin/client/${encodeURIComponent(clientId)}` },
           footer: 'Sent to the agency (ADMIN_EMAIL) for every failed payment.',
-        }),
-      },
+        },
+      } satisfies QueuedEmail,
     });
   }
   await enqueue(db, messages, now());

@@ -17,8 +17,9 @@ import {
 } from '../clients/clients-joined';
 import { listSilentClients } from '../clients/clients-repository';
 import type { Config } from '../config';
+import type { AppDeps } from '../context';
 import type { Database } from '../db/schema';
-import { renderEmail } from './email-layout';
+import type { EmailContent, QueuedEmail } from './email-layout';
 import { type NewMessage, enqueue } from './outbox';
 import { toBillingHolders } from './recipients';
 import { scheduledReports } from './scheduled-reports';
@@ -30,13 +31,12 @@ export const SILENT_AFTER_MS = DAY_MS;
 
 type UsageRow = UsageAlertRow;
 
-function usageEmail(client: UsageRow, used: number, threshold: number, config: Config, brand: string) {
+function usageEmail(client: UsageRow, used: number, threshold: number, config: Config): QueuedEmail {
   const heading =
     threshold >= 100
       ? `You have used all ${formatCount(client.minutes_included)} minutes of your ${client.plan_name} plan`
       : `You have used ${threshold}% of your ${client.plan_name} plan's minutes`;
-  const content = renderEmail({
-    brand,
+  const content: EmailContent = {
     heading,
     lines: [
       `${formatCount(used)} of ${formatCount(client.minutes_included)} minutes used this month.`,
@@ -46,17 +46,12 @@ function usageEmail(client: UsageRow, used: number, threshold: number, config: C
     ],
     action: { label: 'See plans', url: `${config.publicUrl.replace(/\/$/, '')}/settings?tab=subscription` },
     footer: 'Account alerts are always sent: they are about your plan and payments.',
-  });
-  return { to: client.email, subject: heading, ...content };
+  };
+  return { to: client.email, subject: heading, content };
 }
 
 /** Minutes thresholds crossed this month by clients with an active plan. */
-export async function usageAlerts(
-  db: Kysely<Database>,
-  config: Config,
-  brand: string,
-  now: number,
-): Promise<NewMessage[]> {
+export async function usageAlerts(db: Kysely<Database>, config: Config, now: number): Promise<NewMessage[]> {
   const clients = await clientsWithActivePlans(db);
   const messages: NewMessage[] = [];
   for (const client of clients) {
@@ -69,7 +64,7 @@ export async function usageAlerts(
         channel: 'email',
         topic: `usage.${threshold}`,
         dedupeKey: `email:usage:${client.id}:${month}:${threshold}`,
-        payload: usageEmail(client, used, threshold, config, brand),
+        payload: usageEmail(client, used, threshold, config),
       });
     }
   }
@@ -83,7 +78,6 @@ export const ENDING_NOTICE_MS = 3 * DAY_MS;
 export async function subscriptionEndingAlerts(
   db: Kysely<Database>,
   config: Config,
-  brand: string,
   now: number,
 ): Promise<NewMessage[]> {
   const rows = await subscriptionsEndingWithin(db, now, ENDING_NOTICE_MS);
@@ -103,8 +97,7 @@ export async function subscriptionEndingAlerts(
       payload: {
         to: row.email,
         subject: heading,
-        ...renderEmail({
-          brand,
+        content: {
           heading,
           lines: [
             `You cancelled your subscription; it ends on ${date} and will not renew.`,
@@ -115,8 +108,8 @@ export async function subscriptionEndingAlerts(
             url: `${config.publicUrl.replace(/\/$/, '')}/settings?tab=subscription`,
           },
           footer: 'Account alerts are always sent: they are about your plan and payments.',
-        }),
-      },
+        },
+      } satisfies QueuedEmail,
     };
   });
 }
@@ -125,7 +118,6 @@ export async function subscriptionEndingAlerts(
 export async function silentClientAlerts(
   db: Kysely<Database>,
   config: Config,
-  brand: string,
   now: number,
 ): Promise<NewMessage[]> {
   const admin = config.mail.adminEmail;
@@ -135,8 +127,7 @@ export async function silentClientAlerts(
   const day = new Date(now).toISOString().slice(0, 10);
   return rows.map((client) => {
     const name = client.company_name || client.email;
-    const content = renderEmail({
-      brand,
+    const content: EmailContent = {
       heading: `No calls from ${name} for a day`,
       lines: [
         `${name} had calls in the past week but none in the last 24 hours. Their agent, number or webhook may need a look.`,
@@ -146,23 +137,22 @@ export async function silentClientAlerts(
         url: `${config.publicUrl.replace(/\/$/, '')}/admin/client/${encodeURIComponent(client.id)}`,
       },
       footer: 'Sent to the agency (ADMIN_EMAIL) once a day while it lasts.',
-    });
+    };
     return {
       clientId: client.id,
       channel: 'email' as const,
       topic: 'admin.calls-stopped',
       dedupeKey: `email:calls-stopped:${client.id}:${day}`,
-      payload: { to: admin, subject: `No calls from ${name} for a day`, ...content },
+      payload: { to: admin, subject: `No calls from ${name} for a day`, content } satisfies QueuedEmail,
     };
   });
 }
 
 export async function checkAccountAlerts(
-  db: Kysely<Database>,
-  config: Config,
-  brand: string,
+  deps: Pick<AppDeps, 'db' | 'config' | 'now'>,
   now: number,
 ): Promise<number> {
+  const { db, config } = deps;
   const alreadyQueued = async (keys: string[]) =>
     new Set(
       (await db.selectFrom('outbox').select('dedupe_key').where('dedupe_key', 'in', keys).execute()).map(
@@ -170,13 +160,13 @@ export async function checkAccountAlerts(
       ),
     );
   const billing = await toBillingHolders(db, [
-    ...(await usageAlerts(db, config, brand, now)),
-    ...(await subscriptionEndingAlerts(db, config, brand, now)),
+    ...(await usageAlerts(db, config, now)),
+    ...(await subscriptionEndingAlerts(db, config, now)),
   ]);
   const messages = [
     ...billing,
-    ...(await silentClientAlerts(db, config, brand, now)),
-    ...(await scheduledReports(db, config, brand, now, alreadyQueued)),
+    ...(await silentClientAlerts(db, config, now)),
+    ...(await scheduledReports(deps, now, alreadyQueued)),
   ];
   return enqueue(db, messages, now);
 }

@@ -7,11 +7,11 @@ import { formatCallCreated, formatDuration, formatMoney } from '../../contract/f
 import { findClient } from '../clients/clients-repository';
 import type { CallRow, ClientRow, Database } from '../db/schema';
 import { type CallReader, numberFor, textFor } from './call-reader';
-import { renderEmail } from './email-layout';
+import type { EmailContent, QueuedEmail } from './email-layout';
 
 export interface MessageContext {
   publicUrl: string;
-  /** The product's (the agency's) name in messages. */
+  /** The agency's name (its saved brand, read when the message is sent) in texts. */
   brand: string;
 }
 
@@ -37,21 +37,24 @@ export async function loadCallAndClient(
   return call && client ? { call, client } : null;
 }
 
-/** The e-mail about a call, for one reader: callers' numbers masked when they may not see them. */
+/**
+ * The e-mail about a call, for one reader: callers' numbers masked when they may not see them.
+ * The layout and the agency's brand are applied by the e-mail channel (renderQueuedEmail).
+ */
 export function callEmail(
   call: CallRow,
   client: ClientRow,
   reasons: string[],
-  ctx: MessageContext,
+  ctx: Pick<MessageContext, 'publicUrl'>,
   reader: CallReader = { address: client.email, masked: false },
-) {
+): QueuedEmail {
   const when = formatCallCreated(new Date(Number(call.created_at)).toISOString(), client.timezone);
   const from = numberFor(reader, call.from_number);
   const said = textFor(reader, call);
   const heading =
     reasons.length > 0 ? 'A call needs your attention' : `New call: ${call.outcome ?? 'finished'}`;
-  const content = renderEmail({
-    brand: client.company_name ? `${ctx.brand} · ${client.company_name}` : ctx.brand,
+  const content = {
+    ...(client.company_name ? { context: client.company_name } : {}),
     heading,
     lines: [
       ...(reasons.length > 0 ? [said(`Why: ${reasons.join('; ')}.`)] : []),
@@ -67,8 +70,8 @@ export function callEmail(
     ],
     action: { label: 'Open the call', url: callLink(ctx.publicUrl, call.id) },
     footer: 'You get this e-mail because e-mail notifications are on in Settings › Notifications.',
-  });
-  return { to: reader.address ?? '', subject: `${heading} (${from}, ${when})`, ...content };
+  } satisfies EmailContent;
+  return { to: reader.address ?? '', subject: `${heading} (${from}, ${when})`, content };
 }
 
 /** One SMS segment where it fits: the reason, the caller, the link. */

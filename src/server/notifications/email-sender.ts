@@ -1,15 +1,23 @@
 /**
- * The outbox's e-mail channel. A call message is rendered now from the call as it is (handled
- * or deleted meanwhile: not sent); other messages (digests, reports, alerts) were rendered when
- * they were queued and are sent as they are.
+ * The outbox's e-mail channel. Every e-mail is rendered here, when it is sent, with the agency's
+ * brand as it is then (issue 37: loadBrand, cached a few seconds): a call message from the call
+ * as it is (handled or deleted meanwhile: not sent); other messages (digests, reports, alerts,
+ * invitations) from the content queued with them (`QueuedEmail`). Rendering at send time rather
+ * than at enqueue is what lets a message queued before a brand change (quiet hours, a retry, a
+ * relay that was down) go out under the new name, logo and colours. Messages queued by an older
+ * version as finished HTML and text (`RenderedEmail`) are sent as they are.
+ * The From header's display name and Reply-To come from the brand too; the address stays MAIL_FROM.
  */
 import type { Kysely } from 'kysely';
+import { type LoadedBrand, loadBrand } from '../brand/brand-store';
+import type { AppDeps } from '../context';
 import type { SecretBox } from '../crypto/secrets';
 import type { Database, OutboxRow } from '../db/schema';
 import type { CallMessagePayload } from './call-alerts';
-import { type MessageContext, callEmail, loadCallAndClient } from './call-messages';
+import { callEmail, loadCallAndClient } from './call-messages';
 import { callReaderOf } from './call-reader';
-import type { Mailer } from '../providers/messaging/mailer';
+import { type QueuedEmail, emailBrandOf, renderQueuedEmail } from './email-layout';
+import { type Mailer, mailFromName } from '../providers/messaging/mailer';
 import type { SendOutcome } from './worker';
 
 export interface RenderedEmail {
@@ -25,6 +33,17 @@ function isRendered(p: unknown): p is RenderedEmail {
   return !!e && typeof e.to === 'string' && typeof e.subject === 'string' && typeof e.text === 'string';
 }
 
+function isQueued(p: unknown): p is QueuedEmail {
+  const e = p as QueuedEmail;
+  return (
+    !!e &&
+    typeof e.to === 'string' &&
+    typeof e.subject === 'string' &&
+    !!e.content &&
+    typeof e.content.heading === 'string'
+  );
+}
+
 /**
  * A message carrying a secret (an invitation's single-use link, issue 36) is queued sealed with
  * the app's secret box, so the database never holds the secret readable.
@@ -33,7 +52,7 @@ export interface SealedEmail {
   sealed: string;
 }
 
-export function sealEmail(secrets: SecretBox, email: RenderedEmail): SealedEmail {
+export function sealEmail(secrets: SecretBox, email: QueuedEmail): SealedEmail {
   return { sealed: secrets.encrypt(JSON.stringify(email)) };
 }
 
@@ -45,14 +64,14 @@ async function emailOf(
   db: Kysely<Database>,
   message: OutboxRow,
   payload: unknown,
-  ctx: MessageContext,
+  publicUrl: string,
   secrets: SecretBox | undefined,
-) {
+): Promise<QueuedEmail | RenderedEmail | null> {
   if (isSealed(payload)) {
     const opened: unknown = secrets ? JSON.parse(secrets.decrypt(payload.sealed)) : null;
-    return isRendered(opened) ? opened : null;
+    return isQueued(opened) || isRendered(opened) ? opened : null;
   }
-  if (isRendered(payload)) return payload;
+  if (isQueued(payload) || isRendered(payload)) return payload;
   const { callId, reasons, userId } = payload as CallMessagePayload;
   if (typeof callId !== 'string') return null;
   const found = await loadCallAndClient(db, message.client_id, callId);
@@ -62,20 +81,42 @@ async function emailOf(
   if (message.topic === 'call.attention' && stillWhy.length === 0) return null;
   const reader = await callReaderOf(db, found.client, userId, 'email');
   if (!reader) return null;
-  return callEmail(found.call, found.client, stillWhy, ctx, reader);
+  return callEmail(found.call, found.client, stillWhy, { publicUrl }, reader);
 }
 
-export function emailSender(db: Kysely<Database>, mailer: Mailer, ctx: MessageContext, secrets?: SecretBox) {
+/**
+ * The From header's name: the brand's sender name, else its name. Until a brand is saved, a name
+ * written in MAIL_FROM ("Acme Alerts <alerts@acme.example>") is kept, so an installation that
+ * named its sender there does not change its mail when it upgrades.
+ */
+export function senderNameOf(brand: LoadedBrand, mailFrom: string): string {
+  if (brand.settings.emailSenderName) return brand.settings.emailSenderName;
+  if (!brand.saved) return mailFromName(mailFrom) ?? brand.settings.name;
+  return brand.settings.name;
+}
+
+export function emailSender(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'secrets'>, mailer: Mailer) {
+  const { db, config, secrets } = deps;
   return async (message: OutboxRow, payload: unknown): Promise<SendOutcome> => {
-    const email = await emailOf(db, message, payload, ctx, secrets);
-    if (!email)
+    const found = await emailOf(db, message, payload, config.publicUrl, secrets);
+    if (!found)
       return {
         result: 'cancel',
         reason: 'nothing to send any more (the call was handled or deleted, or its reader may not read it)',
       };
-    if (!email.to.includes('@')) return { result: 'cancel', reason: 'no address to send to' };
+    if (!found.to.includes('@')) return { result: 'cancel', reason: 'no address to send to' };
+    // A failed brand read throws: the worker retries the message, it is not sent unbranded.
+    const brand = await loadBrand(deps);
+    const email: RenderedEmail = isQueued(found)
+      ? renderQueuedEmail(found, emailBrandOf(brand, config.publicUrl))
+      : found;
     try {
-      await mailer.send({ ...email, id: message.id });
+      await mailer.send({
+        ...email,
+        id: message.id,
+        fromName: senderNameOf(brand, config.mail.from),
+        replyTo: brand.settings.emailReplyTo,
+      });
       return { result: 'sent' };
     } catch (error) {
       const e = error as { responseCode?: number; message?: string };

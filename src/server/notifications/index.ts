@@ -45,16 +45,17 @@ export function createNotifications(
   extra: Senders = {},
 ): Notifications {
   const { config } = deps;
-  const mailer = config.mail.smtpUrl ? createMailer(config.mail.smtpUrl, config.mail.from) : null;
-  const ctx = { publicUrl: config.publicUrl, brand: config.brandName };
+  const mailer = config.mail.smtpUrl
+    ? createMailer(config.mail.smtpUrl, config.mail.from, config.mail.dkim)
+    : null;
   const senders: Senders = {
-    ...(mailer ? { email: emailSender(deps.db, mailer, ctx, deps.secrets) } : {}),
-    ...(config.twilio ? { sms: smsSender(deps.db, createTwilioClient(config.twilio), ctx) } : {}),
+    ...(mailer ? { email: emailSender(deps, mailer) } : {}),
+    ...(config.twilio ? { sms: smsSender(deps, createTwilioClient(config.twilio)) } : {}),
     webhook: webhookSender(webhookContext(deps)),
     ...extra,
   };
   const worker = createOutboxWorker(deps, senders, onError);
-  const checkAlerts = () => checkAccountAlerts(deps.db, config, config.brandName, deps.now());
+  const checkAlerts = () => checkAccountAlerts(deps, deps.now());
   return {
     worker,
     mailer,

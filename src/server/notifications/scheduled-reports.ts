@@ -6,16 +6,16 @@
  * later check, on any instance, a no-op. Local dates come from the zone's rules, so a DST change
  * moves 08:00 with the clock.
  */
-import type { Kysely } from 'kysely';
 import type { DigestFrequency } from '../../contract/account';
 import { formatCount, formatMoney } from '../../contract/format';
 import { localDate, localHourOf, shiftDate } from '../time/time-zones';
 import type { Config } from '../config';
+import type { AppDeps } from '../context';
 import { listReportRecipients } from '../clients/clients-repository';
-import type { Database } from '../db/schema';
-import { renderMonthlyPdf } from '../reports/monthly-pdf';
+import { type PdfBrand, renderMonthlyPdf } from '../reports/monthly-pdf';
+import { loadPdfBrand } from '../reports/pdf-brand';
 import { type PeriodReport, periodReport } from '../reports/period-report';
-import { renderEmail } from './email-layout';
+import type { EmailContent, QueuedEmail } from './email-layout';
 import { listRecipientUsers } from '../teams/notification-choices';
 import type { NewMessage } from './outbox';
 import {
@@ -58,15 +58,13 @@ function digestEmail(
   kind: 'daily' | 'weekly',
   to: string,
   config: Config,
-  brand: string,
-) {
+): QueuedEmail {
   const s = report.stats;
   const period =
     kind === 'daily' ? `yesterday (${report.from})` : `last week (${report.from} to ${report.to})`;
   const achieved = report.outcomes.filter((o) => o.count > 0);
   const heading = `${formatCount(s.totalCalls)} calls ${kind === 'daily' ? 'yesterday' : 'last week'}`;
-  const content = renderEmail({
-    brand,
+  const content: EmailContent = {
     heading,
     lines: [
       `Your calls ${period}, in ${report.timezone}.`,
@@ -86,15 +84,25 @@ function digestEmail(
     ],
     action: { label: 'Open the dashboard', url: `${config.publicUrl.replace(/\/$/, '')}/dashboard` },
     footer: 'Your digest is set in Settings › Notifications (daily, weekly or off).',
-  });
-  return { to, subject: `${brand}: ${heading}`, ...content };
+  };
+  return { to, subject: heading, subjectNamesBrand: true, content };
 }
 
-async function monthlyEmail(report: PeriodReport, month: string, to: string, config: Config, brand: string) {
-  const pdf = await renderMonthlyPdf(report, month, brand);
+/**
+ * The e-mail is rendered when it is sent (email-sender.ts); the PDF now, when the report is due:
+ * it is the month's document, and re-drawing it at send time would mean keeping its numbers in
+ * the outbox. A brand changed in the minutes between the two shows in the e-mail, not the PDF.
+ */
+async function monthlyEmail(
+  report: PeriodReport,
+  month: string,
+  to: string,
+  config: Config,
+  pdfBrand: PdfBrand,
+): Promise<QueuedEmail> {
+  const pdf = await renderMonthlyPdf(report, month, pdfBrand);
   const heading = `Your report for ${report.from.slice(0, 7)}`;
-  const content = renderEmail({
-    brand,
+  const content: EmailContent = {
     heading,
     lines: [
       `${formatCount(report.stats.totalCalls)} calls, ${formatCount(report.minutes)} minutes, ${formatMoney(report.stats.totalCost)} in call cost. The full report is attached.`,
@@ -104,11 +112,12 @@ async function monthlyEmail(report: PeriodReport, month: string, to: string, con
       url: `${config.publicUrl.replace(/\/$/, '')}/dashboard`,
     },
     footer: 'Monthly reports are switched on in Settings › Notifications.',
-  });
+  };
   return {
     to,
-    subject: `${brand}: monthly report, ${month}`,
-    ...content,
+    subject: `monthly report, ${month}`,
+    subjectNamesBrand: true,
+    content,
     attachments: [
       {
         filename: `report-${month}.pdf`,
@@ -121,13 +130,12 @@ async function monthlyEmail(report: PeriodReport, month: string, to: string, con
 
 /** What is due at `now`: queued once per client, kind and local date. */
 export async function scheduledReports(
-  db: Kysely<Database>,
-  config: Config,
-  brand: string,
+  deps: Pick<AppDeps, 'db' | 'config' | 'now'>,
   now: number,
   /** Keys already queued, so a report is not computed again at every check of the hour. */
   alreadyQueued: (keys: string[]) => Promise<Set<string>>,
 ): Promise<NewMessage[]> {
+  const { db, config } = deps;
   const due: { keys: string[]; build: () => Promise<NewMessage[]> }[] = [];
   const clients = await listReportRecipients(db);
   const users = await listRecipientUsers(
@@ -159,7 +167,6 @@ export async function scheduledReports(
                 digest.kind,
                 client.email,
                 config,
-                brand,
               ),
             },
             digestTo,
@@ -185,7 +192,7 @@ export async function scheduledReports(
                 month.month,
                 client.email,
                 config,
-                brand,
+                await loadPdfBrand(deps),
               ),
             },
             reportTo,

@@ -1,13 +1,18 @@
-/** The outbox's text channel: a call message rendered now for its reader, sent through Twilio. */
-import type { Kysely } from 'kysely';
-import type { Database, OutboxRow } from '../db/schema';
+/**
+ * The outbox's text channel: a call message rendered now for its reader, sent through Twilio.
+ * It names the agency as its brand is when it is sent (issue 37), like the e-mail channel.
+ */
+import { loadBrand } from '../brand/brand-store';
+import type { AppDeps } from '../context';
+import type { OutboxRow } from '../db/schema';
 import type { CallMessagePayload } from './call-alerts';
-import { type MessageContext, callText, loadCallAndClient } from './call-messages';
+import { callText, loadCallAndClient } from './call-messages';
 import { callReaderOf } from './call-reader';
 import { TwilioError, type TwilioClient } from '../providers/messaging/twilio';
 import type { SendOutcome } from './worker';
 
-export function smsSender(db: Kysely<Database>, twilio: TwilioClient, ctx: MessageContext) {
+export function smsSender(deps: Pick<AppDeps, 'db' | 'config' | 'now'>, twilio: TwilioClient) {
+  const { db } = deps;
   return async (message: OutboxRow, payload: unknown): Promise<SendOutcome> => {
     const { callId, reasons, userId } = payload as CallMessagePayload;
     const found = typeof callId === 'string' ? await loadCallAndClient(db, message.client_id, callId) : null;
@@ -17,6 +22,8 @@ export function smsSender(db: Kysely<Database>, twilio: TwilioClient, ctx: Messa
     if (!reader)
       return { result: 'cancel', reason: 'its reader is no longer an active user who may read calls' };
     if (!reader.address) return { result: 'cancel', reason: 'the client has no phone number' };
+    const brand = await loadBrand(deps);
+    const ctx = { publicUrl: deps.config.publicUrl, brand: brand.settings.name };
     try {
       await twilio.sendSms(reader.address, callText(found.call, reasons, ctx, reader));
       return { result: 'sent', statusCode: 201 };

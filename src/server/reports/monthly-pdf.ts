@@ -2,6 +2,8 @@
  * The monthly report as a PDF (issue 14): the month's KPIs against the month before, outcomes,
  * completed calls per day, the busiest pathways, and cost and usage against the plan. Drawn with
  * PDFKit's vector operations and its built-in Helvetica, so no font or browser is needed.
+ * Branded (issue 37) with the agency's light logo, name, primary colour and footer text
+ * (pdf-brand.ts loads them); the page is white, so coloured text uses the palette's primaryText.
  */
 import PDFDocument from 'pdfkit';
 import { formatCount, formatDuration, formatMoney } from '../../contract/format';
@@ -10,8 +12,26 @@ import type { PeriodReport } from './period-report';
 const INK = '#0f172a';
 const MUTED = '#475569';
 const LINE = '#e2e8f0';
-const ACCENT = '#1d4ed8';
+const DEFAULT_ACCENT = '#1d4ed8';
 const MARGIN = 48;
+/** The logo's height in the header, in points; its width follows its aspect ratio. */
+const LOGO_HEIGHT = 28;
+
+/** What the PDF shows of the agency's brand. */
+export interface PdfBrand {
+  name: string;
+  /** Fills: the bars and the usage meter. */
+  primary: string;
+  /** Text and lines in the brand's colour on the white page (AA on white). */
+  primaryText: string;
+  footerText: string | null;
+  /** PNG or JPEG bytes (PDFKit reads no other format; pdf-brand.ts converts), with their size. */
+  logo: { png: Buffer; width: number; height: number } | null;
+}
+
+export function plainPdfBrand(name: string): PdfBrand {
+  return { name, primary: DEFAULT_ACCENT, primaryText: DEFAULT_ACCENT, footerText: null, logo: null };
+}
 
 export function monthLabel(month: string): string {
   const [y, m] = month.split('-').map(Number);
@@ -30,7 +50,14 @@ function change(current: number, previous: number | undefined, short = false): s
   return `${pct > 0 ? '+' : ''}${pct.toFixed(1)}%${short ? '' : ' vs last month'}`;
 }
 
-export async function renderMonthlyPdf(report: PeriodReport, month: string, brand: string): Promise<Buffer> {
+export async function renderMonthlyPdf(
+  report: PeriodReport,
+  month: string,
+  brandOrName: PdfBrand | string,
+): Promise<Buffer> {
+  const look = typeof brandOrName === 'string' ? plainPdfBrand(brandOrName) : brandOrName;
+  const brand = look.name;
+  const accent = look.primary;
   const doc = new PDFDocument({
     size: 'LETTER',
     margin: MARGIN,
@@ -41,8 +68,32 @@ export async function renderMonthlyPdf(report: PeriodReport, month: string, bran
   const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
   const width = doc.page.width - MARGIN * 2;
 
-  // Header
-  doc.fillColor(MUTED).font('Helvetica').fontSize(10).text(brand, MARGIN, MARGIN);
+  // Header: the logo (with the name beside it for screen readers of the text layer and for
+  // anyone copying it), or the name alone in the brand's colour.
+  if (look.logo) {
+    const w = Math.min(width * 0.5, (look.logo.width / Math.max(1, look.logo.height)) * LOGO_HEIGHT);
+    doc.image(look.logo.png, MARGIN, MARGIN, { fit: [w, LOGO_HEIGHT] });
+    doc
+      .fillColor(MUTED)
+      .font('Helvetica')
+      .fontSize(10)
+      .text(brand, MARGIN + w + 12, MARGIN + LOGO_HEIGHT / 2 - 5, {
+        width: width - w - 12,
+        lineBreak: false,
+        ellipsis: true,
+      });
+    doc.y = MARGIN + LOGO_HEIGHT + 8;
+    doc.x = MARGIN;
+  } else {
+    doc.fillColor(look.primaryText).font('Helvetica-Bold').fontSize(11).text(brand, MARGIN, MARGIN);
+  }
+  doc
+    .moveTo(MARGIN, doc.y + 2)
+    .lineTo(MARGIN + width, doc.y + 2)
+    .strokeColor(look.primary)
+    .lineWidth(2)
+    .stroke();
+  doc.y += 10;
   doc
     .fillColor(INK)
     .font('Helvetica-Bold')
@@ -91,10 +142,10 @@ export async function renderMonthlyPdf(report: PeriodReport, month: string, bran
   });
   doc.y = top + 2 * (tileH + 12) + 6;
 
-  section(doc, 'Completed calls per day');
-  drawBars(doc, report, width);
+  section(doc, 'Completed calls per day', look.primaryText);
+  drawBars(doc, report, width, accent);
 
-  section(doc, 'Outcomes');
+  section(doc, 'Outcomes', look.primaryText);
   const outcomes = report.outcomes.filter((o) => o.count > 0 || o.previousCount > 0);
   if (outcomes.length === 0) note(doc, 'No calls were classified this month.');
   table(
@@ -109,7 +160,7 @@ export async function renderMonthlyPdf(report: PeriodReport, month: string, bran
     ]),
   );
 
-  section(doc, 'Busiest pathways');
+  section(doc, 'Busiest pathways', look.primaryText);
   if (report.topPathways.length === 0) note(doc, 'No calls this month.');
   table(
     doc,
@@ -118,7 +169,7 @@ export async function renderMonthlyPdf(report: PeriodReport, month: string, bran
     report.topPathways.map((t) => [t.pathway || '—', formatCount(t.calls)]),
   );
 
-  section(doc, 'Cost and usage');
+  section(doc, 'Cost and usage', look.primaryText);
   if (report.plan) {
     const { plan } = report;
     const used = plan.minutesIncluded > 0 ? Math.min(1, report.minutes / plan.minutesIncluded) : 0;
@@ -137,7 +188,7 @@ export async function renderMonthlyPdf(report: PeriodReport, month: string, bran
     if (used > 0)
       doc
         .roundedRect(MARGIN, y, Math.max(8, width * used), 8, 4)
-        .fillColor(used >= 1 ? '#b91c1c' : ACCENT)
+        .fillColor(used >= 1 ? '#b91c1c' : accent)
         .fill();
     doc.y = y + 16;
   } else {
@@ -147,19 +198,21 @@ export async function renderMonthlyPdf(report: PeriodReport, month: string, bran
     );
   }
 
-  doc
-    .fillColor(MUTED)
-    .font('Helvetica')
-    .fontSize(8)
-    .text(
-      'Numbers as the dashboard shows them, in your time zone. Minutes leave sample calls out.',
-      MARGIN,
-      doc.page.height - MARGIN - 10,
-      {
+  const footer = [
+    look.footerText,
+    'Numbers as the dashboard shows them, in your time zone. Minutes leave sample calls out.',
+  ].filter((line): line is string => Boolean(line));
+  footer.forEach((line, i) => {
+    doc
+      .fillColor(MUTED)
+      .font('Helvetica')
+      .fontSize(8)
+      .text(line, MARGIN, doc.page.height - MARGIN - 10 - (footer.length - 1 - i) * 11, {
         width,
         lineBreak: false,
-      },
-    );
+        ellipsis: true,
+      });
+  });
   doc.end();
   return done;
 }
@@ -170,10 +223,10 @@ function ensureRoom(doc: Doc, height: number) {
   if (doc.y + height > doc.page.height - MARGIN - 20) doc.addPage();
 }
 
-function section(doc: Doc, title: string) {
+function section(doc: Doc, title: string, colour: string) {
   ensureRoom(doc, 60);
   doc.moveDown(0.8);
-  doc.fillColor(INK).font('Helvetica-Bold').fontSize(13).text(title, MARGIN);
+  doc.fillColor(colour).font('Helvetica-Bold').fontSize(13).text(title, MARGIN);
   doc.moveDown(0.3);
 }
 
@@ -214,7 +267,7 @@ function table(doc: Doc, width: number, head: string[], rows: string[][]) {
   for (const cells of rows) row(cells, false);
 }
 
-function drawBars(doc: Doc, report: PeriodReport, width: number) {
+function drawBars(doc: Doc, report: PeriodReport, width: number, fill: string) {
   const height = 120;
   ensureRoom(doc, height + 30);
   const top = doc.y + 4;
@@ -237,7 +290,7 @@ function drawBars(doc: Doc, report: PeriodReport, width: number) {
     if (h > 0)
       doc
         .rect(MARGIN + i * slot + slot * 0.15, top + height - h, slot * 0.7, h)
-        .fillColor(ACCENT)
+        .fillColor(fill)
         .fill();
     // A date under the first day and every seventh.
     if (i % 7 === 0)

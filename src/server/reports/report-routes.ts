@@ -9,6 +9,7 @@ import { requireClient } from '../auth/guards';
 import { badRequest } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { renderMonthlyPdf } from './monthly-pdf';
+import { loadPdfBrand } from './pdf-brand';
 import { periodReport } from './period-report';
 
 const MonthlyReportQuery = z.object({
@@ -38,7 +39,7 @@ export default async function reportRoutes(fastify: FastifyInstance): Promise<vo
       // The current month reads up to today.
       const [to] = [lastDayOf(month), today].sort();
       const report = await periodReport(db, client, `${month}-01`, to);
-      const pdf = await renderMonthlyPdf(report, month, app.deps.config.brandName);
+      const pdf = await renderMonthlyPdf(report, month, await loadPdfBrand(app.deps));
       return reply
         .type('application/pdf')
         .header('content-disposition', `attachment; filename="report-${month}.pdf"`)

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { MESSAGES } from '../../contract/admin';
 import { ClientUser, TEAM_MESSAGES } from '../../contract/teams';
 import { recordAudit } from '../audit/audit-log';
+import { loadBrand } from '../brand/brand-store';
 import { requireAdmin } from '../auth/guards';
 import { findClient } from '../clients/clients-repository';
 import { endUserSessions, ensureAccountLogin, findUser, listUsers } from '../clients/users-repository';
@@ -79,8 +80,10 @@ export default async function adminUsersRoutes(fastify: FastifyInstance): Promis
       const target = await userOr404(client, request.params.userId);
       if (target.status !== 'invited') throw conflict(TEAM_MESSAGES.notInvited);
       await capLinks(reply, client.id);
+      // The agency invites under its brand's name (issue 37), read before the transaction.
+      const agencyName = (await loadBrand(app.deps)).settings.name;
       const updated = await db.transaction().execute(async (trx) => {
-        await sendUserLink(app.deps, trx, client, target, { kind: 'invitation', inviter: config.brandName });
+        await sendUserLink(app.deps, trx, client, target, { kind: 'invitation', inviter: agencyName });
         const detail = { targetId: target.id, email: target.email, byAgency: admin.name || admin.username };
         await recordAudit(
           trx,

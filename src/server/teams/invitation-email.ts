@@ -7,11 +7,12 @@
  */
 import type { Kysely } from 'kysely';
 import { INVITATION_TTL_MS } from '../../contract/teams';
+import { loadBrand } from '../brand/brand-store';
 import type { AppDeps } from '../context';
 import { randomToken, sha256Hex } from '../crypto/secrets';
 import type { ClientRow, ClientUserRow, Database } from '../db/schema';
 import { updateUser } from '../clients/users-repository';
-import { renderEmail } from '../notifications/email-layout';
+import type { QueuedEmail } from '../notifications/email-layout';
 import { sealEmail } from '../notifications/email-sender';
 import { enqueue } from '../notifications/outbox';
 
@@ -23,7 +24,7 @@ function roleLabel(role: ClientUserRow['role']): string {
 }
 
 export async function sendUserLink(
-  deps: Pick<AppDeps, 'config' | 'secrets' | 'now'>,
+  deps: Pick<AppDeps, 'db' | 'config' | 'secrets' | 'now'>,
   trx: Kysely<Database>,
   client: ClientRow,
   user: ClientUserRow,
@@ -37,14 +38,14 @@ export async function sendUserLink(
     invite_expires_at: now() + (reset ? PASSWORD_RESET_TTL_MS : INVITATION_TTL_MS),
     updated_at: now(),
   });
-  const company = client.company_name || config.brandName;
+  // The agency's name as its brand says (issue 37); the e-mail's layout is applied when it is sent.
+  const company = client.company_name || (await loadBrand(deps)).settings.name;
   const url = `${config.publicUrl.replace(/\/$/, '')}/accept-invite?token=${encodeURIComponent(token)}${reset ? '&reset=1' : ''}`;
   const heading = reset ? `Set a new password for ${company}` : `${link.inviter} invited you to ${company}`;
-  const email = {
+  const email: QueuedEmail = {
     to: user.email,
     subject: heading,
-    ...renderEmail({
-      brand: config.brandName,
+    content: {
       heading,
       lines: reset
         ? [
@@ -59,7 +60,7 @@ export async function sendUserLink(
       footer: reset
         ? 'Not expecting this? Tell the agency; your current password keeps working until the link is used.'
         : 'Not expecting this? Ignore this e-mail; nothing happens unless the link is opened.',
-    }),
+    },
   };
   await enqueue(
     trx,
