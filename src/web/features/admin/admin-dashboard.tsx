@@ -79,7 +79,8 @@ export function AdminDashboard({ admin }: { admin: AdminSession }) {
       <main className="mx-auto grid max-w-7xl gap-6 px-4 py-6 sm:px-6">
         <AdminStatsCards />
         <Tabs value={tab} onValueChange={setTab} className="min-w-0 gap-4">
-          <TabsList className="w-full sm:w-fit">
+          {/* Two rows of two on a phone: four tabs side by side are wider than its screen. */}
+          <TabsList className="grid h-auto w-full grid-cols-2 sm:flex sm:h-9 sm:w-fit">
             <TabsTrigger value="clients">Client Management</TabsTrigger>
             <TabsTrigger value="analytics">Analytics</TabsTrigger>
             <TabsTrigger value="support">Support Tools</TabsTrigger>

@@ -44,7 +44,16 @@ function Mark({
   style?: CSSProperties;
 }) {
   if (url) {
-    return <img src={url} alt={name} style={{ height }} className="w-auto max-w-[60%] object-contain" />;
+    // Shrinks, keeping its shape, before the header's links do (at 390 px a wide logo would
+    // otherwise push them out of the frame).
+    return (
+      <img
+        src={url}
+        alt={name}
+        style={{ height }}
+        className="w-auto min-w-0 max-w-[60%] shrink object-contain object-left"
+      />
+    );
   }
   return (
     <span className={`truncate font-semibold ${className ?? ''}`} style={style}>
@@ -92,7 +101,7 @@ function HeaderPreview({ brand, palette }: { brand: PreviewBrand; palette: Brand
     <Frame label="Dashboard header, light and dark theme">
       <div className="flex items-center justify-between gap-3 border-b bg-card px-3 py-2">
         <Mark url={brand.logoUrl} name={brand.name} height={24} className="text-sm" />
-        <span className="flex items-center gap-3 text-xs">
+        <span className="flex shrink-0 items-center gap-3 text-xs">
           <span className="font-medium" style={{ color: palette.primaryText }}>
             Dashboard
           </span>
@@ -104,7 +113,7 @@ function HeaderPreview({ brand, palette }: { brand: PreviewBrand; palette: Brand
         style={{ backgroundColor: DARK_SURFACE }}
       >
         <Mark url={brand.logoDarkUrl} name={brand.name} height={24} className="text-sm text-white" />
-        <span className="flex items-center gap-3 text-xs">
+        <span className="flex shrink-0 items-center gap-3 text-xs">
           <span className="font-medium" style={{ color: palette.primaryDark }}>
             Dashboard
           </span>

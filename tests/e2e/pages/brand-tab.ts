@@ -1,0 +1,67 @@
+/**
+ * The admin console's Brand tab (issue 37): the settings form, the images, the live preview and
+ * the list of what the contrast guard adjusted. Locators by role and label.
+ */
+import { type Locator, type Page, expect } from '@playwright/test';
+
+export type BrandImage = 'light logo' | 'dark logo' | 'app icon';
+
+export class BrandTab {
+  readonly tab: Locator;
+  readonly form: Locator;
+  readonly name: Locator;
+  readonly primary: Locator;
+  readonly primaryPicker: Locator;
+  readonly accent: Locator;
+  readonly save: Locator;
+  readonly preview: Locator;
+  readonly adjusted: Locator;
+
+  constructor(readonly page: Page) {
+    this.tab = page.getByRole('tab', { name: 'Brand' });
+    this.form = page.getByRole('form', { name: 'Brand settings' });
+    this.name = this.form.getByLabel(/^Agency name\*?$/);
+    this.primary = this.form.getByLabel('Primary colour', { exact: true });
+    this.primaryPicker = this.form.getByLabel('Primary colour picker');
+    this.accent = this.form.getByLabel('Accent colour', { exact: true });
+    this.save = this.form.getByRole('button', { name: 'Save brand' });
+    this.preview = page.getByTestId('brand-preview');
+    this.adjusted = page.getByTestId('brand-adjusted');
+  }
+
+  async open() {
+    await this.tab.click();
+    await expect(this.name).toBeVisible();
+  }
+
+  field(label: string): Locator {
+    return this.form.getByLabel(label, { exact: true });
+  }
+
+  /** One image's block: its swatch, file input, hint and Remove button. */
+  image(which: BrandImage): Locator {
+    const title = which.charAt(0).toUpperCase() + which.slice(1);
+    return this.page.getByRole('region', { name: title, exact: true });
+  }
+
+  fileInput(which: BrandImage): Locator {
+    return this.page.getByLabel(`Upload ${which}`);
+  }
+
+  thumbnail(which: BrandImage): Locator {
+    return this.image(which).getByRole('img', { name: `Current ${which}` });
+  }
+
+  async upload(which: BrandImage, file: { name: string; mimeType: string; buffer: Buffer }) {
+    await this.fileInput(which).setInputFiles(file);
+  }
+
+  async remove(which: BrandImage) {
+    await this.page.getByRole('button', { name: `Remove ${which}` }).click();
+  }
+
+  /** The preview's picture of one thing ("Login page", "E-mail", …). */
+  previewOf(label: string): Locator {
+    return this.preview.getByRole('figure', { name: label });
+  }
+}
