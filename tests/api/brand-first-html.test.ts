@@ -108,7 +108,7 @@ describe(`first HTML with the brand (${TEST_DB})`, () => {
       (await save({ name: 'Northwind Voice', primaryColor: '#ffd400', accentColor: '#aa00aa' })).statusCode,
     ).toBe(200);
     const brand = await publicBrand();
-    for (const url of ['/', '/login', '/admin/login', '/no-such-page']) {
+    for (const url of ['/', '/login', '/admin/login', '/no-such-page', '/index.html']) {
       const html = await page(url);
       expect(html, url).toContain('<title>Northwind Voice</title>');
       expect(html).toContain('<meta name="theme-color" content="#ffd400" />');

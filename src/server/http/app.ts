@@ -234,6 +234,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       index: false,
       // The build writes .br and .gz beside each text asset (scripts/vite-precompress.ts).
       preCompressed: true,
+      // The HTML is only ever sent with the brand in it (the not-found handler below), /index.html too.
+      globIgnore: ['index.html', 'index.html.br', 'index.html.gz'],
       setHeaders(reply, filePath) {
         // Vite names assets by content hash, so they never change; the HTML always revalidates.
         reply.header(
