@@ -10,6 +10,7 @@
  */
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import sharp from 'sharp';
+import { AdminClientViewPage } from './pages/admin-client-view-page';
 import { AdminLoginPage } from './pages/admin-login-page';
 import { ClientLoginPage } from './pages/client-login-page';
 import { DashboardPage } from './pages/dashboard-page';
@@ -240,4 +241,16 @@ test('the admin console carries the brand in its header', async ({ page }) => {
   // than the screen, which the Brand tab's part owns.
   await checkBothWidths(page, 'admin dashboard', 'header');
   await screenshotBothWidths(page, 'brand-admin');
+
+  await page
+    .getByTestId('client-row')
+    .first()
+    .getByRole('button', { name: /^Login as / })
+    .click();
+  const view = new AdminClientViewPage(page);
+  await view.waitForLoaded();
+  await expect(logo(page)).toBeVisible();
+  await expect(page).toHaveTitle(`Client · ${NAME}`);
+  await checkBothWidths(page, 'admin client view');
+  await screenshotBothWidths(page, 'brand-admin-client-view');
 });
