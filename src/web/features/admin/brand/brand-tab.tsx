@@ -25,15 +25,17 @@ import { useAdminBrand, useSaveBrand } from './queries';
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
 /**
- * The palette of the colours as typed. A colour half typed keeps the last complete one, so the
- * preview does not flicker back to the default on every keystroke.
+ * The palette of the colours as typed. A colour half typed shows the saved one meanwhile, so the
+ * preview does not jump to something else on every keystroke.
  */
-function useLivePalette(primary: string, accent: string): BrandPalette {
-  const last = useRef({ primary, accent });
-  if (HEX.test(primary.trim())) last.current.primary = primary.trim();
-  if (HEX.test(accent.trim())) last.current.accent = accent.trim();
-  const { primary: p, accent: a } = last.current;
-  return useMemo(() => brandPalette(p, a), [p, a]);
+function useLivePalette(typed: { primary?: string; accent?: string }, brand: AdminBrand): BrandPalette {
+  const complete = (value: string | undefined, saved: string) => {
+    const trimmed = value?.trim() ?? '';
+    return HEX.test(trimmed) ? trimmed : saved;
+  };
+  const primary = complete(typed.primary, brand.primaryColor);
+  const accent = complete(typed.accent, brand.accentColor);
+  return useMemo(() => brandPalette(primary, accent), [primary, accent]);
 }
 
 function BrandEditor({ brand }: { brand: AdminBrand }) {
@@ -55,10 +57,7 @@ function BrandEditor({ brand }: { brand: AdminBrand }) {
     if (!isDirty) reset(formValuesOf(brand));
   }, [updatedAt, isDirty, reset, brand]);
 
-  const palette = useLivePalette(
-    values.primaryColor ?? brand.primaryColor,
-    values.accentColor ?? brand.accentColor,
-  );
+  const palette = useLivePalette({ primary: values.primaryColor, accent: values.accentColor }, brand);
   const preview: PreviewBrand = {
     name: values.name?.trim() || brand.name,
     loginHeadline: values.loginHeadline?.trim() ?? '',
