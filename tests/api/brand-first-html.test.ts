@@ -123,8 +123,10 @@ describe(`first HTML with the brand (${TEST_DB})`, () => {
     expect(style).toContain(
       `.dark{--primary:${p.primaryDark};--primary-foreground:${p.primaryDarkForeground};`,
     );
-    // Every value in the style is a #rrggbb colour.
-    for (const [, value] of style.matchAll(/--[a-z-]+:([^;}]+)/g)) expect(value).toMatch(/^#[0-9a-f]{6}$/);
+    // Every value in the style is a #rrggbb colour, or the dark hover mixed from one.
+    for (const [, value] of style.matchAll(/--[a-z-]+:([^;}]+)/g)) {
+      expect(value).toMatch(/^(#[0-9a-f]{6}|color-mix\(in oklch,#[0-9a-f]{6},(black|white) 15%\))$/);
+    }
   });
 
   it('keeps a name made to break out of the JSON block inside it', async () => {

@@ -13,7 +13,6 @@
  * plugin uses it too).
  */
 import { type PublicBrand, defaultBrandSettings, toPublicBrand } from '../../contract/brand';
-import { brandPalette } from '../../contract/brand-contrast';
 import { BRAND_ICON_FILES, brandIconPath, brandIconVersion } from './assets-version';
 
 export const BRAND_DATA_ID = 'brand-data';
@@ -46,30 +45,32 @@ export function scriptSafeJson(value: unknown): string {
  */
 export function brandStyle(brand: PublicBrand): string {
   const p = brand.palette;
-  // The dark theme's hover and accent, derived by the same contrast guard: the hover moves away
-  // from the dark primary's text colour; the accent is lightened until it reads on dark surfaces.
-  const dark = brandPalette(p.primaryDark, p.accent);
-  const accentDark = brandPalette(p.accent, p.accent).primaryDark;
-  const declarations = (vars: [string, string][]) =>
+  const declarations = (vars: [string, string | null][]) =>
     vars
-      .filter(([, colour]) => HEX.test(colour))
-      .map(([name, colour]) => `${name}:${colour}`)
+      .filter((pair): pair is [string, string] => pair[1] !== null)
+      .map(([name, value]) => `${name}:${value}`)
       .join(';');
+  const hex = (colour: string) => (HEX.test(colour) ? colour : null);
+  // The palette has no dark hover: it moves away from the dark foreground, as the light one does.
+  // Written as src/web/lib/brand.ts's brandCss writes it, so the hook taking over changes nothing.
+  const darkHover = hex(p.primaryDark)
+    ? `color-mix(in oklch,${p.primaryDark},${p.primaryDarkForeground === '#ffffff' ? 'black' : 'white'} 15%)`
+    : null;
   const light = declarations([
-    ['--primary', p.primary],
-    ['--primary-foreground', p.primaryForeground],
-    ['--primary-hover', p.primaryHover],
-    ['--primary-text', p.primaryText],
-    ['--accent-brand', p.accent],
+    ['--primary', hex(p.primary)],
+    ['--primary-foreground', hex(p.primaryForeground)],
+    ['--primary-hover', hex(p.primaryHover)],
+    ['--primary-text', hex(p.primaryText)],
+    ['--accent-brand', hex(p.accent)],
   ]);
-  const darkVars = declarations([
-    ['--primary', p.primaryDark],
-    ['--primary-foreground', p.primaryDarkForeground],
-    ['--primary-hover', dark.primaryHover],
-    ['--primary-text', p.primaryDark],
-    ['--accent-brand', accentDark],
+  const dark = declarations([
+    ['--primary', hex(p.primaryDark)],
+    ['--primary-foreground', hex(p.primaryDarkForeground)],
+    ['--primary-hover', darkHover],
+    ['--primary-text', hex(p.primaryDark)],
+    ['--accent-brand', hex(p.accent)],
   ]);
-  return `:root{${light}}.dark{${darkVars}}`;
+  return `:root{${light}}.dark{${dark}}`;
 }
 
 /** What goes into <head>: every tag the brand decides. */
