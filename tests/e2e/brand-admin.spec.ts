@@ -98,6 +98,11 @@ test('the preview follows the form as the admin types, and the save keeps only w
   const button = login.getByText('Sign In', { exact: true });
 
   await brand.name.fill('Northwind Voice');
+  // By keyboard: the name, then the colour's picker and its text field.
+  await brand.name.press('Tab');
+  await expect(brand.primaryPicker).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(brand.primary).toBeFocused();
   await brand.primary.fill('#ffd400');
   await brand.field('Login headline').fill('Welcome to Northwind Voice');
 
