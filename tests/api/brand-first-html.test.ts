@@ -82,7 +82,9 @@ describe(`first HTML with the brand (${TEST_DB})`, () => {
     expect(html).toContain('<meta name="theme-color" content="#155dfc" />');
     expect(html).toContain('<link rel="manifest" href="/manifest.webmanifest" />');
     expect(brandData(html)).toEqual(await publicBrand());
-    // The brand's variables come after the stylesheet, so they win over its defaults.
+    // The product's own colours are the stylesheet's: the style element is there, empty.
+    expect(html).toContain('<style id="brand-style"></style>');
+    // It comes after the stylesheet, so a brand's variables win over its defaults.
     expect(html.indexOf('id="brand-style"')).toBeGreaterThan(html.indexOf('rel="stylesheet"'));
     expect(html.indexOf('id="brand-data"')).toBeLessThan(html.indexOf('</head>'));
   });

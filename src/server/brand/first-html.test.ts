@@ -26,11 +26,12 @@ describe('first HTML', () => {
   });
 
   it('writes only #rrggbb colours into the style, leaving out anything else', () => {
-    const b = brand('Acme');
+    expect(brandStyle(brand('Acme'))).toBe('');
+    const b = brand('Acme', '#0b3d91');
     const style = brandStyle({ ...b, palette: { ...b.palette, primaryHover: 'red;}body{display:none' } });
     expect(style).not.toContain('display');
     expect(style).not.toContain('--primary-hover:red');
-    expect(style).toMatch(/^:root\{--primary:#155dfc;--primary-foreground:#ffffff;--primary-text:/);
+    expect(style).toMatch(/^:root\{--primary:#0b3d91;--primary-foreground:#ffffff;--primary-text:/);
   });
 
   it('replaces the template’s title and icon and adds the brand before </head>', () => {

@@ -12,7 +12,13 @@
  * title is HTML-escaped. Pure: the template and the brand in, the page out (the dev server's Vite
  * plugin uses it too).
  */
-import { type PublicBrand, defaultBrandSettings, toPublicBrand } from '../../contract/brand';
+import {
+  DEFAULT_ACCENT_COLOR,
+  DEFAULT_PRIMARY_COLOR,
+  type PublicBrand,
+  defaultBrandSettings,
+  toPublicBrand,
+} from '../../contract/brand';
 import { BRAND_ICON_FILES, brandIconPath, brandIconVersion } from './assets-version';
 
 export const BRAND_DATA_ID = 'brand-data';
@@ -41,9 +47,18 @@ export function scriptSafeJson(value: unknown): string {
 
 /**
  * The CSS variables of the brand for the light theme (:root) and the dark one (.dark). A colour
- * that is not #rrggbb is left out, so the stylesheet's own value shows.
+ * that is not #rrggbb is left out, so the stylesheet's own value shows; so are all of them for
+ * the product's own colours.
  */
 export function brandStyle(brand: PublicBrand): string {
+  // The product's own colours: the stylesheet draws them already (both themes, exactly), so the
+  // element stays empty, as src/web/lib/brand.ts leaves it for them.
+  if (
+    brand.primaryColor.toLowerCase() === DEFAULT_PRIMARY_COLOR &&
+    brand.accentColor.toLowerCase() === DEFAULT_ACCENT_COLOR
+  ) {
+    return '';
+  }
   const p = brand.palette;
   const declarations = (vars: [string, string | null][]) =>
     vars
