@@ -97,6 +97,10 @@ test('the preview follows the form as the admin types, and the save keeps only w
   const login = brand.previewOf('Login page');
   const button = login.getByText('Sign In', { exact: true });
 
+  // The product's own blue until the admin types (afterAll of every brand spec restores it).
+  await expect(button).not.toHaveCSS('background-color', rgb('#ffd400'));
+  await expect(brand.adjusted).not.toContainText('#ffd400');
+
   await brand.name.fill('Northwind Voice');
   // By keyboard: the name, then the colour's picker and its text field.
   await brand.name.press('Tab');
