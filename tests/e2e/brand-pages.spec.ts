@@ -11,10 +11,11 @@
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { AdminClientViewPage } from './pages/admin-client-view-page';
+import { CallDrawer } from './pages/call-drawer';
 import { AdminLoginPage } from './pages/admin-login-page';
 import { ClientLoginPage } from './pages/client-login-page';
 import { DashboardPage } from './pages/dashboard-page';
-import { loginClientApi } from './support/api';
+import { clientSession, loginClientApi, placeTestCall } from './support/api';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { ADMIN, BASE_URL, CLIENT } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';
@@ -53,12 +54,12 @@ const SETTING_KEYS = [
 let admin: APIRequestContext;
 let before: Record<string, unknown>;
 
-/** A wide logo (5:1), as agencies' logos are: a navy mark and the name on a transparent ground. */
+/** A wide logo (about 5:1), as agencies' logos are: a navy mark and the name on a transparent ground. */
 function wideLogo(): Promise<Buffer> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="500" height="100" viewBox="0 0 500 100">
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="540" height="100" viewBox="0 0 540 100">
     <rect x="4" y="10" width="80" height="80" rx="16" fill="#1b2a4a"/>
     <path d="M24 70V30l40 40V30" stroke="#ffd400" stroke-width="10" fill="none"/>
-    <text x="100" y="66" font-family="sans-serif" font-size="44" font-weight="700" fill="#1b2a4a">Northwind Voice</text>
+    <text x="100" y="66" font-family="sans-serif" font-size="40" font-weight="700" fill="#1b2a4a">Northwind Voice</text>
   </svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
@@ -214,6 +215,8 @@ test('signed out: the 404 and the demo carry the brand', async ({ page }) => {
 
 test('signed in: the client dashboard and settings carry the brand', async ({ page }) => {
   await loginClientApi(page, CLIENT.email, CLIENT.password);
+  const { webhookUrl } = await clientSession(page.request);
+  const call = await placeTestCall(page.request, webhookUrl, CLIENT.apiKey, { status: 'completed' });
   const dashboard = new DashboardPage(page);
   await dashboard.open();
   await dashboard.waitForLog();
@@ -222,6 +225,24 @@ test('signed in: the client dashboard and settings carry the brand', async ({ pa
   await expect(page).toHaveTitle(`Dashboard · ${NAME}`);
   await checkBothWidths(page, 'client dashboard');
   await screenshotBothWidths(page, 'brand-dashboard');
+
+  // The transcript's current line: amber, with the agent's name in the brand's text shade.
+  const calls = await (await page.request.get('/api/client/calls')).json();
+  const callId: string = calls.calls.find(
+    (c: { providerCallId: string }) => c.providerCallId === call.call_id,
+  ).id;
+  await new CallDrawer(page).open(callId);
+  const current = page.locator('[data-testid="transcript-line"][aria-current="true"]');
+  await expect(current).toBeVisible();
+  const agent = page.getByTestId('transcript-line').getByText('AI Agent', { exact: true }).first();
+  await expect(agent).not.toHaveCSS('color', 'rgb(255, 212, 0)');
+  // A modal: the header's logo is hidden from assistive technology behind it, so axe alone here.
+  for (const [label, width, height] of WIDTHS) {
+    await page.setViewportSize({ width, height });
+    await expect(current).toBeVisible();
+    await expectNoSeriousA11yViolations(page, `call with its transcript (${label})`);
+  }
+  await screenshotBothWidths(page, 'brand-call-transcript');
 
   await page.goto('/settings');
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
