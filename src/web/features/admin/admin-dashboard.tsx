@@ -7,6 +7,7 @@ import { LogOut, Plus, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import type { AdminSession } from '../../../contract/auth';
 import { BRAND_TEXTS } from '../../../contract/brand';
+import { BrandMark } from '../../components/brand-mark';
 import { Button } from '../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { failureToast } from '../../lib/failure-toast';
@@ -57,7 +58,8 @@ export function AdminDashboard({ admin }: { admin: AdminSession }) {
     <div className="min-h-screen bg-background">
       <header className="border-b bg-card">
         <div className="mx-auto flex max-w-7xl flex-col gap-4 px-4 py-4 sm:px-6 md:flex-row md:items-center md:justify-between">
-          <div>
+          <div className="min-w-0">
+            <BrandMark className="mb-2" />
             <h1 className="font-bold text-2xl tracking-tight">Admin Dashboard</h1>
             <p className="text-muted-foreground text-sm">Welcome back, {admin.name}</p>
           </div>
