@@ -752,6 +752,13 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'DELETE /api/admin/brand/logo': {
     summary: 'Remove the light or dark logo or the app icon; answers the public brand without it',
   },
+  'GET /api/admin/brand/dns': {
+    summary: 'The SPF, DKIM and DMARC records MAIL_FROM’s domain needs, and which DNS holds',
+    description:
+      'check=false lists the records without asking DNS. A check asks each name once (3 s timeout); ' +
+      'DNS that does not answer gives status "unknown". Capped per admin (CAP_DNS_CHECKS_PER_HOUR).',
+    errors: [429],
+  },
   'GET /api/admin/admins': { summary: 'The agency’s admins' },
   'POST /api/admin/admins': { summary: 'Add an admin (answers a temporary password)', errors: [409] },
   'POST /api/admin/admins/{adminId}/deactivate': { summary: 'Deactivate an admin', errors: [409] },

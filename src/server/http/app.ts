@@ -40,6 +40,7 @@ import activityRoutes from '../teams/activity-routes';
 import outcomeRoutes from '../outcomes/routes';
 import brandRoutes from '../brand/routes';
 import brandAssetRoutes from '../brand/assets-routes';
+import mailDnsRoutes from '../brand/mail-dns-routes';
 import { createFirstHtml } from '../brand/first-html';
 import { loadBrand } from '../brand/brand-store';
 import { registerGuards } from '../auth/guards';
@@ -223,6 +224,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(activityRoutes);
   await app.register(brandRoutes);
   await app.register(brandAssetRoutes);
+  await app.register(mailDnsRoutes);
 
   // Decided once: @fastify/static serves the files present at start (`npm start` builds first).
   const webDir =
