@@ -13,6 +13,7 @@ import sharp from 'sharp';
 import { AdminClientViewPage } from './pages/admin-client-view-page';
 import { CallDrawer } from './pages/call-drawer';
 import { AdminLoginPage } from './pages/admin-login-page';
+import { BrandTab } from './pages/brand-tab';
 import { ClientLoginPage } from './pages/client-login-page';
 import { DashboardPage } from './pages/dashboard-page';
 import { clientSession, loginClientApi, placeTestCall } from './support/api';
@@ -268,4 +269,28 @@ test('the admin console carries the brand in its header', async ({ page }) => {
   await expect(page).toHaveTitle(`Client · ${NAME}`);
   await checkBothWidths(page, 'admin client view');
   await screenshotBothWidths(page, 'brand-admin-client-view');
+});
+
+test('a brand saved in the Brand tab reaches the open page without a reload', async ({ page }) => {
+  const login = new AdminLoginPage(page);
+  await login.open();
+  await login.login(ADMIN.username, ADMIN.password);
+  const createClient = page.getByRole('button', { name: 'Create Client' });
+  await expect(createClient).toHaveCSS('background-color', 'rgb(255, 212, 0)');
+  // Marks this document: a reload would lose it.
+  await page.evaluate(() => {
+    (window as { sameDocument?: boolean }).sameDocument = true;
+  });
+
+  const brand = new BrandTab(page);
+  await brand.open();
+  await brand.name.fill('Northwind Calls');
+  await brand.primary.fill('#0b7285');
+  await brand.save.click();
+  await expect(page.getByRole('img', { name: 'Northwind Calls' }).first()).toBeVisible();
+  await expect(page).toHaveTitle('Admin · Northwind Calls');
+  // The teal needs white text: fill and foreground both follow, through the page's CSS variables.
+  await expect(createClient).toHaveCSS('background-color', 'rgb(11, 114, 133)');
+  await expect(createClient).toHaveCSS('color', 'rgb(255, 255, 255)');
+  expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
 });
