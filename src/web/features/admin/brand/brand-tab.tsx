@@ -20,6 +20,7 @@ import { BrandSettingsForm } from './brand-form';
 import { type BrandFormInput, changedFields, formValuesOf, isBrandField } from './brand-form-values';
 import { BrandImagesCard } from './brand-images';
 import { BrandPreview, type PreviewBrand } from './brand-preview';
+import { MailDnsCard } from './mail-dns-card';
 import { useAdminBrand, useSaveBrand } from './queries';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
@@ -157,6 +158,7 @@ export function BrandTab() {
       >
         {(data) => <BrandEditor brand={data} />}
       </QueryView>
+      <MailDnsCard />
     </div>
   );
 }
