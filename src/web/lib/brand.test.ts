@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toPublicBrand, defaultBrandSettings } from '../../contract/brand';
 import {
   BRAND_STYLE_ID,
   DEFAULT_BRAND,
   applyBrandPalette,
   brandCss,
+  fetchBrand,
   isDefaultPalette,
   parsePublicBrand,
   readBrandFromDocument,
@@ -21,7 +22,10 @@ const northwind = toPublicBrand(
   { ...NO_ASSETS, logoUrl: '/brand-assets/light-0123456789abcdef.png' },
 );
 
-/** Just enough of a Document for the functions under test (the unit project runs in Node). */
+/**
+ * Just enough of a Document for the functions under test (the unit project runs in Node, without
+ * a DOM); the tests cast it to Document because these functions touch nothing else.
+ */
 function fakeDocument(elements: Record<string, { textContent: string | null }> = {}) {
   const head: Array<{ id: string; textContent: string | null }> = [];
   return {
@@ -72,6 +76,41 @@ describe('readBrandFromDocument', () => {
     expect(readBrandFromDocument(fakeDocument() as unknown as Document)).toBeNull();
     const broken = fakeDocument({ 'brand-data': { textContent: '{"name": "Nor' } });
     expect(readBrandFromDocument(broken as unknown as Document)).toBeNull();
+  });
+});
+
+describe('fetchBrand (no brand in the first HTML)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  function answer(status: number, body: string) {
+    const fetchMock = vi.fn(async () => new Response(body, { status }));
+    vi.stubGlobal('fetch', fetchMock);
+    return fetchMock;
+  }
+  // `as`: the query function reads only the signal; the rest of react-query's context is not built here.
+  const run = () =>
+    fetchBrand({
+      queryKey: ['/api/brand'],
+      signal: new AbortController().signal,
+      meta: undefined,
+      client: undefined as never,
+    } as Parameters<typeof fetchBrand>[0]);
+
+  it('reads GET /api/brand, revalidating past the browser’s one-minute cache', async () => {
+    const fetchMock = answer(200, JSON.stringify(northwind));
+    expect(await run()).toEqual(northwind);
+    expect(fetchMock).toHaveBeenCalledWith('/api/brand', expect.objectContaining({ cache: 'no-cache' }));
+  });
+
+  it('keeps the product’s defaults on an error status, a non-JSON body or a wrong shape', async () => {
+    answer(500, '{"message":"Internal Server Error"}');
+    expect(await run()).toEqual(DEFAULT_BRAND);
+    answer(200, '<!doctype html><html></html>');
+    expect(await run()).toEqual(DEFAULT_BRAND);
+    answer(200, JSON.stringify({ ...northwind, palette: { primary: 'yellow' } }));
+    expect(await run()).toEqual(DEFAULT_BRAND);
   });
 });
 

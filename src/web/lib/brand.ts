@@ -168,7 +168,7 @@ export function applyBrandPalette(doc: Document, brand: PublicBrand): void {
  * GET /api/brand. `no-cache`: the answer is cached by browsers for a minute, and a refetch after
  * the admin saves must see the new brand. Anything but a PublicBrand keeps the defaults.
  */
-const fetchBrand: QueryFunction<PublicBrand> = async ({ signal }) => {
+export const fetchBrand: QueryFunction<PublicBrand, typeof BRAND_QUERY_KEY> = async ({ signal }) => {
   const res = await fetch(BRAND_QUERY_KEY[0], { signal, cache: 'no-cache', credentials: 'include' });
   if (!res.ok) return DEFAULT_BRAND;
   const body: unknown = await res.json().catch(() => null);
