@@ -125,6 +125,8 @@ describe(`brand images (${TEST_DB})`, () => {
     expect(served.headers['x-content-type-options']).toBe('nosniff');
     expect(served.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
     expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // E-mails show the logo from other origins (webmail pages): not helmet's same-origin.
+    expect(served.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(await sharp(served.rawPayload).metadata()).toMatchObject({
       format: 'png',
       width: 1024,
@@ -404,6 +406,7 @@ describe(`web app manifest and icons (${TEST_DB})`, () => {
       const res = await icon(i.src);
       // The versioned address never changes content.
       expect(res.headers['cache-control']).toContain('immutable');
+      expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
       const size = Number(i.sizes.split('x')[0]);
       expect(await sharp(res.rawPayload).metadata()).toMatchObject({
         format: 'png',

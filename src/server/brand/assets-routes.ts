@@ -43,6 +43,11 @@ export const BRAND_UPLOAD_MESSAGES = {
 const YEAR = 'public, max-age=31536000, immutable';
 /** Nothing may run or load in a stored image opened on its own. */
 const ASSET_CSP = "default-src 'none'; sandbox";
+/**
+ * helmet's default is same-origin; these are public images by design, shown by e-mail clients
+ * and the PDF renderer from other origins (a webmail page loading the logo would be refused).
+ */
+const CROSS_ORIGIN = 'cross-origin';
 const ASSET_FILE = /^(light|dark|icon)-([0-9a-f]{16})\.(png|webp|svg)$/;
 
 const ICON_FILES: Record<string, { size: IconSize; purpose: IconPurpose }> = {
@@ -166,6 +171,7 @@ export default async function brandAssetRoutes(fastify: FastifyInstance): Promis
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', ASSET_CSP)
       .header('cache-control', YEAR)
+      .header('cross-origin-resource-policy', CROSS_ORIGIN)
       .send(asset.bytes);
   });
 
@@ -213,7 +219,11 @@ export default async function brandAssetRoutes(fastify: FastifyInstance): Promis
       return { icon, logo };
     };
     const png = await brandIcon(brand.publicBrand, version, size, purpose, sources);
-    return reply.type('image/png').header('cache-control', cacheControl).send(png);
+    return reply
+      .type('image/png')
+      .header('cache-control', cacheControl)
+      .header('cross-origin-resource-policy', CROSS_ORIGIN)
+      .send(png);
   }
 }
 
