@@ -390,6 +390,7 @@ describe(`web app manifest and icons (${TEST_DB})`, () => {
   it('names the configured agency and draws its initial until a brand is saved', async () => {
     const m = await manifest();
     expect(m).toMatchObject({
+      id: '/',
       name: 'Acme Answering Services',
       short_name: 'Acme',
       start_url: '/dashboard',

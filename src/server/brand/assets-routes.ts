@@ -84,6 +84,8 @@ export function webAppManifest(brand: PublicBrand) {
     purpose,
   });
   return {
+    // A fixed id: the installed app stays the same app when the brand's name or start page changes.
+    id: '/',
     name: brand.name,
     short_name: shortName(brand.name),
     start_url: '/dashboard',
