@@ -328,7 +328,12 @@ describe(`brand images (${TEST_DB})`, () => {
       .where('action', '=', 'brand.asset')
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
-    expect(JSON.parse(String(audit.detail))).toEqual({ variant: 'dark', action: 'remove' });
+    expect(JSON.parse(String(audit.detail))).toEqual({
+      variant: 'dark',
+      action: 'remove',
+      width: 600,
+      height: 120,
+    });
     // Removing again changes nothing and still answers the brand.
     expect((await remove('dark')).statusCode).toBe(200);
   });

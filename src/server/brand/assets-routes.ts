@@ -146,10 +146,11 @@ export default async function brandAssetRoutes(fastify: FastifyInstance): Promis
       const at = deps.now();
       await deps.db.transaction().execute(async (trx) => {
         // Removing what is not there changes nothing and is not worth an audit line.
-        if (!(await removeBrandAsset(trx, variant))) return;
+        const removed = await removeBrandAsset(trx, variant);
+        if (!removed) return;
         await recordAudit(
           trx,
-          { adminId: admin.id, action: 'brand.asset', detail: { variant, action: 'remove' } },
+          { adminId: admin.id, action: 'brand.asset', detail: { variant, action: 'remove', ...removed } },
           at,
         );
       });

@@ -36,10 +36,17 @@ export async function saveBrandAsset(
     .execute();
 }
 
-/** Whether there was an image to remove. */
-export async function removeBrandAsset(db: Kysely<Database>, variant: BrandAssetVariant): Promise<boolean> {
-  const result = await db.deleteFrom('brand_assets').where('variant', '=', variant).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+/** The removed image's size, or null when there was none. */
+export async function removeBrandAsset(
+  db: Kysely<Database>,
+  variant: BrandAssetVariant,
+): Promise<{ width: number; height: number } | null> {
+  const removed = await db
+    .deleteFrom('brand_assets')
+    .where('variant', '=', variant)
+    .returning(['width', 'height'])
+    .executeTakeFirst();
+  return removed ? { width: Number(removed.width), height: Number(removed.height) } : null;
 }
 
 export async function readBrandAsset(
