@@ -30,7 +30,10 @@ export type MailDnsRecord = z.infer<typeof MailDnsRecord>;
 
 export const MailDnsAnswer = z.object({
   domain: z.string(),
-  /** False: DNS was not asked (every status is "unknown"). */
+  /**
+   * True when a check was asked for: each status is DNS's answer, or "unknown" when DNS could not
+   * be asked (it did not answer, or MAIL_FROM is not at a public domain; the note says which).
+   */
   checked: z.boolean(),
   records: z.array(MailDnsRecord),
 });
@@ -44,6 +47,6 @@ export const MAIL_DNS_TEXTS = {
     present: 'Found',
     missing: 'Not found',
     different: 'Different',
-    unknown: 'Not checked',
+    unknown: 'Unknown',
   } satisfies Record<MailDnsStatus, string>,
 } as const;

@@ -204,13 +204,19 @@ export async function mailDnsRecords(config: Config, check: boolean): Promise<Ma
       lookupTxt(resolver, `_dmarc.${domain}`),
     ]);
   }
-  return {
-    domain,
-    checked: ask,
-    records: [
-      spfRecord(domain, config, lookups[0]),
-      dkimRecord(domain, config, lookups[1]),
-      dmarcRecord(domain, config, lookups[2]),
-    ],
-  };
+  const records = [
+    spfRecord(domain, config, lookups[0]),
+    dkimRecord(domain, config, lookups[1]),
+    dmarcRecord(domain, config, lookups[2]),
+  ];
+  if (check && !ask)
+    return {
+      domain,
+      checked: true,
+      records: records.map((r) => ({
+        ...r,
+        note: `${domain} is not a public domain: set MAIL_FROM to an address at your own domain, then check again.`,
+      })),
+    };
+  return { domain, checked: ask, records };
 }
