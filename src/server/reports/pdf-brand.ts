@@ -8,6 +8,7 @@
  * not the bytes, and a report is the only server-side renderer that needs the pixels.
  */
 import sharp from 'sharp';
+import { AA_UI, contrastRatio } from '../../contract/brand-contrast';
 import { loadBrand } from '../brand/brand-store';
 import type { AppDeps } from '../context';
 import type { PdfBrand } from './monthly-pdf';
@@ -27,9 +28,12 @@ async function toPng(bytes: Buffer): Promise<PdfBrand['logo']> {
 
 export async function loadPdfBrand(deps: Pick<AppDeps, 'db' | 'config' | 'now'>): Promise<PdfBrand> {
   const brand = await loadBrand(deps);
+  const { primary, primaryText } = brand.palette;
   const base = {
     name: brand.settings.name,
-    primary: brand.palette.primary,
+    // Bars and the meter are read on white paper: a light primary (yellow) that does not reach
+    // 3:1 there (WCAG 1.4.11) is drawn in its text shade, which does.
+    primary: contrastRatio(primary, '#ffffff') >= AA_UI ? primary : primaryText,
     primaryText: brand.palette.primaryText,
     footerText: brand.settings.footerText,
   };
