@@ -9,6 +9,7 @@ import type { ClientRow } from '../../src/server/db/schema';
 import { createClient, loginClient } from '../helpers/factories';
 import { createBillingGateways } from '../../src/server/billing/gateways';
 import { reconcilePaypal } from '../../src/server/billing/paypal-reconcile';
+import { forgetBrand } from '../../src/server/brand/brand-store';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
 describe(`PayPal payments (${TEST_DB})`, () => {
@@ -77,6 +78,29 @@ describe(`PayPal payments (${TEST_DB})`, () => {
       fields: { amount: 'The amount does not match the price of this plan' },
     });
     expect(paypal.state.subscriptions.size).toBe(0);
+  });
+
+  it('names the agency’s saved brand on PayPal’s approval page (issue 37)', async () => {
+    await t.deps.db
+      .insertInto('agency_brand')
+      .values({
+        id: 1,
+        settings: JSON.stringify({ name: 'Northwind Voice' }),
+        updated_at: 0,
+        updated_by: null,
+      })
+      .execute();
+    forgetBrand(t.deps.db);
+    try {
+      const { client, cookie } = await newClient();
+      expect((await startPaypal(cookie, 'starter', 49)).statusCode).toBe(200);
+      const paypalId = await pendingPaypalId(client.id);
+      const approval = [...paypal.state.approvals.values()].find((a) => a.subscriptionId === paypalId);
+      expect(approval?.brandName).toBe('Northwind Voice');
+    } finally {
+      await t.deps.db.deleteFrom('agency_brand').execute();
+      forgetBrand(t.deps.db);
+    }
   });
 
   it('redirects to PayPal, and activates on return only once PayPal says ACTIVE', async () => {

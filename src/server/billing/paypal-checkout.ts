@@ -12,6 +12,7 @@ import { paypalRequestId } from './checkout-keys';
 import type { BillingContext } from './billing-context';
 import { requirePaypal } from './gateways';
 import { ensureProviderPrice } from './plans';
+import { loadBrand } from '../brand/brand-store';
 import {
   claimPayment,
   findPaymentByProviderId,
@@ -56,6 +57,8 @@ export async function startPaypalPayment(
     returnUrl: `${config.publicUrl}${PAYPAL_RETURN_PATH}`,
     cancelUrl: `${config.publicUrl}${PAYPAL_CANCEL_PATH}`,
     requestId,
+    // PayPal's approval page names the merchant: the agency's brand, as the client knows it.
+    brandName: (await loadBrand(ctx.deps)).settings.name,
   });
   const attempt = {
     clientId: client.id,

@@ -51,6 +51,8 @@ export interface PaypalGateway extends PaymentGateway {
     returnUrl: string;
     cancelUrl: string;
     requestId: string;
+    /** The agency's brand at the time of checkout (issue 37); else the gateway's brandName. */
+    brandName?: string;
   }): Promise<{ id: string; approveUrl: string }>;
   getSubscription(id: string): Promise<PaypalSubscriptionInfo>;
   /**
@@ -179,14 +181,15 @@ export function createPaypalGateway(options: PaypalGatewayOptions): PaypalGatewa
       return event ? { kind: 'event', event } : { kind: 'invalid', message: 'Invalid webhook event' };
     },
 
-    async createSubscription({ paypalPlanId, clientId, returnUrl, cancelUrl, requestId }) {
+    async createSubscription({ paypalPlanId, clientId, returnUrl, cancelUrl, requestId, brandName }) {
+      const shownAs = brandName ?? options.brandName;
       const body = await request('POST', '/v1/billing/subscriptions', {
         headers: { 'PayPal-Request-Id': requestId, Prefer: 'return=minimal' },
         body: {
           plan_id: paypalPlanId,
           custom_id: clientId,
           application_context: {
-            ...(options.brandName ? { brand_name: options.brandName.slice(0, 127) } : {}),
+            ...(shownAs ? { brand_name: shownAs.slice(0, 127) } : {}),
             shipping_preference: 'NO_SHIPPING',
             user_action: 'SUBSCRIBE_NOW',
             return_url: returnUrl,
