@@ -1,0 +1,1340 @@
+/**
+ * The redaction engine (issue 38): takes text and a client's chosen categories, answers the text
+ * with each piece of personal data replaced by a label, and how many of each it found. Pure: no
+ * I/O, no database, no clock; the ingestion paths that call it (webhook, confirmation, sync,
+ * replay) and the re-redaction run are wired elsewhere. It never throws on odd text.
+ *
+ * Labels (one scheme, what the transcript view shows as chips):
+ * - `[CARD]` a payment card number; `[EXPIRY]` and `[CVC]` its expiry date and security code when
+ *   said next to it (or, for the code, named as one). They are kept apart from `[CARD]` rather
+ *   than folded in because the text stays readable ("expiry [EXPIRY]") and the counts tell the
+ *   client what a caller read out; all three belong to the one `cards` category.
+ * - National IDs: each country's format carries its own well-known short label: `[SSN]` (US
+ *   Social Security number), `[NI]` (UK National Insurance number). A country added to
+ *   `NATIONAL_ID_FORMATS` brings its own label, or `[NATIONAL_ID]` when its number has no common
+ *   short name. US and UK are on whenever `nationalIds` is; `nationalIdCountries` adds others.
+ * - `[EMAIL]`, `[PHONE]` (never the call's own from/to numbers: `keepNumbers`), `[DOB]`, `[ADDRESS]`.
+ *
+ * Why no library (checked against the npm packages the issue names, installed and tried on
+ * spoken examples, November 2026): `@openredaction/openredaction` has hundreds of written-form
+ * patterns but found no spoken card ("four two four two ...") nor spelled e-mail, and labelled an
+ * order number and every word of a spoken phone number as Instagram users; `redact-pii` is regexes
+ * for written forms and pulls in Google's DLP client; `words-to-numbers` knows neither "oh" nor
+ * "double", turns "dot" into 0 and depends on babel-runtime 6; `card-validator` validates typed card
+ * fields (its Luhn check is five lines, below). Spoken numbers are the hard part and none of
+ * them does it, so this module reads the words itself. libphonenumber-js (already a dependency)
+ * tells a phone number from other digit runs and normalises the call's own numbers.
+ *
+ * How: the text is cut into tokens once; a linear pass reads every "number run" (digits written or
+ * spoken, with fillers, pauses and corrections inside); each category looks at the runs and the
+ * words around them. Every step is a bounded scan over tokens and the few regexes have no nested
+ * quantifiers, so time grows linearly with the text (no catastrophic backtracking).
+ */
+import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
+
+export interface RedactionOptions {
+  cards: boolean;
+  nationalIds: boolean;
+  emails: boolean;
+  phones: boolean;
+  dates: boolean;
+  addresses: boolean;
+  /** ISO 3166 alpha-2 codes of further countries whose ID formats are looked for (US, GB always). */
+  nationalIdCountries: string[];
+  /** The call's own from/to numbers (E.164): never redacted, they are the call's metadata. */
+  keepNumbers?: string[];
+}
+
+export interface RedactionFound {
+  card: number;
+  /** Of the cards found, how many pass the Luhn check: a label only, a card is redacted either way. */
+  cardLuhnValid: number;
+  expiry: number;
+  cvc: number;
+  ssn: number;
+  ni: number;
+  nationalId: number;
+  email: number;
+  phone: number;
+  dob: number;
+  address: number;
+}
+
+export interface RedactionResult {
+  text: string;
+  found: RedactionFound;
+}
+
+type FoundKey = Exclude<keyof RedactionFound, 'cardLuhnValid'>;
+
+interface Span {
+  start: number;
+  end: number;
+  key: FoundKey;
+  label: string;
+  luhn?: boolean;
+}
+
+/** When two findings overlap, the higher one wins (a card beats the phone its digits could be). */
+const PRIORITY: Record<FoundKey, number> = {
+  card: 10,
+  cvc: 9,
+  expiry: 9,
+  ssn: 8,
+  ni: 8,
+  nationalId: 8,
+  email: 7,
+  phone: 6,
+  dob: 5,
+  address: 4,
+};
+
+export function emptyFound(): RedactionFound {
+  return {
+    card: 0,
+    cardLuhnValid: 0,
+    expiry: 0,
+    cvc: 0,
+    ssn: 0,
+    ni: 0,
+    nationalId: 0,
+    email: 0,
+    phone: 0,
+    dob: 0,
+    address: 0,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tokens
+
+interface Token {
+  text: string;
+  lower: string;
+  start: number;
+  end: number;
+  kind: 'num' | 'word' | 'punct';
+}
+
+const TOKEN_RE = /\d+(?:st|nd|rd|th)?|\p{L}+(?:['’]\p{L}+)*|[^\s\p{L}\d]/gu;
+
+function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  for (const m of text.matchAll(TOKEN_RE)) {
+    const t = m[0];
+    const start = m.index ?? 0;
+    const first = t.charCodeAt(0);
+    const kind = first >= 48 && first <= 57 ? 'num' : /^\p{L}/u.test(t) ? 'word' : 'punct';
+    tokens.push({ text: t, lower: t.toLowerCase(), start, end: start + t.length, kind });
+  }
+  return tokens;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Number runs: digits written or spoken, with the pauses and corrections people put inside.
+
+const UNITS: Record<string, string> = {
+  zero: '0',
+  oh: '0',
+  o: '0',
+  nought: '0',
+  naught: '0',
+  nil: '0',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+};
+const TEENS: Record<string, string> = {
+  ten: '10',
+  eleven: '11',
+  twelve: '12',
+  thirteen: '13',
+  fourteen: '14',
+  fifteen: '15',
+  sixteen: '16',
+  seventeen: '17',
+  eighteen: '18',
+  nineteen: '19',
+};
+const TENS: Record<string, string> = {
+  twenty: '2',
+  thirty: '3',
+  forty: '4',
+  fourty: '4',
+  fifty: '5',
+  sixty: '6',
+  seventy: '7',
+  eighty: '8',
+  ninety: '9',
+};
+const REPEATS: Record<string, number> = { double: 2, triple: 3 };
+/** Transcribers hear "four" as "for" and "two" as "to": a digit only between two spoken digits. */
+const WEAK_UNITS: Record<string, string> = { for: '4', to: '2', too: '2' };
+const FILLERS = new Set(['um', 'uh', 'uhh', 'umm', 'uhm', 'er', 'erm', 'ah', 'hmm', 'hm', 'mm', 'mhm']);
+/** Punctuation that may sit inside a number as said or transcribed. */
+const RUN_PUNCT = new Set([',', '.', '-', '–', '—', '…', '(', ')']);
+/** Words that take back the group just said ("four two four, sorry, four two four two"). */
+const CORRECTION_PHRASES: string[][] = [
+  ['sorry'],
+  ['no'],
+  ['wait'],
+  ['oops'],
+  ['actually'],
+  ['i', 'mean'],
+  ['i', 'meant'],
+  ['my', 'mistake'],
+  ['hang', 'on'],
+  ['hold', 'on'],
+  ['correction'],
+];
+/** Words that take back the whole number said so far. */
+const RESTART_PHRASES: string[][] = [
+  ['let', 'me', 'start', 'again'],
+  ['let', 'me', 'start', 'over'],
+  ['let', 'me', 'try', 'again'],
+  ['start', 'again'],
+  ['start', 'over'],
+  ['from', 'the', 'top'],
+];
+
+interface NumberRun {
+  /** First and last token (inclusive) holding digits. */
+  first: number;
+  last: number;
+  digits: string;
+  /** Digit groups as said: split at pauses, punctuation and between written numbers. */
+  groups: string[];
+  /** Written "+" or said "plus" just before: an international phone number. */
+  plus: boolean;
+}
+
+function matchPhrase(tokens: Token[], i: number, phrases: string[][]): number {
+  for (const phrase of phrases) {
+    let ok = true;
+    for (let k = 0; k < phrase.length; k++) {
+      if (tokens[i + k]?.lower !== phrase[k]) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) return phrase.length;
+  }
+  return 0;
+}
+
+/** Reads one digit-bearing item at i: its digits and how many tokens it took, or null. */
+function readDigitItem(tokens: Token[], i: number): { digits: string; used: number; spoken: boolean } | null {
+  const t = tokens[i];
+  if (!t) return null;
+  if (t.kind === 'num') {
+    if (!/^\d+$/.test(t.text)) return null; // an ordinal ("5th") is a date, not a digit
+    return { digits: t.text, used: 1, spoken: false };
+  }
+  if (t.kind !== 'word') return null;
+  const w = t.lower;
+  const unit = UNITS[w];
+  if (unit !== undefined) {
+    const next = tokens[i + 1];
+    if (next?.lower === 'hundred') return readHundred(tokens, i + 2, unit, 2);
+    if (next?.lower === 'thousand') return { digits: `${unit}000`, used: 2, spoken: true };
+    return { digits: unit, used: 1, spoken: true };
+  }
+  const teen = TEENS[w];
+  if (teen !== undefined) {
+    if (tokens[i + 1]?.lower === 'hundred') return readHundred(tokens, i + 2, teen, 2);
+    return { digits: teen, used: 1, spoken: true };
+  }
+  const tens = TENS[w];
+  if (tens !== undefined) {
+    // "twenty-seven", "twenty seven": one two-digit number
+    let j = i + 1;
+    if (tokens[j]?.text === '-' && tokens[j]!.start === t.end) j++;
+    const u = tokens[j] ? UNITS[tokens[j]!.lower] : undefined;
+    if (u !== undefined && u !== '0' && tokens[j]!.lower !== 'o')
+      return { digits: tens + u, used: j - i + 1, spoken: true };
+    return { digits: `${tens}0`, used: 1, spoken: true };
+  }
+  const times = REPEATS[w];
+  if (times !== undefined) {
+    const next = readDigitItem(tokens, i + 1);
+    if (next && next.digits.length === 1)
+      return { digits: next.digits.repeat(times), used: 1 + next.used, spoken: true };
+    return null;
+  }
+  return null;
+}
+
+/** "four hundred", "four hundred twenty-seven", "one hundred and five". */
+function readHundred(tokens: Token[], j: number, lead: string, usedSoFar: number) {
+  let k = j;
+  if (tokens[k]?.lower === 'and') k++;
+  const rest = readDigitItem(tokens, k);
+  if (rest && rest.digits.length <= 2 && tokens[k]!.kind === 'word' && !REPEATS[tokens[k]!.lower]) {
+    return {
+      digits: lead + rest.digits.padStart(2, '0'),
+      used: usedSoFar + (k - j) + rest.used,
+      spoken: true,
+    };
+  }
+  return { digits: `${lead}00`, used: usedSoFar, spoken: true };
+}
+
+function isSpokenDigitAt(tokens: Token[], i: number): boolean {
+  const t = tokens[i];
+  return t !== undefined && t.kind === 'word' && UNITS[t.lower] !== undefined;
+}
+
+/** Every number run of the text, in order, each starting at a digit and ending at one. */
+function findRuns(tokens: Token[]): NumberRun[] {
+  const runs: NumberRun[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    const item = readDigitItem(tokens, i);
+    if (!item) {
+      i++;
+      continue;
+    }
+    const first = i;
+    let last = i + item.used - 1;
+    const groups: string[] = [item.digits];
+    let groupOpen = item.spoken; // spoken digits keep adding to one group until a pause
+    let lastWasDigit = true;
+    let j = i + item.used;
+    let lastValid = j;
+    for (;;) {
+      const t = tokens[j];
+      if (!t) break;
+      if (t.kind === 'punct' && RUN_PUNCT.has(t.text)) {
+        groupOpen = false;
+        j++;
+        continue;
+      }
+      if (t.kind === 'word' && FILLERS.has(t.lower)) {
+        groupOpen = false;
+        j++;
+        continue;
+      }
+      const restart = t.kind === 'word' ? matchPhrase(tokens, j, RESTART_PHRASES) : 0;
+      if (restart) {
+        groups.length = 0;
+        groupOpen = false;
+        lastWasDigit = false;
+        j += restart;
+        continue;
+      }
+      const correction = t.kind === 'word' ? matchPhrase(tokens, j, CORRECTION_PHRASES) : 0;
+      if (correction) {
+        // only a correction when the caller is mid-number: digits must follow (checked below)
+        if (lastWasDigit) groups.pop();
+        groupOpen = false;
+        lastWasDigit = false;
+        j += correction;
+        continue;
+      }
+      const weak = t.kind === 'word' ? WEAK_UNITS[t.lower] : undefined;
+      if (weak && lastWasDigit && isSpokenDigitAt(tokens, j - 1) && isSpokenDigitAt(tokens, j + 1)) {
+        groups[groups.length - 1] += weak;
+        j++;
+        last = j - 1;
+        lastValid = j;
+        continue;
+      }
+      const next = readDigitItem(tokens, j);
+      if (!next) break;
+      if (groupOpen && next.spoken && groups.length > 0) groups[groups.length - 1] += next.digits;
+      else groups.push(next.digits);
+      groupOpen = next.spoken;
+      lastWasDigit = true;
+      j += next.used;
+      last = j - 1;
+      lastValid = j;
+    }
+    const digits = groups.join('');
+    const before = tokens[first - 1];
+    const plus = before?.text === '+' || before?.lower === 'plus';
+    if (digits.length > 0)
+      runs.push({ first, last, digits, groups: groups.filter((g) => g.length > 0), plus });
+    i = Math.max(lastValid, first + 1);
+  }
+  return runs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Context: words said just before a run.
+
+function wordsBefore(tokens: Token[], index: number, count: number): string[] {
+  const out: string[] = [];
+  for (let k = index - 1; k >= 0 && out.length < count; k--) {
+    if (tokens[k]!.kind === 'word') out.push(tokens[k]!.lower);
+  }
+  return out;
+}
+
+const CARD_CONTEXT = new Set([
+  'card',
+  'visa',
+  'mastercard',
+  'amex',
+  'discover',
+  'debit',
+  'credit',
+  'maestro',
+  'cardholder',
+]);
+/** A digit run after these is an identifier of something else, not a card or a phone. */
+const OTHER_NUMBER_CONTEXT = new Set([
+  'order',
+  'tracking',
+  'reference',
+  'ref',
+  'confirmation',
+  'invoice',
+  'booking',
+  'ticket',
+  'case',
+  'policy',
+  'member',
+  'membership',
+  'parcel',
+  'shipment',
+  'serial',
+  'claim',
+  'transaction',
+  'receipt',
+  'account',
+  'routing',
+  'sort',
+  'imei',
+  'vin',
+  'model',
+  'part',
+  'sku',
+  'item',
+  'loyalty',
+  'voucher',
+  'coupon',
+  'promo',
+  'gift',
+  'zip',
+  'postcode',
+  'pin',
+  'isbn',
+  'customer',
+  'patient',
+  'employee',
+  'license',
+  'licence',
+  'registration',
+  'flight',
+  'room',
+]);
+const PHONE_CONTEXT = new Set([
+  'phone',
+  'mobile',
+  'cell',
+  'cellphone',
+  'landline',
+  'telephone',
+  'call',
+  'ring',
+  'reach',
+  'text',
+  'whatsapp',
+  'fax',
+  'callback',
+  'contact',
+  'number',
+]);
+
+/** Which context word comes first walking back from a run (the nearest one decides). */
+function nearestContext(tokens: Token[], run: NumberRun, window: number): 'card' | 'other' | 'phone' | null {
+  for (const w of wordsBefore(tokens, run.first, window)) {
+    if (CARD_CONTEXT.has(w)) return 'card';
+    if (OTHER_NUMBER_CONTEXT.has(w)) return 'other';
+    if (PHONE_CONTEXT.has(w)) return 'phone';
+  }
+  return null;
+}
+
+function hasContext(tokens: Token[], index: number, window: number, words: Set<string>): boolean {
+  return wordsBefore(tokens, index, window).some((w) => words.has(w));
+}
+
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let k = 0; k < digits.length; k++) {
+    let d = digits.charCodeAt(digits.length - 1 - k) - 48;
+    if (k % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return digits.length > 0 && sum % 10 === 0;
+}
+
+/** Lists of years ("2019, 2020, 2021, 2022") make 16 digits too; no card reads as years. */
+function allYears(groups: string[]): boolean {
+  return groups.length >= 2 && groups.every((g) => /^(19|20)\d\d$/.test(g));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Detectors
+
+interface Scan {
+  text: string;
+  tokens: Token[];
+  runs: NumberRun[];
+  /** Run index by its first token and by its last token. */
+  runByFirst: Map<number, NumberRun>;
+  runByLast: Map<number, NumberRun>;
+  options: RedactionOptions;
+  spans: Span[];
+}
+
+function spanOfTokens(scan: Scan, first: number, last: number, key: FoundKey, label: string): Span {
+  return { start: scan.tokens[first]!.start, end: scan.tokens[last]!.end, key, label };
+}
+
+/** Token range of a run's digits, widened to a written "+" or "(" just before it. */
+function runSpan(scan: Scan, run: NumberRun, key: FoundKey, label: string): Span {
+  let first = run.first;
+  const before = scan.tokens[first - 1];
+  if (before && (before.text === '+' || before.text === '(' || before.lower === 'plus')) first--;
+  return spanOfTokens(scan, first, run.last, key, label);
+}
+
+/** Token index of the end of `count` digits into the run (for splitting card | expiry | code). */
+function tokenAfterDigits(
+  scan: Scan,
+  run: NumberRun,
+  groupCount: number,
+): { lastOfHead: number; firstOfTail: number } | null {
+  // Re-read the run's tokens, counting groups the same way findRuns did, without corrections
+  // (a split is only tried on runs without them).
+  const digits = run.groups.slice(0, groupCount).join('').length;
+  let seen = 0;
+  let j = run.first;
+  while (j <= run.last) {
+    const item = readDigitItem(scan.tokens, j);
+    if (item) {
+      seen += item.digits.length;
+      j += item.used;
+      if (seen === digits) {
+        let k = j;
+        while (k <= run.last && !readDigitItem(scan.tokens, k)) k++;
+        return { lastOfHead: j - 1, firstOfTail: k };
+      }
+      if (seen > digits) return null;
+    } else j++;
+  }
+  return null;
+}
+
+function isMonth2(g: string): boolean {
+  const m = Number(g.slice(0, 2));
+  return m >= 1 && m <= 12;
+}
+
+function detectCards(scan: Scan): void {
+  const { tokens } = scan;
+  for (const run of scan.runs) {
+    if (run.plus) continue; // "+44 ...": a phone number
+    const n = run.digits.length;
+    const context = nearestContext(tokens, run, 8);
+    if (context === 'other' || context === 'phone') continue;
+    if (n >= 13 && n <= 19) {
+      if (allYears(run.groups)) continue;
+      // A card said straight through with its expiry ("... 4242, oh four twenty-seven") splits off.
+      if (n > 16 && splitCardTail(scan, run)) continue;
+      scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: luhnValid(run.digits) });
+    } else if (n > 19) {
+      if (splitCardTail(scan, run)) continue;
+      if (context === 'card') scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: false });
+    } else if (n >= 8 && context === 'card') {
+      // a card read out in pieces, the rest said later: the piece said after "card" still goes
+      scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: false });
+    }
+  }
+}
+
+/** A run of card + expiry (+ code) said as one: split at group boundaries when the tail fits. */
+function splitCardTail(scan: Scan, run: NumberRun): boolean {
+  let acc = 0;
+  for (let g = 0; g < run.groups.length - 1; g++) {
+    acc += run.groups[g]!.length;
+    if (acc !== 16 && acc !== 15) continue;
+    const tail = run.groups.slice(g + 1);
+    const tailDigits = tail.join('');
+    let expiryLen = 0;
+    if (tail[0] && (tail[0].length === 4 || tail[0].length === 6) && isMonth2(tail[0]))
+      expiryLen = tail[0].length;
+    else if (
+      tail.length >= 2 &&
+      tail[0]!.length <= 2 &&
+      tail[1]!.length <= 4 &&
+      isMonth2(tail[0]!.padStart(2, '0'))
+    )
+      expiryLen = tail[0]!.length + tail[1]!.length;
+    const codeLen = tailDigits.length - expiryLen;
+    if (expiryLen === 0 && !(codeLen === 3 || codeLen === 4)) continue;
+    if (expiryLen > 0 && !(codeLen === 0 || codeLen === 3 || codeLen === 4)) continue;
+    const cut = tokenAfterDigits(scan, run, g + 1);
+    if (!cut) continue;
+    const head = run.digits.slice(0, acc);
+    scan.spans.push({
+      ...spanOfTokens(scan, run.first, cut.lastOfHead, 'card', '[CARD]'),
+      luhn: luhnValid(head),
+    });
+    if (cut.firstOfTail <= run.last) {
+      if (expiryLen > 0 && codeLen > 0) {
+        const groupsInExpiry = tail[0]!.length === expiryLen ? 1 : 2;
+        const cut2 = tokenAfterDigits(scan, run, g + 1 + groupsInExpiry);
+        if (cut2) {
+          scan.spans.push(spanOfTokens(scan, cut.firstOfTail, cut2.lastOfHead, 'expiry', '[EXPIRY]'));
+          if (cut2.firstOfTail <= run.last)
+            scan.spans.push(spanOfTokens(scan, cut2.firstOfTail, run.last, 'cvc', '[CVC]'));
+        } else scan.spans.push(spanOfTokens(scan, cut.firstOfTail, run.last, 'expiry', '[EXPIRY]'));
+      } else if (expiryLen > 0) {
+        scan.spans.push(spanOfTokens(scan, cut.firstOfTail, run.last, 'expiry', '[EXPIRY]'));
+      } else {
+        scan.spans.push(spanOfTokens(scan, cut.firstOfTail, run.last, 'cvc', '[CVC]'));
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
+const MONTHS: Record<string, number> = {
+  january: 1,
+  jan: 1,
+  february: 2,
+  feb: 2,
+  march: 3,
+  mar: 3,
+  april: 4,
+  apr: 4,
+  may: 5,
+  june: 6,
+  jun: 6,
+  july: 7,
+  jul: 7,
+  august: 8,
+  aug: 8,
+  september: 9,
+  sep: 9,
+  sept: 9,
+  october: 10,
+  oct: 10,
+  november: 11,
+  nov: 11,
+  december: 12,
+  dec: 12,
+};
+const ORDINALS = new Set([
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+  'eleventh',
+  'twelfth',
+  'thirteenth',
+  'fourteenth',
+  'fifteenth',
+  'sixteenth',
+  'seventeenth',
+  'eighteenth',
+  'nineteenth',
+  'twentieth',
+  'thirtieth',
+]);
+/** Words that may sit inside a said date without ending it. */
+const DATE_GLUE = new Set(['of', 'the', 'and', 'slash']);
+const DATE_PUNCT = new Set(['/', '-', '.', ',']);
+
+function isDateCore(t: Token): boolean {
+  if (t.kind === 'num') return true;
+  if (t.kind !== 'word') return false;
+  const w = t.lower;
+  return (
+    MONTHS[w] !== undefined ||
+    ORDINALS.has(w) ||
+    UNITS[w] !== undefined ||
+    TEENS[w] !== undefined ||
+    TENS[w] !== undefined ||
+    REPEATS[w] !== undefined ||
+    w === 'hundred' ||
+    w === 'thousand'
+  );
+}
+
+/**
+ * A date said or written from token i on (skipping a few lead-in words): its first and last token,
+ * or null. "04/27", "oh four twenty-seven", "April 2027", "the fifth of May, nineteen ninety".
+ */
+function readDate(tokens: Token[], i: number, leadIn: number): { first: number; last: number } | null {
+  const LEAD = new Set([
+    'is',
+    'it',
+    "it's",
+    'its',
+    'was',
+    'on',
+    'in',
+    'date',
+    'the',
+    'of',
+    'um',
+    'uh',
+    'er',
+    'erm',
+    'be',
+  ]);
+  let k = i;
+  let skipped = 0;
+  while (tokens[k] && skipped < leadIn && !isDateCore(tokens[k]!)) {
+    const t = tokens[k]!;
+    if (!(LEAD.has(t.lower) || t.text === ':' || t.text === ',' || t.text === '-')) return null;
+    k++;
+    skipped++;
+  }
+  if (!tokens[k] || !isDateCore(tokens[k]!)) return null;
+  const first = k;
+  let last = k;
+  let cores = 0;
+  while (tokens[k] && k - first < 14) {
+    const t = tokens[k]!;
+    if (
+      isDateCore(t) ||
+      (t.kind === 'word' && t.lower.endsWith('th') && TENS[t.lower.replace(/ieth$/, 'y')])
+    ) {
+      last = k;
+      cores++;
+    } else if (t.kind === 'word' && /^(twenty|thirty)-?\w*$/.test(t.lower)) {
+      last = k;
+    } else if (
+      DATE_GLUE.has(t.lower) ||
+      (t.kind === 'punct' && DATE_PUNCT.has(t.text)) ||
+      FILLERS.has(t.lower)
+    ) {
+      // glue only counts if a date part follows
+    } else break;
+    k++;
+  }
+  return cores > 0 ? { first, last } : null;
+}
+
+const EXPIRY_WORDS = new Set([
+  'expiry',
+  'expiration',
+  'expires',
+  'expire',
+  'expiring',
+  'exp',
+  'expiry’s',
+  "expiry's",
+]);
+
+function detectExpiryAndCode(scan: Scan): void {
+  const { tokens } = scan;
+  const cards = scan.spans.filter((s) => s.key === 'card');
+  const nearCard = (index: number) => {
+    const pos = tokens[index]!.start;
+    return cards.some((c) => Math.abs(c.end - pos) < 250 || Math.abs(c.start - pos) < 250);
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    // Expiry: after an expiry word, or "valid until/through", or "good thru", next to a card.
+    let after = -1;
+    if (EXPIRY_WORDS.has(t.lower)) after = i + 1;
+    else if (
+      (t.lower === 'valid' || t.lower === 'good') &&
+      /^(until|thru|through|till)$/.test(tokens[i + 1]?.lower ?? '')
+    )
+      after = i + 2;
+    if (after >= 0 && nearCard(i)) {
+      const date = readDate(tokens, after, 4);
+      if (date) scan.spans.push(spanOfTokens(scan, date.first, date.last, 'expiry', '[EXPIRY]'));
+    }
+    // Security code: named ("CVV", "security code", "code on the back", "three digits on the back").
+    const codeEnd = codePhraseEnd(tokens, i);
+    if (codeEnd >= 0) {
+      const run = nextRun(scan, codeEnd + 1, 6);
+      if (run && (run.digits.length === 3 || run.digits.length === 4))
+        scan.spans.push(runSpan(scan, run, 'cvc', '[CVC]'));
+    }
+  }
+  // A card followed straight away by "04/27" or by a short code: its expiry / code without a word.
+  for (const card of cards) {
+    const lastTok = tokens.findIndex((t) => t.end === card.end);
+    if (lastTok < 0) continue;
+    let k = lastTok + 1;
+    while (
+      tokens[k] &&
+      (tokens[k]!.text === ',' ||
+        tokens[k]!.text === '.' ||
+        FILLERS.has(tokens[k]!.lower) ||
+        tokens[k]!.lower === 'and')
+    )
+      k++;
+    const a = tokens[k];
+    const slash = tokens[k + 1];
+    const b = tokens[k + 2];
+    if (
+      a?.kind === 'num' &&
+      slash?.text === '/' &&
+      b?.kind === 'num' &&
+      isMonth2(a.text.padStart(2, '0')) &&
+      a.text.length <= 2
+    ) {
+      scan.spans.push(spanOfTokens(scan, k, k + 2, 'expiry', '[EXPIRY]'));
+      let m = k + 3;
+      while (
+        tokens[m] &&
+        (tokens[m]!.text === ',' || tokens[m]!.lower === 'and' || FILLERS.has(tokens[m]!.lower))
+      )
+        m++;
+      const code = scan.runByFirst.get(m);
+      if (code && (code.digits.length === 3 || code.digits.length === 4) && code.last - code.first < 6)
+        scan.spans.push(runSpan(scan, code, 'cvc', '[CVC]'));
+    }
+  }
+}
+
+/** Where a named security code phrase starting at i ends, or -1. */
+function codePhraseEnd(tokens: Token[], i: number): number {
+  const w = tokens[i]!.lower;
+  if (['cvv', 'cvc', 'cv2', 'cvv2', 'csc', 'cvn'].includes(w)) return i;
+  if (w === 'security' && /^(code|number)$/.test(tokens[i + 1]?.lower ?? '')) return i + 1;
+  if (w === 'c' && tokens[i + 1]?.lower === 'v' && /^(v|c)$/.test(tokens[i + 2]?.lower ?? '')) return i + 2;
+  // "code on the back", "digits on the back", "number on the back"
+  if (/^(code|digits|numbers|number)$/.test(w)) {
+    let k = i + 1;
+    if (tokens[k]?.lower === 'on' || tokens[k]?.lower === 'at') k++;
+    if (tokens[k]?.lower === 'the') k++;
+    if (tokens[k]?.lower === 'back' || tokens[k]?.lower === 'reverse') return k;
+  }
+  return -1;
+}
+
+/** The first run starting within `window` tokens from i, with only small words between. */
+function nextRun(scan: Scan, i: number, window: number): NumberRun | null {
+  const SMALL = new Set([
+    'is',
+    'it',
+    "it's",
+    'its',
+    'are',
+    'was',
+    'the',
+    'my',
+    'number',
+    'code',
+    'um',
+    'uh',
+    'er',
+    'erm',
+    'that',
+    "that's",
+    'just',
+  ]);
+  for (let k = i; k < i + window && k < scan.tokens.length; k++) {
+    const run = scan.runByFirst.get(k);
+    if (run) return run;
+    const t = scan.tokens[k]!;
+    if (!(t.kind === 'punct' || SMALL.has(t.lower))) return null;
+  }
+  return null;
+}
+
+// National IDs: one entry per country; each finds its own spans. Add a country here.
+
+interface NationalIdFormat {
+  country: string;
+  key: FoundKey;
+  label: string;
+  find(scan: Scan): void;
+}
+
+const SSN_CONTEXT = new Set(['ssn', 'social']);
+const NI_CONTEXT_PHRASES = [['national', 'insurance'], ['ni', 'number'], ['nino']];
+
+function validSsn(d: string): boolean {
+  if (d.length !== 9) return false;
+  const area = d.slice(0, 3);
+  const group = d.slice(3, 5);
+  const serial = d.slice(5);
+  return area !== '000' && area !== '666' && area[0] !== '9' && group !== '00' && serial !== '0000';
+}
+
+export const NATIONAL_ID_FORMATS: NationalIdFormat[] = [
+  {
+    country: 'US',
+    key: 'ssn',
+    label: '[SSN]',
+    find(scan) {
+      for (const run of scan.runs) {
+        const named =
+          hasContext(scan.tokens, run.first, 6, SSN_CONTEXT) ||
+          wordsBefore(scan.tokens, run.first, 6).join(' ').includes('s s n');
+        const shape = run.groups.map((g) => g.length).join('-');
+        if (run.digits.length === 9 && (named || (shape === '3-2-4' && validSsn(run.digits))))
+          scan.spans.push(runSpan(scan, run, 'ssn', '[SSN]'));
+        // "the last four of my social are 6789"
+        else if (run.digits.length === 4 && named && wordsBefore(scan.tokens, run.first, 8).includes('last'))
+          scan.spans.push(runSpan(scan, run, 'ssn', '[SSN]'));
+      }
+    },
+  },
+  {
+    country: 'GB',
+    key: 'ni',
+    label: '[NI]',
+    find(scan) {
+      const { tokens } = scan;
+      const named = (i: number) => {
+        const before = wordsBefore(tokens, i, 8).reverse().join(' ');
+        return NI_CONTEXT_PHRASES.some((p) => before.includes(p.join(' ')));
+      };
+      for (const run of scan.runs) {
+        if (run.digits.length !== 6) continue;
+        // two prefix letters before the digits: "AB", or spelled "A B"
+        let prefix = '';
+        let firstTok = run.first - 1;
+        const b1 = tokens[firstTok];
+        if (b1?.kind === 'word' && b1.text.length === 2) prefix = b1.text;
+        else if (
+          b1?.kind === 'word' &&
+          b1.text.length === 1 &&
+          tokens[firstTok - 1]?.kind === 'word' &&
+          tokens[firstTok - 1]!.text.length === 1
+        ) {
+          firstTok--;
+          prefix = tokens[firstTok]!.text + b1.text;
+        } else continue;
+        const isNamed = named(firstTok);
+        if (!isNamed && prefix !== prefix.toUpperCase()) continue;
+        const up = prefix.toUpperCase();
+        const validPrefix =
+          /^[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]$/.test(up) &&
+          !['BG', 'GB', 'NK', 'KN', 'TN', 'NT', 'ZZ'].includes(up);
+        if (!isNamed && !validPrefix) continue;
+        let lastTok = run.last;
+        const suffix = tokens[run.last + 1];
+        if (suffix?.kind === 'word' && suffix.text.length === 1 && /^[A-Da-d]$/.test(suffix.text)) lastTok++;
+        else if (!isNamed) continue;
+        scan.spans.push(spanOfTokens(scan, firstTok, lastTok, 'ni', '[NI]'));
+      }
+    },
+  },
+];
+
+function detectNationalIds(scan: Scan): void {
+  const countries = new Set(['US', 'GB', ...scan.options.nationalIdCountries.map((c) => c.toUpperCase())]);
+  for (const format of NATIONAL_ID_FORMATS) if (countries.has(format.country)) format.find(scan);
+}
+
+// E-mails
+
+const WRITTEN_EMAIL_RE = /[\p{L}\d._%+-]+ ?@ ?[\p{L}\d-]+(?:\.[\p{L}\d-]+)+/gu;
+const TLDS = new Set([
+  'com',
+  'net',
+  'org',
+  'co',
+  'uk',
+  'io',
+  'us',
+  'ca',
+  'au',
+  'de',
+  'fr',
+  'es',
+  'it',
+  'nl',
+  'ie',
+  'nz',
+  'edu',
+  'gov',
+  'info',
+  'biz',
+  'me',
+  'mail',
+  'email',
+  'ai',
+  'app',
+  'dev',
+  'uk',
+]);
+const EMAIL_JOINERS: Record<string, true> = {
+  dot: true,
+  period: true,
+  underscore: true,
+  dash: true,
+  hyphen: true,
+};
+const NOT_LOCAL = new Set([
+  'is',
+  'it',
+  "it's",
+  'its',
+  'me',
+  'my',
+  'email',
+  'e',
+  'mail',
+  'address',
+  'at',
+  'the',
+  'send',
+  'to',
+  'was',
+  'and',
+  'or',
+  'um',
+  'uh',
+]);
+
+function detectEmails(scan: Scan): void {
+  for (const m of scan.text.matchAll(WRITTEN_EMAIL_RE)) {
+    const start = m.index ?? 0;
+    let text = m[0];
+    while (text.endsWith('.') || text.endsWith('-')) text = text.slice(0, -1);
+    scan.spans.push({ start, end: start + text.length, key: 'email', label: '[EMAIL]' });
+  }
+  const { tokens } = scan;
+  for (let i = 1; i < tokens.length; i++) {
+    if (tokens[i]!.lower !== 'at') continue;
+    // domain: word (dot word)* ending with a known TLD, or a written "gmail.com"
+    let k = i + 1;
+    let end = -1;
+    const d = tokens[k];
+    if (d?.kind !== 'word') continue;
+    k++;
+    for (;;) {
+      const joiner = tokens[k];
+      const part = tokens[k + 1];
+      if (
+        joiner &&
+        part?.kind === 'word' &&
+        (joiner.lower === 'dot' || (joiner.text === '.' && joiner.start === tokens[k - 1]!.end))
+      ) {
+        if (TLDS.has(part.lower)) end = k + 1;
+        k += 2;
+      } else break;
+    }
+    if (end < 0) continue;
+    // local part, walking back: words joined by "dot"/"underscore", or letters spelled one by one
+    let first = i;
+    let j = i - 1;
+    const localOk = (t: Token | undefined) =>
+      t !== undefined && (t.kind === 'word' || t.kind === 'num') && !NOT_LOCAL.has(t.lower);
+    if (!localOk(tokens[j])) continue;
+    const spelled = tokens[j]!.text.length === 1;
+    first = j;
+    j--;
+    for (;;) {
+      const t = tokens[j];
+      if (!t) break;
+      if (
+        (EMAIL_JOINERS[t.lower] || t.text === '.' || t.text === '_' || t.text === '-') &&
+        localOk(tokens[j - 1])
+      ) {
+        first = j - 1;
+        j -= 2;
+      } else if (
+        spelled &&
+        t.text.length === 1 &&
+        (t.kind === 'word' || t.kind === 'num') &&
+        !['a', 'i'].includes(t.text)
+      ) {
+        first = j;
+        j--;
+      } else if (spelled && t.kind === 'num') {
+        first = j;
+        j--;
+      } else break;
+    }
+    scan.spans.push(spanOfTokens(scan, first, end, 'email', '[EMAIL]'));
+  }
+}
+
+// Phones
+
+function keepSet(keep: string[] | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const n of keep ?? []) {
+    const parsed = parsePhoneNumberFromString(n);
+    if (!parsed) {
+      out.add(n.replace(/\D/g, ''));
+      continue;
+    }
+    const nn = String(parsed.nationalNumber);
+    out.add(`${parsed.countryCallingCode}${nn}`);
+    out.add(nn);
+    out.add(`0${nn}`);
+  }
+  return out;
+}
+
+function detectPhones(scan: Scan): void {
+  const keep = keepSet(scan.options.keepNumbers);
+  for (const run of scan.runs) {
+    const n = run.digits.length;
+    if (n < 7 || n > 15) continue;
+    const digits = run.digits.replace(/^00/, '');
+    if (keep.has(digits) || keep.has(run.digits)) continue;
+    const context = nearestContext(scan.tokens, run, 8);
+    if (context === 'other' || context === 'card') continue;
+    let phone = false;
+    if (run.plus) phone = isValidPhoneNumber(`+${digits}`) || n >= 8;
+    else if (context === 'phone') phone = true;
+    else phone = ['US', 'GB'].some((c) => isValidPhoneNumber(run.digits, c as 'US' | 'GB'));
+    if (phone) scan.spans.push(runSpan(scan, run, 'phone', '[PHONE]'));
+  }
+}
+
+// Dates of birth
+
+function detectBirthDates(scan: Scan): void {
+  const { tokens } = scan;
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i]!.lower;
+    let after = -1;
+    if (w === 'birth' && (tokens[i - 1]?.lower === 'of' || tokens[i + 1]?.lower === 'date'))
+      after = tokens[i + 1]?.lower === 'date' ? i + 2 : i + 1;
+    else if (w === 'dob' || w === 'birthdate' || w === 'birthday') after = i + 1;
+    else if (
+      w === 'd' &&
+      tokens[i + 1]?.text === '.' &&
+      tokens[i + 2]?.lower === 'o' &&
+      tokens[i + 4]?.lower === 'b'
+    )
+      after = i + 5;
+    else if (w === 'born') after = i + 1;
+    if (after < 0) continue;
+    const date = readDate(tokens, after, 4);
+    if (!date) continue;
+    // "born in 3 days"? a date needs a month, a year or a day-month form
+    const said = tokens.slice(date.first, date.last + 1);
+    const digits = said
+      .filter((t) => t.kind === 'num')
+      .map((t) => t.text.replace(/\D/g, ''))
+      .join('');
+    const hasMonth = said.some((t) => MONTHS[t.lower] !== undefined);
+    const spokenCount = said.filter((t) => isDateCore(t)).length;
+    if (!hasMonth && digits.length < 4 && spokenCount < 3) continue;
+    scan.spans.push(spanOfTokens(scan, date.first, date.last, 'dob', '[DOB]'));
+  }
+}
+
+// Street addresses
+
+const STREET_SUFFIXES = new Set([
+  'street',
+  'st',
+  'road',
+  'rd',
+  'avenue',
+  'ave',
+  'lane',
+  'ln',
+  'drive',
+  'dr',
+  'boulevard',
+  'blvd',
+  'court',
+  'ct',
+  'place',
+  'pl',
+  'way',
+  'close',
+  'crescent',
+  'terrace',
+  'gardens',
+  'square',
+  'sq',
+  'parkway',
+  'pkwy',
+  'highway',
+  'hwy',
+  'circle',
+  'grove',
+  'row',
+  'walk',
+  'mews',
+  'trail',
+  'parade',
+]);
+const NOT_STREET_NAME = new Set([
+  'the',
+  'a',
+  'an',
+  'on',
+  'in',
+  'at',
+  'to',
+  'my',
+  'your',
+  'our',
+  'his',
+  'her',
+  'their',
+  'down',
+  'up',
+  'this',
+  'that',
+  'of',
+  'and',
+  'or',
+  'is',
+  'was',
+  'for',
+  'from',
+  'near',
+  'by',
+  'off',
+  'minutes',
+  'hours',
+  'days',
+  'blocks',
+  'miles',
+  'times',
+  'people',
+  'items',
+  'cars',
+  'stores',
+]);
+const UNIT_WORDS = new Set(['flat', 'apartment', 'apt', 'unit', 'suite', 'number', 'no']);
+const UK_POSTCODE_RE = /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2}\b/g;
+
+function detectAddresses(scan: Scan): void {
+  const { tokens } = scan;
+  for (let i = 1; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (!STREET_SUFFIXES.has(t.lower)) continue;
+    let j = i - 1;
+    let names = 0;
+    while (j >= 0 && names < 4) {
+      const n = tokens[j]!;
+      if (n.kind !== 'word' || NOT_STREET_NAME.has(n.lower) || readDigitItem(tokens, j)) break;
+      names++;
+      j--;
+    }
+    if (names === 0) continue;
+    const run = scan.runByLast.get(j);
+    if (!run || run.digits.length > 5) continue;
+    let first = run.first;
+    // "flat 4, 12 High Road": the flat or unit number goes too
+    const b = tokens[first - 1];
+    if (b && UNIT_WORDS.has(b.lower)) first--;
+    let last = i;
+    // "... Street, apartment 4B"
+    let k = i + 1;
+    if (tokens[k]?.text === '.') {
+      last = k;
+      k++;
+    }
+    if (tokens[k]?.text === ',') k++;
+    if (tokens[k] && UNIT_WORDS.has(tokens[k]!.lower) && tokens[k + 1]) {
+      const unitRun = scan.runByFirst.get(k + 1);
+      if (unitRun) last = unitRun.last;
+      else if (tokens[k + 1]!.text.length <= 3) last = k + 1;
+    }
+    if (tokens[last]?.text === '.') last--;
+    scan.spans.push(spanOfTokens(scan, first, last, 'address', '[ADDRESS]'));
+  }
+  for (const m of scan.text.matchAll(UK_POSTCODE_RE)) {
+    const start = m.index ?? 0;
+    scan.spans.push({ start, end: start + m[0].length, key: 'address', label: '[ADDRESS]' });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Redacts one text with the client's chosen categories. */
+export function redactText(text: string, options: RedactionOptions): RedactionResult {
+  const found = emptyFound();
+  if (!text) return { text, found };
+  const tokens = tokenize(text);
+  const runs = findRuns(tokens);
+  const scan: Scan = {
+    text,
+    tokens,
+    runs,
+    runByFirst: new Map(runs.map((r) => [r.first, r])),
+    runByLast: new Map(runs.map((r) => [r.last, r])),
+    options,
+    spans: [],
+  };
+  if (options.cards) {
+    detectCards(scan);
+    detectExpiryAndCode(scan);
+  }
+  if (options.nationalIds) detectNationalIds(scan);
+  if (options.emails) detectEmails(scan);
+  if (options.phones) detectPhones(scan);
+  if (options.dates) detectBirthDates(scan);
+  if (options.addresses) detectAddresses(scan);
+  if (scan.spans.length === 0) return { text, found };
+
+  // Keep the strongest of overlapping findings, then replace from the left.
+  const ordered = [...scan.spans].sort(
+    (a, b) => PRIORITY[b.key] - PRIORITY[a.key] || b.end - b.start - (a.end - a.start) || a.start - b.start,
+  );
+  const kept: Span[] = [];
+  for (const s of ordered) {
+    if (kept.some((k) => s.start < k.end && k.start < s.end)) continue;
+    kept.push(s);
+  }
+  kept.sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const s of kept) {
+    out += text.slice(at, s.start) + s.label;
+    at = s.end;
+    found[s.key]++;
+    if (s.key === 'card' && s.luhn) found.cardLuhnValid++;
+  }
+  out += text.slice(at);
+  return { text: out, found };
+}
+
+/**
+ * Redacts every string inside a JSON value (stored provider payloads, variables, analysis),
+ * keeping keys and the shape; numbers, booleans and null pass unchanged. `found` is added into.
+ */
+export function redactValue(
+  value: unknown,
+  options: RedactionOptions,
+  found: RedactionFound = emptyFound(),
+): { value: unknown; found: RedactionFound } {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const r = redactText(v, options);
+      for (const key of Object.keys(found) as (keyof RedactionFound)[]) found[key] += r.found[key];
+      return r.text;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, inner] of Object.entries(v)) out[k] = walk(inner);
+      return out;
+    }
+    return v;
+  };
+  return { value: walk(value), found };
+}
