@@ -307,7 +307,10 @@ function findRuns(tokens: Token[]): NumberRun[] {
     let lastWasDigit = true;
     let j = i + item.used;
     let lastValid = j;
+    // the year of a written date ("04/27") stands alone
+    const dateTail = tokens[first]!.kind === 'num' && tokens[first - 1]?.text === '/';
     for (;;) {
+      if (dateTail) break;
       const t = tokens[j];
       if (!t) break;
       if (t.kind === 'punct' && RUN_PUNCT.has(t.text)) {
@@ -347,6 +350,8 @@ function findRuns(tokens: Token[]): NumberRun[] {
       }
       const next = readDigitItem(tokens, j);
       if (!next) break;
+      if (t.kind === 'num' && tokens[j + 1]?.text === '/' && tokens[j + 2]?.kind === 'num') break; // "04/27": a date
+
       if (groupOpen && next.spoken && groups.length > 0) groups[groups.length - 1] += next.digits;
       else groups.push(next.digits);
       groupOpen = next.spoken;
@@ -449,17 +454,19 @@ const PHONE_CONTEXT = new Set([
   'fax',
   'callback',
   'contact',
-  'number',
 ]);
 
 /** Which context word comes first walking back from a run (the nearest one decides). */
 function nearestContext(tokens: Token[], run: NumberRun, window: number): 'card' | 'other' | 'phone' | null {
+  // "number" alone says phone only when no word before it says what number ("order number")
+  let numberSaid = false;
   for (const w of wordsBefore(tokens, run.first, window)) {
     if (CARD_CONTEXT.has(w)) return 'card';
     if (OTHER_NUMBER_CONTEXT.has(w)) return 'other';
     if (PHONE_CONTEXT.has(w)) return 'phone';
+    if (w === 'number' || w === 'no') numberSaid = true;
   }
-  return null;
+  return numberSaid ? 'phone' : null;
 }
 
 function hasContext(tokens: Token[], index: number, window: number, words: Set<string>): boolean {
@@ -496,6 +503,8 @@ interface Scan {
   runByLast: Map<number, NumberRun>;
   options: RedactionOptions;
   spans: Span[];
+  /** Whether the transcriber writes capitals at all (some write everything in lower case). */
+  hasCapitals: boolean;
 }
 
 function spanOfTokens(scan: Scan, first: number, last: number, key: FoundKey, label: string): Span {
@@ -544,24 +553,71 @@ function isMonth2(g: string): boolean {
 
 function detectCards(scan: Scan): void {
   const { tokens } = scan;
-  for (const run of scan.runs) {
+  let lastCardEnd = -1;
+  for (let r = 0; r < scan.runs.length; r++) {
+    const run = scan.runs[r]!;
     if (run.plus) continue; // "+44 ...": a phone number
     const n = run.digits.length;
     const context = nearestContext(tokens, run, 8);
-    if (context === 'other' || context === 'phone') continue;
+    if (
+      context === 'other' ||
+      (context === 'phone' && n <= 15 && wordsBefore(tokens, run.first, 8)[0] !== 'number')
+    )
+      continue;
+    // the rest of a card said after a break ("... and then four two four two ...")
+    if (n >= 4 && lastCardEnd >= 0 && continuesCard(tokens, lastCardEnd, run.first)) {
+      scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: false });
+      lastCardEnd = run.last;
+      continue;
+    }
+    const before = scan.spans.length;
+    const next = scan.runs[r + 1];
     if (n >= 13 && n <= 19) {
       if (allYears(run.groups)) continue;
       // A card said straight through with its expiry ("... 4242, oh four twenty-seven") splits off.
-      if (n > 16 && splitCardTail(scan, run)) continue;
-      scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: luhnValid(run.digits) });
+      if (!(n > 16 && splitCardTail(scan, run)))
+        scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: luhnValid(run.digits) });
     } else if (n > 19) {
-      if (splitCardTail(scan, run)) continue;
-      if (context === 'card') scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: false });
+      if (!splitCardTail(scan, run) && context === 'card')
+        scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: false });
+    } else if (
+      n >= 4 &&
+      next &&
+      !next.plus &&
+      n + next.digits.length >= 13 &&
+      n + next.digits.length <= 19 &&
+      continuesCard(tokens, run.last, next.first) &&
+      !allYears([...run.groups, ...next.groups])
+    ) {
+      // two halves joined by "and then": one card
+      const digits = run.digits + next.digits;
+      scan.spans.push({
+        ...spanOfTokens(scan, run.first, next.last, 'card', '[CARD]'),
+        luhn: luhnValid(digits),
+      });
+      lastCardEnd = next.last;
+      r++;
+      continue;
     } else if (n >= 8 && context === 'card') {
       // a card read out in pieces, the rest said later: the piece said after "card" still goes
       scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: false });
     }
+    if (scan.spans.length > before) lastCardEnd = run.last;
   }
+}
+
+const CARD_CONTINUATION = new Set(['and', 'then', 'the', 'rest', 'is', 'last', 'next', 'bit', 'part']);
+
+/** Whether only joining words lie between a card's last token and this run. */
+function continuesCard(tokens: Token[], cardLast: number, runFirst: number): boolean {
+  if (runFirst - cardLast > 12) return false;
+  let words = 0;
+  for (let k = cardLast + 1; k < runFirst; k++) {
+    const t = tokens[k]!;
+    if (t.kind === 'punct' || FILLERS.has(t.lower)) continue;
+    if (!CARD_CONTINUATION.has(t.lower) || ++words > 3) return false;
+  }
+  return true;
 }
 
 /** A run of card + expiry (+ code) said as one: split at group boundaries when the tail fits. */
@@ -697,6 +753,7 @@ function readDate(tokens: Token[], i: number, leadIn: number): { first: number; 
     'date',
     'the',
     'of',
+    'end',
     'um',
     'uh',
     'er',
@@ -707,7 +764,8 @@ function readDate(tokens: Token[], i: number, leadIn: number): { first: number; 
   let skipped = 0;
   while (tokens[k] && skipped < leadIn && !isDateCore(tokens[k]!)) {
     const t = tokens[k]!;
-    if (!(LEAD.has(t.lower) || t.text === ':' || t.text === ',' || t.text === '-')) return null;
+    if (!(LEAD.has(t.lower) || t.text === ':' || t.text === ',' || t.text === '-' || t.text === '.'))
+      return null;
     k++;
     skipped++;
   }
@@ -933,8 +991,10 @@ export const NATIONAL_ID_FORMATS: NationalIdFormat[] = [
           !['BG', 'GB', 'NK', 'KN', 'TN', 'NT', 'ZZ'].includes(up);
         if (!isNamed && !validPrefix) continue;
         let lastTok = run.last;
-        const suffix = tokens[run.last + 1];
-        if (suffix?.kind === 'word' && suffix.text.length === 1 && /^[A-Da-d]$/.test(suffix.text)) lastTok++;
+        const gap = tokens[run.last + 1]?.text === ',' ? 1 : 0;
+        const suffix = tokens[run.last + 1 + gap];
+        if (suffix?.kind === 'word' && suffix.text.length === 1 && /^[A-Da-d]$/.test(suffix.text))
+          lastTok += 1 + gap;
         else if (!isNamed) continue;
         scan.spans.push(spanOfTokens(scan, firstTok, lastTok, 'ni', '[NI]'));
       }
@@ -994,8 +1054,6 @@ const NOT_LOCAL = new Set([
   'me',
   'my',
   'email',
-  'e',
-  'mail',
   'address',
   'at',
   'the',
@@ -1046,9 +1104,24 @@ function detectEmails(scan: Scan): void {
     const spelled = tokens[j]!.text.length === 1;
     first = j;
     j--;
+    let nameBeforeDigits = false;
     for (;;) {
       const t = tokens[j];
       if (!t) break;
+      // "jones eighty-four", "smith 42": a name and its digits
+      if (
+        !spelled &&
+        !nameBeforeDigits &&
+        localOk(t) &&
+        !EMAIL_JOINERS[t.lower] &&
+        !readDigitItem(tokens, j) &&
+        readDigitItem(tokens, first)
+      ) {
+        nameBeforeDigits = true;
+        first = j;
+        j--;
+        continue;
+      }
       if (
         (EMAIL_JOINERS[t.lower] || t.text === '.' || t.text === '_' || t.text === '-') &&
         localOk(tokens[j - 1])
@@ -1112,7 +1185,7 @@ function detectPhones(scan: Scan): void {
 function detectBirthDates(scan: Scan): void {
   const { tokens } = scan;
   for (let i = 0; i < tokens.length; i++) {
-    const w = tokens[i]!.lower;
+    const w = tokens[i]!.lower.replace(/['’]s$/, '');
     let after = -1;
     if (w === 'birth' && (tokens[i - 1]?.lower === 'of' || tokens[i + 1]?.lower === 'date'))
       after = tokens[i + 1]?.lower === 'date' ? i + 2 : i + 1;
@@ -1217,6 +1290,9 @@ const NOT_STREET_NAME = new Set([
   'items',
   'cars',
   'stores',
+  'hundred',
+  'thousand',
+  'million',
 ]);
 const UNIT_WORDS = new Set(['flat', 'apartment', 'apt', 'unit', 'suite', 'number', 'no']);
 const UK_POSTCODE_RE = /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2}\b/g;
@@ -1231,6 +1307,7 @@ function detectAddresses(scan: Scan): void {
     while (j >= 0 && names < 4) {
       const n = tokens[j]!;
       if (n.kind !== 'word' || NOT_STREET_NAME.has(n.lower) || readDigitItem(tokens, j)) break;
+      if (n.text[0] === n.lower[0] && scan.hasCapitals) break; // a transcript with capitals writes street names so
       names++;
       j--;
     }
@@ -1279,6 +1356,7 @@ export function redactText(text: string, options: RedactionOptions): RedactionRe
     runByLast: new Map(runs.map((r) => [r.last, r])),
     options,
     spans: [],
+    hasCapitals: /\p{Lu}/u.test(text),
   };
   if (options.cards) {
     detectCards(scan);
