@@ -18,7 +18,11 @@ interface Row {
   ok: boolean | null;
 }
 
-type TimeRequests = (url: string, headers: Record<string, string>) => Promise<{ p50: number; p95: number }>;
+type TimeRequests = (
+  url: string,
+  headers: Record<string, string>,
+  n?: number,
+) => Promise<{ p50: number; p95: number }>;
 type TimeSql = (run: () => Promise<unknown>) => Promise<{ p50: number; p95: number }>;
 
 /** A year of lines: about 550 a day, what a 20-person front desk writes with plays and exports. */
@@ -105,12 +109,18 @@ export async function teamsRows(
     .where('client_id', '=', BIG_CLIENT_ID)
     .limit(1)
     .executeTakeFirstOrThrow();
-  for (const [what, query] of [
-    ['call log first page', window],
-    ['search by a full number', `${window}&search=${encodeURIComponent(sample.from_number)}`],
+  // A number search reads every call of the window today (issue 41 indexes it): 20 requests, as
+  // run.ts does for its other slow reads, instead of 200.
+  for (const [what, query, n] of [
+    ['call log first page', window, undefined],
+    [
+      'search by a full number (20 requests)',
+      `${window}&search=${encodeURIComponent(sample.from_number)}`,
+      20,
+    ],
   ] as const) {
-    const asOwner = await time.requests(`${base}/api/client/calls?${query}`, ownerHeaders);
-    const asViewer = await time.requests(`${base}/api/client/calls?${query}`, viewerHeaders);
+    const asOwner = await time.requests(`${base}/api/client/calls?${query}`, ownerHeaders, n);
+    const asViewer = await time.requests(`${base}/api/client/calls?${query}`, viewerHeaders, n);
     rows.push({
       what: `baseline: ${what} as the Owner (numbers in full) p95 (p50 ${ms(asOwner.p50)})`,
       value: ms(asOwner.p95),
