@@ -828,7 +828,9 @@ function detectExpiryAndCode(scan: Scan): void {
       if (date) scan.spans.push(spanOfTokens(scan, date.first, date.last, 'expiry', '[EXPIRY]'));
     }
     // Security code: named ("CVV", "security code", "code on the back", "three digits on the back").
-    const codeEnd = codePhraseEnd(tokens, i);
+    // "the code is 314" right after a card: its code too
+    const named = codePhraseEnd(tokens, i);
+    const codeEnd = named < 0 && t.lower === 'code' && nearCard(i) ? i : named;
     if (codeEnd >= 0) {
       const run = nextRun(scan, codeEnd + 1, 6);
       if (run && (run.digits.length === 3 || run.digits.length === 4))
@@ -1064,6 +1066,38 @@ const NOT_LOCAL = new Set([
   'or',
   'um',
   'uh',
+  // "I work at acme dot com": a word that says where someone is, not whose address
+  'work',
+  'works',
+  'worked',
+  'working',
+  'live',
+  'lives',
+  'lived',
+  'am',
+  'are',
+  'be',
+  'been',
+  'were',
+  'i',
+  'we',
+  'you',
+  'he',
+  'she',
+  'they',
+  'us',
+  'them',
+  'him',
+  'here',
+  'there',
+  'look',
+  'looking',
+  'shop',
+  'bought',
+  'online',
+  'website',
+  'site',
+  'page',
 ]);
 
 function detectEmails(scan: Scan): void {
