@@ -565,7 +565,7 @@ function detectCards(scan: Scan): void {
     )
       continue;
     // the rest of a card said after a break ("... and then four two four two ...")
-    if (n >= 4 && lastCardEnd >= 0 && continuesCard(tokens, lastCardEnd, run.first)) {
+    if (n >= 4 && n < 13 && lastCardEnd >= 0 && continuesCard(tokens, lastCardEnd, run.first)) {
       scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: false });
       lastCardEnd = run.last;
       continue;
@@ -578,7 +578,7 @@ function detectCards(scan: Scan): void {
       if (!(n > 16 && splitCardTail(scan, run)))
         scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: luhnValid(run.digits) });
     } else if (n > 19) {
-      if (!splitCardTail(scan, run) && context === 'card')
+      if (!splitCardTail(scan, run) && !splitRepeatedCards(scan, run) && context === 'card')
         scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: false });
     } else if (
       n >= 4 &&
@@ -618,6 +618,55 @@ function continuesCard(tokens: Token[], cardLast: number, runFirst: number): boo
     if (!CARD_CONTINUATION.has(t.lower) || ++words > 3) return false;
   }
   return true;
+}
+
+/**
+ * A card said twice in one breath ("4242 4242 4242 4242, 4242 4242 4242 4242"), or two cards: the
+ * run cuts at group boundaries into pieces of 16 (or 15) digits, each a card. A tracking number's
+ * groups do not cut so (its last piece is short), so it stays.
+ */
+function splitRepeatedCards(scan: Scan, run: NumberRun): boolean {
+  if (!readsWithoutCorrections(scan, run)) return false; // taken-back digits: groups do not map to tokens
+  const cuts: number[] = [];
+  let acc = 0;
+  for (let g = 0; g < run.groups.length; g++) {
+    acc += run.groups[g]!.length;
+    if (
+      acc === 16 ||
+      (acc === 15 && run.groups[g + 1] !== undefined && acc + run.groups[g + 1]!.length > 16)
+    ) {
+      cuts.push(g + 1);
+      acc = 0;
+    } else if (acc > 16) return false;
+  }
+  if (acc !== 0 || cuts.length < 2) return false;
+  let firstTok = run.first;
+  let groupsBefore = 0;
+  for (const cut of cuts) {
+    const at = tokenAfterDigits(scan, run, cut);
+    if (!at) return false;
+    const digits = run.groups.slice(groupsBefore, cut).join('');
+    scan.spans.push({
+      ...spanOfTokens(scan, firstTok, at.lastOfHead, 'card', '[CARD]'),
+      luhn: luhnValid(digits),
+    });
+    firstTok = at.firstOfTail;
+    groupsBefore = cut;
+  }
+  return true;
+}
+
+/** Whether the run's tokens hold exactly its digits (nothing was taken back by a correction). */
+function readsWithoutCorrections(scan: Scan, run: NumberRun): boolean {
+  let digits = 0;
+  for (let j = run.first; j <= run.last; ) {
+    const item = readDigitItem(scan.tokens, j);
+    if (item) {
+      digits += item.digits.length;
+      j += item.used;
+    } else j++;
+  }
+  return digits === run.digits.length;
 }
 
 /** A run of card + expiry (+ code) said as one: split at group boundaries when the tail fits. */
@@ -838,8 +887,9 @@ function detectExpiryAndCode(scan: Scan): void {
     }
   }
   // A card followed straight away by "04/27" or by a short code: its expiry / code without a word.
+  const tokenEndingAt = new Map(tokens.map((t, index) => [t.end, index]));
   for (const card of cards) {
-    const lastTok = tokens.findIndex((t) => t.end === card.end);
+    const lastTok = tokenEndingAt.get(card.end) ?? -1;
     if (lastTok < 0) continue;
     let k = lastTok + 1;
     while (
@@ -1011,7 +1061,10 @@ function detectNationalIds(scan: Scan): void {
 
 // E-mails
 
-const WRITTEN_EMAIL_RE = /[\p{L}\d._%+-]+ ?@ ?[\p{L}\d-]+(?:\.[\p{L}\d-]+)+/gu;
+// Written addresses are found from each "@" outwards (a regex scanning for the local part first
+// would retry from every character of a long digit string: quadratic).
+const EMAIL_LOCAL_CHAR = /[\p{L}\d._%+-]/u;
+const EMAIL_DOMAIN_RE = /^ ?[\p{L}\d-]+(?:\.[\p{L}\d-]+)+/u;
 const TLDS = new Set([
   'com',
   'net',
@@ -1101,11 +1154,17 @@ const NOT_LOCAL = new Set([
 ]);
 
 function detectEmails(scan: Scan): void {
-  for (const m of scan.text.matchAll(WRITTEN_EMAIL_RE)) {
-    const start = m.index ?? 0;
-    let text = m[0];
-    while (text.endsWith('.') || text.endsWith('-')) text = text.slice(0, -1);
-    scan.spans.push({ start, end: start + text.length, key: 'email', label: '[EMAIL]' });
+  const { text } = scan;
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+    const localEnd = text[at - 1] === ' ' ? at - 1 : at;
+    let start = localEnd;
+    while (start > 0 && localEnd - start < 64 && EMAIL_LOCAL_CHAR.test(text[start - 1]!)) start--;
+    if (start === localEnd) continue;
+    const domain = EMAIL_DOMAIN_RE.exec(text.slice(at + 1, at + 256));
+    if (!domain) continue;
+    let end = at + 1 + domain[0].length;
+    while (text[end - 1] === '-') end--;
+    scan.spans.push({ start, end, key: 'email', label: '[EMAIL]' });
   }
   const { tokens } = scan;
   for (let i = 1; i < tokens.length; i++) {
@@ -1403,16 +1462,16 @@ export function redactText(text: string, options: RedactionOptions): RedactionRe
   if (options.addresses) detectAddresses(scan);
   if (scan.spans.length === 0) return { text, found };
 
-  // Keep the strongest of overlapping findings, then replace from the left.
-  const ordered = [...scan.spans].sort(
-    (a, b) => PRIORITY[b.key] - PRIORITY[a.key] || b.end - b.start - (a.end - a.start) || a.start - b.start,
-  );
+  // Of overlapping findings the strongest stays (then the longer): one sweep from the left, each
+  // finding compared with the last one kept (kept ones never overlap, so that is the only one).
+  const stronger = (a: Span, b: Span) =>
+    PRIORITY[a.key] - PRIORITY[b.key] || a.end - a.start - (b.end - b.start) || b.start - a.start;
   const kept: Span[] = [];
-  for (const s of ordered) {
-    if (kept.some((k) => s.start < k.end && k.start < s.end)) continue;
-    kept.push(s);
+  for (const s of [...scan.spans].sort((a, b) => a.start - b.start || b.end - a.end)) {
+    const last = kept[kept.length - 1];
+    if (!last || s.start >= last.end) kept.push(s);
+    else if (stronger(s, last) > 0) kept[kept.length - 1] = s;
   }
-  kept.sort((a, b) => a.start - b.start);
   let out = '';
   let at = 0;
   for (const s of kept) {
