@@ -136,6 +136,30 @@ describe('redactText', () => {
     expect(luhnValid('4242424242424242')).toBe(true);
   });
 
+  it("looks for another country's national ID only when the client selects that country", () => {
+    const text = 'my social insurance number is 130 692 544';
+    expect(redactText(text, ALL_ON).text).toBe(text);
+    const withCanada = redactText(text, { ...ALL_ON, nationalIdCountries: ['CA'] });
+    expect(withCanada.text).toBe('my social insurance number is [NATIONAL_ID]');
+    expect(withCanada.found).toMatchObject({ nationalId: 1, ssn: 0 });
+    // written 3-3-3 without a name: only when the Luhn check passes
+    expect(redactText('it is 130 692 545', { ...ALL_ON, nationalIdCountries: ['ca'] }).text).toBe(
+      'it is 130 692 545',
+    );
+  });
+
+  it('never redacts the call’s own numbers, however they are said, but does redact others', () => {
+    const keepNumbers = ['+14155552671', '+442079460958'];
+    const text = 'I’m on +1 415-555-2671, the office is 020 7946 0958, my wife is on 212 555 0199';
+    expect(redactText(text, { ...ALL_ON, keepNumbers }).text).toBe(
+      'I’m on +1 415-555-2671, the office is 020 7946 0958, my wife is on [PHONE]',
+    );
+  });
+
+  it('survives a pathological input (one 100,000-digit string) and finds nothing in it', () => {
+    expect(redactText('4'.repeat(100_000), ALL_ON).text).toHaveLength(100_000);
+  });
+
   it('leaves empty text and text without findings unchanged', () => {
     expect(redactText('', ALL_ON).text).toBe('');
     expect(redactText('hello there', ALL_ON).found.card).toBe(0);

@@ -9,10 +9,11 @@
  *   said next to it (or, for the code, named as one). They are kept apart from `[CARD]` rather
  *   than folded in because the text stays readable ("expiry [EXPIRY]") and the counts tell the
  *   client what a caller read out; all three belong to the one `cards` category.
- * - National IDs: each country's format carries its own well-known short label: `[SSN]` (US
- *   Social Security number), `[NI]` (UK National Insurance number). A country added to
- *   `NATIONAL_ID_FORMATS` brings its own label, or `[NATIONAL_ID]` when its number has no common
- *   short name. US and UK are on whenever `nationalIds` is; `nationalIdCountries` adds others.
+ * - National IDs: `[SSN]` (US Social Security number) and `[NI]` (UK National Insurance number),
+ *   the two the issue names, are on whenever `nationalIds` is; every other country's number is
+ *   `[NATIONAL_ID]` (found.nationalId), so the transcript view needs one more chip, not one per
+ *   country. A country is one entry of `NATIONAL_ID_FORMATS`, looked for when the client's
+ *   `nationalIdCountries` names it; Canada's SIN is the first.
  * - `[EMAIL]`, `[PHONE]` (never the call's own from/to numbers: `keepNumbers`), `[DOB]`, `[ADDRESS]`.
  *
  * Why no library (checked against the npm packages the issue names, installed and tried on
@@ -394,6 +395,11 @@ const CARD_CONTEXT = new Set([
 ]);
 /** A digit run after these is an identifier of something else, not a card or a phone. */
 const OTHER_NUMBER_CONTEXT = new Set([
+  // national IDs are their own category: not a phone when that one is off
+  'social',
+  'ssn',
+  'insurance',
+  'sin',
   'order',
   'tracking',
   'reference',
@@ -997,6 +1003,8 @@ export const NATIONAL_ID_FORMATS: NationalIdFormat[] = [
     label: '[SSN]',
     find(scan) {
       for (const run of scan.runs) {
+        const before = wordsBefore(scan.tokens, run.first, 6);
+        if (before.includes('insurance')) continue; // "social insurance number": Canada's, not an SSN
         const named =
           hasContext(scan.tokens, run.first, 6, SSN_CONTEXT) ||
           wordsBefore(scan.tokens, run.first, 6).join(' ').includes('s s n');
@@ -1049,6 +1057,25 @@ export const NATIONAL_ID_FORMATS: NationalIdFormat[] = [
           lastTok += 1 + gap;
         else if (!isNamed) continue;
         scan.spans.push(spanOfTokens(scan, firstTok, lastTok, 'ni', '[NI]'));
+      }
+    },
+  },
+  {
+    // Canada's Social Insurance Number: nine digits passing the Luhn check, never starting 0 or 8;
+    // said after "social insurance" / "SIN", or written 3-3-3 (a phone is 3-3-4).
+    country: 'CA',
+    key: 'nationalId',
+    label: '[NATIONAL_ID]',
+    find(scan) {
+      for (const run of scan.runs) {
+        if (run.digits.length !== 9) continue;
+        const before = wordsBefore(scan.tokens, run.first, 6);
+        const named =
+          before.join(' ').includes('insurance social') ||
+          scan.tokens.slice(Math.max(0, run.first - 6), run.first).some((t) => t.text === 'SIN');
+        const shaped = run.groups.map((g) => g.length).join('-') === '3-3-3';
+        if ((named || (shaped && luhnValid(run.digits))) && !/^[08]/.test(run.digits))
+          scan.spans.push(runSpan(scan, run, 'nationalId', '[NATIONAL_ID]'));
       }
     },
   },
