@@ -213,6 +213,8 @@ interface NumberRun {
   groups: string[];
   /** Written "+" or said "plus" just before: an international phone number. */
   plus: boolean;
+  /** Digits were taken back inside it: its groups no longer map one to one onto its tokens. */
+  corrected: boolean;
 }
 
 function matchPhrase(tokens: Token[], i: number, phrases: string[][]): number {
@@ -308,6 +310,10 @@ function findRuns(tokens: Token[]): NumberRun[] {
     let lastWasDigit = true;
     let j = i + item.used;
     let lastValid = j;
+    // a take-back counts only if digits follow it ("4242 4242 4242 4242, no wait, that's my old
+    // one" keeps all sixteen): until then the groups as they were are kept here
+    let beforeTakeBack: string[] | null = null;
+    let corrected = false;
     // the year of a written date ("04/27") stands alone
     const dateTail = tokens[first]!.kind === 'num' && tokens[first - 1]?.text === '/';
     for (;;) {
@@ -326,6 +332,7 @@ function findRuns(tokens: Token[]): NumberRun[] {
       }
       const restart = t.kind === 'word' ? matchPhrase(tokens, j, RESTART_PHRASES) : 0;
       if (restart) {
+        beforeTakeBack ??= [...groups];
         groups.length = 0;
         groupOpen = false;
         lastWasDigit = false;
@@ -335,7 +342,10 @@ function findRuns(tokens: Token[]): NumberRun[] {
       const correction = t.kind === 'word' ? matchPhrase(tokens, j, CORRECTION_PHRASES) : 0;
       if (correction) {
         // only a correction when the caller is mid-number: digits must follow (checked below)
-        if (lastWasDigit) groups.pop();
+        if (lastWasDigit) {
+          beforeTakeBack ??= [...groups];
+          groups.pop();
+        }
         groupOpen = false;
         lastWasDigit = false;
         j += correction;
@@ -353,6 +363,10 @@ function findRuns(tokens: Token[]): NumberRun[] {
       if (!next) break;
       if (t.kind === 'num' && tokens[j + 1]?.text === '/' && tokens[j + 2]?.kind === 'num') break; // "04/27": a date
 
+      if (beforeTakeBack) {
+        beforeTakeBack = null;
+        corrected = true;
+      }
       if (groupOpen && next.spoken && groups.length > 0) groups[groups.length - 1] += next.digits;
       else groups.push(next.digits);
       groupOpen = next.spoken;
@@ -361,11 +375,12 @@ function findRuns(tokens: Token[]): NumberRun[] {
       last = j - 1;
       lastValid = j;
     }
+    if (beforeTakeBack) groups.splice(0, groups.length, ...beforeTakeBack);
     const digits = groups.join('');
     const before = tokens[first - 1];
     const plus = before?.text === '+' || before?.lower === 'plus';
     if (digits.length > 0)
-      runs.push({ first, last, digits, groups: groups.filter((g) => g.length > 0), plus });
+      runs.push({ first, last, digits, groups: groups.filter((g) => g.length > 0), plus, corrected });
     i = Math.max(lastValid, first + 1);
   }
   return runs;
@@ -581,10 +596,12 @@ function detectCards(scan: Scan): void {
     if (n >= 13 && n <= 19) {
       if (allYears(run.groups)) continue;
       // A card said straight through with its expiry ("... 4242, oh four twenty-seven") splits off.
-      if (!(n > 16 && splitCardTail(scan, run)))
+      if (!(n > 16 && !run.corrected && splitCardTail(scan, run)))
         scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: luhnValid(run.digits) });
     } else if (n > 19) {
-      if (!splitCardTail(scan, run) && !splitRepeatedCards(scan, run) && context === 'card')
+      // digits taken back and re-said: someone reading out a card, whatever the count
+      if (run.corrected) scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: false });
+      else if (!splitCardTail(scan, run) && !splitRepeatedCards(scan, run) && context === 'card')
         scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: false });
     } else if (
       n >= 4 &&
@@ -1200,8 +1217,13 @@ function detectEmails(scan: Scan): void {
     let k = i + 1;
     let end = -1;
     const d = tokens[k];
-    if (d?.kind !== 'word') continue;
+    if (d?.kind !== 'word' || NOT_LOCAL.has(d.lower)) continue;
     k++;
+    // "mark jones law dot com": a domain said as words
+    for (let extra = 0; extra < 2 && tokens[k]?.kind === 'word' && tokens[k]!.lower !== 'dot'; extra++) {
+      if (NOT_LOCAL.has(tokens[k]!.lower)) break;
+      k++;
+    }
     for (;;) {
       const joiner = tokens[k];
       const part = tokens[k + 1];
@@ -1217,7 +1239,7 @@ function detectEmails(scan: Scan): void {
     if (end < 0) continue;
     // local part, walking back: words joined by "dot"/"underscore", or letters spelled one by one
     let first = i;
-    let j = i - 1;
+    let j = tokens[i - 1]?.text === ',' ? i - 2 : i - 1; // "greg, at fastmail dot com"
     const localOk = (t: Token | undefined) =>
       t !== undefined && (t.kind === 'word' || t.kind === 'num') && !NOT_LOCAL.has(t.lower);
     if (!localOk(tokens[j])) continue;
