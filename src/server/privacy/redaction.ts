@@ -245,7 +245,7 @@ function readDigitItem(tokens: Token[], i: number): { digits: string; used: numb
   if (unit !== undefined) {
     const next = tokens[i + 1];
     if (next?.lower === 'hundred') return readHundred(tokens, i + 2, unit, 2);
-    if (next?.lower === 'thousand') return { digits: `${unit}000`, used: 2, spoken: true };
+    if (next?.lower === 'thousand') return readThousand(tokens, i + 2, unit);
     return { digits: unit, used: 1, spoken: true };
   }
   const teen = TEENS[w];
@@ -271,6 +271,25 @@ function readDigitItem(tokens: Token[], i: number): { digits: string; used: numb
     return null;
   }
   return null;
+}
+
+/**
+ * "four thousand", "four thousand two hundred forty-two" (a transcriber's way of writing 4242),
+ * "two thousand and nineteen".
+ */
+function readThousand(tokens: Token[], j: number, lead: string) {
+  let k = j;
+  if (tokens[k]?.lower === 'and') k++;
+  const t = tokens[k];
+  const rest = t?.kind === 'word' && !REPEATS[t.lower] ? readDigitItem(tokens, k) : null;
+  if (
+    rest &&
+    rest.digits.length <= 3 &&
+    (rest.digits.length === 3) === (tokens[k + 1]?.lower === 'hundred')
+  ) {
+    return { digits: lead + rest.digits.padStart(3, '0'), used: 2 + (k - j) + rest.used, spoken: true };
+  }
+  return { digits: `${lead}000`, used: 2, spoken: true };
 }
 
 /** "four hundred", "four hundred twenty-seven", "one hundred and five". */
