@@ -564,12 +564,15 @@ function tokenAfterDigits(
   scan: Scan,
   run: NumberRun,
   groupCount: number,
+  /** Where to start reading and how many groups lie before it (a split in several cuts goes on). */
+  from = run.first,
+  groupsBefore = 0,
 ): { lastOfHead: number; firstOfTail: number } | null {
   // Re-read the run's tokens, counting groups the same way findRuns did, without corrections
   // (a split is only tried on runs without them).
-  const digits = run.groups.slice(0, groupCount).join('').length;
+  const digits = run.groups.slice(groupsBefore, groupCount).join('').length;
   let seen = 0;
-  let j = run.first;
+  let j = from;
   while (j <= run.last) {
     const item = readDigitItem(scan.tokens, j);
     if (item) {
@@ -685,7 +688,7 @@ function splitRepeatedCards(scan: Scan, run: NumberRun): boolean {
   let firstTok = run.first;
   let groupsBefore = 0;
   for (const cut of cuts) {
-    const at = tokenAfterDigits(scan, run, cut);
+    const at = tokenAfterDigits(scan, run, cut, firstTok, groupsBefore);
     if (!at) return false;
     const digits = run.groups.slice(groupsBefore, cut).join('');
     scan.spans.push({
@@ -899,10 +902,22 @@ const EXPIRY_WORDS = new Set([
 
 function detectExpiryAndCode(scan: Scan): void {
   const { tokens } = scan;
-  const cards = scan.spans.filter((s) => s.key === 'card');
+  const cards = scan.spans.filter((s) => s.key === 'card').sort((a, b) => a.start - b.start);
+  /** Whether a card was said within 250 characters of this token (binary search: many cards stay linear). */
   const nearCard = (index: number) => {
     const pos = tokens[index]!.start;
-    return cards.some((c) => Math.abs(c.end - pos) < 250 || Math.abs(c.start - pos) < 250);
+    let lo = 0;
+    let hi = cards.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cards[mid]!.start < pos) lo = mid + 1;
+      else hi = mid;
+    }
+    const after = cards[lo];
+    const before = cards[lo - 1];
+    return (
+      (after !== undefined && after.start - pos < 250) || (before !== undefined && pos - before.end < 250)
+    );
   };
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
