@@ -178,6 +178,15 @@ const REPEATS: Record<string, number> = { double: 2, triple: 3 };
 /** Transcribers hear "four" as "for" and "two" as "to": a digit only between two spoken digits. */
 const WEAK_UNITS: Record<string, string> = { for: '4', to: '2', too: '2' };
 const FILLERS = new Set(['um', 'uh', 'uhh', 'umm', 'uhm', 'er', 'erm', 'ah', 'hmm', 'hm', 'mm', 'mhm']);
+/** Said between groups of a number being dictated ("four two four two space four two ..."). */
+const SPOKEN_SEPARATORS = new Set(['space', 'dash', 'hyphen']);
+
+/** "Caller:", "Agent:", "User:": a speaker's label in a transcript, at token k. */
+function isSpeakerLabel(tokens: Token[], k: number): boolean {
+  return (
+    tokens[k]?.kind === 'word' && tokens[k + 1]?.text === ':' && (k === 0 || tokens[k - 1]!.kind === 'punct')
+  );
+}
 /** Punctuation that may sit inside a number as said or transcribed. */
 const RUN_PUNCT = new Set([',', '.', '-', '–', '—', '…', '(', ')']);
 /** Words that take back the group just said ("four two four, sorry, four two four two"). */
@@ -344,7 +353,7 @@ function findRuns(tokens: Token[]): NumberRun[] {
         j++;
         continue;
       }
-      if (t.kind === 'word' && FILLERS.has(t.lower)) {
+      if (t.kind === 'word' && (FILLERS.has(t.lower) || SPOKEN_SEPARATORS.has(t.lower))) {
         groupOpen = false;
         j++;
         continue;
@@ -858,10 +867,14 @@ function readDate(tokens: Token[], i: number, leadIn: number): { first: number; 
   let skipped = 0;
   while (tokens[k] && skipped < leadIn && !isDateCore(tokens[k]!)) {
     const t = tokens[k]!;
-    if (!(LEAD.has(t.lower) || t.text === ':' || t.text === ',' || t.text === '-' || t.text === '.'))
-      return null;
-    k++;
     skipped++;
+    // the agent asks, the caller answers: "... and the expiration? Caller: oh nine, twenty-six"
+    if (isSpeakerLabel(tokens, k)) {
+      k += 2;
+      continue;
+    }
+    if (!(LEAD.has(t.lower) || [':', ',', '-', '.', '?'].includes(t.text))) return null;
+    k++;
   }
   if (!tokens[k] || !isDateCore(tokens[k]!)) return null;
   const first = k;
@@ -943,6 +956,15 @@ function detectExpiryAndCode(scan: Scan): void {
         scan.spans.push(runSpan(scan, run, 'cvc', '[CVC]'));
     }
   }
+  // "... and 123 on the back": a code named after it is said, next to a card
+  for (const run of scan.runs) {
+    if (run.digits.length !== 3 && run.digits.length !== 4) continue;
+    const k = run.last + 1;
+    if (tokens[k]?.lower !== 'on' || !['back', 'reverse', 'front'].includes(tokens[k + 2]?.lower ?? ''))
+      continue;
+    if (tokens[k + 1]?.lower === 'the' && nearCard(run.first))
+      scan.spans.push(runSpan(scan, run, 'cvc', '[CVC]'));
+  }
   // A card followed straight away by "04/27" or by a short code: its expiry / code without a word.
   const tokenEndingAt = new Map(tokens.map((t, index) => [t.end, index]));
   for (const card of cards) {
@@ -992,7 +1014,7 @@ function codePhraseEnd(tokens: Token[], i: number): number {
     let k = i + 1;
     if (tokens[k]?.lower === 'on' || tokens[k]?.lower === 'at') k++;
     if (tokens[k]?.lower === 'the') k++;
-    if (tokens[k]?.lower === 'back' || tokens[k]?.lower === 'reverse') return k;
+    if (['back', 'reverse', 'front'].includes(tokens[k]?.lower ?? '')) return k;
   }
   return -1;
 }
@@ -1022,7 +1044,8 @@ function nextRun(scan: Scan, i: number, window: number): NumberRun | null {
     const run = scan.runByFirst.get(k);
     if (run) return run;
     const t = scan.tokens[k]!;
-    if (!(t.kind === 'punct' || SMALL.has(t.lower))) return null;
+    if (isSpeakerLabel(scan.tokens, k)) k++;
+    else if (!(t.kind === 'punct' || SMALL.has(t.lower))) return null;
   }
   return null;
 }
@@ -1481,6 +1504,8 @@ function detectAddresses(scan: Scan): void {
     let j = i - 1;
     let names = 0;
     while (j >= 0 && names < 4) {
+      // "123 N. Main St.": the full stop of an initial
+      if (tokens[j]!.text === '.' && tokens[j - 1]?.kind === 'word' && tokens[j - 1]!.text.length === 1) j--;
       const n = tokens[j]!;
       if (n.kind !== 'word' || NOT_STREET_NAME.has(n.lower) || readDigitItem(tokens, j)) break;
       if (n.text[0] === n.lower[0] && scan.hasCapitals) break; // a transcript with capitals writes street names so
