@@ -19,11 +19,12 @@
  * Why no library (checked against the npm packages the issue names, installed and tried on
  * spoken examples, November 2026): `@openredaction/openredaction` has hundreds of written-form
  * patterns but found no spoken card ("four two four two ...") nor spelled e-mail, and labelled an
- * order number and every word of a spoken phone number as Instagram users; `redact-pii` is regexes
- * for written forms and pulls in Google's DLP client; `words-to-numbers` knows neither "oh" nor
- * "double", turns "dot" into 0 and depends on babel-runtime 6; `card-validator` validates typed card
- * fields (its Luhn check is five lines, below). Spoken numbers are the hard part and none of
- * them does it, so this module reads the words itself. libphonenumber-js (already a dependency)
+ * order number and every word of a spoken phone number as Instagram users; `redact-pii` (regexes
+ * for written forms, Google's DLP client as a dependency) missed the same spoken card and e-mail,
+ * took "john" for a name and a 13-digit order number for a phone; `words-to-numbers` knows
+ * neither "oh" nor "double", turns "dot" into 0 and depends on babel-runtime 6; `card-validator`
+ * validates typed card fields (its Luhn check is five lines, below). Spoken numbers are the hard
+ * part and none of them does it, so this module reads the words itself. libphonenumber-js (already a dependency)
  * tells a phone number from other digit runs and normalises the call's own numbers.
  *
  * How: the text is cut into tokens once; a linear pass reads every "number run" (digits written or
