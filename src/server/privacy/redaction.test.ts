@@ -181,4 +181,12 @@ describe('redactValue', () => {
     });
     expect(found).toMatchObject({ card: 1, email: 2, phone: 1 });
   });
+
+  it("keeps a provider's epoch-millisecond timestamp string, but not a card sent as a field", () => {
+    const { value } = redactValue(
+      { startedAt: '1764239999000', card: '4242424242424242', n: 1764239999000 },
+      ALL_ON,
+    );
+    expect(value).toEqual({ startedAt: '1764239999000', card: '[CARD]', n: 1764239999000 });
+  });
 });

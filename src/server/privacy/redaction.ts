@@ -1593,6 +1593,8 @@ export function redactText(text: string, options: RedactionOptions): RedactionRe
   return { text: out, found };
 }
 
+const EPOCH_MS_RE = /^1\d{12}$/;
+
 /**
  * Redacts every string inside a JSON value (stored provider payloads, variables, analysis),
  * keeping keys and the shape; numbers, booleans and null pass unchanged. `found` is added into.
@@ -1604,6 +1606,9 @@ export function redactValue(
 ): { value: unknown; found: RedactionFound } {
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
+      // A provider's epoch-milliseconds timestamp written as a string ("1764239999000", 2001 to
+      // 2033) is 13 digits too; no card number is sent as a payload field on its own like that.
+      if (EPOCH_MS_RE.test(v)) return v;
       const r = redactText(v, options);
       for (const key of Object.keys(found) as (keyof RedactionFound)[]) found[key] += r.found[key];
       return r.text;
