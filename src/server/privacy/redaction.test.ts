@@ -160,6 +160,18 @@ describe('redactText', () => {
     expect(redactText('4'.repeat(100_000), ALL_ON).text).toHaveLength(100_000);
   });
 
+  it('is idempotent: redacting redacted text finds nothing more (re-redaction runs over stored text)', () => {
+    for (const c of POSITIVES) {
+      const once = run(c.text, c.keepNumbers);
+      const twice = run(once.text, c.keepNumbers);
+      expect(twice.text, c.text).toBe(once.text);
+      expect(
+        Object.values(twice.found).every((n) => n === 0),
+        c.text,
+      ).toBe(true);
+    }
+  });
+
   it('leaves empty text and text without findings unchanged', () => {
     expect(redactText('', ALL_ON).text).toBe('');
     expect(redactText('hello there', ALL_ON).found.card).toBe(0);
