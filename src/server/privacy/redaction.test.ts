@@ -160,6 +160,29 @@ describe('redactText', () => {
     expect(redactText('4'.repeat(100_000), ALL_ON).text).toHaveLength(100_000);
   });
 
+  it("never writes a category's labels when that category is off", () => {
+    const option: Record<CorpusCategory, keyof RedactionOptions> = {
+      card: 'cards',
+      nationalId: 'nationalIds',
+      email: 'emails',
+      phone: 'phones',
+      dob: 'dates',
+      address: 'addresses',
+    };
+    const labels: Record<CorpusCategory, string[]> = {
+      card: ['[CARD]', '[EXPIRY]', '[CVC]'],
+      nationalId: ['[SSN]', '[NI]', '[NATIONAL_ID]'],
+      email: ['[EMAIL]'],
+      phone: ['[PHONE]'],
+      dob: ['[DOB]'],
+      address: ['[ADDRESS]'],
+    };
+    for (const c of POSITIVES) {
+      const off = redactText(c.text, { ...ALL_ON, [option[c.category]]: false, keepNumbers: c.keepNumbers });
+      for (const label of labels[c.category]) expect(off.text, c.text).not.toContain(label);
+    }
+  });
+
   it('is idempotent: redacting redacted text finds nothing more (re-redaction runs over stored text)', () => {
     for (const c of POSITIVES) {
       const once = run(c.text, c.keepNumbers);
