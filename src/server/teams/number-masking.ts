@@ -55,13 +55,44 @@ const INTERNATIONAL = /\+\d{7,15}(?!\d)/g;
  */
 export function numberMasker(numbers: readonly string[]): (text: string) => string {
   const rules = [...new Set(numbers)].flatMap((number) => {
-    const pattern = patternOf(number);
-    return pattern ? [{ pattern, masked: maskPhoneNumber(number) }] : [];
+    const rule = ruleOf(number);
+    return rule ? [rule] : [];
   });
   return (text) =>
-    rules
-      .reduce((out, { pattern, masked }) => out.replace(pattern, masked), text)
-      .replace(INTERNATIONAL, (number) => maskPhoneNumber(number));
+    // Most of a call's strings (names, outcomes, most sentences) hold no digit: nothing to find.
+    HAS_DIGIT.test(text)
+      ? rules
+          .reduce((out, { pattern, masked }) => out.replace(pattern, masked), text)
+          .replace(INTERNATIONAL, (number) => maskPhoneNumber(number))
+      : text;
+}
+
+const HAS_DIGIT = /\d/;
+
+interface MaskRule {
+  pattern: RegExp;
+  masked: string;
+}
+
+/**
+ * Each number's pattern, built once: parsing a number and compiling its pattern cost more than
+ * masking a page of calls with it, and a client's own numbers (the agent's line) and its callers
+ * repeat from row to row. Bounded: the oldest entry goes first.
+ */
+const rules = new Map<string, MaskRule | null>();
+const RULES_KEPT = 5_000;
+
+function ruleOf(number: string): MaskRule | null {
+  const known = rules.get(number);
+  if (known !== undefined) return known;
+  const pattern = patternOf(number);
+  const rule = pattern ? { pattern, masked: maskPhoneNumber(number) } : null;
+  if (rules.size >= RULES_KEPT) {
+    const oldest = rules.keys().next();
+    if (!oldest.done) rules.delete(oldest.value);
+  }
+  rules.set(number, rule);
+  return rule;
 }
 
 /** A value that is a phone number and nothing else, however written ("(213) 555-0127"). */
