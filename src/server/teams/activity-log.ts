@@ -37,12 +37,31 @@ function linesOf(db: Kysely<Database>, clientId: string, filter: ActivityFilter)
     .$if(filter.action !== undefined, (q) => q.where('a.action', '=', filter.action ?? ''));
 }
 
-function withNames(db: Kysely<Database>, clientId: string, filter: ActivityFilter) {
-  return linesOf(db, clientId, filter)
-    .leftJoin('client_users as u', (join) =>
-      join.onRef('u.id', '=', 'a.user_id').on('u.client_id', '=', clientId),
-    )
-    .select(['a.id', 'a.at', 'a.user_id', 'a.action', 'a.detail', 'u.name as user_name']);
+function lines(db: Kysely<Database>, clientId: string, filter: ActivityFilter) {
+  return linesOf(db, clientId, filter).select(['a.id', 'a.at', 'a.user_id', 'a.action', 'a.detail']);
+}
+
+/**
+ * The people's names for the rows read, in one query for those rows only. A join in the page's
+ * own query let PostgreSQL's planner join and sort the client's whole year of lines before taking
+ * a page (bench --teams: 177 ms p50 over 200,000 lines, against 0.8 ms for the page alone).
+ */
+async function withNames(
+  db: Kysely<Database>,
+  clientId: string,
+  rows: Omit<LineRow, 'user_name'>[],
+): Promise<LineRow[]> {
+  const ids = [...new Set(rows.flatMap((r) => (r.user_id ? [r.user_id] : [])))];
+  const users = ids.length
+    ? await db
+        .selectFrom('client_users')
+        .select(['id', 'name'])
+        .where('client_id', '=', clientId)
+        .where('id', 'in', ids)
+        .execute()
+    : [];
+  const names = new Map(users.map((u) => [u.id, u.name]));
+  return rows.map((r) => ({ ...r, user_name: (r.user_id && names.get(r.user_id)) || null }));
 }
 
 function parseDetail(text: string | null): Record<string, unknown> | null {
@@ -110,8 +129,8 @@ export async function activityPage(
   page: number,
   limit: number,
 ): Promise<{ items: ActivityItem[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    withNames(db, clientId, filter)
+  const [lineRows, count] = await Promise.all([
+    lines(db, clientId, filter)
       .orderBy('a.at', 'desc')
       .orderBy('a.id', 'desc')
       .limit(limit)
@@ -121,6 +140,7 @@ export async function activityPage(
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow(),
   ]);
+  const rows = await withNames(db, clientId, lineRows);
   const removed = await removedNames(db, clientId, rows);
   return { items: rows.map((r) => toItem(r, removed)), total: Number(count.n) };
 }
@@ -135,7 +155,7 @@ export async function* activityBatches(
   let after: { at: number; id: string } | null = null;
   for (;;) {
     const from: { at: number; id: string } | null = after;
-    const rows: LineRow[] = await withNames(db, clientId, filter)
+    const lineRows = await lines(db, clientId, filter)
       .$if(from !== null, (q) =>
         q.where((eb) =>
           eb.or([
@@ -148,7 +168,8 @@ export async function* activityBatches(
       .orderBy('a.id', 'desc')
       .limit(batch)
       .execute();
-    if (rows.length === 0) return;
+    if (lineRows.length === 0) return;
+    const rows = await withNames(db, clientId, lineRows);
     const removed = await removedNames(db, clientId, rows);
     yield rows.map((r) => toItem(r, removed));
     if (rows.length < batch) return;
