@@ -26,6 +26,7 @@ import * as sessionDevices from './migrations/023_session_devices';
 import * as numberPrivacy from './migrations/024_number_privacy';
 import * as userNotificationChoices from './migrations/025_user_notification_choices';
 import * as agencyBrand from './migrations/026_agency_brand';
+import * as activityLogOrder from './migrations/027_activity_log_order';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '024_number_privacy': numberPrivacy,
   '025_user_notification_choices': userNotificationChoices,
   '026_agency_brand': agencyBrand,
+  '027_activity_log_order': activityLogOrder,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
