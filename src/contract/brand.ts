@@ -72,6 +72,9 @@ export const BrandSettings = z.object({
 });
 export type BrandSettings = z.infer<typeof BrandSettings>;
 
+/** Every setting's name: what the admin's form edits and a test saves and puts back. */
+export const BRAND_SETTING_FIELDS = BrandSettings.keyof().options;
+
 /** PUT /api/admin/brand: the fields to change; the answer is the whole brand. */
 export const BrandUpdate = BrandSettings.partial()
   .strict()

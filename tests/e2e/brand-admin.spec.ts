@@ -18,23 +18,10 @@ import { expectNoSeriousA11yViolations } from './support/axe';
 import { ADMIN, BASE_URL } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';
 import { expectToast } from './support/toast';
+import { BRAND_SETTING_FIELDS } from '../../src/contract/brand';
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 test.use({ contextOptions: { reducedMotion: 'reduce' } });
-
-const SETTING_KEYS = [
-  'name',
-  'primaryColor',
-  'accentColor',
-  'supportEmail',
-  'supportPhone',
-  'supportUrl',
-  'loginHeadline',
-  'loginText',
-  'footerText',
-  'emailSenderName',
-  'emailReplyTo',
-] as const;
 
 let admin: APIRequestContext;
 let before: Record<string, unknown>;
@@ -46,7 +33,7 @@ test.beforeAll(async ({ playwright }) => {
   });
   expect(login.status()).toBe(200);
   const saved = await (await admin.get('/api/admin/brand')).json();
-  before = Object.fromEntries(SETTING_KEYS.map((key) => [key, saved[key]]));
+  before = Object.fromEntries(BRAND_SETTING_FIELDS.map((key) => [key, saved[key]]));
 });
 
 test.afterAll(async () => {

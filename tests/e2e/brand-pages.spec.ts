@@ -20,6 +20,7 @@ import { clientSession, loginClientApi, placeTestCall } from './support/api';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { ADMIN, BASE_URL, CLIENT } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';
+import { BRAND_SETTING_FIELDS } from '../../src/contract/brand';
 
 // Many pages, each checked at two widths.
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
@@ -38,20 +39,6 @@ const BRAND = {
   loginText: 'Your calls, answered by our voice agents, in one place.',
   footerText: 'Northwind Voice · 1 Harbour Road, Seattle',
 };
-const SETTING_KEYS = [
-  'name',
-  'primaryColor',
-  'accentColor',
-  'supportEmail',
-  'supportPhone',
-  'supportUrl',
-  'loginHeadline',
-  'loginText',
-  'footerText',
-  'emailSenderName',
-  'emailReplyTo',
-] as const;
-
 let admin: APIRequestContext;
 let before: Record<string, unknown>;
 
@@ -72,7 +59,7 @@ test.beforeAll(async ({ playwright }) => {
   });
   expect(login.status()).toBe(200);
   const saved = await (await admin.get('/api/admin/brand')).json();
-  before = Object.fromEntries(SETTING_KEYS.map((key) => [key, saved[key]]));
+  before = Object.fromEntries(BRAND_SETTING_FIELDS.map((key) => [key, saved[key]]));
 
   const put = await admin.put('/api/admin/brand', { data: BRAND });
   expect(put.status()).toBe(200);

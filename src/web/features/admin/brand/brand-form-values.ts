@@ -4,24 +4,12 @@
  * fields that differ from what is saved.
  */
 import type { z } from 'zod';
-import type { AdminBrand, BrandSettings } from '../../../../contract/brand';
+import { type AdminBrand, BRAND_SETTING_FIELDS, type BrandSettings } from '../../../../contract/brand';
 
 export type BrandFormInput = z.input<typeof BrandSettings>;
 export type BrandField = keyof BrandSettings;
 
-export const BRAND_FIELDS = [
-  'name',
-  'primaryColor',
-  'accentColor',
-  'supportEmail',
-  'supportPhone',
-  'supportUrl',
-  'loginHeadline',
-  'loginText',
-  'footerText',
-  'emailSenderName',
-  'emailReplyTo',
-] as const satisfies readonly BrandField[];
+export const BRAND_FIELDS = BRAND_SETTING_FIELDS;
 
 export function isBrandField(name: string): name is BrandField {
   return (BRAND_FIELDS as readonly string[]).includes(name);
