@@ -3,7 +3,8 @@
  * start_timestamp, end_timestamp and call_status, sort_order, limit, pagination_key → {items,
  * has_more, pagination_key}; a call that never connected has no start_timestamp, so a filter on
  * it leaves the call out, as a filter on a missing field does),
- * GET /v2/get-call/{call_id}, GET /get-agent/{agent_id}, with the API key as a Bearer token;
+ * GET /v2/get-call/{call_id}, DELETE /v2/delete-call/{call_id} (204, the call gone afterwards;
+ * issue 38), GET /get-agent/{agent_id}, with the API key as a Bearer token;
  * public recording URLs; and the call_started, call_ended and call_analyzed webhooks signed the
  * way Retell's SDK verifies them (X-Retell-Signature: v=<ms>,d=<hex HMAC-SHA256 of body + ms>,
  * keyed with the account's API key). Shapes follow Retell's published API reference.
@@ -163,6 +164,18 @@ export async function startRetellSim(opts: { port?: number; host?: string } = {}
     const calls = account(request);
     if (!calls) return retellError(reply, 401, 'API key is invalid');
     return calls.get(request.params.id) ?? retellError(reply, 404, 'Call not found');
+  });
+
+  /**
+   * Retell's deleteCall: 204 and no body. Its document lists no 404 for this operation; an id the
+   * key cannot see is its 422 with the documented message.
+   */
+  app.delete<{ Params: { id: string } }>('/v2/delete-call/:id', async (request, reply) => {
+    const calls = account(request);
+    if (!calls) return retellError(reply, 401, 'API key is invalid');
+    if (!calls.delete(request.params.id))
+      return retellError(reply, 422, 'Cannot find requested asset under given api key.');
+    return reply.code(204).send();
   });
 
   app.get<{ Params: { id: string } }>('/get-agent/:id', async (request, reply) => {

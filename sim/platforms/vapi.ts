@@ -1,6 +1,7 @@
 /**
  * A local stand-in for Vapi (issue 18): GET /call (newest first, createdAt filters, limit),
- * GET /call/{id}, GET /assistant/{id}, GET /phone-number/{id} with the private key as a Bearer
+ * GET /call/{id}, DELETE /call/{id} (200 with the deleted call, which is gone afterwards; issue
+ * 38), GET /assistant/{id}, GET /phone-number/{id} with the private key as a Bearer
  * token, Vapi's error bodies, public recording URLs, and server messages (status-update,
  * end-of-call-report) posted to a server URL signed as its credential would: by default an HMAC
  * credential left at Vapi's defaults (HmacAuthenticationPlan: x-signature = hex HMAC-SHA256 of
@@ -200,6 +201,24 @@ export async function startVapiSim(opts: { port?: number; host?: string } = {}):
     const call = calls.get(request.params.id);
     return call ?? vapiError(reply, 404, 'Call not found');
   });
+
+  /**
+   * Vapi's CallController_deleteCallData: a JSON body (DeleteCallDTO) whose `ids` would make it an
+   * asynchronous bulk delete, which this stand-in does not do (400, so no test believes it did).
+   */
+  app.delete<{ Params: { id: string }; Body: { ids?: unknown } | null }>(
+    '/call/:id',
+    async (request, reply) => {
+      const calls = account(request);
+      if (!calls) return vapiError(reply, 401, 'Invalid Key.');
+      if (request.body?.ids !== undefined) return vapiError(reply, 400, 'bulk delete is not simulated');
+      if (!UUID.test(request.params.id)) return vapiError(reply, 400, 'id must be a UUID');
+      const call = calls.get(request.params.id);
+      if (!call) return vapiError(reply, 404, 'Call not found');
+      calls.delete(call.id);
+      return call;
+    },
+  );
 
   app.get<{ Params: { id: string } }>('/assistant/:id', async (request, reply) => {
     if (!account(request)) return vapiError(reply, 401, 'Invalid Key.');

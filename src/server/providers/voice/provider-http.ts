@@ -105,6 +105,11 @@ export interface SendOptions {
   json?: unknown;
   /** …unless it only reads (Retell's list-calls is a POST). */
   readOnly?: boolean;
+  /**
+   * A removal (with or without a JSON body). Retried like a GET: a DELETE sent twice ends the
+   * same way, the second answering that the thing is gone.
+   */
+  method?: 'DELETE';
 }
 
 export interface SendResult {
@@ -133,6 +138,16 @@ export interface ProviderHttp {
     missing: readonly number[],
     query?: Record<string, string | undefined>,
   ): Promise<{ json: unknown; status: number } | null>;
+  /**
+   * DELETE what `path` names: 'deleted' on a 2xx (its body unread), 'not_found' when the provider
+   * answers one of `missing`, the typed errors for the rest. `json`: a body the provider requires.
+   */
+  deleteAt(
+    apiKey: string,
+    path: string,
+    missing: readonly number[],
+    json?: unknown,
+  ): Promise<'deleted' | 'not_found'>;
   /** Streams audio from a URL the provider gave for a call's recording (no key is sent there). */
   streamUrl(url: string, range?: string): Promise<RecordingStream>;
 }
@@ -165,7 +180,8 @@ export function createProviderHttp(
     return Math.max(jittered, retryAfter ?? 0);
   }
 
-  const retriesFor = (opts: SendOptions) => (opts.json === undefined || opts.readOnly ? maxRetries : 0);
+  const retriesFor = (opts: SendOptions) =>
+    opts.method === 'DELETE' || opts.json === undefined || opts.readOnly ? maxRetries : 0;
 
   /**
    * Waits for a slot for this key, then tries up to 1 + maxRetries times. Returns any
@@ -191,7 +207,7 @@ export function createProviderHttp(
         let response: Response;
         try {
           response = await fetch(url, {
-            method: opts.json === undefined ? 'GET' : 'POST',
+            method: opts.method ?? (opts.json === undefined ? 'GET' : 'POST'),
             headers: {
               ...headers,
               ...(opts.json === undefined ? {} : { 'content-type': 'application/json' }),
@@ -287,6 +303,14 @@ export function createProviderHttp(
         throw unexpected(status);
       }
       return { json: await readJson(result), status };
+    },
+    async deleteAt(apiKey, path, missing, json) {
+      const result = await send(apiKey, path, { method: 'DELETE', json });
+      const { status } = result.response;
+      await discard(result);
+      if (missing.includes(status)) return 'not_found';
+      if (!result.response.ok) throw unexpected(status);
+      return 'deleted';
     },
     async streamUrl(url, range) {
       let target: URL;

@@ -1,10 +1,18 @@
 /**
  * The real Retell adapter against its stand-in (sim/platforms/retell.ts): a call that never
  * connected has no start_timestamp, so a listing filtered by start time leaves it out; the sync's
- * listing still brings it (issue 33.7), once, dated by its end.
+ * listing still brings it (issue 33.7), once, dated by its end. Deleting a call (issue 38).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RetellSim, startRetellSim } from '../../../../sim/platforms/retell';
+import {
+  ProviderAuthError,
+  ProviderNotFoundError,
+  ProviderUnavailableError,
+  VoiceProviderError,
+} from './errors';
 import { createRetellProvider } from './retell';
 import type { ListCallsQuery, NormalizedCall } from './types';
 
@@ -61,5 +69,74 @@ describe('listCalls since a date', () => {
     sim.addCalls(KEY, { count: 2 });
     sim.addCalls(KEY, { count: 2, notConnected: true });
     expect(await listAll({})).toHaveLength(4);
+  });
+});
+
+describe('deleteCall (issue 38)', () => {
+  it('deletes the call at Retell (204), and Retell no longer has it', async () => {
+    const [call, kept] = sim.addCalls(KEY, { count: 2 });
+    const voice = retell();
+    expect(await voice.deleteCall?.(KEY, call.call_id)).toBe('deleted');
+    await expect(voice.getCall(KEY, call.call_id)).rejects.toBeInstanceOf(ProviderNotFoundError);
+    expect((await listAll({})).map((c) => c.providerCallId)).toEqual([kept.call_id]);
+  });
+
+  it('answers not_found for a call Retell does not have (its documented 422) or deleted already', async () => {
+    const [call] = sim.addCalls(KEY, { count: 1 });
+    const voice = retell();
+    expect(await voice.deleteCall?.(KEY, 'call_0000000000000000000000000000')).toBe('not_found');
+    expect(await voice.deleteCall?.(KEY, call.call_id)).toBe('deleted');
+    expect(await voice.deleteCall?.(KEY, call.call_id)).toBe('not_found');
+    expect(await voice.deleteCall?.(KEY, '../v2/list-calls')).toBe('not_found');
+    expect(sim.requests()).toBe(3);
+  });
+
+  it('throws the provider errors for a refused key and a Retell that keeps failing', async () => {
+    const [call] = sim.addCalls(KEY, { count: 1 });
+    await expect(retell().deleteCall?.('key_wrong', call.call_id)).rejects.toBeInstanceOf(ProviderAuthError);
+    sim.setMode('500');
+    await expect(retell().deleteCall?.(KEY, call.call_id)).rejects.toBeInstanceOf(ProviderUnavailableError);
+    expect(sim.accounts.get(KEY)?.has(call.call_id)).toBe(true);
+  });
+
+  it('reads a 404 as not found too, and throws a 400 rather than take the call for gone', async () => {
+    let status = 404;
+    const other = createServer((_request, response) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ status: 'error', message: 'Invalid request format' }));
+    });
+    await new Promise<void>((listening) => other.listen(0, '127.0.0.1', listening));
+    try {
+      const { port } = other.address() as AddressInfo;
+      const voice = createRetellProvider({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0 });
+      expect(await voice.deleteCall?.(KEY, 'call_1')).toBe('not_found');
+      status = 400;
+      const failure = await voice.deleteCall?.(KEY, 'call_1').catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(VoiceProviderError);
+      expect(failure).toMatchObject({ code: 'provider_error', upstreamStatus: 400 });
+    } finally {
+      await new Promise((closed) => other.close(closed));
+    }
+  });
+
+  it('the stand-in answers as Retell documents: 204 without a body, 422 and 401 in Retell’s error body', async () => {
+    const [call] = sim.addCalls(KEY, { count: 1 });
+    const del = (id: string, key = KEY) =>
+      fetch(`${sim.url}/v2/delete-call/${id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${key}` },
+      });
+    const deleted = await del(call.call_id);
+    expect(deleted.status).toBe(204);
+    expect(await deleted.text()).toBe('');
+    const missing = await del(call.call_id);
+    expect(missing.status).toBe(422);
+    expect(await missing.json()).toEqual({
+      status: 'error',
+      message: 'Cannot find requested asset under given api key.',
+    });
+    const refused = await del(call.call_id, 'key_wrong');
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ status: 'error' });
   });
 });

@@ -4,7 +4,8 @@
  * list is retired), oldest first from the start date, paged by Retell's pagination_key; recordings
  * are streamed from the call's recording_url. A call that never connected has no start_timestamp,
  * so a listing since a date is read in two passes: the calls started since then, then the ones
- * that never connected and ended since then (issue 33.7).
+ * that never connected and ended since then (issue 33.7). A call is deleted by
+ * DELETE /v2/delete-call/{call_id} (issue 38).
  */
 import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
 import { ProviderNotFoundError, VoiceProviderError } from './errors';
@@ -49,7 +50,7 @@ function readCursor(cursor: string | undefined): RetellCursor {
 
 export function createRetellProvider(options: ProviderHttpOptions): VoiceProvider {
   const http = createProviderHttp(options, (apiKey) => ({ authorization: `Bearer ${apiKey}` }));
-  const { send, readJson, discard, unexpected, getJson } = http;
+  const { send, readJson, discard, unexpected, getJson, deleteAt } = http;
   const cachedName = createNameCache();
 
   async function getCall(apiKey: string, callId: string): Promise<{ call: NormalizedCall; raw: unknown }> {
@@ -123,6 +124,20 @@ export function createRetellProvider(options: ProviderHttpOptions): VoiceProvide
     },
 
     getCall,
+
+    /**
+     * DELETE /v2/delete-call/{call_id}, checked against Retell's OpenAPI document (operation
+     * deleteCall, docs.retellai.com/api-references/delete-call and tryAGI/RetellAI's copy,
+     * 2026-04-01) and its TypeScript SDK (RetellAI/retell-typescript-sdk, call.delete, 2026-07-31):
+     * Bearer key, no body, 204 with no content. Retell documents no 404 for it: an id its key cannot
+     * see is its 422 "Cannot find requested asset under given api key." (the same for get-call), and
+     * a 404 is taken the same way. A 400 ("Invalid request format") or anything else unexpected is
+     * thrown, never read as gone.
+     */
+    async deleteCall(apiKey, callId) {
+      if (!isProviderId(callId)) return 'not_found';
+      return deleteAt(apiKey, `/v2/delete-call/${encodeURIComponent(callId)}`, [404, 422]);
+    },
 
     streamRecording: (apiKey, callId, range) => streamRecordingOfCall(http, getCall, apiKey, callId, range),
 

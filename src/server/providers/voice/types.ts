@@ -138,6 +138,16 @@ export interface VoiceProvider {
    * a number of the account): the console then says how to place one.
    */
   placeTestCall?(apiKey: string, request: TestCallRequest): Promise<{ callId: string }>;
+  /**
+   * Deletes a call at the provider with what it keeps of it (recording, transcript, analysis), for
+   * erasure by caller (issue 38). 'not_found': the provider has no such call for this key (never
+   * there, another account's, or already deleted, perhaps by a retry of our own request whose first
+   * answer was lost). Every other failure throws the errors of errors.ts, as getCall does
+   * (ProviderAuthError for a refused key, ProviderUnavailableError after retries on 429/5xx or
+   * a network failure, VoiceProviderError for any other answer): never read one as deleted.
+   * Absent where the platform has no delete API (Bland): the provider's copy then stays there.
+   */
+  deleteCall?(apiKey: string, callId: string): Promise<'deleted' | 'not_found'>;
   /** Checks the signature (when the client has a secret) and reads a webhook body; no I/O. */
   parseWebhook(
     raw: Buffer | string,

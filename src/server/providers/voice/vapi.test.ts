@@ -1,10 +1,11 @@
 /**
  * The real Vapi adapter against its stand-in (sim/platforms/vapi.ts), over HTTP on a free port:
  * paging until the platform has nothing more (issue 33.8) and the agency's own number read from a
- * call's phoneNumberId (issue 33.6).
+ * call's phoneNumberId (issue 33.6), and deleting a call (issue 38).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { VAPI_SIM_PHONE_NUMBER, type VapiSim, startVapiSim } from '../../../../sim/platforms/vapi';
+import { ProviderAuthError, ProviderNotFoundError, ProviderUnavailableError } from './errors';
 import type { VoiceProvider } from './types';
 import { createVapiProvider } from './vapi';
 
@@ -102,5 +103,62 @@ describe('the agency’s number from phoneNumberId (issue 33.6)', () => {
     const byId = new Map(page.calls.map((c) => [c.providerCallId, c]));
     expect(byId.get(gone.id)?.fromNumber).toBe('');
     expect(byId.get(transient.id)?.fromNumber).toBe('+14155550199');
+  });
+});
+
+describe('deleteCall (issue 38)', () => {
+  const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+  const deletes = () => sim.requestLog().filter((line) => line.startsWith('DELETE '));
+
+  it('deletes the call at Vapi: DELETE /call/{id}, and Vapi no longer has it', async () => {
+    const [call, kept] = sim.addCalls(KEY, { count: 2 });
+    expect(await vapi.deleteCall?.(KEY, call.id)).toBe('deleted');
+    expect(deletes()).toEqual([`DELETE /call/${call.id}`]);
+    await expect(vapi.getCall(KEY, call.id)).rejects.toBeInstanceOf(ProviderNotFoundError);
+    expect((await vapi.listCalls(KEY, {})).calls.map((c) => c.providerCallId)).toEqual([kept.id]);
+  });
+
+  it('answers not_found for a call Vapi does not have, deleted already, or not a Vapi id', async () => {
+    const [call] = sim.addCalls(KEY, { count: 1 });
+    expect(await vapi.deleteCall?.(KEY, UNKNOWN)).toBe('not_found');
+    expect(await vapi.deleteCall?.(KEY, call.id)).toBe('deleted');
+    expect(await vapi.deleteCall?.(KEY, call.id)).toBe('not_found');
+    // Vapi's call ids are UUIDs: another id is not asked for.
+    expect(await vapi.deleteCall?.(KEY, 'call_not_a_uuid')).toBe('not_found');
+    expect(deletes()).toHaveLength(3);
+  });
+
+  it('throws the provider errors for a refused key and a Vapi that keeps failing, retrying a 5xx', async () => {
+    const [call] = sim.addCalls(KEY, { count: 1 });
+    await expect(vapi.deleteCall?.('not-a-vapi-key', call.id)).rejects.toBeInstanceOf(ProviderAuthError);
+    sim.setMode('500');
+    await expect(vapi.deleteCall?.(KEY, call.id)).rejects.toBeInstanceOf(ProviderUnavailableError);
+    expect(sim.accounts.get(KEY)?.has(call.id)).toBe(true);
+    sim.setMode('500', 1);
+    expect(await vapi.deleteCall?.(KEY, call.id)).toBe('deleted');
+    expect(sim.accounts.get(KEY)?.has(call.id)).toBe(false);
+  });
+
+  it('the stand-in answers as Vapi documents: 200 with the deleted Call, 404 and 401 in Vapi’s error body', async () => {
+    const [call] = sim.addCalls(KEY, { count: 1 });
+    const del = (id: string, key = KEY) =>
+      fetch(`${sim.url}/call/${id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+    const deleted = await del(call.id);
+    expect(deleted.status).toBe(200);
+    // The fields Vapi's OpenAPI document requires of a Call.
+    expect(await deleted.json()).toMatchObject({
+      id: call.id,
+      orgId: expect.any(String),
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    const missing = await del(call.id);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ message: 'Call not found', error: 'Not Found', statusCode: 404 });
+    expect((await del(call.id, 'wrong-key')).status).toBe(401);
   });
 });

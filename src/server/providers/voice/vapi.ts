@@ -3,7 +3,7 @@
  * over the shared HTTP client (provider-http.ts). Calls are listed newest first by GET /call and
  * paged by creation time until a page brings nothing (issue 33.8); a call on a saved number names
  * it by phoneNumberId, read once by GET /phone-number/{id} (issue 33.6); recordings are streamed
- * from the artifact's URL.
+ * from the artifact's URL; a call is deleted by DELETE /call/{id} (issue 38).
  */
 import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
 import { ProviderAuthError, ProviderNotFoundError, VoiceProviderError } from './errors';
@@ -30,6 +30,9 @@ import { parseVapiWebhook } from './vapi-webhook';
  * never ask for more; and it may answer fewer than asked, so a short page is not the last.
  */
 const MAX_PAGE = 100;
+
+/** Vapi's ids of calls: its OpenAPI document gives GET and PATCH /call/{id}'s `id` as `format: uuid`. */
+const VAPI_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Where the next page starts: calls created at or before `before`, less the ones already seen at
@@ -64,7 +67,7 @@ function readCursor(cursor: string | undefined): VapiCursor | null {
 
 export function createVapiProvider(options: ProviderHttpOptions): VoiceProvider {
   const http = createProviderHttp(options, (apiKey) => ({ authorization: `Bearer ${apiKey}` }));
-  const { send, readJson, discard, unexpected, getJson } = http;
+  const { send, readJson, discard, unexpected, getJson, deleteAt } = http;
   const cachedName = createNameCache();
   const cachedNumber = createNameCache();
 
@@ -187,6 +190,22 @@ export function createVapiProvider(options: ProviderHttpOptions): VoiceProvider 
     },
 
     getCall,
+
+    /**
+     * DELETE /call/{id}, checked against Vapi's OpenAPI document (CallController_deleteCallData,
+     * as copied in tryAGI/Vapi's openapi.yaml, 2026-06-10) and its TypeScript SDK
+     * (VapiAI/server-sdk-typescript, calls.delete, 2026-06-25): Bearer key, a required JSON body
+     * (DeleteCallDTO, whose only field `ids` would turn it into an asynchronous bulk delete, so the
+     * SDK's `{}` is sent), 200 with the deleted Call. The document lists no error status: an
+     * unknown call is taken to answer 404 as GET /call/{id} does; a 400 (malformed request) or any
+     * other unexpected answer is thrown, never read as gone. A 5xx is retried (provider-http.ts):
+     * a DELETE that failed deleted nothing, one that succeeded unseen answers 404 the second time.
+     */
+    async deleteCall(apiKey, callId) {
+      // Vapi names its calls by UUID: any other id cannot be one of its calls (GET answers it 400).
+      if (!VAPI_ID.test(callId)) return 'not_found';
+      return deleteAt(apiKey, `/call/${encodeURIComponent(callId)}`, [404], {});
+    },
 
     streamRecording: (apiKey, callId, range) => streamRecordingOfCall(http, getCall, apiKey, callId, range),
 
