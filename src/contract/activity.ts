@@ -30,6 +30,8 @@ export const ACTIVITY_ACTION_LABELS = {
   key_change: 'Changed a key or secret',
   password_change: 'Changed their password',
   view_as_client: 'Agency viewed the dashboard',
+  caller_erased: 'Erased a caller’s data',
+  subject_export: 'Exported a caller’s data',
 } as const;
 export type ActivityActionName = keyof typeof ACTIVITY_ACTION_LABELS;
 export const ACTIVITY_ACTIONS = Object.keys(ACTIVITY_ACTION_LABELS) as [

@@ -252,6 +252,10 @@ export const AUDIT_ACTIONS = [
   'admins.require_two_factor',
   'brand.update',
   'brand.asset',
+  'client.privacy',
+  'privacy.defaults',
+  'client.erasure',
+  'client.subject_export',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -283,6 +287,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'admins.require_two_factor': 'Changed the two-factor rule for administrators',
   'brand.update': 'Changed the brand',
   'brand.asset': 'Changed a brand image',
+  'client.privacy': 'Changed a client’s privacy settings',
+  'privacy.defaults': 'Changed the privacy defaults',
+  'client.erasure': 'Erased a caller’s data',
+  'client.subject_export': 'Exported a caller’s data',
 };
 
 export const AuditQuery = z.object({

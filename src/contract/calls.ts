@@ -71,6 +71,9 @@ export const CallDetail = Call.extend({
   attentionReasons: z.array(z.string()),
   handledAt: z.string().nullable(),
   handledBy: z.string().nullable(),
+  /** When the client's retention removed the transcript (and summary), or the recording (issue 38). */
+  transcriptRemovedAt: z.string().nullable(),
+  recordingRemovedAt: z.string().nullable(),
 });
 export type CallDetail = z.infer<typeof CallDetail>;
 

@@ -10,6 +10,7 @@
  * | outbox           | OUTBOX_INTERVAL_MS, and on each queue   | sends e-mail, SMS, client webhooks |
  * | account-alerts   | 10 minutes, and at start                | usage alerts, digests, reports     |
  * | paypal-reconcile | PAYPAL_RECONCILE_INTERVAL_MS (if set up)| re-reads PayPal subscriptions      |
+ * | privacy          | minute, and at start                    | re-redaction runs, retention       |
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { createBillingGateways } from './billing/gateways';
@@ -18,6 +19,7 @@ import type { AppDeps } from './context';
 import { housekeepingJob } from './housekeeping';
 import { type Job, type Jobs, createJobs } from './http/jobs';
 import type { Notifications } from './notifications';
+import { privacyJob } from './privacy/privacy-job';
 
 export interface BackgroundJobsOptions {
   notifications: Notifications;
@@ -33,6 +35,7 @@ export function backgroundJobs(
   const jobs: Job[] = [
     housekeepingJob(deps, (error) => log.warn({ err: error }, 'housekeeping failed')),
     ...notifications.jobs(),
+    privacyJob(deps, (error) => log.warn({ err: error }, 'privacy work failed')),
   ];
   // Its own gateways: the routes' are private to billing's plugin; PayPal's token is cached per gateway.
   const paypal = paypalReconcileJob({ deps, gateways: createBillingGateways(deps.config), log });

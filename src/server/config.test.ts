@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       exportsPerHour: 60,
       invitationsPerDay: 50,
       dnsChecksPerHour: 30,
+      erasuresPerHour: 100,
     });
   });
 
@@ -52,6 +53,7 @@ describe('loadConfig', () => {
       CAP_EXPORTS_PER_HOUR: '6',
       CAP_INVITATIONS_PER_DAY: '7',
       CAP_DNS_CHECKS_PER_HOUR: '8',
+      CAP_ERASURES_PER_HOUR: '9',
     });
     // Node needs the header deadline within the request's.
     expect(config.http).toMatchObject({ requestTimeoutMs: 5_000, headersTimeoutMs: 5_000 });
@@ -64,6 +66,7 @@ describe('loadConfig', () => {
       exportsPerHour: 6,
       invitationsPerDay: 7,
       dnsChecksPerHour: 8,
+      erasuresPerHour: 9,
     });
   });
 

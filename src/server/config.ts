@@ -102,6 +102,8 @@ export interface CreationCaps {
   invitationsPerDay: number;
   /** "Check DNS" presses per admin per hour: each sends a few DNS queries (issue 37). */
   dnsChecksPerHour: number;
+  /** Caller erasures and caller data exports one client may ask for per hour (issue 38). */
+  erasuresPerHour: number;
 }
 
 /** How long a connection may take over each part of a request (README "Security notes"). */
@@ -240,6 +242,7 @@ const EnvSchema = z.object({
   CAP_EXPORTS_PER_HOUR: perWindow('CAP_EXPORTS_PER_HOUR', 10_000),
   CAP_INVITATIONS_PER_DAY: perWindow('CAP_INVITATIONS_PER_DAY', 10_000),
   CAP_DNS_CHECKS_PER_HOUR: perWindow('CAP_DNS_CHECKS_PER_HOUR', 1_000),
+  CAP_ERASURES_PER_HOUR: perWindow('CAP_ERASURES_PER_HOUR', 10_000),
   SMTP_URL: z
     .string()
     .trim()
@@ -369,6 +372,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       exportsPerHour: e.CAP_EXPORTS_PER_HOUR ?? 60,
       invitationsPerDay: e.CAP_INVITATIONS_PER_DAY ?? 50,
       dnsChecksPerHour: e.CAP_DNS_CHECKS_PER_HOUR ?? 30,
+      erasuresPerHour: e.CAP_ERASURES_PER_HOUR ?? 100,
     },
     mail: {
       smtpUrl: e.SMTP_URL ?? null,

@@ -27,6 +27,11 @@ export function agencyClientIds(db: Kysely<Database>) {
     .where('clients.onboarding_status', '=', AGENCY_CLIENT_STATUS);
 }
 
+/** Every client's id (jobs that visit each client in turn). */
+export async function listClientIds(db: Kysely<Database>): Promise<string[]> {
+  return (await db.selectFrom('clients').select('id').orderBy('id').execute()).map((r) => r.id);
+}
+
 export function findClient(db: Kysely<Database>, id: string): Promise<ClientRow | undefined> {
   return db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
 }

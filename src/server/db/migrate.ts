@@ -27,6 +27,7 @@ import * as numberPrivacy from './migrations/024_number_privacy';
 import * as userNotificationChoices from './migrations/025_user_notification_choices';
 import * as agencyBrand from './migrations/026_agency_brand';
 import * as activityLogOrder from './migrations/027_activity_log_order';
+import * as callerPrivacy from './migrations/028_caller_privacy';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '025_user_notification_choices': userNotificationChoices,
   '026_agency_brand': agencyBrand,
   '027_activity_log_order': activityLogOrder,
+  '028_caller_privacy': callerPrivacy,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

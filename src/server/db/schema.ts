@@ -196,6 +196,10 @@ export interface CallsTable {
   /** When and by whom (an e-mail or an admin's name) it was marked handled. */
   handled_at: number | null;
   handled_by: string | null;
+  /** When retention removed the transcript, summary and stored payload (028_caller_privacy). */
+  transcript_cleared_at: number | null;
+  /** When retention removed the recording's link (028_caller_privacy). */
+  recording_cleared_at: number | null;
 }
 
 /** 006_outcomes: a client's ordered outcomes, and where re-classifying its calls stands. */
@@ -489,6 +493,43 @@ export interface Database {
   two_factor_challenges: TwoFactorChallengesTable;
   agency_brand: AgencyBrandTable;
   brand_assets: BrandAssetsTable;
+  client_privacy: ClientPrivacyTable;
+  erasure_requests: ErasureRequestsTable;
+}
+
+/** 028_caller_privacy: a client's own privacy settings and the runs they start (privacy/). */
+export interface ClientPrivacyTable {
+  client_id: string;
+  /** JSON of privacy/privacy-settings.ts `StoredClientPrivacy`. */
+  settings_json: string;
+  updated_at: number;
+  /** Set when a redaction category was turned on: the stored calls are to be redacted again. */
+  reredact_requested_at: number | null;
+  reredact_done: Generated<number>;
+  reredact_total: Generated<number>;
+  reredact_lock_until: number | null;
+  /** Retention's cut-offs already applied: calls created before them are cleared. */
+  transcripts_cleared_before: number | null;
+  recordings_cleared_before: number | null;
+  calls_cleared_before: number | null;
+}
+
+/** 028_caller_privacy: one caller's erasure and what it removed (its receipt). */
+export interface ErasureRequestsTable {
+  id: string;
+  client_id: string;
+  subject_kind: 'phone' | 'email';
+  /** The E.164 number or the lower-cased address searched for: the receipt must name it. */
+  subject: string;
+  /** Who asked, as people read it ("Dana Owner <dana@…>", "Admin: Sam"). */
+  requested_by: string;
+  state: 'running' | 'done' | 'failed';
+  calls: Generated<number>;
+  copies: Generated<number>;
+  /** JSON array of contract/privacy.ts ErasureProviderResult, plus each call's answer. */
+  providers_json: string;
+  created_at: number;
+  finished_at: number | null;
 }
 
 /** 026_agency_brand: the one saved brand (id 1); `settings` is contract/brand.ts BrandSettings as JSON. */

@@ -188,6 +188,17 @@ function file(description: string, ...types: string[]): Json {
   return { description, content: Object.fromEntries(types.map((type) => [type, { schema }])) };
 }
 
+/** A download that is a JSON document (a receipt, a caller's data), or also a PDF. */
+function jsonDownload(description: string, alsoPdf = false): Json {
+  return {
+    description,
+    content: {
+      'application/json': { schema: { type: 'object' } },
+      ...(alsoPdf ? { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } : {}),
+    },
+  };
+}
+
 const RECORDING: Record<string, Json> = {
   200: file('The recording (Range passes through to the platform).', 'audio/mpeg'),
   206: file('The part of the recording the Range asked for.', 'audio/mpeg'),
@@ -503,6 +514,23 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   'GET /api/client/privacy': { summary: 'The account’s privacy settings' },
   'PUT /api/client/privacy': { summary: 'Change the account’s privacy settings' },
+  // Callers' personal data (issue 38)
+  'POST /api/client/erasure': {
+    summary: 'Erase every call of a caller (phone number or e-mail), here and at the platform',
+    errors: [429],
+  },
+  'GET /api/client/erasure': { summary: 'The latest caller erasures' },
+  'GET /api/client/erasure/{id}': { summary: 'Where a caller erasure stands' },
+  'GET /api/client/erasure/{id}/receipt': {
+    summary: 'Download an erasure’s receipt (PDF or JSON)',
+    errors: [409],
+    responses: { 200: jsonDownload('The receipt (PDF unless format=json).', true) },
+  },
+  'POST /api/client/subject-export': {
+    summary: 'Download every call of a caller’s number as JSON',
+    errors: [429],
+    responses: { 200: jsonDownload('The caller’s calls.') },
+  },
   'GET /api/client/reports/monthly': {
     summary: 'Download a month’s report',
     responses: { 200: file('The month’s report.', 'application/pdf') },
@@ -710,6 +738,26 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Live call events of one client',
     errors: [429],
     responses: EVENTS,
+  },
+  'GET /api/admin/client-privacy/{clientId}': { summary: 'A client’s privacy settings' },
+  'PUT /api/admin/client-privacy/{clientId}': { summary: 'Change a client’s privacy settings' },
+  'GET /api/admin/privacy-defaults': { summary: 'The agency’s privacy defaults' },
+  'PUT /api/admin/privacy-defaults': { summary: 'Change the agency’s privacy defaults' },
+  'POST /api/admin/client-erasure/{clientId}': {
+    summary: 'Erase every call of a client’s caller, here and at the platform',
+    errors: [429],
+  },
+  'GET /api/admin/client-erasure/{clientId}': { summary: 'A client’s latest caller erasures' },
+  'GET /api/admin/client-erasure/{clientId}/{id}': { summary: 'Where a client’s caller erasure stands' },
+  'GET /api/admin/client-erasure/{clientId}/{id}/receipt': {
+    summary: 'Download a client’s erasure receipt (PDF or JSON)',
+    errors: [409],
+    responses: { 200: jsonDownload('The receipt (PDF unless format=json).', true) },
+  },
+  'POST /api/admin/client-subject-export/{clientId}': {
+    summary: 'Download every call of a client’s caller as JSON',
+    errors: [429],
+    responses: { 200: jsonDownload('The caller’s calls.') },
   },
   'GET /api/admin/client-outcomes/{clientId}': { summary: 'A client’s outcome rules' },
   'PUT /api/admin/client-outcomes/{clientId}': { summary: 'Save a client’s outcome rules' },

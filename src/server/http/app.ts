@@ -33,7 +33,8 @@ import reportRoutes from '../reports/report-routes';
 import usersRoutes from '../teams/users-routes';
 import twoFactorRoutes from '../auth/two-factor-routes';
 import twoFactorResetRoutes from '../teams/two-factor-reset-routes';
-import privacyRoutes from '../teams/privacy-routes';
+import erasureRoutes from '../privacy/erasure-routes';
+import privacyRoutes from '../privacy/privacy-routes';
 import myNotificationsRoutes from '../teams/my-notifications-routes';
 import sessionsRoutes from '../auth/sessions-routes';
 import activityRoutes from '../teams/activity-routes';
@@ -219,6 +220,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(twoFactorRoutes);
   await app.register(twoFactorResetRoutes);
   await app.register(privacyRoutes);
+  await app.register(erasureRoutes);
   await app.register(myNotificationsRoutes);
   await app.register(sessionsRoutes);
   await app.register(activityRoutes);

@@ -1301,7 +1301,9 @@ function detectEmails(scan: Scan): void {
     const localOk = (t: Token | undefined) =>
       t !== undefined && (t.kind === 'word' || t.kind === 'num') && !NOT_LOCAL.has(t.lower);
     if (!localOk(tokens[j])) continue;
-    const spelled = tokens[j]!.text.length === 1;
+    // Letters spelled one by one ("j o h n"): the run may also end a part before a joiner ("j o h n
+    // dot smith at …"), so it is re-read after each joiner.
+    let spelled = tokens[j]!.text.length === 1;
     first = j;
     j--;
     let nameBeforeDigits = false;
@@ -1328,6 +1330,7 @@ function detectEmails(scan: Scan): void {
       ) {
         first = j - 1;
         j -= 2;
+        spelled = tokens[first]!.text.length === 1;
       } else if (
         spelled &&
         t.text.length === 1 &&

@@ -37,7 +37,10 @@ export type ActivityAction =
   | 'key_change'
   | 'password_change'
   // An agency administrator opened this client's dashboard (detail: which admin).
-  | 'view_as_client';
+  | 'view_as_client'
+  // A caller's data erased, or exported for the caller (issue 38; detail: the request's id).
+  | 'caller_erased'
+  | 'subject_export';
 
 export interface ActivityEntry {
   clientId: string;

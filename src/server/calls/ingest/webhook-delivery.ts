@@ -16,6 +16,8 @@ import { backfillPathwayName, cachedPathwayNames } from './pathways';
 import { createWebhookConfirmer } from './webhook-confirmation';
 import { type DeliveryLog, createWebhookIngest } from './webhook-ingest';
 import { voiceOf } from '../../providers/voice/registry';
+import { loadPrivacy } from '../../privacy/privacy-settings';
+import { redactKeptBody } from '../../privacy/redact-call';
 
 export interface DeliveryInput {
   client: ClientRow;
@@ -53,11 +55,17 @@ export function createDeliveryProcessor(
 ): ProcessDelivery {
   const confirmer = createWebhookConfirmer(deps);
   const ingest = createWebhookIngest(deps);
-  /** The body to keep for a replay, when it is small enough to be worth the space. */
-  const keep = (input: DeliveryInput): Pick<DeliveryLog, 'rawBody' | 'signatureHeaders'> =>
-    input.body.length > MAX_KEPT_BODY_BYTES
-      ? {}
-      : { rawBody: input.body.toString('utf8'), signatureHeaders: signatureHeaders(input.headers) };
+  /**
+   * The body to keep for a replay, when it is small enough to be worth the space, redacted with
+   * the client's categories (issue 38). A body redaction changed no longer matches its signature,
+   * so it is kept without its signature headers: read in the log, not replayed.
+   */
+  const keep = async (input: DeliveryInput): Promise<Pick<DeliveryLog, 'rawBody' | 'signatureHeaders'>> => {
+    if (input.body.length > MAX_KEPT_BODY_BYTES) return {};
+    const body = input.body.toString('utf8');
+    const kept = redactKeptBody(body, await loadPrivacy(deps.db, input.client.id));
+    return { rawBody: kept, signatureHeaders: kept === body ? signatureHeaders(input.headers) : null };
+  };
 
   async function record(
     input: DeliveryInput,
@@ -95,7 +103,7 @@ export function createDeliveryProcessor(
         outcome: 'refused',
         callId: null,
         detail: body.message,
-        ...keep(input),
+        ...(await keep(input)),
       });
       return {
         kind: 'refused',
@@ -132,7 +140,7 @@ export function createDeliveryProcessor(
       receivedAt: deps.now(),
       log: {
         replayOf: input.replayOf ?? null,
-        ...(unverified ? { detail: reason ?? null, ...keep(input) } : {}),
+        ...(unverified ? { detail: reason ?? null, ...(await keep(input)) } : {}),
       },
     });
     // An unconfirmed delivery's pathway is only a claim: no request is made with the client's key

@@ -440,5 +440,9 @@ export function toCallDetail(
     attentionReasons: attentionReasonsOf(row),
     handledAt: row.handled_at === null ? null : new Date(Number(row.handled_at)).toISOString(),
     handledBy: row.handled_by,
+    transcriptRemovedAt: isoOrNull(row.transcript_cleared_at),
+    recordingRemovedAt: isoOrNull(row.recording_cleared_at),
   };
 }
+
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());

@@ -12,6 +12,8 @@ import { isPostgres } from '../../db/dialect';
 import { AfterCallsWrite } from './after-write';
 import { insightColumns, mergeInsightColumns } from './insight-columns';
 import { storedPayload } from './stored-payload';
+import { loadPrivacyMany } from '../../privacy/privacy-settings';
+import { type RetentionCleared, prepareCallForStorage } from '../../privacy/redact-call';
 
 export interface IncomingCall extends NormalizedCall {
   source: CallSource;
@@ -20,6 +22,8 @@ export interface IncomingCall extends NormalizedCall {
   raw?: unknown;
   /** Announced by a webhook the provider could not confirm yet: kept out of the log and totals. */
   unverified?: boolean;
+  /** Set on arrival when the call is already past the client's retention (privacy/redact-call.ts). */
+  retentionCleared?: RetentionCleared;
 }
 
 /** What one incoming call did: stored as new, changed a stored call, or changed nothing. */
@@ -115,6 +119,8 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
       updated_at: now,
       // Like the transcript, an unconfirmed announcement's word on the outcome is not kept.
       ...insightColumns(call.unverified ? undefined : call.insights, call.unverified ? null : call.priceUsd),
+      transcript_cleared_at: call.retentionCleared?.transcript ? now : null,
+      recording_cleared_at: call.retentionCleared?.recording ? now : null,
     };
   }
 
@@ -151,6 +157,9 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
       cost_micros: costMicros(duration, current.per_minute_rate_cents),
       is_proxy: call.isProxy || current.is_proxy ? 1 : 0,
       raw_payload: stale || call.raw === undefined ? current.raw_payload : storedPayload(call.raw),
+      transcript_cleared_at:
+        current.transcript_cleared_at ?? (call.retentionCleared?.transcript ? now : null),
+      recording_cleared_at: current.recording_cleared_at ?? (call.retentionCleared?.recording ? now : null),
       // A stale snapshot may fill in what is missing but not overwrite what a later one said.
       ...(stale
         ? mergeInsightColumns(insightColumns(call.insights, call.priceUsd), current)
@@ -247,27 +256,47 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
   }
 
   /** Chunks of at most CHUNK calls in which no call appears twice: repeats merge in order, as two deliveries would. */
-  function chunked(items: UpsertItem[]): IndexedItem[][] {
+  function chunked(items: IndexedItem[]): IndexedItem[][] {
     const chunks: IndexedItem[][] = [];
     let chunk: IndexedItem[] = [];
     let seen = new Set<string>();
-    for (const [index, item] of items.entries()) {
+    for (const item of items) {
       const key = keyOf(item.client.id, item.call.providerCallId);
       if (seen.has(key) || chunk.length >= CHUNK) {
         chunks.push(chunk);
         chunk = [];
         seen = new Set();
       }
-      chunk.push({ ...item, index });
+      chunk.push(item);
       seen.add(key);
     }
     if (chunk.length) chunks.push(chunk);
     return chunks;
   }
 
+  /**
+   * Every call is made fit to store first, outside any transaction (redaction reads each text
+   * once): its client's redaction categories applied, and what retention already removed left
+   * out; a call past the client's whole-call retention is not stored ('unchanged').
+   */
+  async function prepared(items: UpsertItem[]): Promise<IndexedItem[]> {
+    const privacy = await loadPrivacyMany(
+      db,
+      items.map((i) => i.client.id),
+    );
+    const now = clock();
+    const out: IndexedItem[] = [];
+    for (const [index, item] of items.entries()) {
+      const call = prepareCallForStorage(item.call, privacy.get(item.client.id)!, now);
+      if (call) out.push({ client: item.client, call, index });
+    }
+    return out;
+  }
+
   async function upsertMany(items: UpsertItem[]): Promise<UpsertResult> {
-    const result: UpsertResult = { created: 0, updated: 0, outcomes: [] };
-    for (const chunk of chunked(items)) await inTransaction((trx) => upsertChunk(trx, chunk, result));
+    const result: UpsertResult = { created: 0, updated: 0, outcomes: items.map(() => 'unchanged') };
+    for (const chunk of chunked(await prepared(items)))
+      await inTransaction((trx) => upsertChunk(trx, chunk, result));
     return result;
   }
 

@@ -1,0 +1,55 @@
+/**
+ * The privacy job (issue 38), every minute on every instance: finishes the re-redactions asked
+ * for (each under its client's lease, so one instance does each) and applies every client's
+ * retention (idempotent: each cut-off is remembered). A change of settings wakes the same work at
+ * once for its client (wakePrivacyWork), so it does not wait for the next minute.
+ */
+import type { AppDeps } from '../context';
+import type { Job } from '../http/jobs';
+import { loadPrivacy } from './privacy-settings';
+import { pendingReRedactions, reRedactClient } from './re-redaction';
+import { applyAllRetention, applyRetention } from './retention';
+
+export const PRIVACY_JOB_INTERVAL_MS = 60_000;
+
+type Deps = Pick<AppDeps, 'db' | 'now'>;
+
+/** One turn: every pending re-redaction, then retention for one client or for all. */
+export async function runPrivacyWork(deps: Deps, clientId: string | null): Promise<void> {
+  const pending = await pendingReRedactions(deps.db);
+  for (const id of pending)
+    if (clientId === null || id === clientId) await reRedactClient(deps.db, id, deps.now);
+  if (clientId === null) await applyAllRetention(deps.db, deps.now());
+  else await applyRetention(deps.db, clientId, (await loadPrivacy(deps.db, clientId)).retention, deps.now());
+}
+
+/** Work started by a request, awaited when the app closes (a test's database goes with it). */
+const inFlight = new WeakMap<object, Set<Promise<void>>>();
+
+export function wakePrivacyWork(
+  deps: AppDeps,
+  clientId: string | null,
+  onError?: (e: unknown) => void,
+): void {
+  const set = inFlight.get(deps.db) ?? new Set<Promise<void>>();
+  inFlight.set(deps.db, set);
+  const work = runPrivacyWork(deps, clientId)
+    .catch((error) => onError?.(error))
+    .finally(() => set.delete(work));
+  set.add(work);
+}
+
+/** Resolves once the work woken on this database has ended. */
+export async function privacyWorkSettled(deps: Pick<AppDeps, 'db'>): Promise<void> {
+  const set = inFlight.get(deps.db);
+  while (set && set.size > 0) await Promise.allSettled([...set]);
+}
+
+export function privacyJob(deps: AppDeps, onError: (error: unknown) => void): Job {
+  return {
+    name: 'privacy',
+    intervalMs: PRIVACY_JOB_INTERVAL_MS,
+    runAtStart: true,
+    run: () => runPrivacyWork(deps, null).catch(onError),
+  };
+}

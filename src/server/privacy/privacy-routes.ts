@@ -1,0 +1,220 @@
+/**
+ * The privacy settings (issues 36 and 38): GET/PUT /api/client/privacy for Owners (permission
+ * `privacy`), the same for an admin under /api/admin/client-privacy/{clientId}, and the agency's
+ * defaults at /api/admin/privacy-defaults.
+ *
+ * `hideNumbersUntilShown` masks callers' numbers for every user (teams/number-masking.ts) until one
+ * call's number is shown; it is a column of the client, written through clients/. Redaction,
+ * national-ID countries and retention are privacy-settings.ts's. Turning a category on asks for
+ * the stored calls to be redacted again; a retention change is applied at once (and by the privacy
+ * job each minute). Each change is a line of the client's activity log, or of the audit log for
+ * an admin.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { MESSAGES } from '../../contract/admin';
+import {
+  PrivacyDefaults,
+  PrivacyDefaultsUpdate,
+  PrivacySettings,
+  PrivacyUpdate,
+  type Retention,
+  type RetentionField,
+} from '../../contract/privacy';
+import { recordAudit } from '../audit/audit-log';
+import { requireAdmin, requireClient, requireClientUser } from '../auth/guards';
+import { findClient, listClientIds, updateClient } from '../clients/clients-repository';
+import type { AppDeps } from '../context';
+import type { ClientRow } from '../db/schema';
+import { badRequest, notFound } from '../http/errors';
+import type { ZodTypeProvider } from '../http/route-schemas';
+import { recordActivity } from '../teams/activity';
+import { privacyWorkSettled, wakePrivacyWork } from './privacy-job';
+import {
+  type StoredClientPrivacy,
+  effectivePrivacy,
+  forgetPrivacy,
+  loadPrivacy,
+  loadPrivacyDefaults,
+  savePrivacyDefaults,
+  saveOwnPrivacy,
+  turnedOn,
+} from './privacy-settings';
+import { reRedactionOf } from './re-redaction';
+
+const PRIVACY = { config: { permission: 'privacy' as const } };
+const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
+
+type Update = z.output<typeof PrivacyUpdate>;
+
+/** A client may only shorten the agency's retention: a longer (or "keep") value is refused, naming the field. */
+function checkRetention(wanted: Partial<Retention>, agency: Retention): void {
+  for (const [field, days] of Object.entries(wanted) as [RetentionField, number | null][]) {
+    const limit = agency[field];
+    if (limit === null) continue;
+    if (days === null || days > limit) {
+      const message = `The agency keeps this for at most ${limit} days: choose ${limit} or fewer`;
+      throw badRequest(`retention.${field}: ${message}`, { [`retention.${field}`]: message });
+    }
+  }
+}
+
+export default async function privacyRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const deps: AppDeps = app.deps;
+  const { db, now } = deps;
+  const wake = (clientId: string | null) =>
+    wakePrivacyWork(deps, clientId, (error) => app.log.warn({ err: error }, 'privacy work failed'));
+  app.addHook('onClose', async () => privacyWorkSettled(deps));
+
+  async function settingsOf(
+    client: Pick<ClientRow, 'id' | 'hide_numbers_until_shown'>,
+  ): Promise<PrivacySettings> {
+    const [privacy, reRedaction] = await Promise.all([
+      loadPrivacy(db, client.id),
+      reRedactionOf(db, client.id),
+    ]);
+    return {
+      hideNumbersUntilShown: client.hide_numbers_until_shown === 1,
+      redaction: privacy.redaction,
+      nationalIdCountries: privacy.nationalIdCountries as PrivacySettings['nationalIdCountries'],
+      retention: privacy.retention,
+      agencyRetention: privacy.agencyRetention,
+      reRedaction,
+    };
+  }
+
+  /** Applies a patch; answers what it changed, for the activity or audit line (null: nothing). */
+  async function update(client: ClientRow, body: Update): Promise<Record<string, unknown> | null> {
+    const before = await loadPrivacy(db, client.id);
+    if (body.retention) checkRetention(body.retention, before.agencyRetention);
+    const changes: Record<string, unknown> = {};
+    const hide = body.hideNumbersUntilShown;
+    if (hide !== undefined && hide !== (client.hide_numbers_until_shown === 1)) {
+      await updateClient(db, client.id, { hide_numbers_until_shown: hide ? 1 : 0, updated_at: now() });
+      changes.hideNumbersUntilShown = hide;
+    }
+    const own: StoredClientPrivacy = { ...before.own };
+    if (body.redaction) own.redaction = { ...before.redaction, ...body.redaction };
+    if (body.nationalIdCountries) own.nationalIdCountries = body.nationalIdCountries;
+    if (body.retention) own.retention = { ...(before.own.retention ?? before.retention), ...body.retention };
+    if (JSON.stringify(own) !== JSON.stringify(before.own)) {
+      const reRedact = turnedOn(before, effectivePrivacy(await loadPrivacyDefaults(db), own));
+      await saveOwnPrivacy(db, client.id, own, now(), reRedact);
+      forgetPrivacy(db);
+      for (const key of ['redaction', 'nationalIdCountries', 'retention'] as const)
+        if (body[key] !== undefined) changes[key] = own[key];
+      wake(client.id);
+    }
+    return Object.keys(changes).length > 0 ? changes : null;
+  }
+
+  const clientOr404 = async (clientId: string) => {
+    const client = await findClient(db, clientId);
+    if (!client) throw notFound(MESSAGES.clientNotFound);
+    return client;
+  };
+
+  app.get(
+    '/api/client/privacy',
+    { ...PRIVACY, schema: { response: { 200: PrivacySettings } } },
+    async (request) => settingsOf(requireClient(request)),
+  );
+
+  app.put(
+    '/api/client/privacy',
+    { ...PRIVACY, schema: { body: PrivacyUpdate, response: { 200: PrivacySettings } } },
+    async (request: FastifyRequest<{ Body: Update }>) => {
+      const client = requireClient(request);
+      const changed = await update(client, request.body);
+      if (changed)
+        await recordActivity(
+          db,
+          {
+            clientId: client.id,
+            userId: requireClientUser(request).id,
+            action: 'settings_change',
+            detail: { settings: 'privacy', changed },
+          },
+          now(),
+        );
+      return settingsOf((await findClient(db, client.id)) ?? client);
+    },
+  );
+
+  app.get(
+    '/api/admin/client-privacy/:clientId',
+    { schema: { params: ClientIdParam, response: { 200: PrivacySettings } } },
+    async (request) => {
+      requireAdmin(request);
+      return settingsOf(await clientOr404(request.params.clientId));
+    },
+  );
+
+  app.put(
+    '/api/admin/client-privacy/:clientId',
+    { schema: { params: ClientIdParam, body: PrivacyUpdate, response: { 200: PrivacySettings } } },
+    async (request) => {
+      const admin = requireAdmin(request);
+      const client = await clientOr404(request.params.clientId);
+      const changed = await update(client, request.body);
+      if (changed)
+        await recordAudit(
+          db,
+          { adminId: admin.id, action: 'client.privacy', clientId: client.id, detail: changed },
+          now(),
+        );
+      return settingsOf((await findClient(db, client.id)) ?? client);
+    },
+  );
+
+  app.get(
+    '/api/admin/privacy-defaults',
+    { schema: { response: { 200: PrivacyDefaults } } },
+    async (request) => {
+      requireAdmin(request);
+      return loadPrivacyDefaults(db);
+    },
+  );
+
+  app.put(
+    '/api/admin/privacy-defaults',
+    { schema: { body: PrivacyDefaultsUpdate, response: { 200: PrivacyDefaults } } },
+    async (request) => {
+      const admin = requireAdmin(request);
+      const before = await loadPrivacyDefaults(db);
+      const after: PrivacyDefaults = {
+        redaction: { ...before.redaction, ...request.body.redaction },
+        nationalIdCountries: request.body.nationalIdCountries ?? before.nationalIdCountries,
+        retention: { ...before.retention, ...request.body.retention },
+      };
+      await savePrivacyDefaults(db, after);
+      forgetPrivacy(db);
+      await recordAudit(db, { adminId: admin.id, action: 'privacy.defaults', detail: after }, now());
+      // Clients following the defaults whose categories grew are redacted again; retention
+      // applies to every client at the privacy job's next turn (started now).
+      await requestReRedactionForFollowers(deps, before, after);
+      wake(null);
+      return after;
+    },
+  );
+}
+
+/** Clients that follow the agency's categories (saved none of their own) when a category was turned on. */
+async function requestReRedactionForFollowers(
+  deps: AppDeps,
+  before: PrivacyDefaults,
+  after: PrivacyDefaults,
+) {
+  const grew = (Object.keys(after.redaction) as (keyof PrivacyDefaults['redaction'])[]).some(
+    (c) => after.redaction[c] && !before.redaction[c],
+  );
+  if (!grew) return;
+  const ids = await listClientIds(deps.db);
+  const now = deps.now();
+  for (const id of ids) {
+    const privacy = await loadPrivacy(deps.db, id);
+    if (privacy.own.redaction) continue;
+    await saveOwnPrivacy(deps.db, id, privacy.own, now, true);
+  }
+}
