@@ -136,6 +136,50 @@ describe(`webhook deliveries confirmed with the provider (${TEST_DB})`, () => {
     expect(seeded.statusCode).toBe(200);
   });
 
+  it('redacts a card read out on every path: the confirmed webhook, the sync, and an unconfirmed delivery’s kept body', async () => {
+    const { client, apiKey, cookie } = await clientWithKey();
+    const said = 'sure, my card is 4242 4242 4242 4242, expiry oh four twenty-seven';
+    const lines = [{ id: 1, created_at: new Date().toISOString(), text: said, user: 'user' }];
+    const [real, synced] = sim.addCalls(apiKey, {
+      count: 2,
+      spreadDays: 0,
+      overrides: { status: 'completed', transcripts: lines, concatenated_transcript: said, summary: said },
+    });
+    const delivered = await deliver(
+      client.webhook_token,
+      blandCallBody({ call_id: real.call_id, transcripts: lines }),
+    );
+    expect(delivered.json()).toMatchObject({ kind: 'call', received: true });
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/client/calls/sync', headers: { cookie } })).statusCode,
+    ).toBe(200);
+    // One the provider cannot confirm now: its body is kept for the log, redacted, without the
+    // signature headers a changed body no longer matches.
+    sim.setMode('500');
+    const unconfirmed = await deliver(
+      client.webhook_token,
+      blandCallBody({ transcripts: lines, summary: said }),
+    );
+    sim.setMode('normal');
+    expect(unconfirmed.json()).toMatchObject({ verified: false });
+
+    const rows = await rowsOf(client.id);
+    expect(rows.map((r) => r.provider_call_id)).toEqual(
+      expect.arrayContaining([real.call_id, synced.call_id]),
+    );
+    const deliveries = await t.deps.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('client_id', '=', client.id)
+      .execute();
+    const everything = JSON.stringify([rows, deliveries]);
+    expect(everything).not.toMatch(/4242/);
+    expect(everything).toMatch(/\[CARD\]/);
+    const kept = deliveries.find((d) => d.raw_body !== null);
+    expect(kept?.raw_body).toMatch(/my card is \[CARD\], expiry \[EXPIRY\]/);
+    expect(kept?.signature_headers).toBeNull();
+  });
+
   it('the next sync settles unconfirmed calls its list does not bring: confirmed ones count, never-made ones go', async () => {
     const { client, apiKey, cookie } = await clientWithKey();
     const [real] = sim.addCalls(apiKey, {
