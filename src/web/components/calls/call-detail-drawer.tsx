@@ -2,11 +2,14 @@
  * The call detail drawer (issue 13), opened from the call log, "Needs attention" or a link
  * (`?call=ID&t=SECONDS`): what the call achieved, who answered and ended it, its cost and
  * variables, and the recording with its transcript in step. Space plays or pauses and the arrow
- * keys move 5 seconds, wherever the focus is in the drawer but on a control of its own.
+ * keys move 5 seconds, wherever the focus is in the drawer but on a control of its own. Texts show
+ * redaction's labels as chips; a transcript or recording the client's retention removed says so
+ * (issue 38).
  */
 import { Check, Link2 } from 'lucide-react';
 import { type KeyboardEvent, useRef } from 'react';
 import type { CallDetail } from '../../../contract/calls';
+import { PRIVACY_TEXTS } from '../../../contract/privacy';
 import { formatCallCreated, formatDuration, formatMoney } from '../../../contract/format';
 import type { CallSource } from '../../features/calls/call-source';
 import { useMarkHandled } from '../../features/calls/mutations';
@@ -19,6 +22,7 @@ import { CallStatusBadge } from './call-status-badge';
 import type { AnalyticsScope } from './filters';
 import { AttentionBadge, OutcomeBadge } from './outcome-badge';
 import { formatPhone } from './phone';
+import { RedactedText } from './redacted-text';
 import { ShowNumberActions, useShownNumbers } from './show-number';
 import { SEEK_STEP_SECONDS, type SyncedPlayerHandle, SyncedTranscript } from './synced-transcript';
 import { parseTranscript } from './transcript';
@@ -183,7 +187,7 @@ function CallDetailBody({
         <section aria-label="Summary">
           <h3 className="font-medium text-sm">Summary</h3>
           <p className="mt-1 text-sm" data-testid="call-summary">
-            {call.summary}
+            <RedactedText text={call.summary} />
           </p>
         </section>
       )}
@@ -237,12 +241,18 @@ function CallDetailBody({
             </Button>
           )}
         </div>
+        {!audio && call.recordingRemovedAt && (
+          <p className="text-muted-foreground text-sm" data-testid="recording-removed">
+            {PRIVACY_TEXTS.recordingRemoved}
+          </p>
+        )}
         <SyncedTranscript
           ref={player}
           src={audio}
           lines={lines}
           durationSeconds={call.duration}
           startAt={startAt}
+          emptyText={call.transcriptRemovedAt ? PRIVACY_TEXTS.transcriptRemoved : undefined}
         />
       </section>
     </>
@@ -264,7 +274,7 @@ function Fact({
     <div className={wide ? 'col-span-2 min-w-0' : 'min-w-0'}>
       <dt className="text-muted-foreground text-xs">{label}</dt>
       <dd className={mono ? 'truncate font-mono text-xs' : 'break-words'} title={mono ? value : undefined}>
-        {value}
+        {mono ? value : <RedactedText text={value} />}
       </dd>
     </div>
   );

@@ -1,6 +1,7 @@
 /** The passage of a call a word search matched, its matching words marked (issue 15). */
 import type { SnippetPart } from '../../../contract/calls';
 import { cn } from '../../lib/utils';
+import { RedactedText } from './redacted-text';
 
 export function SearchSnippet({ parts, className }: { parts: SnippetPart[]; className?: string }) {
   return (
@@ -8,10 +9,12 @@ export function SearchSnippet({ parts, className }: { parts: SnippetPart[]; clas
       {parts.map((part, i) =>
         part.match ? (
           <mark key={i} className="rounded-sm bg-yellow-200 px-0.5 text-foreground dark:bg-yellow-700">
-            {part.text}
+            <RedactedText text={part.text} />
           </mark>
         ) : (
-          <span key={i}>{part.text}</span>
+          <span key={i}>
+            <RedactedText text={part.text} />
+          </span>
         ),
       )}
     </p>

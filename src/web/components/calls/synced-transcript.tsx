@@ -7,6 +7,7 @@ import { Pause, Play } from 'lucide-react';
 import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { cn } from '../../lib/utils';
 import { Button } from '../ui/button';
+import { RedactedText } from './redacted-text';
 import { ToggleGroup, ToggleGroupItem } from '../ui/toggle-group';
 import type { TranscriptLine } from './transcript';
 import { activeLineAt, formatClock, timeTranscript } from './transcript-timing';
@@ -28,10 +29,12 @@ export interface SyncedTranscriptProps {
   durationSeconds: number;
   /** Where to start (a link to a moment). */
   startAt: number | null;
+  /** What to say when there is no transcript (why, when it is known). */
+  emptyText?: string;
 }
 
 export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptProps>(
-  function SyncedTranscript({ src, lines, durationSeconds, startAt }, ref) {
+  function SyncedTranscript({ src, lines, durationSeconds, startAt, emptyText }, ref) {
     const audioRef = useRef<HTMLAudioElement>(null);
     const [position, setPosition] = useState(startAt ?? 0);
     const [duration, setDuration] = useState(durationSeconds);
@@ -202,14 +205,18 @@ export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptP
                         </span>
                       )}
                     </span>
-                    <span className="whitespace-pre-wrap break-words text-foreground/90">{line.text}</span>
+                    <span className="whitespace-pre-wrap break-words text-foreground/90">
+                      <RedactedText text={line.text} />
+                    </span>
                   </button>
                 </li>
               ))}
             </ol>
           </section>
         ) : (
-          <p className="text-muted-foreground text-sm">No transcript for this call.</p>
+          <p className="text-muted-foreground text-sm" data-testid="no-transcript">
+            {emptyText ?? 'No transcript for this call.'}
+          </p>
         )}
       </div>
     );

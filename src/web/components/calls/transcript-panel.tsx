@@ -1,5 +1,6 @@
 /** An expanded call's transcript: speaker, optional time, text; scrolls above its maximum height. */
 import { cn } from '../../lib/utils';
+import { RedactedText } from './redacted-text';
 import { type TranscriptLine, formatTranscriptTime } from './transcript';
 
 export function TranscriptPanel({ lines }: { lines: TranscriptLine[] }) {
@@ -28,7 +29,9 @@ export function TranscriptPanel({ lines }: { lines: TranscriptLine[] }) {
                 <span className="text-muted-foreground text-xs">{formatTranscriptTime(line.timestamp)}</span>
               )}
             </div>
-            <p className="whitespace-pre-wrap break-words text-foreground/90">{line.text}</p>
+            <p className="whitespace-pre-wrap break-words text-foreground/90">
+              <RedactedText text={line.text} />
+            </p>
           </li>
         ))}
       </ol>
