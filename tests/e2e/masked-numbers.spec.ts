@@ -1,8 +1,8 @@
 /**
  * Masked numbers in the browser (issue 36): a Viewer (no unmask_numbers) sees callers' numbers
  * masked in the log, the call drawer, search and the live strip, and a fragment of a number finds
- * nothing; the Owner turns on "Hide callers' numbers until shown" in Settings › Security and uses
- * "Show number" in the drawer. Screenshots at both widths; axe on the drawer and the Security tab.
+ * nothing; the Owner turns on "Hide callers' numbers until shown" in Settings › Privacy and uses
+ * "Show number" in the drawer. Screenshots at both widths; axe on the drawer and the Privacy tab.
  */
 import { type Page, expect, test } from '@playwright/test';
 import { CallDrawer } from './pages/call-drawer';
@@ -92,13 +92,13 @@ test('a Viewer sees masked numbers; the Owner hides them for everyone and shows 
   await axeAtBothWidths(viewer, 'call drawer with a masked number');
   await viewerContext.close();
 
-  // The Owner sees full numbers until turning on the privacy switch in Settings › Security.
+  // The Owner sees full numbers until turning on the privacy switch in Settings › Privacy.
   const ownerDrawer = new CallDrawer(page);
   await ownerDrawer.open(callId);
   await expect(ownerDrawer.title).toContainText(CALLER_SHOWN);
   const settings = new SettingsPage(page);
   await settings.open();
-  await settings.tab('Security').click();
+  await settings.tab('Privacy').click();
   const privacy = new PrivacyCard(page);
   await expect(privacy.root).toContainText('“Show number”');
   await expect(privacy.hideNumbers).not.toBeChecked();
@@ -106,7 +106,7 @@ test('a Viewer sees masked numbers; the Owner hides them for everyone and shows 
   await expect(privacy.hideNumbers).toBeChecked();
   await expect(page.getByText('Privacy Saved').first()).toBeVisible();
   await screenshotBothWidths(page, 'masked-numbers-privacy-card');
-  await axeAtBothWidths(page, 'Settings › Security with the Privacy card');
+  await axeAtBothWidths(page, 'Settings › Privacy with the Privacy card');
 
   // Now masked for the Owner too, until "Show number" (recorded in the activity log).
   await ownerDrawer.open(callId);

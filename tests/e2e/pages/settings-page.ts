@@ -91,7 +91,7 @@ export class SettingsPage {
     await expect(this.heading).toBeVisible();
   }
 
-  tab(name: 'Account' | 'Subscription' | 'Notifications' | 'Security'): Locator {
+  tab(name: 'Account' | 'Subscription' | 'Notifications' | 'Security' | 'Privacy'): Locator {
     return this.page.getByRole('tab', { name });
   }
 

@@ -10,7 +10,7 @@ import { serverFieldErrors } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
 import { useUpdateAccount } from './mutations';
-import { SaveFooter } from './save-footer';
+import { SaveFooter } from '../../components/save-footer';
 
 type AccountField = keyof AccountFormInput;
 type FieldSpec = Omit<ComponentProps<typeof TextField>, 'name' | 'registration' | 'error'> & {

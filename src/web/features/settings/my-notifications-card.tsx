@@ -21,7 +21,7 @@ import { toast } from '../../lib/use-toast';
 import { LoadFailed } from './load-failed';
 import { useSaveMyNotifications } from './mutations';
 import { useMyNotifications } from './queries';
-import { SaveFooter } from './save-footer';
+import { SaveFooter } from '../../components/save-footer';
 
 type Channel = 'email' | 'sms';
 const CHANNEL_LABELS: Record<Channel, string> = { email: 'E-mail', sms: 'Text messages (SMS)' };

@@ -25,7 +25,7 @@ import { LoadFailed } from './load-failed';
 import { MyNotificationsCard } from './my-notifications-card';
 import { useSaveNotifications } from './mutations';
 import { useNotificationChannels, useNotificationPrefs } from './queries';
-import { SaveFooter } from './save-footer';
+import { SaveFooter } from '../../components/save-footer';
 
 const KEYS = Object.keys(NOTIFICATION_LABELS) as (keyof NotificationSwitches)[];
 const DIGEST_LABELS: Record<DigestFrequency, string> = {

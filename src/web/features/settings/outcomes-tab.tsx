@@ -33,7 +33,7 @@ import {
   toDraft,
 } from './outcomes-draft';
 import { useOutcomesState } from './queries';
-import { SaveFooter } from './save-footer';
+import { SaveFooter } from '../../components/save-footer';
 
 export function OutcomesTab() {
   const state = useOutcomesState();

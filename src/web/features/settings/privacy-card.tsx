@@ -1,8 +1,8 @@
 /**
- * The Privacy card of Settings › Security (issue 36), for Owners (`privacy`): "hide callers'
- * numbers until shown" masks every caller's number for everyone; those allowed to see full numbers
- * use "Show number" on one call at a time, and each time is recorded. Issue 38 adds more switches
- * here.
+ * The Privacy card at the top of Settings › Privacy (issue 36), for Owners (`privacy`): "hide
+ * callers' numbers until shown" masks every caller's number for everyone; those allowed to see
+ * full numbers use "Show number" on one call at a time, and each time is recorded. Issue 38's
+ * settings follow it in the tab (components/privacy/).
  */
 import { EyeOff } from 'lucide-react';
 import { PRIVACY_TEXTS } from '../../../contract/privacy';
@@ -12,11 +12,12 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { Switch } from '../../components/ui/switch';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
-import { usePrivacySettings, useSavePrivacySettings } from './privacy-queries';
+import { CLIENT_PRIVACY_API } from '../../components/privacy/privacy-api';
+import { usePrivacySettings, useSavePrivacySettings } from '../../components/privacy/privacy-queries';
 
 export function PrivacyCard() {
-  const settings = usePrivacySettings();
-  const save = useSavePrivacySettings();
+  const settings = usePrivacySettings(CLIENT_PRIVACY_API);
+  const save = useSavePrivacySettings(CLIENT_PRIVACY_API);
   const hide = settings.data?.hideNumbersUntilShown ?? false;
 
   function change(hideNumbersUntilShown: boolean) {

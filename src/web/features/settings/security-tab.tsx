@@ -15,14 +15,12 @@ import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
 import { cn } from '../../lib/utils';
 import { ApiKeyDialog } from './api-key-dialog';
 import { ChangePasswordDialog } from './change-password-dialog';
-import { PrivacyCard } from './privacy-card';
 import { SessionsCard } from './sessions-card';
 import { WebhookSecretDialog } from './webhook-secret-dialog';
 
 export function SecurityTab({ client }: { client: ClientSession }) {
   const connected = client.apiKeyStatus === 'valid';
   const canKeys = useCan('keys');
-  const canPrivacy = useCan('privacy');
   // The rule for every user of the account is the Owners' (the `users` permission).
   const canRequireTwoFactor = useCan('users');
   return (
@@ -44,7 +42,6 @@ export function SecurityTab({ client }: { client: ClientSession }) {
         requireLabel={canRequireTwoFactor ? 'Require two-factor sign-in for everyone' : undefined}
       />
       <SessionsCard />
-      {canPrivacy && <PrivacyCard />}
 
       {/* The voice API key, the inbound webhook URL and its signing secret are the keys' holders' (Owners). */}
       {canKeys && (

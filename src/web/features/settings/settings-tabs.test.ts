@@ -7,6 +7,7 @@ describe('settings tabs', () => {
     expect(parseSettingsTab('subscription')).toBe('subscription');
     expect(parseSettingsTab('security')).toBe('security');
     expect(parseSettingsTab('outcomes')).toBe('outcomes');
+    expect(parseSettingsTab('privacy')).toBe('privacy');
     expect(parseSettingsTab('billing')).toBe('account');
     expect(parseSettingsTab(null)).toBe('account');
   });
@@ -30,6 +31,11 @@ describe('settings tabs by role (issue 36)', () => {
     expect(openedTab('subscription', viewerTabs)).toBe('subscription');
     expect(missingTabNote('subscription')).toBe(
       'Your role does not include billing and the subscription. Ask an Owner of this account if you need it.',
+    );
+    // Privacy (issue 38) is the Owners' alone.
+    expect(openedTab('privacy', viewerTabs)).toBe('privacy');
+    expect(missingTabNote('privacy')).toBe(
+      'Your role does not include privacy settings and callers’ personal data. Ask an Owner of this account if you need it.',
     );
   });
 });

@@ -8,6 +8,7 @@ export const SETTINGS_TABS = [
   'outcomes',
   'notifications',
   'security',
+  'privacy',
   'users',
   'activity',
 ] as const;
@@ -28,6 +29,7 @@ export const TAB_PERMISSION: Record<SettingsTab, Permission | null> = {
   outcomes: 'outcomes',
   notifications: null,
   security: null,
+  privacy: 'privacy',
   users: 'users',
   activity: 'users',
 };
@@ -39,6 +41,7 @@ const TAB_WHAT: Record<SettingsTab, string> = {
   outcomes: 'outcomes',
   notifications: 'notifications',
   security: 'security',
+  privacy: 'privacy settings and callers’ personal data',
   users: 'managing users',
   activity: "the account's activity log",
 };

@@ -2,7 +2,7 @@
  * /settings (SPEC §2 "Client settings", issue 13's Outcomes): the tabs chosen by `?tab=`; Back to Dashboard; the
  * subscription tab shows the outcome of a checkout from `?success=true`.
  */
-import { ArrowLeft, Bell, CreditCard, History, Shield, Target, User, Users } from 'lucide-react';
+import { ArrowLeft, Bell, CreditCard, EyeOff, History, Shield, Target, User, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { ClientSession } from '../../../contract/auth';
@@ -17,6 +17,7 @@ import { NotificationsForm } from './notifications-form';
 import { WebhookEndpointCard } from './webhook-endpoint-card';
 import { OutcomesTab } from './outcomes-tab';
 import { ActivityTab } from './activity-tab';
+import { PrivacyTab } from './privacy-tab';
 import { SecurityTab } from './security-tab';
 import { type SettingsTab, allowedTabs, missingTabNote, openedTab } from './settings-tabs';
 import { SubscriptionTab } from './subscription-tab';
@@ -28,6 +29,7 @@ const TABS: { value: SettingsTab; label: string; icon: typeof User }[] = [
   { value: 'outcomes', label: 'Outcomes', icon: Target },
   { value: 'notifications', label: 'Notifications', icon: Bell },
   { value: 'security', label: 'Security', icon: Shield },
+  { value: 'privacy', label: 'Privacy', icon: EyeOff },
   { value: 'users', label: 'Users', icon: Users },
   { value: 'activity', label: 'Activity', icon: History },
 ];
@@ -53,7 +55,7 @@ export function SettingsView({ client }: { client: ClientSession }) {
           <BrandMark className="mb-2" />
           <h1 className="font-bold text-2xl tracking-tight sm:text-3xl">Settings</h1>
           <p className="text-muted-foreground text-sm">
-            Manage your account, subscription, outcomes, notifications and security.
+            Manage your account, subscription, outcomes, notifications, security and privacy.
           </p>
         </div>
         <Button variant="outline" onClick={() => navigate('/dashboard')} className="w-full sm:w-auto">
@@ -94,6 +96,7 @@ export function SettingsView({ client }: { client: ClientSession }) {
         <TabsContent value="security">
           <SecurityTab client={client} />
         </TabsContent>
+        <TabsContent value="privacy">{guarded('privacy', <PrivacyTab client={client} />)}</TabsContent>
         <TabsContent value="users">{guarded('users', <UsersTab />)}</TabsContent>
         <TabsContent value="activity">{guarded('activity', <ActivityTab />)}</TabsContent>
       </Tabs>
@@ -101,7 +104,7 @@ export function SettingsView({ client }: { client: ClientSession }) {
   );
 }
 
-/** lg: one column per tab shown (an Owner's seven, as before; fewer for other roles). */
+/** lg: one column per tab shown (an Owner's eight; fewer for other roles). */
 const LG_COLUMNS: Record<number, string> = {
   1: 'lg:grid-cols-1',
   2: 'lg:grid-cols-2',
@@ -110,6 +113,7 @@ const LG_COLUMNS: Record<number, string> = {
   5: 'lg:grid-cols-5',
   6: 'lg:grid-cols-6',
   7: 'lg:grid-cols-7',
+  8: 'lg:grid-cols-8',
 };
 
 function MissingPermissionNote({ tab }: { tab: SettingsTab }) {

@@ -1,8 +1,11 @@
-/** How a settings card saves: one right-aligned button (full width on a phone), "Saving..." while it runs. */
+/**
+ * How a settings card saves (Settings, the privacy cards the admin shares): one right-aligned
+ * button (full width on a phone), "Saving..." while it runs.
+ */
 import { Save } from 'lucide-react';
 import type { ComponentProps } from 'react';
-import { PendingButton } from '../../components/pending-button';
-import type { Button } from '../../components/ui/button';
+import { PendingButton } from './pending-button';
+import type { Button } from './ui/button';
 
 interface SaveFooterProps extends ComponentProps<typeof Button> {
   label: string;

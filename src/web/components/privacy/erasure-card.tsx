@@ -1,0 +1,246 @@
+/**
+ * "Erase a caller" (issue 38): a phone number or an e-mail address, a confirmation saying what goes
+ * (and that totals stay), then the account's erasures: where each stands (read again each second
+ * while one runs), what was removed, each voice platform's answer, and the receipt as a PDF or
+ * JSON to send to the caller.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { FileDown, UserX } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { PRIVACY_TEXTS, type ErasureStatus } from '../../../contract/privacy';
+import { callKeys } from '../../features/calls/query-keys';
+import { serverFieldErrors } from '../../lib/api';
+import { failureToast } from '../../lib/failure-toast';
+import { toast } from '../../lib/use-toast';
+import { cn } from '../../lib/utils';
+import { formatPhone } from '../calls/phone';
+import { ConfirmDeleteDialog } from '../confirm-delete-dialog';
+import { QueryView } from '../query-view';
+import { Badge } from '../ui/badge';
+import { Button, buttonVariants } from '../ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
+import { Input } from '../ui/input';
+import { Label } from '../ui/label';
+import { Skeleton } from '../ui/skeleton';
+import { Spinner } from '../ui/spinner';
+import type { PrivacyApi } from './privacy-api';
+import { erasureSubjectOf, erasureTotals, providerAnswer, readablePhone } from './privacy-draft';
+import { useErasures, useStartErasure } from './privacy-queries';
+
+type Subject = { phone: string } | { email: string };
+
+const subjectText = (subject: Subject) => ('phone' in subject ? readablePhone(subject.phone) : subject.email);
+
+export function ErasureCard({ api, idPrefix = 'privacy' }: { api: PrivacyApi; idPrefix?: string }) {
+  const start = useStartErasure(api);
+  const [input, setInput] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<Subject | null>(null);
+  const id = `${idPrefix}-erase-subject`;
+
+  function ask() {
+    const subject = erasureSubjectOf(input);
+    if ('problem' in subject) return setError(subject.problem);
+    setError(null);
+    setConfirming(subject);
+  }
+
+  function erase() {
+    if (!confirming) return;
+    start.mutate(confirming, {
+      onSuccess: () => {
+        setConfirming(null);
+        setInput('');
+        toast({ title: 'Erasure started', description: 'Its receipt is ready below when it is done.' });
+      },
+      onError: (failure) => {
+        setConfirming(null);
+        const fields = Object.values(serverFieldErrors(failure));
+        if (fields.length > 0) setError(fields[0]);
+        else failureToast('Erasure not started', failure, 'The erasure could not be started.');
+      },
+    });
+  }
+
+  return (
+    <Card data-testid="erasure-card">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <UserX className="size-4" aria-hidden="true" />
+          <h2>{PRIVACY_TEXTS.erasureHeading}</h2>
+        </CardTitle>
+        <CardDescription>{PRIVACY_TEXTS.erasureHelp}</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-6">
+        <form
+          className="flex flex-col gap-2 sm:flex-row sm:items-start"
+          aria-label={PRIVACY_TEXTS.erasureHeading}
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            ask();
+          }}
+        >
+          <div className="grid flex-1 gap-1.5">
+            <Label htmlFor={id}>Caller’s phone number or e-mail address</Label>
+            <Input
+              id={id}
+              value={input}
+              autoComplete="off"
+              placeholder="+1 212 555 0199"
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${id}-error` : undefined}
+              onChange={(e) => {
+                setInput(e.target.value);
+                setError(null);
+              }}
+            />
+            {error && (
+              <p id={`${id}-error`} role="alert" className="text-destructive text-xs">
+                {error}
+              </p>
+            )}
+          </div>
+          <Button type="submit" variant="destructive" className="sm:mt-[1.375rem]" disabled={start.isPending}>
+            <UserX aria-hidden="true" />
+            Erase caller…
+          </Button>
+        </form>
+
+        <ErasureList api={api} idPrefix={idPrefix} />
+      </CardContent>
+
+      <ConfirmDeleteDialog
+        open={confirming !== null}
+        title="Erase this caller?"
+        description={
+          confirming && (
+            <>
+              Every call from or to <strong className="text-foreground">{subjectText(confirming)}</strong> is
+              removed: its transcript, summary, recording link, stored copies, messages and search entries,
+              here and, where the platform allows, at the voice platform. This cannot be undone. Totals,
+              charts, usage and invoices keep their numbers.
+            </>
+          )
+        }
+        pending={start.isPending}
+        onCancel={() => setConfirming(null)}
+        onConfirm={erase}
+        confirmLabel={PRIVACY_TEXTS.erasureConfirm}
+        pendingLabel="Erasing..."
+      />
+    </Card>
+  );
+}
+
+function ErasureList({ api, idPrefix }: { api: PrivacyApi; idPrefix: string }) {
+  const erasures = useErasures(api);
+  const queryClient = useQueryClient();
+  const running = erasures.data?.erasures.some((e) => e.state === 'running') ?? false;
+  // When the last running erasure ends, the calls views read again: its calls are gone.
+  const wasRunning = useRef(running);
+  useEffect(() => {
+    if (wasRunning.current && !running) void queryClient.invalidateQueries({ queryKey: callKeys.all });
+    wasRunning.current = running;
+  }, [running, queryClient]);
+
+  return (
+    <section className="grid gap-3" aria-labelledby={`${idPrefix}-erasures-heading`}>
+      <h3 id={`${idPrefix}-erasures-heading`} className="font-semibold text-sm">
+        Erasures
+      </h3>
+      <QueryView
+        query={erasures}
+        what="the erasures"
+        loading={<Skeleton className="h-16 w-full" aria-label="Loading the erasures" />}
+        isEmpty={(data) => !data || data.erasures.length === 0}
+        empty={<p className="text-muted-foreground text-sm">No caller has been erased yet.</p>}
+      >
+        {(data) => (
+          <ul className="grid gap-3" aria-label="Erasures">
+            {data.erasures.map((erasure) => (
+              <ErasureItem key={erasure.id} erasure={erasure} />
+            ))}
+          </ul>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+const STATE_LABELS: Record<ErasureStatus['state'], string> = {
+  running: 'Erasing',
+  done: 'Done',
+  failed: 'Failed',
+};
+
+const when = (ms: number) =>
+  new Date(ms).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+function ErasureItem({ erasure }: { erasure: ErasureStatus }) {
+  const subject =
+    erasure.subject.kind === 'phone' ? formatPhone(erasure.subject.value) : erasure.subject.value;
+  return (
+    <li className="grid gap-2 rounded-lg border p-3" data-testid="erasure" data-erasure-id={erasure.id}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="break-all font-medium">{subject}</p>
+        <Badge
+          variant={erasure.state === 'failed' ? 'destructive' : 'secondary'}
+          className={cn(erasure.state === 'done' && 'bg-success text-white')}
+          data-testid="erasure-state"
+        >
+          {erasure.state === 'running' && <Spinner className="size-3 text-current" />}
+          {STATE_LABELS[erasure.state]}
+        </Badge>
+      </div>
+      <p className="text-muted-foreground text-xs">
+        Asked by {erasure.requestedBy} on {when(erasure.requestedAt)}
+        {erasure.finishedAt !== null && `, finished ${when(erasure.finishedAt)}`}
+      </p>
+      {erasure.state === 'running' ? (
+        <p className="text-sm" role="status">
+          Removing the caller’s calls…
+        </p>
+      ) : erasure.state === 'failed' ? (
+        <p className="text-destructive text-sm">
+          The erasure stopped before the end. Start it again to finish it.
+        </p>
+      ) : (
+        <>
+          <p className="text-sm" data-testid="erasure-totals">
+            {erasureTotals(erasure)}
+          </p>
+          {erasure.providers.length > 0 && (
+            <ul className="grid gap-0.5 text-sm" aria-label="The voice platform’s answer">
+              {erasure.providers.map((p) => (
+                <li key={p.provider}>{providerAnswer(p)}</li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+      {erasure.receiptUrl && (
+        <div className="flex flex-wrap gap-2">
+          <a
+            href={erasure.receiptUrl}
+            download
+            aria-label={`Receipt (PDF) for ${subject}`}
+            className={buttonVariants({ variant: 'outline', size: 'sm' })}
+          >
+            <FileDown aria-hidden="true" />
+            Receipt (PDF)
+          </a>
+          <a
+            href={`${erasure.receiptUrl}?format=json`}
+            download
+            aria-label={`Receipt as JSON for ${subject}`}
+            className={buttonVariants({ variant: 'outline', size: 'sm' })}
+          >
+            <FileDown aria-hidden="true" />
+            JSON
+          </a>
+        </div>
+      )}
+    </li>
+  );
+}
