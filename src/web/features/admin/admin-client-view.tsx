@@ -1,7 +1,8 @@
 /**
  * The admin's view of one client (SPEC §2 "Admin client view"): a header naming the client
- * with an "Admin View" badge, the client information and users cards around the calls workspace, reading
- * the admin endpoints for this client, with the search always shown above the call log.
+ * with an "Admin View" badge, the client information, users and privacy cards around the calls
+ * workspace, reading the admin endpoints for this client, with the search always shown above the
+ * call log.
  */
 import { ArrowLeft, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -17,6 +18,7 @@ import { Card, CardContent } from '../../components/ui/card';
 import { ApiError } from '../../lib/api';
 import { adminCallSource } from '../calls/call-source';
 import { ClientInformationCard } from './client-information-card';
+import { ClientPrivacyCard } from './client-privacy-card';
 import { ClientUsersCard } from './client-users-card';
 import { useAdminClientData } from './queries';
 
@@ -54,6 +56,7 @@ function ClientView({ client }: { client: AdminClientListItem }) {
         <div className="grid gap-6">
           <ClientInformationCard client={client} />
           <ClientUsersCard clientId={client.id} />
+          <ClientPrivacyCard clientId={client.id} provider={client.provider} />
         </div>
       }
       search="always"

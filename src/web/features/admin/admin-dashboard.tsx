@@ -1,7 +1,7 @@
 /**
  * The admin dashboard body (SPEC §2 "Admin dashboard"): welcome line and the header actions,
  * the four stat cards, and the tabs: client management, the portfolio's analytics and the
- * support tools (issue 16), and the brand (issue 37).
+ * support tools (issue 16), the brand (issue 37) and the privacy defaults (issue 38).
  */
 import { LogOut, Plus, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
@@ -19,6 +19,7 @@ import { cn } from '../../lib/utils';
 import { AdminStatsCards } from './admin-stats-cards';
 import { AnalyticsTab } from './analytics-tab';
 import { BrandTab } from './brand/brand-tab';
+import { PrivacyDefaultsTab } from './privacy/privacy-defaults-tab';
 import { AllCallsExport } from './all-calls-export';
 import { ClientManagement } from './client-management';
 import { CreateClientWizard } from './create-client-wizard';
@@ -81,12 +82,13 @@ export function AdminDashboard({ admin }: { admin: AdminSession }) {
       <main className="mx-auto grid max-w-7xl gap-6 px-4 py-6 sm:px-6">
         <AdminStatsCards />
         <Tabs value={tab} onValueChange={setTab} className="min-w-0 gap-4">
-          {/* Two rows of two on a phone: four tabs side by side are wider than its screen. */}
+          {/* Rows of two on a phone: five tabs side by side are wider than its screen. */}
           <TabsList className="grid h-auto w-full grid-cols-2 sm:flex sm:h-9 sm:w-fit">
             <TabsTrigger value="clients">Client Management</TabsTrigger>
             <TabsTrigger value="analytics">Analytics</TabsTrigger>
             <TabsTrigger value="support">Support Tools</TabsTrigger>
             <TabsTrigger value="brand">{BRAND_TEXTS.tab}</TabsTrigger>
+            <TabsTrigger value="privacy">Privacy</TabsTrigger>
           </TabsList>
           <TabsContent value="clients" className="grid gap-6">
             <ClientManagement />
@@ -100,6 +102,9 @@ export function AdminDashboard({ admin }: { admin: AdminSession }) {
           </TabsContent>
           <TabsContent value="brand">
             <BrandTab />
+          </TabsContent>
+          <TabsContent value="privacy">
+            <PrivacyDefaultsTab />
           </TabsContent>
         </Tabs>
       </main>
