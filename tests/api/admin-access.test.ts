@@ -19,8 +19,14 @@ function concreteUrl(pattern: string, clientId: string): string {
 }
 
 /** A body that would pass validation for the write endpoints, so only the guard can refuse it. */
-function bodyFor(method: string): object | undefined {
+function bodyFor(method: string, url: string): object | undefined {
   if (method === 'GET' || method === 'DELETE') return undefined;
+  // Privacy settings take only their own fields (a patch of at least one).
+  if (url.includes('/client-privacy/') || url.endsWith('/privacy-defaults'))
+    return { redaction: { dates: true } };
+  // Erasure and a caller's export take the caller's number alone.
+  if (url.includes('/client-erasure/') || url.includes('/client-subject-export/'))
+    return { phone: '+14155550123' };
   return {
     email: 'new@example.com',
     firstName: 'N',
@@ -51,7 +57,7 @@ describe(`admin access control (${TEST_DB})`, () => {
     // From Fastify's own route table: a route added under /api/admin/ is checked here unasked.
     routes = t.app.routeTable
       .filter((route) => route.access === 'admin')
-      .map(({ method, url }) => [method as Method, concreteUrl(url, targetId), bodyFor(method)]);
+      .map(({ method, url }) => [method as Method, concreteUrl(url, targetId), bodyFor(method, url)]);
   });
   afterAll(async () => {
     await t.close();

@@ -249,7 +249,7 @@ describe(`masked numbers (${TEST_DB})`, () => {
     const manager = await signedInUser(client, 'manager');
     const viewer = await signedInUser(client, 'viewer');
 
-    expect((await get('/api/client/privacy', owner)).json()).toEqual({ hideNumbersUntilShown: false });
+    expect((await get('/api/client/privacy', owner)).json()).toMatchObject({ hideNumbersUntilShown: false });
     // Only Owners hold `privacy`.
     const refused = await send('PUT', '/api/client/privacy', manager, { hideNumbersUntilShown: true });
     expect(refused.statusCode).toBe(403);
@@ -260,8 +260,8 @@ describe(`masked numbers (${TEST_DB})`, () => {
       expect(res.json().message).toBeTruthy();
     }
     const on = await send('PUT', '/api/client/privacy', owner, { hideNumbersUntilShown: true });
-    expect(on.json()).toEqual({ hideNumbersUntilShown: true });
-    expect((await get('/api/client/privacy', owner)).json()).toEqual({ hideNumbersUntilShown: true });
+    expect(on.json()).toMatchObject({ hideNumbersUntilShown: true });
+    expect((await get('/api/client/privacy', owner)).json()).toMatchObject({ hideNumbersUntilShown: true });
 
     // Even those holding unmask_numbers now get masked answers...
     for (const cookie of [owner, manager]) {

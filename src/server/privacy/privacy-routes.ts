@@ -84,29 +84,41 @@ export default async function privacyRoutes(fastify: FastifyInstance): Promise<v
     };
   }
 
-  /** Applies a patch; answers what it changed, for the activity or audit line (null: nothing). */
-  async function update(client: ClientRow, body: Update): Promise<Record<string, unknown> | null> {
+  /**
+   * Applies a patch; answers the changed settings before and after, for the activity or audit
+   * line (null: nothing changed).
+   */
+  async function update(
+    client: ClientRow,
+    body: Update,
+  ): Promise<{ before: Record<string, unknown>; after: Record<string, unknown> } | null> {
     const before = await loadPrivacy(db, client.id);
     if (body.retention) checkRetention(body.retention, before.agencyRetention);
-    const changes: Record<string, unknown> = {};
+    const was: Record<string, unknown> = {};
+    const now_: Record<string, unknown> = {};
     const hide = body.hideNumbersUntilShown;
-    if (hide !== undefined && hide !== (client.hide_numbers_until_shown === 1)) {
+    const hidden = client.hide_numbers_until_shown === 1;
+    if (hide !== undefined && hide !== hidden) {
       await updateClient(db, client.id, { hide_numbers_until_shown: hide ? 1 : 0, updated_at: now() });
-      changes.hideNumbersUntilShown = hide;
+      was.hideNumbersUntilShown = hidden;
+      now_.hideNumbersUntilShown = hide;
     }
     const own: StoredClientPrivacy = { ...before.own };
     if (body.redaction) own.redaction = { ...before.redaction, ...body.redaction };
     if (body.nationalIdCountries) own.nationalIdCountries = body.nationalIdCountries;
     if (body.retention) own.retention = { ...(before.own.retention ?? before.retention), ...body.retention };
     if (JSON.stringify(own) !== JSON.stringify(before.own)) {
-      const reRedact = turnedOn(before, effectivePrivacy(await loadPrivacyDefaults(db), own));
-      await saveOwnPrivacy(db, client.id, own, now(), reRedact);
+      const after = effectivePrivacy(await loadPrivacyDefaults(db), own);
+      await saveOwnPrivacy(db, client.id, own, now(), turnedOn(before, after));
       forgetPrivacy(db);
       for (const key of ['redaction', 'nationalIdCountries', 'retention'] as const)
-        if (body[key] !== undefined) changes[key] = own[key];
+        if (body[key] !== undefined && JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
+          was[key] = before[key];
+          now_[key] = after[key];
+        }
       wake(client.id);
     }
-    return Object.keys(changes).length > 0 ? changes : null;
+    return Object.keys(now_).length > 0 ? { before: was, after: now_ } : null;
   }
 
   const clientOr404 = async (clientId: string) => {
@@ -134,7 +146,7 @@ export default async function privacyRoutes(fastify: FastifyInstance): Promise<v
             clientId: client.id,
             userId: requireClientUser(request).id,
             action: 'settings_change',
-            detail: { settings: 'privacy', changed },
+            detail: { settings: 'privacy', ...changed },
           },
           now(),
         );
