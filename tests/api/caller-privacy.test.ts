@@ -5,7 +5,10 @@
  * by caller at the Vapi and Retell stand-ins with its receipt, the caller's data export, and who
  * may do each.
  */
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RetellSim, startRetellSim } from '../../sim/platforms/retell';
@@ -15,7 +18,7 @@ import { createRetellProvider } from '../../src/server/providers/voice/retell';
 import { createVapiProvider } from '../../src/server/providers/voice/vapi';
 import { storeCalls } from '../helpers/calls';
 import { createAdminUser, createSignedInClient, loginAdmin } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { TEST_DATABASE_URL, TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
 const FAST = { timeoutMs: 2_000, retryBaseMs: 10, maxRetries: 1 };
 const DAY = 24 * 60 * 60 * 1000;
@@ -134,6 +137,24 @@ describe(`callers' personal data (${TEST_DB})`, () => {
     const csv = await req('GET', '/api/client/calls/export?dateRange=7d&format=csv', cookie);
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.body).not.toMatch(/4242|smith/i);
+
+    // The database's own bytes: the SQLite file and its WAL, or a pg_dump of the database.
+    const dumps: Buffer[] = [];
+    if (TEST_DB === 'sqlite') {
+      for (const name of ['test.sqlite', 'test.sqlite-wal']) {
+        const file = path.join(t.config.dataDir, name);
+        if (existsSync(file)) dumps.push(readFileSync(file));
+      }
+    } else {
+      const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(t.deps.db);
+      const url = new URL(TEST_DATABASE_URL);
+      url.pathname = `/${rows[0].name}`;
+      dumps.push(execFileSync('pg_dump', ['--data-only', url.toString()], { maxBuffer: 256 * 1024 * 1024 }));
+    }
+    const bytes = Buffer.concat(dumps);
+    expect(bytes.includes('[CARD]')).toBe(true);
+    expect(bytes.includes('4242 4242')).toBe(false);
+    expect(bytes.includes('4242424242424242')).toBe(false);
   });
 
   it('redacts what it turns on in the calls stored before, with progress, search included', async () => {
