@@ -29,11 +29,17 @@ import { BIG_CLIENT_ID, createDataset } from './dataset';
 import { outboxFairnessRows } from './outbox-fairness';
 import { pageLoadRows } from './page-load';
 import { previewLoadRows } from './preview-load';
+import { privacyRows } from './privacy';
 import { teamsRows } from './teams';
 
 const quick = process.argv.includes('--quick');
 /** `--teams`: issue 36's figures alone (bench/teams.ts) on the full data set, printed, RESULTS.md left as it is. */
-const scenario = process.argv.includes('--teams') ? 'teams' : 'all';
+/** `--privacy`: issue 38's figures alone (bench/privacy.ts), the same way. */
+const scenario = process.argv.includes('--teams')
+  ? 'teams'
+  : process.argv.includes('--privacy')
+    ? 'privacy'
+    : 'all';
 const size = {
   calls: Number(process.env.BENCH_CALLS ?? (quick ? 500_000 : 10_000_000)),
   clients: Number(process.env.BENCH_CLIENTS ?? (quick ? 200 : 1_000)),
@@ -634,7 +640,9 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
   rows.push(
     ...(scenario === 'teams'
       ? await teamsRows(deps, base, headers, windowOf(now), { requests: timeRequests, sql: timeSql })
-      : await measureEverything({ dialect, deps, base, headers, now, sim, webDir })),
+      : scenario === 'privacy'
+        ? await privacyRows(deps)
+        : await measureEverything({ dialect, deps, base, headers, now, sim, webDir })),
   );
 
   await app.close();
@@ -686,7 +694,7 @@ async function main() {
           );
     return;
   }
-  if (scenario === 'teams') {
+  if (scenario === 'teams' || scenario === 'privacy') {
     for (const dialect of ['sqlite', 'postgres'] as const)
       if (!which || which === dialect)
         for (const r of await benchDialect(dialect, null))
