@@ -22,10 +22,16 @@ interface Row {
   ok: boolean | null;
 }
 
-const DAY = 86_400_000;
 const WRITES = 2_000;
 const ALL_ON = { cards: true, nationalIds: true, emails: true, phones: true, dates: true, addresses: true };
-const ALL_OFF = { cards: false, nationalIds: false, emails: false, phones: false, dates: false, addresses: false };
+const ALL_OFF = {
+  cards: false,
+  nationalIds: false,
+  emails: false,
+  phones: false,
+  dates: false,
+  addresses: false,
+};
 
 /** A ten-minute call: about 1,200 words in 60 lines, one card read out and an e-mail spelled. */
 function longTranscript(i: number) {
@@ -64,7 +70,12 @@ function callsFor(count: number, tag: string): IncomingCall[] {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const perSecond = (n: number, ms: number) => `${Math.round((n * 1000) / ms).toLocaleString('en-US')} calls/s`;
 
-async function writeWith(deps: AppDeps, clientId: string, redaction: typeof ALL_ON, tag: string): Promise<number> {
+async function writeWith(
+  deps: AppDeps,
+  clientId: string,
+  redaction: typeof ALL_ON,
+  tag: string,
+): Promise<number> {
   await saveOwnPrivacy(deps.db, clientId, { redaction }, deps.now(), false);
   forgetPrivacy(deps.db);
   const repo = createCallsRepository(deps.db);
@@ -148,7 +159,9 @@ export async function privacyRows(deps: AppDeps): Promise<Row[]> {
   });
 
   // 3. Retention: the big client keeps transcripts 80 of its 90 days (a ninth come of age).
-  const statsBefore = await sql<{ n: number }>`select sum(call_count) as n from call_rollups_daily where client_id = ${BIG_CLIENT_ID}`.execute(db);
+  const statsBefore = await sql<{
+    n: number;
+  }>`select sum(call_count) as n from call_rollups_daily where client_id = ${BIG_CLIENT_ID}`.execute(db);
   const retention = { transcriptDays: 80, recordingDays: null, callDays: null };
   const retStart = performance.now();
   const first = await applyRetention(db, BIG_CLIENT_ID, retention, deps.now());
@@ -168,7 +181,9 @@ export async function privacyRows(deps: AppDeps): Promise<Row[]> {
     target: '≤ 100 ms',
     ok: next <= 100,
   });
-  const statsAfter = await sql<{ n: number }>`select sum(call_count) as n from call_rollups_daily where client_id = ${BIG_CLIENT_ID}`.execute(db);
+  const statsAfter = await sql<{
+    n: number;
+  }>`select sum(call_count) as n from call_rollups_daily where client_id = ${BIG_CLIENT_ID}`.execute(db);
   rows.push({
     what: 'the big client’s total calls after retention (rollups)',
     value: `${Number(statsAfter.rows[0].n).toLocaleString('en-US')} (before ${Number(statsBefore.rows[0].n).toLocaleString('en-US')})`,
@@ -201,7 +216,9 @@ export async function privacyRows(deps: AppDeps): Promise<Row[]> {
     .selectFrom('calls')
     .select('id')
     .where('client_id', '=', BIG_CLIENT_ID)
-    .where((eb) => eb.or([eb('from_number', '=', victim.from_number), eb('to_number', '=', victim.from_number)]))
+    .where((eb) =>
+      eb.or([eb('from_number', '=', victim.from_number), eb('to_number', '=', victim.from_number)]),
+    )
     .execute();
   const find = performance.now() - findStart;
   rows.push({
@@ -210,7 +227,11 @@ export async function privacyRows(deps: AppDeps): Promise<Row[]> {
     target: '-',
     ok: null,
   });
-  const client = await db.selectFrom('clients').selectAll().where('id', '=', BIG_CLIENT_ID).executeTakeFirstOrThrow();
+  const client = await db
+    .selectFrom('clients')
+    .selectAll()
+    .where('id', '=', BIG_CLIENT_ID)
+    .executeTakeFirstOrThrow();
   const id = await startErasure(deps, client, { kind: 'phone', value: victim.from_number }, 'bench');
   const eraseStart = performance.now();
   await runErasure(deps, client, id);
