@@ -76,12 +76,33 @@ export const Pagination = z.object({
   limit: z.number().int(),
   total: z.number().int(),
   totalPages: z.number().int(),
+  /**
+   * Set where a list counts its items only up to a bound (a year of activity lines): `total` is
+   * the bound and there are more; the browser says "of 10,000+". Absent: `total` is exact.
+   */
+  totalIsLowerBound: z.boolean().optional(),
 });
 export type Pagination = z.infer<typeof Pagination>;
 
-/** A page of `total` items: at least one page, even when there is nothing. */
-export function paginationOf(page: number, limit: number, total: number): Pagination {
-  return { page, limit, total, totalPages: Math.max(1, Math.ceil(total / limit)) };
+/**
+ * A page of `total` items: at least one page, even when there is nothing. With a bounded count
+ * (`lowerBound`), a full page at or past the bound has a next one, so paging on keeps working.
+ */
+export function paginationOf(
+  page: number,
+  limit: number,
+  total: number,
+  bounded?: { lowerBound: boolean; fullPage: boolean },
+): Pagination {
+  const totalPages = Math.max(1, Math.ceil(total / limit));
+  if (!bounded?.lowerBound) return { page, limit, total, totalPages };
+  return {
+    page,
+    limit,
+    total,
+    totalPages: bounded.fullPage ? Math.max(totalPages, page + 1) : Math.max(totalPages, page),
+    totalIsLowerBound: true,
+  };
 }
 
 /** A stored time (epoch ms, a number or a database's numeric string) as ISO 8601; null stays null. */

@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityItem } from '../../src/contract/activity';
 import { hashPassword } from '../../src/server/auth/passwords';
-import { ACTIVITY_RETENTION_DAYS, pruneActivity } from '../../src/server/teams/activity-log';
+import { paginationOf } from '../../src/contract/common';
+import { ACTIVITY_RETENTION_DAYS, activityPage, pruneActivity } from '../../src/server/teams/activity-log';
 import { VIEW_QUIET_MS } from '../../src/server/teams/view-as-client';
 import {
   TEST_PASSWORD,
@@ -95,6 +96,37 @@ describe(`client activity log (${TEST_DB})`, () => {
     const second = await page(cookie, '?page=2&limit=2');
     expect(second.items.map((i) => i.userName)).toEqual(['Test Client']);
     expect(second.pagination).toEqual({ page: 2, limit: 2, total: 3, totalPages: 2 });
+  });
+
+  it('counts lines only up to a bound, and pages on past it', async () => {
+    const { client } = await createSignedInClient(t);
+    const lines = Array.from({ length: 7 }, (_, i) => ({
+      id: randomUUID(),
+      client_id: client.id,
+      at: clock - i * 1_000,
+      user_id: null,
+      action: 'export',
+      detail: null,
+    }));
+    await t.deps.db.insertInto('client_activity').values(lines).execute();
+    const exact = await activityPage(t.deps.db, client.id, { action: 'export' }, 1, 2, 10);
+    expect([exact.total, exact.totalIsLowerBound]).toEqual([7, false]);
+    const bounded = await activityPage(t.deps.db, client.id, { action: 'export' }, 1, 2, 4);
+    expect([bounded.total, bounded.totalIsLowerBound]).toEqual([4, true]);
+    // Page 3 (lines 5 and 6) is past the bound: full, so a next page is offered, and it is read.
+    const past = await activityPage(t.deps.db, client.id, { action: 'export' }, 3, 2, 4);
+    expect(past.items.map((i) => i.at)).toEqual(
+      [lines[4], lines[5]].map((l) => new Date(l.at).toISOString()),
+    );
+    expect(paginationOf(3, 2, past.total, { lowerBound: true, fullPage: true })).toEqual({
+      page: 3,
+      limit: 2,
+      total: 4,
+      totalPages: 4,
+      totalIsLowerBound: true,
+    });
+    const last = await activityPage(t.deps.db, client.id, { action: 'export' }, 4, 2, 4);
+    expect(last.items).toHaveLength(1);
   });
 
   it('filters by person and by action', async () => {

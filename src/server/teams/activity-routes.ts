@@ -50,8 +50,20 @@ export default async function activityRoutes(fastify: FastifyInstance): Promise<
     async (request) => {
       const client = requireClient(request);
       const { page, limit } = request.query;
-      const { items, total } = await activityPage(db, client.id, filterOf(request.query), page, limit);
-      return { items, pagination: paginationOf(page, limit, total) };
+      const { items, total, totalIsLowerBound } = await activityPage(
+        db,
+        client.id,
+        filterOf(request.query),
+        page,
+        limit,
+      );
+      return {
+        items,
+        pagination: paginationOf(page, limit, total, {
+          lowerBound: totalIsLowerBound,
+          fullPage: items.length === limit,
+        }),
+      };
     },
   );
 

@@ -43,5 +43,11 @@ describe('call log pagination', () => {
       'Showing 21 to 23 of 23 results',
     );
     expect(showingText({ page: 1, limit: 10, total: 0, totalPages: 1 })).toBe('Showing 0 to 0 of 0 results');
+    // Counted up to a bound: "of 10,000+", and past the bound the page's own end.
+    const bounded = { limit: 50, total: 10_000, totalIsLowerBound: true };
+    expect(showingText({ ...bounded, page: 1, totalPages: 200 })).toBe('Showing 1 to 50 of 10,000+ results');
+    expect(showingText({ ...bounded, page: 300, totalPages: 301 })).toBe(
+      'Showing 14,951 to 15,000 of 15,000+ results',
+    );
   });
 });

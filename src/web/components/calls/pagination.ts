@@ -26,8 +26,13 @@ export function parsePageInput(text: string, totalPages: number): number | null 
 }
 
 /** "Showing X to Y of Z results", counts with thousands separators (SPEC §9). */
-export function showingText({ page, limit, total }: Pagination): string {
+export function showingText({ page, limit, total, totalIsLowerBound }: Pagination): string {
   const first = total === 0 ? 0 : (page - 1) * limit + 1;
+  if (totalIsLowerBound) {
+    // Counted up to a bound: "of 10,000+"; past it, the page's own end is the least there are.
+    const last = page * limit;
+    return `Showing ${formatCount(first)} to ${formatCount(last)} of ${formatCount(Math.max(total, last))}+ results`;
+  }
   const last = Math.min(page * limit, total);
   return `Showing ${formatCount(first)} to ${formatCount(last)} of ${formatCount(total)} results`;
 }
