@@ -121,6 +121,19 @@ describe(`card payments (${TEST_DB})`, () => {
     ]);
   });
 
+  it('charges once when the second press arrives after the first purchase finished', async () => {
+    const { client, cookie } = await newClient();
+    const first = await pay(cookie, 'professional', 'pm_card_visa');
+    const second = await pay(cookie, 'professional', 'pm_card_visa');
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+    expect(second.json()).toMatchObject({ success: true });
+    const row = await stored(client.id);
+    expect(simSubscriptionsOf(row.stripe_customer_id)).toHaveLength(1);
+    const invoices = [...sim.state.invoices.values()].filter((i) => i.customer === row.stripe_customer_id);
+    expect(invoices).toHaveLength(1);
+    expect(await paymentsOf(client.id)).toHaveLength(1);
+  });
+
   it('charges once when the pay button is pressed twice', async () => {
     const { client, cookie } = await newClient();
     const [a, b] = await Promise.all([

@@ -54,6 +54,7 @@ export async function processCardPayment(
   const current = await findSubscription(db, client.id);
   const live = current && !isEnded(current, now()) ? current : undefined;
   await refuseWhileConfirming(ctx, stripe, client.id);
+  if (live && (await justBought(ctx, live, plan))) return { success: true, message: successMessage(plan) };
   const key = checkoutKey(client.id, plan.id, paymentMethodId, live);
   const attempt = await claimAttempt(ctx, stripe, {
     clientId: client.id,
@@ -134,6 +135,22 @@ async function claimAttempt(
 }
 
 const successMessage = (plan: PlanRow) => `Successfully subscribed to ${plan.name}!`;
+
+/**
+ * A second press of "pay" that arrives after the first purchase finished sees the subscription
+ * it created, so its key is not the first one's; the plan bought moments ago (within the time a
+ * repeat waits for the first) is that same purchase, not a change to the same plan, and records
+ * no second payment. A pending cancellation is not "just bought": buying again withdraws it.
+ */
+async function justBought(ctx: BillingContext, live: SubscriptionRow, plan: PlanRow): Promise<boolean> {
+  if (live.provider !== 'card' || live.plan_id !== plan.id || live.status !== 'active') return false;
+  if (live.cancel_at_period_end === 1 || !live.stripe_subscription_id) return false;
+  const last = await findLatestPayment(ctx.deps.db, live.client_id, 'stripe', plan.id, ['succeeded']);
+  return (
+    last?.provider_id === live.stripe_subscription_id &&
+    ctx.deps.now() - Number(last.created_at) < REPEAT_WAIT_MS
+  );
+}
 
 /**
  * A payment confirmed with 3-D Secure whose subscription Stripe has not activated yet: a second
