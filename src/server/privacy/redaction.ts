@@ -604,12 +604,29 @@ function isMonth2(g: string): boolean {
   return m >= 1 && m <= 12;
 }
 
+/**
+ * Whether a run's written digits are glued to letters or digits it does not include ("1a259024-
+ * 2244-4403-89c9", a UUID whose middle groups happen to be digits): part of an identifier, not a
+ * number someone said.
+ */
+function gluedToIdentifier(tokens: Token[], run: NumberRun): boolean {
+  const first = tokens[run.first]!;
+  const last = tokens[run.last]!;
+  const before = tokens[run.first - 1];
+  const after = tokens[run.last + 1];
+  const glued = (a: Token | undefined, b: Token) => a !== undefined && a.kind !== 'punct' && b.kind === 'num';
+  return (
+    (glued(before, first) && before!.end === first.start) || (glued(after, last) && after!.start === last.end)
+  );
+}
+
 function detectCards(scan: Scan): void {
   const { tokens } = scan;
   let lastCardEnd = -1;
   for (let r = 0; r < scan.runs.length; r++) {
     const run = scan.runs[r]!;
     if (run.plus) continue; // "+44 ...": a phone number
+    if (gluedToIdentifier(tokens, run)) continue;
     const n = run.digits.length;
     const context = nearestContext(tokens, run, 8);
     if (
@@ -1371,6 +1388,7 @@ function detectPhones(scan: Scan): void {
   for (const run of scan.runs) {
     const n = run.digits.length;
     if (n < 7 || n > 15) continue;
+    if (gluedToIdentifier(scan.tokens, run)) continue;
     const digits = run.digits.replace(/^00/, '');
     if (keep.has(digits) || keep.has(run.digits)) continue;
     const context = nearestContext(scan.tokens, run, 8);
@@ -1547,6 +1565,8 @@ function detectAddresses(scan: Scan): void {
 
 // ---------------------------------------------------------------------------------------------
 
+const UUID_IN_TEXT_RE = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+
 /** Redacts one text with the client's chosen categories. */
 export function redactText(text: string, options: RedactionOptions): RedactionResult {
   const found = emptyFound();
@@ -1573,6 +1593,11 @@ export function redactText(text: string, options: RedactionOptions): RedactionRe
   if (options.dates) detectBirthDates(scan);
   if (options.addresses) detectAddresses(scan);
   if (scan.spans.length === 0) return { text, found };
+  // An id written in the text (a UUID, whatever its digits) is never a caller's number.
+  const ids = [...text.matchAll(UUID_IN_TEXT_RE)].map((m) => [m.index ?? 0, (m.index ?? 0) + m[0].length]);
+  if (ids.length > 0)
+    scan.spans = scan.spans.filter((sp) => !ids.some(([a, b]) => sp.start < b! && sp.end > a!));
+  if (scan.spans.length === 0) return { text, found };
 
   // Of overlapping findings the strongest stays (then the longer): one sweep from the left, each
   // finding compared with the last one kept (kept ones never overlap, so that is the only one).
@@ -1597,6 +1622,8 @@ export function redactText(text: string, options: RedactionOptions): RedactionRe
 }
 
 const EPOCH_MS_RE = /^1\d{12}$/;
+/** An id as a payload field on its own (a call's, a customer's): never something a caller said. */
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Redacts every string inside a JSON value (stored provider payloads, variables, analysis),
@@ -1611,7 +1638,7 @@ export function redactValue(
     if (typeof v === 'string') {
       // A provider's epoch-milliseconds timestamp written as a string ("1764239999000", 2001 to
       // 2033) is 13 digits too; no card number is sent as a payload field on its own like that.
-      if (EPOCH_MS_RE.test(v)) return v;
+      if (EPOCH_MS_RE.test(v) || UUID_RE.test(v)) return v;
       const r = redactText(v, options);
       for (const key of Object.keys(found) as (keyof RedactionFound)[]) found[key] += r.found[key];
       return r.text;
