@@ -90,8 +90,9 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
       .selectAll()
       .where('client_id', 'in', unique(keys.map((k) => k.clientId)))
       .where('provider_call_id', 'in', unique(keys.map((k) => k.providerCallId)));
-    // Row locks serialise a webhook and a sync merging the same call (SQLite serialises writers anyway).
-    return (onPostgres ? q.forUpdate() : q).execute();
+    // Row locks serialise a webhook and a sync merging the same call (SQLite serialises writers
+    // anyway), taken in key order so two writers of the same calls never wait on each other.
+    return (onPostgres ? q.orderBy('client_id').orderBy('provider_call_id').forUpdate() : q).execute();
   }
 
   function newRow(client: CallOwner, call: IncomingCall, now: number): NewCallRow {
@@ -211,9 +212,12 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
     };
     remember(await selectExisting(trx, keys));
 
+    // In key order: two transactions inserting the same new calls (a webhook and a sync, in any
+    // order) then wait on the unique index in the same order, so neither deadlocks the other.
     const fresh = items
       .filter((i) => !existing.has(itemKey(i)))
-      .map((i) => after.classify(newRow(i.client, i.call, now)));
+      .map((i) => after.classify(newRow(i.client, i.call, now)))
+      .sort((a, b) => (rowKey(a) < rowKey(b) ? -1 : rowKey(a) > rowKey(b) ? 1 : 0));
     if (fresh.length > 0) {
       const inserted = await trx
         .insertInto('calls')
