@@ -68,17 +68,21 @@ export const PrivacySettings = z.object({
 });
 export type PrivacySettings = z.infer<typeof PrivacySettings>;
 
+/** What a client and the agency's defaults both set, each part a patch. */
+const sharedPatch = {
+  redaction: RedactionCategories.partial().strict(),
+  nationalIdCountries: NationalIdCountries,
+  retention: Retention.partial().strict(),
+};
+const atLeastOne = (body: object) => Object.keys(body).length > 0;
+const AT_LEAST_ONE = { message: 'Send at least one privacy setting' };
+
 /** PUT /api/client/privacy (and the admin's per client): the settings to change; the answer is all of them. */
 export const PrivacyUpdate = z
-  .object({
-    hideNumbersUntilShown: z.boolean(),
-    redaction: RedactionCategories.partial().strict(),
-    nationalIdCountries: NationalIdCountries,
-    retention: Retention.partial().strict(),
-  })
+  .object({ hideNumbersUntilShown: z.boolean(), ...sharedPatch })
   .partial()
   .strict()
-  .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one privacy setting' });
+  .refine(atLeastOne, AT_LEAST_ONE);
 export type PrivacyUpdate = z.infer<typeof PrivacyUpdate>;
 
 /** The agency's defaults: what a client follows until it saves its own, and the longest retention. */
@@ -90,14 +94,10 @@ export const PrivacyDefaults = z.object({
 export type PrivacyDefaults = z.infer<typeof PrivacyDefaults>;
 
 export const PrivacyDefaultsUpdate = z
-  .object({
-    redaction: RedactionCategories.partial().strict(),
-    nationalIdCountries: NationalIdCountries,
-    retention: Retention.partial().strict(),
-  })
+  .object(sharedPatch)
   .partial()
   .strict()
-  .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one privacy setting' });
+  .refine(atLeastOne, AT_LEAST_ONE);
 export type PrivacyDefaultsUpdate = z.infer<typeof PrivacyDefaultsUpdate>;
 
 /** One call's numbers in full, as the call's own fields name them. */

@@ -79,6 +79,15 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
     return client;
   };
 
+  /** Erasures and caller exports share one hourly budget per client (each reads all its calls). */
+  const capErasures = (client: ClientRow, reply: FastifyReply) =>
+    enforceCreationCap(deps, reply, {
+      key: `erasure:${client.id}`,
+      max: deps.config.creationCaps.erasuresPerHour,
+      windowMs: HOUR_MS,
+      what: 'erasures and caller exports',
+    });
+
   async function record(
     client: ClientRow,
     who: Who,
@@ -118,12 +127,7 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
     const subject: ErasureSubject = body.phone
       ? { kind: 'phone', value: normalisePhone(body.phone) }
       : { kind: 'email', value: body.email! };
-    await enforceCreationCap(deps, reply, {
-      key: `erasure:${client.id}`,
-      max: deps.config.creationCaps.erasuresPerHour,
-      windowMs: HOUR_MS,
-      what: 'erasures and caller exports',
-    });
+    await capErasures(client, reply);
     const id = await startErasure(deps, client, subject, who.label);
     const work = runErasure(deps, client, id)
       .then(async () => {
@@ -164,12 +168,7 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
 
   async function subjectExport(client: ClientRow, who: Who, phone: string, reply: FastifyReply) {
     const number = normalisePhone(phone);
-    await enforceCreationCap(deps, reply, {
-      key: `erasure:${client.id}`,
-      max: deps.config.creationCaps.erasuresPerHour,
-      windowMs: HOUR_MS,
-      what: 'erasures and caller exports',
-    });
+    await capErasures(client, reply);
     const rows = await db
       .selectFrom('calls')
       .selectAll()

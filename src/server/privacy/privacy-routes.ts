@@ -36,6 +36,7 @@ import {
   forgetPrivacy,
   loadPrivacy,
   loadPrivacyDefaults,
+  loadPrivacyMany,
   savePrivacyDefaults,
   saveOwnPrivacy,
   turnedOn,
@@ -222,11 +223,7 @@ async function requestReRedactionForFollowers(
     (c) => after.redaction[c] && !before.redaction[c],
   );
   if (!grew) return;
-  const ids = await listClientIds(deps.db);
+  const privacy = await loadPrivacyMany(deps.db, await listClientIds(deps.db));
   const now = deps.now();
-  for (const id of ids) {
-    const privacy = await loadPrivacy(deps.db, id);
-    if (privacy.own.redaction) continue;
-    await saveOwnPrivacy(deps.db, id, privacy.own, now, true);
-  }
+  for (const [id, { own }] of privacy) if (!own.redaction) await saveOwnPrivacy(deps.db, id, own, now, true);
 }

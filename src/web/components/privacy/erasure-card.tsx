@@ -19,8 +19,8 @@ import { QueryView } from '../query-view';
 import { Badge } from '../ui/badge';
 import { Button, buttonVariants } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
+import { FieldShell } from '../form-fields';
 import { Input } from '../ui/input';
-import { Label } from '../ui/label';
 import { Skeleton } from '../ui/skeleton';
 import { Spinner } from '../ui/spinner';
 import type { PrivacyApi } from './privacy-api';
@@ -81,8 +81,12 @@ export function ErasureCard({ api, idPrefix = 'privacy' }: { api: PrivacyApi; id
             ask();
           }}
         >
-          <div className="grid flex-1 gap-1.5">
-            <Label htmlFor={id}>Caller’s phone number or e-mail address</Label>
+          <FieldShell
+            id={id}
+            label="Caller’s phone number or e-mail address"
+            error={error ?? undefined}
+            className="flex-1"
+          >
             <Input
               id={id}
               value={input}
@@ -95,12 +99,7 @@ export function ErasureCard({ api, idPrefix = 'privacy' }: { api: PrivacyApi; id
                 setError(null);
               }}
             />
-            {error && (
-              <p id={`${id}-error`} role="alert" className="text-destructive text-xs">
-                {error}
-              </p>
-            )}
-          </div>
+          </FieldShell>
           <Button type="submit" variant="destructive" className="sm:mt-[1.375rem]" disabled={start.isPending}>
             <UserX aria-hidden="true" />
             Erase caller…

@@ -6,26 +6,15 @@
  * client view render it with their `PrivacyApi`.
  */
 import { ShieldCheck } from 'lucide-react';
-import { useState } from 'react';
 import { formatCount } from '../../../contract/format';
 import { PRIVACY_TEXTS, type PrivacySettings, type ReRedaction } from '../../../contract/privacy';
-import { serverFieldErrors } from '../../lib/api';
-import { failureToast } from '../../lib/failure-toast';
-import { toast } from '../../lib/use-toast';
 import { SaveFooter } from '../save-footer';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { Skeleton } from '../ui/skeleton';
 import type { PrivacyApi } from './privacy-api';
-import {
-  type PrivacyDraft,
-  changesOf,
-  draftOf,
-  parseRetention,
-  retentionErrorsOf,
-  turnedOn,
-} from './privacy-draft';
+import { PrivacyDraftFields } from './privacy-draft-fields';
 import { usePrivacySettings, useSavePrivacySettings } from './privacy-queries';
-import { PrivacyDraftFields, type PrivacyFormErrors } from './privacy-draft-fields';
+import { usePrivacyForm } from './use-privacy-form';
 
 export function PersonalDataCard({ api, idPrefix = 'privacy' }: { api: PrivacyApi; idPrefix?: string }) {
   const settings = usePrivacySettings(api);
@@ -63,58 +52,28 @@ function PersonalDataForm({
   settings: PrivacySettings;
 }) {
   const save = useSavePrivacySettings(api);
-  // Read once; later reads (the progress poll) never replace what is being edited.
-  const [draft, setDraft] = useState<PrivacyDraft>(() => draftOf(settings));
-  const [errors, setErrors] = useState<PrivacyFormErrors>({});
-
-  function submit() {
-    const { retention, problems } = parseRetention(draft.retention);
-    if (Object.keys(problems).length > 0) return setErrors(problems);
-    const changes = changesOf(settings, { ...draft, retention });
-    if (!changes) {
-      setErrors({});
-      toast({ title: 'Nothing to save', description: 'The privacy settings are as saved.' });
-      return;
-    }
-    save.mutate(changes, {
-      onSuccess: (saved) => {
-        setDraft(draftOf(saved));
-        setErrors({});
-        toast({
-          title: 'Privacy Saved',
-          description: turnedOn(changes)
-            ? 'Calls stored before are being redacted with the new choices.'
-            : 'The new settings apply within a minute.',
-        });
-      },
-      onError: (error) => {
-        setErrors(retentionErrorsOf(serverFieldErrors(error)));
-        failureToast('Privacy Not Saved', error, 'The privacy settings could not be saved.');
-      },
-    });
-  }
+  const form = usePrivacyForm(settings, save, {
+    unchanged: 'The privacy settings are as saved.',
+    savedTitle: 'Privacy Saved',
+    redactingAgain: 'Calls stored before are being redacted with the new choices.',
+    applied: 'The new settings apply within a minute.',
+    failedTitle: 'Privacy Not Saved',
+    failedText: 'The privacy settings could not be saved.',
+  });
 
   return (
-    <form
-      className="grid gap-6"
-      aria-label="Callers’ personal data"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
+    <form className="grid gap-6" aria-label="Callers’ personal data" noValidate onSubmit={form.onSubmit}>
       <PrivacyDraftFields
         idPrefix={idPrefix}
-        draft={draft}
-        onDraft={setDraft}
-        errors={errors}
-        onErrors={setErrors}
+        draft={form.draft}
+        onDraft={form.setDraft}
+        errors={form.errors}
+        onErrors={form.setErrors}
         limits={settings.agencyRetention}
-        disabled={save.isPending}
+        disabled={form.pending}
         progress={<ReRedactionProgress state={settings.reRedaction} />}
       />
-      <SaveFooter type="submit" label="Save privacy settings" pending={save.isPending} />
+      <SaveFooter type="submit" label="Save privacy settings" pending={form.pending} />
     </form>
   );
 }

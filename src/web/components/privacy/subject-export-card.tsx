@@ -10,8 +10,8 @@ import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
 import { PendingButton } from '../pending-button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
+import { FieldShell } from '../form-fields';
 import { Input } from '../ui/input';
-import { Label } from '../ui/label';
 import type { PrivacyApi } from './privacy-api';
 import { useSubjectExport } from './privacy-queries';
 
@@ -55,8 +55,7 @@ export function SubjectExportCard({ api, idPrefix = 'privacy' }: { api: PrivacyA
             submit();
           }}
         >
-          <div className="grid flex-1 gap-1.5">
-            <Label htmlFor={id}>Caller’s phone number</Label>
+          <FieldShell id={id} label="Caller’s phone number" error={error ?? undefined} className="flex-1">
             <Input
               id={id}
               type="tel"
@@ -70,12 +69,7 @@ export function SubjectExportCard({ api, idPrefix = 'privacy' }: { api: PrivacyA
                 setError(null);
               }}
             />
-            {error && (
-              <p id={`${id}-error`} role="alert" className="text-destructive text-xs">
-                {error}
-              </p>
-            )}
-          </div>
+          </FieldShell>
           <PendingButton
             type="submit"
             variant="outline"

@@ -5,25 +5,14 @@
  * in the admin's client view.
  */
 import { ShieldCheck } from 'lucide-react';
-import { useState } from 'react';
 import type { PrivacyDefaults } from '../../../../contract/privacy';
 import { PlatformSettingsCard } from '../../../components/privacy/platform-settings-card';
-import {
-  type PrivacyDraft,
-  changesOf,
-  draftOf,
-  parseRetention,
-  retentionErrorsOf,
-  turnedOn,
-} from '../../../components/privacy/privacy-draft';
-import { PrivacyDraftFields, type PrivacyFormErrors } from '../../../components/privacy/privacy-draft-fields';
+import { PrivacyDraftFields } from '../../../components/privacy/privacy-draft-fields';
+import { usePrivacyForm } from '../../../components/privacy/use-privacy-form';
 import { QueryView } from '../../../components/query-view';
 import { SaveFooter } from '../../../components/save-footer';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { serverFieldErrors } from '../../../lib/api';
-import { failureToast } from '../../../lib/failure-toast';
-import { toast } from '../../../lib/use-toast';
 import { usePrivacyDefaults, useSavePrivacyDefaults } from './queries';
 
 export function PrivacyDefaultsTab() {
@@ -60,55 +49,26 @@ export function PrivacyDefaultsTab() {
 
 function DefaultsForm({ saved }: { saved: PrivacyDefaults }) {
   const save = useSavePrivacyDefaults();
-  const [draft, setDraft] = useState<PrivacyDraft>(() => draftOf(saved));
-  const [errors, setErrors] = useState<PrivacyFormErrors>({});
-
-  function submit() {
-    const { retention, problems } = parseRetention(draft.retention);
-    if (Object.keys(problems).length > 0) return setErrors(problems);
-    const changes = changesOf(saved, { ...draft, retention });
-    if (!changes) {
-      setErrors({});
-      toast({ title: 'Nothing to save', description: 'The defaults are as saved.' });
-      return;
-    }
-    save.mutate(changes, {
-      onSuccess: (next) => {
-        setDraft(draftOf(next));
-        setErrors({});
-        toast({
-          title: 'Privacy defaults saved',
-          description: turnedOn(changes)
-            ? 'Clients following the defaults have their stored calls redacted again.'
-            : 'Every client’s data is kept no longer than this from the next minute.',
-        });
-      },
-      onError: (error) => {
-        setErrors(retentionErrorsOf(serverFieldErrors(error)));
-        failureToast('Privacy defaults not saved', error, 'The defaults could not be saved.');
-      },
-    });
-  }
+  const form = usePrivacyForm(saved, save, {
+    unchanged: 'The defaults are as saved.',
+    savedTitle: 'Privacy defaults saved',
+    redactingAgain: 'Clients following the defaults have their stored calls redacted again.',
+    applied: 'Every client’s data is kept no longer than this from the next minute.',
+    failedTitle: 'Privacy defaults not saved',
+    failedText: 'The defaults could not be saved.',
+  });
 
   return (
-    <form
-      className="grid gap-6"
-      aria-label="Privacy defaults"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
+    <form className="grid gap-6" aria-label="Privacy defaults" noValidate onSubmit={form.onSubmit}>
       <PrivacyDraftFields
         idPrefix="defaults"
-        draft={draft}
-        onDraft={setDraft}
-        errors={errors}
-        onErrors={setErrors}
-        disabled={save.isPending}
+        draft={form.draft}
+        onDraft={form.setDraft}
+        errors={form.errors}
+        onErrors={form.setErrors}
+        disabled={form.pending}
       />
-      <SaveFooter type="submit" label="Save defaults" pending={save.isPending} />
+      <SaveFooter type="submit" label="Save defaults" pending={form.pending} />
     </form>
   );
 }
