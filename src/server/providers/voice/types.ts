@@ -5,6 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { VoiceProviderId } from '../../../contract/providers';
+import type { EndedBy, TimingPrecision } from '../../../contract/quality';
 
 export type NormalizedCallStatus = 'completed' | 'failed' | 'transferred' | 'active' | 'unknown';
 
@@ -13,6 +14,23 @@ export interface NormalizedTranscriptEntry {
   role: 'agent' | 'user' | string;
   text: string;
   timestamp?: string;
+  /**
+   * When the line was spoken, in whole ms from the call's start (issue 39), where the platform
+   * says: Retell's first and last word, Vapi's message times, Bland's corrected segments.
+   */
+  startMs?: number;
+  endMs?: number;
+}
+
+/**
+ * What conversation quality needs beyond the transcript (issue 39): how precise the transcript's
+ * times are, who ended the call in the product's terms, and the provider's sentiment label.
+ */
+export interface NormalizedConversation {
+  /** 'approx' when the lines carry no usable start and end (Bland's post-call transcripts). */
+  precision: TimingPrecision;
+  endedBy: EndedBy;
+  sentiment: string | null;
 }
 
 export interface NormalizedCall {
@@ -37,6 +55,8 @@ export interface NormalizedCall {
    * Absent: nothing of the kind was sent.
    */
   insights?: CallInsights;
+  /** Absent when the delivery carried no transcript (list items): the stored quality then stays. */
+  conversation?: NormalizedConversation;
 }
 
 export interface CallInsights {
