@@ -28,6 +28,7 @@ import * as userNotificationChoices from './migrations/025_user_notification_cho
 import * as agencyBrand from './migrations/026_agency_brand';
 import * as activityLogOrder from './migrations/027_activity_log_order';
 import * as callerPrivacy from './migrations/028_caller_privacy';
+import * as conversationQuality from './migrations/029_conversation_quality';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '026_agency_brand': agencyBrand,
   '027_activity_log_order': activityLogOrder,
   '028_caller_privacy': callerPrivacy,
+  '029_conversation_quality': conversationQuality,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -200,6 +200,13 @@ export interface CallsTable {
   transcript_cleared_at: number | null;
   /** When retention removed the recording's link (028_caller_privacy). */
   recording_cleared_at: number | null;
+  /** contract/quality.ts CallQuality as JSON; null: nothing to measure (029_conversation_quality). */
+  quality_json: string | null;
+  quality_precision: string | null;
+  /** Copies of figures in quality_json the log filters on and worst-call lists sort by. */
+  quality_latency_p90_ms: number | null;
+  quality_interruptions_caller: number | null;
+  quality_dead_air_ms: number | null;
 }
 
 /** 006_outcomes: a client's ordered outcomes, and where re-classifying its calls stands. */
@@ -210,6 +217,8 @@ export interface ClientOutcomesTable {
   reclassify_done: Generated<number>;
   reclassify_total: Generated<number>;
   reclassify_lock_until: number | null;
+  /** contract/quality.ts QualityThresholds as JSON; null: the defaults (029_conversation_quality). */
+  quality_thresholds_json: string | null;
   updated_at: number;
 }
 
@@ -495,6 +504,28 @@ export interface Database {
   brand_assets: BrandAssetsTable;
   client_privacy: ClientPrivacyTable;
   erasure_requests: ErasureRequestsTable;
+  quality_rollups_daily: QualityRollupsDailyTable;
+  client_quality: ClientQualityTable;
+}
+
+/** 029_conversation_quality: calls per client, local day, metric and value (quality/grid.ts). */
+export interface QualityRollupsDailyTable {
+  client_id: string;
+  day: string;
+  metric: string;
+  value: number;
+  call_count: number;
+}
+
+/** 029_conversation_quality: where measuring a client's earlier calls stands (quality/backfill.ts). */
+export interface ClientQualityTable {
+  client_id: string;
+  /** The last call id measured; the run goes on after it. */
+  backfill_after_id: string | null;
+  backfill_done: Generated<number>;
+  backfill_total: Generated<number>;
+  backfill_finished_at: number | null;
+  backfill_lock_until: number | null;
 }
 
 /** 028_caller_privacy: a client's own privacy settings and the runs they start (privacy/). */

@@ -148,7 +148,8 @@ export function measureConversation(c: Conversation): CallQuality | null {
       const latency = s.start - lastCallerEnd;
       if (latency >= 0) {
         latencies.push(latency);
-        if (latency > SLOW_TURN_MS) moments.push({ kind: 'slow_turn', atMs: lastCallerEnd, durationMs: latency });
+        if (latency > SLOW_TURN_MS)
+          moments.push({ kind: 'slow_turn', atMs: lastCallerEnd, durationMs: latency });
       }
     }
     if (s.speaker === 'agent') {

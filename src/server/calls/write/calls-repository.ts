@@ -11,6 +11,7 @@ import type { NormalizedCall } from '../../providers/voice/types';
 import { isPostgres } from '../../db/dialect';
 import { AfterCallsWrite } from './after-write';
 import { insightColumns, mergeInsightColumns } from './insight-columns';
+import { NO_QUALITY, type QualityColumns, deliveredQualityColumns } from '../../quality/call-quality';
 import { storedPayload } from './stored-payload';
 import { loadPrivacyMany } from '../../privacy/privacy-settings';
 import { type RetentionCleared, prepareCallForStorage } from '../../privacy/redact-call';
@@ -59,6 +60,14 @@ const keyOf = (clientId: string, providerCallId: string) => `${clientId}\u0000${
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
 
 /** Cost at the rate in force when the call first arrived: seconds × $/min ÷ 60, in micro-dollars. */
+const storedQualityColumns = (row: CallRow): QualityColumns => ({
+  quality_json: row.quality_json,
+  quality_precision: row.quality_precision,
+  quality_latency_p90_ms: row.quality_latency_p90_ms,
+  quality_interruptions_caller: row.quality_interruptions_caller,
+  quality_dead_air_ms: row.quality_dead_air_ms,
+});
+
 export function costMicros(durationSeconds: number, rateCents: number): number {
   return Math.round((durationSeconds * rateCents * 10_000) / 60);
 }
@@ -122,6 +131,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
       ...insightColumns(call.unverified ? undefined : call.insights, call.unverified ? null : call.priceUsd),
       transcript_cleared_at: call.retentionCleared?.transcript ? now : null,
       recording_cleared_at: call.retentionCleared?.recording ? now : null,
+      ...((call.unverified ? null : deliveredQualityColumns(call)) ?? NO_QUALITY),
     };
   }
 
@@ -161,6 +171,9 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
       transcript_cleared_at:
         current.transcript_cleared_at ?? (call.retentionCleared?.transcript ? now : null),
       recording_cleared_at: current.recording_cleared_at ?? (call.retentionCleared?.recording ? now : null),
+      // Measured again from a delivery with a conversation; a stale one only fills in a lack.
+      ...((stale && current.quality_json ? null : deliveredQualityColumns(call)) ??
+        storedQualityColumns(current)),
       // A stale snapshot may fill in what is missing but not overwrite what a later one said.
       ...(stale
         ? mergeInsightColumns(insightColumns(call.insights, call.priceUsd), current)

@@ -11,6 +11,7 @@ import type { CallRow, Database } from '../../db/schema';
 import { ClientDayDeltas, type DayContributing, rebuildClientDays } from '../../agency/client-days';
 import { localDate } from '../../time/time-zones';
 import type { ClientChangeListener } from '../../clients/client-changes';
+import { QualityRollupDeltas, rebuildQualityRollups } from '../../quality/quality-rollups';
 
 export const BUCKET_MS = 15 * 60 * 1000;
 
@@ -33,6 +34,7 @@ type Contributing = Pick<
   | 'is_proxy'
   | 'verified'
   | 'outcome'
+  | 'quality_json'
 > &
   DayContributing;
 
@@ -102,6 +104,7 @@ export class RollupDeltas {
   private readonly outcomeBuckets = new Map<string, Sums>();
   private readonly outcomeDays = new Map<string, Sums>();
   private readonly clientDays = new ClientDayDeltas();
+  private readonly quality = new QualityRollupDeltas();
 
   /** `timeZoneOf` names each client's time zone, which decides its local days. */
   constructor(private readonly timeZoneOf: (clientId: string) => string) {}
@@ -121,6 +124,7 @@ export class RollupDeltas {
     addTo(this.buckets, `${bucket}${tail}`, call, sign);
     addTo(this.days, `${day}${tail}`, call, sign);
     this.clientDays.add(call, localDay, sign);
+    this.quality.add(call.client_id, localDay, call.quality_json, sign);
     if (call.outcome === null || call.outcome === undefined) return;
     const outcomeTail = `${call.outcome}${SEP}${call.pathway}`;
     addTo(this.outcomeBuckets, `${bucket}${outcomeTail}`, call, sign);
@@ -133,6 +137,7 @@ export class RollupDeltas {
     await addSums(db, 'call_outcome_rollups', changed(this.outcomeBuckets));
     await addSums(db, 'call_outcome_rollups_daily', changed(this.outcomeDays));
     await this.clientDays.apply(db);
+    await this.quality.apply(db);
     this.buckets.clear();
     this.days.clear();
     this.outcomeBuckets.clear();
@@ -148,7 +153,7 @@ function chunks<T>(items: T[], size: number): T[][] {
 
 /**
  * Local days move when a client's time zone changes: recompute its daily rollups (status and
- * outcome from the 15-minute ones, the client's days from its calls) (exact, since no bucket straddles two local days). Call inside
+ * outcome from the 15-minute ones, the client's days and quality from its calls) (exact, since no bucket straddles two local days). Call inside
  * the transaction that changes the time zone.
  */
 export async function rebuildDailyRollups(
@@ -181,6 +186,7 @@ export async function rebuildDailyRollups(
     outcomeRows.map((r) => ({ ...r, key: r.outcome })),
   );
   await rebuildClientDays(db, clientId, timeZone);
+  await rebuildQualityRollups(db, clientId, timeZone);
 }
 
 interface BucketRow {

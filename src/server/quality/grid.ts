@@ -1,0 +1,67 @@
+/**
+ * The values a client's quality rollups keep (quality_rollups_daily.value): each per-call figure
+ * snapped to a grid, so a month of calls is a few hundred rows per metric, not one per call. The
+ * summary's medians are those of the snapped values (nearest-rank, as per call): times to 50 ms
+ * under 5 s, 250 ms under 30 s, then whole seconds; percentages to whole points; counts exact;
+ * the talk/listen ratio to 0.05 (kept ×100 as an integer).
+ */
+import type { CallQuality, QualityMetric } from '../../contract/quality';
+
+type Kind = 'ms' | 'count' | 'pct' | 'ratio';
+
+const KIND: Record<QualityMetric, Kind> = {
+  responseLatencyP50Ms: 'ms',
+  responseLatencyP90Ms: 'ms',
+  interruptionsCaller: 'count',
+  interruptionsAgent: 'count',
+  deadAirLongestMs: 'ms',
+  silencePct: 'pct',
+  agentTalkPct: 'pct',
+  talkListenRatio: 'ratio',
+  longestMonologueMs: 'ms',
+  turns: 'count',
+};
+
+const MAX_MS = 3_600_000;
+const MAX_COUNT = 100_000;
+
+function snapMs(ms: number): number {
+  const v = Math.min(Math.max(0, ms), MAX_MS);
+  const step = v < 5000 ? 50 : v < 30_000 ? 250 : 1000;
+  return Math.round(v / step) * step;
+}
+
+/** The stored grid value of a figure (an integer). */
+export function gridValue(metric: QualityMetric, value: number): number {
+  switch (KIND[metric]) {
+    case 'ms':
+      return snapMs(value);
+    case 'count':
+      return Math.min(Math.max(0, Math.round(value)), MAX_COUNT);
+    case 'pct':
+      return Math.min(Math.max(0, Math.round(value)), 100);
+    case 'ratio':
+      return Math.min(Math.round(Math.max(0, value) * 20) * 5, MAX_COUNT);
+  }
+}
+
+/** A grid value as the API shows it (the ratio back to a number). */
+export function shownValue(metric: QualityMetric, grid: number): number {
+  return KIND[metric] === 'ratio' ? grid / 100 : grid;
+}
+
+/** A call's figure of each metric, or null where its precision does not support it. */
+export function metricValues(q: CallQuality): Record<QualityMetric, number | null> {
+  return {
+    responseLatencyP50Ms: q.responseLatencyMs?.p50 ?? null,
+    responseLatencyP90Ms: q.responseLatencyMs?.p90 ?? null,
+    interruptionsCaller: q.interruptions?.caller ?? null,
+    interruptionsAgent: q.interruptions?.agent ?? null,
+    deadAirLongestMs: q.deadAir?.longestMs ?? null,
+    silencePct: q.silencePct,
+    agentTalkPct: q.agentTalkPct,
+    talkListenRatio: q.talkListenRatio,
+    longestMonologueMs: q.longestMonologueMs,
+    turns: q.turns,
+  };
+}
