@@ -167,4 +167,44 @@ describe('loadConfig', () => {
       /DNS_SERVERS must be/,
     );
   });
+
+  it('reads the operations settings (issue 40) with their defaults, and refuses bad ones', () => {
+    const defaults = loadConfig({ DATA_DIR: tmp() }).operations;
+    expect(defaults).toMatchObject({
+      metricsToken: null,
+      metricsPort: null,
+      readyOutboxMaxAgeMs: 3_600_000,
+      shutdownDelayMs: 0,
+      shutdownTimeoutMs: 20_000,
+      backupEncryptionKey: null,
+      backupSchedule: '0 3 * * *',
+      backupKeep: 14,
+    });
+    expect(defaults.backupDir).toBe(path.resolve('./backups'));
+    const set = loadConfig({
+      DATA_DIR: tmp(),
+      METRICS_TOKEN: 'metrics-token-0123456789',
+      BACKUP_SCHEDULE: 'off',
+      BACKUP_KEEP: '3',
+    });
+    expect(set.operations).toMatchObject({
+      metricsToken: 'metrics-token-0123456789',
+      backupSchedule: null,
+      backupKeep: 3,
+    });
+    expect(JSON.stringify(describeConfig(set))).not.toContain('metrics-token-0123456789');
+    expect(() => loadConfig({ DATA_DIR: tmp(), BACKUP_SCHEDULE: '61 3 * * *' })).toThrow(
+      /BACKUP_SCHEDULE must be cron/,
+    );
+    expect(() => loadConfig({ DATA_DIR: tmp(), METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), BACKUP_ENCRYPTION_KEY: 'short' })).toThrow(
+      /BACKUP_ENCRYPTION_KEY must be/,
+    );
+  });
+
+  it('leaves DATA_DIR untouched when asked (restore into an empty folder)', () => {
+    const dir = path.join(tmp(), 'fresh');
+    expect(loadConfig({ DATA_DIR: dir }, { readOnlyDataDir: true }).appSecret).toBe('');
+    expect(() => statSync(dir)).toThrow();
+  });
 });

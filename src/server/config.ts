@@ -7,6 +7,7 @@ import { createPrivateKey, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Cron } from 'croner';
 import { z } from 'zod';
 
 export interface Config {
@@ -82,6 +83,29 @@ export interface Config {
    * tests only: in production that would let a client make the server call inside its network).
    */
   clientWebhooksAllowPrivate: boolean;
+  /** Operations (issue 40): metrics, readiness, graceful stop, backups (docs/operations.md). */
+  operations: OperationsConfig;
+}
+
+export interface OperationsConfig {
+  /** GET /metrics on the main port answers only with `Authorization: Bearer <token>`; null: not there. */
+  metricsToken: string | null;
+  /** A second listener on 127.0.0.1 serving /metrics without a token; null: none. */
+  metricsPort: number | null;
+  /** /readyz fails when a due outbox message has waited longer than this; 0: not checked. */
+  readyOutboxMaxAgeMs: number;
+  /** After SIGTERM, /readyz answers 503 this long before the server stops accepting (load balancers notice). */
+  shutdownDelayMs: number;
+  /** The longest SIGTERM waits for requests, streams and the outbox's sends in flight before exiting. */
+  shutdownTimeoutMs: number;
+  /** Where backups are written (BACKUP_DIR). */
+  backupDir: string;
+  /** Backups are encrypted (AES-256-GCM, a key derived from this) when set. */
+  backupEncryptionKey: string | null;
+  /** Cron syntax in the server's time zone; null: no scheduled backups. */
+  backupSchedule: string | null;
+  /** Scheduled backups kept in BACKUP_DIR (older ones are deleted after each). */
+  backupKeep: number;
 }
 
 /** What one client or admin may create per window (creation-caps.ts; README "Security notes"). */
@@ -289,6 +313,30 @@ const EnvSchema = z.object({
   CLIENT_WEBHOOKS_ALLOW_PRIVATE: z
     .enum(['0', '1', 'true', 'false'], { message: 'CLIENT_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0' })
     .optional(),
+  METRICS_TOKEN: optional.refine(
+    (v) => v === null || v.length >= 16,
+    'METRICS_TOKEN must be at least 16 characters',
+  ),
+  METRICS_PORT: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'METRICS_PORT must be a whole number between 1 and 65535')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 65535, 'METRICS_PORT must be a whole number between 1 and 65535')
+    .optional(),
+  READY_OUTBOX_MAX_AGE_MS: milliseconds('READY_OUTBOX_MAX_AGE_MS', 0, 7 * 86_400_000),
+  SHUTDOWN_DELAY_MS: milliseconds('SHUTDOWN_DELAY_MS', 0, 120_000),
+  SHUTDOWN_TIMEOUT_MS: milliseconds('SHUTDOWN_TIMEOUT_MS', 1_000, 600_000),
+  BACKUP_DIR: optional,
+  BACKUP_ENCRYPTION_KEY: optional.refine(
+    (v) => v === null || v.length >= 16,
+    'BACKUP_ENCRYPTION_KEY must be at least 16 characters',
+  ),
+  BACKUP_SCHEDULE: optional.refine(
+    (v) => v === null || v === 'off' || isCron(v),
+    'BACKUP_SCHEDULE must be cron syntax such as "0 3 * * *" (minute hour day month weekday), or off',
+  ),
+  BACKUP_KEEP: perWindow('BACKUP_KEEP', 10_000),
   WEBHOOK_DELIVERY_RETENTION_DAYS: z
     .string()
     .trim()
@@ -298,8 +346,17 @@ const EnvSchema = z.object({
     .optional(),
 });
 
+export interface LoadConfigOptions {
+  /**
+   * Leave DATA_DIR as it is: no secret is generated into it (`npm run restore` into an empty
+   * folder, `npm run backup` of a folder that holds nothing yet). appSecret is then '' when
+   * neither APP_SECRET nor DATA_DIR/app-secret gives one.
+   */
+  readOnlyDataDir?: boolean;
+}
+
 /** Parses the environment. Throws ConfigError with one readable line on a bad value. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -334,7 +391,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST ?? '0.0.0.0',
     dataDir,
     databaseUrl: e.DATABASE_URL,
-    appSecret: e.APP_SECRET ?? loadOrCreateSecret(dataDir),
+    appSecret:
+      e.APP_SECRET ?? (options.readOnlyDataDir ? (readSecret(dataDir) ?? '') : loadOrCreateSecret(dataDir)),
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${port}`,
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
@@ -398,7 +456,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     brandName: e.AGENCY_NAME ?? 'Call Analytics',
     clientWebhooksAllowPrivate:
       e.CLIENT_WEBHOOKS_ALLOW_PRIVATE === '1' || e.CLIENT_WEBHOOKS_ALLOW_PRIVATE === 'true',
+    operations: {
+      metricsToken: e.METRICS_TOKEN,
+      metricsPort: e.METRICS_PORT ?? null,
+      readyOutboxMaxAgeMs: e.READY_OUTBOX_MAX_AGE_MS ?? 3_600_000,
+      shutdownDelayMs: e.SHUTDOWN_DELAY_MS ?? 0,
+      shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 20_000,
+      backupDir: path.resolve(e.BACKUP_DIR ?? './backups'),
+      backupEncryptionKey: e.BACKUP_ENCRYPTION_KEY,
+      backupSchedule: e.BACKUP_SCHEDULE === 'off' ? null : (e.BACKUP_SCHEDULE ?? '0 3 * * *'),
+      backupKeep: e.BACKUP_KEEP ?? 14,
+    },
   };
+}
+
+function isCron(pattern: string): boolean {
+  try {
+    new Cron(pattern, { paused: true });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** "1.2.3.4", "1.2.3.4:53", "::1" or "[::1]:53": what node:dns's Resolver.setServers takes. */
@@ -436,13 +514,18 @@ function httpLimits(e: z.infer<typeof EnvSchema>): HttpLimits {
   };
 }
 
+function readSecret(dataDir: string): string | null {
+  const file = path.join(dataDir, 'app-secret');
+  if (!existsSync(file)) return null;
+  const secret = readFileSync(file, 'utf8').trim();
+  return secret.length >= 16 ? secret : null;
+}
+
 /** The generated secret lives in DATA_DIR/app-secret, readable by the owner only. */
 function loadOrCreateSecret(dataDir: string): string {
+  const existing = readSecret(dataDir);
+  if (existing) return existing;
   const file = path.join(dataDir, 'app-secret');
-  if (existsSync(file)) {
-    const secret = readFileSync(file, 'utf8').trim();
-    if (secret.length >= 16) return secret;
-  }
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
@@ -470,5 +553,10 @@ export function describeConfig(config: Config): Record<string, unknown> {
       dkim: config.mail.dkim ? { selector: config.mail.dkim.selector, privateKey: '***' } : null,
     },
     demoBlandApiKey: mask(config.demoBlandApiKey),
+    operations: {
+      ...config.operations,
+      metricsToken: mask(config.operations.metricsToken),
+      backupEncryptionKey: mask(config.operations.backupEncryptionKey),
+    },
   };
 }
