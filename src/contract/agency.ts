@@ -256,6 +256,7 @@ export const AUDIT_ACTIONS = [
   'privacy.defaults',
   'client.erasure',
   'client.subject_export',
+  'client.quality_thresholds',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -291,6 +292,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'privacy.defaults': 'Changed the privacy defaults',
   'client.erasure': 'Erased a caller’s data',
   'client.subject_export': 'Exported a caller’s data',
+  'client.quality_thresholds': 'Changed a client’s quality thresholds',
 };
 
 export const AuditQuery = z.object({

@@ -9,6 +9,7 @@ import {
   Pagination,
   QueryDate,
 } from './common';
+import { CallQuality, CallQualityBrief } from './quality';
 import { parseSearch } from './search-query';
 
 export const CALL_STATUSES = ['completed', 'failed', 'transferred', 'active', 'unknown'] as const;
@@ -48,6 +49,8 @@ export const Call = z.object({
    * the matching words marked, so no markup travels as text.
    */
   snippet: z.array(z.object({ text: z.string(), match: z.boolean() })).optional(),
+  /** How well the agent spoke, in brief for the log (issue 39); null when the call was not measured. */
+  qualityBrief: CallQualityBrief.nullable().optional(),
 });
 export type Call = z.infer<typeof Call>;
 export type SnippetPart = NonNullable<Call['snippet']>[number];
@@ -74,6 +77,8 @@ export const CallDetail = Call.extend({
   /** When the client's retention removed the transcript (and summary), or the recording (issue 38). */
   transcriptRemovedAt: z.string().nullable(),
   recordingRemovedAt: z.string().nullable(),
+  /** How well the agent spoke (issue 39), in full; null when the call has nothing to measure. */
+  quality: CallQuality.nullable(),
 });
 export type CallDetail = z.infer<typeof CallDetail>;
 
@@ -154,6 +159,14 @@ const SearchText = z
   })
   .transform((v) => (v ? v : null));
 
+/** A lower bound on a quality figure: a whole number, or nothing. */
+const QualityBound = z
+  .string()
+  .trim()
+  .regex(/^\d{1,7}$/, 'Expected a whole number')
+  .transform(Number)
+  .optional();
+
 /** The log's filters, shared by its page query and its export. */
 const callFilterFields = {
   pathway: PathwayFilter,
@@ -174,6 +187,10 @@ const callFilterFields = {
     .max(60)
     .optional()
     .transform((v) => (v ? v : null)),
+  /** Conversation quality (issue 39): calls at or above each figure (ms, or a count). */
+  minLatencyP90Ms: QualityBound,
+  minInterruptions: QualityBound,
+  minDeadAirMs: QualityBound,
   /** Without it: best match first for a text search, else the newest first. */
   sort: z.enum(CALL_SORTS).optional(),
   order: z.enum(SORT_ORDERS).optional(),

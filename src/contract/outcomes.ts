@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { Call } from './calls';
+import { QUALITY_RULE_FIELDS } from './quality';
 
 export const OTHER_OUTCOME = 'Other';
 export const OTHER_OUTCOME_COLOR = '#64748b';
@@ -18,6 +19,7 @@ export const OUTCOME_FIELDS = [
   'duration',
   'summary',
   'transcript',
+  ...QUALITY_RULE_FIELDS,
 ] as const;
 /** `variables.NAME` reads one of the call's variables (dots reach into nested objects). */
 export const VARIABLE_FIELD = /^variables\.[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,3}$/;

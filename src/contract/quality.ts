@@ -95,7 +95,11 @@ export const QUALITY_METRICS = [
 ] as const;
 export type QualityMetric = (typeof QUALITY_METRICS)[number];
 
-export const MetricFigures = z.object({ median: z.number().nullable(), p90: z.number().nullable(), calls: count });
+export const MetricFigures = z.object({
+  median: z.number().nullable(),
+  p90: z.number().nullable(),
+  calls: count,
+});
 export type MetricFigures = z.infer<typeof MetricFigures>;
 
 export const QualityPeriod = z.object({
@@ -198,3 +202,12 @@ export const QUALITY_FILTER_FIELDS = {
   minInterruptions: 'interruptionsCaller',
   minDeadAirMs: 'deadAirLongestMs',
 } as const;
+
+/** GET/PUT …/quality/thresholds: the thresholds, and how far re-classifying under them got. */
+export const QualityThresholdsState = z.object({
+  thresholds: QualityThresholds,
+  defaults: QualityThresholds,
+  /** Earlier calls measured so far (the backfill after issue 39 arrived); null when none is due. */
+  measuring: z.object({ done: count, total: count }).nullable(),
+});
+export type QualityThresholdsState = z.infer<typeof QualityThresholdsState>;

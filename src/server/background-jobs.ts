@@ -11,6 +11,8 @@
  * | account-alerts   | 10 minutes, and at start                | usage alerts, digests, reports     |
  * | paypal-reconcile | PAYPAL_RECONCILE_INTERVAL_MS (if set up)| re-reads PayPal subscriptions      |
  * | privacy          | minute, and at start                    | re-redaction runs, retention       |
+ * | quality-backfill | minute, and at start                    | measures calls stored before       |
+ * |                  |                                         | conversation quality (issue 39)    |
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { createBillingGateways } from './billing/gateways';
@@ -20,6 +22,7 @@ import { housekeepingJob } from './housekeeping';
 import { type Job, type Jobs, createJobs } from './http/jobs';
 import type { Notifications } from './notifications';
 import { privacyJob } from './privacy/privacy-job';
+import { qualityBackfillJob } from './quality/backfill';
 
 export interface BackgroundJobsOptions {
   notifications: Notifications;
@@ -36,6 +39,7 @@ export function backgroundJobs(
     housekeepingJob(deps, (error) => log.warn({ err: error }, 'housekeeping failed')),
     ...notifications.jobs(),
     privacyJob(deps, (error) => log.warn({ err: error }, 'privacy work failed')),
+    qualityBackfillJob(deps, (error) => log.warn({ err: error }, 'quality backfill failed')),
   ];
   // Its own gateways: the routes' are private to billing's plugin; PayPal's token is cached per gateway.
   const paypal = paypalReconcileJob({ deps, gateways: createBillingGateways(deps.config), log });

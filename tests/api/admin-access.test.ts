@@ -27,6 +27,8 @@ function bodyFor(method: string, url: string): object | undefined {
   // Erasure and a caller's export take the caller's number alone.
   if (url.includes('/client-erasure/') || url.includes('/client-subject-export/'))
     return { phone: '+14155550123' };
+  // Quality thresholds take only their own fields.
+  if (url.includes('/client-quality/')) return { deadAirMs: 6000 };
   return {
     email: 'new@example.com',
     firstName: 'N',

@@ -63,6 +63,7 @@ function demoCallsView(demo: DemoData): CallsView {
       overTime: '/api/demo/calls-over-time',
       call: '/api/demo/calls/:id',
       outcomesSummary: '/api/demo/outcomes/summary',
+      qualitySummary: '/api/demo/quality/summary',
       outcomesOverTime: '/api/demo/outcomes-over-time',
       attention: '/api/demo/attention',
     },

@@ -39,6 +39,7 @@ import myNotificationsRoutes from '../teams/my-notifications-routes';
 import sessionsRoutes from '../auth/sessions-routes';
 import activityRoutes from '../teams/activity-routes';
 import outcomeRoutes from '../outcomes/routes';
+import qualityRoutes from '../quality/routes';
 import brandRoutes from '../brand/routes';
 import brandAssetRoutes from '../brand/assets-routes';
 import mailDnsRoutes from '../brand/mail-dns-routes';
@@ -214,6 +215,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(demoRoutes);
   await app.register(sampleDataRoutes);
   await app.register(outcomeRoutes);
+  await app.register(qualityRoutes);
   await app.register(clientWebhookRoutes);
   await app.register(reportRoutes);
   await app.register(usersRoutes);

@@ -4,6 +4,7 @@
  * the client marked as needing attention. Pure; computed with the outcome.
  */
 import { ATTENTION_REASONS, type Outcome, SHORT_CALL_SECONDS } from '../../contract/outcomes';
+import { QUALITY_ATTENTION, type QualityThresholds } from '../../contract/quality';
 import type { CallFacts } from './classify';
 
 const CALLBACK = /\b(call(ing)?\s+(me|us)\s+back|call-?back|ring\s+(me|us)\s+back)\b/i;
@@ -12,6 +13,7 @@ export function attentionReasons(
   facts: CallFacts & { errorMessage: string | null },
   outcomeName: string,
   outcomes: readonly Outcome[],
+  thresholds: QualityThresholds,
 ): string[] {
   const reasons: string[] = [];
   if (facts.status === 'failed') reasons.push(ATTENTION_REASONS.failed);
@@ -23,5 +25,24 @@ export function attentionReasons(
     reasons.push(ATTENTION_REASONS.short);
   if (outcomes.find((o) => o.name === outcomeName)?.needsAttention)
     reasons.push(ATTENTION_REASONS.outcome(outcomeName));
+  reasons.push(...qualityReasons(facts.quality, thresholds));
+  return reasons;
+}
+
+/** The client's quality thresholds a call crossed (issue 39); a figure the call lacks crosses none. */
+function qualityReasons(quality: CallFacts['quality'], thresholds: QualityThresholds): string[] {
+  if (!quality) return [];
+  const reasons: string[] = [];
+  const { responseLatencyP90Ms: p90, deadAirLongestMs: deadAir, interruptionsCaller: interrupted } = quality;
+  if (thresholds.responseLatencyP90Ms !== null && p90 !== null && p90 > thresholds.responseLatencyP90Ms)
+    reasons.push(QUALITY_ATTENTION.slow(p90));
+  if (thresholds.deadAirMs !== null && deadAir !== null && deadAir >= thresholds.deadAirMs)
+    reasons.push(QUALITY_ATTENTION.deadAir(deadAir));
+  if (
+    thresholds.interruptionsCaller !== null &&
+    interrupted !== null &&
+    interrupted >= thresholds.interruptionsCaller
+  )
+    reasons.push(QUALITY_ATTENTION.interrupted(interrupted));
   return reasons;
 }

@@ -1,5 +1,7 @@
 /** What outcome rules read of a stored call. */
 import type { CallRow } from '../db/schema';
+import { storedQuality } from '../quality/call-quality';
+import { metricValues } from '../quality/grid';
 import type { CallFacts } from './classify';
 
 type Line = { role?: unknown; text?: unknown };
@@ -35,7 +37,14 @@ export type FactColumns = Pick<
   | 'summary'
   | 'transcript'
   | 'variables_json'
+  | 'quality_json'
 >;
+
+/** The call's quality figures as rules and thresholds read them; null when it was not measured. */
+function qualityFacts(json: string | null): CallFacts['quality'] {
+  const quality = storedQuality(json);
+  return quality ? metricValues(quality) : null;
+}
 
 export function factsOf(row: FactColumns): CallFacts {
   const lines = transcriptLines(row.transcript);
@@ -48,5 +57,6 @@ export function factsOf(row: FactColumns): CallFacts {
     transcript: lines ? joined(lines) : null,
     callerTranscript: lines ? joined(lines.filter((l) => l.role === 'user')) : null,
     variables: objectOf(row.variables_json),
+    quality: qualityFacts(row.quality_json),
   };
 }

@@ -19,7 +19,12 @@ export function* classifyRowSteps(
 ): Generator<number, ClassifiedColumns> {
   const facts = factsOf(row);
   const outcome = yield* classifySteps(facts, set.outcomes);
-  const reasons = attentionReasons({ ...facts, errorMessage: row.error_message }, outcome, set.outcomes);
+  const reasons = attentionReasons(
+    { ...facts, errorMessage: row.error_message },
+    outcome,
+    set.outcomes,
+    set.thresholds,
+  );
   return {
     outcome,
     outcome_version: set.version,

@@ -11,6 +11,7 @@ const facts = (over: Partial<CallFacts> = {}): CallFacts => ({
   transcript: null,
   callerTranscript: null,
   variables: null,
+  quality: null,
   ...over,
 });
 

@@ -4,6 +4,7 @@
  * changes its outcomes.
  */
 import { OTHER_OUTCOME, type Outcome, type OutcomeRule } from '../../contract/outcomes';
+import type { QualityMetric } from '../../contract/quality';
 
 /** What the rules can read of a call. */
 export interface CallFacts {
@@ -17,6 +18,8 @@ export interface CallFacts {
   /** The caller's lines only (what the caller asked for, not what the agent said). */
   callerTranscript: string | null;
   variables: Record<string, unknown> | null;
+  /** The call's quality figures (issue 39); null when it was not measured, a figure null when its precision cannot support it. */
+  quality: Record<QualityMetric, number | null> | null;
 }
 
 function variable(variables: Record<string, unknown> | null, path: string): unknown {
@@ -45,6 +48,8 @@ function read(facts: CallFacts, field: string): unknown {
     case 'transcript':
       return facts.transcript;
     default:
+      if (field.startsWith('quality.'))
+        return facts.quality?.[field.slice('quality.'.length) as QualityMetric] ?? null;
       return field.startsWith('variables.')
         ? variable(facts.variables, field.slice('variables.'.length))
         : undefined;

@@ -1,17 +1,38 @@
 /**
- * The `client_outcomes` table: each client's ordered outcomes and the version calls are
- * classified under. A client that never saved any has the defaults, at version 0.
+ * The `client_outcomes` table: each client's ordered outcomes, its quality thresholds (issue 39:
+ * they decide Needs attention with the outcomes) and the version calls are classified under. A
+ * client that never saved any has the defaults, at version 0.
  */
 import type { Kysely } from 'kysely';
 import { DEFAULT_OUTCOMES, type Outcome, Outcomes } from '../../contract/outcomes';
+import {
+  DEFAULT_QUALITY_THRESHOLDS,
+  QualityThresholds,
+  type QualityThresholds as Thresholds,
+} from '../../contract/quality';
 import type { Database } from '../db/schema';
 
 export interface OutcomeSet {
   outcomes: Outcome[];
+  thresholds: Thresholds;
   version: number;
 }
 
-export const DEFAULT_OUTCOME_SET: OutcomeSet = { outcomes: DEFAULT_OUTCOMES, version: 0 };
+export const DEFAULT_OUTCOME_SET: OutcomeSet = {
+  outcomes: DEFAULT_OUTCOMES,
+  thresholds: DEFAULT_QUALITY_THRESHOLDS,
+  version: 0,
+};
+
+function parseThresholds(json: string | null): Thresholds {
+  if (!json) return DEFAULT_QUALITY_THRESHOLDS;
+  try {
+    const parsed = QualityThresholds.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : DEFAULT_QUALITY_THRESHOLDS;
+  } catch {
+    return DEFAULT_QUALITY_THRESHOLDS;
+  }
+}
 
 function parse(json: string): Outcome[] {
   try {
@@ -31,11 +52,15 @@ export async function outcomeSetsOf(
   if (clientIds.length === 0) return sets;
   const rows = await db
     .selectFrom('client_outcomes')
-    .select(['client_id', 'outcomes_json', 'version'])
+    .select(['client_id', 'outcomes_json', 'quality_thresholds_json', 'version'])
     .where('client_id', 'in', [...new Set(clientIds)])
     .execute();
   for (const r of rows)
-    sets.set(r.client_id, { outcomes: parse(r.outcomes_json), version: Number(r.version) });
+    sets.set(r.client_id, {
+      outcomes: parse(r.outcomes_json),
+      thresholds: parseThresholds(r.quality_thresholds_json),
+      version: Number(r.version),
+    });
   return sets;
 }
 
@@ -54,7 +79,27 @@ export async function saveOutcomes(
   outcomes: Outcome[],
   now: number,
 ): Promise<OutcomeSet> {
-  const json = JSON.stringify(outcomes);
+  return saveClassification(db, clientId, { outcomes_json: JSON.stringify(outcomes) }, now);
+}
+
+/** Saves new quality thresholds: like new outcomes, they re-classify the client's calls. */
+export async function saveQualityThresholds(
+  db: Kysely<Database>,
+  clientId: string,
+  thresholds: Thresholds,
+  now: number,
+): Promise<OutcomeSet> {
+  return saveClassification(db, clientId, { quality_thresholds_json: JSON.stringify(thresholds) }, now);
+}
+
+type ClassificationChange = { outcomes_json: string } | { quality_thresholds_json: string };
+
+async function saveClassification(
+  db: Kysely<Database>,
+  clientId: string,
+  change: ClassificationChange,
+  now: number,
+): Promise<OutcomeSet> {
   const [current, calls] = await Promise.all([
     db.selectFrom('client_outcomes').select('version').where('client_id', '=', clientId).executeTakeFirst(),
     db
@@ -67,15 +112,23 @@ export async function saveOutcomes(
   const progress = { reclassify_done: 0, reclassify_total: Number(calls.n) };
   await db
     .insertInto('client_outcomes')
-    .values({ client_id: clientId, outcomes_json: json, version, updated_at: now, ...progress })
+    // A first save of either keeps the defaults of the other.
+    .values({
+      client_id: clientId,
+      outcomes_json: JSON.stringify(DEFAULT_OUTCOMES),
+      ...change,
+      version,
+      updated_at: now,
+      ...progress,
+    })
     .onConflict((oc) =>
       oc.column('client_id').doUpdateSet({
-        outcomes_json: json,
+        ...change,
         version: (eb) => eb('client_outcomes.version', '+', 1),
         ...progress,
         updated_at: now,
       }),
     )
     .execute();
-  return { outcomes, version };
+  return outcomeSetOf(db, clientId);
 }

@@ -97,6 +97,7 @@ export async function previewOutcomes(
         'summary',
         'transcript',
         'variables_json',
+        'quality_json',
       ])
       .where('client_id', '=', clientId)
       .where('is_proxy', '=', 0)

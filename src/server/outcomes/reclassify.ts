@@ -113,6 +113,7 @@ export async function reclassifyClient(
           'summary',
           'transcript',
           'variables_json',
+          'quality_json',
           'error_message',
         ])
         .where('client_id', '=', clientId)

@@ -31,6 +31,9 @@ interface ExportRow {
   pathway: string;
   cost_micros: number;
   summary: string | null;
+  quality_latency_p90_ms: number | null;
+  quality_interruptions_caller: number | null;
+  quality_dead_air_ms: number | null;
 }
 
 /** Whose calls an export holds: one client's, or (the admin's) every client's. */
@@ -88,6 +91,9 @@ async function* exportBatches(
         'calls.pathway',
         'calls.cost_micros',
         'calls.summary',
+        'calls.quality_latency_p90_ms',
+        'calls.quality_interruptions_caller',
+        'calls.quality_dead_air_ms',
       ])
       .orderBy(`calls.${column}`, direction)
       .orderBy('calls.id', direction)
@@ -159,6 +165,9 @@ function cells(row: ExportRow, scope: ExportScope) {
     summary: row.summary ?? '',
     id: row.id,
     link: scope.callLink(row.client_id, row.id),
+    latencyP90Ms: row.quality_latency_p90_ms,
+    interruptionsCaller: row.quality_interruptions_caller,
+    deadAirMs: row.quality_dead_air_ms,
   };
 }
 type Cells = ReturnType<typeof cells>;
@@ -176,6 +185,29 @@ const text = (header: string, width: number, value: (c: Cells) => string, typed 
   width,
   csv: (c) => (typed ? safeCell(value(c)) : value(c)),
   xlsx: value,
+});
+
+/** A number column from milliseconds, in seconds to a tenth. */
+const seconds = (header: string, ms: (c: Cells) => number | null): ExportColumn => ({
+  header,
+  kind: 'number',
+  width: 12,
+  csv: (c) => {
+    const v = ms(c);
+    return v === null ? '' : (v / 1000).toFixed(1);
+  },
+  xlsx: (c) => {
+    const v = ms(c);
+    return v === null ? null : Math.round(v / 100) / 10;
+  },
+});
+
+const count = (header: string, value: (c: Cells) => number | null): ExportColumn => ({
+  header,
+  kind: 'number',
+  width: 12,
+  csv: (c) => value(c) ?? '',
+  xlsx: (c) => value(c),
 });
 
 const COLUMNS: ExportColumn[] = [
@@ -210,6 +242,11 @@ const COLUMNS: ExportColumn[] = [
   text('Summary', 60, (c) => c.summary),
   text('Call ID', 24, (c) => c.id, false),
   text('Link', 40, (c) => c.link, false),
+  // Conversation quality (issue 39), last so the earlier columns keep their places; empty when
+  // the call was not measured or its timing cannot say.
+  seconds('Response p90 (seconds)', (c) => c.latencyP90Ms),
+  count('Caller interruptions', (c) => c.interruptionsCaller),
+  seconds('Longest dead air (seconds)', (c) => c.deadAirMs),
 ];
 /** The all-clients export names each row's client first. */
 const CLIENT_COLUMN = text('Client', 24, (c) => c.clientName);

@@ -74,6 +74,12 @@ export function filteredCalls(
   if (query.outcome) base = base.where(sql`lower(calls.outcome)`, '=', query.outcome.toLowerCase());
   if (query.attention === 'true')
     base = base.where('calls.attention_reasons', 'is not', null).where('calls.handled_at', 'is', null);
+  if (query.minLatencyP90Ms !== undefined)
+    base = base.where('calls.quality_latency_p90_ms', '>=', query.minLatencyP90Ms);
+  if (query.minInterruptions !== undefined)
+    base = base.where('calls.quality_interruptions_caller', '>=', query.minInterruptions);
+  if (query.minDeadAirMs !== undefined)
+    base = base.where('calls.quality_dead_air_ms', '>=', query.minDeadAirMs);
   if (search && !(rankedSearch && !isPostgres(db))) base = base.where(searchCondition(db, search, clientId));
   return base;
 }
@@ -129,6 +135,9 @@ async function pageIds(
   return rows.map((r) => r.id);
 }
 
+const hasQualityFilter = (q: CallFilterQuery) =>
+  q.minLatencyP90Ms !== undefined || q.minInterruptions !== undefined || q.minDeadAirMs !== undefined;
+
 /** How many calls the log lists: from the rollups when the filters allow it, else counted. */
 async function countCalls(
   db: Kysely<Database>,
@@ -142,7 +151,7 @@ async function countCalls(
   const sumOf = (totals: StatusTotals[]) => totals.reduce((n, t) => n + t.count, 0);
   // Text search, the open-attention filter (a partial index), or an outcome and a status together
   // have to look at the calls; everything else is summed from the rollups.
-  if (search || query.attention === 'true' || (outcome && query.status))
+  if (search || query.attention === 'true' || (outcome && query.status) || hasQualityFilter(query))
     return Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const { from, to } = window;
   if (outcome) {

@@ -3,6 +3,7 @@
  * rollups; only the partial buckets at a window's two edges are read from `calls` (an index range
  * of at most 15 minutes each), so the cost does not grow with the number of calls.
  */
+import { qualityBrief, storedQuality } from '../../quality/call-quality';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type {
   Call,
@@ -407,6 +408,7 @@ export function toCall(
     isSample: row.source === 'sample',
     outcome: row.outcome,
     needsAttention: row.attention_reasons !== null && row.handled_at === null,
+    qualityBrief: qualityBrief(row),
   };
 }
 
@@ -442,6 +444,7 @@ export function toCallDetail(
     handledBy: row.handled_by,
     transcriptRemovedAt: isoOrNull(row.transcript_cleared_at),
     recordingRemovedAt: isoOrNull(row.recording_cleared_at),
+    quality: storedQuality(row.quality_json),
   };
 }
 

@@ -35,12 +35,14 @@ import {
   OutcomePoints,
   OutcomeSummary,
 } from '../../../contract/outcomes';
+import { QualitySummary, QualitySummaryQuery } from '../../../contract/quality';
 import type { CallRow } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import type { ZodTypeProvider } from '../../http/route-schemas';
 import { attentionList, markHandled } from '../../outcomes/attention-list';
 import { classificationGuardOf } from '../../outcomes/classification-guard';
 import { outcomeReads } from '../../outcomes/outcome-reads';
+import { qualitySummary } from '../../quality/summary';
 import { maskCall } from '../../teams/number-masking';
 import { createCallsRepository } from '../write/calls-repository';
 import type { ExportScope } from './call-export';
@@ -71,6 +73,8 @@ export interface CallsView<C extends CallsClient = CallsClient> {
     call: string;
     outcomesSummary: string;
     outcomesOverTime: string;
+    /** Conversation quality of a period against the one before (issue 39). */
+    qualitySummary: string;
     attention: string;
     /** POST, ends in `:id/handled`; left out: calls cannot be marked here (the demo). */
     handled?: string;
@@ -237,6 +241,15 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
         schema: { ...pathParams, querystring: ChartQuery, response: { 200: OutcomePoints } },
       },
       async (request) => outcomes.overTime(await readerOf(request), request.query),
+    );
+
+    app.get(
+      view.paths.qualitySummary,
+      {
+        config: { permission: 'calls.read' as const },
+        schema: { ...pathParams, querystring: QualitySummaryQuery, response: { 200: QualitySummary } },
+      },
+      async (request) => qualitySummary(db, await readerOf(request), request.query, now()),
     );
 
     app.get(

@@ -100,6 +100,15 @@ export class AfterCallsWrite {
     this.live.refresh(clientId, 'calls deleted');
   }
 
+  /**
+   * An earlier call measured for the first time (the quality backfill): its rollups and its
+   * Needs-attention reasons change, but nobody is told of an old call as if it were news.
+   */
+  remeasured(before: CallRow, after: CallRow): void {
+    this.rollups.add(before, -1);
+    this.rollups.add(after, 1);
+  }
+
   /** A pathway's name filled in: only the rollups (which group by pathway) change. */
   renamed(before: CallRow, after: CallRow): void {
     this.rollups.add(before, -1);

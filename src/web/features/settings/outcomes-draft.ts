@@ -43,6 +43,14 @@ export const FIELD_LABELS: Record<DraftField, string> = {
   summary: 'Summary',
   transcript: 'Transcript',
   variables: 'A variable',
+  'quality.responseLatencyP50Ms': 'Response time, median (ms)',
+  'quality.responseLatencyP90Ms': 'Response time, p90 (ms)',
+  'quality.interruptionsCaller': 'Caller interruptions',
+  'quality.interruptionsAgent': 'Agent interruptions',
+  'quality.deadAirLongestMs': 'Longest dead air (ms)',
+  'quality.silencePct': 'Silence (% of call)',
+  'quality.agentTalkPct': 'Agent talk (% of call)',
+  'quality.turns': 'Turns',
 };
 export const OP_LABELS: Record<OutcomeOp, string> = {
   equals: 'is',
@@ -52,7 +60,7 @@ export const OP_LABELS: Record<OutcomeOp, string> = {
 };
 /** The ops that make sense per field (gte/lte compare numbers). */
 export function opsFor(field: DraftField): OutcomeOp[] {
-  if (field === 'duration') return ['gte', 'lte', 'equals'];
+  if (field === 'duration' || field.startsWith('quality.')) return ['gte', 'lte', 'equals'];
   if (field === 'transferred') return ['equals'];
   if (field === 'summary' || field === 'transcript') return ['contains', 'equals'];
   if (field === 'variables') return ['equals', 'contains', 'gte', 'lte'];

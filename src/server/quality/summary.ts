@@ -1,0 +1,191 @@
+/**
+ * A client's quality over a period of local days against the period before (GET …/quality/summary):
+ * medians and p90s from the daily rollups (quality-rollups.ts), so its cost is days × values, not
+ * calls; the worst calls from the top of the partial indexes on the quality columns.
+ */
+import { type Kysely, sql } from 'kysely';
+import { DATE_RANGE_DAYS } from '../../contract/common';
+import {
+  type MetricFigures,
+  QUALITY_METRICS,
+  type QualityMetric,
+  type QualityPeriod,
+  type QualitySummary,
+  type QualitySummaryQuery,
+  TIMING_PRECISIONS,
+  type TimingPrecision,
+  WORST_METRICS,
+  type WorstCall,
+  type WorstMetric,
+} from '../../contract/quality';
+import type { Database } from '../db/schema';
+import { localDate, shiftDate, startOfLocalDay } from '../time/time-zones';
+import { storedQuality } from './call-quality';
+import { shownValue } from './grid';
+import { precisionMetric } from './quality-rollups';
+
+/** Worst calls listed per metric. */
+export const WORST_PER_METRIC = 5;
+
+const WORST_COLUMN = {
+  responseLatencyP90Ms: 'quality_latency_p90_ms',
+  interruptionsCaller: 'quality_interruptions_caller',
+  deadAirLongestMs: 'quality_dead_air_ms',
+} as const satisfies Record<WorstMetric, string>;
+
+interface Days {
+  from: string;
+  to: string;
+}
+
+/** The period asked for, and the as-long one before it. */
+export function periodsOf(query: QualitySummaryQuery, now: number, timeZone: string): [Days, Days] {
+  const to = query.to ?? localDate(now, timeZone);
+  const from = query.from ?? shiftDate(to, -(DATE_RANGE_DAYS[query.dateRange] - 1));
+  const length = Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
+  return [
+    { from, to },
+    { from: shiftDate(from, -length), to: shiftDate(from, -1) },
+  ];
+}
+
+type Histogram = Map<number, number>;
+
+/** Nearest-rank percentile of a histogram (value → calls). */
+function histogramPercentile(values: [number, number][], total: number, q: number): number | null {
+  if (total <= 0) return null;
+  const rank = Math.max(1, Math.ceil(q * total));
+  let seen = 0;
+  for (const [value, calls] of values) {
+    seen += calls;
+    if (seen >= rank) return value;
+  }
+  return values[values.length - 1]?.[0] ?? null;
+}
+
+function figuresOf(metric: QualityMetric, histogram: Histogram | undefined): MetricFigures {
+  const values = [...(histogram ?? new Map()).entries()].filter(([, n]) => n > 0).sort(([a], [b]) => a - b);
+  const calls = values.reduce((sum, [, n]) => sum + n, 0);
+  const at = (q: number) => {
+    const grid = histogramPercentile(values, calls, q);
+    return grid === null ? null : shownValue(metric, grid);
+  };
+  return { median: at(0.5), p90: at(0.9), calls };
+}
+
+interface PeriodCounts {
+  metrics: Map<string, Histogram>;
+}
+
+function periodOf(days: Days, counts: PeriodCounts): QualityPeriod {
+  const metrics = {} as Record<QualityMetric, MetricFigures>;
+  for (const metric of QUALITY_METRICS) metrics[metric] = figuresOf(metric, counts.metrics.get(metric));
+  let calls = 0;
+  for (const precision of TIMING_PRECISIONS)
+    for (const n of counts.metrics.get(precisionMetric(precision))?.values() ?? []) calls += n;
+  return { ...days, calls, metrics };
+}
+
+function atMsOf(metric: WorstMetric, json: string | null): number | null {
+  const moments = storedQuality(json)?.moments ?? [];
+  const kind =
+    metric === 'interruptionsCaller'
+      ? 'caller_interrupted'
+      : metric === 'deadAirLongestMs'
+        ? 'dead_air'
+        : 'slow_turn';
+  const matching = moments.filter((m) => m.kind === kind);
+  if (matching.length === 0) return null;
+  // The first interruption; the longest gap or slowest turn.
+  if (kind === 'caller_interrupted') return matching[0]?.atMs ?? null;
+  return matching.reduce((a, b) => (b.durationMs > a.durationMs ? b : a)).atMs;
+}
+
+async function worstCalls(
+  db: Kysely<Database>,
+  clientId: string,
+  fromMs: number,
+  toMs: number,
+): Promise<WorstCall[]> {
+  const lists = await Promise.all(
+    WORST_METRICS.map(async (metric) => {
+      const column = WORST_COLUMN[metric];
+      const rows = await db
+        .selectFrom('calls')
+        .select(['id', 'created_at', 'quality_json', sql<number>`${sql.ref(column)}`.as('value')])
+        .where('client_id', '=', clientId)
+        .where(column, '>', 0)
+        .where('created_at', '>=', fromMs)
+        .where('created_at', '<', toMs)
+        .where('verified', '=', 1)
+        .where('is_proxy', '=', 0)
+        .orderBy(column, 'desc')
+        .orderBy('created_at', 'desc')
+        .limit(WORST_PER_METRIC)
+        .execute();
+      return rows.map(
+        (r): WorstCall => ({
+          callId: r.id,
+          metric,
+          value: Number(r.value),
+          atMs: atMsOf(metric, r.quality_json),
+          createdAt: new Date(Number(r.created_at)).toISOString(),
+        }),
+      );
+    }),
+  );
+  return lists.flat();
+}
+
+export async function qualitySummary(
+  db: Kysely<Database>,
+  client: { id: string; timezone: string },
+  query: QualitySummaryQuery,
+  now: number,
+): Promise<QualitySummary> {
+  const [current, previous] = periodsOf(query, now, client.timezone);
+  const histogramsOf = async (days: Days): Promise<PeriodCounts> => {
+    const rows = await db
+      .selectFrom('quality_rollups_daily')
+      .select(['metric', 'value'])
+      .select((eb) => eb.fn.sum<number>('call_count').as('calls'))
+      .where('client_id', '=', client.id)
+      .where('day', '>=', days.from)
+      .where('day', '<=', days.to)
+      .groupBy(['metric', 'value'])
+      .execute();
+    const metrics = new Map<string, Histogram>();
+    for (const r of rows) {
+      const histogram = metrics.get(r.metric) ?? new Map<number, number>();
+      histogram.set(Number(r.value), Number(r.calls));
+      metrics.set(r.metric, histogram);
+    }
+    return { metrics };
+  };
+  const [now_, before, worst] = await Promise.all([
+    histogramsOf(current),
+    histogramsOf(previous),
+    worstCalls(
+      db,
+      client.id,
+      startOfLocalDay(current.from, client.timezone),
+      startOfLocalDay(shiftDate(current.to, 1), client.timezone),
+    ),
+  ]);
+  const precision = {} as Record<TimingPrecision, number>;
+  for (const p of TIMING_PRECISIONS)
+    precision[p] = [...(now_.metrics.get(precisionMetric(p))?.values() ?? [])].reduce((a, b) => a + b, 0);
+  const distribution = {} as QualitySummary['distribution'];
+  for (const metric of WORST_METRICS)
+    distribution[metric] = [...(now_.metrics.get(metric) ?? new Map()).entries()]
+      .filter(([, n]) => n > 0)
+      .sort(([a], [b]) => a - b)
+      .map(([value, calls]) => ({ value: shownValue(metric, value), calls }));
+  return {
+    current: periodOf(current, now_),
+    previous: periodOf(previous, before),
+    precision,
+    distribution,
+    worst,
+  };
+}
