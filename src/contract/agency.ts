@@ -99,6 +99,10 @@ export const PortfolioClient = z.object({
   changes: AnalyticsChanges,
   /** ISO time of the client's newest call, any time; null: never. */
   lastCallAt: z.string().nullable(),
+  /** Median of the calls' median response times in the range (ms, issue 39); null: none measured. */
+  medianResponseMs: z.number().nullable(),
+  /** Measured calls in which the caller interrupted the agent, in percent; null: none measured. */
+  interruptionRate: z.number().nullable(),
 });
 export type PortfolioClient = z.infer<typeof PortfolioClient>;
 
@@ -131,6 +135,7 @@ export const RISK_CODES = [
   'payment_failed',
   'subscription_ending',
   'over_plan',
+  'response_time_up',
 ] as const;
 export type RiskCode = (typeof RISK_CODES)[number];
 
@@ -142,6 +147,7 @@ export const RISK_LABELS: Record<RiskCode, string> = {
   payment_failed: 'Payment failed',
   subscription_ending: 'Subscription ending',
   over_plan: 'Over plan',
+  response_time_up: 'Agent response time up',
 };
 
 export const AtRiskClient = z.object({

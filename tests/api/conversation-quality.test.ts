@@ -392,4 +392,35 @@ describe(`conversation quality (${TEST_DB})`, () => {
     expect(summary.body.precision.approx).toBe(1);
     expect(summary.body.current.metrics.turns).toEqual({ median: 2, p90: 2, calls: 1 });
   });
+
+  it('gives the agency each client’s median response time and interruption rate, and flags slower answers', async () => {
+    const { client } = await createSignedInClient(t, { company_name: 'Slowing Down Co' });
+    const turn = (latency: number, interrupt: boolean): Line[] => [
+      ['agent', 0, 2000],
+      ['user', 2500, 5000],
+      ['agent', 5000 + latency, 9000 + latency],
+      ...(interrupt ? ([['user', 8000 + latency, 10_000 + latency]] as Line[]) : []),
+    ];
+    // 20 calls 40 days ago answering in 1 s, 20 in the last days in 2 s, a quarter interrupted.
+    const before = Array.from({ length: 20 }, (_, i) =>
+      timedCall(turn(1000, false), { createdAt: NOW - 40 * 24 * HOUR - i * HOUR }),
+    );
+    const lately = Array.from({ length: 20 }, (_, i) =>
+      timedCall(turn(2000, i % 4 === 0), { createdAt: NOW - 2 * 24 * HOUR - i * HOUR }),
+    );
+    await storeCalls(t.deps, client, [...before, ...lately]);
+
+    const admin = await createAdminUser(t.deps);
+    const adminCookie = await loginAdmin(t.app, admin.username);
+    const analytics = await get(adminCookie, '/api/admin/analytics?dateRange=7d&search=Slowing');
+    expect(analytics.status).toBe(200);
+    expect(analytics.body.clients[0]).toMatchObject({ medianResponseMs: 2000, interruptionRate: 25 });
+
+    const atRisk = await get(adminCookie, '/api/admin/at-risk');
+    const mine = atRisk.body.find((c: { clientId: string }) => c.clientId === client.id);
+    expect(mine?.reasons).toContainEqual({
+      code: 'response_time_up',
+      text: "The agent's p90 response time rose 100% against the previous 30 days (1.0 s → 2.0 s)",
+    });
+  });
 });

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { AtRiskClient, RiskCode } from '../../contract/agency';
 import { clientNameOfRow } from '../../contract/admin';
 import { localDate, shiftDate } from '../time/time-zones';
+import { responseTimesNowAndBefore } from '../quality/agency-quality';
 import type { Database } from '../db/schema';
 import { listRiskFacts } from '../clients/clients-repository';
 import { type VoiceProviders, voiceOf } from '../providers/voice/registry';
@@ -25,9 +26,12 @@ export const FAILURE_RATE_FLOOR = 20;
 export const FAILURE_RATE_RISE_POINTS = 15;
 /** No webhook delivery for this many days while the sync keeps finding calls: a broken webhook. */
 export const WEBHOOK_SILENT_DAYS = 3;
+/** The calls' p90 response time this much higher (ratio) than in the previous period (issue 39). */
+export const RESPONSE_TIME_RISE_RATIO = 1.5;
 /** A cancelled subscription ending within this many days. */
 export const ENDING_WITHIN_DAYS = 14;
 
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const rate = (part: number, whole: number) => (whole === 0 ? 0 : (part / whole) * 100);
 const whole = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -75,7 +79,8 @@ export async function clientsAtRisk(
   const ids = facts.then((list) => list.map((c) => c.id));
   // Two reads of what the rules use: calls and failures at the ends of both 30-day periods; the
   // minutes at tomorrow (the last local day any zone has reached) and before each month start.
-  const [clients, totals, minutes, syncFinds] = await Promise.all([
+  const previousRange = { from: shiftDate(range.from, -RISK_WINDOW_DAYS), to: shiftDate(range.from, -1) };
+  const [clients, totals, minutes, syncFinds, responseTimes] = await Promise.all([
     facts,
     runningTotalsAt(db, ids, periodPoints(range), ['calls', 'failed']),
     runningTotalsAt(db, ids, [latest, ...monthPoints], ['seconds']),
@@ -88,6 +93,7 @@ export async function clientsAtRisk(
       .where('created', '>', 0)
       .groupBy('client_id')
       .execute(),
+    responseTimesNowAndBefore(db, range, previousRange, MIN_CALLS_FOR_TRENDS),
   ]);
 
   const silent = new Map<string, { found: number; lastDelivery: number | null }>();
@@ -124,6 +130,12 @@ export async function clientsAtRisk(
     const providerName = voiceOf(voices, c).name;
     const s = sumsOfClient(c.id);
     reasons.push(...trendReasons(s.current, s.previous));
+    const response = responseTimes.get(c.id);
+    if (response && response.now >= response.before * RESPONSE_TIME_RISE_RATIO)
+      reasons.push({
+        code: 'response_time_up',
+        text: `The agent's p90 response time rose ${Math.round((response.now / response.before - 1) * 100)}% against the previous ${RISK_WINDOW_DAYS} days (${seconds(response.before)} → ${seconds(response.now)})`,
+      });
     const quiet = silent.get(c.id);
     if (quiet) {
       const since =

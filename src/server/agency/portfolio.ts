@@ -7,6 +7,7 @@
  * The client table has a reader per database, each the faster there (portfolio-table.ts); both
  * answer the same table, and the API tests hold both to it on both databases.
  */
+import { qualityOfClients } from '../quality/agency-quality';
 import { type Kysely, sql } from 'kysely';
 import {
   type AdminAnalytics,
@@ -106,10 +107,11 @@ export async function portfolioAnalytics(
 ): Promise<AdminAnalytics> {
   const range = analyticsRange(query, now);
   const [table, series] = await Promise.all([readTable(db, query, range, now), portfolioSeries(db, range)]);
-  const lastCalls = await lastCallTimes(
-    db,
-    table.page.map((entry) => entry.client.id),
-  );
+  const pageIds = table.page.map((entry) => entry.client.id);
+  const [lastCalls, quality] = await Promise.all([
+    lastCallTimes(db, pageIds),
+    qualityOfClients(db, pageIds, range.from, range.to),
+  ]);
   const totals = figuresOfLine(table.totals.current);
   return {
     range: { ...range, days: dayCount(range.from, range.to) },
@@ -127,6 +129,8 @@ export async function portfolioAnalytics(
         ...now,
         changes: changes(now, figures(previous)),
         lastCallAt: isoTime(lastCalls.get(client.id)),
+        medianResponseMs: quality.get(client.id)?.medianResponseMs ?? null,
+        interruptionRate: quality.get(client.id)?.interruptionRate ?? null,
       };
     }),
     pagination: paginationOf(query.page, query.limit, table.matching),

@@ -22,6 +22,7 @@ import type { Database } from '../db/schema';
 import { localDate, shiftDate, startOfLocalDay } from '../time/time-zones';
 import { storedQuality } from './call-quality';
 import { shownValue } from './grid';
+import { type Histogram, addToHistogram, histogramCalls, histogramPercentile } from './histogram';
 import { precisionMetric } from './quality-rollups';
 
 /** Worst calls listed per metric. */
@@ -49,28 +50,12 @@ export function periodsOf(query: QualitySummaryQuery, now: number, timeZone: str
   ];
 }
 
-type Histogram = Map<number, number>;
-
-/** Nearest-rank percentile of a histogram (value → calls). */
-function histogramPercentile(values: [number, number][], total: number, q: number): number | null {
-  if (total <= 0) return null;
-  const rank = Math.max(1, Math.ceil(q * total));
-  let seen = 0;
-  for (const [value, calls] of values) {
-    seen += calls;
-    if (seen >= rank) return value;
-  }
-  return values[values.length - 1]?.[0] ?? null;
-}
-
 function figuresOf(metric: QualityMetric, histogram: Histogram | undefined): MetricFigures {
-  const values = [...(histogram ?? new Map()).entries()].filter(([, n]) => n > 0).sort(([a], [b]) => a - b);
-  const calls = values.reduce((sum, [, n]) => sum + n, 0);
   const at = (q: number) => {
-    const grid = histogramPercentile(values, calls, q);
+    const grid = histogramPercentile(histogram, q);
     return grid === null ? null : shownValue(metric, grid);
   };
-  return { median: at(0.5), p90: at(0.9), calls };
+  return { median: at(0.5), p90: at(0.9), calls: histogramCalls(histogram) };
 }
 
 interface PeriodCounts {
@@ -82,7 +67,7 @@ function periodOf(days: Days, counts: PeriodCounts): QualityPeriod {
   for (const metric of QUALITY_METRICS) metrics[metric] = figuresOf(metric, counts.metrics.get(metric));
   let calls = 0;
   for (const precision of TIMING_PRECISIONS)
-    for (const n of counts.metrics.get(precisionMetric(precision))?.values() ?? []) calls += n;
+    calls += histogramCalls(counts.metrics.get(precisionMetric(precision)));
   return { ...days, calls, metrics };
 }
 
@@ -157,7 +142,7 @@ export async function qualitySummary(
     const metrics = new Map<string, Histogram>();
     for (const r of rows) {
       const histogram = metrics.get(r.metric) ?? new Map<number, number>();
-      histogram.set(Number(r.value), Number(r.calls));
+      addToHistogram(histogram, Number(r.value), Number(r.calls));
       metrics.set(r.metric, histogram);
     }
     return { metrics };
@@ -173,8 +158,7 @@ export async function qualitySummary(
     ),
   ]);
   const precision = {} as Record<TimingPrecision, number>;
-  for (const p of TIMING_PRECISIONS)
-    precision[p] = [...(now_.metrics.get(precisionMetric(p))?.values() ?? [])].reduce((a, b) => a + b, 0);
+  for (const p of TIMING_PRECISIONS) precision[p] = histogramCalls(now_.metrics.get(precisionMetric(p)));
   const distribution = {} as QualitySummary['distribution'];
   for (const metric of WORST_METRICS)
     distribution[metric] = [...(now_.metrics.get(metric) ?? new Map()).entries()]

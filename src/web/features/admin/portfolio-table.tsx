@@ -13,7 +13,7 @@ import { SearchField } from '../../components/search-field';
 import { SortableHead } from '../../components/sortable-head';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHeader, TableRow } from '../../components/ui/table';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { cn } from '../../lib/utils';
 import type { PortfolioView } from './console-queries';
 import { cents } from './money';
@@ -42,6 +42,26 @@ const COLUMNS: { key: SortKey; label: string; numeric: boolean; show: (c: Portfo
     show: (c) => (c.lastCallAt ? new Date(c.lastCallAt).toLocaleDateString('en-US') : 'Never'),
   },
 ];
+
+/**
+ * How well each client's agent speaks (issue 39), for the range: not sortable, since the server
+ * pages the table by its stored figures and these come from the quality rollups of the page.
+ */
+const QUALITY_COLUMNS: { key: string; label: string; title: string; show: (c: PortfolioClient) => string }[] =
+  [
+    {
+      key: 'medianResponseMs',
+      label: 'Median response',
+      title: "Median of the calls' median time for the agent to answer the caller",
+      show: (c) => (c.medianResponseMs === null ? '—' : `${(c.medianResponseMs / 1000).toFixed(1)} s`),
+    },
+    {
+      key: 'interruptionRate',
+      label: 'Interrupted',
+      title: 'Measured calls in which the caller talked over the agent',
+      show: (c) => rate(c.interruptionRate),
+    },
+  ];
 
 export const FIRST_VIEW: PortfolioView = { sort: 'revenueCents', order: 'desc', page: 1, search: '' };
 
@@ -113,6 +133,11 @@ export function PortfolioTable({
                     className={cn(c.numeric && 'text-right', 'whitespace-nowrap')}
                   />
                 ))}
+                {QUALITY_COLUMNS.map((c) => (
+                  <TableHead key={c.key} title={c.title} className="whitespace-nowrap text-right">
+                    {c.label}
+                  </TableHead>
+                ))}
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -138,6 +163,11 @@ export function PortfolioTable({
                         c.key === 'marginCents' && client.marginCents < 0 && 'text-red-700',
                       )}
                     >
+                      {c.show(client)}
+                    </TableCell>
+                  ))}
+                  {QUALITY_COLUMNS.map((c) => (
+                    <TableCell key={c.key} className="whitespace-nowrap text-right tabular-nums">
                       {c.show(client)}
                     </TableCell>
                   ))}
