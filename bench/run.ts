@@ -30,16 +30,19 @@ import { outboxFairnessRows } from './outbox-fairness';
 import { pageLoadRows } from './page-load';
 import { previewLoadRows } from './preview-load';
 import { privacyRows } from './privacy';
+import { qualityRows } from './quality';
 import { teamsRows } from './teams';
 
 const quick = process.argv.includes('--quick');
 /** `--teams`: issue 36's figures alone (bench/teams.ts) on the full data set, printed, RESULTS.md left as it is. */
-/** `--privacy`: issue 38's figures alone (bench/privacy.ts), the same way. */
+/** `--privacy`: issue 38's figures alone (bench/privacy.ts), the same way; `--quality` issue 39's (bench/quality.ts). */
 const scenario = process.argv.includes('--teams')
   ? 'teams'
   : process.argv.includes('--privacy')
     ? 'privacy'
-    : 'all';
+    : process.argv.includes('--quality')
+      ? 'quality'
+      : 'all';
 const size = {
   calls: Number(process.env.BENCH_CALLS ?? (quick ? 500_000 : 10_000_000)),
   clients: Number(process.env.BENCH_CLIENTS ?? (quick ? 200 : 1_000)),
@@ -642,7 +645,9 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
       ? await teamsRows(deps, base, headers, windowOf(now), { requests: timeRequests, sql: timeSql })
       : scenario === 'privacy'
         ? await privacyRows(deps)
-        : await measureEverything({ dialect, deps, base, headers, now, sim, webDir })),
+        : scenario === 'quality'
+          ? await qualityRows(deps, base, headers, { requests: timeRequests, sql: timeSql })
+          : await measureEverything({ dialect, deps, base, headers, now, sim, webDir })),
   );
 
   await app.close();
@@ -694,7 +699,7 @@ async function main() {
           );
     return;
   }
-  if (scenario === 'teams' || scenario === 'privacy') {
+  if (scenario === 'teams' || scenario === 'privacy' || scenario === 'quality') {
     for (const dialect of ['sqlite', 'postgres'] as const)
       if (!which || which === dialect)
         for (const r of await benchDialect(dialect, null))
