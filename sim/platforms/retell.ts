@@ -73,6 +73,17 @@ export function retellSign(body: string, apiKey: string, at = Date.now()): strin
     .digest('hex')}`;
 }
 
+/**
+ * A line's words as Retell times them (`words: [{word, start, end}]`, seconds of audio from the
+ * call's start): spoken from `at`, 0.3 s a word, within 3 s.
+ */
+function timedWords(text: string, at: number): { word: string; start: number; end: number }[] {
+  const words = text.split(/\s+/).filter(Boolean);
+  const each = Math.min(0.3, 3 / words.length);
+  const seconds = (n: number) => Math.round(n * 1000) / 1000;
+  return words.map((word, i) => ({ word, start: seconds(at + i * each), end: seconds(at + (i + 1) * each) }));
+}
+
 function retellError(reply: FastifyReply, statusCode: number, message: string) {
   return reply.code(statusCode).send({ status: 'error', message });
 }
@@ -102,7 +113,11 @@ export async function startRetellSim(opts: { port?: number; host?: string } = {}
       transcript: SAMPLE_CONVERSATION.map((l) => `${l.role === 'agent' ? 'Agent' : 'User'}: ${l.text}`).join(
         '\n',
       ),
-      transcript_object: SAMPLE_CONVERSATION.map((l) => ({ role: l.role, content: l.text, words: [] })),
+      transcript_object: SAMPLE_CONVERSATION.map((l, i) => ({
+        role: l.role,
+        content: l.text,
+        words: timedWords(l.text, (i + 1) * 4),
+      })),
       recording_url: `${base}/recordings/${callId}.mp3`,
       call_analysis: {
         call_summary: 'The caller booked a consultation for Friday at nine thirty.',

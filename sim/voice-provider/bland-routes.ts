@@ -1,11 +1,12 @@
 /**
- * Bland's REST surface as the adapter uses it (DESIGN §7): list calls, call details, recordings,
- * pathways. Raw-key `authorization` header, Bland's error envelope, and the failure modes
- * (429, 500, slow, flaky) that exercise the adapter's retries and timeouts.
+ * Bland's REST surface as the adapter uses it (DESIGN §7): list calls, call details, the corrected
+ * transcript, recordings, pathways. Raw-key `authorization` header, Bland's error envelope, and
+ * the failure modes (429, 500, slow, flaky) that exercise the adapter's retries and timeouts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseRange, sampleMp3, sampleWav } from './audio';
 import type { SimActions } from './actions';
+import { correctedSegments, hasCorrectedTranscript } from './generate';
 import type { BlandCallRecord, FaultStatus, SimAccount, SimCall, SimState } from './state';
 
 export function blandError(reply: FastifyReply, status: number, error: string, message: string) {
@@ -71,6 +72,7 @@ export function registerBlandRoutes(
   function takeReadFault(request: FastifyRequest): FaultStatus | null {
     const faults = state.readFaults;
     if (!faults || request.method !== 'GET') return null;
+    if (request.routeOptions.url === '/v1/calls/:id/correct') return null;
     if (++faults.reads % faults.every !== 0) return null;
     return faults.statuses[faults.answered++ % faults.statuses.length];
   }
@@ -190,6 +192,30 @@ export function registerBlandRoutes(
         : blandError(reply, 500, 'INTERNAL_ERROR', 'Internal server error');
     }
     return call.details;
+  });
+
+  /**
+   * Bland's corrected transcript ({status, message, corrected}; the deprecated `aligned` is not
+   * sent): segments of the call's own transcript, timed from its start. A call without one (not
+   * ended, nothing said, no recording, or one of those generate.ts leaves without) answers 404.
+   */
+  app.get<{ Params: { id: string } }>('/v1/calls/:id/correct', async (request, reply) => {
+    const call = ownedCall(request, request.params.id);
+    if (!call) return blandError(reply, 404, 'CALL_NOT_FOUND', 'Call not found');
+    const answer =
+      state.correctedAnswers.get(call.details.call_id) ??
+      (hasCorrectedTranscript(call.details) ? 'available' : 'missing');
+    if (answer === 'missing')
+      return blandError(reply, 404, 'TRANSCRIPT_NOT_FOUND', 'No corrected transcript for this call');
+    if (answer !== 'available') {
+      if (answer === 429) reply.header('retry-after', '0');
+      return blandError(reply, answer, answer === 429 ? 'RATE_LIMITED' : 'INTERNAL_ERROR', 'Try again');
+    }
+    return {
+      status: 'success',
+      message: 'Corrected transcript retrieved',
+      corrected: correctedSegments(call.details),
+    };
   });
 
   app.get<{ Params: { id: string } }>('/v1/recordings/:id', async (request, reply) => {

@@ -4,7 +4,13 @@
  * transcripts of 4-10 turns, and recording URLs. Randomness only; no I/O.
  */
 import { randomUUID } from 'node:crypto';
-import { type BlandCallRecord, type BlandSpeaker, type BlandTranscriptLine, SIM_PATHWAYS } from './state';
+import {
+  type BlandCallRecord,
+  type BlandCorrectedSegment,
+  type BlandSpeaker,
+  type BlandTranscriptLine,
+  SIM_PATHWAYS,
+} from './state';
 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
 const between = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
@@ -275,4 +281,70 @@ export function generateCall(state: { transcriptSeq: number }, input: GenerateIn
       .join(' \n ');
   }
   return call;
+}
+
+/** Bland's seconds with three decimals, as its corrected transcript writes them. */
+const seconds3 = (ms: number) => Math.round(ms) / 1000;
+
+/** About one call in four has no corrected transcript, decided by its id so it stays so. */
+function correctedByDefault(callId: string): boolean {
+  let sum = 0;
+  for (const char of callId) sum = (sum * 31 + char.charCodeAt(0)) % 9973;
+  return sum % 4 !== 0;
+}
+
+/** The lines a corrected transcript is made from: what was said (no agent actions), in order. */
+function spokenLines(call: BlandCallRecord): BlandTranscriptLine[] {
+  return (call.transcripts ?? []).filter(
+    (line) => line.user !== 'agent-action' && typeof line.text === 'string' && line.text.trim() !== '',
+  );
+}
+
+/**
+ * Whether GET /v1/calls/{id}/correct has segments for the call by default: an ended call with a
+ * recording and something said, unless its id puts it among the ones without.
+ */
+export function hasCorrectedTranscript(call: BlandCallRecord): boolean {
+  return (
+    call.completed === true &&
+    !!call.recording_url &&
+    spokenLines(call).length > 0 &&
+    correctedByDefault(call.call_id)
+  );
+}
+
+/**
+ * The corrected transcript of a call, consistent with its post-call transcript: each line becomes
+ * one segment per sentence (Bland splits so), labelled by who said it, timed in seconds from the
+ * call's start. A line was logged (`created_at`) as it ended; it began as long before as its
+ * words take to say (0.3 s a word), never before the previous line began. Lines close together
+ * overlap, lines far apart leave silence, as calls do.
+ */
+export function correctedSegments(call: BlandCallRecord): BlandCorrectedSegment[] {
+  const startMs = Date.parse(call.started_at ?? call.created_at);
+  const segments: BlandCorrectedSegment[] = [];
+  let previousStart = 0;
+  for (const [i, line] of spokenLines(call).entries()) {
+    const logged = Date.parse(line.created_at);
+    const endMs = Math.max(0, (Number.isFinite(logged) ? logged : startMs) - startMs);
+    const sentences = line.text.trim().split(/(?<=[.?!])\s+/);
+    const words = sentences.map((sentence) => sentence.split(/\s+/).length);
+    const total = words.reduce((a, b) => a + b, 0);
+    let from = Math.min(endMs, Math.max(previousStart + 100, endMs - total * 300 - 200));
+    previousStart = from;
+    const agent = line.user !== 'user';
+    for (const [j, sentence] of sentences.entries()) {
+      const to = j === sentences.length - 1 ? endMs : from + ((endMs - from) * words[j]) / total;
+      segments.push({
+        start: seconds3(from),
+        end: seconds3(to),
+        text: sentence,
+        speaker: agent ? 2 : 1,
+        speaker_label: agent ? 'assistant' : 'user',
+        confidence: Math.round((0.55 + ((i * 7 + j * 3) % 40) / 100) * 1000) / 1000,
+      });
+      from = to;
+    }
+  }
+  return segments;
 }

@@ -25,7 +25,17 @@ export type {
   SendEventOptions,
   WebhookAnswer,
 } from './actions';
-export type { BlandCallRecord, BlandTranscriptLine, FaultStatus, SimCall, SimMode, SimState } from './state';
+export type {
+  BlandCallRecord,
+  BlandCorrectedSegment,
+  BlandTranscriptLine,
+  CorrectedAnswer,
+  FaultStatus,
+  SimCall,
+  SimMode,
+  SimState,
+} from './state';
+export { correctedSegments, hasCorrectedTranscript } from './generate';
 export { SIM_PATHWAYS } from './state';
 
 export interface VoiceSim {

@@ -3,9 +3,12 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import blandExamples from '../../specs/bland/documented-examples.json';
 import { SIM_PATHWAYS, seedDemoAccount, startVoiceSim, type VoiceSim } from './index';
 
 let sim: VoiceSim;
+type Segment = { start: number; end: number; text: string; speaker: number; speaker_label: string };
+const DOCUMENTED_SEGMENT_FIELDS = Object.keys(blandExamples['corrected-transcript'].corrected[0]).sort();
 let hook: Server;
 let hookUrl: string;
 const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
@@ -127,6 +130,61 @@ describe('Bland wire format', () => {
       unknown
     >;
     expect(details).toEqual(calls[0]);
+  });
+
+  it("answers a call's corrected transcript in Bland's shape, consistent with its transcript", async () => {
+    const calls = sim.addCalls('k', { count: 40, overrides: { status: 'completed' } });
+    let answered = 0;
+    let missing = 0;
+    for (const call of calls) {
+      const response = await get(`/v1/calls/${call.call_id}/correct`, 'k');
+      if (response.status === 404) {
+        missing++;
+        expect(await response.json()).toEqual({
+          data: null,
+          errors: [{ error: 'TRANSCRIPT_NOT_FOUND', message: 'No corrected transcript for this call' }],
+        });
+        continue;
+      }
+      expect(response.status).toBe(200);
+      answered++;
+      const body = (await response.json()) as { status: string; message: string; corrected: Segment[] };
+      expect(body.status).toBe('success');
+      expect(Object.keys(body).sort()).toEqual(['corrected', 'message', 'status']);
+      // The spoken lines, sentence by sentence, labelled by who said them, in order of start.
+      const spoken = call.transcripts.filter((t) => t.user !== 'agent-action');
+      expect(body.corrected.map((s) => s.text).join(' ')).toBe(spoken.map((t) => t.text.trim()).join(' '));
+      for (const segment of body.corrected) {
+        // The fields of Bland's documented segment, no more, no fewer.
+        expect(Object.keys(segment).sort()).toEqual(DOCUMENTED_SEGMENT_FIELDS);
+        expect(segment.end).toBeGreaterThanOrEqual(segment.start);
+        expect(segment.start).toBeGreaterThanOrEqual(0);
+        expect(segment.speaker_label === 'assistant' ? 2 : 1).toBe(segment.speaker);
+      }
+      const starts = body.corrected.map((s) => s.start);
+      expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    }
+    // Some calls have none (Bland answers 404), so both paths of the adapter run against it.
+    expect(answered).toBeGreaterThan(0);
+    expect(missing).toBeGreaterThan(0);
+
+    const [first] = calls;
+    sim.state.correctedAnswers.set(first.call_id, 'missing');
+    expect((await get(`/v1/calls/${first.call_id}/correct`, 'k')).status).toBe(404);
+    sim.state.correctedAnswers.set(first.call_id, 503);
+    expect((await get(`/v1/calls/${first.call_id}/correct`, 'k')).status).toBe(503);
+    expect((await get(`/v1/calls/${first.call_id}/correct`, 'other')).status).toBe(401);
+    const [unanswered] = sim.addCalls('k', { overrides: { status: 'no-answer' } });
+    expect((await get(`/v1/calls/${unanswered.call_id}/correct`, 'k')).status).toBe(404);
+  });
+
+  it('injects read faults into the reads a sync accounts for, not into corrected transcripts', async () => {
+    const [call] = sim.addCalls('k', { overrides: { status: 'completed' } });
+    sim.state.correctedAnswers.set(call.call_id, 'available');
+    sim.state.readFaults = { every: 1, statuses: [500], reads: 0, answered: 0 };
+    expect((await get(`/v1/calls/${call.call_id}/correct`, 'k')).status).toBe(200);
+    expect((await get(`/v1/calls/${call.call_id}`, 'k')).status).toBe(500);
+    expect(sim.state.readFaults.answered).toBe(1);
   });
 
   it('serves WAV by default and MP3 when asked with content-type audio/mpeg', async () => {

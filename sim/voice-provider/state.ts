@@ -60,6 +60,24 @@ export interface BlandCallRecord {
   [field: string]: unknown;
 }
 
+/**
+ * How GET /v1/calls/{id}/correct answers for a call: with its corrected segments, 404 (Bland has
+ * no corrected transcript of it), or an error status.
+ */
+export type CorrectedAnswer = 'available' | 'missing' | FaultStatus;
+
+/** A segment of Bland's corrected transcript (GET /v1/calls/{call_id}/correct, `corrected`). */
+export interface BlandCorrectedSegment {
+  /** Seconds from the call's start. */
+  start: number;
+  end: number;
+  text: string;
+  /** Diarization: 2 for the agent, 1 for the caller here (Bland's example numbers them so). */
+  speaker: number;
+  speaker_label: 'assistant' | 'user';
+  confidence: number;
+}
+
 export interface SimCall {
   /** The API key of the owning account ('' for calls placed without a key). */
   account: string;
@@ -104,11 +122,18 @@ export interface SimState {
   flakyCounter: number;
   transcriptSeq: number;
   stats: SimStats;
+  /**
+   * Calls whose corrected transcript answers otherwise than generate.ts decides (about one ended
+   * call in four has none, by its id).
+   */
+  correctedAnswers: Map<string, CorrectedAnswer>;
   /** Call ids whose detail request (GET /v1/calls/{id}) fails with `status`, `times` more times. */
   failingDetails: Map<string, { status: FaultStatus; times: number }>;
   /**
    * Faults on reads (GET /v1/…): every `every`-th read answers the next of `statuses` instead,
-   * as a provider under load does (~10% with every = 10). null: off.
+   * as a provider under load does (~10% with every = 10). null: off. Not on corrected-transcript
+   * reads: their failure is absorbed by design (the call keeps its post-call transcript), so a
+   * sync could not account for a fault injected there; correctedAnswers fails them instead.
    */
   readFaults: { every: number; statuses: FaultStatus[]; reads: number; answered: number } | null;
   /**
@@ -142,6 +167,7 @@ export function createSimState(): SimState {
     flakyCounter: 0,
     transcriptSeq: 100_000,
     stats: { requests: 0, byRoute: {}, inFlight: new Map(), maxInFlight: new Map(), paths: [] },
+    correctedAnswers: new Map(),
     failingDetails: new Map(),
     readFaults: null,
     listTotalCount: false,

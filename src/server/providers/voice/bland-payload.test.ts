@@ -2,13 +2,20 @@ import { describe, expect, it } from 'vitest';
 import {
   type BlandCallPayload,
   blandCallSchema,
+  blandEndedBy,
   classifyWebhookBody,
   isBlandEventBody,
   mapBlandCall,
+  mapBlandCorrected,
   mapBlandStatus,
   parseBlandCall,
   parseBlandTime,
+  readBlandStoredPayload,
+  withCorrectedTranscript,
 } from './bland-payload';
+import blandExamples from '../../../../specs/bland/documented-examples.json';
+import blandFixture from './fixtures/bland-call.json';
+import correctedFixture from './fixtures/bland-corrected.json';
 
 /** Bland's documented example, trimmed: a finished outbound call. */
 const documented = {
@@ -70,6 +77,8 @@ describe('mapBlandCall', () => {
       ],
       isProxy: false,
       priceUsd: 0.108,
+      // The post-call lines are untimed; the example does not say who hung up.
+      conversation: { precision: 'approx', endedBy: 'unknown', sentiment: null },
       // Bland's documented nulls and missing fields read as "not said".
       insights: {
         summary: null,
@@ -246,5 +255,169 @@ describe('parseBlandTime', () => {
     expect(parseBlandTime('2024-04-27 23:51:18')).toBe(Date.parse('2024-04-27T23:51:18Z'));
     expect(parseBlandTime('yesterday')).toBeNull();
     expect(parseBlandTime(null)).toBeNull();
+  });
+});
+
+/**
+ * fixtures/bland-call.json and bland-corrected.json: the conversation of fixtures/README.md as
+ * Bland's call details and its corrected transcript. The segments below are the README's table
+ * (the agent's lines 3, 5 and 9 split as Bland splits them), written out independently.
+ */
+const FIXTURE_SEGMENTS = [
+  ['agent', 0, 4000],
+  ['user', 4500, 7000],
+  ['agent', 8200, 9000],
+  ['agent', 9000, 12000],
+  ['user', 11800, 14000],
+  ['agent', 17500, 18100],
+  ['agent', 18100, 19600],
+  ['agent', 19600, 21000],
+  ['user', 20000, 23000],
+  ['agent', 27500, 31000],
+  ['user', 37000, 39000],
+  ['agent', 40200, 42600],
+  ['agent', 42600, 45000],
+  ['user', 45500, 47000],
+  ['agent', 48000, 50000],
+];
+const FIXTURE_NOW = Date.parse('2026-03-05T00:00:00Z');
+const linesOf = (transcript: { role: string; startMs?: number; endMs?: number }[] | null | undefined) =>
+  (transcript ?? []).map((l) => [l.role, l.startMs, l.endMs]);
+const segment = (over: Record<string, unknown> = {}) => ({
+  start: 1.5,
+  end: 2.25,
+  text: 'Hello.',
+  speaker: 2,
+  speaker_label: 'assistant',
+  confidence: 0.8,
+  ...over,
+});
+
+describe('Bland timed transcript and conversation (issue 39)', () => {
+  it('reads the fixture: the post-call lines are untimed (approx), the agent ended the call', () => {
+    const parsed = parseBlandCall(blandFixture, FIXTURE_NOW);
+    if (!parsed.success) throw new Error(parsed.message);
+    const { transcript, conversation } = parsed.call;
+    expect(transcript?.map((l) => l.role)).toEqual([
+      ...FIXTURE_SEGMENTS.filter((_, i) => ![3, 6, 7, 12].includes(i)).map(([role]) => role),
+      'agent', // "Ended call: …", the agent's action
+    ]);
+    expect(transcript?.some((l) => 'startMs' in l || 'endMs' in l)).toBe(false);
+    expect(conversation).toEqual({ precision: 'approx', endedBy: 'agent', sentiment: null });
+    expect(parsed.call.durationSeconds).toBe(52);
+  });
+
+  it('with its corrected transcript: the segments, timed in whole ms (precision segment)', () => {
+    const parsed = parseBlandCall(blandFixture, FIXTURE_NOW);
+    if (!parsed.success) throw new Error(parsed.message);
+    const call = withCorrectedTranscript(parsed.call, parsed.payload, correctedFixture.corrected);
+    expect(linesOf(call.transcript)).toEqual(FIXTURE_SEGMENTS);
+    // Bland's leading space is not kept.
+    expect(call.transcript?.[0].text).toBe(
+      'Thanks for calling Bright Smile Dental, this is Ava. How can I help you today?',
+    );
+    expect(call.conversation).toEqual({ precision: 'segment', endedBy: 'agent', sentiment: null });
+    // Everything else is the call as read.
+    expect({ ...call, transcript: null, conversation: null }).toEqual({
+      ...parsed.call,
+      transcript: null,
+      conversation: null,
+    });
+  });
+
+  it('reads the segments the delayed webhook carries (corrected_transcript) the same way', () => {
+    const body = { ...blandFixture, corrected_transcript: correctedFixture.corrected, event_type: 'call' };
+    const read = classifyWebhookBody(body, FIXTURE_NOW);
+    if (read.kind !== 'call') throw new Error(read.kind);
+    expect(linesOf(read.call.transcript)).toEqual(FIXTURE_SEGMENTS);
+    expect(read.call.conversation?.precision).toBe('segment');
+  });
+
+  it("reads Bland's own documented corrected transcript (specs/bland/documented-examples.json)", () => {
+    const lines = mapBlandCorrected(blandExamples['corrected-transcript'].corrected);
+    expect(lines).toHaveLength(16);
+    expect(lines?.[0]).toEqual({
+      role: 'agent',
+      text: "Hi, I'm calling about a pizza order.",
+      startMs: 69,
+      endMs: 2551,
+    });
+    expect(lines?.[2]).toEqual({ role: 'user', text: 'Yeah, my name is John.', startMs: 4932, endMs: 8074 });
+    expect(lines?.map((l) => l.role).join(' ')).toBe(
+      'agent agent user agent agent agent user agent agent agent user user agent agent agent agent',
+    );
+    // The delayed webhook's example carries the same segments as corrected_transcript.
+    const delayed = classifyWebhookBody(blandExamples['post-call-webhook-delayed'], FIXTURE_NOW);
+    if (delayed.kind !== 'call') throw new Error(delayed.kind);
+    expect(delayed.call.conversation).toEqual({ precision: 'segment', endedBy: 'transfer', sentiment: null });
+    expect(linesOf(delayed.call.transcript)).toEqual([
+      ['agent', 384, 4096],
+      ['user', 5056, 6176],
+      ['agent', 8704, 14848],
+      ['user', 16224, 18464],
+    ]);
+  });
+
+  it('keeps the post-call lines when the segments cannot stand for the transcript', () => {
+    const parsed = parseBlandCall(blandFixture, FIXTURE_NOW);
+    if (!parsed.success) throw new Error(parsed.message);
+    const corrected = correctedFixture.corrected;
+    const broken: unknown[] = [
+      null,
+      'segments',
+      [],
+      [{ text: '   ', start: 1, end: 2, speaker_label: 'user' }],
+      // Bland's older answer: a diarization number only, which says nothing of who spoke.
+      corrected.map(({ speaker_label: _l, ...rest }) => rest),
+      [...corrected, segment({ speaker_label: 'agent-action' })],
+      [...corrected, segment({ start: 3, end: 2 })],
+      [...corrected, segment({ start: '1.5' })],
+      [...corrected, segment({ end: 90_000 })],
+    ];
+    for (const segments of broken) {
+      expect(mapBlandCorrected(segments), JSON.stringify(segments)?.slice(0, 80)).toBeNull();
+      expect(withCorrectedTranscript(parsed.call, parsed.payload, segments)).toBe(parsed.call);
+    }
+    // Labels read whatever their case; a segment without words is left out.
+    expect(
+      mapBlandCorrected([segment({ speaker_label: 'User' }), segment({ text: '', start: 3, end: 4 })]),
+    ).toEqual([{ role: 'user', text: 'Hello.', startMs: 1500, endMs: 2250 }]);
+  });
+
+  it.each([
+    [{ call_ended_by: 'ASSISTANT' }, 'agent'],
+    [{ call_ended_by: 'USER' }, 'caller'],
+    [{ call_ended_by: 'user' }, 'caller'],
+    [{ call_ended_by: 'SYSTEM' }, 'system'],
+    [{}, 'unknown'],
+    [{ call_ended_by: null }, 'unknown'],
+    [{ call_ended_by: 'USER', transferred_to: '+14155550199' }, 'transfer'],
+    [{ call_ended_by: 'ASSISTANT', status: 'transferred' }, 'transfer'],
+    [{ transferred_to: '  ' }, 'unknown'],
+  ])('%j: ended by %s', (fields, endedBy) => {
+    expect(blandEndedBy(payload(fields))).toBe(endedBy);
+  });
+
+  it('a call without transcripts (a list item) has no conversation', () => {
+    expect(mapBlandCall(payload({ completed: true, call_ended_by: 'USER' })).conversation).toBeUndefined();
+    expect(mapBlandCall(payload({ transcripts: [] })).conversation).toEqual({
+      precision: 'approx',
+      endedBy: 'unknown',
+      sentiment: null,
+    });
+  });
+
+  it('reads a stored payload back (no `transcripts` kept): who ended it, and segments when they came', () => {
+    const { transcripts: _t, concatenated_transcript: _c, ...kept } = blandFixture;
+    for (const stored of [kept, JSON.stringify(kept)])
+      expect(readBlandStoredPayload(stored)).toEqual({
+        transcript: null,
+        conversation: { precision: 'approx', endedBy: 'agent', sentiment: null },
+      });
+    const delayed = readBlandStoredPayload({ ...kept, corrected_transcript: correctedFixture.corrected });
+    expect(linesOf(delayed.transcript)).toEqual(FIXTURE_SEGMENTS);
+    expect(delayed.conversation).toEqual({ precision: 'segment', endedBy: 'agent', sentiment: null });
+    for (const unreadable of [null, undefined, 3, '{"call_id": ', '[]', [], {}, { call_id: '..' }])
+      expect(readBlandStoredPayload(unreadable)).toEqual({ transcript: null, conversation: null });
   });
 });

@@ -3,6 +3,20 @@
  * its mapping to NormalizedCall: the one place where Bland's field names meet ours (DESIGN §7).
  * Validation is lenient about fields we do not use (Bland adds fields freely) and strict, with
  * length caps, about the ones we store. No I/O here.
+ *
+ * Timed lines (issue 39): the post-call `transcripts[]` carry only the clock time each line was
+ * logged (`created_at`), no durations, so they are `approx`. Bland's corrected transcript, read
+ * from the recording, times each segment: GET /v1/calls/{call_id}/correct answers {status,
+ * message, corrected: [{start, end, text, speaker, speaker_label, confidence}], aligned (deprecated)}
+ * with start and end in seconds from the call's start, `speaker` a diarization number (1, 2, …,
+ * which says nothing of who spoke) and `speaker_label` "user" or "assistant" (docs.bland.ai
+ * api-v1/get/calls-corrected-transcript, as kept in CINTELLILABS/docs at 16874670ce6d,
+ * 2026-08-09; specs/bland/documented-examples.json `corrected-transcript`). The same segments come
+ * as `corrected_transcript` in Bland's delayed post-call webhook (its tutorials/post-call-webhooks
+ * example, `post-call-webhook-delayed` there). A segment list is used whole or not at all: a segment
+ * without a label we know, or with odd times, leaves the post-call transcript in place.
+ * `call_ended_by` is documented as ASSISTANT ("the agent ended the call") or USER ("the user
+ * ended the call"), api-v1/get/calls-id at the same commit; Bland documents no sentiment label.
  */
 import { z } from 'zod';
 import {
@@ -19,10 +33,21 @@ import {
   isProviderId,
   looseObject,
   looseText,
+  msOfSeconds,
   numberLike,
+  storedObject,
   text,
 } from './payload-fields';
-import type { CallInsights, NormalizedCall, NormalizedCallStatus, NormalizedTranscriptEntry } from './types';
+import type { EndedBy } from '../../../contract/quality';
+import {
+  type CallInsights,
+  NOTHING_STORED,
+  type NormalizedCall,
+  type NormalizedCallStatus,
+  type NormalizedConversation,
+  type NormalizedTranscriptEntry,
+  type StoredPayloadReading,
+} from './types';
 
 /** Bland's ids are the providers' id shape (payload-fields.ts). */
 export const isBlandId = isProviderId;
@@ -70,8 +95,26 @@ export const blandCallSchema = z.object({
   disposition_tag: looseText(LIMITS.tag),
   analysis: looseObject,
   variables: looseObject,
+  // The delayed webhook's corrected segments; read loosely (mapBlandCorrected): never refuses a call.
+  corrected_transcript: z.unknown().optional(),
 });
 export type BlandCallPayload = z.infer<typeof blandCallSchema>;
+
+/** GET /v1/calls/{call_id}/correct: only `corrected` is read (`aligned` is deprecated). */
+export const blandCorrectedAnswerSchema = z
+  .object({ status: z.unknown().optional(), corrected: z.unknown().optional() })
+  .passthrough();
+
+const correctedSegmentSchema = z
+  .object({
+    start: z.number(),
+    end: z.number(),
+    text: z.string().max(LIMITS.transcriptText).nullish(),
+    speaker_label: z.string().max(LIMITS.shortText).nullish(),
+  })
+  .passthrough();
+
+const CORRECTED_ROLES: Record<string, string> = { assistant: 'agent', user: 'user' };
 
 /** Live-event bodies and their follow-ups, sent to the same webhook URL as finished calls. */
 export const blandEventSchema = z.object({
@@ -160,6 +203,83 @@ export function mapBlandTranscript(payload: BlandCallPayload): NormalizedTranscr
   return entries;
 }
 
+/**
+ * Corrected segments as transcript lines timed in whole ms, or null when they cannot stand for the
+ * call's transcript: not a list, empty, longer than a transcript may be, or any segment without
+ * plausible times or without a speaker label we know ("user", "assistant"). Segments with no text
+ * are left out.
+ */
+export function mapBlandCorrected(segments: unknown): NormalizedTranscriptEntry[] | null {
+  if (!Array.isArray(segments) || segments.length === 0 || segments.length > LIMITS.transcriptEntries)
+    return null;
+  const entries: NormalizedTranscriptEntry[] = [];
+  for (const item of segments) {
+    const segment = correctedSegmentSchema.safeParse(item);
+    if (!segment.success) return null;
+    const role = CORRECTED_ROLES[norm(segment.data.speaker_label)];
+    const startMs = msOfSeconds(segment.data.start);
+    const endMs = msOfSeconds(segment.data.end);
+    if (!role || startMs === null || endMs === null || endMs < startMs) return null;
+    const line = (segment.data.text ?? '').trim();
+    if (line) entries.push({ role, text: line, startMs, endMs });
+  }
+  return entries.length > 0 ? entries : null;
+}
+
+/**
+ * Who ended the call: a transferred call (transferred_to set, or Bland's status says so) is a
+ * transfer whoever hung up; else `call_ended_by` ASSISTANT is the agent, USER the caller, any other
+ * value the system's; none sent: unknown.
+ */
+export function blandEndedBy(payload: BlandCallPayload): EndedBy {
+  if (payload.transferred_to?.trim() || norm(payload.status) === 'transferred') return 'transfer';
+  const by = norm(payload.call_ended_by);
+  if (!by) return 'unknown';
+  if (by === 'assistant') return 'agent';
+  if (by === 'user') return 'caller';
+  return 'system';
+}
+
+export function blandConversation(
+  payload: BlandCallPayload,
+  precision: 'segment' | 'approx',
+): NormalizedConversation {
+  return { precision, endedBy: blandEndedBy(payload), sentiment: null };
+}
+
+/**
+ * The call with its transcript replaced by corrected segments (precision `segment`) when they are
+ * usable (mapBlandCorrected); else the call as it was.
+ */
+export function withCorrectedTranscript(
+  call: NormalizedCall,
+  payload: BlandCallPayload,
+  segments: unknown,
+): NormalizedCall {
+  const corrected = mapBlandCorrected(segments);
+  if (!corrected) return call;
+  return { ...call, transcript: corrected, conversation: blandConversation(payload, 'segment') };
+}
+
+/**
+ * VoiceProvider.readStoredPayload for Bland: a stored call has lost its `transcripts`, so only a
+ * delayed webhook's corrected_transcript gives lines back; the conversation (who ended it) reads
+ * from any stored call, `approx` without segments.
+ */
+export function readBlandStoredPayload(raw: unknown): StoredPayloadReading {
+  try {
+    const parsed = blandCallSchema.safeParse(storedObject(raw));
+    if (!parsed.success) return NOTHING_STORED;
+    const corrected = mapBlandCorrected(parsed.data.corrected_transcript);
+    return {
+      transcript: corrected,
+      conversation: blandConversation(parsed.data, corrected ? 'segment' : 'approx'),
+    };
+  } catch {
+    return NOTHING_STORED;
+  }
+}
+
 /** Bland's timestamps are ISO-like with microseconds; a value without a zone is UTC. */
 export function parseBlandTime(value: string | null | undefined): number | null {
   if (!value) return null;
@@ -185,7 +305,8 @@ export function mapBlandInsights(payload: BlandCallPayload): CallInsights {
 /** `now` is the fallback creation time for a payload that carries none (epoch ms). */
 export function mapBlandCall(payload: BlandCallPayload, now: number = Date.now()): NormalizedCall {
   const price = payload.price;
-  return {
+  const transcript = mapBlandTranscript(payload);
+  const mapped: NormalizedCall = {
     providerCallId: payload.call_id,
     fromNumber: (payload.from ?? '').trim(),
     toNumber: (payload.to ?? '').trim(),
@@ -194,11 +315,14 @@ export function mapBlandCall(payload: BlandCallPayload, now: number = Date.now()
     pathwayId: payload.pathway_id?.trim() || null,
     createdAt: parseBlandTime(payload.created_at) ?? parseBlandTime(payload.started_at) ?? now,
     recordingUrl: httpUrlOrNull(payload.recording_url),
-    transcript: mapBlandTranscript(payload),
+    transcript,
     isProxy: payload.is_proxy_agent_call === true,
     priceUsd: price != null && Number.isFinite(price) ? price : null,
     insights: mapBlandInsights(payload),
+    ...(transcript ? { conversation: blandConversation(payload, 'approx') } : {}),
   };
+  // Bland's delayed webhook carries the corrected segments itself.
+  return withCorrectedTranscript(mapped, payload, payload.corrected_transcript);
 }
 
 export type ParsedBlandCall =

@@ -1,7 +1,12 @@
 /** The real adapter against the simulator, over HTTP on a free port. */
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SIM_PATHWAYS, startVoiceSim, type VoiceSim } from '../../../../sim/voice-provider';
+import {
+  SIM_PATHWAYS,
+  correctedSegments,
+  startVoiceSim,
+  type VoiceSim,
+} from '../../../../sim/voice-provider';
 import { sampleMp3 } from '../../../../sim/voice-provider/audio';
 import { createBlandProvider } from './bland';
 import {
@@ -49,6 +54,8 @@ describe('listCalls', () => {
       expect(page.raw).toHaveLength(page.calls.length);
       for (const call of page.calls) {
         expect(call.transcript).toBeNull();
+        // A list item carries no transcript: the stored quality stays.
+        expect(call.conversation).toBeUndefined();
         seen.push(call.providerCallId);
       }
       // Bland's documented list answer has no total_count: a short page is the last.
@@ -103,6 +110,8 @@ describe('getCall', () => {
     const [created] = sim.addCalls(KEY, {
       overrides: { status: 'completed', pathway_id: SIM_PATHWAYS.booking },
     });
+    // Without a corrected transcript (the next tests have one), the post-call lines are the transcript.
+    sim.state.correctedAnswers.set(created.call_id, 'missing');
     const { call, raw } = await provider().getCall(KEY, created.call_id);
     expect(call.providerCallId).toBe(created.call_id);
     expect(call.transcript?.length).toBeGreaterThanOrEqual(4);
@@ -114,12 +123,84 @@ describe('getCall', () => {
 
   it('maps a transfer, including its agent-action line', async () => {
     const [created] = sim.addCalls(KEY, { overrides: { transferred_to: '+14155550199' } });
+    sim.state.correctedAnswers.set(created.call_id, 'missing');
     const { call } = await provider().getCall(KEY, created.call_id);
     expect(call.status).toBe('transferred');
+    expect(call.conversation).toEqual({ precision: 'approx', endedBy: 'transfer', sentiment: null });
     expect(call.transcript?.at(-1)).toMatchObject({
       role: 'agent',
       text: 'Transferring call to +14155550199',
     });
+  });
+
+  it("takes the corrected transcript's segments, timed, when Bland has one (precision segment)", async () => {
+    const [created] = sim.addCalls(KEY, {
+      overrides: { status: 'completed', pathway_id: SIM_PATHWAYS.sales, call_ended_by: 'USER' },
+    });
+    sim.state.correctedAnswers.set(created.call_id, 'available');
+    const segments = correctedSegments(created);
+    const { call, raw } = await provider().getCall(KEY, created.call_id);
+    expect(call.transcript).toEqual(
+      segments.map((s) => ({
+        role: s.speaker_label === 'assistant' ? 'agent' : 'user',
+        text: s.text,
+        startMs: Math.round(s.start * 1000),
+        endMs: Math.round(s.end * 1000),
+      })),
+    );
+    expect(call.conversation).toEqual({ precision: 'segment', endedBy: 'caller', sentiment: null });
+    expect(sim.state.stats.byRoute['/v1/calls/:id/correct']).toBe(1);
+    // What is kept for re-processing is the call as Bland sent it.
+    expect(raw).not.toHaveProperty('corrected_transcript');
+    expect((raw as { transcripts: unknown[] }).transcripts).toHaveLength(created.transcripts.length);
+  });
+
+  it('keeps the post-call transcript (approx) when the corrected one is missing or fails, never failing', async () => {
+    for (const answer of ['missing', 500, 429, 503] as const) {
+      const [created] = sim.addCalls(KEY, {
+        overrides: { status: 'completed', call_ended_by: 'ASSISTANT', transferred_to: null },
+      });
+      sim.state.correctedAnswers.set(created.call_id, answer);
+      const { call } = await provider().getCall(KEY, created.call_id);
+      expect(
+        call.transcript?.map((l) => l.text),
+        String(answer),
+      ).toEqual(created.transcripts.map((l) => l.text));
+      expect(call.transcript?.some((l) => l.startMs !== undefined)).toBe(false);
+      expect(call.conversation).toEqual({ precision: 'approx', endedBy: 'agent', sentiment: null });
+    }
+  });
+
+  it('keeps the post-call transcript when the corrected one cannot stand for it', async () => {
+    const [created] = sim.addCalls(KEY, { overrides: { status: 'completed' } });
+    // A diarization number without a label says nothing of who spoke (Bland's older answers).
+    sim.state.correctedAnswers.set(created.call_id, 'available');
+    const voice = provider();
+    const unlabelled = correctedSegments(created).map(({ speaker_label: _l, ...rest }) => rest);
+    // The details may carry the segments themselves (Bland's delayed webhook body does).
+    sim.updateCall(created.call_id, { corrected_transcript: unlabelled });
+    const { call } = await voice.getCall(KEY, created.call_id);
+    expect(call.conversation?.precision).toBe('approx');
+    expect(call.transcript?.map((l) => l.text)).toEqual(created.transcripts.map((l) => l.text));
+    // Segments in the details are used as they are: no second request for them.
+    expect(sim.state.stats.byRoute['/v1/calls/:id/correct']).toBeUndefined();
+  });
+
+  it('asks for no corrected transcript of a call not ended, or where nothing was said', async () => {
+    const [active] = sim.addCalls(KEY, { overrides: { completed: false } });
+    const [failed] = sim.addCalls(KEY, { overrides: { status: 'no-answer' } });
+    const voice = provider();
+    expect((await voice.getCall(KEY, active.call_id)).call.status).toBe('active');
+    const { call } = await voice.getCall(KEY, failed.call_id);
+    expect(call.transcript).toEqual([]);
+    expect(call.conversation).toEqual({ precision: 'approx', endedBy: 'unknown', sentiment: null });
+    expect(sim.state.stats.byRoute['/v1/calls/:id/correct']).toBeUndefined();
+  });
+
+  it('still fails on a refused key, before asking for the corrected transcript', async () => {
+    const [created] = sim.addCalls(KEY, { overrides: { status: 'completed' } });
+    await expect(provider().getCall('wrong', created.call_id)).rejects.toBeInstanceOf(ProviderAuthError);
+    expect(sim.state.stats.byRoute['/v1/calls/:id/correct']).toBeUndefined();
   });
 
   it('throws ProviderNotFoundError for an unknown call or one of another account', async () => {

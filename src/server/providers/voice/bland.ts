@@ -1,9 +1,20 @@
 /**
  * The Bland AI adapter: Bland's paths, wire format and answers, over the shared provider HTTP
  * client (provider-http.ts: bounded concurrency per key, retries, timeouts, typed errors). It
- * never buffers a recording; it hands back the provider's stream.
+ * never buffers a recording; it hands back the provider's stream. A call's details come with its
+ * corrected transcript when Bland has one (GET /v1/calls/{call_id}/correct, issue 39): segments
+ * timed from the recording, which the post-call transcript's lines are not.
  */
-import { blandListResponseSchema, blandPathwaySchema, isBlandId, parseBlandCall } from './bland-payload';
+import {
+  type BlandCallPayload,
+  blandCorrectedAnswerSchema,
+  blandListResponseSchema,
+  blandPathwaySchema,
+  isBlandId,
+  parseBlandCall,
+  readBlandStoredPayload,
+  withCorrectedTranscript,
+} from './bland-payload';
 import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
 import { parseBlandWebhook } from './bland-webhook';
 import { ProviderNotFoundError, RecordingExpiredError, VoiceProviderError } from './errors';
@@ -41,7 +52,8 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
     return isBlandId(callId);
   }
 
-  async function getCall(apiKey: string, callId: string): Promise<{ call: NormalizedCall; raw: unknown }> {
+  /** GET /v1/calls/{id}: the call as Bland details it, without the corrected transcript. */
+  async function readDetails(apiKey: string, callId: string) {
     if (!validCallId(callId)) throw new ProviderNotFoundError();
     const result = await send(apiKey, `/v1/calls/${encodeURIComponent(callId)}`);
     const status = result.response.status;
@@ -61,7 +73,38 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
     if (!parsed.success) {
       throw new VoiceProviderError('The voice provider sent a call we could not read', status);
     }
-    return { call: parsed.call, raw: body };
+    return { parsed, raw: body };
+  }
+
+  async function getCall(apiKey: string, callId: string): Promise<{ call: NormalizedCall; raw: unknown }> {
+    const { parsed, raw } = await readDetails(apiKey, callId);
+    const segments = await correctedSegments(apiKey, callId, parsed.call, parsed.payload);
+    // The raw call stays as Bland sent it: what is stored of it is bounded (stored-payload.ts).
+    return { call: withCorrectedTranscript(parsed.call, parsed.payload, segments), raw };
+  }
+
+  /**
+   * The corrected transcript's segments (unread: withCorrectedTranscript decides), or null. Asked
+   * only of an ended call that has something said to correct, through the same per-key limit and
+   * retries as every request. Best effort: no corrected transcript (Bland answers 404), any
+   * other answer, an unreadable body, a refused key or a provider that stays down all leave the
+   * post-call transcript as it is, and never fail the details.
+   */
+  async function correctedSegments(
+    apiKey: string,
+    callId: string,
+    call: NormalizedCall,
+    payload: BlandCallPayload,
+  ): Promise<unknown> {
+    if (call.status === 'active' || !call.transcript?.length || payload.corrected_transcript != null)
+      return payload.corrected_transcript ?? null;
+    try {
+      const found = await getJson(apiKey, `/v1/calls/${encodeURIComponent(callId)}/correct`, [404, 400]);
+      const answer = found ? blandCorrectedAnswerSchema.safeParse(found.json) : null;
+      return answer?.success ? (answer.data.corrected ?? null) : null;
+    } catch {
+      return null;
+    }
   }
 
   return {
@@ -69,6 +112,7 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
     name: VOICE_PROVIDER_NAMES.bland,
     signatureKey: 'webhookSecret',
     parseWebhook: parseBlandWebhook,
+    readStoredPayload: readBlandStoredPayload,
     async listCalls(apiKey: string, q: ListCallsQuery): Promise<ListCallsResult> {
       // Bland pages by offset, oldest first: the cursor is the offset of the next page.
       const limit = Math.min(1000, Math.max(1, Math.floor(q.limit ?? 1000)));
@@ -124,7 +168,7 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
       if (status === 404) {
         await discard(result);
         // A missing recording of a call that exists means it expired (or was never made).
-        const { call } = await getCall(apiKey, callId);
+        const { call } = (await readDetails(apiKey, callId)).parsed;
         if (!call.recordingUrl) throw new ProviderNotFoundError('This call has no recording', status);
         throw new RecordingExpiredError(status);
       }

@@ -4,7 +4,8 @@
  * objects taken loosely, and the bounds a call's times must keep. No I/O here.
  */
 import { z } from 'zod';
-import { INSIGHT_JSON_MAX_BYTES, type WebhookHeaders } from './types';
+import type { TimingPrecision } from '../../../contract/quality';
+import { INSIGHT_JSON_MAX_BYTES, type NormalizedTranscriptEntry, type WebhookHeaders } from './types';
 
 export const LIMITS = {
   id: 200,
@@ -132,4 +133,47 @@ export function callTimeProblem(at: number | null, now: number): string | null {
 export function headerValue(headers: WebhookHeaders, name: string): string {
   const value = headers[name];
   return (Array.isArray(value) ? value[0] : (value ?? '')).trim();
+}
+
+/**
+ * A time in seconds from the call's start (Retell's words, Bland's corrected segments) as whole
+ * ms; null for anything that is not a plausible one (a string, negative, past a day).
+ */
+export function msOfSeconds(value: unknown): number | null {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_CALL_SECONDS)
+    return null;
+  return Math.round(value * 1000);
+}
+
+/** A number as sent, or null (no strings: these are the provider's own numeric fields). */
+export function finiteOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/**
+ * The platform's precision when every line carries a start and an end, else 'approx' (a transcript
+ * with a line the platform did not time cannot be measured, and no lines have nothing to measure).
+ */
+export function precisionOfLines(
+  lines: readonly NormalizedTranscriptEntry[],
+  precise: TimingPrecision,
+): TimingPrecision {
+  const timed = (line: NormalizedTranscriptEntry) =>
+    typeof line.startMs === 'number' && typeof line.endMs === 'number' && line.endMs >= line.startMs;
+  return lines.length > 0 && lines.every(timed) ? precise : 'approx';
+}
+
+/** A stored payload as an object: calls.raw_payload's JSON text, or the parsed value; else null. */
+export function storedObject(raw: unknown): Record<string, unknown> | null {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return null;
+    }
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }

@@ -4,9 +4,13 @@
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import blandFixture from './fixtures/bland-call.json';
+import retellFixture from './fixtures/retell-call.json';
+import vapiFixture from './fixtures/vapi-end-of-call-report.json';
+import { createVoiceProviders } from './registry';
 import { parseRetellCall } from './retell-payload';
 import { parseRetellWebhook, retellSignature } from './retell-webhook';
-import { parseVapiCall } from './vapi-payload';
+import { callOfReport, parseVapiCall } from './vapi-payload';
 import { parseVapiWebhook } from './vapi-webhook';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
@@ -241,5 +245,29 @@ describe('Retell webhooks', () => {
       callId: 'call_1',
     });
     expect(parseRetellWebhook(JSON.stringify({ call: retellCall() }), {}, null, NOW).kind).toBe('invalid');
+  });
+});
+
+describe('readStoredPayload (issue 39 backfill)', () => {
+  const voices = createVoiceProviders({
+    blandApiUrl: 'http://127.0.0.1:9',
+    vapiApiUrl: 'http://127.0.0.1:9',
+    retellApiUrl: 'http://127.0.0.1:9',
+  });
+  const stored = {
+    bland: blandFixture,
+    vapi: callOfReport(vapiFixture.message as Record<string, unknown>),
+    retell: retellFixture,
+  };
+
+  it('every adapter has it, answering at once (not a promise) through the registry', () => {
+    for (const id of ['bland', 'vapi', 'retell'] as const) {
+      const read = voices[id].readStoredPayload;
+      if (!read) throw new Error(`${id} has no readStoredPayload`);
+      const reading = read(JSON.stringify(stored[id]));
+      expect(reading, id).not.toBeInstanceOf(Promise);
+      expect(reading.conversation?.endedBy, id).toBe(id === 'retell' ? 'caller' : 'agent');
+      expect(read('not json'), id).toEqual({ transcript: null, conversation: null });
+    }
   });
 });

@@ -35,7 +35,8 @@ function named(provider: VoiceProvider): VoiceProvider {
   const wrapped: VoiceProvider = { ...provider };
   for (const key of Object.keys(provider) as (keyof VoiceProvider)[]) {
     const value = provider[key];
-    if (typeof value !== 'function' || key === 'parseWebhook') continue;
+    // The synchronous readers do no I/O and throw nothing of the provider's: left as they are.
+    if (typeof value !== 'function' || key === 'parseWebhook' || key === 'readStoredPayload') continue;
     (wrapped as unknown as Record<string, unknown>)[key] = (...args: unknown[]) =>
       (value as (...a: unknown[]) => Promise<unknown>).apply(provider, args).catch(stamp);
   }

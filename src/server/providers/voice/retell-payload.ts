@@ -3,8 +3,18 @@
  * its call_started / call_ended / call_analyzed webhooks), mapped to NormalizedCall: the one place
  * where Retell's field names meet ours (docs/voice-provider.md). Field names follow Retell's
  * published API (retell-typescript-sdk, generated from its OpenAPI spec). No I/O here.
+ *
+ * Timed lines (issue 39), checked against RetellAI/retell-typescript-sdk src/resources/call.ts at
+ * b274013 (2026-07-31): `transcript_object[]` is {role: 'agent' | 'user' | 'transfer_target',
+ * content, words: [{word, start, end}]}, word times in seconds of audio from the call's start
+ * ("relative audio time, not wall time"; "not guaranteed to be accurate"); a line runs from its
+ * first word's start to its last word's end. `call_analysis.user_sentiment` is 'Negative' |
+ * 'Positive' | 'Neutral' | 'Unknown', kept as sent. `latency.e2e` ({p50, p90, p95, p99, max, min,
+ * num}, ms, "from user stops talking to agent start talking") exists too; it is not read: the
+ * product measures latency from the lines, the same way for every platform.
  */
 import { z } from 'zod';
+import type { EndedBy } from '../../../contract/quality';
 import {
   LIMITS,
   MAX_CALL_SECONDS,
@@ -14,10 +24,20 @@ import {
   httpUrlOrNull,
   idLike,
   looseText,
+  msOfSeconds,
   numberLike,
+  precisionOfLines,
+  storedObject,
   text,
 } from './payload-fields';
-import type { NormalizedCall, NormalizedCallStatus, NormalizedTranscriptEntry } from './types';
+import {
+  NOTHING_STORED,
+  type NormalizedCall,
+  type NormalizedCallStatus,
+  type NormalizedConversation,
+  type NormalizedTranscriptEntry,
+  type StoredPayloadReading,
+} from './types';
 import { type EndedReasonReading, answeredBy, plainTranscript } from './vapi-payload';
 
 const analysisSchema = z
@@ -51,7 +71,12 @@ export const retellCallSchema = z
     transcript_object: z
       .array(
         z
-          .object({ role: text(LIMITS.shortText).nullish(), content: text(LIMITS.transcriptText).nullish() })
+          .object({
+            role: text(LIMITS.shortText).nullish(),
+            content: text(LIMITS.transcriptText).nullish(),
+            // Read loosely (wordSpan): a word Retell timed oddly never refuses the call.
+            words: z.unknown().optional(),
+          })
           .passthrough(),
       )
       .max(LIMITS.transcriptEntries)
@@ -140,6 +165,18 @@ export function mapRetellStatus(call: RetellCall): NormalizedCallStatus {
   return 'unknown';
 }
 
+/** A line's first word's start and last word's end, in ms; null when either is missing or odd. */
+export function wordSpan(words: unknown): { startMs: number; endMs: number } | null {
+  if (!Array.isArray(words) || words.length === 0) return null;
+  const first: unknown = words[0];
+  const last: unknown = words[words.length - 1];
+  const at = (word: unknown, key: 'start' | 'end') =>
+    word !== null && typeof word === 'object' ? msOfSeconds((word as Record<string, unknown>)[key]) : null;
+  const startMs = at(first, 'start');
+  const endMs = at(last, 'end');
+  return startMs !== null && endMs !== null && endMs >= startMs ? { startMs, endMs } : null;
+}
+
 export function mapRetellTranscript(call: RetellCall): NormalizedTranscriptEntry[] | null {
   if (call.transcript_object) {
     const entries: NormalizedTranscriptEntry[] = [];
@@ -147,11 +184,55 @@ export function mapRetellTranscript(call: RetellCall): NormalizedTranscriptEntry
       const line = (t.content ?? '').trim();
       if (!line) continue;
       // The transfer target is the person the agent handed over to: on our side of the call.
-      entries.push({ role: (t.role ?? '').toLowerCase() === 'user' ? 'user' : 'agent', text: line });
+      const entry: NormalizedTranscriptEntry = {
+        role: (t.role ?? '').toLowerCase() === 'user' ? 'user' : 'agent',
+        text: line,
+      };
+      const span = wordSpan(t.words);
+      if (span) Object.assign(entry, span);
+      entries.push(entry);
     }
     return entries;
   }
   return call.transcript ? plainTranscript(call.transcript, { agent: 'agent', user: 'user' }) : null;
+}
+
+/**
+ * Who ended the call, from its `disconnection_reason` (lower case): the caller or the agent hung
+ * up; a transfer (call_transfer, and the reasons read as transferred above: transfer_bridged,
+ * call_take_over) hands the caller over; any other reason is the system's (a limit, voicemail, a
+ * dial failure, an error); none sent: unknown.
+ */
+export function retellEndedBy(reason: string): EndedBy {
+  if (!reason) return 'unknown';
+  if (reason === 'user_hangup') return 'caller';
+  if (reason === 'agent_hangup') return 'agent';
+  if (readRetellDisconnection(reason)?.status === 'transferred') return 'transfer';
+  return 'system';
+}
+
+/** Word precision when every line has its words' times (the plain-text transcript has none). */
+export function retellConversation(
+  call: RetellCall,
+  transcript: readonly NormalizedTranscriptEntry[] | null,
+): NormalizedConversation {
+  return {
+    precision: call.transcript_object && transcript ? precisionOfLines(transcript, 'word') : 'approx',
+    endedBy: retellEndedBy((call.disconnection_reason ?? '').toLowerCase()),
+    sentiment: call.call_analysis?.user_sentiment?.trim() || null,
+  };
+}
+
+/** VoiceProvider.readStoredPayload for Retell: a stored call keeps its transcript_object. */
+export function readRetellStoredPayload(raw: unknown): StoredPayloadReading {
+  try {
+    const parsed = retellCallSchema.safeParse(storedObject(raw));
+    if (!parsed.success) return NOTHING_STORED;
+    const transcript = mapRetellTranscript(parsed.data);
+    return { transcript, conversation: retellConversation(parsed.data, transcript) };
+  } catch {
+    return NOTHING_STORED;
+  }
 }
 
 export function mapRetellCall(call: RetellCall, now: number): NormalizedCall {
@@ -178,6 +259,7 @@ export function mapRetellCall(call: RetellCall, now: number): NormalizedCall {
     transcript,
     isProxy: false,
     priceUsd: cents == null ? null : cents / 100,
+    ...(transcript ? { conversation: retellConversation(call, transcript) } : {}),
     insights: {
       summary: analysis?.call_summary ?? null,
       answeredBy:

@@ -72,6 +72,21 @@ describe('listCalls since a date', () => {
   });
 });
 
+describe('timed transcript (issue 39)', () => {
+  it("getCall gives the stand-in's lines timed by their words (precision word), its sentiment as sent", async () => {
+    const [call] = sim.addCalls(KEY);
+    const { call: read } = await retell().getCall(KEY, call.call_id);
+    expect(read.transcript?.map((l) => [l.role, l.startMs, l.endMs])).toEqual([
+      ['agent', 4000, 7000],
+      ['user', 8000, 11000],
+      ['agent', 12000, 15000],
+      ['user', 16000, 16900], // "Nine thirty, please.": three words, 0.3 s each
+      ['agent', 20000, 23000],
+    ]);
+    expect(read.conversation).toEqual({ precision: 'word', endedBy: 'caller', sentiment: 'Positive' });
+  });
+});
+
 describe('deleteCall (issue 38)', () => {
   it('deletes the call at Retell (204), and Retell no longer has it', async () => {
     const [call, kept] = sim.addCalls(KEY, { count: 2 });

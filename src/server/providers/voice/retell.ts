@@ -18,7 +18,12 @@ import {
   isObject,
   streamRecordingOfCall,
 } from './provider-http';
-import { parseRetellCall, retellAgentSchema, retellListSchema } from './retell-payload';
+import {
+  parseRetellCall,
+  readRetellStoredPayload,
+  retellAgentSchema,
+  retellListSchema,
+} from './retell-payload';
 import { parseRetellWebhook } from './retell-webhook';
 import type { ListCallsQuery, ListCallsResult, NormalizedCall, VoiceProvider } from './types';
 
@@ -83,6 +88,7 @@ export function createRetellProvider(options: ProviderHttpOptions): VoiceProvide
     name: VOICE_PROVIDER_NAMES.retell,
     signatureKey: 'apiKey',
     parseWebhook: parseRetellWebhook,
+    readStoredPayload: readRetellStoredPayload,
 
     async listCalls(apiKey: string, q: ListCallsQuery): Promise<ListCallsResult> {
       const limit = Math.min(MAX_PAGE, Math.max(1, Math.floor(q.limit ?? MAX_PAGE)));

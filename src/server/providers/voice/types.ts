@@ -136,6 +136,14 @@ export type WebhookParse =
   /** A signing secret is set and the delivery is not signed with it. */
   | { kind: 'unauthorized'; message: string };
 
+/** What a stored payload gives back (VoiceProvider.readStoredPayload). */
+export interface StoredPayloadReading {
+  transcript: NormalizedTranscriptEntry[] | null;
+  conversation: NormalizedConversation | null;
+}
+
+export const NOTHING_STORED: StoredPayloadReading = Object.freeze({ transcript: null, conversation: null });
+
 export interface VoiceProvider {
   readonly id: VoiceProviderId;
   /** How the product names the provider to people ("Bland AI"): messages never hard-code it. */
@@ -168,6 +176,19 @@ export interface VoiceProvider {
    * Absent where the platform has no delete API (Bland): the provider's copy then stays there.
    */
   deleteCall?(apiKey: string, callId: string): Promise<'deleted' | 'not_found'>;
+  /**
+   * Reads again what we kept of a call's payload (calls.raw_payload: the provider's fields less
+   * `transcripts`, `concatenated_transcript` and `transcript`; stored-payload.ts), for the
+   * quality backfill: the timed transcript where the payload still holds one (Retell's
+   * transcript_object, Vapi's artifact.messages, Bland's corrected_transcript), and the
+   * conversation whenever the payload reads as one of the provider's calls (its precision is that
+   * of the transcript read here: 'approx' without one). Takes the stored JSON text or the parsed
+   * object; never throws (null fields when unreadable); no I/O.
+   *
+   * Optional only so the hand-written fakes of this interface in tests/api keep compiling; every
+   * adapter implements it (bland.ts, vapi.ts, retell.ts).
+   */
+  readStoredPayload?(raw: unknown): StoredPayloadReading;
   /** Checks the signature (when the client has a secret) and reads a webhook body; no I/O. */
   parseWebhook(
     raw: Buffer | string,

@@ -3,13 +3,27 @@
  * to NormalizedCall: the one place where Vapi's field names meet ours (docs/voice-provider.md).
  * Field names follow Vapi's published API (server-sdk-typescript, generated from its OpenAPI
  * definition): Call, Artifact, Analysis, ServerMessageEndOfCallReport. No I/O here.
+ *
+ * Timed lines (issue 39), checked against VapiAI/server-sdk-typescript at 7ec0a68 (2026-06-25),
+ * src/api/types: Artifact.messages is UserMessage | SystemMessage | BotMessage | ToolCallMessage |
+ * ToolCallResultMessage; UserMessage and BotMessage carry `time` and `endTime` (epoch ms),
+ * `secondsFromStart` and an optional `duration` (documented as seconds, sent as ms: Vapi's own
+ * example has endTime − time = duration = 320), SystemMessage `time` and `secondsFromStart` only.
+ * A line starts at secondsFromStart and lasts endTime − time. Artifact.performanceMetrics exists
+ * (PerformanceMetrics: turnLatencies[] of TurnLatency {modelLatency, voiceLatency,
+ * transcriberLatency, endpointingLatency, turnLatency}, the averages of each, numUserInterrupted,
+ * numAssistantInterrupted); it is not read: the product measures from the lines, the same way for
+ * every platform. Vapi gives no sentiment label of its own (analysis.structuredData is whatever
+ * the agency asked for), so none is read.
  */
 import { z } from 'zod';
 import {
   LIMITS,
   MAX_CALL_PRICE_USD,
+  MAX_CALL_SECONDS,
   boundedObject,
   callTimeProblem,
+  finiteOrNull,
   firstIssue,
   httpUrlOrNull,
   idLike,
@@ -17,9 +31,19 @@ import {
   looseObject,
   looseText,
   numberLike,
+  precisionOfLines,
+  storedObject,
   text,
 } from './payload-fields';
-import type { NormalizedCall, NormalizedCallStatus, NormalizedTranscriptEntry } from './types';
+import type { EndedBy } from '../../../contract/quality';
+import {
+  NOTHING_STORED,
+  type NormalizedCall,
+  type NormalizedCallStatus,
+  type NormalizedConversation,
+  type NormalizedTranscriptEntry,
+  type StoredPayloadReading,
+} from './types';
 
 const numberObject = z
   .object({ number: text(LIMITS.phone).nullish() })
@@ -32,6 +56,9 @@ const vapiMessage = z
     role: text(LIMITS.shortText).nullish(),
     message: text(LIMITS.transcriptText).nullish(),
     time: z.number().nullish(),
+    // Read loosely (messageSpan): a line Vapi timed oddly never refuses the call.
+    endTime: z.unknown().optional(),
+    secondsFromStart: z.unknown().optional(),
   })
   .passthrough();
 
@@ -201,6 +228,20 @@ function mapRole(role: string | null | undefined): string | null {
   return null; // system prompts, tool calls and their results are not what was said
 }
 
+type VapiMessage = z.infer<typeof vapiMessage>;
+
+/** A message's start (secondsFromStart) and end (its start plus endTime − time), in whole ms. */
+export function messageSpan(m: VapiMessage): { startMs: number; endMs: number } | null {
+  const fromStart = finiteOrNull(m.secondsFromStart);
+  const time = finiteOrNull(m.time);
+  const endTime = finiteOrNull(m.endTime);
+  if (fromStart === null || time === null || endTime === null) return null;
+  if (fromStart < 0 || fromStart > MAX_CALL_SECONDS || endTime < time) return null;
+  const startMs = Math.round(fromStart * 1000);
+  const lasting = Math.round(endTime - time);
+  return lasting <= MAX_CALL_SECONDS * 1000 ? { startMs, endMs: startMs + lasting } : null;
+}
+
 /** Artifact.messages, else the plain transcript ("AI: …" / "User: …" lines). */
 export function mapVapiTranscript(call: VapiCall): NormalizedTranscriptEntry[] | null {
   const messages = call.artifact?.messages;
@@ -215,6 +256,8 @@ export function mapVapiTranscript(call: VapiCall): NormalizedTranscriptEntry[] |
         const at = new Date(m.time);
         if (!Number.isNaN(at.getTime())) entry.timestamp = at.toISOString();
       }
+      const span = messageSpan(m);
+      if (span) Object.assign(entry, span);
       entries.push(entry);
     }
     return entries;
@@ -235,6 +278,53 @@ export function plainTranscript(text: string, roles: Record<string, string>): No
     entries.push({ role, text: line.slice(0, LIMITS.transcriptText) });
   }
   return entries;
+}
+
+/** The ended reasons that say the assistant hung up (CallEndedReason, SDK at 7ec0a68). */
+const AGENT_ENDED = new Set([
+  'assistant-ended-call',
+  'assistant-said-end-call-phrase',
+  'assistant-ended-call-after-message-spoken',
+  'assistant-ended-call-with-hangup-task',
+]);
+
+/**
+ * Who ended the call, from its `endedReason` (lower case). The customer hanging up is the caller's
+ * doing, also around a warm transfer (customer-ended-call-before-warm-transfer,
+ * -after-warm-transfer-attempt, -during-transfer); the assistant's four hang-ups are the agent's;
+ * a forward (assistant-forwarded-call, and the reasons read as transferred above) is a transfer;
+ * anything else (a limit, voicemail, no answer, an error) is the system's; none sent: unknown.
+ */
+export function vapiEndedBy(reason: string): EndedBy {
+  if (!reason) return 'unknown';
+  if (reason.startsWith('customer-ended-call')) return 'caller';
+  if (AGENT_ENDED.has(reason)) return 'agent';
+  if (readVapiEndedReason(reason)?.status === 'transferred') return 'transfer';
+  return 'system';
+}
+
+/** Message precision when every line of artifact.messages is timed (the plain transcript is not). */
+export function vapiConversation(
+  call: VapiCall,
+  transcript: readonly NormalizedTranscriptEntry[] | null,
+): NormalizedConversation {
+  return {
+    precision: call.artifact?.messages && transcript ? precisionOfLines(transcript, 'message') : 'approx',
+    endedBy: vapiEndedBy((call.endedReason ?? '').toLowerCase()),
+    sentiment: null,
+  };
+}
+
+/** VoiceProvider.readStoredPayload for Vapi: a stored call keeps its artifact (messages and all). */
+export function readVapiStoredPayload(raw: unknown): StoredPayloadReading {
+  try {
+    const parsed = vapiCallSchema.safeParse(storedObject(raw));
+    if (!parsed.success) return NOTHING_STORED;
+    const transcript = mapVapiTranscript(parsed.data);
+    return { transcript, conversation: vapiConversation(parsed.data, transcript) };
+  } catch {
+    return NOTHING_STORED;
+  }
 }
 
 function number(value: { number?: string | null } | null | undefined): string {
@@ -269,6 +359,7 @@ export function mapVapiCall(call: VapiCall, now: number): NormalizedCall {
     transcript,
     isProxy: false,
     priceUsd: call.cost ?? null,
+    ...(transcript ? { conversation: vapiConversation(call, transcript) } : {}),
     insights: {
       summary: call.analysis?.summary ?? call.summary ?? null,
       answeredBy: readVapiEndedReason(reason)?.answeredBy ?? answeredBy(transcript),

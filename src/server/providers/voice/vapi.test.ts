@@ -44,6 +44,25 @@ const listLimits = () =>
     .filter((line) => line.startsWith('GET /call?'))
     .map((line) => Number(new URL(line.slice(4), 'http://x').searchParams.get('limit')));
 
+describe('timed transcript (issue 39)', () => {
+  it("getCall and the list give the stand-in's lines timed by their messages (precision message)", async () => {
+    const [call] = sim.addCalls(KEY);
+    const { call: read } = await vapi.getCall(KEY, call.id);
+    // secondsFromStart 4, 8, …; each message lasts endTime − time = 3 s; the system prompt left out.
+    expect(read.transcript?.map((l) => [l.role, l.startMs, l.endMs])).toEqual([
+      ['agent', 4000, 7000],
+      ['user', 8000, 11000],
+      ['agent', 12000, 15000],
+      ['user', 16000, 19000],
+      ['agent', 20000, 23000],
+    ]);
+    expect(read.conversation).toEqual({ precision: 'message', endedBy: 'caller', sentiment: null });
+    // Vapi's list items carry the artifact too: they come with their conversation.
+    const page = await vapi.listCalls(KEY, {});
+    expect(page.calls[0].conversation?.precision).toBe('message');
+  });
+});
+
 describe('listCalls paging (issue 33.8)', () => {
   it('does not take a page shorter than asked for the last: pages until one is empty', async () => {
     const added = sim.addCalls(KEY, { count: 10, endAt: Date.now() - 60_000 });

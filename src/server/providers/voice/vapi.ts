@@ -18,6 +18,7 @@ import {
 import type { ListCallsQuery, ListCallsResult, NormalizedCall, VoiceProvider } from './types';
 import {
   parseVapiCall,
+  readVapiStoredPayload,
   vapiAssistantSchema,
   vapiCallSchema,
   vapiListSchema,
@@ -125,6 +126,7 @@ export function createVapiProvider(options: ProviderHttpOptions): VoiceProvider 
     name: VOICE_PROVIDER_NAMES.vapi,
     signatureKey: 'webhookSecret',
     parseWebhook: parseVapiWebhook,
+    readStoredPayload: readVapiStoredPayload,
 
     async listCalls(apiKey: string, q: ListCallsQuery): Promise<ListCallsResult> {
       const cursor = readCursor(q.cursor);
