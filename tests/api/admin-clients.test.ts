@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IncomingCall, createCallsRepository } from '../../src/server/calls/write/calls-repository';
 import type { ClientRow } from '../../src/server/db/schema';
 import { ProviderUnavailableError } from '../../src/server/providers/voice/errors';
-import type { VoiceProvider } from '../../src/server/providers/voice/types';
+import { NOTHING_STORED, type VoiceProvider } from '../../src/server/providers/voice/types';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
@@ -19,6 +19,7 @@ const fakeVoice: VoiceProvider = {
   name: 'Test Voice',
   signatureKey: 'webhookSecret',
   parseWebhook: () => ({ kind: 'invalid', message: 'not used in this test' }),
+  readStoredPayload: () => NOTHING_STORED,
   listCalls: notUsed,
   getCall: notUsed,
   streamRecording: notUsed,

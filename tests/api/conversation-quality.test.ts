@@ -11,6 +11,13 @@ import type { IncomingCall } from '../../src/server/calls/write/calls-repository
 import { runQualityBackfill } from '../../src/server/quality/backfill';
 import type { NormalizedTranscriptEntry } from '../../src/server/providers/voice/types';
 import { localDate, shiftDate } from '../../src/server/time/time-zones';
+import { parseBlandCall, withCorrectedTranscript } from '../../src/server/providers/voice/bland-payload';
+import blandFixture from '../../src/server/providers/voice/fixtures/bland-call.json';
+import correctedFixture from '../../src/server/providers/voice/fixtures/bland-corrected.json';
+import retellFixture from '../../src/server/providers/voice/fixtures/retell-call.json';
+import vapiFixture from '../../src/server/providers/voice/fixtures/vapi-end-of-call-report.json';
+import { parseRetellCall } from '../../src/server/providers/voice/retell-payload';
+import { parseVapiWebhook } from '../../src/server/providers/voice/vapi-webhook';
 import { storeCalls } from '../helpers/calls';
 import { createAdminUser, createSignedInClient, loginAdmin } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
@@ -421,6 +428,85 @@ describe(`conversation quality (${TEST_DB})`, () => {
     expect(mine?.reasons).toContainEqual({
       code: 'response_time_up',
       text: "The agent's p90 response time rose 100% against the previous 30 days (1.0 s → 2.0 s)",
+    });
+  });
+
+  it('gives the demo measured calls, with message timing', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/demo/quality/summary?dateRange=7d' });
+    expect(res.statusCode).toBe(200);
+    const summary = res.json();
+    expect(summary.current.calls).toBeGreaterThan(50);
+    expect(summary.precision.message).toBe(summary.current.calls);
+    expect(summary.current.metrics.responseLatencyP50Ms.median).toBeGreaterThan(500);
+    expect(summary.current.metrics.responseLatencyP50Ms.median).toBeLessThan(2500);
+  });
+
+  // The figures of src/server/providers/voice/fixtures/README.md, worked out by hand there.
+  const FIXTURE_FIGURES = {
+    turns: 11,
+    responseLatencyMs: { p50: 1200, p90: 4500, max: 4500, count: 5 },
+    interruptions: { caller: 1, agent: 0 },
+    deadAir: { count: 3, longestMs: 6000 },
+    silencePct: 11.5,
+    agentTalkPct: 41.5,
+    talkListenRatio: 1.93,
+    longestMonologueMs: 4800,
+    escalated: false,
+    moments: [
+      { kind: 'dead_air', atMs: 14000, durationMs: 3500 },
+      { kind: 'caller_interrupted', atMs: 20000, durationMs: 1000 },
+      { kind: 'slow_turn', atMs: 23000, durationMs: 4500 },
+      { kind: 'dead_air', atMs: 23000, durationMs: 4500 },
+      { kind: 'dead_air', atMs: 31000, durationMs: 6000 },
+    ],
+  };
+  const FIXTURE_NOW = Date.parse('2026-03-05T00:00:00Z');
+
+  it("shows each platform's documented example, read by its adapter, with the hand-computed figures", async () => {
+    const retell = parseRetellCall(retellFixture, FIXTURE_NOW);
+    const vapi = parseVapiWebhook(JSON.stringify(vapiFixture), {}, null, FIXTURE_NOW);
+    const bland = parseBlandCall(blandFixture, FIXTURE_NOW);
+    if (!retell.success || vapi.kind !== 'call' || !bland.success) throw new Error('a fixture did not read');
+    const blandCorrected = withCorrectedTranscript(bland.call, bland.payload, correctedFixture.corrected);
+    const cases = [
+      {
+        call: retell.call,
+        expected: { ...FIXTURE_FIGURES, precision: 'word', endedBy: 'caller', sentiment: 'Positive' },
+      },
+      {
+        call: vapi.call,
+        expected: { ...FIXTURE_FIGURES, precision: 'message', endedBy: 'agent', sentiment: null },
+      },
+      {
+        call: blandCorrected,
+        expected: { ...FIXTURE_FIGURES, precision: 'segment', endedBy: 'agent', sentiment: null },
+      },
+    ];
+    for (const { call, expected } of cases) {
+      const { client, cookie } = await createSignedInClient(t);
+      await storeCalls(t.deps, client, [{ ...call, createdAt: NOW - HOUR }]);
+      const detail = await get(cookie, `/api/client/calls/${await callIdOf(cookie)}`);
+      expect(detail.body.quality, expected.precision).toEqual(expected);
+    }
+
+    // Without its corrected transcript, a Bland call says approx and shows only what it can.
+    const { client, cookie } = await createSignedInClient(t);
+    await storeCalls(t.deps, client, [{ ...bland.call, createdAt: NOW - HOUR }]);
+    const detail = await get(cookie, `/api/client/calls/${await callIdOf(cookie)}`);
+    expect(detail.body.quality).toEqual({
+      precision: 'approx',
+      turns: 11,
+      responseLatencyMs: null,
+      interruptions: null,
+      deadAir: null,
+      silencePct: null,
+      agentTalkPct: null,
+      talkListenRatio: null,
+      longestMonologueMs: null,
+      endedBy: 'agent',
+      escalated: false,
+      sentiment: null,
+      moments: [],
     });
   });
 });

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderUnavailableError } from '../../src/server/providers/voice/errors';
-import type { VoiceProvider } from '../../src/server/providers/voice/types';
+import { NOTHING_STORED, type VoiceProvider } from '../../src/server/providers/voice/types';
 import { createAdminUser, createClient, createSignedInClient, loginAdmin } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
@@ -17,6 +17,7 @@ const fakeVoice: VoiceProvider = {
   name: 'Test Voice',
   signatureKey: 'webhookSecret',
   parseWebhook: () => ({ kind: 'invalid', message: 'not used in this test' }),
+  readStoredPayload: () => NOTHING_STORED,
   listCalls: notUsed,
   getCall: notUsed,
   streamRecording: notUsed,

@@ -27,6 +27,8 @@ export const blandExamples = JSON.parse(
   'post-call-webhook-delayed': JsonObject;
   'live-events': JsonObject[];
   'send-call': JsonObject;
+  // GET /v1/calls/{id}/correct (issue 39): the corrected transcript's segments.
+  'corrected-transcript': { corrected: JsonObject[] };
 };
 
 const kind = (v: Json) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);

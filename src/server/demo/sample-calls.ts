@@ -242,6 +242,34 @@ function insightsFor(rng: Rng, pathway: Pathway, status: NormalizedCallStatus, l
   };
 }
 
+/**
+ * When each line was spoken (issue 39), as a platform with message timing reports it: a line
+ * lasts by its words (about 160 a minute); the agent answers in 0.6–1.8 s, now and then slowly or
+ * after a silence; the caller sometimes talks over the agent. Drawn from its own generator, seeded
+ * by the call, so the rest of a sample call stays as it was before lines had times.
+ */
+function timedLines(lines: Line[], createdAt: number, seed: string): NormalizedTranscriptEntry[] {
+  const rng = createRng(hashSeed(`timing-${seed}`));
+  let at = 400;
+  return lines.map(([role, text]) => {
+    const words = text.split(/\s+/).length;
+    const length = Math.round(words * 375 + rng() * 400);
+    const start = at;
+    const end = start + length;
+    const roll = rng();
+    const next =
+      role === 'user'
+        ? roll < 0.06
+          ? 3200 + rng() * 3500 // a slow answer, or dead air
+          : 600 + rng() * 1200
+        : roll < 0.08
+          ? -(350 + rng() * 700) // the caller cuts in
+          : 300 + rng() * 900;
+    at = Math.max(start + 200, Math.round(end + next));
+    return { role, text, timestamp: new Date(createdAt + start).toISOString(), startMs: start, endMs: end };
+  });
+}
+
 /** The demo agent's own line. */
 export const DEMO_AGENT_NUMBER = '+14155550123';
 
@@ -272,12 +300,7 @@ export function sampleCall(rng: Rng, options: SampleCallOptions): IncomingCall {
       ['user', 'Could someone call me back this afternoon with an update?'],
       ['agent', 'Of course, a colleague will call you back this afternoon.'],
     );
-  const step = Math.max(1, Math.floor(seconds / Math.max(1, lines.length)));
-  const transcript: NormalizedTranscriptEntry[] = lines.map(([role, text], i) => ({
-    role,
-    text,
-    timestamp: new Date(options.createdAt + i * step * 1000).toISOString(),
-  }));
+  const transcript = timedLines(lines, options.createdAt, options.providerCallId);
   // Recordings exist for calls that connected, most of the time.
   const connected = status === 'completed' || status === 'transferred';
   const hasRecording = connected && rng() < 0.75;
@@ -296,6 +319,11 @@ export function sampleCall(rng: Rng, options: SampleCallOptions): IncomingCall {
     // What the provider would charge the agency: about nine cents a minute.
     priceUsd: Math.round(seconds * 0.0015 * 1000) / 1000,
     insights: insightsFor(rng, pathway, status, lines),
+    conversation: {
+      precision: 'message',
+      endedBy: status === 'transferred' ? 'transfer' : 'caller',
+      sentiment: null,
+    },
     source: 'sample',
   };
 }

@@ -184,11 +184,8 @@ export interface VoiceProvider {
    * conversation whenever the payload reads as one of the provider's calls (its precision is that
    * of the transcript read here: 'approx' without one). Takes the stored JSON text or the parsed
    * object; never throws (null fields when unreadable); no I/O.
-   *
-   * Optional only so the hand-written fakes of this interface in tests/api keep compiling; every
-   * adapter implements it (bland.ts, vapi.ts, retell.ts).
    */
-  readStoredPayload?(raw: unknown): StoredPayloadReading;
+  readStoredPayload(raw: unknown): StoredPayloadReading;
   /** Checks the signature (when the client has a secret) and reads a webhook body; no I/O. */
   parseWebhook(
     raw: Buffer | string,
