@@ -4,7 +4,8 @@
  * variables, and the recording with its transcript in step. Space plays or pauses and the arrow
  * keys move 5 seconds, wherever the focus is in the drawer but on a control of its own. Texts show
  * redaction's labels as chips; a transcript or recording the client's retention removed says so
- * (issue 38).
+ * (issue 38). How well the agent spoke is its own section, and the transcript marks the slow
+ * answers, interruptions and dead air (issue 39).
  */
 import { Check, Link2 } from 'lucide-react';
 import { type KeyboardEvent, useRef } from 'react';
@@ -25,7 +26,8 @@ import { formatPhone } from './phone';
 import { RedactedText } from './redacted-text';
 import { ShowNumberActions, useShownNumbers } from './show-number';
 import { SEEK_STEP_SECONDS, type SyncedPlayerHandle, SyncedTranscript } from './synced-transcript';
-import { parseTranscript } from './transcript';
+import { CallQualitySection } from './quality/call-quality-section';
+import { parseTimedTranscript } from './transcript';
 import { momentLink } from './transcript-timing';
 
 export interface CallDetailDrawerProps {
@@ -131,7 +133,7 @@ function CallDetailBody({
   const color = summary.data?.find((o) => o.name === call.outcome)?.color;
   const handled = useMarkHandled(source);
   const { copied, copy } = useCopyToClipboard();
-  const lines = parseTranscript(call.transcript);
+  const lines = parseTimedTranscript(call.transcript);
   const audio = call.recordingUrl && source.recordingUrl ? source.recordingUrl(call.id) : null;
   const variables = Object.entries(call.variables ?? {});
   const providerPrice = (call as CallDetail & { providerPrice?: number | null }).providerPrice;
@@ -219,6 +221,8 @@ function CallDetailBody({
         </section>
       )}
 
+      <CallQualitySection quality={call.quality ?? null} />
+
       <section aria-label="Recording and transcript" className="flex flex-col gap-2">
         <div className="flex items-center justify-between gap-2">
           <h3 className="font-medium text-sm">{audio ? 'Recording and transcript' : 'Transcript'}</h3>
@@ -247,9 +251,12 @@ function CallDetailBody({
           </p>
         )}
         <SyncedTranscript
+          // A link to another moment of the same call starts the player again there.
+          key={`${call.id}:${startAt ?? ''}`}
           ref={player}
           src={audio}
           lines={lines}
+          moments={call.quality?.moments}
           durationSeconds={call.duration}
           startAt={startAt}
           emptyText={call.transcriptRemovedAt ? PRIVACY_TEXTS.transcriptRemoved : undefined}

@@ -1,19 +1,16 @@
-/** Date range, pathway and status filters of a calls view (SPEC §2 "Filter bar"). */
-import { CalendarRange } from 'lucide-react';
-import { useState } from 'react';
+/**
+ * Date range, pathway and status filters of a calls view (SPEC §2 "Filter bar"), the outcome and
+ * "Needs attention" where the view has outcomes, and conversation quality (issue 39).
+ */
 import { PATHWAYS, type StatusFilter } from '../../../contract/calls';
 import type { DateRange } from '../../../contract/common';
-import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
 import { Label } from '../ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
 import { Switch } from '../ui/switch';
 import { ToggleGroup, ToggleGroupItem } from '../ui/toggle-group';
-import { CustomRangeDialog, rangeLabel } from './custom-range-dialog';
-import { type CallFilters, DATE_RANGE_LABELS, isCustomRange, narrowTo } from './filters';
-
-/** The Date Range select's item that opens the custom range dialog. */
-const CUSTOM = 'custom';
+import { DateRangeSelect } from './date-range-select';
+import { type CallFilters, QUALITY_FILTERS, type QualityFilterKey, narrowTo } from './filters';
 
 const PATHWAY_LABELS: Record<string, string> = {
   all: 'All Pathways',
@@ -63,65 +60,17 @@ export function CallFilterBar({
   outcomes,
   timeZone,
 }: CallFilterBarProps) {
-  const [picking, setPicking] = useState(false);
-  const custom = isCustomRange(filters);
   return (
     <Card className="gap-3 py-4" data-testid="call-filter-bar">
       <CardContent className="flex flex-col gap-4 px-4 sm:flex-row sm:flex-wrap sm:items-end">
-        <div className="flex min-w-0 flex-col gap-1.5 sm:w-72">
-          <Label htmlFor="filter-date-range">Date Range</Label>
-          <div className="flex gap-1.5">
-            <Select
-              value={custom ? CUSTOM : filters.dateRange}
-              onValueChange={(value) =>
-                value === CUSTOM
-                  ? setPicking(true)
-                  : onChange({ dateRange: value as DateRange, from: '', to: '' })
-              }
-            >
-              <SelectTrigger id="filter-date-range" className="w-full min-w-0" aria-label="Date Range">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {dateRanges.map((range) => (
-                  <SelectItem key={range} value={range}>
-                    {DATE_RANGE_LABELS[range]}
-                  </SelectItem>
-                ))}
-                <SelectItem value={CUSTOM}>
-                  {custom ? rangeLabel(filters.from, filters.to) : 'Custom range…'}
-                </SelectItem>
-              </SelectContent>
-            </Select>
-            {custom && (
-              <Button
-                variant="outline"
-                size="icon"
-                aria-label="Change the custom range"
-                title="Change the custom range"
-                onClick={() => setPicking(true)}
-              >
-                <CalendarRange />
-              </Button>
-            )}
-          </div>
-          {custom && (
-            <p className="text-muted-foreground text-xs" data-testid="range-zone">
-              Days in {timeZone ?? "the account's time zone"}
-            </p>
-          )}
-          <CustomRangeDialog
-            open={picking}
-            from={filters.from}
-            to={filters.to}
-            timeZone={timeZone}
-            onApply={(range) => {
-              setPicking(false);
-              onChange(range);
-            }}
-            onCancel={() => setPicking(false)}
-          />
-        </div>
+        <DateRangeSelect
+          id="filter-date-range"
+          className="flex min-w-0 flex-col gap-1.5 sm:w-72"
+          filters={filters}
+          dateRanges={dateRanges}
+          onChange={onChange}
+          timeZone={timeZone}
+        />
         <div className="flex min-w-0 flex-col gap-1.5 sm:w-48">
           <Label htmlFor="filter-pathway">Pathway</Label>
           <Select value={filters.pathway} onValueChange={(pathway) => onChange({ pathway })}>
@@ -197,6 +146,7 @@ export function CallFilterBar({
             </div>
           </>
         )}
+        <QualityFilters filters={filters} onChange={onChange} />
       </CardContent>
       <CardContent className="px-4">
         <p id="filter-scope-note" className="text-muted-foreground text-xs" data-testid="filter-scope-note">
@@ -204,5 +154,47 @@ export function CallFilterBar({
         </p>
       </CardContent>
     </Card>
+  );
+}
+
+/**
+ * Slow answers, interruptions and dead air (issue 39): each a bound on the call log (the default
+ * thresholds'), toggled on and off; a link naming another bound shows it in the label.
+ */
+function QualityFilters({
+  filters,
+  onChange,
+}: {
+  filters: CallFilters;
+  onChange: (change: Partial<CallFilters>) => void;
+}) {
+  const on = QUALITY_FILTERS.filter(({ key }) => filters[key] !== null).map(({ key }) => key);
+  return (
+    <div className="flex min-w-0 flex-col gap-1.5" data-testid="quality-filters">
+      <span className="font-medium text-sm leading-none" id="filter-quality-label">
+        Conversation quality <span className="font-normal text-muted-foreground">(call log only)</span>
+      </span>
+      <ToggleGroup
+        type="multiple"
+        variant="outline"
+        className="w-full flex-wrap sm:w-fit"
+        aria-labelledby="filter-quality-label"
+        value={on}
+        onValueChange={(values) => {
+          const change: Partial<Record<QualityFilterKey, number | null>> = {};
+          for (const { key, bound } of QUALITY_FILTERS) {
+            const wanted = values.includes(key);
+            if (wanted !== (filters[key] !== null)) change[key] = wanted ? bound : null;
+          }
+          onChange(change);
+        }}
+      >
+        {QUALITY_FILTERS.map(({ key, bound, label }) => (
+          <ToggleGroupItem key={key} value={key} className="flex-auto px-2 text-xs sm:px-3 sm:text-sm">
+            {label(filters[key] ?? bound)}
+          </ToggleGroupItem>
+        ))}
+      </ToggleGroup>
+    </div>
   );
 }

@@ -1,11 +1,12 @@
 /**
  * Which call log columns a person sees (issue 15), remembered on the server per person (so it
- * follows them to any browser), and the "Columns" dialog that chooses them.
+ * follows them to any browser; the quality column, issue 39, in this browser: log-columns.ts),
+ * and the "Columns" dialog that chooses them.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Columns3 } from 'lucide-react';
 import { useId, useState } from 'react';
-import { CALL_LOG_COLUMNS, type CallLogColumn, type UiPreferences } from '../../../contract/calls';
+import type { UiPreferences } from '../../../contract/calls';
 import type { CallSource } from '../../features/calls/call-source';
 import { apiJson, getJson } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
@@ -20,9 +21,10 @@ import {
   DialogTitle,
 } from '../ui/dialog';
 import { Label } from '../ui/label';
+import { LOG_COLUMNS, type LogColumn, isShowableChoice, storedColumns, visibleColumns } from './log-columns';
 
-/** SPEC's columns in SPEC's order, then the call's outcome and cost. */
-export const COLUMN_LABELS: Record<CallLogColumn, string> = {
+/** SPEC's columns in SPEC's order, then the call's outcome, its quality and cost. */
+export const COLUMN_LABELS: Record<LogColumn, string> = {
   callId: 'Call ID',
   fromTo: 'From/To',
   duration: 'Duration',
@@ -30,16 +32,40 @@ export const COLUMN_LABELS: Record<CallLogColumn, string> = {
   pathway: 'Pathway',
   created: 'Created',
   outcome: 'Outcome',
+  quality: 'Quality',
   cost: 'Cost',
 };
 
 const preferencesKey = (url: string) => ['preferences', url] as const;
 
+/** Where this browser keeps the quality column's choice, per place the other columns are kept. */
+const qualityChoiceKey = (source: CallSource) => `call-log-quality:${source.preferencesUrl ?? source.key}`;
+
+function readQualityChoice(key: string): boolean {
+  try {
+    return window.localStorage.getItem(key) === 'shown';
+  } catch {
+    // Storage refused (a private window's policy): the default, off.
+    return false;
+  }
+}
+
+function writeQualityChoice(key: string, shown: boolean): void {
+  try {
+    if (shown) window.localStorage.setItem(key, 'shown');
+    else window.localStorage.removeItem(key);
+  } catch {
+    // Kept for the visit only.
+  }
+}
+
 /** The visible columns, in the log's order, and how to change them. */
 export function useCallLogColumns(source: CallSource) {
   const url = source.preferencesUrl;
   const queryClient = useQueryClient();
-  const [local, setLocal] = useState<CallLogColumn[] | null>(null);
+  const [local, setLocal] = useState<UiPreferences['callLogColumns']>(null);
+  const qualityKey = qualityChoiceKey(source);
+  const [qualityShown, setQualityShown] = useState(() => readQualityChoice(qualityKey));
   const stored = useQuery({
     queryKey: preferencesKey(url ?? ''),
     queryFn: () => getJson<UiPreferences>(url ?? ''),
@@ -55,12 +81,13 @@ export function useCallLogColumns(source: CallSource) {
     },
   });
   const chosen = (url ? stored.data?.callLogColumns : local) ?? null;
-  const visible = CALL_LOG_COLUMNS.filter((c) => !chosen || chosen.includes(c));
-  const setVisible = (columns: CallLogColumn[]) => {
-    const ordered = CALL_LOG_COLUMNS.filter((c) => columns.includes(c));
-    const value = ordered.length === CALL_LOG_COLUMNS.length ? null : ordered;
+  const visible = visibleColumns(chosen, qualityShown);
+  const setVisible = (columns: LogColumn[]) => {
+    const value = storedColumns(columns);
     if (url) save.mutate({ callLogColumns: value });
     else setLocal(value);
+    setQualityShown(columns.includes('quality'));
+    writeQualityChoice(qualityKey, columns.includes('quality'));
   };
   return { visible, setVisible };
 }
@@ -69,13 +96,14 @@ export function ColumnChooser({
   visible,
   onChange,
 }: {
-  visible: readonly CallLogColumn[];
-  onChange: (columns: CallLogColumn[]) => void;
+  visible: readonly LogColumn[];
+  onChange: (columns: LogColumn[]) => void;
 }) {
   const [open, setOpen] = useState(false);
-  const [draft, setDraft] = useState<CallLogColumn[]>([...visible]);
+  const [draft, setDraft] = useState<LogColumn[]>([...visible]);
   const id = useId();
-  const toggle = (column: CallLogColumn, on: boolean) =>
+  const showable = isShowableChoice(draft);
+  const toggle = (column: LogColumn, on: boolean) =>
     setDraft((d) => (on ? [...d, column] : d.filter((c) => c !== column)));
   return (
     <>
@@ -97,7 +125,7 @@ export function ColumnChooser({
           </DialogHeader>
           <fieldset className="grid gap-3">
             <legend className="sr-only">Visible columns</legend>
-            {CALL_LOG_COLUMNS.map((column) => (
+            {LOG_COLUMNS.map((column) => (
               <div key={column} className="flex items-center gap-2">
                 <Checkbox
                   id={`${id}-${column}`}
@@ -108,17 +136,17 @@ export function ColumnChooser({
               </div>
             ))}
           </fieldset>
-          {draft.length === 0 && (
+          {!showable && (
             <p role="alert" className="text-destructive text-sm">
               Keep at least one column
             </p>
           )}
           <DialogFooter>
-            <Button variant="ghost" onClick={() => setDraft([...CALL_LOG_COLUMNS])}>
+            <Button variant="ghost" onClick={() => setDraft([...LOG_COLUMNS])}>
               Show all
             </Button>
             <Button
-              disabled={draft.length === 0}
+              disabled={!showable}
               onClick={() => {
                 onChange(draft);
                 setOpen(false);

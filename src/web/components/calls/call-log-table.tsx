@@ -5,7 +5,7 @@
  */
 import { ArrowRight, Download, FileText, Loader2, PanelRightOpen, Play, Square, Trash2 } from 'lucide-react';
 import { Fragment, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import type { Call, CallLogColumn, CallSort, CallsPage, SortOrder } from '../../../contract/calls';
+import type { Call, CallSort, CallsPage, SortOrder } from '../../../contract/calls';
 import { formatCallCreated, formatDuration, formatMoney } from '../../../contract/format';
 import { isRankable, textSearchOf } from '../../../contract/search-query';
 import type { CallSource } from '../../features/calls/call-source';
@@ -29,7 +29,9 @@ import { formatPhone } from './phone';
 import { downloadRecording } from './download-recording';
 import { COLUMN_LABELS, ColumnChooser, useCallLogColumns } from './call-log-columns';
 import { ExportLinks } from './export-links';
-import { type CallFilters, DEFAULT_FILTERS, logFilterParams } from './filters';
+import { type CallFilters, DEFAULT_FILTERS, QUALITY_FILTERS, logFilterParams } from './filters';
+import type { LogColumn } from './log-columns';
+import { qualityBriefText } from './quality/quality-brief';
 import { SearchSnippet } from './search-snippet';
 import { TranscriptPanel } from './transcript-panel';
 import { parseTranscript } from './transcript';
@@ -46,11 +48,12 @@ function isNarrowed(filters: CallFilters): boolean {
     filters.pathway !== DEFAULT_FILTERS.pathway ||
     filters.status !== DEFAULT_FILTERS.status ||
     filters.outcome !== DEFAULT_FILTERS.outcome ||
-    filters.attention
+    filters.attention ||
+    QUALITY_FILTERS.some(({ key }) => filters[key] !== null)
   );
 }
 /** Columns a click sorts by, and the sort each names. */
-const SORTABLE: Partial<Record<CallLogColumn, Exclude<CallSort, 'relevance'>>> = {
+const SORTABLE: Partial<Record<LogColumn, Exclude<CallSort, 'relevance'>>> = {
   duration: 'duration',
   created: 'created',
   cost: 'cost',
@@ -251,7 +254,7 @@ interface Sorting {
 }
 
 /** Each column's cell for a call. */
-const CELLS: Record<CallLogColumn, (view: CallView) => ReactNode> = {
+const CELLS: Record<LogColumn, (view: CallView) => ReactNode> = {
   callId: ({ call }) => (
     <TableCell className="max-w-[8.5rem] truncate font-mono text-xs" title={call.providerCallId}>
       {call.providerCallId}
@@ -283,10 +286,28 @@ const CELLS: Record<CallLogColumn, (view: CallView) => ReactNode> = {
       </span>
     </TableCell>
   ),
+  quality: ({ call }) => (
+    <TableCell className="text-xs">
+      <QualityBrief call={call} />
+    </TableCell>
+  ),
   cost: ({ call }) => <TableCell className="text-right tabular-nums">{formatMoney(call.cost)}</TableCell>,
 };
 
-function SortHeading({ column, sorting }: { column: CallLogColumn; sorting?: Sorting }) {
+/** The log's compact quality: what stands out, the full sentence for screen readers and as a title. */
+function QualityBrief({ call }: { call: Call }) {
+  const { text, description } = qualityBriefText(call.qualityBrief);
+  return (
+    <span data-testid="quality-brief">
+      <span aria-hidden="true" title={description} className="whitespace-nowrap tabular-nums">
+        {text}
+      </span>
+      <span className="sr-only">{description}</span>
+    </span>
+  );
+}
+
+function SortHeading({ column, sorting }: { column: LogColumn; sorting?: Sorting }) {
   const sort = SORTABLE[column];
   const label = COLUMN_LABELS[column];
   const align = column === 'cost' ? 'text-right' : undefined;
@@ -307,7 +328,7 @@ function CallTable({
   sorting,
 }: {
   views: CallView[];
-  columns: readonly CallLogColumn[];
+  columns: readonly LogColumn[];
   sorting?: Sorting;
 }) {
   const span = columns.length + 1;
@@ -434,6 +455,14 @@ function CallCards({ views }: { views: CallView[] }) {
                 {call.needsAttention && <AttentionBadge />}
               </dd>
             </div>
+            {call.qualityBrief && (
+              <div className="col-span-3 min-w-0">
+                <dt className="text-muted-foreground text-xs">Quality</dt>
+                <dd className="text-xs">
+                  <QualityBrief call={call} />
+                </dd>
+              </div>
+            )}
             <div className="col-span-3 min-w-0">
               <dt className="text-muted-foreground text-xs">Call ID</dt>
               <dd className="truncate font-mono text-xs" title={call.providerCallId}>

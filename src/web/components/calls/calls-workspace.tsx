@@ -1,11 +1,13 @@
 /**
  * One calls workspace, the body of the client dashboard, the admin client view and the demo
  * (SPEC §2): the filter bar and search, the stats strip, outcomes, the charts, "Needs attention",
- * "Live now", the call log (exports, column chooser, pagination) and the call detail drawer.
+ * "Live now", the call log (exports, column chooser, pagination) and the call detail drawer; and
+ * beside the calls, on a tab of its own, conversation quality (issue 39; `?view=quality`).
  * What a view may do comes from its CallSource (no delete URL, no delete; no stream, no live
  * updates; its date ranges, cache times, exports and saved columns); how it is laid out from the
  * props below. The page keeps only its header and banners.
  */
+import { BarChart3, Gauge } from 'lucide-react';
 import { Fragment, type ReactNode } from 'react';
 import type { CallSource } from '../../features/calls/call-source';
 import { CallDetailDrawer } from './call-detail-drawer';
@@ -17,12 +19,16 @@ import { CallsOverTimeCard } from './calls-over-time-card';
 import { LiveIndicator } from './live-indicator';
 import { LiveNowStrip } from './live-now-strip';
 import { OutcomeInsights, useOutcomeNames } from './outcome-insights';
+import { QualityPanel } from './quality/quality-panel';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs';
 import { type CallsWorkspaceState, useCallsWorkspace } from './use-calls-workspace';
 import { useLiveCalls } from './use-live-calls';
 import {
   type FiltersPlacement,
   type SearchMode,
   type WorkspaceSection,
+  type WorkspaceView,
+  splitSections,
   workspaceSections,
 } from './workspace-layout';
 
@@ -141,23 +147,51 @@ export function CallsWorkspace({
       />
     ),
   };
-  const order = workspaceSections({
-    banners: banners !== undefined,
-    heading,
-    live: live.state !== null,
-    searchShown: workspace.searchOpen,
-    filtersAt,
-    besideCallsChart: besideCallsChart !== undefined,
-  });
+  const { shared, calls } = splitSections(
+    workspaceSections({
+      banners: banners !== undefined,
+      heading,
+      live: live.state !== null,
+      searchShown: workspace.searchOpen,
+      filtersAt,
+      besideCallsChart: besideCallsChart !== undefined,
+    }),
+  );
+  const show = (list: WorkspaceSection[]) =>
+    // Keyed: a section keeps its state when another appears before it (the search box opening).
+    list.map((section) => <Fragment key={section}>{sections[section]}</Fragment>);
 
   return (
     <div className="min-h-screen bg-background">
       {typeof header === 'function' ? header(workspace) : header}
       <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:px-8">
-        {order.map((section) => (
-          // Keyed: a section keeps its state when another appears before it (the search box opening).
-          <Fragment key={section}>{sections[section]}</Fragment>
-        ))}
+        {show(shared)}
+        <Tabs
+          value={workspace.view}
+          onValueChange={(view) => workspace.setView(view as WorkspaceView)}
+          className="gap-6"
+        >
+          <TabsList aria-label="What to show" className="w-full sm:w-fit" data-testid="workspace-views">
+            <TabsTrigger value="calls" className="px-4">
+              <BarChart3 aria-hidden="true" /> Calls
+            </TabsTrigger>
+            <TabsTrigger value="quality" className="px-4">
+              <Gauge aria-hidden="true" /> Quality
+            </TabsTrigger>
+          </TabsList>
+          <TabsContent value="calls" className="flex min-w-0 flex-col gap-6">
+            {show(calls)}
+          </TabsContent>
+          <TabsContent value="quality" className="min-w-0">
+            <QualityPanel
+              source={source}
+              filters={filters}
+              onChange={change}
+              onOpenCall={drawer.open}
+              timeZone={timeZone}
+            />
+          </TabsContent>
+        </Tabs>
       </main>
       <CallDetailDrawer
         source={source}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_FILTERS,
+  QUALITY_FILTERS,
   analyticsSearchParams,
   callsSearchParams,
   chartInterval,
@@ -36,6 +37,9 @@ describe('call filters', () => {
       search: '',
       outcome: 'all',
       attention: false,
+      minLatencyP90Ms: null,
+      minInterruptions: null,
+      minDeadAirMs: null,
     });
   });
 
@@ -71,6 +75,31 @@ describe('call filters', () => {
     );
     expect(narrowed.get('outcome')).toBe('Booked appointment');
     expect(narrowed.get('attention')).toBe('true');
+  });
+});
+
+describe('quality filters', () => {
+  it('send each bound the log is narrowed by, and none by default', () => {
+    const now = Date.UTC(2025, 2, 5, 12);
+    const plain = callsSearchParams(DEFAULT_FILTERS, now);
+    expect(['minLatencyP90Ms', 'minInterruptions', 'minDeadAirMs'].some((k) => plain.has(k))).toBe(false);
+    const narrowed = callsSearchParams(
+      { ...DEFAULT_FILTERS, minLatencyP90Ms: 3500, minInterruptions: 1, minDeadAirMs: 5000 },
+      now,
+    );
+    expect(narrowed.get('minLatencyP90Ms')).toBe('3500');
+    expect(narrowed.get('minInterruptions')).toBe('1');
+    expect(narrowed.get('minDeadAirMs')).toBe('5000');
+  });
+
+  it('are labelled with the bound in force', () => {
+    expect(QUALITY_FILTERS.map((f) => f.label(f.bound))).toEqual([
+      'Slow answers (p90 ≥ 3.5 s)',
+      'Interrupted',
+      'Dead air ≥ 5.0 s',
+    ]);
+    expect(QUALITY_FILTERS[1]?.label(3)).toBe('Interrupted 3+ times');
+    expect(QUALITY_FILTERS[2]?.label(10_000)).toBe('Dead air ≥ 10.0 s');
   });
 });
 

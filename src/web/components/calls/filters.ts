@@ -4,6 +4,8 @@
  */
 import type { CallSort, ChartInterval, SortOrder, StatusFilter } from '../../../contract/calls';
 import { DATE_RANGE_DAYS, type DateRange, PAGE_SIZE } from '../../../contract/common';
+import { DEFAULT_QUALITY_THRESHOLDS } from '../../../contract/quality';
+import { formatMs } from './quality/quality-format';
 
 export interface CallFilters {
   dateRange: DateRange;
@@ -21,6 +23,13 @@ export interface CallFilters {
   outcome: string;
   /** Only the calls that still need a person. */
   attention: boolean;
+  /**
+   * Conversation quality (issue 39): only calls at or above each figure (a call's p90 response
+   * time and longest dead air in ms, the caller's interruptions); null for no bound.
+   */
+  minLatencyP90Ms: number | null;
+  minInterruptions: number | null;
+  minDeadAirMs: number | null;
   /** null: the server's default (best match for a word search, else newest first). */
   sort: CallSort | null;
   order: SortOrder | null;
@@ -45,9 +54,36 @@ export const DEFAULT_FILTERS: CallFilters = {
   search: '',
   outcome: 'all',
   attention: false,
+  minLatencyP90Ms: null,
+  minInterruptions: null,
+  minDeadAirMs: null,
   sort: null,
   order: null,
 };
+
+export type QualityFilterKey = 'minLatencyP90Ms' | 'minInterruptions' | 'minDeadAirMs';
+
+/**
+ * The filter bar's quality filters: the bound each sets (the default thresholds: slow answers
+ * from 3.5 s, dead air from 5 s; any interruption) and its label for the bound in force.
+ */
+export const QUALITY_FILTERS: { key: QualityFilterKey; bound: number; label: (bound: number) => string }[] = [
+  {
+    key: 'minLatencyP90Ms',
+    bound: DEFAULT_QUALITY_THRESHOLDS.responseLatencyP90Ms ?? 3500,
+    label: (ms) => `Slow answers (p90 ≥ ${formatMs(ms)})`,
+  },
+  {
+    key: 'minInterruptions',
+    bound: 1,
+    label: (times) => (times <= 1 ? 'Interrupted' : `Interrupted ${times}+ times`),
+  },
+  {
+    key: 'minDeadAirMs',
+    bound: DEFAULT_QUALITY_THRESHOLDS.deadAirMs ?? 5000,
+    label: (ms) => `Dead air ≥ ${formatMs(ms)}`,
+  },
+];
 
 export function updateFilters(current: CallFilters, change: Partial<CallFilters>): CallFilters {
   const next = { ...current, ...change };
@@ -110,6 +146,10 @@ export function logFilterParams(filters: CallFilters, now: number): URLSearchPar
   if (search) params.set('search', search);
   if (filters.outcome !== 'all') params.set('outcome', filters.outcome);
   if (filters.attention) params.set('attention', 'true');
+  for (const { key } of QUALITY_FILTERS) {
+    const bound = filters[key];
+    if (bound !== null) params.set(key, String(bound));
+  }
   if (filters.sort) params.set('sort', filters.sort);
   if (filters.order) params.set('order', filters.order);
   return params;

@@ -1,15 +1,18 @@
 /**
  * The recording of a call with its transcript in step (issue 13): the line being spoken is
  * highlighted and kept in view, a click on a line seeks there, speeds 1×/1.5×/2×. The player
- * exposes its position so "Copy link at this moment" can link to it.
+ * exposes its position so "Copy link at this moment" can link to it. Lines where quality slipped
+ * (a slow answer, an interruption, dead air: issue 39) carry a mark in words.
  */
-import { Pause, Play } from 'lucide-react';
+import { AudioLines, Hourglass, MessageSquareWarning, Pause, Play } from 'lucide-react';
 import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { cn } from '../../lib/utils';
 import { Button } from '../ui/button';
 import { RedactedText } from './redacted-text';
 import { ToggleGroup, ToggleGroupItem } from '../ui/toggle-group';
-import type { TranscriptLine } from './transcript';
+import type { QualityMoment, QualityMomentKind } from '../../../contract/quality';
+import { type TranscriptMark, transcriptMarks } from './quality/transcript-marks';
+import type { SpokenLine } from './transcript';
 import { activeLineAt, formatClock, timeTranscript } from './transcript-timing';
 
 const SPEEDS = ['1', '1.5', '2'] as const;
@@ -25,8 +28,10 @@ export interface SyncedPlayerHandle {
 export interface SyncedTranscriptProps {
   /** Audio URL; without one only the transcript is shown. */
   src: string | null;
-  lines: TranscriptLine[] | null;
+  lines: SpokenLine[] | null;
   durationSeconds: number;
+  /** The call's quality moments, marked on their lines (issue 39). */
+  moments?: readonly QualityMoment[];
   /** Where to start (a link to a moment). */
   startAt: number | null;
   /** What to say when there is no transcript (why, when it is known). */
@@ -34,7 +39,7 @@ export interface SyncedTranscriptProps {
 }
 
 export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptProps>(
-  function SyncedTranscript({ src, lines, durationSeconds, startAt, emptyText }, ref) {
+  function SyncedTranscript({ src, lines, durationSeconds, moments, startAt, emptyText }, ref) {
     const audioRef = useRef<HTMLAudioElement>(null);
     const [position, setPosition] = useState(startAt ?? 0);
     const [duration, setDuration] = useState(durationSeconds);
@@ -46,6 +51,10 @@ export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptP
       [lines, durationSeconds],
     );
     const active = timed ? activeLineAt(timed.lines, position) : -1;
+    const marks = useMemo(
+      () => transcriptMarks(timed?.lines.map((l) => l.startMs ?? null) ?? [], moments ?? []),
+      [timed, moments],
+    );
     const listRef = useRef<HTMLOListElement>(null);
 
     const seek = (seconds: number) => {
@@ -208,6 +217,7 @@ export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptP
                     <span className="whitespace-pre-wrap break-words text-foreground/90">
                       <RedactedText text={line.text} />
                     </span>
+                    {marks.has(i) && <LineMarks marks={marks.get(i) ?? []} />}
                   </button>
                 </li>
               ))}
@@ -222,3 +232,37 @@ export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptP
     );
   },
 );
+
+const MARK_STYLE: Record<QualityMomentKind, { icon: typeof Hourglass; className: string }> = {
+  slow_turn: { icon: Hourglass, className: 'border-amber-300 bg-amber-50 text-amber-900' },
+  dead_air: { icon: AudioLines, className: 'border-slate-300 bg-slate-50 text-slate-800' },
+  caller_interrupted: { icon: MessageSquareWarning, className: 'border-rose-300 bg-rose-50 text-rose-900' },
+  agent_interrupted: { icon: MessageSquareWarning, className: 'border-rose-300 bg-rose-50 text-rose-900' },
+};
+
+/** A line's quality marks: an icon and words each, the full sentence for screen readers. */
+function LineMarks({ marks }: { marks: TranscriptMark[] }) {
+  return (
+    <span className="flex flex-wrap gap-1 pt-0.5">
+      {marks.map((mark, i) => {
+        const { icon: Icon, className } = MARK_STYLE[mark.kind];
+        return (
+          <span
+            key={`${mark.kind}-${i}`}
+            className={cn(
+              'inline-flex items-center gap-1 rounded-full border px-2 py-0.5 font-medium text-xs',
+              className,
+            )}
+            title={mark.description}
+            data-testid="transcript-mark"
+            data-kind={mark.kind}
+          >
+            <Icon className="size-3" aria-hidden="true" />
+            <span aria-hidden="true">{mark.label}</span>
+            <span className="sr-only">{mark.description}</span>
+          </span>
+        );
+      })}
+    </span>
+  );
+}

@@ -27,6 +27,19 @@ describe('transcript timing', () => {
     expect(timed.lines.map((l) => l.start)).toEqual([0, 12.5]);
   });
 
+  it('takes the lines’ measured starts in ms over any timestamp (issue 39)', () => {
+    const timed = timeTranscript(
+      [
+        { ...line('Hello', '2026-03-05T14:00:01.000Z'), startMs: 0 },
+        { ...line('Hi', '2026-03-05T14:00:04.500Z'), startMs: 3500 },
+        { ...line('Bye', '2026-03-05T14:00:30Z'), startMs: 28_000 },
+      ],
+      60,
+    );
+    expect(timed.estimated).toBe(false);
+    expect(timed.lines.map((l) => l.start)).toEqual([0, 3.5, 28]);
+  });
+
   it('spreads lines without times over the call by their length, marked estimated', () => {
     const timed = timeTranscript([line('aaaa'), line('bbbb'), line('cccccccc')], 32);
     expect(timed.estimated).toBe(true);

@@ -1,12 +1,13 @@
 /**
  * When each transcript line is spoken in the recording, so the player can highlight the line
- * being spoken and a click on a line can seek to it. Providers send a time per line (Bland: the
- * instant it was said; others: seconds from the start); without one, the lines are spread over
- * the call by their length and marked estimated.
+ * being spoken and a click on a line can seek to it. Lines measured for quality carry their start
+ * in ms (issue 39), which wins; otherwise providers send a time per line (Bland: the instant it
+ * was said; others: seconds from the start); without one, the lines are spread over the call by
+ * their length and marked estimated.
  */
-import type { TranscriptLine } from './transcript';
+import type { SpokenLine } from './transcript';
 
-export interface TimedLine extends TranscriptLine {
+export interface TimedLine extends SpokenLine {
   /** Seconds from the start of the recording. */
   start: number;
 }
@@ -24,7 +25,12 @@ function clamp(value: number, max: number): number {
   return max > 0 ? Math.min(v, max) : v;
 }
 
-export function timeTranscript(lines: TranscriptLine[], durationSeconds: number): TimedTranscript {
+export function timeTranscript(lines: SpokenLine[], durationSeconds: number): TimedTranscript {
+  if (lines.length > 0 && lines.every((l) => l.startMs !== undefined))
+    return {
+      lines: lines.map((l) => ({ ...l, start: clamp((l.startMs ?? 0) / 1000, durationSeconds) })),
+      estimated: false,
+    };
   const stamps = lines.map((l) => l.timestamp);
   if (stamps.length > 0 && stamps.every((s) => s !== undefined && SECONDS.test(s)))
     return {

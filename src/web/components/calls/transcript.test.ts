@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTranscriptTime, parseTranscript, speakerOf } from './transcript';
+import { formatTranscriptTime, parseTimedTranscript, parseTranscript, speakerOf } from './transcript';
 
 describe('parseTranscript', () => {
   it('reads role/speaker and text/content/message', () => {
@@ -42,6 +42,23 @@ describe('parseTranscript', () => {
 
   it('keeps entries without text as empty lines rather than dropping the transcript', () => {
     expect(parseTranscript('[{"role":"agent"}]')).toEqual([{ speaker: 'AI Agent', text: '' }]);
+  });
+});
+
+describe('parseTimedTranscript', () => {
+  it('keeps each line’s start and end in ms where the stored line has them (issue 39)', () => {
+    const raw = JSON.stringify([
+      { role: 'agent', text: 'Hello', startMs: 0, endMs: 3000 },
+      'not a line',
+      { role: 'user', text: 'Hi', startMs: 3500, endMs: 6000 },
+      { role: 'agent', text: 'Bye', startMs: 'soon' },
+    ]);
+    expect(parseTimedTranscript(raw)).toEqual([
+      { speaker: 'AI Agent', text: 'Hello', startMs: 0, endMs: 3000 },
+      { speaker: 'Caller', text: 'Hi', startMs: 3500, endMs: 6000 },
+      { speaker: 'AI Agent', text: 'Bye' },
+    ]);
+    expect(parseTimedTranscript('nope')).toBeNull();
   });
 });
 

@@ -16,25 +16,32 @@ describe('filters in the URL', () => {
       search: '"refund policy"',
       outcome: 'Booked appointment',
       attention: true,
+      minLatencyP90Ms: 3500,
+      minInterruptions: 1,
+      minDeadAirMs: 5000,
       sort: 'cost',
       order: 'asc',
     };
     const query = writeFilters('', view, DEFAULT_FILTERS);
     expect(query).toBe(
-      '?from=2026-03-10&to=2026-03-12&pathway=support&status=all&page=3&q=%22refund+policy%22&outcome=Booked+appointment&attention=1&sort=cost&order=asc',
+      '?from=2026-03-10&to=2026-03-12&pathway=support&status=all&page=3&q=%22refund+policy%22&outcome=Booked+appointment&attention=1&p90=3500&interruptions=1&deadair=5000&sort=cost&order=asc',
     );
     expect(readFilters(query, DEFAULT_FILTERS, RANGES)).toEqual(view);
     expect(writeFilters('', DEFAULT_FILTERS, DEFAULT_FILTERS)).toBe('');
   });
 
-  it('keeps the open call and drops parameters that went back to their default', () => {
-    const query = writeFilters('?call=abc&t=12&range=30d', { ...DEFAULT_FILTERS }, DEFAULT_FILTERS);
-    expect(query).toBe('?call=abc&t=12');
+  it('keeps the open call and the view, and drops parameters that went back to their default', () => {
+    const query = writeFilters(
+      '?call=abc&t=12&range=30d&view=quality&p90=3500',
+      { ...DEFAULT_FILTERS },
+      DEFAULT_FILTERS,
+    );
+    expect(query).toBe('?call=abc&t=12&view=quality');
   });
 
   it('falls back to the default for anything unreadable in a hand-edited link', () => {
     const read = readFilters(
-      '?range=5y&from=2026-03-12&to=2026-03-10&status=maybe&page=-2&sort=price&order=up&attention=yes',
+      '?range=5y&from=2026-03-12&to=2026-03-10&status=maybe&page=-2&sort=price&order=up&attention=yes&p90=fast&interruptions=0&deadair=12345678',
       DEFAULT_FILTERS,
       RANGES,
     );

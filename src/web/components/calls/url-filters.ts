@@ -24,6 +24,9 @@ const PARAM: Record<keyof CallFilters, string> = {
   search: 'q',
   outcome: 'outcome',
   attention: 'attention',
+  minLatencyP90Ms: 'p90',
+  minInterruptions: 'interruptions',
+  minDeadAirMs: 'deadair',
   sort: 'sort',
   order: 'order',
 };
@@ -31,6 +34,9 @@ const PARAM: Record<keyof CallFilters, string> = {
 const oneOf = <T extends string>(values: readonly T[], value: string | null): T | undefined =>
   value !== null && (values as readonly string[]).includes(value) ? (value as T) : undefined;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A quality bound as the API takes it: a whole number of up to seven digits, above zero. */
+const bound = (value: string | null): number | null =>
+  value !== null && /^\d{1,7}$/.test(value) && Number(value) > 0 ? Number(value) : null;
 
 /** The filters a query string names, the defaults for the rest. */
 export function readFilters(
@@ -55,6 +61,9 @@ export function readFilters(
     search: get('search')?.slice(0, 200) ?? defaults.search,
     outcome: get('outcome')?.slice(0, 60) || defaults.outcome,
     attention: get('attention') === '1' ? true : defaults.attention,
+    minLatencyP90Ms: bound(get('minLatencyP90Ms')) ?? defaults.minLatencyP90Ms,
+    minInterruptions: bound(get('minInterruptions')) ?? defaults.minInterruptions,
+    minDeadAirMs: bound(get('minDeadAirMs')) ?? defaults.minDeadAirMs,
     sort: oneOf<CallSort>(CALL_SORTS, get('sort')) ?? defaults.sort,
     order: oneOf(SORT_ORDERS, get('order')) ?? defaults.order,
   };

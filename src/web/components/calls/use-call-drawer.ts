@@ -13,11 +13,13 @@ function replaceSearch(mutate: (params: URLSearchParams) => void) {
 
 export function useCallDrawer() {
   const [state, setState] = useState(() => readCallLink(window.location.search));
-  const open = useCallback((callId: string) => {
-    setState({ callId, seconds: null });
+  /** `seconds`: the moment to open at (a worst call's slow answer, say); none: the start. */
+  const open = useCallback((callId: string, seconds: number | null = null) => {
+    setState({ callId, seconds });
     replaceSearch((p) => {
       p.set('call', callId);
-      p.delete('t');
+      if (seconds === null) p.delete('t');
+      else p.set('t', String(Math.max(0, Math.floor(seconds))));
     });
   }, []);
   const close = useCallback(() => {

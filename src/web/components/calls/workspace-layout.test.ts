@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSearchShown, workspaceSections } from './workspace-layout';
+import { isSearchShown, readView, splitSections, workspaceSections, writeView } from './workspace-layout';
 
 describe('calls workspace layout', () => {
   it('client dashboard: banner, heading, live, then search and filters above the stats', () => {
@@ -62,5 +62,23 @@ describe('calls workspace layout', () => {
     expect(isSearchShown('toggle', true)).toBe(true);
     expect(isSearchShown('always', false)).toBe(true);
     expect(isSearchShown('none', true)).toBe(false);
+  });
+
+  it('puts the banners, heading and live strip above the views’ tabs, the rest under the calls tab', () => {
+    expect(
+      splitSections(['banners', 'heading', 'live-now', 'search', 'filters', 'stats', 'outcomes', 'log']),
+    ).toEqual({
+      shared: ['banners', 'heading', 'live-now'],
+      calls: ['search', 'filters', 'stats', 'outcomes', 'log'],
+    });
+  });
+
+  it('keeps the view in the URL: ?view=quality, the calls without a parameter, others kept', () => {
+    expect(readView('?view=quality&range=30d')).toBe('quality');
+    expect(readView('?view=charts')).toBe('calls');
+    expect(readView('')).toBe('calls');
+    expect(writeView('?range=30d&call=abc', 'quality')).toBe('?range=30d&call=abc&view=quality');
+    expect(writeView('?view=quality&range=30d', 'calls')).toBe('?range=30d');
+    expect(writeView('?view=quality', 'calls')).toBe('');
   });
 });

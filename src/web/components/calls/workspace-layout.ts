@@ -51,3 +51,32 @@ export function workspaceSections(o: WorkspaceLayoutOptions): WorkspaceSection[]
 export function isSearchShown(mode: SearchMode, opened: boolean): boolean {
   return mode === 'always' || (mode === 'toggle' && opened);
 }
+
+/** What a workspace shows under its heading: the calls (the sections above) or conversation quality. */
+export const WORKSPACE_VIEWS = ['calls', 'quality'] as const;
+export type WorkspaceView = (typeof WORKSPACE_VIEWS)[number];
+
+/** Sections both views share, above the views' tabs. */
+const SHARED: ReadonlySet<WorkspaceSection> = new Set(['banners', 'heading', 'live-now']);
+
+/** The sections above the views' tabs, and the calls view's own, each in order. */
+export function splitSections(order: readonly WorkspaceSection[]): {
+  shared: WorkspaceSection[];
+  calls: WorkspaceSection[];
+} {
+  return { shared: order.filter((s) => SHARED.has(s)), calls: order.filter((s) => !SHARED.has(s)) };
+}
+
+/** `?view=quality` opens the Quality tab; anything else, or nothing, the calls. */
+export function readView(search: string): WorkspaceView {
+  return new URLSearchParams(search).get('view') === 'quality' ? 'quality' : 'calls';
+}
+
+/** The query string (with its "?", or '') naming a view, other parameters kept; the calls are the default. */
+export function writeView(search: string, view: WorkspaceView): string {
+  const params = new URLSearchParams(search);
+  if (view === 'calls') params.delete('view');
+  else params.set('view', view);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}

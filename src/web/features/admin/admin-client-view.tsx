@@ -1,7 +1,7 @@
 /**
  * The admin's view of one client (SPEC §2 "Admin client view"): a header naming the client
- * with an "Admin View" badge, the client information, users and privacy cards around the calls
- * workspace, reading the admin endpoints for this client, with the search always shown above the
+ * with an "Admin View" badge, the client information, users, privacy and quality thresholds
+ * cards around the calls workspace, reading the admin endpoints for this client, with the search always shown above the
  * call log.
  */
 import { ArrowLeft, ShieldCheck } from 'lucide-react';
@@ -19,6 +19,7 @@ import { ApiError } from '../../lib/api';
 import { adminCallSource } from '../calls/call-source';
 import { ClientInformationCard } from './client-information-card';
 import { ClientPrivacyCard } from './client-privacy-card';
+import { ClientQualityCard } from './client-quality-card';
 import { ClientUsersCard } from './client-users-card';
 import { useAdminClientData } from './queries';
 
@@ -57,6 +58,7 @@ function ClientView({ client }: { client: AdminClientListItem }) {
           <ClientInformationCard client={client} />
           <ClientUsersCard clientId={client.id} />
           <ClientPrivacyCard clientId={client.id} provider={client.provider} />
+          <ClientQualityCard clientId={client.id} />
         </div>
       }
       search="always"

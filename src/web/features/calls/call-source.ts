@@ -19,6 +19,13 @@ export interface CallSource {
   outcomesSummaryUrl: string;
   outcomesOverTimeUrl: string;
   attentionUrl: string;
+  /** Conversation quality (issue 39): the period's medians, precision, distribution and worst calls. */
+  qualitySummaryUrl: string;
+  /**
+   * GET/PUT the quality thresholds (and how far measuring earlier calls got, which the Quality tab
+   * says); none: the view has no thresholds (the demo).
+   */
+  qualityThresholdsUrl?: string;
   /** POST target of "Mark handled"; without it (the demo) calls cannot be marked. */
   handledUrl?: (callId: string) => string;
   /** The page a call's link opens it on (`?call=ID&t=SECONDS` is added). */
@@ -43,6 +50,29 @@ export interface CallSource {
   staleTimes?: { calls?: number; stats?: number; overTime?: number };
 }
 
+/**
+ * Where one account's quality thresholds are read and saved (issue 39), and where the
+ * re-classification a save starts is followed (the outcomes' state): the client's own, or the
+ * admin's naming a client.
+ */
+export interface QualityThresholdsApi {
+  thresholds: string;
+  outcomes: string;
+}
+
+export const CLIENT_QUALITY_THRESHOLDS: QualityThresholdsApi = {
+  thresholds: '/api/client/quality/thresholds',
+  outcomes: '/api/client/outcomes',
+};
+
+export function adminQualityThresholds(clientId: string): QualityThresholdsApi {
+  const id = encodeURIComponent(clientId);
+  return {
+    thresholds: `/api/admin/client-quality/${id}/thresholds`,
+    outcomes: `/api/admin/client-outcomes/${id}`,
+  };
+}
+
 export const CLIENT_CALL_SOURCE: CallSource = {
   key: 'client',
   callsUrl: '/api/client/calls',
@@ -52,6 +82,8 @@ export const CLIENT_CALL_SOURCE: CallSource = {
   outcomesSummaryUrl: '/api/client/outcomes/summary',
   outcomesOverTimeUrl: '/api/client/outcomes-over-time',
   attentionUrl: '/api/client/attention',
+  qualitySummaryUrl: '/api/client/quality/summary',
+  qualityThresholdsUrl: CLIENT_QUALITY_THRESHOLDS.thresholds,
   handledUrl: (id) => `/api/client/calls/${encodeURIComponent(id)}/handled`,
   pagePath: '/dashboard',
   dateRanges: ['7d', '30d', '60d'],
@@ -74,6 +106,7 @@ export const DEMO_CALL_SOURCE: CallSource = {
   outcomesSummaryUrl: '/api/demo/outcomes/summary',
   outcomesOverTimeUrl: '/api/demo/outcomes-over-time',
   attentionUrl: '/api/demo/attention',
+  qualitySummaryUrl: '/api/demo/quality/summary',
   pagePath: '/demo',
   dateRanges: ['1d', '7d', '30d', '90d'],
   recordingUrl: (id) => `/api/demo/recording/${encodeURIComponent(id)}`,
@@ -93,6 +126,8 @@ export function adminCallSource(clientId: string): CallSource {
     outcomesSummaryUrl: `/api/admin/client-outcomes/${id}/summary`,
     outcomesOverTimeUrl: `/api/admin/client-outcomes/${id}/over-time`,
     attentionUrl: `/api/admin/client-attention/${id}`,
+    qualitySummaryUrl: `/api/admin/client-quality/${id}/summary`,
+    qualityThresholdsUrl: adminQualityThresholds(clientId).thresholds,
     handledUrl: (callId) => `/api/admin/client-calls/${id}/${encodeURIComponent(callId)}/handled`,
     pagePath: `/admin/client/${id}`,
     dateRanges: ['1d', '7d', '30d', '90d'],

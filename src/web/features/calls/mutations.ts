@@ -8,11 +8,12 @@ import { useState } from 'react';
 import type { RemovedSamples, SeedResult, SyncProgress, SyncResult } from '../../../contract/calls';
 import type { HandledResponse } from '../../../contract/outcomes';
 import type { UnmaskedNumbers } from '../../../contract/privacy';
+import type { QualityThresholdsState, QualityThresholdsUpdate } from '../../../contract/quality';
 import { apiJson, isUnauthorizedError } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { handleUnauthorized } from '../../lib/session';
 import { toast } from '../../lib/use-toast';
-import type { CallSource } from './call-source';
+import type { CallSource, QualityThresholdsApi } from './call-source';
 import { syncAndFollow } from './follow-sync';
 import { callKeys } from './query-keys';
 
@@ -109,6 +110,22 @@ export function useUnmaskNumbers(source: CallSource) {
     onError: (error) => {
       if (isUnauthorizedError(error)) return handleUnauthorized();
       failureToast('Error', error, 'Could not show the number');
+    },
+  });
+}
+
+/**
+ * Saves quality thresholds (a patch; issue 39). The server re-classifies the calls under them in
+ * the background: every calls read is refreshed now, and again when that ends (the card follows it).
+ */
+export function useSaveQualityThresholds(api: QualityThresholdsApi) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: QualityThresholdsUpdate) =>
+      apiJson<QualityThresholdsState>('PUT', api.thresholds, patch),
+    onSuccess: async (state) => {
+      queryClient.setQueryData(callKeys.qualityThresholds(api.thresholds), state);
+      await queryClient.invalidateQueries({ queryKey: callKeys.all });
     },
   });
 }

@@ -12,7 +12,13 @@ import type {
   DemoStats,
   SampleDataState,
 } from '../../../contract/calls';
-import type { AttentionList, OutcomePoint, OutcomeSummaryItem } from '../../../contract/outcomes';
+import type {
+  AttentionList,
+  OutcomePoint,
+  OutcomeSummaryItem,
+  OutcomesState,
+} from '../../../contract/outcomes';
+import type { QualitySummary, QualityThresholdsState } from '../../../contract/quality';
 import type { ChartData } from '../../components/calls/chart-points';
 import {
   type AnalyticsScope,
@@ -23,7 +29,7 @@ import {
   isCustomRange,
 } from '../../components/calls/filters';
 import { getJson } from '../../lib/api';
-import type { CallSource } from './call-source';
+import type { CallSource, QualityThresholdsApi } from './call-source';
 import { callKeys } from './query-keys';
 
 const withQuery = (url: string, params: URLSearchParams) => `${url}${url.includes('?') ? '&' : '?'}${params}`;
@@ -97,6 +103,48 @@ export function useOutcomesOverTime(source: CallSource, scope: AnalyticsScope) {
       return getJson<OutcomePoint[]>(withQuery(source.outcomesOverTimeUrl, params));
     },
     staleTime: source.staleTimes?.overTime ?? 60_000,
+  });
+}
+
+/**
+ * Conversation quality over the page's window (issue 39): a preset range as the server's local
+ * days up to today, or the custom days; the pathway does not narrow it.
+ */
+export function useQualitySummary(source: CallSource, scope: AnalyticsScope) {
+  return useQuery({
+    queryKey: callKeys.qualitySummary(source.key, scope),
+    queryFn: () =>
+      getJson<QualitySummary>(
+        withQuery(
+          source.qualitySummaryUrl,
+          new URLSearchParams(
+            isCustomRange(scope) ? { from: scope.from, to: scope.to } : { dateRange: scope.dateRange },
+          ),
+        ),
+      ),
+    staleTime: source.staleTimes?.stats ?? 60_000,
+  });
+}
+
+/** While earlier calls are being measured, their count is read again every few seconds. */
+const MEASURING_POLL_MS = 3000;
+
+/** The quality thresholds, their defaults, and how far measuring earlier calls got; none without a URL. */
+export function useQualityThresholds(url: string | undefined) {
+  return useQuery({
+    queryKey: callKeys.qualityThresholds(url ?? ''),
+    queryFn: () => getJson<QualityThresholdsState>(url ?? ''),
+    enabled: !!url,
+    refetchInterval: (query) => (query.state.data?.measuring ? MEASURING_POLL_MS : false),
+  });
+}
+
+/** Where re-classifying the account's calls stands (after thresholds are saved): read each second while it runs. */
+export function useReclassification(api: QualityThresholdsApi) {
+  return useQuery({
+    queryKey: callKeys.reclassification(api.outcomes),
+    queryFn: async () => (await getJson<OutcomesState>(api.outcomes)).reclassification,
+    refetchInterval: (query) => (query.state.data?.state === 'running' ? 1000 : false),
   });
 }
 

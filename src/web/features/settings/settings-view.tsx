@@ -1,6 +1,7 @@
 /**
- * /settings (SPEC §2 "Client settings", issue 13's Outcomes): the tabs chosen by `?tab=`; Back to Dashboard; the
- * subscription tab shows the outcome of a checkout from `?success=true`.
+ * /settings (SPEC §2 "Client settings", issue 13's Outcomes with issue 39's quality thresholds):
+ * the tabs chosen by `?tab=`; Back to Dashboard; the subscription tab shows the outcome of a
+ * checkout from `?success=true`.
  */
 import { ArrowLeft, Bell, CreditCard, EyeOff, History, Shield, Target, User, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -16,6 +17,8 @@ import { AccountSettingsForm } from './account-form';
 import { NotificationsForm } from './notifications-form';
 import { WebhookEndpointCard } from './webhook-endpoint-card';
 import { OutcomesTab } from './outcomes-tab';
+import { QualityThresholdsCard } from '../../components/calls/quality/quality-thresholds-card';
+import { CLIENT_QUALITY_THRESHOLDS } from '../calls/call-source';
 import { ActivityTab } from './activity-tab';
 import { PrivacyTab } from './privacy-tab';
 import { SecurityTab } from './security-tab';
@@ -88,7 +91,15 @@ export function SettingsView({ client }: { client: ClientSession }) {
             <SubscriptionTab success={params.get('success') === 'true'} paypal={params.get('paypal')} />,
           )}
         </TabsContent>
-        <TabsContent value="outcomes">{guarded('outcomes', <OutcomesTab />)}</TabsContent>
+        <TabsContent value="outcomes" className="grid gap-6">
+          {guarded(
+            'outcomes',
+            <>
+              <OutcomesTab />
+              <QualityThresholdsCard api={CLIENT_QUALITY_THRESHOLDS} />
+            </>,
+          )}
+        </TabsContent>
         <TabsContent value="notifications" className="grid gap-6">
           <NotificationsForm />
           {can(user, 'integrations') && <WebhookEndpointCard />}

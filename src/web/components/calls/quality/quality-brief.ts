@@ -1,0 +1,39 @@
+/**
+ * The call log's compact quality column (issue 39) from a call's brief: what stands out, short
+ * ("p90 4.5 s · 1 interruption · dead air 6.0 s"), and the same in full for a title and screen
+ * readers. Pure.
+ */
+import { type CallQualityBrief, DEAD_AIR_MS } from '../../../../contract/quality';
+import { NO_FIGURE, PRECISION_TEXTS, formatMs, formatTimes } from './quality-format';
+
+export interface QualityBriefText {
+  text: string;
+  description: string;
+}
+
+export function qualityBriefText(brief: CallQualityBrief | null | undefined): QualityBriefText {
+  if (!brief) return { text: NO_FIGURE, description: 'Not measured' };
+  const timing = PRECISION_TEXTS[brief.precision].label.toLowerCase();
+  if (brief.precision === 'approx')
+    return { text: 'Order only', description: `${PRECISION_TEXTS.approx.label}: no timing to measure` };
+  const short: string[] = [];
+  const full: string[] = [];
+  if (brief.responseLatencyP90Ms !== null) {
+    short.push(`p90 ${formatMs(brief.responseLatencyP90Ms)}`);
+    full.push(`slow answers (p90) ${formatMs(brief.responseLatencyP90Ms)}`);
+  }
+  if (brief.interruptionsCaller !== null && brief.interruptionsCaller > 0) {
+    short.push(formatTimes(brief.interruptionsCaller, 'interruption', 'interruptions'));
+    full.push(`the caller interrupted ${formatTimes(brief.interruptionsCaller)}`);
+  }
+  if (brief.deadAirLongestMs !== null && brief.deadAirLongestMs >= DEAD_AIR_MS) {
+    short.push(`dead air ${formatMs(brief.deadAirLongestMs)}`);
+    full.push(`longest dead air ${formatMs(brief.deadAirLongestMs)}`);
+  }
+  if (short.length === 0) return { text: NO_FIGURE, description: `Nothing to measure (${timing})` };
+  const sentence = full.join(', ');
+  return {
+    text: short.join(' · '),
+    description: `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)} (${timing})`,
+  };
+}
