@@ -4,7 +4,7 @@
  * src/server/clients/clients-repository.test.ts instead.
  */
 const FEATURES =
-  '^src/server/(account|agency|audit|auth|billing|calls|clients|demo|live|notifications|outcomes|reports|teams)/';
+  '^src/server/(account|agency|audit|auth|billing|calls|clients|demo|live|notifications|operations|outcomes|reports|teams)/';
 
 module.exports = {
   forbidden: [

@@ -13,6 +13,8 @@
  * | privacy          | minute, and at start                    | re-redaction runs, retention       |
  * | quality-backfill | minute, and at start                    | measures calls stored before       |
  * |                  |                                         | conversation quality (issue 39)    |
+ * | backup           | 30 s, and at start (BACKUP_SCHEDULE,    | a scheduled backup, taken by one   |
+ * |                  | unless off)                             | instance (operations/backup-job.ts)|
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { createBillingGateways } from './billing/gateways';
@@ -22,6 +24,7 @@ import { housekeepingJob } from './housekeeping';
 import { type Job, type Jobs, createJobs } from './http/jobs';
 import type { Notifications } from './notifications';
 import { privacyJob } from './privacy/privacy-job';
+import { backupJob } from './operations/backup-job';
 import { qualityBackfillJob } from './quality/backfill';
 
 export interface BackgroundJobsOptions {
@@ -44,6 +47,8 @@ export function backgroundJobs(
   // Its own gateways: the routes' are private to billing's plugin; PayPal's token is cached per gateway.
   const paypal = paypalReconcileJob({ deps, gateways: createBillingGateways(deps.config), log });
   if (paypal) jobs.push(paypal);
+  const backup = backupJob(deps, log);
+  if (backup) jobs.push(backup);
   return createJobs(
     jobs.filter((job) => !except.includes(job.name)),
     (error, job) => log.warn({ err: error, job: job.name }, 'background job failed'),

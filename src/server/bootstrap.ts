@@ -11,6 +11,8 @@ import { type VoiceProviders, createVoiceProviders } from './providers/voice/reg
 import type { VoiceProvider } from './providers/voice/types';
 import { createLiveHub } from './live/live-hub';
 import { createRateCounters } from './http/rate-counters';
+import { createMetrics } from './http/metrics';
+import { createLifecycle } from './http/lifecycle';
 import { agencyDaysListener } from './agency/client-days';
 import { dailyRollupsListener } from './calls/write/rollups';
 import { seedPlans } from './seed';
@@ -59,6 +61,8 @@ export async function createDeps(
     // In order: the daily rollups are rebuilt first on a time-zone change (they rebuild the
     // agency's days with them); the agency's running totals are taken out on a client's deletion.
     clientChanges: [dailyRollupsListener, agencyDaysListener],
+    metrics: createMetrics({ poolUse: database.poolUse }),
+    lifecycle: createLifecycle(),
   };
   return {
     deps,

@@ -4,27 +4,54 @@
  *   npm run cli -- admin reset-password <username> [--password <password>]
  *   npm run cli -- admin activate <username>
  * Without --password a random one is generated and printed once.
+ * Operations (issue 40; `npm run migrate|backup|restore` run these):
+ *   migrate [--check]          apply pending migrations, or only say which are pending (exit 1 if any)
+ *   backup                     a consistent copy into BACKUP_DIR (operations/backup.ts)
+ *   restore <file> [--force]   into an empty DATA_DIR or database (operations/restore.ts)
  */
 import './runtime-check';
 import { parseArgs } from 'node:util';
 import { generateTemporaryPassword, hashPassword } from './auth/passwords';
 import { ConfigError, loadConfig } from './config';
 import { openDb } from './db/connect';
-import { migrateToLatest } from './db/migrate';
+import { migrateToLatest, migrationState } from './db/migrate';
+import { runBackupCommand } from './operations/backup';
+import { runRestoreCommand } from './operations/restore';
 import { activateAdmin, createAdmin } from './seed';
 
 const USAGE = `Usage:
   npm run cli -- admin create <username> [--name "Full Name"] [--password <password>]
   npm run cli -- admin reset-password <username> [--password <password>]
-  npm run cli -- admin activate <username>`;
+  npm run cli -- admin activate <username>
+  npm run migrate [-- --check]
+  npm run backup
+  npm run restore -- <file> [--force]`;
 
 async function run(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { name: { type: 'string' }, password: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      name: { type: 'string' },
+      password: { type: 'string' },
+      help: { type: 'boolean' },
+      check: { type: 'boolean' },
+      force: { type: 'boolean' },
+    },
   });
   const [area, action, username] = positionals;
+  if (area === 'migrate' && !values.help) return migrate(values.check === true);
+  if (area === 'backup' && !values.help)
+    return runBackupCommand(loadConfig(process.env, { readOnlyDataDir: true }));
+  if (area === 'restore' && !values.help) {
+    if (!action) {
+      console.error('Name the backup file: npm run restore -- <file> [--force]');
+      return 2;
+    }
+    return runRestoreCommand(loadConfig(process.env, { readOnlyDataDir: true }), action, {
+      force: values.force === true,
+    });
+  }
   if (values.help || area !== 'admin' || !action || !username) {
     console.log(USAGE);
     return values.help ? 0 : 2;
@@ -88,6 +115,38 @@ async function run(argv: string[]): Promise<number> {
       return 2;
     }
     if (!values.password) console.log(`Password: ${password}`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+/** Applies what is pending, or (--check) only says what is, and exits 1 when anything is. */
+async function migrate(checkOnly: boolean): Promise<number> {
+  const config = loadConfig(process.env, { readOnlyDataDir: checkOnly });
+  const database = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const before = await migrationState(database.db);
+    if (before.unknown.length > 0) {
+      console.error(
+        `The database has migrations this version does not know (${before.unknown.join(', ')}): it was upgraded by a newer version; run that version.`,
+      );
+      return 1;
+    }
+    if (checkOnly) {
+      if (before.pending.length === 0) {
+        console.log(`Up to date: ${before.applied} migrations applied, none pending.`);
+        return 0;
+      }
+      console.log(`${before.pending.length} pending (not applied): ${before.pending.join(', ')}`);
+      return 1;
+    }
+    const applied = await migrateToLatest(database.db);
+    console.log(
+      applied.length === 0
+        ? 'Up to date: no migration was pending.'
+        : `Applied ${applied.length}: ${applied.join(', ')}`,
+    );
     return 0;
   } finally {
     await database.close();

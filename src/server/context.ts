@@ -12,6 +12,8 @@ import type { RateCounters } from './http/rate-counters';
 import type { VoiceProviders } from './providers/voice/registry';
 import type { LiveHub } from './live/live-hub';
 import type { ClientChangeListener } from './clients/client-changes';
+import type { Metrics } from './http/metrics';
+import type { Lifecycle } from './http/lifecycle';
 
 export interface AppDeps {
   config: Config;
@@ -30,6 +32,10 @@ export interface AppDeps {
   live: LiveHub;
   /** The modules keeping data derived from a client, told of its deletion and time-zone change. */
   clientChanges: readonly ClientChangeListener[];
+  /** Prometheus metrics (issue 40): features record into it, GET /metrics reads it. */
+  metrics: Metrics;
+  /** Starting, ready or stopping: what /readyz answers (main.ts moves it along). */
+  lifecycle: Lifecycle;
 }
 
 declare module 'fastify' {

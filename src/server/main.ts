@@ -1,4 +1,8 @@
-/** Entry point: config → database → app → listen. Bad configuration stops here with one line. */
+/**
+ * Entry point: config → database → app → listen → ready. Bad configuration stops here with one
+ * line. The first lines it logs say where it listens and where its data is (the configuration in
+ * full only at debug); SIGTERM and SIGINT stop it gracefully (operations/shutdown.ts).
+ */
 import './runtime-check';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +14,8 @@ import { ConfigError, describeConfig, loadConfig } from './config';
 import { createDemoData } from './demo/demo-data';
 import { createNotifications } from './notifications';
 import { ensureAdmin } from './seed';
+import { type MetricsServer, startMetricsServer } from './operations/metrics-server';
+import { gracefulStop } from './operations/shutdown';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -20,36 +26,54 @@ async function main(): Promise<void> {
     username: config.adminUsername,
     password: config.adminPassword,
   });
+  const app = await buildApp(deps, {
+    webDir: path.join(projectRoot, 'dist/web'),
+    logger: loggerOptions(config.logLevel),
+  });
+  app.log.debug({ config: describeConfig(config) }, 'configuration');
+  const notifications = createNotifications(deps, (error, message) =>
+    app.log.warn({ err: error, outboxId: message?.id }, 'sending a notification failed'),
+  );
+  // Every timer of the server starts here, once the app is ready, and stops on shutdown.
+  const jobs = backgroundJobs(deps, { notifications, log: app.log });
+  await app.ready();
+  let metricsServer: MetricsServer | null = null;
+  const stop = gracefulStop({
+    app,
+    lifecycle: deps.lifecycle,
+    delayMs: config.operations.shutdownDelayMs,
+    timeoutMs: config.operations.shutdownTimeoutMs,
+    stopJobs: () => jobs.stop(),
+    settleOutbox: () => notifications.worker.settle(),
+    closeRest: async () => {
+      notifications.close();
+      await metricsServer?.close();
+      await close();
+    },
+    log: app.log,
+  });
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  await app.listen({
+    port: config.port,
+    host: config.host,
+    listenTextResolver: (address) => `listening on ${address} (public address ${config.publicUrl})`,
+  });
+  app.log.info(`data: ${whereDataLives(config)}`);
+  if (config.operations.metricsPort !== null) {
+    metricsServer = await startMetricsServer(deps.metrics, config.operations.metricsPort, app.log);
+    app.log.info(`metrics: http://127.0.0.1:${metricsServer.port}/metrics`);
+  }
+  if (!config.mail.smtpUrl)
+    app.log.info('e-mail is off: SMTP_URL is not set, e-mail notifications wait in the outbox');
   if (admin?.generatedPassword) {
     console.log(
       `Created administrator "${admin.username}" with password: ${admin.generatedPassword}\n` +
         'It is shown only this once; change it with: npm run cli -- admin reset-password admin',
     );
   }
-  const app = await buildApp(deps, {
-    webDir: path.join(projectRoot, 'dist/web'),
-    logger: loggerOptions(config.logLevel),
-  });
-  app.log.info({ config: describeConfig(config) }, 'starting');
-  const notifications = createNotifications(deps, (error, message) =>
-    app.log.warn({ err: error, outboxId: message?.id }, 'sending a notification failed'),
-  );
-  if (!config.mail.smtpUrl)
-    app.log.info('e-mail is off: SMTP_URL is not set, e-mail notifications wait in the outbox');
-  // Every timer of the server starts here, once the app is ready, and stops on shutdown.
-  const jobs = backgroundJobs(deps, { notifications, log: app.log });
-  await app.ready();
   jobs.start();
-  const shutdown = async () => {
-    jobs.stop();
-    notifications.close();
-    await app.close();
-    await close();
-    process.exit(0);
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
-  await app.listen({ port: config.port, host: config.host });
+  deps.lifecycle.markReady();
   // Fill the public demo now rather than on its first visit; it tops itself up afterwards.
   const warn = (error: unknown) => app.log.warn({ err: error }, 'could not prepare the demo data');
   const demo = createDemoData(deps, warn);
@@ -57,6 +81,13 @@ async function main(): Promise<void> {
     .ensureCurrent()
     .then(() => demo.settled())
     .catch(warn);
+}
+
+/** The start-up line on data: the SQLite file, or PostgreSQL's host and database (no credentials). */
+function whereDataLives(config: ReturnType<typeof loadConfig>): string {
+  if (!config.databaseUrl) return `SQLite ${path.join(config.dataDir, 'app.sqlite')}`;
+  const url = new URL(config.databaseUrl);
+  return `PostgreSQL database ${url.pathname.slice(1)} on ${url.hostname}:${url.port || 5432}`;
 }
 
 main().catch((error: unknown) => {

@@ -34,3 +34,19 @@ export async function verifyAppSecret(db: Kysely<Database>, secrets: SecretBox):
   }
   if (opened !== PLAINTEXT) throw new ConfigError(KEY_MISMATCH);
 }
+
+/**
+ * Whether `secrets` opens the check value a database holds (restore, issue 40): null when it
+ * holds none (a database never started).
+ */
+export function opensKeyCheck(sealed: string | null, secrets: SecretBox): boolean | null {
+  if (sealed === null) return null;
+  try {
+    return secrets.decrypt(sealed) === PLAINTEXT;
+  } catch {
+    return false;
+  }
+}
+
+/** The app_settings key of the check value (restore reads it from a backup's own copy). */
+export const KEY_CHECK_SETTING = KEY;

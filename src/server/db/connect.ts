@@ -16,6 +16,8 @@ export interface Db {
   dialect: Dialect;
   /** PostgreSQL: the connection string, for a connection of its own (LISTEN, live/live-hub.ts). */
   url?: string;
+  /** PostgreSQL: the pool's connections and waiting queries now (the metrics); SQLite has one connection. */
+  poolUse?: () => { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 
@@ -37,14 +39,18 @@ const MMAP_BYTES = 2 ** 31;
 
 export function openDb(options: OpenDbOptions): Db {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: options.poolSize ?? 10,
-    });
+    const max = options.poolSize ?? 10;
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max });
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withCallbackQueries(pool) }) });
-    return { db, dialect: 'postgres', url: options.databaseUrl, close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      url: options.databaseUrl,
+      poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
+      close: () => db.destroy(),
+    };
   }
   const file = options.sqliteFile ?? 'app.sqlite';
   let location = file;
@@ -86,6 +92,11 @@ function withCallbackQueries(pool: pg.Pool): PostgresPool {
   return {
     async connect() {
       const client = await pool.connect();
+      // While checked out a client has no listener of the pool's: a connection dropped between
+      // two queries (PostgreSQL stopped or restarted) would be an uncaught error and end the
+      // process. Its query in flight fails with it; released, the pool discards it.
+      const dropped = () => {};
+      client.on('error', dropped);
       return {
         // biome-ignore lint/suspicious/noExplicitAny: one function for both of Kysely's overloads
         query: ((text: any, values?: readonly unknown[]) =>
@@ -96,7 +107,10 @@ function withCallbackQueries(pool: pg.Pool): PostgresPool {
                 ),
               )
             : client.query(text)) as never,
-        release: () => client.release(),
+        release: () => {
+          client.removeListener('error', dropped);
+          client.release();
+        },
       };
     },
     end: () => pool.end(),

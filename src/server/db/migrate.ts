@@ -1,5 +1,10 @@
-/** Runs the migrations in order; idempotent (Kysely records what was applied). */
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+/**
+ * Runs the migrations in order; idempotent (Kysely records what was applied). Under a lock, so
+ * instances started together apply each once (issue 40): on PostgreSQL Kysely's advisory lock,
+ * held while one instance migrates in a transaction; on SQLite an immediate transaction around
+ * the whole run (SQLite's write lock is the file's, so a second process waits for it).
+ */
+import { type Kysely, type Migration, type MigrationProvider, Migrator, SqliteAdapter, sql } from 'kysely';
 import * as initial from './migrations/001_initial';
 import * as appSettings from './migrations/002_app_settings';
 import * as slidingCounters from './migrations/003_sliding_counters';
@@ -66,12 +71,64 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+/** How long a second SQLite process waits for the first one's migrations (the normal wait is 5 s). */
+const SQLITE_MIGRATION_WAIT_MS = 10 * 60 * 1000;
+
+/** Answers the names of the migrations this call applied (none when another instance had). */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+  if (sqlite) {
+    // One connection per process: the transaction begun here is the one the migrator runs in.
+    await sql`pragma busy_timeout = ${sql.lit(SQLITE_MIGRATION_WAIT_MS)}`.execute(db);
+    try {
+      await sql`begin immediate`.execute(db);
+    } finally {
+      await sql`pragma busy_timeout = 5000`.execute(db);
+    }
+  }
+  let outcome: Awaited<ReturnType<Migrator['migrateToLatest']>>;
+  try {
+    outcome = await migrator.migrateToLatest();
+  } catch (error) {
+    outcome = { error };
+  }
+  const failed = outcome.results?.find((r) => r.status === 'Error');
+  if (sqlite) await sql.raw(outcome.error || failed ? 'rollback' : 'commit').execute(db);
+  if (outcome.error || failed) {
+    const { error } = outcome;
     const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName);
     throw new Error(`Database migration failed: ${reason}`);
   }
+  return (outcome.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+export interface MigrationState {
+  /** Known to this version and not applied yet, in order. */
+  pending: string[];
+  /** Applied by a newer version this one does not know (it refuses to migrate). */
+  unknown: string[];
+  applied: number;
+}
+
+/** What `npm run migrate -- --check` reports and /readyz checks; reads only. */
+export async function migrationState(db: Kysely<Database>): Promise<MigrationState> {
+  const known = await new Migrator({ db, provider }).getMigrations();
+  const names = new Set(Object.keys(migrations));
+  const appliedNames = await appliedMigrationNames(db);
+  return {
+    pending: known.filter((m) => m.executedAt === undefined).map((m) => m.name),
+    unknown: appliedNames.filter((name) => !names.has(name)),
+    applied: appliedNames.length,
+  };
+}
+
+async function appliedMigrationNames(db: Kysely<Database>): Promise<string[]> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((t) => t.name === 'kysely_migration')) return [];
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+  return rows.map((r) => r.name);
+}
+
+/** Every migration this version knows, in order (the backup manifest names the last applied). */
+export const KNOWN_MIGRATIONS: readonly string[] = Object.keys(migrations);

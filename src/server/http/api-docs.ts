@@ -74,6 +74,10 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
         { name: 'auth', description: 'Sign in and out' },
         { name: 'client', description: 'The signed-in client: calls, account, billing' },
         { name: 'public', description: 'Demo, recordings, provider webhooks, health' },
+        {
+          name: 'operations',
+          description: 'Probes and metrics for load balancers and Prometheus (docs/operations.md)',
+        },
       ],
       components: { securitySchemes: SECURITY_SCHEMES },
     },
@@ -91,6 +95,7 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
 }
 
 function tagOf(url: string): string {
+  if (url === '/healthz' || url === '/readyz' || url === '/metrics') return 'operations';
   if (/\/(login|logout|session)$/.test(url)) return 'auth';
   if (url.startsWith('/api/client/')) return 'client';
   if (url.startsWith('/api/admin/')) return 'admin';
@@ -109,6 +114,11 @@ const SECURITY_SCHEMES = {
     in: 'cookie',
     name: COOKIE_NAMES.admin,
     description: 'The admin session, set by POST /api/admin/login.',
+  },
+  metricsBearer: {
+    type: 'http' as const,
+    scheme: 'bearer',
+    description: 'METRICS_TOKEN, for GET /metrics on the main port.',
   },
   webhookBearer: {
     type: 'http' as const,
@@ -368,6 +378,29 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       required: ['ok'],
       properties: { ok: { type: 'boolean', enum: [true] } },
     }),
+  },
+  'GET /healthz': {
+    summary: 'Liveness: the process answers (the database is not asked)',
+    description: 'For a process supervisor or an orchestrator’s liveness probe; never logged.',
+  },
+  'GET /readyz': {
+    summary: 'Readiness: whether this instance should get traffic (503 naming what failed)',
+    description:
+      'Checks, in order: start-up done and not stopping (503 from SIGTERM on), the database answers, ' +
+      'every migration applied, no due outbox message older than READY_OUTBOX_MAX_AGE_MS, the live ' +
+      'hub reading. Each part is named in `checks`; `failing` lists those that failed. Never logged.',
+  },
+  'GET /metrics': {
+    summary: 'Prometheus metrics (text exposition format), with the METRICS_TOKEN bearer token',
+    description:
+      'HTTP request durations by route and status, provider deliveries, sync runs, the outbox, live ' +
+      'streams, the database pool, the last backup and the process’s own figures (docs/operations.md). ' +
+      '404 when METRICS_TOKEN is not set (METRICS_PORT serves them on loopback instead).',
+    responses: {
+      200: file('The metrics, Prometheus text format 0.0.4.', 'text/plain'),
+    },
+    errors: [401, 404],
+    security: [{ metricsBearer: [] }],
   },
   'GET /api/login': {
     summary: 'Send the browser to the sign-in page',

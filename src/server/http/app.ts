@@ -12,6 +12,7 @@ import fastifyStatic from '@fastify/static';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, {
+  LogController,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -47,6 +48,8 @@ import { createFirstHtml } from '../brand/first-html';
 import { loadBrand } from '../brand/brand-store';
 import { registerGuards } from '../auth/guards';
 import { registerApiDocs } from './api-docs';
+import operationsRoutes from '../operations/routes';
+import { observeRequests, requestId } from './request-log';
 import { paymentHttpError } from '../billing/gateways';
 import { isPaymentError } from '../providers/payments/errors';
 import { isVoiceProviderError, voiceHttpError } from '../providers/voice/errors';
@@ -68,6 +71,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   const limits = deps.config.http;
   const app = Fastify({
     logger: options.logger ?? false,
+    // One line per request, written by request-log.ts (Fastify's own are two, at info).
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: requestId,
     bodyLimit: BODY_LIMIT_BYTES,
     // Client IPs feed the login limits: a forwarded-for header is trusted only from configured proxies.
     trustProxy: trustProxyOption(deps.config.trustProxy),
@@ -160,6 +166,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   });
 
   registerGuards(app);
+  observeRequests(app, deps.metrics);
 
   app.setErrorHandler((error, request, reply) => {
     const invalid = schemaValidationError(error);
@@ -205,6 +212,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     await deps.db.selectFrom('plans').select('id').limit(1).execute();
     return { ok: true };
   });
+  // /healthz, /readyz, /metrics (issue 40).
+  await app.register(operationsRoutes);
   await app.register(authRoutes);
   await app.register(accountRoutes);
   await app.register(callsRoutes);

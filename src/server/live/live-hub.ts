@@ -44,6 +44,9 @@ export function createLiveHub({ db, listenUrl, log, pollMs = listenUrl ? 2000 : 
   let listener: pg.Client | null = null;
   let soon: NodeJS.Timeout | null = null;
   let closed = false;
+  // For /readyz (issue 40): since when reads fail, and since when LISTEN is down (PostgreSQL).
+  let readFailingSince: number | null = null;
+  let listenLostSince: number | null = null;
 
   async function latestId(): Promise<number> {
     const row = await db
@@ -80,7 +83,13 @@ export function createLiveHub({ db, listenUrl, log, pollMs = listenUrl ? 2000 : 
       return;
     }
     reading = readNew()
-      .catch((error) => log.warn({ err: error }, 'live events read failed'))
+      .then(() => {
+        readFailingSince = null;
+      })
+      .catch((error) => {
+        readFailingSince ??= Date.now();
+        log.warn({ err: error }, 'live events read failed');
+      })
       .finally(() => {
         reading = null;
         if (again) {
@@ -96,6 +105,7 @@ export function createLiveHub({ db, listenUrl, log, pollMs = listenUrl ? 2000 : 
     listener = client;
     client.on('notification', () => wake());
     client.on('error', (error) => {
+      listenLostSince ??= Date.now();
       log.warn({ err: error }, 'live events LISTEN connection lost; reconnecting');
       client.end().catch(() => {});
       if (listener === client) listener = null;
@@ -104,6 +114,7 @@ export function createLiveHub({ db, listenUrl, log, pollMs = listenUrl ? 2000 : 
     try {
       await client.connect();
       await client.query('LISTEN live_events');
+      listenLostSince = null;
     } catch (error) {
       client.emit('error', error);
     }
@@ -169,6 +180,21 @@ export function createLiveHub({ db, listenUrl, log, pollMs = listenUrl ? 2000 : 
         soon = null;
         wake();
       }, WAKE_GAP_MS);
+    },
+
+    /**
+     * What /readyz judges the hub by: whether it has started (the first stream starts it), and
+     * since when its reads fail or its LISTEN connection is down (null: they are fine).
+     */
+    health(): {
+      started: boolean;
+      streams: number;
+      readFailingSince: number | null;
+      listenLostSince: number | null;
+    } {
+      let streams = 0;
+      for (const set of listeners.values()) streams += set.size;
+      return { started: stopPolling !== null, streams, readFailingSince, listenLostSince };
     },
 
     /** Streams open on this instance. */

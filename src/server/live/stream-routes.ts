@@ -4,7 +4,8 @@
  * and `refresh` events with increasing ids, a comment every LIVE_HEARTBEAT_MS (15 s), and on reconnect
  * (Last-Event-ID) the events missed meanwhile, or a `refresh` when they are no longer kept. At each
  * heartbeat the session is checked again: logging out, an expired session or a deactivated
- * account ends the stream.
+ * account ends the stream. When the server stops (SIGTERM, issue 40), every stream gets an `end`
+ * event with reason "restarting" and is closed, so browsers reconnect to another instance at once.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -35,6 +36,13 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { live } = app.deps;
   const perClient = new Map<string, number>();
+  /** Every open stream's way to end, for the server's stop. */
+  const open = new Set<(reason: string) => void>();
+  // Before the server stops waiting on connections: a held-open stream would hold the stop.
+  app.addHook('preClose', (done) => {
+    for (const end of [...open]) end('restarting');
+    done();
+  });
 
   /** Holds the response open and writes the client's events to it until the session ends. */
   async function stream(
@@ -102,6 +110,13 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
       raw.end();
     };
     raw.on('close', end);
+    const endWith = (reason: string) => {
+      if (ended) return;
+      raw.write(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
+      end();
+    };
+    open.add(endWith);
+    raw.once('close', () => open.delete(endWith));
 
     try {
       if (Number.isSafeInteger(resumeFrom) && resumeFrom >= 0) {

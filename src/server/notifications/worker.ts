@@ -7,6 +7,7 @@
 import type { AppDeps } from '../context';
 import type { OutboxRow } from '../db/schema';
 import type { Job } from '../http/jobs';
+import type { OutboxSendResult } from '../http/metrics';
 import {
   type Channel,
   RETRY_FOR_MS,
@@ -37,6 +38,12 @@ export interface OutboxWorker {
   /** The job that looks for due messages every `intervalMs`, whenever a send ends, and soon after a
    * message is queued in this process, while it runs (http/jobs.ts starts and stops it). */
   job(intervalMs: number): Job;
+  /**
+   * Resolves once the sends in flight have ended (recorded as sent, failed or retried), claiming
+   * nothing new once the job has stopped: the graceful stop waits on it (bounded) so no leased
+   * message is left to be sent again by another instance after its lease. Answers how many ended.
+   */
+  settle(): Promise<number>;
 }
 
 export interface WorkerLimits {
@@ -58,7 +65,7 @@ export const WORKER_LIMITS: WorkerLimits = { inFlight: 16, perChannel: { email: 
  * holds one slot of its destination and one of the instance, nothing else.
  */
 export function createOutboxWorker(
-  deps: Pick<AppDeps, 'db' | 'dialect' | 'now' | 'instanceId'>,
+  deps: Pick<AppDeps, 'db' | 'dialect' | 'now' | 'instanceId'> & Partial<Pick<AppDeps, 'metrics'>>,
   senders: Senders,
   onError: (error: unknown, message?: OutboxRow) => void,
   limits: WorkerLimits = WORKER_LIMITS,
@@ -84,10 +91,19 @@ export function createOutboxWorker(
       outcome = { result: 'retry', error: error instanceof Error ? error.message : String(error) };
     }
     const at = deps.now();
-    if (outcome.result === 'sent') await markSent(deps.db, message, at, outcome.statusCode ?? null);
-    else if (outcome.result === 'cancel') await markCancelled(deps.db, message, outcome.reason);
-    else if ((await markFailed(deps.db, message, at, outcome.error, outcome.statusCode ?? null)) === 'retry')
+    const count = (result: OutboxSendResult) => deps.metrics?.outboxSend(message.channel, result);
+    if (outcome.result === 'sent') {
+      await markSent(deps.db, message, at, outcome.statusCode ?? null);
+      count('sent');
+    } else if (outcome.result === 'cancel') {
+      await markCancelled(deps.db, message, outcome.reason);
+      count('cancelled');
+    } else if (
+      (await markFailed(deps.db, message, at, outcome.error, outcome.statusCode ?? null)) === 'retry'
+    ) {
+      count('retry');
       await deferDestination(deps.db, message, at, at + retryDelay(message.attempts + 1));
+    } else count('failed');
   }
 
   function launch(message: OutboxRow): void {
@@ -184,6 +200,15 @@ export function createOutboxWorker(
   }
 
   return {
+    async settle() {
+      let ended = 0;
+      while (inFlight.size > 0) {
+        const sends = [...inFlight.values()];
+        await Promise.allSettled(sends);
+        ended += sends.length;
+      }
+      return ended;
+    },
     runOnce() {
       // One drain at a time per instance; a caller arriving meanwhile shares it.
       draining ??= drain().finally(() => {

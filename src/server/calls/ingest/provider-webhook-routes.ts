@@ -11,6 +11,8 @@ import { keepRawBody, rawBodyOf } from '../../http/raw-body';
 import { type DeliveryResult, createDeliveryProcessor } from './webhook-delivery';
 import { createWebhookRateLimit } from './webhook-rate-limit';
 import { clientExists, findClientByWebhookToken } from '../../clients/clients-repository';
+import type { DeliveryResult as DeliveryMetric } from '../../http/metrics';
+import { voiceOf } from '../../providers/voice/registry';
 
 export default async function providerWebhookRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -33,7 +35,10 @@ export default async function providerWebhookRoutes(fastify: FastifyInstance): P
     // Looked up first: made-up URLs must not each leave a counter row behind.
     const client = await findClientByWebhookToken(deps.db, token);
     if (!client) throw notFound('Unknown webhook URL');
+    // Counted by platform and what became of it (GET /metrics, issue 40).
+    const count = (metric: DeliveryMetric) => deps.metrics.delivery(voiceOf(deps.voices, client).id, metric);
     if (!(await rateLimit.allow(client.id))) {
+      count('rate_limited');
       reply.header('retry-after', '60');
       throw tooManyRequests('Too many webhook deliveries; slow down');
     }
@@ -46,6 +51,13 @@ export default async function providerWebhookRoutes(fastify: FastifyInstance): P
       if (!(await clientExists(deps.db, client.id))) throw notFound('Unknown webhook URL');
       throw error;
     }
+    count(
+      result.kind !== 'call'
+        ? result.kind
+        : result.outcome === 'duplicate' || result.outcome === 'unconfirmed'
+          ? result.outcome
+          : 'accepted',
+    );
     if (result.kind === 'refused')
       throw result.status === 401 ? unauthorized(result.message) : badRequest(result.message);
     if (result.kind === 'event') return reply.code(200).send({ received: true, kind: 'event' });

@@ -177,6 +177,7 @@ export async function startClientSync(
     });
   if (!run) throw await busyError(deps, clientId);
   const { id: runId, startedAt } = run;
+  const began = performance.now();
 
   const tally: SyncTally = { fetched: 0, created: 0, updated: 0, retried: {} };
   const abort = new AbortController();
@@ -210,9 +211,14 @@ export async function startClientSync(
       const withRetries =
         Object.keys(tally.retried).length > 0 ? { ...result, retried: { ...tally.retried } } : result;
       await finishSyncRun(deps, runId, withRetries, tally);
+      deps.metrics.syncRun('succeeded', (performance.now() - began) / 1000);
       return withRetries;
     } catch (error) {
       await finishSyncRun(deps, runId, error, tally).catch(() => {});
+      deps.metrics.syncRun(
+        error instanceof SyncInterruptedError ? 'interrupted' : 'failed',
+        (performance.now() - began) / 1000,
+      );
       throw error;
     } finally {
       stopHeartbeat();

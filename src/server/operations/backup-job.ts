@@ -1,0 +1,79 @@
+/**
+ * Scheduled backups (issue 40): BACKUP_SCHEDULE in cron syntax (server time), BACKUP_KEEP kept.
+ * Every instance runs this job; the scheduled time is claimed in the database (backup-state.ts)
+ * so exactly one instance takes each backup, and a time missed while every instance was down is
+ * taken once at the next start. The backup itself runs as `cli backup` in a child process: the
+ * same command an operator runs, and none of its work (a SQLite copy, the row counts) holds this
+ * process's event loop. The first start only records the latest scheduled time: the first
+ * backup is the next one.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Cron } from 'croner';
+import type { AppDeps } from '../context';
+import type { Job } from '../http/jobs';
+import { claimSlot, claimedSlot } from './backup-state';
+
+/** How often the job looks at the clock: a backup starts within this of its time. */
+export const BACKUP_CHECK_MS = 30_000;
+
+export type RunBackup = () => Promise<string>;
+
+export function backupJob(
+  deps: Pick<AppDeps, 'db' | 'now' | 'config'>,
+  log: { info(msg: string): void; error(obj: object, msg: string): void },
+  runBackup: RunBackup = spawnBackupCommand,
+): Job | null {
+  const schedule = deps.config.operations.backupSchedule;
+  if (!schedule) return null;
+  const cron = new Cron(schedule, { paused: true });
+  let running = false;
+  return {
+    name: 'backup',
+    intervalMs: BACKUP_CHECK_MS,
+    runAtStart: true,
+    async run() {
+      if (running) return;
+      const slot = cron.previousRuns(1, new Date(deps.now()))[0]?.getTime();
+      if (slot === undefined) return;
+      const claimed = await claimedSlot(deps.db);
+      if (claimed !== null && slot <= claimed) return;
+      if (!(await claimSlot(deps.db, slot))) return; // another instance took it
+      if (claimed === null) return; // the first start: from the next scheduled time on
+      running = true;
+      try {
+        log.info(`scheduled backup (${schedule}): ${(await runBackup()).trim()}`);
+      } catch (error) {
+        log.error({ err: error }, `scheduled backup (${schedule}) failed`);
+      } finally {
+        running = false;
+      }
+    },
+  };
+}
+
+/** `cli backup` as a child of this process, with its environment (the same configuration). */
+export function spawnBackupCommand(): Promise<string> {
+  const here = fileURLToPath(import.meta.url);
+  // Bundled, this code is in dist/server/main.js beside cli.js; from source (tsx), in operations/.
+  const fromSource = here.endsWith('.ts');
+  const entry = fromSource
+    ? path.join(path.dirname(here), '..', 'cli.ts')
+    : path.join(path.dirname(here), 'cli.js');
+  const args = [...(fromSource ? ['--import', 'tsx'] : []), entry, 'backup'];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += String(d);
+    });
+    child.stderr.on('data', (d) => {
+      out += String(d);
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(out.trim() || `exit code ${code}`)),
+    );
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * The probes and the metrics (issue 40), outside /api/ as load balancers and Prometheus expect:
+ *   GET /healthz — the process answers (no database): restart it when this fails;
+ *   GET /readyz  — 200 when this instance should get traffic, else 503 naming what failed
+ *                  (readiness.ts);
+ *   GET /metrics — Prometheus text, with `Authorization: Bearer <METRICS_TOKEN>`; without a
+ *                  token configured it is not served on this port (METRICS_PORT's listener is
+ *                  the other way, metrics-server.ts).
+ * None of them is logged per request (http/request-log.ts).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Liveness, Readiness } from '../../contract/operations';
+import { notFound, unauthorized } from '../http/errors';
+import type { ZodTypeProvider } from '../http/route-schemas';
+import { registerOperationalGauges } from './gauges';
+import { createReadiness } from './readiness';
+
+export const PROBE_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
+
+export default async function operationsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { deps } = app;
+  const readiness = createReadiness(deps, app.log);
+  registerOperationalGauges(deps, app.log);
+
+  app.get('/healthz', { schema: { response: { 200: Liveness } } }, async () => ({ ok: true as const }));
+
+  app.get(
+    '/readyz',
+    { schema: { response: { 200: Readiness, 503: Readiness } } },
+    async (_request, reply) => {
+      const answer = await readiness.check();
+      return reply
+        .code(answer.ready ? 200 : 503)
+        .header('cache-control', 'no-store')
+        .send(answer);
+    },
+  );
+
+  const token = deps.config.operations.metricsToken;
+  app.get('/metrics', async (request, reply) => {
+    if (!token)
+      throw notFound('Metrics are not served on this port: set METRICS_TOKEN, or read them on METRICS_PORT');
+    if (!isBearer(request.headers.authorization, token)) {
+      reply.header('www-authenticate', 'Bearer realm="metrics"');
+      throw unauthorized('Send the metrics token: Authorization: Bearer <METRICS_TOKEN>');
+    }
+    const text = await deps.metrics.render();
+    return reply.header('cache-control', 'no-store').type(deps.metrics.contentType).send(text);
+  });
+}
+
+/** Constant-time over hashes, so neither the token's length nor its bytes leak through timing. */
+export function isBearer(header: string | undefined, token: string): boolean {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  if (!match) return false;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(match[1]), digest(token));
+}
