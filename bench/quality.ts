@@ -72,7 +72,7 @@ async function fillRollups(deps: AppDeps, callsPerDay: number, today: string): P
         day,
         metric: precisionMetric(precision),
         value: 0,
-        call_count: callsPerDay / 4,
+        call_count: Math.round(callsPerDay / 4),
       });
   }
   for (let i = 0; i < rows.length; i += 500)

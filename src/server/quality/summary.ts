@@ -100,8 +100,11 @@ async function worstCalls(
         .select(['id', 'created_at', 'quality_json', sql<number>`${sql.ref(column)}`.as('value')])
         .where('client_id', '=', clientId)
         .where(column, '>', 0)
-        .where('created_at', '>=', fromMs)
-        .where('created_at', '<', toMs)
+        // `+created_at`: the period is not an index condition, so both databases walk the figure's
+        // partial index from the top and stop after the first few in the period, instead of
+        // sorting every call of the period (626 ms for a month of the 1M-call client on SQLite).
+        .where(sql<number>`+calls.created_at`, '>=', fromMs)
+        .where(sql<number>`+calls.created_at`, '<', toMs)
         .where('verified', '=', 1)
         .where('is_proxy', '=', 0)
         .orderBy(column, 'desc')

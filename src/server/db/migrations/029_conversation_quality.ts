@@ -18,7 +18,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('calls').addColumn('quality_latency_p90_ms', 'integer').execute();
   await db.schema.alterTable('calls').addColumn('quality_interruptions_caller', 'integer').execute();
   await db.schema.alterTable('calls').addColumn('quality_dead_air_ms', 'integer').execute();
-  // The worst calls of a period: read from the top of one of these, newest window first.
+  // The worst calls of a period: read from the top of one of these. Ties (a count has few values)
+  // newest first, so a recent period's calls come before the older ones they would wade through.
   for (const [name, column] of [
     ['calls_client_quality_latency', 'quality_latency_p90_ms'],
     ['calls_client_quality_interruptions', 'quality_interruptions_caller'],
@@ -27,7 +28,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await db.schema
       .createIndex(name)
       .on('calls')
-      .columns(['client_id', column])
+      .columns(['client_id', column, 'created_at'])
       .where(sql.ref(column), 'is not', null)
       .execute();
   }
