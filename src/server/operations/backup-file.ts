@@ -130,7 +130,8 @@ export async function writeBackupFile(
     encryption,
   };
   const { bytes: head, json } = header(full);
-  const out = createWriteStream(target, { flags: 'wx', mode: 0o600 });
+  // `target` is the caller's own `.partial-…` name, made again if a crash left one behind.
+  const out = createWriteStream(target, { flags: 'w', mode: 0o600 });
   const written = new Promise<void>((resolve, reject) => {
     out.once('error', reject);
     out.once('ready', resolve);

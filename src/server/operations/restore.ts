@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -140,12 +141,10 @@ async function restorePostgres(config: Config, file: string, force: boolean) {
   const client = new pg.Client({ connectionString: databaseUrl });
   try {
     await client.connect();
-    const others = await client.query<{ n: string }>(
-      'select count(*) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-    );
-    if (Number(others.rows[0].n) > 0)
+    const others = await otherConnections(client);
+    if (others > 0)
       throw new BackupError(
-        `${others.rows[0].n} other connections use this database: stop every instance (and close other sessions) before restoring`,
+        `${others} other connections use this database: stop every instance (and close other sessions) before restoring`,
       );
     const tables = await client.query<{ name: string }>(
       'select tablename as name from pg_tables where schemaname = current_schema()',
@@ -202,6 +201,18 @@ async function restorePostgres(config: Config, file: string, force: boolean) {
   } finally {
     await client.end().catch(() => {});
     await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** Sessions of others on the database; one just closed may take a moment to leave the list. */
+async function otherConnections(client: pg.Client): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const { rows } = await client.query<{ n: string }>(
+      'select count(*) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    const n = Number(rows[0].n);
+    if (n === 0 || attempt >= 20) return n;
+    await sleep(100);
   }
 }
 
