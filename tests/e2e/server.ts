@@ -17,6 +17,7 @@ import { loadConfig } from '../../src/server/config';
 import { backgroundJobs } from '../../src/server/background-jobs';
 import { createNotifications } from '../../src/server/notifications';
 import { ensureAdmin } from '../../src/server/seed';
+import { seedQualityFixtures } from './support/quality-seed';
 import { seedE2eFixtures } from './support/seed';
 import {
   ADMIN,
@@ -76,6 +77,7 @@ async function main() {
   const { deps } = await createDeps(config);
   await ensureAdmin(deps.db, { username: config.adminUsername, password: config.adminPassword });
   await seedE2eFixtures(deps, voice);
+  await seedQualityFixtures(deps, voice);
   const app = await buildApp(deps, {
     webDir: path.resolve(process.env.E2E_WEB_DIR ?? 'dist/web'),
     logger: { level: 'warn' },

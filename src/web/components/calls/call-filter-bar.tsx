@@ -2,6 +2,7 @@
  * Date range, pathway and status filters of a calls view (SPEC §2 "Filter bar"), the outcome and
  * "Needs attention" where the view has outcomes, and conversation quality (issue 39).
  */
+import { Check } from 'lucide-react';
 import { PATHWAYS, type StatusFilter } from '../../../contract/calls';
 import type { DateRange } from '../../../contract/common';
 import { Card, CardContent } from '../ui/card';
@@ -177,7 +178,8 @@ function QualityFilters({
       <ToggleGroup
         type="multiple"
         variant="outline"
-        className="w-full flex-wrap sm:w-fit"
+        // Pills apart, not one joined bar: three long labels wrap on a phone.
+        className="w-full flex-wrap gap-1.5 shadow-none sm:w-fit"
         aria-labelledby="filter-quality-label"
         value={on}
         onValueChange={(values) => {
@@ -190,7 +192,13 @@ function QualityFilters({
         }}
       >
         {QUALITY_FILTERS.map(({ key, bound, label }) => (
-          <ToggleGroupItem key={key} value={key} className="flex-auto px-2 text-xs sm:px-3 sm:text-sm">
+          <ToggleGroupItem
+            key={key}
+            value={key}
+            className="flex-auto rounded-md px-2.5 text-xs data-[variant=outline]:border-l sm:px-3 sm:text-sm"
+          >
+            {/* Shown, not only coloured: a chosen filter has its tick. */}
+            {filters[key] !== null && <Check aria-hidden="true" />}
             {label(filters[key] ?? bound)}
           </ToggleGroupItem>
         ))}

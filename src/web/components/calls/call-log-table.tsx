@@ -288,19 +288,25 @@ const CELLS: Record<LogColumn, (view: CallView) => ReactNode> = {
   ),
   quality: ({ call }) => (
     <TableCell className="text-xs">
-      <QualityBrief call={call} />
+      <QualityBrief call={call} stacked />
     </TableCell>
   ),
   cost: ({ call }) => <TableCell className="text-right tabular-nums">{formatMoney(call.cost)}</TableCell>,
 };
 
 /** The log's compact quality: what stands out, the full sentence for screen readers and as a title. */
-function QualityBrief({ call }: { call: Call }) {
-  const { text, description } = qualityBriefText(call.qualityBrief);
+function QualityBrief({ call, stacked = false }: { call: Call; stacked?: boolean }) {
+  const { text, parts, description } = qualityBriefText(call.qualityBrief);
   return (
     <span data-testid="quality-brief">
-      <span aria-hidden="true" title={description} className="whitespace-nowrap tabular-nums">
-        {text}
+      <span aria-hidden="true" title={description} className="tabular-nums">
+        {stacked
+          ? parts.map((part) => (
+              <span key={part} className="block whitespace-nowrap">
+                {part}
+              </span>
+            ))
+          : text}
       </span>
       <span className="sr-only">{description}</span>
     </span>

@@ -174,6 +174,9 @@ export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptP
             className="max-h-80 overflow-y-auto rounded-md border bg-muted/40 p-2"
             aria-label="Transcript"
             data-testid="synced-transcript"
+            // Without a recording its lines are not buttons one can tab to: the box itself takes
+            // the focus, so keyboard users can scroll it.
+            tabIndex={src && !failed ? undefined : 0}
           >
             {timed.estimated && src && (
               <p className="px-2 pb-1 text-muted-foreground text-xs">
@@ -208,7 +211,8 @@ export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptP
                       >
                         {line.speaker}
                       </span>
-                      {src && (
+                      {/* Known times show without a recording too: the marks' moments read against them. */}
+                      {(src || !timed.estimated) && (
                         <span className="text-muted-foreground text-xs tabular-nums">
                           {formatClock(line.start)}
                         </span>

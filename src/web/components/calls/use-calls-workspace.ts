@@ -63,9 +63,18 @@ export function useCallsWorkspace(source: CallSource, search: SearchMode): Calls
     setAttentionWanted(true);
   }, [view, setView, focusAttention]);
   useEffect(() => {
-    if (!attentionWanted || view !== 'calls' || !attentionRef.current) return;
-    setAttentionWanted(false);
-    focusAttention();
+    if (!attentionWanted || view !== 'calls') return;
+    // The calls tab mounts its content a frame after it is chosen: wait for the panel (a second at most).
+    let frame = 0;
+    let tries = 0;
+    const focusWhenShown = () => {
+      if (attentionRef.current || tries++ > 60) {
+        setAttentionWanted(false);
+        focusAttention();
+      } else frame = requestAnimationFrame(focusWhenShown);
+    };
+    focusWhenShown();
+    return () => cancelAnimationFrame(frame);
   }, [attentionWanted, view, focusAttention]);
 
   return {

@@ -70,7 +70,7 @@ export function QualityDistributionCard({ summary }: { summary: QualitySummary }
               </h4>
               <ul className="grid gap-1.5" data-testid={id}>
                 {distributionRows(metric, summary.distribution[metric]).map((row) => (
-                  <li key={row.label} className="grid grid-cols-[5.5rem_1fr_auto] items-center gap-2 text-sm">
+                  <li key={row.label} className="grid grid-cols-[6.5rem_1fr_auto] items-center gap-2 text-sm">
                     <span className="truncate">{row.label}</span>
                     <span className="h-3 overflow-hidden rounded-sm bg-muted" aria-hidden="true">
                       <span

@@ -12,6 +12,7 @@ describe('the call log’s quality column', () => {
       }),
     ).toEqual({
       text: 'p90 4.5 s · 1 interruption · dead air 6.0 s',
+      parts: ['p90 4.5 s', '1 interruption', 'dead air 6.0 s'],
       description:
         'Slow answers (p90) 4.5 s, the caller interrupted 1 time, longest dead air 6.0 s (segment timing)',
     });
@@ -37,6 +38,6 @@ describe('the call log’s quality column', () => {
         deadAirLongestMs: null,
       }).text,
     ).toBe('Order only');
-    expect(qualityBriefText(null)).toEqual({ text: '—', description: 'Not measured' });
+    expect(qualityBriefText(null)).toEqual({ text: '—', parts: ['—'], description: 'Not measured' });
   });
 });

@@ -8,14 +8,20 @@ import { NO_FIGURE, PRECISION_TEXTS, formatMs, formatTimes } from './quality-for
 
 export interface QualityBriefText {
   text: string;
+  /** The same, one part per line where the column is narrow. */
+  parts: string[];
   description: string;
 }
 
 export function qualityBriefText(brief: CallQualityBrief | null | undefined): QualityBriefText {
-  if (!brief) return { text: NO_FIGURE, description: 'Not measured' };
+  if (!brief) return { text: NO_FIGURE, parts: [NO_FIGURE], description: 'Not measured' };
   const timing = PRECISION_TEXTS[brief.precision].label.toLowerCase();
   if (brief.precision === 'approx')
-    return { text: 'Order only', description: `${PRECISION_TEXTS.approx.label}: no timing to measure` };
+    return {
+      text: 'Order only',
+      parts: ['Order only'],
+      description: `${PRECISION_TEXTS.approx.label}: no timing to measure`,
+    };
   const short: string[] = [];
   const full: string[] = [];
   if (brief.responseLatencyP90Ms !== null) {
@@ -30,10 +36,12 @@ export function qualityBriefText(brief: CallQualityBrief | null | undefined): Qu
     short.push(`dead air ${formatMs(brief.deadAirLongestMs)}`);
     full.push(`longest dead air ${formatMs(brief.deadAirLongestMs)}`);
   }
-  if (short.length === 0) return { text: NO_FIGURE, description: `Nothing to measure (${timing})` };
+  if (short.length === 0)
+    return { text: NO_FIGURE, parts: [NO_FIGURE], description: `Nothing to measure (${timing})` };
   const sentence = full.join(', ');
   return {
     text: short.join(' · '),
+    parts: short,
     description: `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)} (${timing})`,
   };
 }

@@ -110,7 +110,7 @@ export function buildQualityCards(summary: Pick<QualitySummary, 'current' | 'pre
 export const TREND_WORDS: Record<QualityTrend, string> = {
   better: 'better than the previous period',
   worse: 'worse than the previous period',
-  same: 'the same as the previous period',
+  same: 'from the previous period',
   neutral: 'against the previous period',
   none: 'no earlier calls to compare with',
 };

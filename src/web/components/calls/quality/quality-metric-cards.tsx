@@ -44,9 +44,9 @@ function QualityCardView({ card }: { card: QualityCard }) {
   return (
     <Card className="h-full gap-2 py-4" data-testid={`quality-card-${card.metric}`}>
       <CardContent className="flex h-full flex-col gap-2 px-4">
-        <div className="flex items-center justify-between gap-2">
-          <h3 className="truncate font-medium text-muted-foreground text-sm">{card.title}</h3>
-          <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+        <div className="flex items-start justify-between gap-2">
+          <h3 className="min-w-0 break-words font-medium text-muted-foreground text-sm">{card.title}</h3>
+          <Icon className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
         </div>
         <p className="flex flex-wrap items-baseline gap-x-2">
           <span className="font-bold text-2xl tabular-nums" data-testid="quality-median">

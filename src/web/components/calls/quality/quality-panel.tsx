@@ -91,7 +91,8 @@ function PeriodNote({ summary }: { summary: QualitySummary }) {
       {formatCount(current.calls)} {current.calls === 1 ? 'call' : 'calls'} measured,{' '}
       {rangeLabel(current.from, current.to)}
       <br />
-      compared with {rangeLabel(previous.from, previous.to)} ({formatCount(previous.calls)})
+      compared with {rangeLabel(previous.from, previous.to)}: {formatCount(previous.calls)}{' '}
+      {previous.calls === 1 ? 'call' : 'calls'}
     </p>
   );
 }

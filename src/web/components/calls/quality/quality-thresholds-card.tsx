@@ -168,7 +168,7 @@ function ThresholdsForm({
                 </p>
               ) : (
                 <p id={`${id}-rule`} className="text-muted-foreground text-xs">
-                  {on ? spec.rule(text.trim() || '…') : 'Off: no call is flagged for this.'}{' '}
+                  {on ? `${spec.rule(text.trim() || '…')}.` : 'Off: no call is flagged for this.'}{' '}
                   {defaultHint(field, saved.defaults)}.
                 </p>
               )}
