@@ -40,8 +40,17 @@ if ! pg_up; then
   for _ in $(seq 1 30); do pg_up && break; sleep 1; done
 fi
 
+# PostgreSQL backups (npm run backup, issue 40) and their tests need pg_dump and pg_restore, which
+# Debian ships in postgresql-client (a dependency of the server package, but a server elsewhere
+# leaves it out).
+if ! command -v pg_dump >/dev/null 2>&1 || ! command -v pg_restore >/dev/null 2>&1; then
+  need_root "pg_dump (PostgreSQL's client tools)" "postgresql-client"
+  echo "ensure-services: installing Debian's postgresql-client"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-client >/dev/null
+fi
+
 if ! psql -h 127.0.0.1 -U postgres -d test -c 'select 1' >/dev/null 2>&1; then
   psql -h 127.0.0.1 -U postgres -d postgres -c 'create database test' >/dev/null 2>&1 ||
     runuser -u postgres -- psql -c 'create database test' >/dev/null
 fi
-echo "ensure-services: chromium and postgresql ready"
+echo "ensure-services: chromium, postgresql and pg_dump ready"

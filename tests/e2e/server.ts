@@ -84,7 +84,7 @@ async function main() {
   });
   await app.listen({ port: config.port, host: config.host });
   const notifications = createNotifications(deps, (error) => console.error('outbox:', error));
-  backgroundJobs(deps, { notifications, log: app.log, except: ['housekeeping'] }).start();
+  backgroundJobs(deps, { notifications, log: app.log, except: ['housekeeping', 'backup'] }).start();
   console.log(`e2e server ready on ${BASE_URL}`);
 }
 
