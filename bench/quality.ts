@@ -54,7 +54,23 @@ function spread(metric: string, i: number): number {
 
 /** A year of the big client's daily quality rollups: each day's calls over ~40 values per metric. */
 async function fillRollups(deps: AppDeps, callsPerDay: number, today: string): Promise<number> {
-  const rows: { client_id: string; day: string; metric: string; value: number; call_count: number }[] = [];
+  const rows: {
+    client_id: string;
+    day: string;
+    metric: string;
+    histogram_json: string;
+    call_count: number;
+  }[] = [];
+  const row = (day: string, metric: string, counts: Map<number, number>) => {
+    const pairs = [...counts.entries()].sort(([a], [b]) => a - b);
+    rows.push({
+      client_id: BIG_CLIENT_ID,
+      day,
+      metric,
+      histogram_json: JSON.stringify(pairs),
+      call_count: pairs.reduce((n, [, c]) => n + c, 0),
+    });
+  };
   for (let d = 0; d < 365; d++) {
     const day = shiftDate(today, -d);
     for (const metric of QUALITY_METRICS) {
@@ -63,17 +79,10 @@ async function fillRollups(deps: AppDeps, callsPerDay: number, today: string): P
         const value = gridValue(metric, spread(metric, d * 40 + i));
         counts.set(value, (counts.get(value) ?? 0) + Math.ceil(callsPerDay / 40));
       }
-      for (const [value, call_count] of counts)
-        rows.push({ client_id: BIG_CLIENT_ID, day, metric, value, call_count });
+      row(day, metric, counts);
     }
     for (const precision of TIMING_PRECISIONS)
-      rows.push({
-        client_id: BIG_CLIENT_ID,
-        day,
-        metric: precisionMetric(precision),
-        value: 0,
-        call_count: Math.round(callsPerDay / 4),
-      });
+      row(day, precisionMetric(precision), new Map([[0, Math.round(callsPerDay / 4)]]));
   }
   for (let i = 0; i < rows.length; i += 500)
     await deps.db

@@ -509,4 +509,14 @@ describe(`conversation quality (${TEST_DB})`, () => {
       moments: [],
     });
   });
+
+  it('keeps every count when writers of the same client and day run at once', async () => {
+    const { client, cookie } = await createSignedInClient(t);
+    const batch = (tag: string) =>
+      Array.from({ length: 30 }, (_, i) => timedCall(HAND_COMPUTED, { providerCallId: `${tag}-${i}` }));
+    await Promise.all(['a', 'b', 'c', 'd'].map((tag) => storeCalls(t.deps, client, batch(tag))));
+    const summary = await get(cookie, '/api/client/quality/summary?dateRange=7d');
+    expect(summary.body.current.calls).toBe(120);
+    expect(summary.body.current.metrics.deadAirLongestMs).toEqual({ median: 6000, p90: 6000, calls: 120 });
+  });
 });

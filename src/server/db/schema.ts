@@ -508,12 +508,14 @@ export interface Database {
   client_quality: ClientQualityTable;
 }
 
-/** 029_conversation_quality: calls per client, local day, metric and value (quality/grid.ts). */
+/** 029_conversation_quality: per client, local day and metric, calls per value (quality/quality-rollups.ts). */
 export interface QualityRollupsDailyTable {
   client_id: string;
   day: string;
   metric: string;
-  value: number;
+  /** JSON array of [grid value, calls], ascending by value. */
+  histogram_json: string;
+  /** The calls the histogram counts. */
   call_count: number;
 }
 

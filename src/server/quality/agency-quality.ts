@@ -5,7 +5,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { type Histogram, addToHistogram, histogramCalls, histogramPercentile } from './histogram';
+import { type Histogram, histogramCalls, histogramPercentile } from './histogram';
+import { readHistograms } from './quality-rollups';
 
 export interface ClientQualityFigures {
   /** Median over the calls of each call's median response time (ms); null: none measured. */
@@ -22,21 +23,9 @@ async function histogramsByClient(
   to: string,
 ): Promise<Map<string, Histogram>> {
   const out = new Map<string, Histogram>();
-  if (clientIds !== null && clientIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('quality_rollups_daily')
-    .select(['client_id', 'value'])
-    .select((eb) => eb.fn.sum<number>('call_count').as('calls'))
-    .where('metric', '=', metric)
-    .where('day', '>=', from)
-    .where('day', '<=', to)
-    .$if(clientIds !== null, (q) => q.where('client_id', 'in', clientIds ?? []))
-    .groupBy(['client_id', 'value'])
-    .execute();
-  for (const r of rows) {
-    const histogram = out.get(r.client_id) ?? new Map<number, number>();
-    addToHistogram(histogram, Number(r.value), Number(r.calls));
-    out.set(r.client_id, histogram);
+  for (const [clientId, byMetric] of await readHistograms(db, clientIds, from, to, [metric])) {
+    const histogram = byMetric.get(metric);
+    if (histogram) out.set(clientId, histogram);
   }
   return out;
 }

@@ -1,58 +1,126 @@
 /**
- * The quality rollups (quality_rollups_daily): per client and local day, how many calls had each
- * grid value of each metric, plus calls per precision (`precision.<name>`, value 0). Kept exact in
- * the transaction of every write to `calls`, from RollupDeltas (calls/write/rollups.ts), which
- * decides which calls count (not proxies, not unconfirmed) and their local day.
+ * The quality rollups (quality_rollups_daily): per client, local day and metric, a histogram of
+ * the calls' grid values (quality/grid.ts), plus calls per precision (`precision.<name>`, one value
+ * 0). One row per day and metric, so a month's summary reads ~330 rows whatever the calls.
+ *
+ * Kept exact in the transaction of every write to `calls`, from RollupDeltas (calls/write/
+ * rollups.ts), which decides which calls count (not proxies, not unconfirmed) and their local
+ * day. A histogram cannot be added to in SQL on both databases, so a write reads the rows it
+ * touches and writes them back merged: the rows are created first (insert … on conflict do
+ * nothing), then locked in key order (PostgreSQL `for update`; SQLite has one writer), so two
+ * writers never lose each other's counts nor deadlock.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { QUALITY_METRICS } from '../../contract/quality';
 import type { Database } from '../db/schema';
+import { isPostgres } from '../db/dialect';
 import { localDate } from '../time/time-zones';
 import { storedQuality } from './call-quality';
 import { gridValue, metricValues } from './grid';
+import { type Histogram, addToHistogram } from './histogram';
 
 const SEP = '\u0000';
 
 export const precisionMetric = (precision: string) => `precision.${precision}`;
 
-/** Collects ± contributions and writes one upsert per touched row, in key order (no deadlocks). */
+/** A stored histogram; an unreadable one counts nothing (never a 500). */
+export function parseHistogram(json: string): Histogram {
+  const histogram: Histogram = new Map();
+  try {
+    const pairs: unknown = JSON.parse(json);
+    if (!Array.isArray(pairs)) return histogram;
+    for (const pair of pairs)
+      if (Array.isArray(pair) && typeof pair[0] === 'number' && typeof pair[1] === 'number')
+        addToHistogram(histogram, pair[0], pair[1]);
+  } catch {
+    // Counted as empty.
+  }
+  return histogram;
+}
+
+function histogramJson(histogram: Histogram): { json: string; calls: number } {
+  const pairs = [...histogram.entries()].filter(([, n]) => n > 0).sort(([a], [b]) => a - b);
+  return { json: JSON.stringify(pairs), calls: pairs.reduce((sum, [, n]) => sum + n, 0) };
+}
+
+/** Collects ± contributions per (client, day, metric) and merges them into the stored rows. */
 export class QualityRollupDeltas {
-  private readonly counts = new Map<string, number>();
+  private readonly deltas = new Map<string, Histogram>();
 
   add(clientId: string, localDay: string, qualityJson: string | null, sign: 1 | -1): void {
     const quality = storedQuality(qualityJson);
     if (!quality) return;
-    const key = (metric: string, value: number) =>
-      `${clientId}${SEP}${localDay}${SEP}${metric}${SEP}${value}`;
-    const bump = (k: string) => this.counts.set(k, (this.counts.get(k) ?? 0) + sign);
-    bump(key(precisionMetric(quality.precision), 0));
+    const bump = (metric: string, value: number) => {
+      const key = `${clientId}${SEP}${localDay}${SEP}${metric}`;
+      const histogram = this.deltas.get(key) ?? new Map<number, number>();
+      addToHistogram(histogram, value, sign);
+      this.deltas.set(key, histogram);
+    };
+    bump(precisionMetric(quality.precision), 0);
     const values = metricValues(quality);
     for (const metric of QUALITY_METRICS) {
       const value = values[metric];
-      if (value !== null) bump(key(metric, gridValue(metric, value)));
+      if (value !== null) bump(metric, gridValue(metric, value));
     }
   }
 
   async apply(db: Kysely<Database>): Promise<void> {
-    const rows = [...this.counts.entries()]
-      .filter(([, n]) => n !== 0)
+    const changed = [...this.deltas.entries()]
+      .filter(([, h]) => [...h.values()].some((n) => n !== 0))
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([key, n]) => {
-        const [client_id = '', day = '', metric = '', value = '0'] = key.split(SEP);
-        return { client_id, day, metric, value: Number(value), call_count: n };
+      .map(([key, delta]) => {
+        const [client_id = '', day = '', metric = ''] = key.split(SEP);
+        return { client_id, day, metric, delta };
       });
-    this.counts.clear();
-    for (let i = 0; i < rows.length; i += 200) {
-      await db
-        .insertInto('quality_rollups_daily')
-        .values(rows.slice(i, i + 200))
-        .onConflict((oc) =>
-          oc.columns(['client_id', 'day', 'metric', 'value']).doUpdateSet({
-            call_count: sql<number>`quality_rollups_daily.call_count + excluded.call_count`,
-          }),
-        )
-        .execute();
-    }
+    this.deltas.clear();
+    for (let i = 0; i < changed.length; i += 200) await mergeRows(db, changed.slice(i, i + 200));
+  }
+}
+
+type Change = { client_id: string; day: string; metric: string; delta: Histogram };
+
+async function mergeRows(db: Kysely<Database>, rows: Change[]): Promise<void> {
+  await db
+    .insertInto('quality_rollups_daily')
+    .values(
+      rows.map(({ client_id, day, metric }) => ({
+        client_id,
+        day,
+        metric,
+        histogram_json: '[]',
+        call_count: 0,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['client_id', 'day', 'metric']).doNothing())
+    .execute();
+  let stored = db
+    .selectFrom('quality_rollups_daily')
+    .select(['client_id', 'day', 'metric', 'histogram_json'])
+    .where((eb) =>
+      eb.or(
+        rows.map((r) =>
+          eb.and([eb('client_id', '=', r.client_id), eb('day', '=', r.day), eb('metric', '=', r.metric)]),
+        ),
+      ),
+    )
+    .orderBy('client_id')
+    .orderBy('day')
+    .orderBy('metric');
+  if (isPostgres(db)) stored = stored.forUpdate();
+  const current = new Map(
+    (await stored.execute()).map((r) => [`${r.client_id}${SEP}${r.day}${SEP}${r.metric}`, r.histogram_json]),
+  );
+  for (const r of rows) {
+    const histogram = parseHistogram(current.get(`${r.client_id}${SEP}${r.day}${SEP}${r.metric}`) ?? '[]');
+    for (const [value, n] of r.delta) addToHistogram(histogram, value, n);
+    const { json, calls } = histogramJson(histogram);
+    await db
+      .updateTable('quality_rollups_daily')
+      .set({ histogram_json: json, call_count: calls })
+      .where('client_id', '=', r.client_id)
+      .where('day', '=', r.day)
+      .where('metric', '=', r.metric)
+      .execute();
   }
 }
 
@@ -82,4 +150,32 @@ export async function rebuildQualityRollups(
     await deltas.apply(db);
     after = page[page.length - 1]?.id ?? after;
   }
+}
+
+/** Each metric's histogram over local days from–to, per client (null: every client). */
+export async function readHistograms(
+  db: Kysely<Database>,
+  clientIds: string[] | null,
+  from: string,
+  to: string,
+  metrics?: string[],
+): Promise<Map<string, Map<string, Histogram>>> {
+  const out = new Map<string, Map<string, Histogram>>();
+  if (clientIds !== null && clientIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('quality_rollups_daily')
+    .select(['client_id', 'metric', 'histogram_json'])
+    .where('day', '>=', from)
+    .where('day', '<=', to)
+    .$if(clientIds !== null, (q) => q.where('client_id', 'in', clientIds ?? []))
+    .$if(metrics !== undefined, (q) => q.where('metric', 'in', metrics ?? []))
+    .execute();
+  for (const r of rows) {
+    const byMetric = out.get(r.client_id) ?? new Map<string, Histogram>();
+    const histogram = byMetric.get(r.metric) ?? new Map<number, number>();
+    for (const [value, n] of parseHistogram(r.histogram_json)) addToHistogram(histogram, value, n);
+    byMetric.set(r.metric, histogram);
+    out.set(r.client_id, byMetric);
+  }
+  return out;
 }

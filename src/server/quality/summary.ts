@@ -22,8 +22,8 @@ import type { Database } from '../db/schema';
 import { localDate, shiftDate, startOfLocalDay } from '../time/time-zones';
 import { storedQuality } from './call-quality';
 import { shownValue } from './grid';
-import { type Histogram, addToHistogram, histogramCalls, histogramPercentile } from './histogram';
-import { precisionMetric } from './quality-rollups';
+import { type Histogram, histogramCalls, histogramPercentile } from './histogram';
+import { precisionMetric, readHistograms } from './quality-rollups';
 
 /** Worst calls listed per metric. */
 export const WORST_PER_METRIC = 5;
@@ -132,24 +132,9 @@ export async function qualitySummary(
   now: number,
 ): Promise<QualitySummary> {
   const [current, previous] = periodsOf(query, now, client.timezone);
-  const histogramsOf = async (days: Days): Promise<PeriodCounts> => {
-    const rows = await db
-      .selectFrom('quality_rollups_daily')
-      .select(['metric', 'value'])
-      .select((eb) => eb.fn.sum<number>('call_count').as('calls'))
-      .where('client_id', '=', client.id)
-      .where('day', '>=', days.from)
-      .where('day', '<=', days.to)
-      .groupBy(['metric', 'value'])
-      .execute();
-    const metrics = new Map<string, Histogram>();
-    for (const r of rows) {
-      const histogram = metrics.get(r.metric) ?? new Map<number, number>();
-      addToHistogram(histogram, Number(r.value), Number(r.calls));
-      metrics.set(r.metric, histogram);
-    }
-    return { metrics };
-  };
+  const histogramsOf = async (days: Days): Promise<PeriodCounts> => ({
+    metrics: (await readHistograms(db, [client.id], days.from, days.to)).get(client.id) ?? new Map(),
+  });
   const [now_, before, worst] = await Promise.all([
     histogramsOf(current),
     histogramsOf(previous),

@@ -2,8 +2,9 @@
  * Conversation quality (issue 39):
  * - `calls.quality_json`: the call's measured quality (contract/quality.ts CallQuality), and four
  *   of its figures as columns, which the log filters on and the worst-call lists sort by;
- * - `quality_rollups_daily`: per client and local day, how many calls had each value of each
- *   metric (values on a grid, quality/grid.ts), so a summary's medians read days, not calls;
+ * - `quality_rollups_daily`: per client, local day and metric, how many calls had each value (a
+ *   histogram over values on a grid, quality/grid.ts), so a summary's medians read a row per day
+ *   and metric, not calls;
  * - `client_outcomes.quality_thresholds_json`: the client's thresholds, classified with its
  *   outcomes (saving them re-classifies under a new version, as saving outcomes does);
  * - `client_quality`: where measuring a client's earlier calls stands (the backfill), one row per
@@ -38,9 +39,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
     .addColumn('day', 'text', (c) => c.notNull())
     .addColumn('metric', 'text', (c) => c.notNull())
-    .addColumn('value', 'integer', (c) => c.notNull())
+    .addColumn('histogram_json', 'text', (c) => c.notNull())
     .addColumn('call_count', 'integer', (c) => c.notNull())
-    .addPrimaryKeyConstraint('quality_rollups_daily_pk', ['client_id', 'day', 'metric', 'value'])
+    .addPrimaryKeyConstraint('quality_rollups_daily_pk', ['client_id', 'day', 'metric'])
     .execute();
 
   await db.schema.alterTable('client_outcomes').addColumn('quality_thresholds_json', 'text').execute();
