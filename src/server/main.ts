@@ -28,7 +28,8 @@ async function main(): Promise<void> {
   });
   const app = await buildApp(deps, {
     webDir: path.join(projectRoot, 'dist/web'),
-    logger: loggerOptions(config.logLevel),
+    // Through process.stdout, as console.log writes: the start-up lines come out in their order.
+    logger: { ...loggerOptions(config.logLevel), stream: process.stdout },
   });
   app.log.debug({ config: describeConfig(config) }, 'configuration');
   const notifications = createNotifications(deps, (error, message) =>
