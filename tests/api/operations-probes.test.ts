@@ -7,7 +7,7 @@
  * request and none for the probes.
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { type Server, type Socket, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -203,6 +203,23 @@ describe(`probes and metrics (${TEST_DB})`, () => {
       expect(text, name).toContain(`\n${name} `);
     // Route patterns only: no webhook token, no id from a URL.
     expect(text).not.toContain(client.webhook_token);
+
+    // The Grafana dashboard in docs/ reads only metrics this answer has.
+    const dashboard = readFileSync(
+      path.join(__dirname, '../../docs/grafana/callanalytics-operations.json'),
+      'utf8',
+    );
+    const read = new Set(
+      [...dashboard.matchAll(/\b((?:callanalytics|nodejs|process)_[a-z0-9_]+)/g)].map((m) =>
+        m[1].replace(/_(bucket|count|sum)$/, ''),
+      ),
+    );
+    expect(read.size).toBeGreaterThan(10);
+    const missing = [...read].filter((name) => !text.includes(`# TYPE ${name} `));
+    // The pool gauge exists on PostgreSQL only; the backup gauges are there, empty before a backup.
+    expect(
+      missing.filter((name) => TEST_DB === 'postgres' || name !== 'callanalytics_db_pool_connections'),
+    ).toEqual([]);
   });
 
   it('writes one log line per request, with its route, status, time and id, and none for the probes', async () => {
