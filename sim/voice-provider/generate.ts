@@ -316,25 +316,26 @@ export function hasCorrectedTranscript(call: BlandCallRecord): boolean {
 /**
  * The corrected transcript of a call, consistent with its post-call transcript: each line becomes
  * one segment per sentence (Bland splits so), labelled by who said it, timed in seconds from the
- * call's start. A line was logged (`created_at`) as it ended; it began as long before as its
- * words take to say (0.3 s a word), never before the previous line began. Lines close together
- * overlap, lines far apart leave silence, as calls do.
+ * call's start. Lines take as long as their words (0.3 s a word, plus a breath) and follow each
+ * other as a well-behaved agent talks: 0.4–1.8 s between them, now and then a caller's
+ * "mm-hm"-short overlap (under the 300 ms an interruption needs). Drawn from the call's id, so a
+ * call always answers the same; slow answers, dead air and interruptions are what a test sets up
+ * itself (state.correctedAnswers), so the default calls put nothing in Needs attention.
  */
 export function correctedSegments(call: BlandCallRecord): BlandCorrectedSegment[] {
-  const startMs = Date.parse(call.started_at ?? call.created_at);
   const segments: BlandCorrectedSegment[] = [];
-  let previousStart = 0;
+  let seed = 0;
+  for (const char of call.call_id) seed = (seed * 31 + char.charCodeAt(0)) % 1_000_003;
+  const draw = () => {
+    seed = (seed * 48271) % 2_147_483_647 || 1;
+    return seed / 2_147_483_647;
+  };
+  let from = 400 + Math.round(draw() * 800);
   for (const [i, line] of spokenLines(call).entries()) {
-    const logged = Date.parse(line.created_at);
-    const endMs = Math.max(0, (Number.isFinite(logged) ? logged : startMs) - startMs);
     const sentences = line.text.trim().split(/(?<=[.?!])\s+/);
-    const words = sentences.map((sentence) => sentence.split(/\s+/).length);
-    const total = words.reduce((a, b) => a + b, 0);
-    let from = Math.min(endMs, Math.max(previousStart + 100, endMs - total * 300 - 200));
-    previousStart = from;
     const agent = line.user !== 'user';
     for (const [j, sentence] of sentences.entries()) {
-      const to = j === sentences.length - 1 ? endMs : from + ((endMs - from) * words[j]) / total;
+      const to = from + sentence.split(/\s+/).length * 300 + 200;
       segments.push({
         start: seconds3(from),
         end: seconds3(to),
@@ -343,8 +344,9 @@ export function correctedSegments(call: BlandCallRecord): BlandCorrectedSegment[
         speaker_label: agent ? 'assistant' : 'user',
         confidence: Math.round((0.55 + ((i * 7 + j * 3) % 40) / 100) * 1000) / 1000,
       });
-      from = to;
+      from = j === sentences.length - 1 ? to : to + 150;
     }
+    from += draw() < 0.1 ? -Math.round(draw() * 250) : 400 + Math.round(draw() * 1400);
   }
   return segments;
 }
