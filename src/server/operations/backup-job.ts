@@ -43,7 +43,7 @@ export function backupJob(
       if (claimed === null) return; // the first start: from the next scheduled time on
       running = true;
       try {
-        log.info(`scheduled backup (${schedule}): ${(await runBackup()).trim()}`);
+        log.info(`scheduled backup (${schedule}): ${(await runBackup()).trim().replace(/\s*\n\s*/g, ' ')}`);
       } catch (error) {
         log.error({ err: error }, `scheduled backup (${schedule}) failed`);
       } finally {
