@@ -437,9 +437,17 @@ export const CALL_LOG_COLUMNS = [
   'pathway',
   'created',
   'outcome',
+  'quality',
   'cost',
 ] as const;
 export type CallLogColumn = (typeof CALL_LOG_COLUMNS)[number];
+/**
+ * What a person who never chose sees (a stored null): every column but conversation quality
+ * (issue 39), which a busy table leaves to the Quality tab until someone asks for it.
+ */
+export const DEFAULT_CALL_LOG_COLUMNS: readonly CallLogColumn[] = CALL_LOG_COLUMNS.filter(
+  (c) => c !== 'quality',
+);
 
 /**
  * GET/PUT /api/client/preferences and /api/admin/preferences: what the signed-in person chose for

@@ -38,34 +38,11 @@ export const COLUMN_LABELS: Record<LogColumn, string> = {
 
 const preferencesKey = (url: string) => ['preferences', url] as const;
 
-/** Where this browser keeps the quality column's choice, per place the other columns are kept. */
-const qualityChoiceKey = (source: CallSource) => `call-log-quality:${source.preferencesUrl ?? source.key}`;
-
-function readQualityChoice(key: string): boolean {
-  try {
-    return window.localStorage.getItem(key) === 'shown';
-  } catch {
-    // Storage refused (a private window's policy): the default, off.
-    return false;
-  }
-}
-
-function writeQualityChoice(key: string, shown: boolean): void {
-  try {
-    if (shown) window.localStorage.setItem(key, 'shown');
-    else window.localStorage.removeItem(key);
-  } catch {
-    // Kept for the visit only.
-  }
-}
-
 /** The visible columns, in the log's order, and how to change them. */
 export function useCallLogColumns(source: CallSource) {
   const url = source.preferencesUrl;
   const queryClient = useQueryClient();
   const [local, setLocal] = useState<UiPreferences['callLogColumns']>(null);
-  const qualityKey = qualityChoiceKey(source);
-  const [qualityShown, setQualityShown] = useState(() => readQualityChoice(qualityKey));
   const stored = useQuery({
     queryKey: preferencesKey(url ?? ''),
     queryFn: () => getJson<UiPreferences>(url ?? ''),
@@ -81,13 +58,11 @@ export function useCallLogColumns(source: CallSource) {
     },
   });
   const chosen = (url ? stored.data?.callLogColumns : local) ?? null;
-  const visible = visibleColumns(chosen, qualityShown);
+  const visible = visibleColumns(chosen);
   const setVisible = (columns: LogColumn[]) => {
     const value = storedColumns(columns);
     if (url) save.mutate({ callLogColumns: value });
     else setLocal(value);
-    setQualityShown(columns.includes('quality'));
-    writeQualityChoice(qualityKey, columns.includes('quality'));
   };
   return { visible, setVisible };
 }
