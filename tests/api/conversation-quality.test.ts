@@ -325,7 +325,7 @@ describe(`conversation quality (${TEST_DB})`, () => {
     expect(all.body.pagination.total).toBe(2);
     const deadAir = await get(cookie, '/api/client/calls?minDeadAirMs=5000');
     expect(deadAir.body.calls.map((c: { providerCallId: string }) => c.providerCallId)).toEqual(['slow']);
-    expect(deadAir.body.pagination.total).toBe(1);
+    expect(deadAir.body.pagination).toEqual({ page: 1, limit: 10, total: 1, totalPages: 1 });
     const interrupted = await get(cookie, '/api/client/calls?minInterruptions=1&minLatencyP90Ms=500');
     expect(interrupted.body.calls).toHaveLength(1);
     expect((await get(cookie, '/api/client/calls?minDeadAirMs=-5')).status).toBe(400);
@@ -518,5 +518,25 @@ describe(`conversation quality (${TEST_DB})`, () => {
     const summary = await get(cookie, '/api/client/quality/summary?dateRange=7d');
     expect(summary.body.current.calls).toBe(120);
     expect(summary.body.current.metrics.deadAirLongestMs).toEqual({ median: 6000, p90: 6000, calls: 120 });
+  });
+
+  it('counts a quality-filtered log up to 1,000 and pages on past it', async () => {
+    const { client, cookie } = await createSignedInClient(t);
+    const calls = Array.from({ length: 1003 }, (_, i) =>
+      timedCall(HAND_COMPUTED, { providerCallId: `many-${i}`, createdAt: NOW - HOUR - i * 1000 }),
+    );
+    for (let i = 0; i < calls.length; i += 250) await storeCalls(t.deps, client, calls.slice(i, i + 250));
+    const first = await get(cookie, '/api/client/calls?minDeadAirMs=5000&limit=100');
+    expect(first.body.pagination).toEqual({
+      page: 1,
+      limit: 100,
+      total: 1000,
+      totalPages: 10,
+      totalIsLowerBound: true,
+    });
+    const past = await get(cookie, '/api/client/calls?minDeadAirMs=5000&limit=100&page=11');
+    expect(past.body.calls).toHaveLength(3);
+    // Newest first, as without the filter.
+    expect(first.body.calls[0].providerCallId).toBe('many-0');
   });
 });
