@@ -13,18 +13,27 @@ export function histogramCalls(histogram: Histogram | undefined): number {
   return calls;
 }
 
-/** Nearest-rank percentile (as per call: quality/measure.ts), null for no calls. */
-export function histogramPercentile(histogram: Histogram | undefined, q: number): number | null {
+/** Nearest-rank percentiles (as per call: quality/measure.ts) in one pass; null for no calls. */
+export function histogramPercentiles(
+  histogram: Histogram | undefined,
+  qs: readonly number[],
+): (number | null)[] {
   const values = [...(histogram ?? new Map<number, number>()).entries()]
     .filter(([, n]) => n > 0)
     .sort(([a], [b]) => a - b);
   const total = values.reduce((sum, [, n]) => sum + n, 0);
-  if (total === 0) return null;
-  const rank = Math.max(1, Math.ceil(q * total));
-  let seen = 0;
-  for (const [value, calls] of values) {
-    seen += calls;
-    if (seen >= rank) return value;
-  }
-  return values[values.length - 1]?.[0] ?? null;
+  return qs.map((q) => {
+    if (total === 0) return null;
+    const rank = Math.max(1, Math.ceil(q * total));
+    let seen = 0;
+    for (const [value, calls] of values) {
+      seen += calls;
+      if (seen >= rank) return value;
+    }
+    return values[values.length - 1]?.[0] ?? null;
+  });
+}
+
+export function histogramPercentile(histogram: Histogram | undefined, q: number): number | null {
+  return histogramPercentiles(histogram, [q])[0] ?? null;
 }

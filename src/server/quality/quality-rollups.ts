@@ -23,19 +23,19 @@ const SEP = '\u0000';
 
 export const precisionMetric = (precision: string) => `precision.${precision}`;
 
-/** A stored histogram; an unreadable one counts nothing (never a 500). */
-export function parseHistogram(json: string): Histogram {
-  const histogram: Histogram = new Map();
+/** Adds a stored histogram into `into`; an unreadable one adds nothing (never a 500). */
+export function addStoredHistogram(into: Histogram, json: string): Histogram {
+  let pairs: unknown;
   try {
-    const pairs: unknown = JSON.parse(json);
-    if (!Array.isArray(pairs)) return histogram;
-    for (const pair of pairs)
-      if (Array.isArray(pair) && typeof pair[0] === 'number' && typeof pair[1] === 'number')
-        addToHistogram(histogram, pair[0], pair[1]);
+    pairs = JSON.parse(json);
   } catch {
-    // Counted as empty.
+    return into;
   }
-  return histogram;
+  if (!Array.isArray(pairs)) return into;
+  for (const pair of pairs)
+    if (Array.isArray(pair) && typeof pair[0] === 'number' && typeof pair[1] === 'number')
+      into.set(pair[0], (into.get(pair[0]) ?? 0) + pair[1]);
+  return into;
 }
 
 function histogramJson(histogram: Histogram): { json: string; calls: number } {
@@ -111,7 +111,10 @@ async function mergeRows(db: Kysely<Database>, rows: Change[]): Promise<void> {
     (await stored.execute()).map((r) => [`${r.client_id}${SEP}${r.day}${SEP}${r.metric}`, r.histogram_json]),
   );
   for (const r of rows) {
-    const histogram = parseHistogram(current.get(`${r.client_id}${SEP}${r.day}${SEP}${r.metric}`) ?? '[]');
+    const histogram = addStoredHistogram(
+      new Map(),
+      current.get(`${r.client_id}${SEP}${r.day}${SEP}${r.metric}`) ?? '[]',
+    );
     for (const [value, n] of r.delta) addToHistogram(histogram, value, n);
     const { json, calls } = histogramJson(histogram);
     await db
@@ -172,9 +175,7 @@ export async function readHistograms(
     .execute();
   for (const r of rows) {
     const byMetric = out.get(r.client_id) ?? new Map<string, Histogram>();
-    const histogram = byMetric.get(r.metric) ?? new Map<number, number>();
-    for (const [value, n] of parseHistogram(r.histogram_json)) addToHistogram(histogram, value, n);
-    byMetric.set(r.metric, histogram);
+    byMetric.set(r.metric, addStoredHistogram(byMetric.get(r.metric) ?? new Map(), r.histogram_json));
     out.set(r.client_id, byMetric);
   }
   return out;

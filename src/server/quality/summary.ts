@@ -22,7 +22,7 @@ import type { Database } from '../db/schema';
 import { localDate, shiftDate, startOfLocalDay } from '../time/time-zones';
 import { storedQuality } from './call-quality';
 import { shownValue } from './grid';
-import { type Histogram, histogramCalls, histogramPercentile } from './histogram';
+import { type Histogram, histogramCalls, histogramPercentiles } from './histogram';
 import { precisionMetric, readHistograms } from './quality-rollups';
 
 /** Worst calls listed per metric. */
@@ -51,11 +51,10 @@ export function periodsOf(query: QualitySummaryQuery, now: number, timeZone: str
 }
 
 function figuresOf(metric: QualityMetric, histogram: Histogram | undefined): MetricFigures {
-  const at = (q: number) => {
-    const grid = histogramPercentile(histogram, q);
-    return grid === null ? null : shownValue(metric, grid);
-  };
-  return { median: at(0.5), p90: at(0.9), calls: histogramCalls(histogram) };
+  const [median = null, p90 = null] = histogramPercentiles(histogram, [0.5, 0.9]).map((grid) =>
+    grid === null ? null : shownValue(metric, grid),
+  );
+  return { median, p90, calls: histogramCalls(histogram) };
 }
 
 interface PeriodCounts {
