@@ -6,8 +6,8 @@
  *   bytes 8-11  the manifest's length, big-endian
  *   then        the manifest, JSON (readable with `head -c 4096 FILE`; a copy sits beside the
  *               file as FILE.json)
- *   then        the payload: the SQLite database file, or pg_dump's custom-format archive;
- *               with BACKUP_ENCRYPTION_KEY, that payload encrypted with AES-256-GCM under a key
+ *   then        the payload: the SQLite database file (gzipped: `payload.compression`), or
+ *               pg_dump's custom-format archive (compressed by pg_dump); with BACKUP_ENCRYPTION_KEY, that payload encrypted with AES-256-GCM under a key
  *               derived by scrypt from the passphrase and a random salt, followed by the 16-byte
  *               tag; the manifest is the cipher's associated data, so neither can be changed.
  * The manifest's sha256 is the plain payload's, checked at restore before anything is replaced.
@@ -24,6 +24,7 @@ import {
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Transform } from 'node:stream';
+import { createGunzip, createGzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 
 export const MAGIC = Buffer.from('CABACKUP', 'ascii');
@@ -42,7 +43,13 @@ export interface BackupManifest {
   createdAt: string;
   database: 'sqlite' | 'postgres';
   /** sqlite-file: the database file itself; pg_dump-custom: `pg_dump --format=custom`. */
-  payload: { kind: 'sqlite-file' | 'pg_dump-custom'; bytes: number; sha256: string };
+  /** `bytes` and `sha256` are the plain data's, before compression and encryption. */
+  payload: {
+    kind: 'sqlite-file' | 'pg_dump-custom';
+    bytes: number;
+    sha256: string;
+    compression?: 'gzip' | null;
+  };
   migrations: { applied: number; last: string | null; names: string[] };
   /** Rows at the backup's moment (the same snapshot as the copy): restore checks them. */
   rows: Record<string, number>;
@@ -99,12 +106,14 @@ export async function writeBackupFile(
     payloadKind: BackupManifest['payload']['kind'];
   },
   passphrase: string | null,
+  compress = false,
 ): Promise<{ manifest: BackupManifest; bytes: number }> {
   const { payloadKind, ...rest } = manifest;
   const payload = {
     kind: payloadKind,
     bytes: (await stat(payloadFile)).size,
     sha256: await sha256OfFile(payloadFile),
+    compression: compress ? ('gzip' as const) : null,
   };
   let encryption: BackupManifest['encryption'] = null;
   let key: Buffer | null = null;
@@ -138,17 +147,20 @@ export async function writeBackupFile(
   });
   await written;
   out.write(head);
+  // Level 1: most of the gain (a database file shrinks several times) for little CPU.
+  const squeeze = () => (compress ? [createGzip({ level: 1 })] : []);
   if (key && encryption) {
     const cipher = createCipheriv('aes-256-gcm', key, Buffer.from(encryption.iv, 'base64'));
     cipher.setAAD(json);
-    await pipeline(
+    await pipeline([
       createReadStream(payloadFile),
+      ...squeeze(),
       cipher,
       appendAtEnd(() => cipher.getAuthTag()),
       out,
-    );
+    ]);
   } else {
-    await pipeline(createReadStream(payloadFile), out);
+    await pipeline([createReadStream(payloadFile), ...squeeze(), out]);
   }
   // Durable before it is named a backup (the caller renames it).
   const handle = await open(target, 'r');
@@ -237,6 +249,7 @@ export async function extractPayload(
   if (manifest.encryption && !passphrase)
     throw new BackupError('This backup is encrypted: set BACKUP_ENCRYPTION_KEY to the key it was made with');
   const out = createWriteStream(target, { flags: 'wx', mode: 0o600 });
+  const unsqueeze = () => (manifest.payload.compression === 'gzip' ? [createGunzip()] : []);
   if (manifest.encryption && passphrase) {
     const { salt, iv, N, r, p } = manifest.encryption;
     const end = size - TAG_BYTES - 1;
@@ -253,7 +266,13 @@ export async function extractPayload(
     decipher.setAAD(json);
     decipher.setAuthTag(tag);
     try {
-      await pipeline(createReadStream(file, { start: payloadOffset, end }), decipher, measure, out);
+      await pipeline([
+        createReadStream(file, { start: payloadOffset, end }),
+        decipher,
+        ...unsqueeze(),
+        measure,
+        out,
+      ]);
     } catch {
       // GCM's check fails at the end: a wrong key and a changed file look alike.
       throw new BackupError(
@@ -261,7 +280,13 @@ export async function extractPayload(
       );
     }
   } else {
-    await pipeline(createReadStream(file, { start: payloadOffset }), measure, out);
+    try {
+      await pipeline([createReadStream(file, { start: payloadOffset }), ...unsqueeze(), measure, out]);
+    } catch (error) {
+      if (String((error as NodeJS.ErrnoException).code ?? '').startsWith('Z_'))
+        throw new BackupError(`${file} is damaged: its data does not decompress`);
+      throw error;
+    }
   }
   if (bytes !== manifest.payload.bytes)
     throw new BackupError(

@@ -13,6 +13,7 @@
 import { spawn } from 'node:child_process';
 import { constants, existsSync, readFileSync } from 'node:fs';
 import { access, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
@@ -107,6 +108,8 @@ export async function createBackup(config: Config, options: BackupOptions = {}):
         ...(copy.tool ? { tool: copy.tool } : {}),
       },
       config.operations.backupEncryptionKey,
+      // pg_dump's custom format is compressed already; a SQLite file is not.
+      database === 'sqlite',
     );
     await rm(payload, { force: true });
     await rename(partial, target);
@@ -297,10 +300,20 @@ export async function prune(dir: string, keep: number): Promise<string[]> {
   return old;
 }
 
+/** nice(1)'s usual "background job" level. */
+const BACKUP_NICENESS = 10;
+
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** `npm run backup`: one line on success (where, how big, how long), one line on failure. */
 export async function runBackupCommand(config: Config): Promise<number> {
+  // Below the server on a shared machine: the copy, the encryption and pg_dump (a child, which
+  // inherits it) yield the CPU to requests.
+  try {
+    setPriority(BACKUP_NICENESS);
+  } catch {
+    // Not allowed here (some containers): the backup runs at normal priority.
+  }
   try {
     const result = await createBackup(config);
     const { manifest } = result;
