@@ -29,20 +29,23 @@ import { BIG_CLIENT_ID, createDataset } from './dataset';
 import { outboxFairnessRows } from './outbox-fairness';
 import { pageLoadRows } from './page-load';
 import { previewLoadRows } from './preview-load';
+import { operationsRows } from './operations';
 import { privacyRows } from './privacy';
 import { qualityRows } from './quality';
 import { teamsRows } from './teams';
 
 const quick = process.argv.includes('--quick');
 /** `--teams`: issue 36's figures alone (bench/teams.ts) on the full data set, printed, RESULTS.md left as it is. */
-/** `--privacy`: issue 38's figures alone (bench/privacy.ts), the same way; `--quality` issue 39's (bench/quality.ts). */
+/** `--privacy`: issue 38's figures alone (bench/privacy.ts), the same way; `--quality` issue 39's (bench/quality.ts); `--operations` issue 40's (bench/operations.ts). */
 const scenario = process.argv.includes('--teams')
   ? 'teams'
   : process.argv.includes('--privacy')
     ? 'privacy'
     : process.argv.includes('--quality')
       ? 'quality'
-      : 'all';
+      : process.argv.includes('--operations')
+        ? 'operations'
+        : 'all';
 const size = {
   calls: Number(process.env.BENCH_CALLS ?? (quick ? 500_000 : 10_000_000)),
   clients: Number(process.env.BENCH_CLIENTS ?? (quick ? 200 : 1_000)),
@@ -599,8 +602,10 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cap-bench-'));
   let database: Db;
   let dropDatabase = async () => {};
+  let databaseUrl: string | undefined;
   if (dialect === 'postgres') {
     const scratch = await createScratchDatabase(PG_URL, 'bench_run');
+    databaseUrl = scratch.url;
     database = openDb({ databaseUrl: scratch.url, dataDir, poolSize: 10 });
     dropDatabase = scratch.drop;
   } else {
@@ -647,7 +652,13 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
         ? await privacyRows(deps)
         : scenario === 'quality'
           ? await qualityRows(deps, base, headers, { requests: timeRequests, sql: timeSql })
-          : await measureEverything({ dialect, deps, base, headers, now, sim, webDir })),
+          : scenario === 'operations'
+            ? await operationsRows(deps, base, {
+                DATA_DIR: dataDir,
+                APP_SECRET: 'bench-secret-0123456789',
+                ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+              })
+            : await measureEverything({ dialect, deps, base, headers, now, sim, webDir })),
   );
 
   await app.close();
@@ -699,7 +710,7 @@ async function main() {
           );
     return;
   }
-  if (scenario === 'teams' || scenario === 'privacy' || scenario === 'quality') {
+  if (scenario === 'teams' || scenario === 'privacy' || scenario === 'quality' || scenario === 'operations') {
     for (const dialect of ['sqlite', 'postgres'] as const)
       if (!which || which === dialect)
         for (const r of await benchDialect(dialect, null))
