@@ -4,7 +4,8 @@
  *   `npm run migrate` started together on a fresh database apply each migration exactly once.
  * - Scheduled backups: two instances on one database run the job at the same moment and exactly
  *   one takes the backup; the first start only records the schedule; a time missed while down
- *   is taken once at the next start; BACKUP_KEEP keeps the newest.
+ *   is taken once at the next start; a backup still running holds the next one back until it
+ *   ends; BACKUP_KEEP keeps the newest.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -129,6 +130,29 @@ describe(`scheduled backups (${TEST_DB})`, () => {
       expect(backups).toHaveLength(2);
       await both();
       expect(backups).toHaveLength(2);
+
+      // A backup still running at the next scheduled time holds that one back until it ends,
+      // on either instance; then it is taken once.
+      let finish = () => {};
+      const slow = backupJob(t.deps, log, async () => {
+        backups.push(`slow@${clock}`);
+        await new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+        return 'Backup written';
+      });
+      if (!slow) throw new Error('BACKUP_SCHEDULE is set: the job exists');
+      clock = local(14, 3, 0) + 10_000;
+      const running = slow.run();
+      while (backups.length < 3) await new Promise((r) => setTimeout(r, 5));
+      clock = local(15, 3, 0) + 5_000; // the next day's time, the slow one still running
+      await both();
+      expect(backups).toHaveLength(3);
+      finish();
+      await running;
+      await both();
+      expect(backups).toHaveLength(4);
+      expect(backups[3]).toMatch(/^[ab]@/);
     } finally {
       await second.close();
     }

@@ -1,8 +1,8 @@
 /**
  * Scheduled backups (issue 40): BACKUP_SCHEDULE in cron syntax (server time), BACKUP_KEEP kept.
  * Every instance runs this job; the scheduled time is claimed in the database (backup-state.ts)
- * so exactly one instance takes each backup, and a time missed while every instance was down is
- * taken once at the next start. The backup itself runs as `cli backup` in a child process: the
+ * so exactly one instance takes each backup, never beside another (a lease while it runs), and a
+ * time missed while every instance was down is taken once at the next start. The backup itself runs as `cli backup` in a child process: the
  * same command an operator runs, and none of its work (a SQLite copy, the row counts) holds this
  * process's event loop. The first start only records the latest scheduled time: the first
  * backup is the next one.
@@ -13,10 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { Cron } from 'croner';
 import type { AppDeps } from '../context';
 import type { Job } from '../http/jobs';
-import { claimSlot, claimedSlot } from './backup-state';
+import { claimSlot, claimedSlot, releaseSlotLease } from './backup-state';
 
 /** How often the job looks at the clock: a backup starts within this of its time. */
 export const BACKUP_CHECK_MS = 30_000;
+/** The longest a scheduled backup holds the others back if its process dies meanwhile. */
+export const BACKUP_LEASE_MS = 24 * 60 * 60 * 1000;
 
 export type RunBackup = () => Promise<string>;
 
@@ -39,8 +41,10 @@ export function backupJob(
       if (slot === undefined) return;
       const claimed = await claimedSlot(deps.db);
       if (claimed !== null && slot <= claimed) return;
-      if (!(await claimSlot(deps.db, slot))) return; // another instance took it
-      if (claimed === null) return; // the first start: from the next scheduled time on
+      // The first start only records the schedule (no lease): from the next scheduled time on.
+      const lease = claimed === null ? 0 : BACKUP_LEASE_MS;
+      if (!(await claimSlot(deps.db, slot, deps.now(), lease))) return; // another instance took it, or one runs
+      if (claimed === null) return;
       running = true;
       try {
         log.info(`scheduled backup (${schedule}): ${(await runBackup()).trim().replace(/\s*\n\s*/g, ' ')}`);
@@ -48,6 +52,9 @@ export function backupJob(
         log.error({ err: error }, `scheduled backup (${schedule}) failed`);
       } finally {
         running = false;
+        await releaseSlotLease(deps.db).catch((error: unknown) =>
+          log.error({ err: error }, 'scheduled backup: its lease was not given back (it ends by itself)'),
+        );
       }
     },
   };
