@@ -197,6 +197,9 @@ describe('loadConfig', () => {
       /BACKUP_SCHEDULE must be cron/,
     );
     expect(() => loadConfig({ DATA_DIR: tmp(), METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), PORT: '5000', METRICS_PORT: '5000' })).toThrow(
+      /METRICS_PORT must differ from PORT/,
+    );
     expect(() => loadConfig({ DATA_DIR: tmp(), BACKUP_ENCRYPTION_KEY: 'short' })).toThrow(
       /BACKUP_ENCRYPTION_KEY must be/,
     );

@@ -383,6 +383,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     );
   }
   if (e.DKIM_PRIVATE_KEY) checkDkimKey(e.DKIM_PRIVATE_KEY);
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === port) {
+    throw new ConfigError('Invalid configuration: METRICS_PORT must differ from PORT');
+  }
   if (e.ADMIN_USERNAME && !e.ADMIN_PASSWORD) {
     throw new ConfigError('Invalid configuration: ADMIN_PASSWORD must be set when ADMIN_USERNAME is set');
   }
