@@ -60,7 +60,7 @@ export function backupJob(
   };
 }
 
-/** `cli backup` as a child of this process, with its environment (the same configuration). */
+/** `cli backup` as a child of this process. */
 export function spawnBackupCommand(): Promise<string> {
   const here = fileURLToPath(import.meta.url);
   // Bundled, this code is in dist/server/main.js beside cli.js; from source (tsx), in operations/.
@@ -70,7 +70,8 @@ export function spawnBackupCommand(): Promise<string> {
     : path.join(path.dirname(here), 'cli.js');
   const args = [...(fromSource ? ['--import', 'tsx'] : []), entry, 'backup'];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // It inherits this process's environment: the same configuration, read by its own config.ts.
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => {
       out += String(d);

@@ -187,7 +187,10 @@ function hasTable(sqlite: SQLite.Database, name: string): boolean {
   );
 }
 
-/** libpq's environment for a URL: the password stays out of the process list. */
+/**
+ * libpq's environment for a URL: the password stays out of the process list. The rest of the
+ * child's environment is this process's (PATH, locale), passed through, not read as configuration.
+ */
 export function pgEnvironment(databaseUrl: string): { url: string; env: NodeJS.ProcessEnv } {
   const url = new URL(databaseUrl);
   const password = decodeURIComponent(url.password);
