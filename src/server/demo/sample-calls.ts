@@ -259,10 +259,10 @@ function timedLines(lines: Line[], createdAt: number, seed: string): NormalizedT
     const roll = rng();
     const next =
       role === 'user'
-        ? roll < 0.06
-          ? 3200 + rng() * 3500 // a slow answer, or dead air
+        ? roll < 0.015
+          ? 3200 + rng() * 3500 // a slow answer, or dead air: now and then, as a good agent
           : 600 + rng() * 1200
-        : roll < 0.08
+        : roll < 0.05
           ? -(350 + rng() * 700) // the caller cuts in
           : 300 + rng() * 900;
     at = Math.max(start + 200, Math.round(end + next));

@@ -37,7 +37,7 @@ export const AttentionPanel = forwardRef<HTMLDivElement, AttentionPanelProps>(fu
       data-testid="attention-panel"
       aria-labelledby="attention-title"
     >
-      <CardHeader className="flex flex-row items-center justify-between gap-2">
+      <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
         <CardTitle id="attention-title" className="text-lg">
           Needs attention
           {query.data && query.data.total > 0 && (
