@@ -330,7 +330,9 @@ export function correctedSegments(call: BlandCallRecord): BlandCorrectedSegment[
     seed = (seed * 48271) % 2_147_483_647 || 1;
     return seed / 2_147_483_647;
   };
-  let from = 400 + Math.round(draw() * 800);
+  // The agent greets at once, as the post-call lines' first clock time says (the player marks the
+  // line spoken from 0:00).
+  let from = 0;
   for (const [i, line] of spokenLines(call).entries()) {
     const sentences = line.text.trim().split(/(?<=[.?!])\s+/);
     const agent = line.user !== 'user';
