@@ -196,13 +196,6 @@ export const QUALITY_RULE_FIELDS = [
   'quality.turns',
 ] as const;
 
-/** Call log filters on quality: each a lower bound, so "p90 ≥ 3.5 s" or "dead air ≥ 5 s". */
-export const QUALITY_FILTER_FIELDS = {
-  minLatencyP90Ms: 'responseLatencyP90Ms',
-  minInterruptions: 'interruptionsCaller',
-  minDeadAirMs: 'deadAirLongestMs',
-} as const;
-
 /** GET/PUT …/quality/thresholds: the thresholds, and how far re-classifying under them got. */
 export const QualityThresholdsState = z.object({
   thresholds: QualityThresholds,
