@@ -35,17 +35,15 @@ import { qualityRows } from './quality';
 import { teamsRows } from './teams';
 
 const quick = process.argv.includes('--quick');
-/** `--teams`: issue 36's figures alone (bench/teams.ts) on the full data set, printed, RESULTS.md left as it is. */
-/** `--privacy`: issue 38's figures alone (bench/privacy.ts), the same way; `--quality` issue 39's (bench/quality.ts); `--operations` issue 40's (bench/operations.ts). */
-const scenario = process.argv.includes('--teams')
-  ? 'teams'
-  : process.argv.includes('--privacy')
-    ? 'privacy'
-    : process.argv.includes('--quality')
-      ? 'quality'
-      : process.argv.includes('--operations')
-        ? 'operations'
-        : 'all';
+/**
+ * One scenario alone, printed, RESULTS.md left as it is: `--teams` (issue 36, bench/teams.ts),
+ * `--privacy` (38), `--quality` (39), `--operations` (40); `--reads` the read figures of the main
+ * run, `--writes` its webhook ingestion and sync, `--page-load` the browser's throttled page loads
+ * (SQLite only). The main run (no flag) measures reads, page loads and writes and writes RESULTS.md.
+ */
+const SCENARIOS = ['teams', 'privacy', 'quality', 'operations', 'reads', 'writes', 'page-load'] as const;
+type Scenario = (typeof SCENARIOS)[number] | 'all';
+const scenario: Scenario = SCENARIOS.find((s) => process.argv.includes(`--${s}`)) ?? 'all';
 const size = {
   calls: Number(process.env.BENCH_CALLS ?? (quick ? 500_000 : 10_000_000)),
   clients: Number(process.env.BENCH_CLIENTS ?? (quick ? 200 : 1_000)),
@@ -465,18 +463,9 @@ function windowOf(now: number): string {
   return `startDate=${new Date(from60).toISOString()}&endDate=${new Date(now).toISOString()}&status=all`;
 }
 
-/** Every figure of DESIGN §9 on one database, with the server and data set already up. */
-async function measureEverything({
-  dialect,
-  deps,
-  base,
-  headers,
-  now,
-  sim,
-  webDir,
-}: BenchContext): Promise<Row[]> {
+/** The read figures of DESIGN §9 on one database, with the server and data set already up. */
+async function readRows({ deps, base, headers, now }: BenchContext): Promise<Row[]> {
   const rows: Row[] = [];
-  let start: number;
   const hello = await helloWorld();
   rows.push({ what: 'baseline: Fastify hello-world p95', value: ms(hello.p95), target: '-', ok: null });
   const point = await timeSql(() =>
@@ -484,7 +473,7 @@ async function measureEverything({
   );
   rows.push({ what: 'baseline: raw SQL point query p95', value: ms(point.p95), target: '-', ok: null });
   const from60 = now - 60 * 86_400_000;
-  start = performance.now();
+  const start = performance.now();
   const naive = await sql<{
     n: number;
   }>`select count(*) as n, sum(duration_seconds) as s from calls where client_id = ${BIG_CLIENT_ID} and created_at > ${from60}`.execute(
@@ -525,11 +514,12 @@ async function measureEverything({
   rows.push(...(await agencyConsoleRows(deps, base, size.clients)));
   rows.push(...(await previewLoadRows(deps, base)));
   rows.push(...(await teamsRows(deps, base, headers, window, { requests: timeRequests, sql: timeSql })));
+  return rows;
+}
 
-  // A page load is the same on either database: measured once, on SQLite, into the Browser section.
-  if (dialect === 'sqlite' && webDir)
-    pageRows.push(...(await pageLoadRows(base, 'bench-0@bench.invalid', 'bench-password')));
-
+/** Webhook ingestion beside a bare Fastify POST, live streams under load, and a 10,000-call sync. */
+async function writeRows({ dialect, deps, base, headers, sim }: BenchContext): Promise<Row[]> {
+  const rows: Row[] = [];
   // Webhook ingestion: 50 concurrent senders for 5 s across 50 clients, 10% repeated deliveries.
   const tokens = (
     await deps.db
@@ -584,7 +574,7 @@ async function measureEverything({
     .set({ bland_api_key_enc: deps.secrets.encrypt(key) })
     .where('id', '=', BIG_CLIENT_ID)
     .execute();
-  start = performance.now();
+  const start = performance.now();
   const syncRes = await fetch(`${base}/api/client/calls/sync`, { method: 'POST', headers });
   const syncBody = await syncRes.json();
   const syncSeconds = (performance.now() - start) / 1000;
@@ -604,7 +594,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
   let dropDatabase = async () => {};
   let databaseUrl: string | undefined;
   if (dialect === 'postgres') {
-    const scratch = await createScratchDatabase(PG_URL, 'bench_run');
+    // BENCH_PG_NAME lets two benches share the server without dropping each other's database.
+    const scratch = await createScratchDatabase(PG_URL, process.env.BENCH_PG_NAME ?? 'bench_run');
     databaseUrl = scratch.url;
     database = openDb({ databaseUrl: scratch.url, dataDir, poolSize: 10 });
     dropDatabase = scratch.drop;
@@ -645,21 +636,29 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
   const cookie = String(login.headers.get('set-cookie')).split(';')[0];
   const headers = { cookie };
 
-  rows.push(
-    ...(scenario === 'teams'
-      ? await teamsRows(deps, base, headers, windowOf(now), { requests: timeRequests, sql: timeSql })
-      : scenario === 'privacy'
-        ? await privacyRows(deps)
-        : scenario === 'quality'
-          ? await qualityRows(deps, base, headers, { requests: timeRequests, sql: timeSql })
-          : scenario === 'operations'
-            ? await operationsRows(deps, base, {
-                DATA_DIR: dataDir,
-                APP_SECRET: 'bench-secret-0123456789',
-                ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-              })
-            : await measureEverything({ dialect, deps, base, headers, now, sim, webDir })),
-  );
+  const context: BenchContext = { dialect, deps, base, headers, now, sim, webDir };
+  // A page load is the same on either database: measured once, on SQLite, into the Browser section.
+  const pageLoads = async () => {
+    if (dialect === 'sqlite' && webDir)
+      pageRows.push(...(await pageLoadRows(base, 'bench-0@bench.invalid', 'bench-password')));
+    return [];
+  };
+  const measure: Record<Scenario, () => Promise<Row[]>> = {
+    teams: () => teamsRows(deps, base, headers, windowOf(now), { requests: timeRequests, sql: timeSql }),
+    privacy: () => privacyRows(deps),
+    quality: () => qualityRows(deps, base, headers, { requests: timeRequests, sql: timeSql }),
+    operations: () =>
+      operationsRows(deps, base, {
+        DATA_DIR: dataDir,
+        APP_SECRET: 'bench-secret-0123456789',
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      }),
+    reads: () => readRows(context),
+    writes: () => writeRows(context),
+    'page-load': pageLoads,
+    all: async () => [...(await readRows(context)), ...(await pageLoads()), ...(await writeRows(context))],
+  };
+  rows.push(...(await measure[scenario]()));
 
   await app.close();
   await close();
@@ -710,10 +709,11 @@ async function main() {
           );
     return;
   }
-  if (scenario === 'teams' || scenario === 'privacy' || scenario === 'quality' || scenario === 'operations') {
+  if (scenario !== 'all') {
+    const webDir = scenario === 'page-load' && buildBrowser(true) ? path.resolve('dist/web') : null;
     for (const dialect of ['sqlite', 'postgres'] as const)
-      if (!which || which === dialect)
-        for (const r of await benchDialect(dialect, null))
+      if ((!which || which === dialect) && (scenario !== 'page-load' || dialect === 'sqlite'))
+        for (const r of [...(await benchDialect(dialect, webDir)), ...pageRows])
           console.log(
             `[${dialect}] ${r.what} | ${r.value} | ${r.target} | ${r.ok === null ? '' : r.ok ? 'ok' : 'MISSED'}`,
           );
