@@ -120,6 +120,47 @@ export type CallSort = (typeof CALL_SORTS)[number];
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
+/**
+ * Where a call log page ended, for the next one (issue 41): the sort and order it was read in, the
+ * last row's sort value (a number; for `relevance` its rank) and id. Sent as opaque base64url.
+ */
+export interface LogCursor {
+  sort: CallSort;
+  order: SortOrder;
+  value: number;
+  id: string;
+}
+
+export function encodeLogCursor(cursor: LogCursor): string {
+  const json = JSON.stringify([cursor.sort, cursor.order, cursor.value, cursor.id]);
+  return btoa(String.fromCharCode(...new TextEncoder().encode(json)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+export function decodeLogCursor(text: string): LogCursor | null {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) return null;
+  try {
+    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+    const parsed: unknown = JSON.parse(
+      new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))),
+    );
+    if (!Array.isArray(parsed) || parsed.length !== 4) return null;
+    const [sort, order, value, id] = parsed;
+    if (
+      !(CALL_SORTS as readonly unknown[]).includes(sort) ||
+      !(SORT_ORDERS as readonly unknown[]).includes(order)
+    )
+      return null;
+    if (typeof value !== 'number' || !Number.isFinite(value) || typeof id !== 'string' || id.length > 200)
+      return null;
+    return { sort, order, value, id };
+  } catch {
+    return null;
+  }
+}
+
 /** The longest custom range (`from`..`to`): a year, leap day included. */
 export const MAX_CUSTOM_RANGE_DAYS = 366;
 export const CUSTOM_RANGE_MESSAGES = {
@@ -208,6 +249,28 @@ export const CallsQuery = z
     ...callFilterFields,
     page: positiveInt(1_000_000).optional().default('1'),
     limit: positiveInt(100).optional().default(String(PAGE_SIZE)),
+    /**
+     * Issue 41: the page after the one whose `pagination.nextAfter` this is (keyset, no OFFSET);
+     * `page` then only numbers it. Required past the first 1,000 calls of a search or a
+     * quality filter, whose count stops there.
+     */
+    after: z
+      .string()
+      .trim()
+      .max(400)
+      .optional()
+      .transform((v, ctx) => {
+        if (!v) return undefined;
+        const cursor = decodeLogCursor(v);
+        if (!cursor) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'Invalid cursor: use pagination.nextAfter as it was given',
+          });
+          return z.NEVER;
+        }
+        return cursor;
+      }),
   })
   .superRefine((q, ctx) => checkCustomRange(q, ctx));
 export type CallsQuery = z.output<typeof CallsQuery>;

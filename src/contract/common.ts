@@ -81,6 +81,11 @@ export const Pagination = z.object({
    * the bound and there are more; the browser says "of 10,000+". Absent: `total` is exact.
    */
   totalIsLowerBound: z.boolean().optional(),
+  /**
+   * The call log's keyset cursor (issue 41): pass it back as `after` for the page after this one.
+   * Opaque; set when a next page may exist. Pages past a bounded count are read only this way.
+   */
+  nextAfter: z.string().optional(),
 });
 export type Pagination = z.infer<typeof Pagination>;
 
