@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallQuality, QUALITY_ATTENTION } from '../../src/contract/quality';
 import type { IncomingCall } from '../../src/server/calls/write/calls-repository';
 import { runQualityBackfill } from '../../src/server/quality/backfill';
+import { histogramCalls } from '../../src/server/quality/histogram';
+import { periodHistograms } from '../../src/server/quality/settled-histograms';
 import type { NormalizedTranscriptEntry } from '../../src/server/providers/voice/types';
 import { localDate, shiftDate } from '../../src/server/time/time-zones';
 import { parseBlandCall, withCorrectedTranscript } from '../../src/server/providers/voice/bland-payload';
@@ -518,6 +520,58 @@ describe(`conversation quality (${TEST_DB})`, () => {
     const summary = await get(cookie, '/api/client/quality/summary?dateRange=7d');
     expect(summary.body.current.calls).toBe(120);
     expect(summary.body.current.metrics.deadAirLongestMs).toEqual({ median: 6000, p90: 6000, calls: 120 });
+  });
+
+  it('keeps settled days merged and sees every change to them; reads recent days each time', async () => {
+    const { client, cookie } = await createSignedInClient(t);
+    // NOW is months before the machine's clock: every day of these periods is settled.
+    const callsOn = (tag: string, daysAgo: number) =>
+      timedCall(HAND_COMPUTED, { providerCallId: tag, createdAt: NOW - daysAgo * 24 * HOUR });
+    await storeCalls(t.deps, client, [callsOn('s-1', 2), callsOn('s-2', 3)]);
+    const calls = async () =>
+      (await get(cookie, '/api/client/quality/summary?dateRange=7d')).body.current.calls;
+    expect(await calls()).toBe(2);
+    // A rollup changed behind the app's back is not seen: the merged days are kept...
+    const tamper = (histogram_json: string) =>
+      t.deps.db
+        .updateTable('quality_rollups_daily')
+        .set({ histogram_json })
+        .where('client_id', '=', client.id)
+        .where('metric', '=', 'precision.segment')
+        .execute();
+    await tamper('[[0,50]]');
+    expect(await calls()).toBe(2);
+    await tamper('[[0,1]]');
+    // ...and any write to a settled day bumps the client's version in its transaction.
+    await storeCalls(t.deps, client, [callsOn('s-3', 4)]);
+    const { version } = await t.deps.db
+      .selectFrom('quality_rollup_versions')
+      .select('version')
+      .where('client_id', '=', client.id)
+      .executeTakeFirstOrThrow();
+    expect(version).toBeGreaterThanOrEqual(2);
+    expect(await calls()).toBe(3);
+
+    // Days of the machine's last two are read each time, with no version bump.
+    const realNow = Date.now();
+    const realToday = localDate(realNow, 'UTC');
+    const period = { from: shiftDate(realToday, -9), to: realToday };
+    const countOf = async () =>
+      histogramCalls((await periodHistograms(t.deps.db, client.id, [period]))[0]?.get('precision.segment'));
+    await storeCalls(t.deps, client, [
+      timedCall(HAND_COMPUTED, { providerCallId: 'r-1', createdAt: realNow - 1000 }),
+    ]);
+    expect(await countOf()).toBe(1);
+    await storeCalls(t.deps, client, [
+      timedCall(HAND_COMPUTED, { providerCallId: 'r-2', createdAt: realNow - 2000 }),
+    ]);
+    expect(await countOf()).toBe(2);
+    const after = await t.deps.db
+      .selectFrom('quality_rollup_versions')
+      .select('version')
+      .where('client_id', '=', client.id)
+      .executeTakeFirstOrThrow();
+    expect(after.version).toBe(version);
   });
 
   it('counts a quality-filtered log up to 1,000 and pages on past it', async () => {

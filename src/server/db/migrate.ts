@@ -34,6 +34,8 @@ import * as agencyBrand from './migrations/026_agency_brand';
 import * as activityLogOrder from './migrations/027_activity_log_order';
 import * as callerPrivacy from './migrations/028_caller_privacy';
 import * as conversationQuality from './migrations/029_conversation_quality';
+import * as callSearchNewestFirst from './migrations/030_call_search_newest_first';
+import * as qualityRollupVersions from './migrations/032_quality_rollup_versions';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -67,6 +69,8 @@ const migrations: Record<string, Migration> = {
   '027_activity_log_order': activityLogOrder,
   '028_caller_privacy': callerPrivacy,
   '029_conversation_quality': conversationQuality,
+  '030_call_search_newest_first': callSearchNewestFirst,
+  '032_quality_rollup_versions': qualityRollupVersions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

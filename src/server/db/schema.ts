@@ -506,6 +506,7 @@ export interface Database {
   erasure_requests: ErasureRequestsTable;
   quality_rollups_daily: QualityRollupsDailyTable;
   client_quality: ClientQualityTable;
+  quality_rollup_versions: QualityRollupVersionsTable;
 }
 
 /** 029_conversation_quality: per client, local day and metric, calls per value (quality/quality-rollups.ts). */
@@ -517,6 +518,12 @@ export interface QualityRollupsDailyTable {
   histogram_json: string;
   /** The calls the histogram counts. */
   call_count: number;
+}
+
+/** 032_quality_rollup_versions: bumped with any change to a settled day's quality rollups (quality/settled-histograms.ts). */
+export interface QualityRollupVersionsTable {
+  client_id: string;
+  version: number;
 }
 
 /** 029_conversation_quality: where measuring a client's earlier calls stands (quality/backfill.ts). */

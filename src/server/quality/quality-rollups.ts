@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import { QUALITY_METRICS } from '../../contract/quality';
 import type { Database } from '../db/schema';
 import { isPostgres } from '../db/dialect';
-import { localDate } from '../time/time-zones';
+import { localDate, shiftDate } from '../time/time-zones';
 import { storedQuality } from './call-quality';
 import { gridValue, metricValues } from './grid';
 import { type Histogram, addToHistogram } from './histogram';
@@ -22,6 +22,28 @@ import { type Histogram, addToHistogram } from './histogram';
 const SEP = '\u0000';
 
 export const precisionMetric = (precision: string) => `precision.${precision}`;
+
+/**
+ * Days before this one (UTC calendar) are settled: any change to a client's rollups of one of them
+ * bumps its `quality_rollup_versions` row in the same transaction, so summaries may keep those
+ * days merged (settled-histograms.ts). Calls land on today, so ordinary writes bump nothing.
+ */
+export function bumpingBefore(nowMs: number): string {
+  return shiftDate(localDate(nowMs, 'UTC'), -1);
+}
+
+async function bumpVersions(db: Kysely<Database>, clientIds: Iterable<string>): Promise<void> {
+  for (const client_id of clientIds)
+    await db
+      .insertInto('quality_rollup_versions')
+      .values({ client_id, version: 1 })
+      .onConflict((oc) =>
+        oc
+          .column('client_id')
+          .doUpdateSet((eb) => ({ version: eb('quality_rollup_versions.version', '+', 1) })),
+      )
+      .execute();
+}
 
 /** Adds a stored histogram into `into`; an unreadable one adds nothing (never a 500). */
 export function addStoredHistogram(into: Histogram, json: string): Histogram {
@@ -73,6 +95,8 @@ export class QualityRollupDeltas {
         return { client_id, day, metric, delta };
       });
     this.deltas.clear();
+    const settledBefore = bumpingBefore(Date.now());
+    await bumpVersions(db, new Set(changed.filter((c) => c.day < settledBefore).map((c) => c.client_id)));
     for (let i = 0; i < changed.length; i += 200) await mergeRows(db, changed.slice(i, i + 200));
   }
 }
@@ -134,6 +158,7 @@ export async function rebuildQualityRollups(
   timeZone: string,
 ): Promise<void> {
   await db.deleteFrom('quality_rollups_daily').where('client_id', '=', clientId).execute();
+  await bumpVersions(db, [clientId]);
   let after = '';
   for (;;) {
     const page = await db

@@ -23,7 +23,8 @@ import { localDate, shiftDate, startOfLocalDay } from '../time/time-zones';
 import { storedQuality } from './call-quality';
 import { shownValue } from './grid';
 import { type Histogram, histogramCalls, histogramPercentiles } from './histogram';
-import { precisionMetric, readHistograms } from './quality-rollups';
+import { precisionMetric } from './quality-rollups';
+import { periodHistograms } from './settled-histograms';
 
 /** Worst calls listed per metric. */
 export const WORST_PER_METRIC = 5;
@@ -131,12 +132,10 @@ export async function qualitySummary(
   now: number,
 ): Promise<QualitySummary> {
   const [current, previous] = periodsOf(query, now, client.timezone);
-  const histogramsOf = async (days: Days): Promise<PeriodCounts> => ({
-    metrics: (await readHistograms(db, [client.id], days.from, days.to)).get(client.id) ?? new Map(),
-  });
-  const [now_, before, worst] = await Promise.all([
-    histogramsOf(current),
-    histogramsOf(previous),
+  const [[now_, before], worst] = await Promise.all([
+    periodHistograms(db, client.id, [current, previous]).then((periods) =>
+      periods.map((metrics): PeriodCounts => ({ metrics })),
+    ),
     worstCalls(
       db,
       client.id,
