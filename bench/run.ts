@@ -170,6 +170,30 @@ async function liveStreamRows(deps: AppDeps, base: string, withoutStreams: numbe
   global.gc?.();
   const rssBefore = ownedMemory();
   const cookies: string[] = [];
+  // Since teams (issue 36) a client session signs in a user: the data set's clients get their account login.
+  await deps.db
+    .insertInto('client_users')
+    .values(
+      clients.map((c) => ({
+        id: `bench-user-${c.id}`,
+        client_id: c.id,
+        email: `${c.id}-login@bench.invalid`,
+        name: 'Bench',
+        password_hash: null,
+        role: 'owner' as const,
+        permissions: '[]',
+        status: 'active' as const,
+        is_account_login: 1,
+        invite_token_hash: null,
+        invite_expires_at: null,
+        invited_by: null,
+        created_at: deps.now(),
+        updated_at: deps.now(),
+        last_sign_in_at: null,
+      })),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .execute();
   for (const client of clients)
     for (let i = 0; i < 20; i++)
       cookies.push(`client_sid=${await deps.sessions.create('client', client.id)}`);
