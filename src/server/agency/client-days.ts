@@ -131,18 +131,14 @@ export class ClientDayDeltas {
       });
     this.days.clear();
     if (rows.length === 0) return;
-    await lockClientDays(db, [...new Set(rows.map((r) => r.clientId))]);
-    // Most changes fall on a day the client already has (housekeeping carries every client to the
-    // day after tomorrow): a batch of webhooks adds all of those in one statement. A client with
-    // several days in the batch, or a day it has no row for yet, goes one day at a time.
-    const daysOfClient = new Map<string, number>();
-    for (const r of rows) daysOfClient.set(r.clientId, (daysOfClient.get(r.clientId) ?? 0) + 1);
-    const single = rows.filter((r) => daysOfClient.get(r.clientId) === 1);
-    const present = await presentDays(db, single);
-    const together = new Set(single.filter((r) => present.has(dayKey(r))));
-    const alone = rows.filter((r) => !together.has(r));
-    await addToPresentDays(db, [...together]);
-    for (const { clientId, day, sums } of alone) await addToClientDay(db, clientId, day, sums);
+    const clientIds = [...new Set(rows.map((r) => r.clientId))];
+    await lockClientDays(db, clientIds);
+    // A fixed number of statements whatever the number of clients and days (issue 41: a sync's
+    // page spanning many days wrote them one at a time): the clients' first and last days, one
+    // update of every existing day from the earliest change on, one insert of the missing days.
+    const bounds = await dayBounds(db, clientIds, rows);
+    await addToExistingDays(db, rows);
+    await insertDayRows(db, missingDays(rows, bounds));
     await addToAgencyDays(db, rows);
   }
 }
@@ -153,53 +149,133 @@ interface DayChange {
   sums: DaySums;
 }
 
-const dayKey = (r: { clientId: string; day: string }) => `${r.clientId}${SEP}${r.day}`;
+/** A client's existing days: its first and last, and the running totals through its last. */
+interface DayBounds {
+  first: string;
+  last: string;
+  lastRunning: DaySums;
+}
 
-/** Which of these (client, day) rows exist. */
-async function presentDays(db: Kysely<Database>, changes: DayChange[]): Promise<Set<string>> {
-  if (changes.length === 0) return new Set();
+/** The day bounds of these clients (absent: no day yet); the last day's totals when a change lies past it. */
+async function dayBounds(
+  db: Kysely<Database>,
+  clientIds: string[],
+  changes: DayChange[],
+): Promise<Map<string, DayBounds>> {
   const found = await db
     .selectFrom('client_call_days')
-    .select(['client_id', 'day'])
-    .where('client_id', 'in', [...new Set(changes.map((r) => r.clientId))])
-    .where('day', 'in', [...new Set(changes.map((r) => r.day))])
+    .select('client_id')
+    .select((eb) => [eb.fn.min<string>('day').as('first'), eb.fn.max<string>('day').as('last')])
+    .where('client_id', 'in', clientIds)
+    .groupBy('client_id')
     .execute();
-  return new Set(found.map((r) => dayKey({ clientId: r.client_id, day: r.day })));
+  const bounds = new Map<string, DayBounds>(
+    found.map((r) => [r.client_id, { first: r.first, last: r.last, lastRunning: emptySums() }]),
+  );
+  const latest = new Map<string, string>();
+  for (const c of changes) if (c.day > (latest.get(c.clientId) ?? '')) latest.set(c.clientId, c.day);
+  const past = [...bounds.entries()].filter(([id, b]) => (latest.get(id) ?? '') > b.last);
+  if (past.length > 0) {
+    const lastRows = await db
+      .selectFrom('client_call_days')
+      .select(['client_id', ...Object.values(RUNNING)])
+      .where((eb) => eb.or(past.map(([id, b]) => eb.and([eb('client_id', '=', id), eb('day', '=', b.last)]))))
+      .execute();
+    for (const r of lastRows) bounds.get(r.client_id)!.lastRunning = sumsOf(r);
+  }
+  return bounds;
+}
+
+/** One past the last day any row can have: the open end of a client's last change. */
+const END_OF_DAYS = '9999-12-31';
+
+/**
+ * Adds the changes to the existing days, for many clients and days in one statement: each
+ * existing day from a client's earliest change on takes the sum of the changes up to it into its
+ * running totals, and its own day's change into its day sums. A client's changes cut its days
+ * into ranges ([a change's day, the next change's day)), so every row matches one VALUES tuple
+ * (an UPDATE … FROM applies only one of several matches).
+ */
+async function addToExistingDays(db: Kysely<Database>, changes: DayChange[]): Promise<void> {
+  const tuples: { clientId: string; from: string; to: string; running: DaySums; daily: DaySums }[] = [];
+  for (let i = 0; i < changes.length; i++) {
+    const c = changes[i];
+    const next = changes[i + 1];
+    const sameClient = i > 0 && changes[i - 1].clientId === c.clientId;
+    const running = sameClient ? plus(tuples[tuples.length - 1].running, c.sums) : c.sums;
+    tuples.push({
+      clientId: c.clientId,
+      from: c.day,
+      to: next?.clientId === c.clientId ? next.day : END_OF_DAYS,
+      running,
+      daily: c.sums,
+    });
+  }
+  // VALUES columns are column1… on both databases: client, from, to, then the running sums and
+  // the day's sums, each in KEYS order.
+  const runningOf = (k: (typeof KEYS)[number]) => sql.ref(`v.column${4 + KEYS.indexOf(k)}`);
+  const dailyOf = (k: (typeof KEYS)[number]) => sql.ref(`v.column${4 + KEYS.length + KEYS.indexOf(k)}`);
+  const sets = KEYS.flatMap((k) => [
+    sql`${sql.ref(RUNNING[k])} = ${sql.ref(RUNNING[k])} + ${runningOf(k)}`,
+    sql`${sql.ref(DAILY[k])} = ${sql.ref(DAILY[k])} + case when client_call_days.day = v.column2 then ${dailyOf(k)} else 0 end`,
+  ]);
+  for (let i = 0; i < tuples.length; i += 100) {
+    const values = tuples
+      .slice(i, i + 100)
+      .map(
+        (t) =>
+          sql`(${t.clientId}, ${t.from}, ${t.to}, ${sql.join([...KEYS.map((k) => big(t.running[k])), ...KEYS.map((k) => big(t.daily[k]))])})`,
+      );
+    await sql`update client_call_days set ${sql.join(sets)}
+      from (values ${sql.join(values)}) as v
+      where client_call_days.client_id = v.column1 and client_call_days.day >= v.column2
+        and client_call_days.day < v.column3`.execute(db);
+  }
 }
 
 /**
- * Adds each change to its existing day and to the running totals of that day and every later
- * one, for many clients in one statement. Each client appears once: a row that two changes
- * matched would take only one of them.
+ * The days to insert so each client's days stay dense and cover its changes: those before its
+ * first day (or all of them, for a client with none) and those after its last, each with its
+ * change and the running totals through it.
  */
-async function addToPresentDays(db: Kysely<Database>, changes: DayChange[]): Promise<void> {
-  // VALUES columns are column1… on both databases: client, day, then the sums in KEYS order.
-  const value = (k: (typeof KEYS)[number]) => sql.ref(`v.column${3 + KEYS.indexOf(k)}`);
-  const sets = KEYS.flatMap((k) => [
-    sql`${sql.ref(RUNNING[k])} = ${sql.ref(RUNNING[k])} + ${value(k)}`,
-    sql`${sql.ref(DAILY[k])} = ${sql.ref(DAILY[k])} + case when client_call_days.day = v.column2 then ${value(k)} else 0 end`,
-  ]);
-  for (let i = 0; i < changes.length; i += 200) {
-    const tuples = changes
-      .slice(i, i + 200)
-      .map(
-        ({ clientId, day, sums }) => sql`(${clientId}, ${day}, ${sql.join(KEYS.map((k) => big(sums[k])))})`,
-      );
-    await sql`update client_call_days set ${sql.join(sets)}
-      from (values ${sql.join(tuples)}) as v
-      where client_call_days.client_id = v.column1 and client_call_days.day >= v.column2`.execute(db);
+function missingDays(changes: DayChange[], bounds: Map<string, DayBounds>): DayRow[] {
+  const out: DayRow[] = [];
+  const byClient = new Map<string, DayChange[]>();
+  for (const c of changes) byClient.set(c.clientId, [...(byClient.get(c.clientId) ?? []), c]);
+  for (const [clientId, own] of byClient) {
+    const change = new Map(own.map((c) => [c.day, c.sums]));
+    const lo = own[0].day;
+    const hi = own[own.length - 1].day;
+    const b = bounds.get(clientId);
+    const fill = (from: string, to: string, base: DaySums) => {
+      let running = base;
+      // The changes before `from` count in its running totals too.
+      for (const c of own) if (c.day < from) running = plus(running, c.sums);
+      for (const day of daysBetween(from, to)) {
+        const daily = change.get(day) ?? emptySums();
+        running = plus(running, daily);
+        out.push({ day, clientId, daily, running });
+      }
+    };
+    if (!b) fill(lo, hi, emptySums());
+    else {
+      if (lo < b.first) fill(lo, shiftDate(b.first, -1), emptySums());
+      if (hi > b.last) fill(shiftDate(b.last, 1), hi, b.lastRunning);
+    }
   }
+  return out;
 }
 
 /**
  * On PostgreSQL, one writer at a time per client for its days: a day row inserted with the
  * running total before it must not miss a concurrent change to an earlier day. (SQLite's
- * transactions already run one at a time.)
+ * transactions already run one at a time.) All of a batch's clients in one statement, in id order.
  */
 async function lockClientDays(db: Kysely<Database>, clientIds: string[]): Promise<void> {
-  if (!isPostgres(db)) return;
-  for (const id of clientIds)
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`client_call_days:${id}`}, 0))`.execute(db);
+  if (!isPostgres(db) || clientIds.length === 0) return;
+  const keys = [...new Set(clientIds)].sort().map((id) => `client_call_days:${id}`);
+  await sql`select pg_advisory_xact_lock(hashtextextended(t.key, 0))
+    from unnest(cast(${keys} as text[])) with ordinality as t(key, n) order by t.n`.execute(db);
 }
 
 /** Days from `from` to `to`, both included (none when from > to). */
@@ -214,53 +290,6 @@ interface DayRow {
   clientId: string;
   daily: DaySums;
   running: DaySums;
-}
-
-/** Adds one day's change to a client: its day, and the running totals of it and every later day. */
-async function addToClientDay(
-  db: Kysely<Database>,
-  clientId: string,
-  day: string,
-  d: DaySums,
-): Promise<void> {
-  const prev = await db
-    .selectFrom('client_call_days')
-    .select(['day', ...Object.values(RUNNING)])
-    .where('client_id', '=', clientId)
-    .where('day', '<=', day)
-    .orderBy('day', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (prev?.day === day) return addToPresentDays(db, [{ clientId, day, sums: d }]);
-  // A new day: the later days' totals grow, then the day and the gaps around it are filled.
-  const set: Record<string, unknown> = {};
-  for (const k of KEYS) set[RUNNING[k]] = sql`${sql.ref(RUNNING[k])} + ${big(d[k])}`;
-  const later = await db
-    .updateTable('client_call_days')
-    .set(set)
-    .where('client_id', '=', clientId)
-    .where('day', '>', day)
-    .returning('day')
-    .execute();
-  const next = later.reduce<string | null>((min, r) => (min === null || r.day < min ? r.day : min), null);
-  const before = prev ? sumsOf(prev) : emptySums();
-  const after = plus(before, d);
-  const rows: DayRow[] = [
-    ...(prev ? daysBetween(shiftDate(prev.day, 1), shiftDate(day, -1)) : []).map((gap) => ({
-      day: gap,
-      clientId,
-      daily: emptySums(),
-      running: before,
-    })),
-    { day, clientId, daily: d, running: after },
-    ...(next ? daysBetween(shiftDate(day, 1), shiftDate(next, -1)) : []).map((gap) => ({
-      day: gap,
-      clientId,
-      daily: emptySums(),
-      running: after,
-    })),
-  ];
-  await insertDayRows(db, rows);
 }
 
 async function insertDayRows(db: Kysely<Database>, rows: DayRow[]): Promise<void> {

@@ -53,6 +53,12 @@ export function findClientByWebhookToken(
   return db.selectFrom('clients').selectAll().where('webhook_token', '=', token).executeTakeFirst();
 }
 
+/** The clients of these webhook tokens (the webhook route's lookups of one moment, read together). */
+export function findClientsByWebhookTokens(db: Kysely<Database>, tokens: string[]): Promise<ClientRow[]> {
+  if (tokens.length === 0) return Promise.resolve([]);
+  return db.selectFrom('clients').selectAll().where('webhook_token', 'in', tokens).execute();
+}
+
 export async function clientExists(db: Kysely<Database>, id: string): Promise<boolean> {
   return !!(await db.selectFrom('clients').select('id').where('id', '=', id).executeTakeFirst());
 }

@@ -10,7 +10,9 @@ import { badRequest, notFound, tooManyRequests, unauthorized } from '../../http/
 import { keepRawBody, rawBodyOf } from '../../http/raw-body';
 import { type DeliveryResult, createDeliveryProcessor } from './webhook-delivery';
 import { createWebhookRateLimit } from './webhook-rate-limit';
-import { clientExists, findClientByWebhookToken } from '../../clients/clients-repository';
+import { clientExists, findClientsByWebhookTokens } from '../../clients/clients-repository';
+import { createGroupCommit } from '../../http/group-commit';
+import type { ClientRow } from '../../db/schema';
 import type { DeliveryResult as DeliveryMetric } from '../../http/metrics';
 import { voiceOf } from '../../providers/voice/registry';
 
@@ -25,6 +27,19 @@ export default async function providerWebhookRoutes(fastify: FastifyInstance): P
   );
   app.addHook('onClose', () => rateLimit.close());
 
+  // The token lookups of deliveries that arrive together are one query (a query per delivery was
+  // a measured cost of ingestion, issue 41). Nothing is cached: each delivery's lookup is a read
+  // that starts after the delivery arrived, so a rotated or deleted token is refused at once, on
+  // every instance. Deliveries arriving while a read is in flight form the next read.
+  const lookups = createGroupCommit<string, ClientRow | undefined>(
+    async (tokens) => {
+      const rows = await findClientsByWebhookTokens(deps.db, [...new Set(tokens)]);
+      const byToken = new Map(rows.map((r) => [r.webhook_token, r]));
+      return tokens.map((t) => byToken.get(t));
+    },
+    { concurrency: deps.dialect === 'postgres' ? 2 : 1 },
+  );
+
   // The signature covers the exact bytes received, so keep them and parse the JSON ourselves.
   keepRawBody(app);
 
@@ -33,7 +48,7 @@ export default async function providerWebhookRoutes(fastify: FastifyInstance): P
   app.post('/api/webhooks/voice/:token', { schema }, async (request, reply) => {
     const { token } = request.params;
     // Looked up first: made-up URLs must not each leave a counter row behind.
-    const client = await findClientByWebhookToken(deps.db, token);
+    const client = await lookups.submit(token);
     if (!client) throw notFound('Unknown webhook URL');
     // Counted by platform and what became of it (GET /metrics, issue 40).
     const count = (metric: DeliveryMetric) => deps.metrics.delivery(voiceOf(deps.voices, client).id, metric);

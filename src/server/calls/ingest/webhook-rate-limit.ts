@@ -6,12 +6,13 @@
  */
 import type { AppDeps } from '../../context';
 import { startJob } from '../../http/jobs';
+import { createRateCounters } from '../../http/rate-counters';
 
 const WINDOW_MS = 60_000;
 const FLUSH_MS = 1_000;
 
 export function createWebhookRateLimit(
-  deps: Pick<AppDeps, 'rateCounters' | 'config'>,
+  deps: Pick<AppDeps, 'rateCounters' | 'config' | 'db' | 'now'>,
   onError: (error: unknown) => void,
 ) {
   const max = deps.config.webhookDeliveriesPerMinute;
@@ -19,13 +20,20 @@ export function createWebhookRateLimit(
   const shared = new Map<string, number>();
 
   async function flush(): Promise<void> {
-    const batch = [...pending];
+    // In key order, so two instances flushing the same URLs lock their rows in one order.
+    const batch = [...pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     pending.clear();
-    await Promise.all(
-      batch.map(async ([key, count]) => {
-        shared.set(key, await deps.rateCounters.hit(key, WINDOW_MS, count));
-      }),
-    );
+    // One transaction for the whole second: a commit per URL (an fsync each on SQLite, taking the
+    // one write lock the deliveries' own commits wait for) cost more than the deliveries' writes.
+    if (batch.length > 0) {
+      const totals = await deps.db.transaction().execute(async (trx) => {
+        const counters = createRateCounters(trx, deps.now);
+        const out: [string, number][] = [];
+        for (const [key, count] of batch) out.push([key, await counters.hit(key, WINDOW_MS, count)]);
+        return out;
+      });
+      for (const [key, total] of totals) shared.set(key, total);
+    }
     // Forget quiet URLs: the next delivery reads their count afresh.
     for (const key of shared.keys()) if (!batch.some(([k]) => k === key)) shared.delete(key);
   }
