@@ -10,7 +10,7 @@
  * nothing), then locked in key order (PostgreSQL `for update`; SQLite has one writer), so two
  * writers never lose each other's counts nor deadlock.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { QUALITY_METRICS } from '../../contract/quality';
 import type { Database } from '../db/schema';
 import { isPostgres } from '../db/dialect';
@@ -134,21 +134,20 @@ async function mergeRows(db: Kysely<Database>, rows: Change[]): Promise<void> {
   const current = new Map(
     (await stored.execute()).map((r) => [`${r.client_id}${SEP}${r.day}${SEP}${r.metric}`, r.histogram_json]),
   );
-  for (const r of rows) {
-    const histogram = addStoredHistogram(
-      new Map(),
-      current.get(`${r.client_id}${SEP}${r.day}${SEP}${r.metric}`) ?? '[]',
-    );
+  // Every merged row back in one statement (VALUES columns are column1… on both databases).
+  const merged = rows.map((r) => {
+    const key = `${r.client_id}${SEP}${r.day}${SEP}${r.metric}`;
+    const histogram = addStoredHistogram(new Map(), current.get(key) ?? '[]');
     for (const [value, n] of r.delta) addToHistogram(histogram, value, n);
     const { json, calls } = histogramJson(histogram);
-    await db
-      .updateTable('quality_rollups_daily')
-      .set({ histogram_json: json, call_count: calls })
-      .where('client_id', '=', r.client_id)
-      .where('day', '=', r.day)
-      .where('metric', '=', r.metric)
-      .execute();
-  }
+    return sql`(${r.client_id}, ${r.day}, ${r.metric}, ${json}, cast(${calls} as integer))`;
+  });
+  await sql`update quality_rollups_daily
+    set histogram_json = v.column4, call_count = v.column5
+    from (values ${sql.join(merged)}) as v
+    where quality_rollups_daily.client_id = v.column1
+      and quality_rollups_daily.day = v.column2
+      and quality_rollups_daily.metric = v.column3`.execute(db);
 }
 
 /** Local days moved (a new time zone): recount a client's quality rollups from its calls. */
