@@ -11,6 +11,8 @@ import { z } from 'zod';
 import { DemoStats } from '../../contract/calls';
 import { IdParam } from '../../contract/common';
 import { type CallsView, callsViewRoutes } from '../calls/read/calls-view-routes';
+import { dashboardRoutes } from '../dashboard/dashboard-routes';
+import { demoDashboard } from '../dashboard/views';
 import { sendRecording } from '../calls/read/recording-routes';
 import { createCallsRepository } from '../calls/write/calls-repository';
 import type { AppDeps } from '../context';
@@ -86,7 +88,10 @@ export default async function demoRoutes(fastify: FastifyInstance): Promise<void
   const demo = createDemoData(deps, (error) => app.log.warn({ err: error }, 'demo sync failed'));
   const calls = createCallsRepository(deps.db);
 
-  await app.register(callsViewRoutes(demoCallsView(demo)));
+  const view = demoCallsView(demo);
+  await app.register(callsViewRoutes(view));
+  // GET /api/demo/dashboard: the first screen in one read (issue 41).
+  await app.register(dashboardRoutes(view, demoDashboard));
 
   app.get(
     '/api/demo/recording/:id',

@@ -509,6 +509,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   // The client's calls
   'GET /api/client/calls': { summary: 'The call log, filtered and paged' },
   'GET /api/client/stats': { summary: 'Call statistics for a period' },
+  'GET /api/client/dashboard': {
+    summary: 'The dashboard’s first screen in one read (log, stats, charts, outcomes, attention, live, account)',
+  },
   'GET /api/client/calls-over-time': { summary: 'Calls per day or hour for the chart' },
   'GET /api/client/calls/{id}': { summary: 'One call with its transcript' },
   'DELETE /api/client/calls/{id}': { summary: 'Delete a call' },
@@ -678,6 +681,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/demo/calls': { summary: 'The demo’s call log' },
   'GET /api/demo/calls/{id}': { summary: 'One demo call' },
   'GET /api/demo/stats': { summary: 'The demo’s call statistics' },
+  'GET /api/demo/dashboard': { summary: 'The demo’s first screen in one read' },
   'GET /api/demo/calls-over-time': { summary: 'The demo’s calls per day or hour' },
   'GET /api/demo/outcomes/summary': { summary: 'The demo’s calls per outcome' },
   'GET /api/demo/quality/summary': { summary: 'The demo’s conversation quality' },
@@ -719,6 +723,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /api/admin/finalize-client/{id}': { summary: 'Finish creating a client', errors: [409] },
   'GET /api/admin/client-data/{clientId}': { summary: 'A client as its dashboard shows it' },
   'GET /api/admin/client-stats/{clientId}': { summary: 'A client’s call statistics' },
+  'GET /api/admin/clients/{clientId}/dashboard': { summary: 'A client’s dashboard first screen in one read' },
   'GET /api/admin/client-calls-over-time/{clientId}': { summary: 'A client’s calls per day or hour' },
   'GET /api/admin/client-calls/{clientId}': { summary: 'A client’s call log' },
   'GET /api/admin/client-calls/{clientId}/{id}': { summary: 'One of a client’s calls' },
