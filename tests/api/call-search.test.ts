@@ -89,7 +89,7 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
       get(cookie, `/api/client/calls?status=all&search=${encodeURIComponent(q)}${extra}`);
 
     it('finds words in any form, ranks the best match first, and shows the matching passage', async () => {
-      const { status, body } = await search('refund');
+      const { status, body } = await search('refund', '&sort=relevance');
       expect(status).toBe(200);
       // Three mentions rank first; bm25 then prefers the shorter of the one-mention calls.
       expect(ids(body)).toEqual(['thrice', 'policy', 'once']);
@@ -111,11 +111,9 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
       const bySummary = (await search('tuesday')).body;
       expect(ids(bySummary)).toEqual(['summary-only']);
       expect(bySummary.calls[0].snippet.find((p: { match: boolean }) => p.match).text).toBe('Tuesday');
-      expect(ids((await search('refund', '&sort=created&order=desc')).body)).toEqual([
-        'once',
-        'thrice',
-        'policy',
-      ]);
+      // Newest first unless best match is asked for (issue 41), as with sort=created.
+      for (const extra of ['', '&sort=created&order=desc'])
+        expect(ids((await search('refund', extra)).body)).toEqual(['once', 'thrice', 'policy']);
     });
 
     it('finds a call by phone number as shown on screen, and by id', async () => {
@@ -163,9 +161,11 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
         // PostgreSQL keys its GIN index by client (migration 018): the plan of the log's search
         // finds the client's matches inside the index, with client_id in the index condition.
         try {
-          for (const q of ['refund', 'refu*', '"refund policy"', 'refund OR thanks']) {
+          for (const [q, extra] of ['', '&sort=relevance'].flatMap((e) =>
+            ['refund', 'refu*', '"refund policy"', 'refund OR thanks'].map((w) => [w, e]),
+          )) {
             spy.mockClear();
-            expect((await search(q)).status, q).toBe(200);
+            expect((await search(q, extra)).status, q).toBe(200);
             const searches = spy.mock.calls
               .map(([query]) => query)
               .filter((query) => query.sql.includes('@@') && /\blimit\b/.test(query.sql));
@@ -193,13 +193,18 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
         } finally {
           spy.mockRestore();
         }
-        expect(ids((await search('refund')).body)).toEqual(['thrice', 'policy', 'once']);
+        expect(ids((await search('refund', '&sort=relevance')).body)).toEqual(['thrice', 'policy', 'once']);
         return;
       }
       try {
-        for (const q of ['refund', 'ref*', 'refu*', '"refund policy"', 'refund OR thanks', 'policy refund']) {
+        for (const [q, extra] of ['', '&sort=relevance'].flatMap((e) =>
+          ['refund', 'ref*', 'refu*', '"refund policy"', 'refund OR thanks', 'policy refund'].map((w) => [
+            w,
+            e,
+          ]),
+        )) {
           spy.mockClear();
-          expect((await search(q)).status, q).toBe(200);
+          expect((await search(q, extra)).status, q).toBe(200);
           // Every MATCH the search asked FTS5 for, with its text as bound.
           const matches = spy.mock.calls.flatMap(([query]) => {
             const at = query.sql.indexOf('calls_fts match ?');
@@ -220,7 +225,7 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
         spy.mockRestore();
       }
       // The answers are the owner's as before.
-      expect(ids((await search('refund')).body)).toEqual(['thrice', 'policy', 'once']);
+      expect(ids((await search('refund', '&sort=relevance')).body)).toEqual(['thrice', 'policy', 'once']);
     });
 
     it('keeps the index in step with the call: a new transcript replaces the old words, a deleted call goes', async () => {
@@ -243,6 +248,155 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
       const call = (await get(own, '/api/client/calls?status=all&search=invoice')).body.calls[0];
       await createCallsRepository(t.deps.db).deleteCall(client.id, call.id);
       expect(await find('invoice')).toEqual([]);
+    });
+  });
+
+  describe('issue 41: newest first, counted up to 1,000, paged by keyset past it', () => {
+    const MATCHES = 1_030;
+    let cookie: string;
+    let strangerCookie: string;
+    beforeAll(async () => {
+      const owner = await clientWithCookie();
+      cookie = owner.cookie;
+      // 1,030 calls about a parcel a minute apart (m-0 the newest), one that says it three times
+      // (the best match, but old), and calls about something else between them.
+      await storeCalls(t.deps, owner.client, [
+        ...Array.from({ length: MATCHES }, (_, i) => ({
+          providerCallId: `m-${i}`,
+          createdAt: NOW - HOUR - i * 60_000,
+          transcript: said('Hello, how can I help?', `My parcel number ${i} has not arrived, can you look?`),
+        })),
+        {
+          providerCallId: 'best',
+          createdAt: NOW - 40 * DAY,
+          transcript: said('Parcel.', 'Parcel parcel.'),
+        },
+        ...Array.from({ length: 40 }, (_, i) => ({
+          providerCallId: `x-${i}`,
+          createdAt: NOW - HOUR - i * 60_000 - 30_000,
+          fromNumber: '+14155550199',
+          transcript: said('I want to book an appointment.'),
+        })),
+      ]);
+      // Another client's 1,200 parcels, newer than every one of the owner's: never counted, never listed.
+      const stranger = await clientWithCookie();
+      strangerCookie = stranger.cookie;
+      await storeCalls(
+        t.deps,
+        stranger.client,
+        Array.from({ length: 1_200 }, (_, i) => ({
+          providerCallId: `s-${i}`,
+          createdAt: NOW - 30 * 60_000 - i * 1_000,
+          fromNumber: '+14155550199',
+          transcript: said('Where is my parcel?'),
+        })),
+      );
+    });
+    const log = (extra: string, who = cookie) => get(who, `/api/client/calls?status=all&${extra}`);
+
+    it('lists the newest match first and counts 1,000+ rather than every match', async () => {
+      const { status, body } = await log('search=parcel&limit=25');
+      expect(status).toBe(200);
+      expect(ids(body).slice(0, 3)).toEqual(['m-0', 'm-1', 'm-2']);
+      expect(body.pagination).toMatchObject({
+        page: 1,
+        limit: 25,
+        total: 1000,
+        totalIsLowerBound: true,
+        totalPages: 40,
+      });
+      expect(typeof body.pagination.nextAfter).toBe('string');
+      // Each row still shows its passage.
+      expect(body.calls[0].snippet.find((p: { match: boolean }) => p.match).text).toBe('parcel');
+      // Under the bound the count is exact and says so by leaving the flag out.
+      const few = (await log('search=appointment')).body;
+      expect(few.pagination.total).toBe(40);
+      expect(few.pagination.totalIsLowerBound).toBeUndefined();
+      expect(ids(few)[0]).toBe('x-0');
+      // The other client counts its own 1,000+ and sees none of the owner's.
+      const theirs = (await log('search=parcel&limit=100', strangerCookie)).body;
+      expect(theirs.pagination).toMatchObject({ total: 1000, totalIsLowerBound: true });
+      expect(ids(theirs).every((id: string) => id.startsWith('s-'))).toBe(true);
+    });
+
+    it('ranks best first with sort=relevance, its snippet first, over the best 1,000', async () => {
+      const { status, body } = await log('search=parcel&sort=relevance&limit=5');
+      expect(status).toBe(200);
+      expect(ids(body)[0]).toBe('best');
+      const marked = body.calls[0].snippet
+        .filter((p: { match: boolean }) => p.match)
+        .map((p: { text: string }) => p.text);
+      expect(marked).toEqual(['Parcel', 'Parcel', 'parcel']);
+      expect(body.pagination).toMatchObject({ total: 1000, totalIsLowerBound: true, totalPages: 200 });
+      expect(body.pagination.nextAfter).toBeUndefined();
+      const past = await log('search=parcel&sort=relevance&limit=5&page=201');
+      expect(past.status).toBe(400);
+      expect(past.body.fields.page).toBeDefined();
+    });
+
+    it('pages past the bound by keyset: every match once, in order, none of another client', async () => {
+      const seen: string[] = [];
+      let after: string | undefined;
+      for (let page = 1; page <= 20; page++) {
+        const { status, body } = await log(
+          `search=parcel&limit=100&page=${page}${after ? `&after=${after}` : ''}`,
+        );
+        expect(status, `page ${page}`).toBe(200);
+        seen.push(...ids(body));
+        after = body.pagination.nextAfter;
+        if (!after) break;
+      }
+      expect(seen).toEqual([...Array.from({ length: MATCHES }, (_, i) => `m-${i}`), 'best']);
+      // Pages past the bound are not read by OFFSET.
+      const deep = await log('search=parcel&limit=100&page=11');
+      expect(deep.status).toBe(400);
+      expect(deep.body.message).toContain('after');
+      // A cursor of another order, or one made up, is a 400 too.
+      const first = (await log('search=parcel&limit=100')).body.pagination.nextAfter;
+      const other = await log(`search=parcel&limit=100&page=2&sort=duration&after=${first}`);
+      expect(other.status).toBe(400);
+      for (const bad of ['nonsense!', 'eyJhIjoxfQ', 'W10'])
+        expect((await log(`search=parcel&after=${bad}`)).status, bad).toBe(400);
+    });
+
+    it('pages an older-first and a duration order past the bound the same way', async () => {
+      for (const sort of ['sort=created&order=asc', 'sort=duration&order=desc']) {
+        const seen: string[] = [];
+        let after: string | undefined;
+        for (let page = 1; page <= 20; page++) {
+          const { body } = await log(
+            `search=parcel&limit=100&${sort}&page=${page}${after ? `&after=${after}` : ''}`,
+          );
+          seen.push(...ids(body));
+          after = body.pagination.nextAfter;
+          if (!after) break;
+        }
+        expect(seen.length, sort).toBe(MATCHES + 1);
+        expect(new Set(seen).size, sort).toBe(MATCHES + 1);
+      }
+    });
+
+    it("finds a number written any way, and only the client's own calls with it", async () => {
+      for (const written of [
+        '+14155550199',
+        '+1 415 555 0199',
+        '(415) 555-0199',
+        '415.555.0199',
+        '1-415-555-0199',
+        '4155550199',
+      ]) {
+        const { status, body } = await log(`search=${encodeURIComponent(written)}&limit=100`);
+        expect(status, written).toBe(200);
+        expect(body.pagination.total, written).toBe(40);
+        expect(ids(body)[0], written).toBe('x-0');
+        expect(
+          ids(body).every((id: string) => id.startsWith('x-')),
+          written,
+        ).toBe(true);
+      }
+      const theirs = (await log('search=4155550199', strangerCookie)).body;
+      expect(theirs.pagination).toMatchObject({ total: 1000, totalIsLowerBound: true });
+      expect(ids(theirs).every((id: string) => id.startsWith('s-'))).toBe(true);
     });
   });
 

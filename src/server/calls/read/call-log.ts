@@ -6,13 +6,30 @@
  */
 import { paginationOf } from '../../../contract/common';
 import { type Kysely, type SqlBool, sql } from 'kysely';
-import type { CallFilterQuery, CallSort, CallsPage, CallsQuery, SortOrder } from '../../../contract/calls';
+import {
+  type CallFilterQuery,
+  type CallSort,
+  type CallsPage,
+  type CallsQuery,
+  type SortOrder,
+  encodeLogCursor,
+} from '../../../contract/calls';
+import { badRequest } from '../../http/errors';
 import type { CallRow, ClientRow, Database } from '../../db/schema';
 import { localDaysWindow, rollingWindow } from '../../time/date-windows';
 import { type StatusTotals, toCall, totalsByStatus } from './call-queries';
 import { type SearchQuery, isRankable } from '../../../contract/search-query';
 import { isPostgres } from '../../db/dialect';
-import { type LogSearch, logSearchOf, postgresRank, searchCondition, sqliteMatches } from './call-search';
+import {
+  type LogSearch,
+  SEARCH_KEY_SHIFT,
+  callOfSearchKey,
+  logSearchOf,
+  postgresRank,
+  searchCondition,
+  sqliteMatches,
+  sqliteMatchesByTime,
+} from './call-search';
 import { snippetOf } from './search-snippet';
 
 /** A log's window: created_at in (from, to]; a null end is open. */
@@ -41,14 +58,17 @@ export const SORT_COLUMNS = {
   cost: 'cost_micros',
 } as const satisfies Record<Exclude<CallSort, 'relevance'>, keyof CallRow>;
 
-/** How a log is ordered: best match first needs a word search with nothing else to match. */
+/**
+ * How a log is ordered: newest first unless asked otherwise, with a search too (issue 41: people
+ * search a log to find a call, usually a recent one); best match first only when asked for
+ * (`sort=relevance`), for a word search with nothing else to match.
+ */
 export function logOrder(
   query: CallFilterQuery,
   search: LogSearch | null,
 ): { sort: CallSort; order: SortOrder } {
-  const rankable = isRankable(search);
-  const sort = query.sort ?? (rankable ? 'relevance' : 'created');
-  if (sort === 'relevance' && !rankable) return { sort: 'created', order: query.order ?? 'desc' };
+  const sort = query.sort ?? 'created';
+  if (sort === 'relevance' && !isRankable(search)) return { sort: 'created', order: query.order ?? 'desc' };
   return { sort, order: query.order ?? 'desc' };
 }
 
@@ -106,7 +126,7 @@ async function rankedPage(
     ? base.select('calls.id').orderBy(postgresRank(words), 'desc')
     : base
         .innerJoin(sqliteMatches(words, clientId).as('f'), (join) =>
-          join.on(sql<SqlBool>`f.fts_rowid = calls.rowid`),
+          join.on(callOfSearchKey(sql.ref('f.fts_rowid'), clientId)),
         )
         .select('calls.id')
         .orderBy(sql`f.fts_rank`);
@@ -118,24 +138,6 @@ async function rankedPage(
     .offset(offset)
     .execute();
   return { ids: rows.map((r) => r.id), total: rows.length > 0 ? Number(rows[0].matches) : null };
-}
-
-/** The page's ids in the order of a column (and id, so pages never overlap). */
-async function pageIds(
-  base: Filtered,
-  sort: Exclude<CallSort, 'relevance'>,
-  order: SortOrder,
-  limit: number,
-  offset: number,
-): Promise<string[]> {
-  const rows = await base
-    .select('calls.id')
-    .orderBy(`calls.${SORT_COLUMNS[sort]}`, order)
-    .orderBy('calls.id', order)
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return rows.map((r) => r.id);
 }
 
 const hasQualityFilter = (q: CallFilterQuery) =>
@@ -168,6 +170,85 @@ async function countCalls(
 export type CallsClient = Pick<ClientRow, 'id' | 'timezone'>;
 
 /**
+ * A searched or quality-filtered log counts its calls exactly up to this many (issue 41): past it
+ * the total is this bound with `totalIsLowerBound` ("of 1,000+"), and its pages past the bound are
+ * read by keyset only (`after`). A best-match search ranks its best this many.
+ */
+export const LOG_COUNT_BOUND = 1000;
+/** The quality filters' bound (issue 39): the same. */
+export const QUALITY_COUNT_BOUND = LOG_COUNT_BOUND;
+
+type ColumnSort = Exclude<CallSort, 'relevance'>;
+
+/** Where a keyset page starts: after this value of the sort column and this id. */
+interface Keyset {
+  value: number;
+  id: string;
+}
+
+/** A page's ids in the order of a column (and id, so pages never overlap), from `offset` or after a keyset. */
+async function columnPage(
+  base: Filtered,
+  sort: ColumnSort,
+  order: SortOrder,
+  limit: number,
+  at: { offset: number } | { after: Keyset },
+): Promise<string[]> {
+  const column = `calls.${SORT_COLUMNS[sort]}` as const;
+  let q = base.select('calls.id').orderBy(column, order).orderBy('calls.id', order).limit(limit);
+  if ('after' in at) {
+    const { value, id } = at.after;
+    const past = order === 'desc' ? sql.raw('<') : sql.raw('>');
+    // The plain bound lets the index seek; the row comparison breaks ties by id.
+    q = q
+      .where(column, order === 'desc' ? '<=' : '>=', value)
+      .where(sql<SqlBool>`(${sql.ref(column)}, calls.id) ${past} (${value}, ${id})`);
+  } else q = q.offset(at.offset);
+  return (await q.execute()).map((r) => r.id);
+}
+
+/**
+ * SQLite, a word search newest first: FTS5 walks the client's matches from the newest (its rowid
+ * is ordered by time, migration 030) and stops when the page (or the bounded count) is full, so a
+ * common word costs what a rare one does. Ties within a millisecond list in the order of storing.
+ */
+async function sqliteNewestPage(
+  db: Kysely<Database>,
+  rankedBase: Filtered,
+  clientId: string,
+  words: SearchQuery,
+  window: LogWindow,
+  limit: number,
+  at: { offset: number } | { after: Keyset },
+): Promise<string[]> {
+  let to = window.to;
+  let tie = sql``;
+  if ('after' in at) {
+    const { value, id } = at.after;
+    const row = await db
+      .selectFrom('calls')
+      .select(sql<number>`calls.rowid & ${sql.lit(SEARCH_KEY_SHIFT - 1)}`.as('bits'))
+      .where('id', '=', id)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
+    if (!row || !Number.isInteger(value))
+      throw badRequest('after: this cursor is not a page of this log', { after: 'Unknown cursor' });
+    // Keys below the cursor's: created_at * 2^20 + its rowid's low bits, past 2^53, written out exactly.
+    const key = BigInt(value) * BigInt(SEARCH_KEY_SHIFT) + BigInt(row.bits);
+    to = to === null ? value : Math.min(to, value);
+    tie = sql` and f.k < ${sql.raw(key.toString())}`;
+  }
+  const q = rankedBase
+    .innerJoin(sqliteMatchesByTime(words, clientId, window.from, to).as('f'), (join) =>
+      join.on(sql<SqlBool>`${callOfSearchKey(sql.ref('f.k'), clientId)}${tie}`),
+    )
+    .select('calls.id')
+    .orderBy(sql`f.k`, 'desc')
+    .limit(limit);
+  return (await ('offset' in at ? q.offset(at.offset) : q).execute()).map((r) => r.id);
+}
+
+/**
  * The call log: a page of calls in the asked order, with the total count. `numbersMasked`: the
  * reader sees masked numbers, so a number is searched only whole (call-search.ts); the caller
  * masks the answer.
@@ -185,34 +266,92 @@ export async function listCalls(
   const search = query.search ? logSearchOf(query.search, numbersMasked) : null;
   const { sort, order } = logOrder(query, search);
   const base = filteredCalls(db, clientId, query, window, search);
+  const after = query.after;
+  if (after && (after.sort !== sort || after.order !== order))
+    throw badRequest('after: this cursor belongs to another order of the log; start again from page 1', {
+      after: 'Cursor of another sort or order',
+    });
 
   const offset = (page - 1) * limit;
+  const at = after ? { after: { value: after.value, id: after.id } } : { offset };
   let ids: string[] = [];
   let total: number;
   let bounded: { lowerBound: boolean; fullPage: boolean } | undefined;
-  if (hasQualityFilter(query) && !search) {
-    // No rollup counts calls by their quality: counting a month of a big client's slow calls
-    // took 3 s. Counted up to the bound instead ("of 1,000+"), paged from the front.
-    const counted = await countUpTo(base, QUALITY_COUNT_BOUND + 1);
-    total = Math.min(counted, QUALITY_COUNT_BOUND);
-    ids = await pageIds(base, sort === 'relevance' ? 'created' : sort, order, limit, offset);
-    bounded = { lowerBound: counted > QUALITY_COUNT_BOUND, fullPage: ids.length === limit };
-  } else if (sort === 'relevance' && search?.words) {
-    const rankedBase = filteredCalls(db, clientId, query, window, search, true);
-    const found = await rankedPage(db, rankedBase, clientId, search.words, limit, offset);
-    ids = found.ids;
-    total = found.total ?? (await countCalls(db, base, client, query, window, search));
+  if (search || hasQualityFilter(query)) {
+    // Counted up to the bound ("of 1,000+"): an exact count of a common word read every match.
+    if (sort === 'relevance' && search?.words) {
+      // Ranking visits every match anyway; the best LOG_COUNT_BOUND are listed.
+      if (after)
+        throw badRequest('after: a best-match search is paged by page number', {
+          after: 'Not with sort=relevance',
+        });
+      if (offset >= LOG_COUNT_BOUND)
+        throw badRequest(
+          `page: best match lists the best ${LOG_COUNT_BOUND.toLocaleString('en-US')} matches; sort by date to page further`,
+          {
+            page: `At most ${Math.ceil(LOG_COUNT_BOUND / limit)} with sort=relevance`,
+          },
+        );
+      const rankedBase = filteredCalls(db, clientId, query, window, search, true);
+      const found = await rankedPage(
+        db,
+        rankedBase,
+        clientId,
+        search.words,
+        Math.min(limit, LOG_COUNT_BOUND - offset),
+        offset,
+      );
+      ids = found.ids;
+      const matches = found.total ?? (await countUpTo(base, LOG_COUNT_BOUND + 1));
+      total = Math.min(matches, LOG_COUNT_BOUND);
+      bounded = { lowerBound: matches > LOG_COUNT_BOUND, fullPage: false };
+    } else {
+      const column = sort as ColumnSort;
+      if (!after && offset >= LOG_COUNT_BOUND)
+        throw badRequest(
+          `page: past the first ${LOG_COUNT_BOUND.toLocaleString('en-US')} calls, page with after=pagination.nextAfter`,
+          {
+            page: `At most ${Math.ceil(LOG_COUNT_BOUND / limit)} without after`,
+          },
+        );
+      const fts = column === 'created' && order === 'desc' && isRankable(search) && !isPostgres(db);
+      const rankedBase = fts ? filteredCalls(db, clientId, query, window, search, true) : base;
+      const pageOf = (n: number, from: typeof at) =>
+        fts
+          ? sqliteNewestPage(
+              db,
+              rankedBase,
+              clientId,
+              (search as { words: SearchQuery }).words,
+              window,
+              n,
+              from,
+            )
+          : columnPage(base, column, order, n, from);
+      const [counted, pageIds] = await Promise.all([
+        fts
+          ? pageOf(LOG_COUNT_BOUND + 1, { offset: 0 }).then((r) => r.length)
+          : countUpTo(base, LOG_COUNT_BOUND + 1),
+        pageOf(limit, at),
+      ]);
+      ids = pageIds;
+      total = Math.min(counted, LOG_COUNT_BOUND);
+      bounded = { lowerBound: counted > LOG_COUNT_BOUND, fullPage: ids.length === limit };
+    }
+  } else if (after) {
+    total = await countCalls(db, base, client, query, window, search);
+    ids = await columnPage(base, sort as ColumnSort, order, limit, at);
   } else {
-    const column = sort as Exclude<CallSort, 'relevance'>;
+    const column = sort as ColumnSort;
     total = await countCalls(db, base, client, query, window, search);
     if (offset < total) {
       // Deep pages read from the other end of the order, so the last page is as cheap as the first.
       if (offset + limit > total / 2) {
         const take = Math.min(limit, total - offset);
         const reversed = order === 'desc' ? 'asc' : 'desc';
-        ids = (await pageIds(base, column, reversed, take, total - offset - take)).reverse();
+        ids = (await columnPage(base, column, reversed, take, { offset: total - offset - take })).reverse();
       } else {
-        ids = await pageIds(base, column, order, limit, offset);
+        ids = await columnPage(base, column, order, limit, { offset });
       }
     }
   }
@@ -221,11 +360,17 @@ export async function listCalls(
     const call = toCall(row);
     return search?.words ? { ...call, snippet: snippetOf(row, search.words) } : call;
   });
-  return { calls, pagination: paginationOf(page, limit, total, bounded) };
+  const pagination = paginationOf(page, limit, total, bounded);
+  const last = rows[rows.length - 1];
+  if (last && rows.length === limit && sort !== 'relevance')
+    pagination.nextAfter = encodeLogCursor({
+      sort,
+      order,
+      value: Number(last[SORT_COLUMNS[sort]]),
+      id: last.id,
+    });
+  return { calls, pagination };
 }
-
-/** A quality-filtered log counts its calls exactly up to this many. */
-export const QUALITY_COUNT_BOUND = 1000;
 
 /** How many calls the log lists, counted no further than `bound` (ids of at most that many). */
 async function countUpTo(base: Filtered, bound: number): Promise<number> {

@@ -42,11 +42,26 @@ export function fts5Match(words: SearchQuery, clientId: string | null): string {
   return clientId === null ? body : `client : "${clientToken(clientId)}" AND ${body}`;
 }
 
-/** The full-text condition alone, for the rows of `calls` (SQLite: through the FTS5 table by rowid). */
+/**
+ * SQLite: a call's FTS5 rowid, ordered by time (migration 030): created_at * 2^20 plus the low 20
+ * bits of the call's rowid. FTS5 lists matches in rowid order, so newest first is its own order.
+ */
+export const SEARCH_KEY_SHIFT = 1_048_576;
+export const searchKeyOfCalls = sql<number>`(calls.created_at * ${sql.lit(SEARCH_KEY_SHIFT)} + (calls.rowid & ${sql.lit(SEARCH_KEY_SHIFT - 1)}))`;
+
+/**
+ * SQLite: the call of an FTS5 key `key` (an SQL expression), as a join condition: its client's
+ * calls of that millisecond (the log's index) with the same low bits of rowid.
+ */
+export function callOfSearchKey(key: Expression<number>, clientId: string): Expression<SqlBool> {
+  return sql<SqlBool>`calls.client_id = ${clientId} and calls.created_at = (${key} >> 20) and (calls.rowid & ${sql.lit(SEARCH_KEY_SHIFT - 1)}) = (${key} & ${sql.lit(SEARCH_KEY_SHIFT - 1)})`;
+}
+
+/** The full-text condition alone, for the rows of `calls` (SQLite: through the FTS5 table by key). */
 function wordsMatch(db: Kysely<Database>, words: SearchQuery, clientId: string | null): Expression<SqlBool> {
   return isPostgres(db)
     ? sql<SqlBool>`calls.search_vector @@ to_tsquery('english', ${toTsquery(words)})`
-    : sql<SqlBool>`calls.rowid in (select rowid from calls_fts where calls_fts match ${fts5Match(words, clientId)})`;
+    : sql<SqlBool>`${searchKeyOfCalls} in (select rowid from calls_fts where calls_fts match ${fts5Match(words, clientId)})`;
 }
 
 /** A search as a user with masked numbers may run it (`numbersMaskedSearch`). */
@@ -116,9 +131,25 @@ export function postgresRank(words: SearchQuery) {
 }
 
 /**
- * SQLite: the client's FTS5 matches with their bm25 rank (lower is better), to join on
- * calls.rowid; the rank exists only inside the FTS5 query. The client column weighs nothing.
+ * SQLite: the client's FTS5 matches with their bm25 rank (lower is better), to join with
+ * `callOfSearchKey(f.fts_rowid)`; the rank exists only inside the FTS5 query. The client column
+ * weighs nothing.
  */
 export function sqliteMatches(words: SearchQuery, clientId: string | null) {
   return sql`(select rowid as fts_rowid, bm25(calls_fts, 1.0, 0.0) as fts_rank from calls_fts where calls_fts match ${fts5Match(words, clientId)})`;
+}
+
+/**
+ * SQLite: the client's FTS5 matches newest first within created_at in (from, to] (null: open), as
+ * keys: a rowid range that FTS5 walks from its end and stops with the statement.
+ */
+export function sqliteMatchesByTime(
+  words: SearchQuery,
+  clientId: string,
+  from: number | null,
+  to: number | null,
+) {
+  const lo = from === null ? sql`` : sql` and rowid >= ${sql.lit((from + 1) * SEARCH_KEY_SHIFT)}`;
+  const hi = to === null ? sql`` : sql` and rowid < ${sql.lit((to + 1) * SEARCH_KEY_SHIFT)}`;
+  return sql`(select rowid as k from calls_fts where calls_fts match ${fts5Match(words, clientId)}${lo}${hi})`;
 }
