@@ -8,6 +8,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { CallRow, Database } from '../../db/schema';
+import { isPostgres } from '../../db/dialect';
 import { ClientDayDeltas, type DayContributing, rebuildClientDays } from '../../agency/client-days';
 import { localDate } from '../../time/time-zones';
 import type { ClientChangeListener } from '../../clients/client-changes';
@@ -65,24 +66,24 @@ type RollupTable =
   | 'call_outcome_rollups'
   | 'call_outcome_rollups_daily';
 
-/** Adds sums onto rollup rows, creating the ones that do not exist yet. */
-async function addSums(db: Kysely<Database>, table: RollupTable, rows: [string[], Sums][]): Promise<void> {
+/** The upsert adding these sums (at most 200 rows) onto a rollup table's rows. */
+function upsertSums(db: Kysely<Database>, table: RollupTable, rows: [string[], Sums][]) {
   const period = table === 'call_rollups' || table === 'call_outcome_rollups' ? 'bucket_start' : 'day';
   // Status rollups are keyed by status, outcome rollups by outcome; the rest is the same.
   const kind = table.startsWith('call_outcome') ? 'outcome' : 'status';
   const plus = (column: string) =>
     sql<number>`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`;
-  for (const chunk of chunks(rows, 200)) {
-    const values = chunk.map(([[clientId, when, key, pathway], d]) => ({
-      client_id: clientId,
-      [period]: period === 'bucket_start' ? Number(when) : when,
-      [kind]: key,
-      pathway,
-      call_count: d.count,
-      total_seconds: d.seconds,
-      total_cost_micros: d.costMicros,
-    }));
-    await db
+  const values = rows.map(([[clientId, when, key, pathway], d]) => ({
+    client_id: clientId,
+    [period]: period === 'bucket_start' ? Number(when) : when,
+    [kind]: key,
+    pathway,
+    call_count: d.count,
+    total_seconds: d.seconds,
+    total_cost_micros: d.costMicros,
+  }));
+  return (
+    db
       .insertInto(table)
       // The two tables differ only in the period column, which is set just above.
       .values(values as never)
@@ -93,8 +94,30 @@ async function addSums(db: Kysely<Database>, table: RollupTable, rows: [string[]
           total_cost_micros: plus('total_cost_micros'),
         }),
       )
-      .execute();
+  );
+}
+
+/** Adds sums onto rollup rows, creating the ones that do not exist yet. */
+async function addSums(db: Kysely<Database>, table: RollupTable, rows: [string[], Sums][]): Promise<void> {
+  for (const chunk of chunks(rows, 200)) await upsertSums(db, table, chunk).execute();
+}
+
+/**
+ * The four rollup tables' upserts of one write. PostgreSQL runs them as one statement (each a
+ * data-modifying WITH query; they touch different tables, so none sees another's rows): three
+ * round trips fewer per batch of webhooks (issue 41). SQLite has no such statement, and its
+ * statements cost no round trip.
+ */
+async function addAllSums(db: Kysely<Database>, tables: [RollupTable, [string[], Sums][]][]): Promise<void> {
+  const small = tables.filter(([, rows]) => rows.length > 0 && rows.length <= 200);
+  if (!isPostgres(db) || small.length < 2) {
+    for (const [table, rows] of tables) await addSums(db, table, rows);
+    return;
   }
+  const [last, ...first] = [...small].reverse();
+  const withs = first.map(([table, rows], i) => sql`${sql.raw(`w${i}`)} as (${upsertSums(db, table, rows)})`);
+  await sql`with ${sql.join(withs)} ${upsertSums(db, last[0], last[1])}`.execute(db);
+  for (const [table, rows] of tables) if (rows.length > 200) await addSums(db, table, rows);
 }
 
 /** Collects +/- contributions of calls (of one or many clients) and writes one upsert per touched row. */
@@ -132,10 +155,12 @@ export class RollupDeltas {
   }
 
   async apply(db: Kysely<Database>): Promise<void> {
-    await addSums(db, 'call_rollups', changed(this.buckets));
-    await addSums(db, 'call_rollups_daily', changed(this.days));
-    await addSums(db, 'call_outcome_rollups', changed(this.outcomeBuckets));
-    await addSums(db, 'call_outcome_rollups_daily', changed(this.outcomeDays));
+    await addAllSums(db, [
+      ['call_rollups', changed(this.buckets)],
+      ['call_rollups_daily', changed(this.days)],
+      ['call_outcome_rollups', changed(this.outcomeBuckets)],
+      ['call_outcome_rollups_daily', changed(this.outcomeDays)],
+    ]);
     await this.clientDays.apply(db);
     await this.quality.apply(db);
     this.buckets.clear();
