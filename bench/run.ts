@@ -570,11 +570,14 @@ async function writeRows({ dialect, deps, base, headers, sim }: BenchContext): P
     ).rows[0].n,
   );
   const { perSecond } = load;
+  // Issue 41: against the bare POST of the same run (the machine's speed varies run to run).
+  const ratio = perSecond / helloLoad.perSecond;
+  const wanted = dialect === 'sqlite' ? 0.5 : 0.3;
   rows.push({
-    what: `webhook ingestion, 50 senders (${load.delivered.toLocaleString()} deliveries, ${load.failed} failed, ${load.distinct.toLocaleString()} distinct calls, ${stored.toLocaleString()} stored)${dialect === 'sqlite' ? ', synchronous=FULL' : ''}`,
-    value: `${Math.round(perSecond).toLocaleString()}/s`,
-    target: '≥ 3,000/s, none lost',
-    ok: perSecond >= 3000 && load.failed === 0 && stored === load.distinct,
+    what: `webhook ingestion, 50 senders (${load.delivered.toLocaleString()} deliveries, ${load.failed} failed, ${load.distinct.toLocaleString()} distinct calls, ${stored.toLocaleString()} stored)${dialect === 'sqlite' ? ', synchronous=FULL' : ''}, against the bare POST`,
+    value: `${Math.round(perSecond).toLocaleString()}/s (${Math.round(ratio * 100)} %)`,
+    target: `≥ ${wanted * 100} % of the bare POST, none lost`,
+    ok: ratio >= wanted && load.failed === 0 && stored === load.distinct,
   });
   rows.push(...(await liveStreamRows(deps, base, perSecond)));
   if (dialect === 'sqlite') {
@@ -605,8 +608,8 @@ async function writeRows({ dialect, deps, base, headers, sim }: BenchContext): P
   rows.push({
     what: `sync of 10,000 provider calls (${syncBody.created ?? 0} created)`,
     value: `${syncSeconds.toFixed(2)} s`,
-    target: '≤ 10 s',
-    ok: syncRes.status === 200 && syncSeconds <= 10,
+    target: '≤ 6 s',
+    ok: syncRes.status === 200 && syncSeconds <= 6,
   });
   return rows;
 }
