@@ -307,7 +307,9 @@ export async function listCalls(
       bounded = { lowerBound: matches > LOG_COUNT_BOUND, fullPage: false };
     } else {
       const column = sort as ColumnSort;
-      if (!after && offset >= LOG_COUNT_BOUND)
+      // A search's pages past the bound are read by keyset only; the quality filters' (issue 39)
+      // still take a page number there too, as their tests and links do.
+      if (search && !after && offset >= LOG_COUNT_BOUND)
         throw badRequest(
           `page: past the first ${LOG_COUNT_BOUND.toLocaleString('en-US')} calls, page with after=pagination.nextAfter`,
           {

@@ -29,7 +29,13 @@ import { formatPhone } from './phone';
 import { downloadRecording } from './download-recording';
 import { COLUMN_LABELS, ColumnChooser, useCallLogColumns } from './call-log-columns';
 import { ExportLinks } from './export-links';
-import { type CallFilters, DEFAULT_FILTERS, QUALITY_FILTERS, logFilterParams } from './filters';
+import {
+  type CallFilters,
+  DEFAULT_FILTERS,
+  QUALITY_FILTERS,
+  logFilterParams,
+  rememberNextPage,
+} from './filters';
 import type { LogColumn } from './log-columns';
 import { qualityBriefText } from './quality/quality-brief';
 import { SearchSnippet } from './search-snippet';
@@ -61,7 +67,11 @@ const SORTABLE: Partial<Record<LogColumn, Exclude<CallSort, 'relevance'>>> = {
 /** The order the log is in: what the filters name, else the server's default for them. */
 export function effectiveSort(filters: CallFilters): { sort: CallSort; order: SortOrder } {
   const text = filters.search.trim();
-  const sort = filters.sort ?? (isRankable(text ? textSearchOf(text) : null) ? 'relevance' : 'created');
+  // Newest first with a search too (issue 41); best match only when chosen, for words alone.
+  const sort =
+    filters.sort === 'relevance' && !isRankable(text ? textSearchOf(text) : null)
+      ? 'created'
+      : (filters.sort ?? 'created');
   return { sort, order: filters.order ?? 'desc' };
 }
 
@@ -175,7 +185,7 @@ export function CallLogTable({
         <CardTitle className="text-lg">Recent Call Logs</CardTitle>
         <div className="flex flex-wrap items-center gap-2">
           {headerAction}
-          {sorting && (!asTable || (filters.search.trim() && sorting.sort !== 'relevance')) && (
+          {sorting && (!asTable || filters.search.trim() !== '') && (
             <SortSelect
               sort={sorting.sort}
               order={sorting.order}
@@ -211,7 +221,13 @@ export function CallLogTable({
                   <CallCards views={page.calls.map(rowView)} />
                 )}
               </div>
-              <CallPagination pagination={page.pagination} onPageChange={onPageChange} />
+              <CallPagination
+                pagination={page.pagination}
+                onPageChange={(target) => {
+                  rememberNextPage(filters, page.pagination, target);
+                  onPageChange(target);
+                }}
+              />
             </>
           )}
         </QueryView>
@@ -386,7 +402,7 @@ function CallTable({
   );
 }
 
-/** The sort as a select: the phone layout's, and the way back to "Best match" while searching. */
+/** The sort as a select: the phone layout's, and while searching the way to "Best match" (issue 41). */
 function SortSelect({
   sort,
   order,
@@ -399,8 +415,8 @@ function SortSelect({
   onChange: (change: Partial<CallFilters>) => void;
 }) {
   const options: { value: string; label: string }[] = [
-    ...(searching ? [{ value: 'relevance:desc', label: 'Best match' }] : []),
     { value: 'created:desc', label: 'Newest first' },
+    ...(searching ? [{ value: 'relevance:desc', label: 'Best match' }] : []),
     { value: 'created:asc', label: 'Oldest first' },
     { value: 'duration:desc', label: 'Longest first' },
     { value: 'duration:asc', label: 'Shortest first' },

@@ -30,7 +30,7 @@ export interface CallFilters {
   minLatencyP90Ms: number | null;
   minInterruptions: number | null;
   minDeadAirMs: number | null;
-  /** null: the server's default (best match for a word search, else newest first). */
+  /** null: the server's default, newest first (with a search too, issue 41; "Best match" is asked for). */
   sort: CallSort | null;
   order: SortOrder | null;
 }
@@ -155,11 +155,32 @@ export function logFilterParams(filters: CallFilters, now: number): URLSearchPar
   return params;
 }
 
+/**
+ * A searched log counts up to 1,000 calls and is read past them by keyset (issue 41): the
+ * `nextAfter` of the page Next was pressed on, kept per view (the filters but the page) and page.
+ */
+export const LOG_COUNT_BOUND = 1000;
+const nextPageCursors = new Map<string, string>();
+const viewKey = (filters: CallFilters, page: number) => JSON.stringify({ ...filters, page });
+
+/** Next was pressed on a page whose answer named the page after it: remember how to read it. */
+export function rememberNextPage(
+  filters: CallFilters,
+  from: { page: number; nextAfter?: string },
+  target: number,
+) {
+  if (from.nextAfter && target === from.page + 1)
+    nextPageCursors.set(viewKey(filters, target), from.nextAfter);
+  if (nextPageCursors.size > 200) nextPageCursors.delete(nextPageCursors.keys().next().value as string);
+}
+
 /** Query string of a calls request; dates are taken at request time, so they are not in the cache key. */
 export function callsSearchParams(filters: CallFilters, now: number, limit = PAGE_SIZE): URLSearchParams {
   const params = logFilterParams(filters, now);
   params.set('page', String(filters.page));
   params.set('limit', String(limit));
+  const after = nextPageCursors.get(viewKey(filters, filters.page));
+  if (after && (filters.page - 1) * limit >= LOG_COUNT_BOUND) params.set('after', after);
   return params;
 }
 
