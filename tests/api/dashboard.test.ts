@@ -255,4 +255,13 @@ describe(`dashboard first screen (${TEST_DB})`, () => {
     expect(board.attention).toEqual(await json(`/api/client/attention?${attentionQuery}`, viewer));
     expect(board.twoFactor).toEqual(await json('/api/client/2fa', viewer));
   });
+
+  it('GET /robots.txt answers a robots file, not the app’s HTML (issue 41: SEO)', async () => {
+    const res = await get('/robots.txt');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.body).toMatch(/^User-agent: \*\n/);
+    expect(res.body).toContain('Disallow: /api/');
+    expect(res.body).not.toContain('<html');
+  });
 });

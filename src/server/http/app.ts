@@ -57,6 +57,7 @@ import { HttpError, zodFields } from './errors';
 import { assertJsonDepth } from './json-body';
 import { type HeaderMap, rawJsonAnswer, securityHeaders } from './security-headers';
 import { schemaValidationError, serializerCompiler, validatorCompiler } from './route-schemas';
+import robotsRoutes from './robots';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
 
@@ -238,6 +239,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(brandRoutes);
   await app.register(brandAssetRoutes);
   await app.register(mailDnsRoutes);
+  await app.register(robotsRoutes);
 
   // Decided once: @fastify/static serves the files present at start (`npm start` builds first).
   const webDir =
