@@ -16,10 +16,10 @@ export function can(
 
 /** The signed-in user holds `permission`; false while loading or signed out. */
 export function useCan(permission: Permission): boolean {
-  return can(useClientSession().data?.user, permission);
+  return can(useClientSession({ follow: true }).data?.user, permission);
 }
 
 /** The signed-in user, once the session has it (null while loading or signed out). */
 export function useSessionUser(): SessionUser | null {
-  return useClientSession().data?.user ?? null;
+  return useClientSession({ follow: true }).data?.user ?? null;
 }

@@ -26,12 +26,15 @@ export type BrowserClientSession = ClientSession & { user?: SessionUser };
 /** Logout and unauthorized redirects wait this long so the toast is seen first (SPEC §9). */
 export const REDIRECT_DELAY_MS = 500;
 
-export function useClientSession() {
+export function useClientSession({ follow = false }: { follow?: boolean } = {}) {
   return useQuery({
     queryKey: sessionKeys.client,
     queryFn: getQueryFn<BrowserClientSession>({ on401: 'returnNull' }),
     staleTime: 0,
-    refetchOnWindowFocus: true,
+    // `follow`: a part of the page reading the session the page's check (RequireClient) keeps
+    // current; mounting it is not another check (issue 41: the dashboard asked twice).
+    refetchOnMount: !follow,
+    refetchOnWindowFocus: !follow,
     retry: false,
   });
 }

@@ -1,9 +1,17 @@
 /** /dashboard: the client dashboard, for a logged-in client only (others go to /). */
 import { RequireClient } from '../features/auth/require-client';
+import { CLIENT_CALL_SOURCE } from '../features/calls/call-source';
+import { useFirstScreen } from '../features/calls/first-screen';
 import { ClientDashboard } from '../features/dashboard/client-dashboard';
 import { usePageTitle } from '../lib/use-page-title';
 
 export default function DashboardPage() {
   usePageTitle('Dashboard');
-  return <RequireClient>{(client) => <ClientDashboard client={client} />}</RequireClient>;
+  // The first screen in one read, beside the session check (issue 41).
+  const firstScreen = useFirstScreen(CLIENT_CALL_SOURCE);
+  return (
+    <RequireClient waitFor={!firstScreen.settled}>
+      {(client) => <ClientDashboard client={client} />}
+    </RequireClient>
+  );
 }

@@ -8,6 +8,7 @@ import { Columns3 } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { UiPreferences } from '../../../contract/calls';
 import type { CallSource } from '../../features/calls/call-source';
+import { preferencesKey } from '../../features/calls/query-keys';
 import { apiJson, getJson } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { Button } from '../ui/button';
@@ -35,8 +36,6 @@ export const COLUMN_LABELS: Record<LogColumn, string> = {
   quality: 'Quality',
   cost: 'Cost',
 };
-
-const preferencesKey = (url: string) => ['preferences', url] as const;
 
 /** The visible columns, in the log's order, and how to change them. */
 export function useCallLogColumns(source: CallSource) {

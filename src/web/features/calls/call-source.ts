@@ -46,6 +46,12 @@ export interface CallSource {
   deleteUrl?: (callId: string) => string;
   /** The live stream of this account's call events (issue 17); none: no live updates (the demo). */
   eventsUrl?: string;
+  /**
+   * GET target of the first screen in one read (issue 41): the log's first page, stats, charts,
+   * outcomes, attention, live calls and the account's small reads, seeded into the separate
+   * queries (first-screen.ts). Later reads (filters, paging, refresh, live) use the separate URLs.
+   */
+  dashboardUrl?: string;
   /** Cache lifetimes in ms (SPEC §9 differs between client and admin views). */
   staleTimes?: { calls?: number; stats?: number; overTime?: number };
 }
@@ -75,6 +81,7 @@ export function adminQualityThresholds(clientId: string): QualityThresholdsApi {
 
 export const CLIENT_CALL_SOURCE: CallSource = {
   key: 'client',
+  dashboardUrl: '/api/client/dashboard',
   callsUrl: '/api/client/calls',
   statsUrl: '/api/client/stats',
   overTimeUrl: '/api/client/calls-over-time',
@@ -99,6 +106,7 @@ export const CLIENT_CALL_SOURCE: CallSource = {
 
 export const DEMO_CALL_SOURCE: CallSource = {
   key: 'demo',
+  dashboardUrl: '/api/demo/dashboard',
   callsUrl: '/api/demo/calls',
   statsUrl: '/api/demo/stats',
   overTimeUrl: '/api/demo/calls-over-time',
@@ -119,6 +127,7 @@ export function adminCallSource(clientId: string): CallSource {
   const id = encodeURIComponent(clientId);
   return {
     key: `admin:${clientId}`,
+    dashboardUrl: `/api/admin/clients/${id}/dashboard`,
     callsUrl: `/api/admin/client-calls/${id}`,
     statsUrl: `/api/admin/client-stats/${id}`,
     overTimeUrl: `/api/admin/client-calls-over-time/${id}`,

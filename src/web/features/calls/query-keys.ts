@@ -37,3 +37,6 @@ export const callKeys = {
   outcomesList: () => [...callKeys.all, 'outcome-list'] as const,
   sampleData: () => [...callKeys.all, 'sample-data'] as const,
 };
+
+/** The signed-in person's screen choices (the log's columns), by URL (the client's or the admin's). */
+export const preferencesKey = (url: string) => ['preferences', url] as const;

@@ -1,0 +1,131 @@
+/**
+ * The dashboard's first screen in one request (issue 41): GET {source.dashboardUrl} with the
+ * filters in the page's URL, its parts written into the separate queries' cache entries (the log,
+ * stats, charts, outcomes, attention, live calls, column choices, sample data, two-factor state,
+ * subscription, the admin's client header and team), so the components that read them find them
+ * there and ask nothing. The page waits for it (or its failure: then the separate queries fetch as
+ * before). Only the first screen reads it: later filters, pages, refreshes and live updates use the
+ * separate endpoints (features/calls/queries.ts), one way.
+ *
+ * main.tsx starts the read for the page's URL before the page's code has arrived; the page then
+ * joins the same query. Kept light (no components): it is part of the main bundle.
+ */
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { AdminClientDashboard, ClientDashboard, DemoDashboard } from '../../../contract/dashboard';
+import { DASHBOARD_ATTENTION_LIMIT } from '../../../contract/dashboard';
+import type { ChartData } from '../../components/calls/chart-points';
+import {
+  type CallFilters,
+  DEFAULT_FILTERS,
+  analyticsSearchParams,
+  callsSearchParams,
+  chartInterval,
+  isCustomRange,
+} from '../../components/calls/filters';
+import { readFilters } from '../../components/calls/url-filters';
+import { getJson } from '../../lib/api';
+import { billingKeys } from '../../lib/billing-queries';
+import { twoFactorKey } from '../../components/two-factor/two-factor-queries';
+import { adminClientUsersKey } from '../admin/client-users-queries';
+import { adminKeys } from '../admin/queries';
+import { type CallSource, DEMO_CALL_SOURCE, CLIENT_CALL_SOURCE, adminCallSource } from './call-source';
+import { callKeys, preferencesKey } from './query-keys';
+
+type AnyDashboard = Partial<ClientDashboard & AdminClientDashboard> &
+  (ClientDashboard | AdminClientDashboard | DemoDashboard);
+
+/** The filters a view starts with: the page's URL, the defaults for the rest (as useCallFilters reads them). */
+export function initialFilters(source: CallSource, search = window.location.search): CallFilters {
+  return readFilters(search, DEFAULT_FILTERS, source.dateRanges);
+}
+
+/** The one request's query: the log's page, the stats' and charts' window, the chart's interval. */
+export function firstScreenParams(filters: CallFilters, now: number): URLSearchParams {
+  const params = callsSearchParams(filters, now);
+  for (const [name, value] of analyticsSearchParams(filters, now)) params.set(name, value);
+  params.set('interval', chartInterval(filters));
+  params.set('attentionLimit', String(DASHBOARD_ATTENTION_LIMIT));
+  return params;
+}
+
+/** Writes each part where its own query keeps it; a part left out (no permission) is not written. */
+export function seedFirstScreen(
+  queryClient: QueryClient,
+  source: CallSource,
+  filters: CallFilters,
+  params: URLSearchParams,
+  data: AnyDashboard,
+): void {
+  const set = (key: readonly unknown[], value: unknown) => {
+    if (value !== undefined) queryClient.setQueryData(key, value);
+  };
+  const key = source.key;
+  set(callKeys.list(key, filters), data.calls);
+  set(callKeys.stats(key, filters), data.stats);
+  set(callKeys.overTime(key, filters), {
+    points: data.callsOverTime,
+    interval: chartInterval(filters),
+    startDate: params.get('startDate') ?? '',
+    endsNow: !isCustomRange(filters),
+  } satisfies ChartData);
+  set(callKeys.outcomes(key, filters), data.outcomesSummary);
+  set(callKeys.outcomesOverTime(key, filters), data.outcomesOverTime);
+  set([...callKeys.attention(key), DASHBOARD_ATTENTION_LIMIT], data.attention);
+  set([...callKeys.source(key), 'live-now'], data.liveCalls);
+  if (source.preferencesUrl) set(preferencesKey(source.preferencesUrl), data.preferences);
+  set(callKeys.sampleData(), data.sampleData);
+  set(twoFactorKey('/api/client/2fa'), data.twoFactor);
+  set(billingKeys.subscription(), data.subscription);
+  if (data.client) {
+    set(adminKeys.clientData(data.client.id), { client: data.client });
+    set(adminClientUsersKey(data.client.id), data.users);
+  }
+}
+
+function firstScreenQuery(queryClient: QueryClient, source: CallSource, filters: CallFilters) {
+  return {
+    queryKey: ['first-screen', source.key, filters] as const,
+    queryFn: async () => {
+      const params = firstScreenParams(filters, Date.now());
+      const data = await getJson<AnyDashboard>(`${source.dashboardUrl}?${params}`);
+      seedFirstScreen(queryClient, source, filters, params, data);
+      // What the page needs is in the other queries now; this one only says it is done.
+      return true;
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  };
+}
+
+/**
+ * The first screen's read for this view, started once with the filters the page opened with.
+ * `settled`: the parts are in the cache (or the read failed and the separate queries take over).
+ */
+export function useFirstScreen(source: CallSource | null): { settled: boolean } {
+  const queryClient = useQueryClient();
+  const [filters] = useState(() => (source ? initialFilters(source) : null));
+  const query = useQuery({
+    ...firstScreenQuery(queryClient, source ?? DEMO_CALL_SOURCE, filters ?? DEFAULT_FILTERS),
+    enabled: source?.dashboardUrl !== undefined && filters !== null,
+  });
+  return { settled: !source?.dashboardUrl || !query.isPending };
+}
+
+/** The view a first-screen path shows, if any. */
+export function firstScreenSource(pathname: string): CallSource | null {
+  if (pathname === '/dashboard') return CLIENT_CALL_SOURCE;
+  if (pathname === '/demo' || pathname === '/demo-dashboard') return DEMO_CALL_SOURCE;
+  const admin = /^\/admin\/client\/([^/]+)\/?$/.exec(pathname);
+  return admin?.[1] ? adminCallSource(decodeURIComponent(admin[1])) : null;
+}
+
+/** Starts the page's first-screen read at once, while its code is still on the way (main.tsx). */
+export function prefetchFirstScreen(queryClient: QueryClient, location: Location): void {
+  const source = firstScreenSource(location.pathname);
+  if (!source?.dashboardUrl) return;
+  // A failure is the page's to handle when it mounts (the separate queries then read).
+  void queryClient.prefetchQuery(
+    firstScreenQuery(queryClient, source, initialFilters(source, location.search)),
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * The dashboard's first screen in one data request (issue 41): the client dashboard, the admin's
+ * view of a client and the demo each ask GET …/dashboard once, beside the session check (which
+ * SPEC keeps: fetched on mount, never cached) and the live stream; every other read of the first
+ * screen is served from that answer. The screen shows the numbers the separate endpoints give, and
+ * a later change of the filters reads the separate endpoints.
+ */
+import { type Page, type Request, expect, test } from '@playwright/test';
+import { DashboardPage } from './pages/dashboard-page';
+import { AdminClientViewPage } from './pages/admin-client-view-page';
+import { clientSession, loginClientApi, placeTestCall } from './support/api';
+import { expectNoSeriousA11yViolations } from './support/axe';
+import { ADMIN, CLIENT } from './support/env';
+import { screenshotBothWidths } from './support/screenshots';
+
+test.describe.configure({ mode: 'serial' });
+
+/** Not data requests of the first screen: the session checks SPEC keeps, and the live streams. */
+const NOT_DATA = [/^\/api\/(client|admin)\/session$/, /\/events$/];
+
+/** Collects the page's /api/ requests (path and query) from now on. */
+function recordApiRequests(page: Page): { data: () => string[]; all: string[] } {
+  const all: string[] = [];
+  page.on('request', (request: Request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/')) all.push(`${url.pathname}${url.search}`);
+  });
+  return {
+    all,
+    data: () => all.filter((u) => !NOT_DATA.some((pattern) => pattern.test(u.split('?')[0] ?? ''))),
+  };
+}
+
+const paths = (urls: string[]) => urls.map((u) => u.split('?')[0]);
+const number = (text: string | null) => Number((text ?? '').replace(/[^\d.]/g, ''));
+
+test('client dashboard: one data request, the same numbers as the separate reads', async ({ page }) => {
+  await loginClientApi(page, CLIENT.email, CLIENT.password);
+  const { webhookUrl } = await clientSession(page.request);
+  for (let i = 0; i < 3; i++) await placeTestCall(page.request, webhookUrl, CLIENT.apiKey);
+
+  const requests = recordApiRequests(page);
+  const dashboard = new DashboardPage(page);
+  await dashboard.open();
+  await dashboard.waitForLog();
+  await expect(dashboard.rows.first()).toBeVisible();
+  // Let anything late (charts, cards) ask now, if it would.
+  await page.waitForLoadState('networkidle');
+  expect(paths(requests.data()), requests.all.join('\n')).toEqual(['/api/client/dashboard']);
+  expect(paths(requests.all).filter((p) => p === '/api/client/session')).toHaveLength(1);
+
+  // The same numbers as the separate endpoints over the same window.
+  const query = new URL(`http://x${requests.data()[0]}`).searchParams;
+  const stats = await (
+    await page.request.get(
+      `/api/client/stats?${new URLSearchParams({
+        dateRange: query.get('dateRange') ?? '',
+        startDate: query.get('startDate') ?? '',
+        endDate: query.get('endDate') ?? '',
+        pathway: 'all',
+      })}`,
+    )
+  ).json();
+  expect(number(await dashboard.statValue('totalCalls').textContent())).toBe(stats.totalCalls);
+  expect(stats.totalCalls).toBeGreaterThanOrEqual(3);
+  const log = await (await page.request.get(`/api/client/calls?${query}`)).json();
+  expect(await dashboard.rowIds()).toEqual(log.calls.map((c: { id: string }) => c.id));
+
+  await screenshotBothWidths(page, 'dashboard-first-screen');
+  await expectNoSeriousA11yViolations(page, 'dashboard first screen');
+
+  // Later interactions read the separate endpoints.
+  const before = requests.all.length;
+  await dashboard.setStatus('Failed');
+  await expect.poll(() => paths(requests.all.slice(before))).toContain('/api/client/calls');
+  expect(paths(requests.all.slice(before))).not.toContain('/api/client/dashboard');
+});
+
+test('demo: one data request', async ({ page }) => {
+  const requests = recordApiRequests(page);
+  const demo = new DashboardPage(page);
+  await page.goto('/demo');
+  // The demo brings its generated calls up to date on the first read of the run: it may take a while.
+  await expect(demo.rows.first()).toBeVisible({ timeout: 30_000 });
+  await page.waitForLoadState('networkidle');
+  expect(paths(requests.data()), requests.all.join('\n')).toEqual(['/api/demo/dashboard']);
+  const query = new URL(`http://x${requests.data()[0]}`).searchParams;
+  const stats = await (
+    await page.request.get(
+      `/api/demo/stats?${new URLSearchParams({
+        dateRange: query.get('dateRange') ?? '',
+        startDate: query.get('startDate') ?? '',
+        endDate: query.get('endDate') ?? '',
+        pathway: 'all',
+      })}`,
+    )
+  ).json();
+  expect(number(await demo.statValue('totalCalls').textContent())).toBe(stats.totalCalls);
+  await screenshotBothWidths(page, 'demo-first-screen');
+});
+
+test('admin’s view of a client: one data request', async ({ page }) => {
+  const login = await page.request.post('/api/admin/login', {
+    data: { username: ADMIN.username, password: ADMIN.password },
+  });
+  expect(login.status()).toBe(200);
+  const clients = await (await page.request.get('/api/admin/clients')).json();
+  const list: { id: string; email: string }[] = clients.clients ?? clients;
+  const client = list.find((c) => c.email === CLIENT.email);
+  expect(client).toBeTruthy();
+
+  const requests = recordApiRequests(page);
+  const view = new AdminClientViewPage(page);
+  await view.open(client?.id ?? '');
+  await view.waitForLoaded();
+  await expect(view.callRows.first()).toBeVisible();
+  await expect(view.users).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(paths(requests.data()), requests.all.join('\n')).toEqual([
+    `/api/admin/clients/${client?.id}/dashboard`,
+  ]);
+  await screenshotBothWidths(page, 'admin-client-first-screen');
+});
