@@ -260,6 +260,9 @@ async function runSync(
   let oldestUnfetched: number | null = null;
   let unfetched = 0;
 
+  // On PostgreSQL a page is written while the next one is read (issue 41: the write waits on the
+  // database, the read on the provider); pages are still written one after the other, in order.
+  let writing: Promise<void> = Promise.resolve();
   try {
     let cursor: string | undefined;
     for (;;) {
@@ -283,19 +286,25 @@ async function runSync(
       signal.throwIfAborted();
       const pathwayIds = details.map((d) => d.call.pathwayId).filter((id): id is string => !!id);
       const names = await resolvePathwayNames(deps, client, apiKey, pathwayIds);
-      const result = await repo.upsertCalls(
-        client,
-        details.map(({ call, raw }: { call: NormalizedCall; raw: unknown }) => ({
-          ...call,
-          pathway: call.pathwayId ? (names.get(call.pathwayId) ?? call.pathwayId) : '',
-          source: 'sync' as const,
-          ...(raw ? { raw } : {}),
-        })),
-      );
-      created += result.created;
-      updated += result.updated;
-      tally.created = created;
-      tally.updated = updated;
+      const calls = details.map(({ call, raw }: { call: NormalizedCall; raw: unknown }) => ({
+        ...call,
+        pathway: call.pathwayId ? (names.get(call.pathwayId) ?? call.pathwayId) : '',
+        source: 'sync' as const,
+        ...(raw ? { raw } : {}),
+      }));
+      await writing;
+      signal.throwIfAborted();
+      writing = repo.upsertCalls(client, calls).then((result) => {
+        created += result.created;
+        updated += result.updated;
+        tally.created = created;
+        tally.updated = updated;
+      });
+      // Its failure is thrown where it is awaited (next page or below), not reported as unhandled.
+      writing.catch(() => {});
+      // SQLite writes on this thread: the next page's requests would wait out the write and time
+      // out, so there the page is written before the next is read.
+      if (deps.dialect === 'sqlite') await writing;
       for (const { call, fetched } of details) {
         newest = Math.max(newest, call.createdAt);
         if (call.status === 'active') oldestOpen = Math.min(oldestOpen ?? call.createdAt, call.createdAt);
@@ -307,9 +316,12 @@ async function runSync(
       if (page.nextCursor === null) break;
       cursor = page.nextCursor;
     }
+    await writing;
     const settled = await settleUnverified(deps, client, apiKey, repo);
     updated += settled;
   } catch (error) {
+    // A page still being written finishes first: the sync ends (and frees its lock) after it.
+    await writing.catch(() => {});
     await providerFailure(deps, client, error);
   }
 
