@@ -4,9 +4,12 @@
  * profile), cold (empty cache) and warm (the same browser again), measuring the bytes that
  * crossed the wire for the whole page (charts included) and the time until the page shows data (the stats' first figure and the
  * call log's first row). The baseline, in the same run, is the cold load with compression
- * refused (Accept-Encoding: identity), so the figures read as a ratio.
+ * refused (Accept-Encoding: identity), so the figures read as a ratio. Issue 41: the targets are
+ * 2.0 s cold and 1.0 s warm, the data requests before the rows are counted (one: the first-screen
+ * read), and Lighthouse's mobile scores follow (lighthouse.ts).
  */
 import { type BrowserContext, chromium } from 'playwright-core';
+import { lighthouseRows } from './lighthouse';
 
 export interface PageLoadRow {
   what: string;
@@ -34,7 +37,11 @@ interface Load {
   ms: number;
   bytes: number;
   requests: number;
+  /** Requests to /api/ before the rows showed, besides the session check and the live stream (issue 41). */
+  dataRequests: number;
 }
+
+const NOT_DATA = [/^\/api\/client\/session$/, /\/events$/];
 
 async function measure(context: BrowserContext, url: string, identity: boolean): Promise<Load> {
   const page = context.pages()[0] ?? (await context.newPage());
@@ -44,9 +51,15 @@ async function measure(context: BrowserContext, url: string, identity: boolean):
   if (identity) await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': 'identity' } });
   let bytes = 0;
   let requests = 0;
+  let dataRequests = 0;
+  let rowsShown = false;
   cdp.on('Network.loadingFinished', (e: { encodedDataLength: number }) => {
     bytes += e.encodedDataLength;
     requests++;
+  });
+  cdp.on('Network.requestWillBeSent', (e: { request: { url: string } }) => {
+    const path = new URL(e.request.url).pathname;
+    if (!rowsShown && path.startsWith('/api/') && !NOT_DATA.some((p) => p.test(path))) dataRequests++;
   });
   const start = performance.now();
   await page.goto(url, { waitUntil: 'commit' });
@@ -57,11 +70,12 @@ async function measure(context: BrowserContext, url: string, identity: boolean):
     .first()
     .waitFor({ timeout: 60_000 });
   const ms = performance.now() - start;
+  rowsShown = true;
   // The charts' code arrives after the data: wait for it, so the bytes are the whole page's and
   // nothing in flight is counted against the next load.
   await page.waitForLoadState('networkidle');
   await cdp.detach();
-  return { ms, bytes, requests };
+  return { ms, bytes, requests, dataRequests };
 }
 
 export async function pageLoadRows(base: string, email: string, password: string): Promise<PageLoadRow[]> {
@@ -87,23 +101,25 @@ export async function pageLoadRows(base: string, email: string, password: string
     const label = '/dashboard on 1.6 Mbps, 150 ms RTT (SQLite data set)';
     return [
       {
-        what: `baseline: ${label}, cold, compression refused (${identity.requests} requests, ${kb(identity.bytes)})`,
+        what: `baseline: ${label}, cold, compression refused (${identity.requests} requests, ${identity.dataRequests} of them data before the rows, ${kb(identity.bytes)})`,
         value: s(identity.ms),
         target: '-',
         ok: null,
       },
       {
-        what: `${label}, cold: time to data (page: ${cold.requests} requests, ${kb(cold.bytes)} on the wire)`,
+        what: `${label}, cold: time to data (page: ${cold.requests} requests, ${cold.dataRequests} data before the rows, ${kb(cold.bytes)} on the wire)`,
         value: s(cold.ms),
-        target: '≤ 3 s',
-        ok: cold.ms <= 3000,
+        target: '≤ 2.0 s',
+        ok: cold.ms <= 2000,
       },
       {
-        what: `${label}, warm (cached): time to data (page: ${warm.requests} requests, ${kb(warm.bytes)} on the wire)`,
+        what: `${label}, warm (cached): time to data (page: ${warm.requests} requests, ${warm.dataRequests} data before the rows, ${kb(warm.bytes)} on the wire)`,
         value: s(warm.ms),
-        target: '≤ 1.5 s',
-        ok: warm.ms <= 1500,
+        target: '≤ 1.0 s',
+        ok: warm.ms <= 1000,
       },
+      // Lighthouse after the timed loads, with Chromium of its own (issue 41).
+      ...(await lighthouseRows(base, email, password)),
     ];
   } finally {
     await browser.close();
