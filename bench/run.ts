@@ -21,6 +21,7 @@ import type { AppDeps } from '../src/server/context';
 import { createAdmin } from '../src/server/seed';
 import { loadConfig } from '../src/server/config';
 import { type Db, openDb } from '../src/server/db/connect';
+import { isPostgres } from '../src/server/db/dialect';
 import { createBlandProvider } from '../src/server/providers/voice/bland';
 import { blandCallBody } from '../tests/helpers/bland';
 import { createScratchDatabase } from '../tests/helpers/scratch-database';
@@ -337,9 +338,12 @@ async function agencyConsoleRows(deps: AppDeps, base: string, clients: number): 
 }
 
 /**
- * Issue 15 at the big client: word, prefix and phrase searches over its 60 days (ranked, first
- * page with total), a custom range, a sorted page, and exports of every one of its calls as CSV
- * and Excel (rows/s and the server's memory growth), beside a keyset read of the same rows.
+ * Issues 15 and 41 at the big client: its 60 days searched newest first (a word, a prefix, a
+ * phrase, a common word; the first page with the bounded count), best match first, by phone number
+ * written three ways, by call id and provider call id, a keyset page past the first 1,000 matches,
+ * the log sorted by duration; beside the naive exact count of the same matches (issue 15's total);
+ * a custom range; and exports of every one of its calls as CSV and Excel (rows/s and the server's
+ * memory growth), beside a keyset read of the same rows.
  */
 async function findCallsRows(
   db: Db['db'],
@@ -358,41 +362,104 @@ async function findCallsRows(
       ok: target === null ? null : r.p95 <= target,
     });
   };
-  const count = async (search: string) =>
-    (
+  const from60 = now - 60 * 86_400_000;
+  // The exact number of matches in the window, counted the naive way (every match read, as the
+  // log's total did before issue 41): the baseline of each search below, and its label.
+  const postgres = isPostgres(db);
+  const exactCount = async (fts5: string, tsquery: string) => {
+    const start = performance.now();
+    const { rows: counted } = postgres
+      ? await sql<{
+          n: number;
+        }>`select count(*) as n from calls where client_id = ${BIG_CLIENT_ID} and created_at > ${from60} and search_vector @@ to_tsquery('english', ${tsquery})`.execute(
+          db,
+        )
+      : await sql<{
+          n: number;
+        }>`select count(*) as n from calls where client_id = ${BIG_CLIENT_ID} and created_at > ${from60} and (created_at * 1048576 + (rowid & 1048575)) in (select rowid from calls_fts where calls_fts match ${`client : "c${Buffer.from(BIG_CLIENT_ID).toString('hex')}x" AND body : (${fts5})`})`.execute(
+          db,
+        );
+    return { n: Number(counted[0].n), ms: performance.now() - start };
+  };
+  const searches: [string, string, string, string, number][] = [
+    ['a word', 'refund', 'refund', 'refund', 50],
+    ['a prefix', 'refu*', 'refu*', 'refu:*', 50],
+    ['a phrase', '"damaged parcel"', '"damaged parcel"', 'damag <-> parcel', 50],
+    ['a common word', 'order', 'order', 'order', 50],
+  ];
+  let firstPage: { pagination: { nextAfter?: string } } | null = null;
+  for (const [kind, text, fts5, tsquery, target] of searches) {
+    const exact = await exactCount(fts5, tsquery);
+    rows.push({
+      what: `baseline: naive exact count of ${kind} ("${text}", ${exact.n.toLocaleString()} matches in 60 days)`,
+      value: ms(exact.ms),
+      target: '-',
+      ok: null,
+    });
+    const url = `/api/client/calls?${window}&search=${encodeURIComponent(text)}&limit=25`;
+    await latency(
+      `search newest first, ${kind} ("${text}"), first page of "1,000+"`,
+      url,
+      target,
+      kind === 'a common word' ? 50 : SAMPLES,
+    );
+    if (text === 'refund') firstPage = await (await fetch(`${base}${url}`, { headers })).json();
+  }
+  await latency(
+    'search best match first (sort=relevance), a word ("refund"), first page',
+    `/api/client/calls?${window}&search=refund&sort=relevance&limit=25`,
+    150,
+    50,
+  );
+  await latency(
+    'search best match first (sort=relevance), a phrase ("damaged parcel"), first page',
+    `/api/client/calls?${window}&search=%22damaged%20parcel%22&sort=relevance&limit=25`,
+    150,
+    50,
+  );
+  // Page 41 of "refund" (past the 1,000th match): the keyset page after page 40's last row.
+  let cursor = firstPage?.pagination.nextAfter;
+  for (let page = 2; page <= 40 && cursor; page++)
+    cursor = (
       await (
-        await fetch(`${base}/api/client/calls?${window}&search=${encodeURIComponent(search)}`, { headers })
+        await fetch(
+          `${base}/api/client/calls?${window}&search=refund&limit=25&page=${page}&after=${cursor}`,
+          {
+            headers,
+          },
+        )
       ).json()
-    ).pagination.total as number;
-  const refunds = await count('refund');
-  await latency(
-    `search, a word ("refund", ${refunds.toLocaleString()} matches), ranked, first page`,
-    `/api/client/calls?${window}&search=refund`,
-    50,
+    ).pagination.nextAfter;
+  if (cursor)
+    await latency(
+      'search newest first, a word, page 41 (past the 1,000th match, by keyset)',
+      `/api/client/calls?${window}&search=refund&limit=25&page=41&after=${cursor}`,
+      50,
+    );
+  // b12345: the big client's call from +1 555 001 2345, provider id pb12345 (bench/dataset.ts).
+  for (const written of ['+15550012345', '(555) 001-2345', '1-555-001-2345'])
+    await latency(
+      `search by phone number written "${written}"`,
+      `/api/client/calls?${window}&search=${encodeURIComponent(written)}`,
+      20,
+    );
+  await latency('search by call id', `/api/client/calls?${window}&search=b12345`, 20);
+  await latency('search by provider call id', `/api/client/calls?${window}&search=pb12345`, 20);
+  const naiveSort = performance.now();
+  await sql`select id from calls where client_id = ${BIG_CLIENT_ID} and created_at > ${from60} order by +duration_seconds desc, id desc limit 25`.execute(
+    db,
   );
-  await latency(
-    'search, a prefix ("refu*"), ranked, first page',
-    `/api/client/calls?${window}&search=refu*`,
-    50,
-  );
-  const parcels = await count('"damaged parcel"');
-  await latency(
-    `search, a phrase ("damaged parcel", ${parcels.toLocaleString()} matches)`,
-    `/api/client/calls?${window}&search=%22damaged%20parcel%22`,
-    null,
-  );
-  const orders = await count('order');
-  await latency(
-    `search, a common word ("order", ${orders.toLocaleString()} matches), 20 requests`,
-    `/api/client/calls?${window}&search=order`,
-    null,
-    20,
-  );
+  rows.push({
+    what: 'baseline: naive sort of the 60 days by duration (no index), first 25',
+    value: ms(performance.now() - naiveSort),
+    target: '-',
+    ok: null,
+  });
   await latency(
     'call log sorted by duration, first page',
     `/api/client/calls?${window}&sort=duration&order=desc`,
-    null,
-    20,
+    50,
+    50,
   );
   const day = (offset: number) => new Date(now - offset * 86_400_000).toISOString().slice(0, 10);
   await latency('stats, custom range of 60 local days', `/api/client/stats?from=${day(60)}&to=${day(1)}`, 10);

@@ -8,7 +8,7 @@
  * GIN index on (client_id, search_vector) (migration 018), on SQLite through the FTS5 table's
  * `client` column, one token per call naming its client (migration 019), ANDed with the words.
  */
-import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import {
   type SearchQuery,
   type TextSearch,
@@ -103,12 +103,62 @@ function wholeNumberMatch(phone: string): Expression<SqlBool> {
   return sql<SqlBool>`(${column('from_number')} or ${column('to_number')})`;
 }
 
+/**
+ * The stored forms a full number typed any way may have (issue 41): its digits with and without a
+ * `+`, a ten-digit national number with the North American country code, `00…` as `+…`. Null for
+ * fewer than ten digits (a part of a number, found by containment).
+ */
+export function wholeNumberForms(phone: string): string[] | null {
+  const digits = phone.replace(/\D/g, '');
+  if (digits.length < 10) return null;
+  const forms = new Set([phone, digits, `+${digits}`]);
+  if (digits.length === 10) forms.add(`+1${digits}`);
+  if (digits.startsWith('00')) forms.add(`+${digits.slice(2)}`);
+  return [...forms];
+}
+
+/**
+ * A search that is (also) a number or an id, for one client, as the ids it finds: each part from
+ * its own index (the primary key, (client_id, provider_call_id), (client_id, from_number) and
+ * (client_id, to_number), the word index), so an id or a full number costs a few index reads
+ * however many calls the client has. Null when a part has no index (a part of a number).
+ */
+function indexedParts(db: Kysely<Database>, search: LogSearch, clientId: string): Expression<SqlBool> | null {
+  const parts: RawBuilder<unknown>[] = [];
+  if (search.phone) {
+    const forms = search.fullNumberOnly ? null : wholeNumberForms(search.phone);
+    if (!forms) return null;
+    for (const column of ['from_number', 'to_number'] as const)
+      parts.push(
+        sql`select c.id from calls c where c.client_id = ${clientId} and ${sql.ref(`c.${column}`)} in (${sql.join(forms)})`,
+      );
+  }
+  if (search.callId) {
+    parts.push(sql`select c.id from calls c where c.id = ${search.callId} and c.client_id = ${clientId}`);
+    parts.push(
+      sql`select c.id from calls c where c.client_id = ${clientId} and c.provider_call_id = ${search.callId}`,
+    );
+  }
+  if (search.words)
+    parts.push(
+      isPostgres(db)
+        ? sql`select c.id from calls c where c.client_id = ${clientId} and c.search_vector @@ to_tsquery('english', ${toTsquery(search.words)})`
+        : sql`select c.id from ${sqliteMatchesByTime(search.words, clientId, null, null)} f join calls c on c.client_id = ${clientId} and c.created_at = (f.k >> 20) and (c.rowid & ${sql.lit(SEARCH_KEY_SHIFT - 1)}) = (f.k & ${sql.lit(SEARCH_KEY_SHIFT - 1)})`,
+    );
+  if (parts.length === 0) return null;
+  return sql<SqlBool>`calls.id in (${sql.join(parts, sql` union all `)})`;
+}
+
 /** Whether a call of this client (null: of any client) matches the search: any of its words, number or id. */
 export function searchCondition(
   db: Kysely<Database>,
   search: LogSearch,
   clientId: string | null,
 ): Expression<SqlBool> {
+  if (clientId !== null && (search.phone || search.callId)) {
+    const indexed = indexedParts(db, search, clientId);
+    if (indexed) return indexed;
+  }
   const parts: Expression<SqlBool>[] = [];
   if (search.words) parts.push(wordsMatch(db, search.words, clientId));
   if (search.phone && search.fullNumberOnly) parts.push(wholeNumberMatch(search.phone));

@@ -14,7 +14,9 @@
  * the tokenizer stay as migration 019 made them.
  *
  * Both: an index on (client_id, duration_seconds, id) for the log sorted by duration (274–737 ms
- * on PostgreSQL for the 1M-call client's first page, which sorted every call of its window).
+ * on PostgreSQL for the 1M-call client's first page, which sorted every call of its window), and
+ * on (client_id, from_number) and (client_id, to_number), so a full number typed any way is a few
+ * index reads (call-search.ts `wholeNumberForms`) rather than a scan of the client's calls.
  */
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
@@ -76,6 +78,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index if not exists calls_client_duration on calls (client_id, duration_seconds, id)`.execute(
     db,
   );
+  await sql`create index if not exists calls_client_from on calls (client_id, from_number)`.execute(db);
+  await sql`create index if not exists calls_client_to on calls (client_id, to_number)`.execute(db);
   if (db.getExecutor().adapter instanceof PostgresAdapter) return;
   await dropFts(db);
   await createFts(db, searchKey, 'transcript, summary, client_id, created_at');
@@ -83,7 +87,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 /** Back to 019's index, keyed by the call's rowid. */
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`drop index if exists calls_client_duration`.execute(db);
+  for (const index of ['calls_client_duration', 'calls_client_from', 'calls_client_to'])
+    await sql.raw(`drop index if exists ${index}`).execute(db);
   if (db.getExecutor().adapter instanceof PostgresAdapter) return;
   await dropFts(db);
   await createFts(db, (r) => `${r}.rowid`, 'transcript, summary, client_id');
