@@ -507,7 +507,11 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'PUT /api/admin/preferences': { summary: 'Save the admin’s interface preferences' },
 
   // The client's calls
-  'GET /api/client/calls': { summary: 'The call log, filtered and paged' },
+  'GET /api/client/calls': {
+    summary: 'The call log, filtered and paged',
+    description:
+      'Newest first unless `sort` says otherwise, with a `search` too; `sort=relevance` ranks a word search best match first (its best 1,000). A searched or quality-filtered log counts up to 1,000: past that `pagination.total` is 1,000 with `totalIsLowerBound: true`. Each full page names the next in `pagination.nextAfter`: pass it back as `after` (with the same filters and sort, `page` then only numbers the page). A search is read past its first 1,000 calls only this way (keyset); a `page` beyond them without `after` answers 400.',
+  },
   'GET /api/client/stats': { summary: 'Call statistics for a period' },
   'GET /api/client/dashboard': {
     summary: 'The dashboard’s first screen in one read (log, stats, charts, outcomes, attention, live, account)',
