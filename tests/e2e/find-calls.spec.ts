@@ -129,11 +129,53 @@ test('the call log at phone width: sort select, export and snippets in cards', a
   await expect(page.getByRole('searchbox', { name: 'Search calls' })).toHaveValue('subscription');
   await expect(page.getByTestId('call-card')).toHaveCount(1);
   await expect(page.getByTestId('search-snippet').locator('mark')).toHaveText('subscription');
-  await expect(page.getByLabel('Sort')).toHaveValue('relevance:desc');
+  // Newest first with a search too (issue 41); best match is one choice away.
+  await expect(page.getByLabel('Sort')).toHaveValue('created:desc');
   await page.getByLabel('Sort').selectOption('cost:asc');
   await expect(page).toHaveURL(/sort=cost&order=asc/);
   await expect(page.getByRole('link', { name: 'Export these calls as Excel' })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'the call log on a phone');
+});
+
+test('a common word lists the newest match first of "1,000+"; Best match puts the best passage first', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const client = await onboardClient(request, 'find-many');
+  // The best match first (the oldest), then 1,000 calls that mention a parcel once, the newest last.
+  await placeTestCall(request, client.webhookUrl, undefined, {
+    transcripts: said('Parcel, parcel, parcel.', 'Yes, the parcel.'),
+    status: 'completed',
+  });
+  for (let i = 0; i < 1_000; i += 20)
+    await Promise.all(
+      Array.from({ length: Math.min(20, 1_000 - i) }, (_, j) =>
+        placeTestCall(request, client.webhookUrl, undefined, {
+          transcripts: said(
+            'Hello, how can I help?',
+            `Where is my parcel number ${i + j}? It has not come yet.`,
+          ),
+          status: 'completed',
+        }),
+      ),
+    );
+  await placeTestCall(request, client.webhookUrl, undefined, {
+    transcripts: said('Good afternoon.', 'The newest parcel question of the day.'),
+    status: 'completed',
+  });
+  await loginClientApi(page, client.email, client.password);
+  await page.goto('/dashboard?status=all&q=parcel');
+  await expect(page.getByTestId('pagination')).toContainText(/Showing 1 to \d+ of 1,000\+ results/);
+  await expect(page.getByTestId('search-snippet').first()).toContainText('The newest parcel question');
+  await expect(page.getByLabel('Sort')).toHaveValue('created:desc');
+  await expectNoSeriousA11yViolations(page, 'a search of 1,000+ calls');
+  // Best match, chosen by keyboard: the call that says it four times comes first.
+  await page.getByLabel('Sort').focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page).toHaveURL(/sort=relevance/);
+  await expect(page.getByTestId('search-snippet').first().locator('mark')).toHaveCount(4);
+  await expect(page.getByTestId('pagination')).toContainText('of 1,000+ results');
 });
 
 test('an admin searches a client’s calls and exports what was found', async ({ page, request }) => {
