@@ -514,7 +514,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   'GET /api/client/stats': { summary: 'Call statistics for a period' },
   'GET /api/client/dashboard': {
-    summary: 'The dashboard’s first screen in one read (log, stats, charts, outcomes, attention, live, account)',
+    summary:
+      'The dashboard’s first screen in one read (log, stats, charts, outcomes, attention, live, account)',
   },
   'GET /api/client/calls-over-time': { summary: 'Calls per day or hour for the chart' },
   'GET /api/client/calls/{id}': { summary: 'One call with its transcript' },
