@@ -126,7 +126,8 @@ export function wholeNumberForms(phone: string): string[] | null {
 function indexedParts(db: Kysely<Database>, search: LogSearch, clientId: string): Expression<SqlBool> | null {
   const parts: RawBuilder<unknown>[] = [];
   if (search.phone) {
-    const forms = search.fullNumberOnly ? null : wholeNumberForms(search.phone);
+    // For a reader of masked numbers too: each form is a whole number, never a part of one.
+    const forms = wholeNumberForms(search.phone);
     if (!forms) return null;
     for (const column of ['from_number', 'to_number'] as const)
       parts.push(
