@@ -84,14 +84,30 @@ export async function lighthouseRows(
     const cookie = await signIn(base, email, password);
     for (const page of PAGES) {
       const runs: Run[] = [];
-      for (let i = 0; i < RUNS; i++)
-        runs.push(await runOnce(chrome.port, `${base}${page}`, page === '/dashboard' ? cookie : null));
+      const failures: string[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        try {
+          runs.push(await runOnce(chrome.port, `${base}${page}`, page === '/dashboard' ? cookie : null));
+        } catch (error) {
+          // One run's failure (a page Lighthouse saw no paint of) is reported, not the bench's end.
+          failures.push(error instanceof Error ? error.message : String(error));
+        }
+      }
+      if (runs.length === 0) {
+        rows.push({
+          what: `Lighthouse 12 mobile performance, ${page}: no run finished (${failures[0] ?? 'unknown'})`,
+          value: '-',
+          target: '≥ 90',
+          ok: false,
+        });
+        continue;
+      }
       const score = median(runs.map((r) => r.score));
       // The run whose score is the median, for its figures.
       const mid = runs.find((r) => r.score === score) ?? runs[0];
       const seo = mid?.seo === null || mid?.seo === undefined ? '' : `, SEO ${mid.seo}`;
       rows.push({
-        what: `Lighthouse 12 mobile performance, ${page}${page === '/dashboard' ? ' (signed in)' : ''}: median of ${RUNS} (runs ${runs.map((r) => r.score).join(', ')}; LCP ${((mid?.lcpMs ?? 0) / 1000).toFixed(2)} s, TBT ${Math.round(mid?.tbtMs ?? 0)} ms, CLS ${(mid?.cls ?? 0).toFixed(3)}${seo})`,
+        what: `Lighthouse 12 mobile performance, ${page}${page === '/dashboard' ? ' (signed in)' : ''}: median of ${runs.length}${failures.length ? ` (${failures.length} failed: ${failures[0]})` : ''} (runs ${runs.map((r) => r.score).join(', ')}; LCP ${((mid?.lcpMs ?? 0) / 1000).toFixed(2)} s, TBT ${Math.round(mid?.tbtMs ?? 0)} ms, CLS ${(mid?.cls ?? 0).toFixed(3)}${seo})`,
         value: String(score),
         target: '≥ 90',
         ok: score >= 90,

@@ -459,6 +459,10 @@ test('loading skeletons, then "No data available" when the stats answer has no t
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
+  // The first screen arrives in one read (issue 41); a new date range reads stats and chart on their own.
+  const dashboard = new DashboardPage(page);
+  await dashboard.open();
+  await dashboard.waitForLog();
   await page.route('**/api/client/stats?*', async (route) => {
     await held;
     await route.fulfill({ json: {} });
@@ -467,8 +471,7 @@ test('loading skeletons, then "No data available" when the stats answer has no t
     await held;
     await route.continue();
   });
-  const dashboard = new DashboardPage(page);
-  await dashboard.open();
+  await dashboard.selectDateRange('Last 30 days');
   await expect(page.getByTestId('stats-loading').locator('[data-slot="skeleton"]')).toHaveCount(4);
   await expect(page.getByTestId('chart-loading')).toBeVisible();
   release();

@@ -120,10 +120,14 @@ export function firstScreenSource(pathname: string): CallSource | null {
   return admin?.[1] ? adminCallSource(decodeURIComponent(admin[1])) : null;
 }
 
-/** Starts the page's first-screen read at once, while its code is still on the way (main.tsx). */
+/**
+ * Starts the page's first-screen read at once, while its code is still on the way (main.tsx). Not
+ * the demo's: its read may first bring the demo's calls up to date, which holds the server (and so
+ * the page's code) for a while; its header shows first instead, then the read.
+ */
 export function prefetchFirstScreen(queryClient: QueryClient, location: Location): void {
   const source = firstScreenSource(location.pathname);
-  if (!source?.dashboardUrl) return;
+  if (!source?.dashboardUrl || source.key === DEMO_CALL_SOURCE.key) return;
   // A failure is the page's to handle when it mounts (the separate queries then read).
   void queryClient.prefetchQuery(
     firstScreenQuery(queryClient, source, initialFilters(source, location.search)),

@@ -24,7 +24,7 @@ export function DemoDashboard() {
   );
 }
 
-function DemoHeader() {
+export function DemoHeader() {
   return (
     <header className="border-b bg-card">
       <div className="mx-auto flex max-w-7xl flex-col gap-3 px-4 py-4 sm:flex-row sm:items-center sm:justify-between sm:px-6 lg:px-8">
