@@ -119,7 +119,8 @@ export async function pageLoadRows(base: string, email: string, password: string
         ok: warm.ms <= 1000,
       },
       // Lighthouse after the timed loads, with Chromium of its own (issue 41).
-      ...(await lighthouseRows(base, email, password)),
+      // BENCH_LIGHTHOUSE=off leaves them out (twelve Lighthouse runs take minutes on a busy machine).
+      ...(process.env.BENCH_LIGHTHOUSE === 'off' ? [] : await lighthouseRows(base, email, password)),
     ];
   } finally {
     await browser.close();
