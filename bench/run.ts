@@ -362,6 +362,9 @@ async function findCallsRows(
       ok: target === null ? null : r.p95 <= target,
     });
   };
+  // A kept-alive socket the server closed meanwhile (ECONNRESET) is tried once more.
+  const getJson = async (url: string) =>
+    (await fetch(`${base}${url}`, { headers }).catch(() => fetch(`${base}${url}`, { headers }))).json();
   const from60 = now - 60 * 86_400_000;
   // The exact number of matches in the window, counted the naive way (every match read, as the
   // log's total did before issue 41): the baseline of each search below, and its label.
@@ -403,7 +406,7 @@ async function findCallsRows(
       target,
       kind === 'a common word' ? 50 : SAMPLES,
     );
-    if (text === 'refund') firstPage = await (await fetch(`${base}${url}`, { headers })).json();
+    if (text === 'refund') firstPage = await getJson(url);
   }
   await latency(
     'search best match first (sort=relevance), a word ("refund"), first page',
@@ -421,14 +424,7 @@ async function findCallsRows(
   let cursor = firstPage?.pagination.nextAfter;
   for (let page = 2; page <= 40 && cursor; page++)
     cursor = (
-      await (
-        await fetch(
-          `${base}/api/client/calls?${window}&search=refund&limit=25&page=${page}&after=${cursor}`,
-          {
-            headers,
-          },
-        )
-      ).json()
+      await getJson(`/api/client/calls?${window}&search=refund&limit=25&page=${page}&after=${cursor}`)
     ).pagination.nextAfter;
   if (cursor)
     await latency(
