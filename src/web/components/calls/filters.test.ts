@@ -6,7 +6,9 @@ import {
   callsSearchParams,
   chartInterval,
   dateWindow,
+  rememberNextPage,
   updateFilters,
+  withReachablePage,
 } from './filters';
 
 describe('call filters', () => {
@@ -123,5 +125,16 @@ describe('custom ranges', () => {
     expect(chartInterval({ ...custom, to: '2026-03-10' })).toBe('hour');
     expect(chartInterval(custom)).toBe('day');
     expect(chartInterval({ ...DEFAULT_FILTERS, dateRange: '1d' })).toBe('hour');
+  });
+
+  it('reads a searched page past 1,000 calls by the cursor Next kept, else the last page a number reaches', () => {
+    // Ten calls a page: page 101 starts past the first 1,000.
+    const searched = { ...DEFAULT_FILTERS, search: 'order', page: 101 };
+    expect(withReachablePage(searched).page).toBe(100);
+    expect(withReachablePage({ ...searched, page: 100 }).page).toBe(100);
+    expect(withReachablePage({ ...searched, search: '' }).page).toBe(101);
+    rememberNextPage(searched, { page: 100, nextAfter: 'cursor-101' }, 101);
+    expect(withReachablePage(searched).page).toBe(101);
+    expect(callsSearchParams(searched, Date.now()).get('after')).toBe('cursor-101');
   });
 });

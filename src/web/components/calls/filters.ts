@@ -174,6 +174,16 @@ export function rememberNextPage(
   if (nextPageCursors.size > 200) nextPageCursors.delete(nextPageCursors.keys().next().value as string);
 }
 
+/**
+ * A searched log's page past the bound is read only with the cursor Next remembered; one named by
+ * the URL alone (a reload, a shared link) shows the last page a number reaches instead of an error.
+ */
+export function withReachablePage(filters: CallFilters, limit = PAGE_SIZE): CallFilters {
+  if (!filters.search || (filters.page - 1) * limit < LOG_COUNT_BOUND) return filters;
+  if (nextPageCursors.has(viewKey(filters, filters.page))) return filters;
+  return { ...filters, page: Math.ceil(LOG_COUNT_BOUND / limit) };
+}
+
 /** Query string of a calls request; dates are taken at request time, so they are not in the cache key. */
 export function callsSearchParams(filters: CallFilters, now: number, limit = PAGE_SIZE): URLSearchParams {
   const params = logFilterParams(filters, now);

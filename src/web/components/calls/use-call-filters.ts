@@ -6,7 +6,7 @@
 import { useCallback, useMemo, useRef } from 'react';
 import { navigate, useSearch } from 'wouter/use-browser-location';
 import type { DateRange } from '../../../contract/common';
-import { type CallFilters, DEFAULT_FILTERS, updateFilters } from './filters';
+import { type CallFilters, DEFAULT_FILTERS, updateFilters, withReachablePage } from './filters';
 import { readFilters, writeFilters } from './url-filters';
 
 /** `ranges`: the date ranges the view offers (a link naming another falls back to the default). */
@@ -15,7 +15,10 @@ export function useCallFilters(ranges: readonly DateRange[], initial: Partial<Ca
   const defaults = useRef<CallFilters>({ ...DEFAULT_FILTERS, ...initial }).current;
   const allowed = useRef(ranges).current;
   const search = useSearch();
-  const filters = useMemo(() => readFilters(search, defaults, allowed), [search, defaults, allowed]);
+  const filters = useMemo(
+    () => withReachablePage(readFilters(search, defaults, allowed)),
+    [search, defaults, allowed],
+  );
   const change = useCallback(
     (c: Partial<CallFilters>) => {
       // Read the URL now, not the render's copy: two changes in one tick must both land.
