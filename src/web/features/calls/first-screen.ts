@@ -13,7 +13,6 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AdminClientDashboard, ClientDashboard, DemoDashboard } from '../../../contract/dashboard';
-import { DASHBOARD_ATTENTION_LIMIT } from '../../../contract/dashboard';
 import type { ChartData } from '../../components/calls/chart-points';
 import {
   type CallFilters,
@@ -31,6 +30,12 @@ import { adminClientUsersKey } from '../admin/client-users-queries';
 import { adminKeys } from '../admin/queries';
 import { type CallSource, DEMO_CALL_SOURCE, CLIENT_CALL_SOURCE, adminCallSource } from './call-source';
 import { callKeys, preferencesKey } from './query-keys';
+
+/**
+ * contract/dashboard.ts's DASHBOARD_ATTENTION_LIMIT (the panel's and the badge's 5), not imported
+ * at run time: that module's schemas (and the contracts they import) would join the main bundle.
+ */
+const DASHBOARD_ATTENTION_LIMIT = 5;
 
 type AnyDashboard = Partial<ClientDashboard & AdminClientDashboard> &
   (ClientDashboard | AdminClientDashboard | DemoDashboard);
