@@ -17,22 +17,29 @@ export function createWebhookRateLimit(
 ) {
   const max = deps.config.webhookDeliveriesPerMinute;
   const pending = new Map<string, number>();
+  /** Counts being flushed: no longer pending, not yet in the shared total, still counted. */
+  const flushing = new Map<string, number>();
   const shared = new Map<string, number>();
 
   async function flush(): Promise<void> {
     // In key order, so two instances flushing the same URLs lock their rows in one order.
     const batch = [...pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     pending.clear();
+    for (const [key, count] of batch) flushing.set(key, count);
     // One transaction for the whole second: a commit per URL (an fsync each on SQLite, taking the
     // one write lock the deliveries' own commits wait for) cost more than the deliveries' writes.
-    if (batch.length > 0) {
-      const totals = await deps.db.transaction().execute(async (trx) => {
-        const counters = createRateCounters(trx, deps.now);
-        const out: [string, number][] = [];
-        for (const [key, count] of batch) out.push([key, await counters.hit(key, WINDOW_MS, count)]);
-        return out;
-      });
-      for (const [key, total] of totals) shared.set(key, total);
+    try {
+      if (batch.length > 0) {
+        const totals = await deps.db.transaction().execute(async (trx) => {
+          const counters = createRateCounters(trx, deps.now);
+          const out: [string, number][] = [];
+          for (const [key, count] of batch) out.push([key, await counters.hit(key, WINDOW_MS, count)]);
+          return out;
+        });
+        for (const [key, total] of totals) shared.set(key, total);
+      }
+    } finally {
+      flushing.clear();
     }
     // Forget quiet URLs: the next delivery reads their count afresh.
     for (const key of shared.keys()) if (!batch.some(([k]) => k === key)) shared.delete(key);
@@ -51,7 +58,7 @@ export function createWebhookRateLimit(
       if (!shared.has(key)) shared.set(key, await deps.rateCounters.peek(key, WINDOW_MS));
       const local = (pending.get(key) ?? 0) + 1;
       pending.set(key, local);
-      return (shared.get(key) ?? 0) + local <= max;
+      return (shared.get(key) ?? 0) + (flushing.get(key) ?? 0) + local <= max;
     },
     flush,
     async close(): Promise<void> {
