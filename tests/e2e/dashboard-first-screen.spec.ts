@@ -32,6 +32,18 @@ function recordApiRequests(page: Page): { data: () => string[]; all: string[] } 
 }
 
 const paths = (urls: string[]) => urls.map((u) => u.split('?')[0]);
+
+/** What a view's separate stats endpoint answers for the window the one request asked about. */
+async function statsOfSameWindow(page: Page, statsPath: string, dashboardUrl: string) {
+  const query = new URL(`http://x${dashboardUrl}`).searchParams;
+  const window = new URLSearchParams({
+    dateRange: query.get('dateRange') ?? '',
+    startDate: query.get('startDate') ?? '',
+    endDate: query.get('endDate') ?? '',
+    pathway: 'all',
+  });
+  return (await page.request.get(`${statsPath}?${window}`)).json();
+}
 const number = (text: string | null) => Number((text ?? '').replace(/[^\d.]/g, ''));
 
 test('client dashboard: one data request, the same numbers as the separate reads', async ({ page }) => {
@@ -51,16 +63,7 @@ test('client dashboard: one data request, the same numbers as the separate reads
 
   // The same numbers as the separate endpoints over the same window.
   const query = new URL(`http://x${requests.data()[0]}`).searchParams;
-  const stats = await (
-    await page.request.get(
-      `/api/client/stats?${new URLSearchParams({
-        dateRange: query.get('dateRange') ?? '',
-        startDate: query.get('startDate') ?? '',
-        endDate: query.get('endDate') ?? '',
-        pathway: 'all',
-      })}`,
-    )
-  ).json();
+  const stats = await statsOfSameWindow(page, '/api/client/stats', requests.data()[0] ?? '');
   expect(number(await dashboard.statValue('totalCalls').textContent())).toBe(stats.totalCalls);
   expect(stats.totalCalls).toBeGreaterThanOrEqual(3);
   const log = await (await page.request.get(`/api/client/calls?${query}`)).json();
@@ -84,17 +87,7 @@ test('demo: one data request', async ({ page }) => {
   await expect(demo.rows.first()).toBeVisible({ timeout: 30_000 });
   await page.waitForLoadState('networkidle');
   expect(paths(requests.data()), requests.all.join('\n')).toEqual(['/api/demo/dashboard']);
-  const query = new URL(`http://x${requests.data()[0]}`).searchParams;
-  const stats = await (
-    await page.request.get(
-      `/api/demo/stats?${new URLSearchParams({
-        dateRange: query.get('dateRange') ?? '',
-        startDate: query.get('startDate') ?? '',
-        endDate: query.get('endDate') ?? '',
-        pathway: 'all',
-      })}`,
-    )
-  ).json();
+  const stats = await statsOfSameWindow(page, '/api/demo/stats', requests.data()[0] ?? '');
   expect(number(await demo.statValue('totalCalls').textContent())).toBe(stats.totalCalls);
   await screenshotBothWidths(page, 'demo-first-screen');
 });
