@@ -113,6 +113,18 @@ describe(`a sync killed with SIGKILL mid-way, then the server restarted (${TEST_
   const getRun = async (cookie: string, runId: string) =>
     (await fetch(url(`/api/client/calls/sync/runs/${runId}`), { headers: { cookie } })).json();
   const countCalls = () => countCallsOf(deps.db, clientId);
+  /** A sync POST's result: its body (200), or the run it started followed to the end (202). */
+  async function resultOf(answer: Response, cookie: string) {
+    let body = await answer.json();
+    if (answer.status !== 202) return body;
+    const runId = body.runId;
+    while (body.status === 'running' || body.runId === undefined) {
+      await new Promise((r) => setTimeout(r, 250));
+      body = await getRun(cookie, runId);
+    }
+    expect(body.status).toBe('succeeded');
+    return body.result;
+  }
 
   beforeAll(async () => {
     sim = await startVoiceSim();
@@ -205,16 +217,7 @@ describe(`a sync killed with SIGKILL mid-way, then the server restarted (${TEST_
       }
       expect([200, 202]).toContain(answer.status);
     }
-    let body = await answer.json();
-    if (answer.status === 202) {
-      const runId = body.runId;
-      while (body.status === 'running' || body.runId === undefined) {
-        await new Promise((r) => setTimeout(r, 250));
-        body = await getRun(cookie, runId);
-      }
-      expect(body.status).toBe('succeeded');
-      body = body.result;
-    }
+    const body = await resultOf(answer, cookie);
     expect(body).toMatchObject({ success: true });
     expect(await countCalls()).toBe(CALLS);
     const retried = Object.values((body.retried ?? {}) as Record<string, number>).reduce((a, b) => a + b, 0);
@@ -229,9 +232,11 @@ describe(`a sync killed with SIGKILL mid-way, then the server restarted (${TEST_
     expect(killed.finished_at).not.toBeNull();
     // The lock is free again: another sync runs and finds nothing new.
     sim.state.readFaults = null;
+    // Usually 200 at once; 202 when the run above left calls unfetched (their details failed
+    // past the adapter's retries) and this one reads them again, longer than the POST waits.
     const again = await postSync(cookie);
-    expect(again.status).toBe(200);
-    expect(await again.json()).toMatchObject({ success: true, created: 0 });
+    expect([200, 202]).toContain(again.status);
+    expect(await resultOf(again, cookie)).toMatchObject({ success: true, created: 0 });
     expect(await countCalls()).toBe(CALLS);
   }, 240_000);
 });
