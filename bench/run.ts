@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { startVoiceSim } from '../sim/voice-provider';
+import { primeDemo } from '../src/server/demo/demo-data';
 import { buildApp } from '../src/server/http/app';
 import { hashPassword } from '../src/server/auth/passwords';
 import { createDeps } from '../src/server/bootstrap';
@@ -718,6 +719,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
     .execute();
   const app = await buildApp(deps, webDir ? { webDir } : {});
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  // As `npm start` does (main.ts): the demo is filled at start, not by its first visitor.
+  await primeDemo(deps, (error) => console.warn(`[${dialect}] could not prepare the demo data:`, error));
   const login = await fetch(`${base}/api/client/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -11,7 +11,7 @@ import { backgroundJobs } from './background-jobs';
 import { loggerOptions } from './http/logging';
 import { createDeps } from './bootstrap';
 import { ConfigError, describeConfig, loadConfig } from './config';
-import { createDemoData } from './demo/demo-data';
+import { primeDemo } from './demo/demo-data';
 import { createNotifications } from './notifications';
 import { ensureAdmin } from './seed';
 import { type MetricsServer, startMetricsServer } from './operations/metrics-server';
@@ -75,13 +75,8 @@ async function main(): Promise<void> {
   }
   jobs.start();
   deps.lifecycle.markReady();
-  // Fill the public demo now rather than on its first visit; it tops itself up afterwards.
   const warn = (error: unknown) => app.log.warn({ err: error }, 'could not prepare the demo data');
-  const demo = createDemoData(deps, warn);
-  demo
-    .ensureCurrent()
-    .then(() => demo.settled())
-    .catch(warn);
+  void primeDemo(deps, warn);
 }
 
 /** The start-up line on data: the SQLite file, or PostgreSQL's host and database (no credentials). */
