@@ -11,7 +11,15 @@
 import type { NormalizedCall, NormalizedTranscriptEntry } from '../providers/voice/types';
 import type { EffectivePrivacy } from './privacy-settings';
 import { redactionOptionsOf, redactsAnything } from './privacy-settings';
-import { type RedactionFound, type RedactionOptions, emptyFound, redactText, redactValue } from './redaction';
+import {
+  type RedactionFound,
+  type RedactionMemo,
+  type RedactionOptions,
+  emptyFound,
+  redactText,
+  redactTextOnce,
+  redactValue,
+} from './redaction';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -27,9 +35,14 @@ function addFound(into: RedactionFound, more: RedactionFound): void {
   for (const key of Object.keys(into) as (keyof RedactionFound)[]) into[key] += more[key];
 }
 
-function redactString(text: string | null, options: RedactionOptions, found: RedactionFound): string | null {
+function redactString(
+  text: string | null,
+  options: RedactionOptions,
+  found: RedactionFound,
+  memo: RedactionMemo,
+): string | null {
   if (!text) return text;
-  const r = redactText(text, options);
+  const r = redactTextOnce(text, options, memo);
   addFound(found, r.found);
   return r.text;
 }
@@ -38,9 +51,10 @@ function redactObject(
   value: Record<string, unknown> | null,
   options: RedactionOptions,
   found: RedactionFound,
+  memo: RedactionMemo,
 ): Record<string, unknown> | null {
   if (!value) return value;
-  return redactValue(value, options, found).value as Record<string, unknown>;
+  return redactValue(value, options, found, memo).value as Record<string, unknown>;
 }
 
 /** The call's texts with the client's categories redacted; `found` counts what was replaced. */
@@ -51,21 +65,24 @@ export function redactCallTexts<T extends Storable>(
   const found = emptyFound();
   if (!redactsAnything(privacy)) return { call, found };
   const options = redactionOptionsOf(privacy, [call.fromNumber, call.toNumber].filter(Boolean));
+  const memo: RedactionMemo = new Map();
   const transcript = call.transcript?.map(
     (entry): NormalizedTranscriptEntry => ({
       ...entry,
-      text: redactString(entry.text, options, found) ?? '',
+      text: redactString(entry.text, options, found, memo) ?? '',
     }),
   );
   const insights = call.insights && {
     ...call.insights,
-    summary: redactString(call.insights.summary, options, found),
-    errorMessage: redactString(call.insights.errorMessage, options, found),
-    analysis: redactObject(call.insights.analysis, options, found),
-    variables: redactObject(call.insights.variables, options, found),
+    summary: redactString(call.insights.summary, options, found, memo),
+    errorMessage: redactString(call.insights.errorMessage, options, found, memo),
+    analysis: redactObject(call.insights.analysis, options, found, memo),
+    variables: redactObject(call.insights.variables, options, found, memo),
   };
   const raw =
-    call.raw === undefined || call.raw === null ? call.raw : redactValue(call.raw, options, found).value;
+    call.raw === undefined || call.raw === null
+      ? call.raw
+      : redactValue(call.raw, options, found, memo).value;
   return { call: { ...call, transcript: transcript ?? call.transcript, insights, raw }, found };
 }
 

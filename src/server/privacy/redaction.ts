@@ -1629,17 +1629,41 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  * Redacts every string inside a JSON value (stored provider payloads, variables, analysis),
  * keeping keys and the shape; numbers, booleans and null pass unchanged. `found` is added into.
  */
+/**
+ * Texts already redacted with one set of options, by text. One call carries the same words more
+ * than once (the transcript's turns again in the provider's payload, the summary in its insights
+ * and its payload): kept for the call's redaction, each is scanned once (issue 41: redaction was
+ * a sixth of a sync's time). Never kept across calls: texts are callers' words.
+ */
+export type RedactionMemo = Map<string, RedactionResult>;
+
+/** redactText, answered from `memo` when this text was redacted before with the same options. */
+export function redactTextOnce(
+  text: string,
+  options: RedactionOptions,
+  memo?: RedactionMemo,
+): RedactionResult {
+  if (!memo) return redactText(text, options);
+  let result = memo.get(text);
+  if (!result) {
+    result = redactText(text, options);
+    memo.set(text, result);
+  }
+  return result;
+}
+
 export function redactValue(
   value: unknown,
   options: RedactionOptions,
   found: RedactionFound = emptyFound(),
+  memo?: RedactionMemo,
 ): { value: unknown; found: RedactionFound } {
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
       // A provider's epoch-milliseconds timestamp written as a string ("1764239999000", 2001 to
       // 2033) is 13 digits too; no card number is sent as a payload field on its own like that.
       if (EPOCH_MS_RE.test(v) || UUID_RE.test(v)) return v;
-      const r = redactText(v, options);
+      const r = redactTextOnce(v, options, memo);
       for (const key of Object.keys(found) as (keyof RedactionFound)[]) found[key] += r.found[key];
       return r.text;
     }

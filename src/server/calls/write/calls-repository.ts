@@ -12,7 +12,7 @@ import { isPostgres } from '../../db/dialect';
 import { AfterCallsWrite } from './after-write';
 import { insightColumns, mergeInsightColumns } from './insight-columns';
 import { NO_QUALITY, type QualityColumns, deliveredQualityColumns } from '../../quality/call-quality';
-import { storedPayload } from './stored-payload';
+import { storedPayload, withoutCopiedFields } from './stored-payload';
 import { loadPrivacyMany } from '../../privacy/privacy-settings';
 import { type RetentionCleared, prepareCallForStorage } from '../../privacy/redact-call';
 
@@ -304,7 +304,8 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
     const now = clock();
     const out: IndexedItem[] = [];
     for (const [index, item] of items.entries()) {
-      const call = prepareCallForStorage(item.call, privacy.get(item.client.id)!, now);
+      const incoming = item.call.raw ? { ...item.call, raw: withoutCopiedFields(item.call.raw) } : item.call;
+      const call = prepareCallForStorage(incoming, privacy.get(item.client.id)!, now);
       if (call) out.push({ client: item.client, call, index });
     }
     return out;

@@ -8,13 +8,25 @@ export const MAX_STORED_PAYLOAD_BYTES = 16 * 1024;
 const DROPPED_FIELDS = new Set(['transcripts', 'concatenated_transcript', 'transcript']);
 const MAX_KEPT_STRING = 1024;
 
-export function storedPayload(raw: unknown): string | null {
-  if (raw === undefined || raw === null) return null;
-  if (typeof raw !== 'object' || Array.isArray(raw)) return null;
+/**
+ * The payload without the fields the call row already holds. Taken before the payload is
+ * redacted (calls-repository.ts): redacting the transcript twice, once as the call's and once
+ * inside a payload that is not going to keep it, was half of a sync's redaction time (issue 41).
+ */
+export function withoutCopiedFields(raw: unknown): unknown {
+  if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  if (!Object.keys(raw).some((key) => DROPPED_FIELDS.has(key))) return raw;
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     if (!DROPPED_FIELDS.has(key)) kept[key] = value;
   }
+  return kept;
+}
+
+export function storedPayload(raw: unknown): string | null {
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const kept = withoutCopiedFields(raw) as Record<string, unknown>;
   const text = JSON.stringify(kept);
   if (Buffer.byteLength(text) <= MAX_STORED_PAYLOAD_BYTES) return text;
   // Still too big: keep the short top-level values, which are what re-processing reads.
