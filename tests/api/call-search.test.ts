@@ -258,13 +258,17 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
     beforeAll(async () => {
       const owner = await clientWithCookie();
       cookie = owner.cookie;
-      // 1,030 calls about a parcel a minute apart (m-0 the newest), one that says it three times
-      // (the best match, but old), and calls about something else between them.
+      // 1,030 calls about a parcel a minute apart (m-0 the newest; m-500 says it twice, the best
+      // of the newest 1,000), one that says it three times (the best match, but old), and calls
+      // about something else between them.
       await storeCalls(t.deps, owner.client, [
         ...Array.from({ length: MATCHES }, (_, i) => ({
           providerCallId: `m-${i}`,
           createdAt: NOW - HOUR - i * 60_000,
-          transcript: said('Hello, how can I help?', `My parcel number ${i} has not arrived, can you look?`),
+          transcript:
+            i === 500
+              ? said('Hello, how can I help?', 'Parcel, my parcel has not arrived.')
+              : said('Hello, how can I help?', `My parcel number ${i} has not arrived, can you look?`),
         })),
         {
           providerCallId: 'best',
@@ -319,19 +323,37 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
       expect(ids(theirs).every((id: string) => id.startsWith('s-'))).toBe(true);
     });
 
-    it('ranks best first with sort=relevance, its snippet first, over the best 1,000', async () => {
+    it('ranks the newest 1,000 matches best first with sort=relevance, its snippet first', async () => {
+      // Past 1,000 matches the newest 1,000 are ranked (issue 41: ranking every match cost
+      // seconds), so the old call that says "parcel" three times is not among them: m-500 leads.
       const { status, body } = await log('search=parcel&sort=relevance&limit=5');
       expect(status).toBe(200);
-      expect(ids(body)[0]).toBe('best');
+      expect(ids(body)[0]).toBe('m-500');
       const marked = body.calls[0].snippet
         .filter((p: { match: boolean }) => p.match)
         .map((p: { text: string }) => p.text);
-      expect(marked).toEqual(['Parcel', 'Parcel', 'parcel']);
+      expect(marked).toEqual(['Parcel', 'parcel']);
       expect(body.pagination).toMatchObject({ total: 1000, totalIsLowerBound: true, totalPages: 200 });
       expect(body.pagination.nextAfter).toBeUndefined();
+      // Its ten pages of 100 are the newest 1,000 matches, each once.
+      const ranked: string[] = [];
+      for (let page = 1; page <= 10; page++) {
+        const { status: pageStatus, body: pageBody } = await log(
+          `search=parcel&sort=relevance&limit=100&page=${page}`,
+        );
+        expect(pageStatus, `page ${page}`).toBe(200);
+        ranked.push(...ids(pageBody));
+      }
+      expect(ranked.toSorted()).toEqual(Array.from({ length: 1000 }, (_, i) => `m-${i}`).toSorted());
       const past = await log('search=parcel&sort=relevance&limit=5&page=201');
       expect(past.status).toBe(400);
       expect(past.body.fields.page).toBeDefined();
+      // A window with fewer than 1,000 matches ranks them all: there the old call leads.
+      const window = `startDate=${new Date(NOW - 41 * DAY).toISOString()}&endDate=${new Date(NOW - HOUR - 100 * 60_000).toISOString()}`;
+      const all = (await log(`search=parcel&sort=relevance&limit=5&${window}`)).body;
+      expect(ids(all).slice(0, 2)).toEqual(['best', 'm-500']);
+      expect(all.pagination.total).toBe(MATCHES - 100 + 1);
+      expect(all.pagination.totalIsLowerBound).toBeUndefined();
     });
 
     it('pages past the bound by keyset: every match once, in order, none of another client', async () => {

@@ -57,10 +57,15 @@ export function callOfSearchKey(key: Expression<number>, clientId: string): Expr
   return sql<SqlBool>`calls.client_id = ${clientId} and calls.created_at = (${key} >> 20) and (calls.rowid & ${sql.lit(SEARCH_KEY_SHIFT - 1)}) = (${key} & ${sql.lit(SEARCH_KEY_SHIFT - 1)})`;
 }
 
+/** PostgreSQL: whether the tsvector `vector` (the call's, or a subquery's column) has the words. */
+export function postgresMatch(words: SearchQuery, vector: Expression<unknown>): Expression<SqlBool> {
+  return sql<SqlBool>`${vector} @@ to_tsquery('english', ${toTsquery(words)})`;
+}
+
 /** The full-text condition alone, for the rows of `calls` (SQLite: through the FTS5 table by key). */
 function wordsMatch(db: Kysely<Database>, words: SearchQuery, clientId: string | null): Expression<SqlBool> {
   return isPostgres(db)
-    ? sql<SqlBool>`calls.search_vector @@ to_tsquery('english', ${toTsquery(words)})`
+    ? postgresMatch(words, sql.ref('calls.search_vector'))
     : sql<SqlBool>`${searchKeyOfCalls} in (select rowid from calls_fts where calls_fts match ${fts5Match(words, clientId)})`;
 }
 
@@ -175,32 +180,31 @@ export function searchCondition(
   return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
 }
 
-/** PostgreSQL: a relevance score for ranking (higher is better). */
-export function postgresRank(words: SearchQuery) {
-  // Normalisation 1 divides by the document's log length, as bm25 favours the shorter call.
-  return sql<number>`ts_rank(calls.search_vector, to_tsquery('english', ${toTsquery(words)}), 1)`;
-}
-
 /**
- * SQLite: the client's FTS5 matches with their bm25 rank (lower is better), to join with
- * `callOfSearchKey(f.fts_rowid)`; the rank exists only inside the FTS5 query. The client column
- * weighs nothing.
+ * PostgreSQL: a relevance score for ranking (higher is better) of the tsvector `vector` (a column
+ * reference: the call's, or a candidate's carried out of a subquery).
  */
-export function sqliteMatches(words: SearchQuery, clientId: string | null) {
-  return sql`(select rowid as fts_rowid, bm25(calls_fts, 1.0, 0.0) as fts_rank from calls_fts where calls_fts match ${fts5Match(words, clientId)})`;
+export function postgresRank(words: SearchQuery, vector: Expression<unknown>) {
+  // Normalisation 1 divides by the document's log length, as bm25 favours the shorter call.
+  return sql<number>`ts_rank(${vector}, to_tsquery('english', ${toTsquery(words)}), 1)`;
 }
 
 /**
  * SQLite: the client's FTS5 matches newest first within created_at in (from, to] (null: open), as
- * keys: a rowid range that FTS5 walks from its end and stops with the statement.
+ * keys `k`: a rowid range that FTS5 walks from its end and stops with the statement. `ranked`: each
+ * with its bm25 rank `fts_rank` too (lower is better; it exists only inside the FTS5 query, and is
+ * worked out only for the rows the statement takes; the client column weighs nothing). Its first
+ * row costs a pass over each term's list, the client's token too (bm25's document frequencies).
  */
 export function sqliteMatchesByTime(
   words: SearchQuery,
   clientId: string,
   from: number | null,
   to: number | null,
+  ranked = false,
 ) {
   const lo = from === null ? sql`` : sql` and rowid >= ${sql.lit((from + 1) * SEARCH_KEY_SHIFT)}`;
   const hi = to === null ? sql`` : sql` and rowid < ${sql.lit((to + 1) * SEARCH_KEY_SHIFT)}`;
-  return sql`(select rowid as k from calls_fts where calls_fts match ${fts5Match(words, clientId)}${lo}${hi})`;
+  const rank = ranked ? sql`, bm25(calls_fts, 1.0, 0.0) as fts_rank` : sql``;
+  return sql`(select rowid as k${rank} from calls_fts where calls_fts match ${fts5Match(words, clientId)}${lo}${hi})`;
 }
