@@ -13,8 +13,8 @@ import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
-import { startVoiceSim } from '../sim/voice-provider';
 import { primeDemo } from '../src/server/demo/demo-data';
+import { type VoiceSimProcess, startVoiceSimProcess } from './voice-sim-process';
 import { buildApp } from '../src/server/http/app';
 import { hashPassword } from '../src/server/auth/passwords';
 import { createDeps } from '../src/server/bootstrap';
@@ -541,7 +541,7 @@ interface BenchContext {
   base: string;
   headers: Record<string, string>;
   now: number;
-  sim: Awaited<ReturnType<typeof startVoiceSim>>;
+  sim: VoiceSimProcess;
   webDir: string | null;
 }
 
@@ -659,18 +659,23 @@ async function writeRows({ dialect, deps, base, headers, sim }: BenchContext): P
 
   // Sync: 10,000 provider calls from the simulator.
   const key = `bench-sync-${dialect}`;
-  sim.addCalls(key, { count: 10_000, spreadDays: 30 });
+  await sim.addCalls(key, { count: 10_000, spreadDays: 30 });
   await deps.db
     .updateTable('clients')
     .set({ bland_api_key_enc: deps.secrets.encrypt(key) })
     .where('id', '=', BIG_CLIENT_ID)
     .execute();
   const start = performance.now();
+  const cpuBefore = process.cpuUsage();
   const syncRes = await fetch(`${base}/api/client/calls/sync`, { method: 'POST', headers });
   const syncBody = await syncRes.json();
   const syncSeconds = (performance.now() - start) / 1000;
+  // The server's CPU time (the simulator runs in its own process): what a loaded machine's wall
+  // clock cannot say.
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   rows.push({
-    what: `sync of 10,000 provider calls (${syncBody.created ?? 0} created)`,
+    what: `sync of 10,000 provider calls (${syncBody.created ?? 0} created; server CPU ${cpuSeconds.toFixed(2)} s)`,
     value: `${syncSeconds.toFixed(2)} s`,
     target: '≤ 6 s',
     ok: syncRes.status === 200 && syncSeconds <= 6,
@@ -694,7 +699,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
     database = openDb({ databaseUrl: null, dataDir });
   }
 
-  const sim = await startVoiceSim();
+  const sim = await startVoiceSimProcess();
   const config = loadConfig({
     DATA_DIR: dataDir,
     APP_SECRET: 'bench-secret-0123456789',
