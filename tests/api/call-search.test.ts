@@ -354,6 +354,11 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
       expect(ids(all).slice(0, 2)).toEqual(['best', 'm-500']);
       expect(all.pagination.total).toBe(MATCHES - 100 + 1);
       expect(all.pagination.totalIsLowerBound).toBeUndefined();
+      // A page past the last match still counts them; a word nobody said counts none.
+      const beyond = (await log('search=appointment&sort=relevance&limit=25&page=3')).body;
+      expect(beyond.calls).toEqual([]);
+      expect(beyond.pagination.total).toBe(40);
+      expect((await log('search=zebra&sort=relevance')).body.pagination.total).toBe(0);
     });
 
     it('pages past the bound by keyset: every match once, in order, none of another client', async () => {

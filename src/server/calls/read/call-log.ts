@@ -126,31 +126,38 @@ interface ScoredCandidate {
  */
 const RANK_WALK_CALLS = 100_000;
 
-/** A page of candidates, best first, within the newest LOG_COUNT_BOUND (a bound + 1st only counts). */
+/**
+ * A page of candidates, best first, within the newest LOG_COUNT_BOUND (a bound + 1st only counts),
+ * with how many candidates there are.
+ */
 async function bestFirst(
   db: Kysely<Database>,
   scored: AliasedSelectQueryBuilder<ScoredCandidate, 'r'>,
   limit: number,
   offset: number,
-): Promise<{ ids: string[]; matches: number | null }> {
-  const rows = await db
-    .selectFrom(scored)
-    .select(['r.id', 'r.matches'])
-    .where('r.newest', '<=', LOG_COUNT_BOUND)
-    .orderBy('r.score', 'desc')
-    .orderBy('r.created_at', 'desc')
-    .orderBy('r.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return { ids: rows.map((r) => r.id), matches: rows.length > 0 ? Number(rows[0].matches) : null };
+): Promise<{ ids: string[]; matches: number }> {
+  const page = (n: number, from: number) =>
+    db
+      .selectFrom(scored)
+      .select(['r.id', 'r.matches'])
+      .where('r.newest', '<=', LOG_COUNT_BOUND)
+      .orderBy('r.score', 'desc')
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id', 'desc')
+      .limit(n)
+      .offset(from)
+      .execute();
+  const rows = await page(limit, offset);
+  // A page past the last candidate has no row to carry the count; the first page's first row has.
+  const counted = rows.length > 0 || offset === 0 ? rows : await page(1, 0);
+  return { ids: rows.map((r) => r.id), matches: counted.length > 0 ? Number(counted[0].matches) : 0 };
 }
 
 /**
  * A best-match page's ids (issue 41): the newest LOG_COUNT_BOUND matches, the very ones the bounded
  * count sees, ranked best first and paged by number within them; ranking every match cost seconds
  * for a common word. `calls`: the log's calls, filtered but not searched. `matches` is how many
- * there are up to the bound and one more (null when the page lies past the last of them).
+ * there are, up to the bound and one more.
  */
 async function rankedPage(
   db: Kysely<Database>,
@@ -160,7 +167,7 @@ async function rankedPage(
   window: LogWindow,
   limit: number,
   offset: number,
-): Promise<{ ids: string[]; matches: number | null }> {
+): Promise<{ ids: string[]; matches: number }> {
   const matchCount = sql<number>`count(*) over ()`.as('matches');
   if (!isPostgres(db)) {
     // FTS5 walks its time-ordered rowids from the newest, bm25 beside each, and stops at the bound.
@@ -219,7 +226,7 @@ async function rankedPage(
   const walked = await ranked(true);
   // Past the bound within the walk: those are the newest. Else the word is rarer than the walk
   // assumes and the planner's plan (the GIN index, for a rare word) finds them.
-  if (walked.matches !== null && walked.matches > LOG_COUNT_BOUND) return walked;
+  if (walked.matches > LOG_COUNT_BOUND) return walked;
   return ranked(false);
 }
 
@@ -385,9 +392,8 @@ export async function listCalls(
         offset,
       );
       ids = found.ids;
-      const matches = found.matches ?? (await countUpTo(base, LOG_COUNT_BOUND + 1));
-      total = Math.min(matches, LOG_COUNT_BOUND);
-      bounded = { lowerBound: matches > LOG_COUNT_BOUND, fullPage: false };
+      total = Math.min(found.matches, LOG_COUNT_BOUND);
+      bounded = { lowerBound: found.matches > LOG_COUNT_BOUND, fullPage: false };
     } else {
       const column = sort as ColumnSort;
       // A search's pages past the bound are read by keyset only; the quality filters' (issue 39)
