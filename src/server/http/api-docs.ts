@@ -510,7 +510,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/client/calls': {
     summary: 'The call log, filtered and paged',
     description:
-      'Newest first unless `sort` says otherwise, with a `search` too; `sort=relevance` ranks a word search best match first (its best 1,000). A searched or quality-filtered log counts up to 1,000: past that `pagination.total` is 1,000 with `totalIsLowerBound: true`. Each full page names the next in `pagination.nextAfter`: pass it back as `after` (with the same filters and sort, `page` then only numbers the page). A search is read past its first 1,000 calls only this way (keyset); a `page` beyond them without `after` answers 400.',
+      'Newest first unless `sort` says otherwise, with a `search` too; `sort=relevance` ranks the newest 1,000 matches of a word search best match first. A searched or quality-filtered log counts up to 1,000: past that `pagination.total` is 1,000 with `totalIsLowerBound: true`. Each full page names the next in `pagination.nextAfter`: pass it back as `after` (with the same filters and sort, `page` then only numbers the page). A search is read past its first 1,000 calls only this way (keyset); a `page` beyond them without `after` answers 400.',
   },
   'GET /api/client/stats': { summary: 'Call statistics for a period' },
   'GET /api/client/dashboard': {
