@@ -3,7 +3,9 @@
  * view of a client and the demo each ask GET …/dashboard once, beside the session check (which
  * SPEC keeps: fetched on mount, never cached) and the live stream; every other read of the first
  * screen is served from that answer. The screen shows the numbers the separate endpoints give, and
- * a later change of the filters reads the separate endpoints.
+ * a later change of the filters reads the separate endpoints. While that one read is on its way,
+ * the page is already drawn with SPEC's loading states (the stats' four skeletons, the chart's and
+ * the log's), not held behind the "Loading..." spinner, and nothing else is asked meanwhile.
  */
 import { type Page, type Request, expect, test } from '@playwright/test';
 import { DashboardPage } from './pages/dashboard-page';
@@ -33,6 +35,34 @@ function recordApiRequests(page: Page): { data: () => string[]; all: string[] } 
 
 const paths = (urls: string[]) => urls.map((u) => u.split('?')[0]);
 
+/**
+ * Holds the answers to requests whose path matches until `release()`: the first screen's read
+ * stays pending for as long as the test looks at the page meanwhile.
+ */
+async function holdResponses(page: Page, path: RegExp): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    (url) => path.test(url.pathname),
+    async (route) => {
+      await released;
+      await route.continue();
+    },
+  );
+  return release;
+}
+
+/** The workspace's loading states while the first screen's read is held: the page is not waiting behind a spinner. */
+async function expectLoadingStates(page: Page) {
+  await expect(page.getByTestId('stats-loading')).toBeVisible();
+  await expect(page.getByTestId('stats-loading').locator('[data-slot="skeleton"]')).toHaveCount(4);
+  await expect(page.getByTestId('chart-loading').first()).toBeVisible();
+  await expect(page.getByTestId('calls-loading')).toBeVisible();
+  await expect(page.getByText('Loading...', { exact: true })).toHaveCount(0);
+}
+
 /** What a view's separate stats endpoint answers for the window the one request asked about. */
 async function statsOfSameWindow(page: Page, statsPath: string, dashboardUrl: string) {
   const query = new URL(`http://x${dashboardUrl}`).searchParams;
@@ -53,7 +83,13 @@ test('client dashboard: one data request, the same numbers as the separate reads
 
   const requests = recordApiRequests(page);
   const dashboard = new DashboardPage(page);
+  const release = await holdResponses(page, /^\/api\/client\/dashboard$/);
   await dashboard.open();
+  await expectLoadingStates(page);
+  await expect(page.getByTestId('client-email')).toHaveText(CLIENT.email);
+  await screenshotBothWidths(page, 'dashboard-first-screen-loading');
+  await expectNoSeriousA11yViolations(page, 'dashboard first screen, loading');
+  release();
   await dashboard.waitForLog();
   await expect(dashboard.rows.first()).toBeVisible();
   // Let anything late (charts, cards) ask now, if it would.
@@ -82,7 +118,11 @@ test('client dashboard: one data request, the same numbers as the separate reads
 test('demo: one data request', async ({ page }) => {
   const requests = recordApiRequests(page);
   const demo = new DashboardPage(page);
+  const release = await holdResponses(page, /^\/api\/demo\/dashboard$/);
   await page.goto('/demo');
+  await expectLoadingStates(page);
+  await expect(page.getByTestId('recent-activity')).toBeVisible();
+  release();
   // The demo brings its generated calls up to date on the first read of the run: it may take a while.
   await expect(demo.rows.first()).toBeVisible({ timeout: 30_000 });
   await page.waitForLoadState('networkidle');
@@ -104,7 +144,14 @@ test('admin’s view of a client: one data request', async ({ page }) => {
 
   const requests = recordApiRequests(page);
   const view = new AdminClientViewPage(page);
+  const release = await holdResponses(page, /^\/api\/admin\/clients\/[^/]+\/dashboard$/);
   await view.open(client?.id ?? '');
+  await expect(view.badge).toBeVisible();
+  await expectLoadingStates(page);
+  await expect(view.info).toBeVisible();
+  await screenshotBothWidths(page, 'admin-client-first-screen-loading');
+  await expectNoSeriousA11yViolations(page, 'admin’s view of a client, loading');
+  release();
   await view.waitForLoaded();
   await expect(view.callRows.first()).toBeVisible();
   await expect(view.users).toBeVisible();

@@ -3,15 +3,17 @@ import { RequireClient } from '../features/auth/require-client';
 import { CLIENT_CALL_SOURCE } from '../features/calls/call-source';
 import { useFirstScreen } from '../features/calls/first-screen';
 import { ClientDashboard } from '../features/dashboard/client-dashboard';
+import { FirstScreenPending } from '../lib/first-screen-pending';
 import { usePageTitle } from '../lib/use-page-title';
 
 export default function DashboardPage() {
   usePageTitle('Dashboard');
-  // The first screen in one read, beside the session check (issue 41).
+  // The first screen in one read, beside the session check (issue 41). The dashboard shows as
+  // soon as the session has a client, its parts in their loading states until the read is in.
   const firstScreen = useFirstScreen(CLIENT_CALL_SOURCE);
   return (
-    <RequireClient waitFor={!firstScreen.settled}>
-      {(client) => <ClientDashboard client={client} />}
-    </RequireClient>
+    <FirstScreenPending value={!firstScreen.settled}>
+      <RequireClient>{(client) => <ClientDashboard client={client} />}</RequireClient>
+    </FirstScreenPending>
   );
 }

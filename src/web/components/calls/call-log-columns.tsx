@@ -11,6 +11,7 @@ import type { CallSource } from '../../features/calls/call-source';
 import { preferencesKey } from '../../features/calls/query-keys';
 import { apiJson, getJson } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
+import { useEnabledAfterFirstScreen } from '../../lib/first-screen-pending';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import {
@@ -42,10 +43,12 @@ export function useCallLogColumns(source: CallSource) {
   const url = source.preferencesUrl;
   const queryClient = useQueryClient();
   const [local, setLocal] = useState<UiPreferences['callLogColumns']>(null);
+  // Seeded by the first screen's read (issue 41): held back while it is on its way.
+  const enabled = useEnabledAfterFirstScreen(!!url);
   const stored = useQuery({
     queryKey: preferencesKey(url ?? ''),
     queryFn: () => getJson<UiPreferences>(url ?? ''),
-    enabled: !!url,
+    enabled,
     staleTime: Number.POSITIVE_INFINITY,
   });
   const save = useMutation({

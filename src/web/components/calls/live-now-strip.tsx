@@ -10,6 +10,7 @@ import { formatDuration } from '../../../contract/format';
 import type { CallSource } from '../../features/calls/call-source';
 import { callKeys } from '../../features/calls/query-keys';
 import { getJson } from '../../lib/api';
+import { useEnabledAfterFirstScreen } from '../../lib/first-screen-pending';
 import { formatPhone } from './phone';
 import type { LiveActivity } from './use-live-calls';
 
@@ -17,7 +18,10 @@ import type { LiveActivity } from './use-live-calls';
 const SHOWN = 5;
 
 export function LiveNowStrip({ source, inProgress }: { source: CallSource; inProgress: LiveActivity[] }) {
+  // Seeded by the first screen's read (issue 41): held back while it is on its way.
+  const enabled = useEnabledAfterFirstScreen();
   const active = useQuery({
+    enabled,
     queryKey: [...callKeys.source(source.key), 'live-now'],
     queryFn: () =>
       getJson<CallsPage>(`${source.callsUrl}?status=active&limit=${SHOWN}&sort=created&order=desc`),

@@ -11,13 +11,20 @@ import type {
   TwoFactorStatus,
 } from '../../../contract/two-factor';
 import { apiJson, getJson } from '../../lib/api';
+import { useEnabledAfterFirstScreen } from '../../lib/first-screen-pending';
 
 export type TwoFactorApi = '/api/client/2fa' | '/api/admin/2fa';
 
 export const twoFactorKey = (api: TwoFactorApi) => [api] as const;
 
+/** The client's state is part of the dashboard's first-screen read (issue 41): asked after it. */
 export function useTwoFactorStatus(api: TwoFactorApi, enabled = true) {
-  return useQuery({ queryKey: twoFactorKey(api), queryFn: () => getJson<TwoFactorStatus>(api), enabled });
+  const afterFirstScreen = useEnabledAfterFirstScreen(enabled);
+  return useQuery({
+    queryKey: twoFactorKey(api),
+    queryFn: () => getJson<TwoFactorStatus>(api),
+    enabled: afterFirstScreen,
+  });
 }
 
 export function useStartTwoFactorSetup(api: TwoFactorApi) {

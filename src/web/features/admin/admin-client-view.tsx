@@ -5,7 +5,7 @@
  * call log.
  */
 import { ArrowLeft, ShieldCheck } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
 import { type AdminClientListItem, clientDisplayName } from '../../../contract/admin';
 import { BrandMark } from '../../components/brand-mark';
@@ -15,7 +15,9 @@ import { PageLoading } from '../../components/page-loading';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
+import { Skeleton } from '../../components/ui/skeleton';
 import { ApiError } from '../../lib/api';
+import { useFirstScreenPending } from '../../lib/first-screen-pending';
 import { adminCallSource } from '../calls/call-source';
 import { ClientInformationCard } from './client-information-card';
 import { ClientPrivacyCard } from './client-privacy-card';
@@ -28,6 +30,7 @@ const ADMIN_EMPTY_CALLS_TEXT =
 
 export function AdminClientView({ clientId }: { clientId: string | undefined }) {
   const data = useAdminClientData(clientId);
+  const firstScreenPending = useFirstScreenPending();
 
   if (!clientId) {
     return (
@@ -36,7 +39,11 @@ export function AdminClientView({ clientId }: { clientId: string | undefined }) 
       </StatePanel>
     );
   }
-  if (data.isPending) return <PageLoading label="Loading client..." />;
+  if (data.isPending) {
+    // The first screen's read brings the client: its view shows meanwhile, each part loading.
+    if (firstScreenPending) return <ClientView clientId={clientId} client={null} />;
+    return <PageLoading label="Loading client..." />;
+  }
   if (data.isError || !data.data) {
     const notFound = data.error instanceof ApiError && data.error.status === 404;
     return (
@@ -45,32 +52,35 @@ export function AdminClientView({ clientId }: { clientId: string | undefined }) 
       </StatePanel>
     );
   }
-  return <ClientView client={data.data.client} />;
+  return <ClientView clientId={data.data.client.id} client={data.data.client} />;
 }
 
-function ClientView({ client }: { client: AdminClientListItem }) {
+/** `client` null: still being read (the first screen's read), its header and card loading. */
+function ClientView({ clientId, client }: { clientId: string; client: AdminClientListItem | null }) {
+  const [source] = useState(() => adminCallSource(clientId));
   return (
     <CallsWorkspace
-      source={adminCallSource(client.id)}
-      header={<ClientHeader client={client} />}
+      source={source}
+      header={<ClientHeader clientId={clientId} client={client} />}
       banners={
         <div className="grid gap-6">
           <ClientInformationCard client={client} />
-          <ClientUsersCard clientId={client.id} />
-          <ClientPrivacyCard clientId={client.id} provider={client.provider} />
-          <ClientQualityCard clientId={client.id} />
+          <ClientUsersCard clientId={clientId} />
+          <ClientPrivacyCard clientId={clientId} provider={client?.provider} />
+          <ClientQualityCard clientId={clientId} />
         </div>
       }
       search="always"
-      timeZone={client.timezone}
+      timeZone={client?.timezone}
       emptyText={ADMIN_EMPTY_CALLS_TEXT}
     />
   );
 }
 
-function ClientHeader({ client }: { client: AdminClientListItem }) {
+/** `client` null: still being read; what it will say shows as placeholders of its lines' height. */
+function ClientHeader({ clientId, client }: { clientId: string; client: AdminClientListItem | null }) {
   return (
-    <header className="border-b bg-card">
+    <header className="border-b bg-card" aria-busy={client === null}>
       <div className="mx-auto grid max-w-7xl gap-4 px-4 py-4 sm:px-6 lg:px-8">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <Button variant="ghost" size="sm" asChild className="-ml-2">
@@ -86,15 +96,40 @@ function ClientHeader({ client }: { client: AdminClientListItem }) {
           </div>
         </div>
         <div className="grid gap-1">
-          <h1 className="break-words font-bold text-2xl tracking-tight">{clientDisplayName(client)}</h1>
-          <p className="break-all text-muted-foreground text-sm">{client.email}</p>
-          {client.companyName && <p className="text-sm">{client.companyName}</p>}
+          <h1 className="break-words font-bold text-2xl tracking-tight">
+            {client ? (
+              clientDisplayName(client)
+            ) : (
+              <>
+                <span className="sr-only">Loading client...</span>
+                <Skeleton className="my-1 h-6 w-48" />
+              </>
+            )}
+          </h1>
+          {client ? (
+            <>
+              <p className="break-all text-muted-foreground text-sm">{client.email}</p>
+              {client.companyName && <p className="text-sm">{client.companyName}</p>}
+            </>
+          ) : (
+            <>
+              <Skeleton className="my-0.5 h-4 w-56" />
+              <Skeleton className="my-0.5 h-4 w-36" />
+            </>
+          )}
           <p className="text-muted-foreground text-xs">
-            Client ID: <span className="break-all font-mono">{client.id}</span>
+            Client ID: <span className="break-all font-mono">{clientId}</span>
           </p>
         </div>
         <div className="max-w-2xl">
-          <CopyField id="admin-view-webhook-url" label="Webhook URL" value={client.webhookUrl} />
+          {client ? (
+            <CopyField id="admin-view-webhook-url" label="Webhook URL" value={client.webhookUrl} />
+          ) : (
+            <div className="grid gap-1.5">
+              <span className="font-medium text-sm leading-none">Webhook URL</span>
+              <Skeleton className="h-9 w-full" />
+            </div>
+          )}
         </div>
       </div>
     </header>

@@ -12,7 +12,14 @@ import { Button } from '../../components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { cn } from '../../lib/utils';
 
-export function ClientPrivacyCard({ clientId, provider }: { clientId: string; provider: VoiceProviderId }) {
+/** `provider` undefined: the client is still being read; the settings open once it is known. */
+export function ClientPrivacyCard({
+  clientId,
+  provider,
+}: {
+  clientId: string;
+  provider: VoiceProviderId | undefined;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <section
@@ -37,6 +44,7 @@ export function ClientPrivacyCard({ clientId, provider }: { clientId: string; pr
             aria-expanded={open}
             aria-controls="client-privacy-content"
             onClick={() => setOpen(!open)}
+            disabled={!provider}
             className="w-full sm:w-auto"
           >
             <ChevronDown className={cn('transition-transform', open && 'rotate-180')} aria-hidden="true" />
@@ -44,7 +52,7 @@ export function ClientPrivacyCard({ clientId, provider }: { clientId: string; pr
           </Button>
         </CardHeader>
       </Card>
-      {open && (
+      {open && provider && (
         <div id="client-privacy-content" className="grid gap-6">
           <CallerPrivacy api={adminPrivacyApi(clientId)} provider={provider} idPrefix="client-privacy" />
         </div>

@@ -2,12 +2,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ClientUser } from '../../../contract/teams';
 import { apiJson, getJson } from '../../lib/api';
+import { useEnabledAfterFirstScreen } from '../../lib/first-screen-pending';
 
 const usersUrl = (clientId: string) => `/api/admin/clients/${encodeURIComponent(clientId)}/users`;
 export const adminClientUsersKey = (clientId: string) => ['admin', 'client-users', clientId] as const;
 
 export function useAdminClientUsers(clientId: string) {
+  // Seeded by the client view's first-screen read (issue 41): held back while it is on its way.
+  const enabled = useEnabledAfterFirstScreen();
   return useQuery({
+    enabled,
     queryKey: adminClientUsersKey(clientId),
     queryFn: () => getJson<ClientUser[]>(usersUrl(clientId)),
   });

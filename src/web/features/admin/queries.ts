@@ -13,6 +13,7 @@ import type {
 } from '../../../contract/admin';
 import { WEBHOOK_POLL_INTERVAL_MS } from '../../../contract/admin';
 import { getJson } from '../../lib/api';
+import { useEnabledAfterFirstScreen } from '../../lib/first-screen-pending';
 
 const id = (value: string) => encodeURIComponent(value);
 
@@ -70,8 +71,10 @@ export const clientDataQuery = (clientId: string) => ({
   refetchOnWindowFocus: false,
 });
 
+/** Seeded by the client view's first-screen read (issue 41): held back while it is on its way. */
 export function useAdminClientData(clientId: string | undefined) {
-  return useQuery({ ...clientDataQuery(clientId ?? ''), enabled: Boolean(clientId) });
+  const enabled = useEnabledAfterFirstScreen(Boolean(clientId));
+  return useQuery({ ...clientDataQuery(clientId ?? ''), enabled });
 }
 
 /** SPEC §4: polled every 2 s while the wizard waits for the test call. */

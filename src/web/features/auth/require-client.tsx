@@ -15,29 +15,23 @@ export interface RequireClientProps {
   redirectTo?: string;
   /** Shown instead of redirecting (the settings page says "Please log in to access settings"). */
   unauthenticated?: ReactNode;
-  /** Keeps "Loading..." (and the two-factor check) until the page's first read is in (issue 41). */
-  waitFor?: boolean;
 }
 
-export function RequireClient({
-  children,
-  redirectTo = '/',
-  unauthenticated,
-  waitFor = false,
-}: RequireClientProps) {
+export function RequireClient({ children, redirectTo = '/', unauthenticated }: RequireClientProps) {
   const session = useClientSession();
   const [, navigate] = useLocation();
   const client = session.data ?? null;
   const settledWithoutClient = isSettledWithoutSession(session);
   const shouldRedirect = settledWithoutClient && unauthenticated === undefined;
-  // The first screen's read carries the two-factor state: asked only once that read is in.
-  useClientTwoFactorGate(client !== null && !waitFor);
+  // On a dashboard the two-factor state comes with the first screen's read: the status query
+  // waits for it (lib/first-screen-pending.ts), so the gate decides once that read is in.
+  useClientTwoFactorGate(client !== null);
 
   useEffect(() => {
     if (shouldRedirect) navigate(redirectTo, { replace: true });
   }, [shouldRedirect, navigate, redirectTo]);
 
-  if (client && !waitFor) return <>{typeof children === 'function' ? children(client) : children}</>;
+  if (client) return <>{typeof children === 'function' ? children(client) : children}</>;
   if (settledWithoutClient && unauthenticated !== undefined) return <>{unauthenticated}</>;
   return <PageLoading />;
 }

@@ -3,9 +3,11 @@
  * filters in the page's URL, its parts written into the separate queries' cache entries (the log,
  * stats, charts, outcomes, attention, live calls, column choices, sample data, two-factor state,
  * subscription, the admin's client header and team), so the components that read them find them
- * there and ask nothing. The page waits for it (or its failure: then the separate queries fetch as
- * before). Only the first screen reads it: later filters, pages, refreshes and live updates use the
- * separate endpoints (features/calls/queries.ts), one way.
+ * there and ask nothing. The page is drawn meanwhile with its loading states, inside
+ * `FirstScreenPending` (lib/first-screen-pending.ts), which holds those queries back until the
+ * read is in (or has failed: then they fetch as before). Only the first screen reads it: later
+ * filters, pages, refreshes and live updates use the separate endpoints (features/calls/queries.ts),
+ * one way.
  *
  * main.tsx starts the read for the page's URL before the page's code has arrived; the page then
  * joins the same query. Kept light (no components): it is part of the main bundle.
@@ -105,7 +107,8 @@ function firstScreenQuery(queryClient: QueryClient, source: CallSource, filters:
 
 /**
  * The first screen's read for this view, started once with the filters the page opened with.
- * `settled`: the parts are in the cache (or the read failed and the separate queries take over).
+ * `settled`: the parts are in the cache (or the read failed and the separate queries take over);
+ * the page gives `!settled` to `FirstScreenPending` around the view.
  */
 export function useFirstScreen(source: CallSource | null): { settled: boolean } {
   const queryClient = useQueryClient();
