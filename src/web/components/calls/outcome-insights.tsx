@@ -12,9 +12,14 @@ import { type CallFilters, narrowTo } from './filters';
 import { OutcomesOverTimeCard } from './outcomes-over-time-card';
 import { OutcomesStrip } from './outcomes-strip';
 
-/** The client's outcome names for the filter bar (from the summary the strip reads anyway). */
+/**
+ * The client's outcome names for the filter bar (from the summary the strip reads anyway). None
+ * yet while it loads: the bar already shows the outcome filter and "Needs attention only" then,
+ * so they do not appear late and move the filters beside them.
+ */
 export function useOutcomeNames(source: CallSource, filters: CallFilters): string[] | undefined {
-  return useOutcomeSummary(source, filters).data?.map((o) => o.name);
+  const summary = useOutcomeSummary(source, filters);
+  return summary.isPending ? [] : summary.data?.map((o) => o.name);
 }
 
 export interface OutcomeInsightsProps {

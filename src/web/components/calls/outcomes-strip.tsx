@@ -18,6 +18,8 @@ const TREND_CLASS: Record<OutcomeCard['trend'], string> = {
   none: 'text-muted-foreground',
 };
 const GRID = 'grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-6';
+/** As many placeholders as a client's default outcomes, so the strip keeps its rows when they arrive. */
+const PLACEHOLDER_CARDS = [0, 1, 2, 3, 4];
 
 export interface OutcomesStripProps {
   source: CallSource;
@@ -35,11 +37,14 @@ export function OutcomesStrip({ source, scope, selected, onSelect }: OutcomesStr
         query={query}
         what="the outcomes"
         loading={
-          <div className={GRID} data-testid="outcomes-loading">
-            {[0, 1, 2, 3].map((i) => (
-              <Skeleton key={i} className="h-[104px] rounded-xl" />
-            ))}
-          </div>
+          <>
+            <h3 className="font-semibold text-lg">Outcomes</h3>
+            <div className={GRID} data-testid="outcomes-loading">
+              {PLACEHOLDER_CARDS.map((i) => (
+                <Skeleton key={i} className="h-[104px] rounded-xl" />
+              ))}
+            </div>
+          </>
         }
         isEmpty={(summary) => !summary || summary.every((s) => s.count === 0)}
         empty={

@@ -89,7 +89,12 @@ export function ClientUsersCard({ clientId }: { clientId: string }) {
         <QueryView
           query={users}
           what="the client’s users"
-          loading={<Skeleton className="h-16 w-full" />}
+          // One user's box (most clients have just their owner), so the cards below keep their place.
+          loading={
+            <div className="grid gap-3 md:grid-cols-2">
+              <Skeleton className="h-44 w-full" />
+            </div>
+          }
           empty={<p className="text-muted-foreground text-sm">No users yet (the client has no login).</p>}
           isEmpty={(list) => !list?.length}
         >

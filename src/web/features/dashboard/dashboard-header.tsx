@@ -50,29 +50,37 @@ function HeaderIconButton({
   );
 }
 
-/** The count of calls that need a person, as a badge; shown only while there are some. */
+/**
+ * The count of calls that need a person, as a badge; shown only while there are some. Its place
+ * is kept whether or not it shows (first in the row on wide screens, last on phones, where an
+ * empty place is not seen): the count arrives after the header is drawn (issue 41), and a button
+ * appearing then would move the buttons beside it or wrap the row and push the page down.
+ */
 function AttentionButton({ onClick }: { onClick: () => void }) {
   // Same query (and cache entry) as the panel's list.
   const total = useAttention(CLIENT_CALL_SOURCE, ATTENTION_SHOWN).data?.total ?? 0;
-  if (total === 0) return null;
   const label = `${total.toLocaleString('en-US')} ${total === 1 ? 'call needs' : 'calls need'} attention`;
   return (
-    <Button
-      variant="outline"
-      className="border-orange-300 text-orange-800 hover:bg-orange-50"
-      title={label}
-      aria-label={label}
-      onClick={onClick}
-      data-testid="attention-button"
-    >
-      <BellRing aria-hidden="true" />
-      <span
-        className="rounded-full bg-orange-100 px-1.5 font-semibold text-xs tabular-nums"
-        aria-hidden="true"
-      >
-        {total > 99 ? '99+' : total}
-      </span>
-    </Button>
+    <span className="order-last flex h-9 w-[5.5rem] shrink-0 md:order-first" data-testid="attention-place">
+      {total > 0 && (
+        <Button
+          variant="outline"
+          className="w-full border-orange-300 text-orange-800 hover:bg-orange-50"
+          title={label}
+          aria-label={label}
+          onClick={onClick}
+          data-testid="attention-button"
+        >
+          <BellRing aria-hidden="true" />
+          <span
+            className="rounded-full bg-orange-100 px-1.5 font-semibold text-xs tabular-nums"
+            aria-hidden="true"
+          >
+            {total > 99 ? '99+' : total}
+          </span>
+        </Button>
+      )}
+    </span>
   );
 }
 
