@@ -403,6 +403,30 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
       }
     });
 
+    it('pages a search under the bound among its matches: newest first and by duration, each once; none for a word nobody said', async () => {
+      for (const sort of ['', '&sort=duration&order=asc']) {
+        const seen: string[] = [];
+        let after: string | undefined;
+        for (let page = 1; page <= 5; page++) {
+          const { status, body } = await log(
+            `search=appointment&limit=15${sort}&page=${page}${after ? `&after=${after}` : ''}`,
+          );
+          expect(status, `${sort} page ${page}`).toBe(200);
+          expect(body.pagination).toMatchObject({ total: 40 });
+          expect(body.pagination.totalIsLowerBound ?? false).toBe(false);
+          seen.push(...ids(body));
+          after = body.pagination.nextAfter;
+          if (!after) break;
+        }
+        expect(new Set(seen).size, sort).toBe(40);
+        if (!sort) expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => `x-${i}`));
+      }
+      const none = await log('search=zebra&limit=15');
+      expect(none.status).toBe(200);
+      expect(none.body.calls).toEqual([]);
+      expect(none.body.pagination.total).toBe(0);
+    });
+
     it("finds a number written any way, and only the client's own calls with it", async () => {
       for (const written of [
         '+14155550199',

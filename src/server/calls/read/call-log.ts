@@ -419,13 +419,23 @@ export async function listCalls(
               from,
             )
           : columnPage(base, column, order, n, from);
-      const [counted, pageIds] = await Promise.all([
-        fts
-          ? pageOf(LOG_COUNT_BOUND + 1, { offset: 0 }).then((r) => r.length)
-          : countUpTo(base, LOG_COUNT_BOUND + 1, search ? null : 'calls.created_at'),
-        pageOf(limit, at),
-      ]);
-      ids = pageIds;
+      let counted: number;
+      if (fts) {
+        [counted, ids] = await Promise.all([
+          pageOf(LOG_COUNT_BOUND + 1, { offset: 0 }).then((r) => r.length),
+          pageOf(limit, at),
+        ]);
+      } else {
+        // Counted first. Past the bound the matches are common, and a walk in the page's order
+        // finds a page at once; within it the page is read among the matches just found, by
+        // their ids: a walk for a word nobody said read the whole window (310–775 ms newest first
+        // on PostgreSQL's 1M-call client).
+        const matched = await idsUpTo(base, LOG_COUNT_BOUND + 1, search ? null : 'calls.created_at');
+        counted = matched.length;
+        if (counted > LOG_COUNT_BOUND) ids = await pageOf(limit, at);
+        else if (counted > 0)
+          ids = await columnPage(amongIds(db, clientId, matched), column, order, limit, at);
+      }
       total = Math.min(counted, LOG_COUNT_BOUND);
       bounded = { lowerBound: counted > LOG_COUNT_BOUND, fullPage: ids.length === limit };
     }
@@ -464,19 +474,24 @@ export async function listCalls(
 }
 
 /**
- * How many calls the log lists, counted no further than `bound` (ids of at most that many).
- * `walk`: the order to count in. Without a search, newest first: a bare `limit` let PostgreSQL
- * read a quality filter's partial index from the client's first entry or scan the table (1–3 s
- * for a month of the 1M-call client), where the (client, created_at) index backward stops after
- * `bound` matches. A search's own index (GIN) finds its matches without an order.
+ * The ids of the calls the log lists, no more than `bound` of them (so their number is the count
+ * up to the bound). `walk`: the order to read in. Without a search, newest first: a bare `limit`
+ * let PostgreSQL read a quality filter's partial index from the client's first entry or scan the
+ * table (1–3 s for a month of the 1M-call client), where the (client, created_at) index backward
+ * stops after `bound` matches. A search's own index (GIN) finds its matches without an order.
  */
-async function countUpTo(
+async function idsUpTo(
   base: Filtered,
   bound: number,
   walk: 'calls.created_at' | null = null,
-): Promise<number> {
+): Promise<string[]> {
   const ids = base.select('calls.id').limit(bound);
-  return (await (walk ? ids.orderBy(walk, 'desc') : ids).execute()).length;
+  return (await (walk ? ids.orderBy(walk, 'desc') : ids).execute()).map((r) => r.id);
+}
+
+/** The client's calls with these ids (at most the bound's): a page among them reads the primary key. */
+function amongIds(db: Kysely<Database>, clientId: string, ids: string[]): Filtered {
+  return db.selectFrom('calls').where('calls.client_id', '=', clientId).where('calls.id', 'in', ids);
 }
 
 /** The rows of these ids, in the ids' order. */
