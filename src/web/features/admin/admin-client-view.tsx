@@ -127,7 +127,11 @@ function ClientHeader({ clientId, client }: { clientId: string; client: AdminCli
           ) : (
             <div className="grid gap-1.5">
               <span className="font-medium text-sm leading-none">Webhook URL</span>
-              <Skeleton className="h-9 w-full" />
+              <div className="flex items-start gap-2">
+                {/* The URL (origin, path and a 32-character token) takes three lines on a phone, two on a small tablet. */}
+                <Skeleton className="h-[66px] grow sm:h-[50px] md:h-9" />
+                <Skeleton className="h-9 w-[86px] shrink-0" />
+              </div>
             </div>
           )}
         </div>
