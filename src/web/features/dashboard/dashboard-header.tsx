@@ -52,16 +52,16 @@ function HeaderIconButton({
 
 /**
  * The count of calls that need a person, as a badge; shown only while there are some. Its place
- * is kept whether or not it shows (first in the row on wide screens, last on phones, where an
- * empty place is not seen): the count arrives after the header is drawn (issue 41), and a button
- * appearing then would move the buttons beside it or wrap the row and push the page down.
+ * is kept whether or not it shows: the count arrives after the header is drawn (issue 41), and a
+ * button appearing then would move the buttons beside it or wrap the row and push the page down.
  */
 function AttentionButton({ onClick }: { onClick: () => void }) {
   // Same query (and cache entry) as the panel's list.
   const total = useAttention(CLIENT_CALL_SOURCE, ATTENTION_SHOWN).data?.total ?? 0;
   const label = `${total.toLocaleString('en-US')} ${total === 1 ? 'call needs' : 'calls need'} attention`;
   return (
-    <span className="order-last flex h-9 w-[5.5rem] shrink-0 md:order-first" data-testid="attention-place">
+    // Outermost in the row (first on wide screens, last on phones), so its empty place is not seen as a gap.
+    <span className="flex h-9 w-[5.5rem] shrink-0 md:order-first" data-testid="attention-place">
       {total > 0 && (
         <Button
           variant="outline"
@@ -113,27 +113,34 @@ export function DashboardHeader({
           <span className="mr-1 max-w-full truncate text-muted-foreground text-sm" data-testid="client-email">
             {client.email}
           </span>
-          {canSeed && (
-            <HeaderIconButton
-              variant="outline"
-              label="Add sample data"
-              icon={<Database aria-hidden="true" />}
-              disabled={seed.isPending}
-              onClick={() => seed.mutate()}
-            />
-          )}
-          {canManage && !!samples?.sampleCalls && (
-            <Button
-              variant="outline"
-              title="Remove sample data"
-              disabled={removeSamples.isPending}
-              onClick={() => removeSamples.mutate()}
-            >
-              <DatabaseZap aria-hidden="true" />
-              Remove sample data
-            </Button>
-          )}
-          <AttentionButton onClick={onShowAttention} />
+          {/*
+           * What the first screen's read decides (issue 41), drawn once it is in: first in the row on
+           * wide screens, where the row grows to the left and nothing beside it moves; last on
+           * phones, at the end of the last line.
+           */}
+          <div className="order-last flex flex-wrap items-center gap-2 md:order-first">
+            {canSeed && (
+              <HeaderIconButton
+                variant="outline"
+                label="Add sample data"
+                icon={<Database aria-hidden="true" />}
+                disabled={seed.isPending}
+                onClick={() => seed.mutate()}
+              />
+            )}
+            {canManage && !!samples?.sampleCalls && (
+              <Button
+                variant="outline"
+                title="Remove sample data"
+                disabled={removeSamples.isPending}
+                onClick={() => removeSamples.mutate()}
+              >
+                <DatabaseZap aria-hidden="true" />
+                Remove sample data
+              </Button>
+            )}
+            <AttentionButton onClick={onShowAttention} />
+          </div>
           {canManage && (
             <>
               <HeaderIconButton
