@@ -7,9 +7,9 @@
  */
 import { z } from 'zod';
 import { type ContrastAdjustment, brandPalette } from './brand-contrast';
+import { DEFAULT_ACCENT_COLOR, DEFAULT_PRIMARY_COLOR } from './brand-defaults';
 
-export const DEFAULT_PRIMARY_COLOR = '#155dfc';
-export const DEFAULT_ACCENT_COLOR = '#0e7490';
+export { DEFAULT_ACCENT_COLOR, DEFAULT_PRIMARY_COLOR } from './brand-defaults';
 
 export const BRAND_ASSET_VARIANTS = ['light', 'dark', 'icon'] as const;
 export type BrandAssetVariant = (typeof BRAND_ASSET_VARIANTS)[number];

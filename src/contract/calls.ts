@@ -11,13 +11,26 @@ import {
 } from './common';
 import { CallQuality, CallQualityBrief } from './quality';
 import { parseSearch } from './search-query';
+import {
+  CALL_SORTS,
+  CALL_STATUSES,
+  type CallSort,
+  SORT_ORDERS,
+  STATUS_FILTERS,
+  type SortOrder,
+} from './log-options';
 
-export const CALL_STATUSES = ['completed', 'failed', 'transferred', 'active', 'unknown'] as const;
-export type CallStatus = (typeof CALL_STATUSES)[number];
-/** Pathways offered by the filter bar; the server matches names case-insensitively. */
-export const PATHWAYS = ['sales', 'support', 'booking'] as const;
-export const STATUS_FILTERS = ['completed', 'active', 'failed', 'transferred', 'all'] as const;
-export type StatusFilter = (typeof STATUS_FILTERS)[number];
+export {
+  CALL_SORTS,
+  CALL_STATUSES,
+  type CallSort,
+  type CallStatus,
+  PATHWAYS,
+  SORT_ORDERS,
+  type SortOrder,
+  STATUS_FILTERS,
+  type StatusFilter,
+} from './log-options';
 
 /** A call as the API shows it. */
 export const Call = z.object({
@@ -113,12 +126,6 @@ const PathwayFilter = z
   .max(100)
   .optional()
   .transform((v) => (!v || v.toLowerCase() === 'all' ? null : v));
-
-/** Columns the call log sorts by; `relevance` (best match first) only with a text search. */
-export const CALL_SORTS = ['created', 'duration', 'cost', 'relevance'] as const;
-export type CallSort = (typeof CALL_SORTS)[number];
-export const SORT_ORDERS = ['asc', 'desc'] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number];
 
 /**
  * Where a call log page ended, for the next one (issue 41): the sort and order it was read in, the

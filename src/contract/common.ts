@@ -3,21 +3,17 @@
  * Imported by the server (validation) and the browser (types, forms).
  */
 import { z } from 'zod';
+import { DATE_RANGES, DEFAULT_DATE_RANGE } from './log-options';
 
-/** Every range the server understands; views offer subsets (SPEC §9). */
-export const DATE_RANGES = ['1d', '7d', '30d', '60d', '90d'] as const;
-export type DateRange = (typeof DATE_RANGES)[number];
-export const CLIENT_DATE_RANGES = ['7d', '30d', '60d'] as const satisfies readonly DateRange[];
-export const ADMIN_DATE_RANGES = ['1d', '7d', '30d', '90d'] as const satisfies readonly DateRange[];
-export const DEFAULT_DATE_RANGE: DateRange = '7d';
-
-export const DATE_RANGE_DAYS: Record<DateRange, number> = {
-  '1d': 1,
-  '7d': 7,
-  '30d': 30,
-  '60d': 60,
-  '90d': 90,
-};
+export {
+  ADMIN_DATE_RANGES,
+  CLIENT_DATE_RANGES,
+  DATE_RANGES,
+  DATE_RANGE_DAYS,
+  DEFAULT_DATE_RANGE,
+  type DateRange,
+  PAGE_SIZE,
+} from './log-options';
 
 /**
  * A query's `dateRange`: one of DATE_RANGES; left out, 7 days (DESIGN §6). Any other value is a
@@ -68,8 +64,6 @@ export const LocalDay = z
     const t = Date.parse(`${v}T00:00:00Z`);
     return t >= EARLIEST_QUERY_DATE && t < LATEST_QUERY_DATE;
   }, DATE_BOUNDS_MESSAGE);
-
-export const PAGE_SIZE = 10;
 
 export const Pagination = z.object({
   page: z.number().int(),

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DateRangeParam, LocalDay } from './common';
+import type { QualityThresholdValues } from './quality-defaults';
 
 /**
  * How precise a call's utterance times are: per word (Retell), per message (Vapi), per corrected
@@ -158,13 +159,9 @@ export const QualityThresholds = z.object({
   responseLatencyP90Ms: z.number().int().min(100).max(60_000).nullable(),
   deadAirMs: z.number().int().min(DEAD_AIR_MS).max(600_000).nullable(),
   interruptionsCaller: z.number().int().min(1).max(1000).nullable(),
-});
+}) satisfies z.ZodType<QualityThresholdValues>;
 export type QualityThresholds = z.infer<typeof QualityThresholds>;
-export const DEFAULT_QUALITY_THRESHOLDS: QualityThresholds = {
-  responseLatencyP90Ms: 3500,
-  deadAirMs: 5000,
-  interruptionsCaller: 3,
-};
+export { DEFAULT_QUALITY_THRESHOLDS } from './quality-defaults';
 /** PUT body: a patch; a field left out keeps its value. */
 export const QualityThresholdsUpdate = QualityThresholds.partial().strict();
 export type QualityThresholdsUpdate = z.infer<typeof QualityThresholdsUpdate>;
