@@ -46,6 +46,22 @@ describe('parsePublicBrand', () => {
     expect(parsePublicBrand({ name: 'Northwind Voice' })).toBeNull();
     expect(parsePublicBrand('<html>')).toBeNull();
     expect(parsePublicBrand({ ...northwind, name: '   ' })).toBeNull();
+    // A field of another type, a missing one, a palette colour left out: none is a PublicBrand.
+    expect(parsePublicBrand({ ...northwind, supportEmail: 42 })).toBeNull();
+    const { footerText: _, ...withoutFooter } = northwind;
+    expect(parsePublicBrand(withoutFooter)).toBeNull();
+    const { accent: __, ...paletteWithoutAccent } = northwind.palette;
+    expect(parsePublicBrand({ ...northwind, palette: paletteWithoutAccent })).toBeNull();
+    expect(parsePublicBrand({ ...northwind, palette: [] })).toBeNull();
+  });
+
+  it('keeps only the PublicBrand’s fields', () => {
+    const parsed = parsePublicBrand({
+      ...northwind,
+      secret: 'x',
+      palette: { ...northwind.palette, extra: '#000000' },
+    });
+    expect(parsed).toEqual(northwind);
   });
 
   it('refuses a palette colour that is not #rrggbb: it would be written into a style sheet', () => {

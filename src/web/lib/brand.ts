@@ -14,12 +14,8 @@
  */
 import { type QueryClient, type QueryFunction, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import {
-  type BrandPaletteColors,
-  DEFAULT_ACCENT_COLOR,
-  DEFAULT_PRIMARY_COLOR,
-  PublicBrand,
-} from '../../contract/brand';
+import type { BrandPaletteColors, PublicBrand } from '../../contract/brand';
+import { DEFAULT_ACCENT_COLOR, DEFAULT_PRIMARY_COLOR } from '../../contract/brand-defaults';
 
 export const BRAND_QUERY_KEY = ['/api/brand'] as const;
 export const BRAND_DATA_ID = 'brand-data';
@@ -57,6 +53,65 @@ export const DEFAULT_BRAND: PublicBrand = {
 
 const HEX = /^#[0-9a-f]{6}$/i;
 
+/**
+ * PublicBrand's fields and what each holds. Checked by hand, not with contract/brand.ts's schema:
+ * this module is in the first bundle of every page, and zod with the brand's schemas (and the
+ * contrast guard's colour library) would add ~30 KB gzipped to the landing page (issue 41).
+ * `satisfies` keeps the list in step with the contract's type.
+ */
+const PUBLIC_BRAND_FIELDS = {
+  name: 'text',
+  logoUrl: 'optional',
+  logoDarkUrl: 'optional',
+  iconUrl: 'optional',
+  primaryColor: 'text',
+  accentColor: 'text',
+  primaryForeground: 'text',
+  supportEmail: 'optional',
+  supportPhone: 'optional',
+  supportUrl: 'optional',
+  loginHeadline: 'optional',
+  loginText: 'optional',
+  footerText: 'optional',
+  palette: 'palette',
+} as const satisfies Record<keyof PublicBrand, 'text' | 'optional' | 'palette'>;
+
+const PALETTE_FIELDS = [
+  'primary',
+  'primaryForeground',
+  'primaryHover',
+  'primaryText',
+  'primaryDark',
+  'primaryDarkForeground',
+  'accent',
+  'accentForeground',
+] as const satisfies readonly (keyof BrandPaletteColors)[];
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The PublicBrand's fields of `value` (others dropped), or null when one is missing or of another type. */
+function publicBrandIn(value: unknown): PublicBrand | null {
+  if (!isRecord(value)) return null;
+  const out: Record<string, unknown> = {};
+  for (const [field, kind] of Object.entries(PUBLIC_BRAND_FIELDS)) {
+    const v = value[field];
+    if (kind === 'text' && typeof v !== 'string') return null;
+    if (kind === 'optional' && v !== null && typeof v !== 'string') return null;
+    if (kind === 'palette') {
+      if (!isRecord(v)) return null;
+      const palette: Record<string, string> = {};
+      for (const name of PALETTE_FIELDS) {
+        const color = v[name];
+        if (typeof color !== 'string') return null;
+        palette[name] = color;
+      }
+      out[field] = palette;
+    } else out[field] = v;
+  }
+  return out as PublicBrand;
+}
+
 /** An image address the page may load: a path on this origin (not `//host/…`, not `javascript:`). */
 function sameOriginPath(url: string | null): string | null {
   return url?.startsWith('/') && !url.startsWith('//') && !url.includes('\\') ? url : null;
@@ -72,9 +127,8 @@ function httpsUrl(url: string | null): string | null {
  * makes the whole answer unusable: those values go into a style sheet.
  */
 export function parsePublicBrand(value: unknown): PublicBrand | null {
-  const parsed = PublicBrand.safeParse(value);
-  if (!parsed.success) return null;
-  const brand = parsed.data;
+  const brand = publicBrandIn(value);
+  if (!brand) return null;
   if (!Object.values(brand.palette).every((c) => HEX.test(c))) return null;
   if (!brand.name.trim()) return null;
   return {
