@@ -3,8 +3,8 @@
  * Any change other than the page itself starts again at page 1.
  */
 import type { CallSort, ChartInterval, SortOrder, StatusFilter } from '../../../contract/calls';
-import { DATE_RANGE_DAYS, type DateRange, PAGE_SIZE } from '../../../contract/common';
-import { DEFAULT_QUALITY_THRESHOLDS } from '../../../contract/quality';
+import { DATE_RANGE_DAYS, type DateRange, PAGE_SIZE } from '../../../contract/log-options';
+import { DEFAULT_QUALITY_THRESHOLDS } from '../../../contract/quality-defaults';
 import { formatMs } from './quality/quality-format';
 
 export interface CallFilters {

@@ -7,11 +7,12 @@
 import {
   CALL_SORTS,
   type CallSort,
+  DATE_RANGES,
+  type DateRange,
   SORT_ORDERS,
   STATUS_FILTERS,
   type StatusFilter,
-} from '../../../contract/calls';
-import { DATE_RANGES, type DateRange } from '../../../contract/common';
+} from '../../../contract/log-options';
 import type { CallFilters } from './filters';
 
 const PARAM: Record<keyof CallFilters, string> = {

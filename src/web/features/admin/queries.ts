@@ -11,7 +11,7 @@ import type {
   ClientConfig,
   WebhookStatus,
 } from '../../../contract/admin';
-import { WEBHOOK_POLL_INTERVAL_MS } from '../../../contract/admin';
+import { WEBHOOK_POLL_INTERVAL_MS } from '../../../contract/admin-timings';
 import { getJson } from '../../lib/api';
 import { useEnabledAfterFirstScreen } from '../../lib/first-screen-pending';
 
