@@ -143,23 +143,28 @@ test('a common word lists the newest match first of "1,000+"; Best match puts th
 }) => {
   test.setTimeout(240_000);
   const client = await onboardClient(request, 'find-many');
-  // The best match first (the oldest), then 1,000 calls that mention a parcel once, the newest last.
+  // 1,000 calls that mention a parcel once with the best match among them (Best match ranks the
+  // newest 1,000 matches, issue 41), and the newest last.
+  const onceEach = async (from: number, to: number) => {
+    for (let i = from; i < to; i += 20)
+      await Promise.all(
+        Array.from({ length: Math.min(20, to - i) }, (_, j) =>
+          placeTestCall(request, client.webhookUrl, undefined, {
+            transcripts: said(
+              'Hello, how can I help?',
+              `Where is my parcel number ${i + j}? It has not come yet.`,
+            ),
+            status: 'completed',
+          }),
+        ),
+      );
+  };
+  await onceEach(0, 500);
   await placeTestCall(request, client.webhookUrl, undefined, {
     transcripts: said('Parcel, parcel, parcel.', 'Yes, the parcel.'),
     status: 'completed',
   });
-  for (let i = 0; i < 1_000; i += 20)
-    await Promise.all(
-      Array.from({ length: Math.min(20, 1_000 - i) }, (_, j) =>
-        placeTestCall(request, client.webhookUrl, undefined, {
-          transcripts: said(
-            'Hello, how can I help?',
-            `Where is my parcel number ${i + j}? It has not come yet.`,
-          ),
-          status: 'completed',
-        }),
-      ),
-    );
+  await onceEach(500, 1_000);
   await placeTestCall(request, client.webhookUrl, undefined, {
     transcripts: said('Good afternoon.', 'The newest parcel question of the day.'),
     status: 'completed',
