@@ -511,6 +511,41 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
       }
     });
 
+    it('sorts a window of more than 5,000 calls by duration from either end, by page number and by keyset', async () => {
+      // Past 5,000 calls the page walks the duration index (call-log.ts DURATION_WALK_ABOVE).
+      const { client, cookie } = await clientWithCookie();
+      const COUNT = 5_100;
+      await storeCalls(
+        t.deps,
+        client,
+        Array.from({ length: COUNT }, (_, i) => ({
+          providerCallId: `long-${i + 1}`,
+          createdAt: NOW - HOUR - i * 60_000,
+          durationSeconds: i + 1,
+        })),
+      );
+      const page = async (q: string) => {
+        const { status, body } = await get(cookie, `/api/client/calls?status=all&dateRange=7d&limit=5&${q}`);
+        expect(status, q).toBe(200);
+        expect(body.pagination.total, q).toBe(COUNT);
+        return body;
+      };
+      const names = (from: number, step: number) =>
+        Array.from({ length: 5 }, (_, k) => `long-${from + k * step}`);
+      const longest = await page('sort=duration&order=desc');
+      expect(longest.calls.map((c: { providerCallId: string }) => c.providerCallId)).toEqual(
+        names(COUNT, -1),
+      );
+      const next = await page(`sort=duration&order=desc&page=2&after=${longest.pagination.nextAfter}`);
+      expect(next.calls.map((c: { providerCallId: string }) => c.providerCallId)).toEqual(
+        names(COUNT - 5, -1),
+      );
+      const last = await page(`sort=duration&order=desc&page=${COUNT / 5}`);
+      expect(last.calls.map((c: { providerCallId: string }) => c.providerCallId)).toEqual(names(5, -1));
+      const shortest = await page('sort=duration&order=asc');
+      expect(shortest.calls.map((c: { providerCallId: string }) => c.providerCallId)).toEqual(names(1, 1));
+    });
+
     it('sorts by duration and cost either way, paging through the same order', async () => {
       const { client, cookie } = await clientWithCookie();
       await storeCalls(
