@@ -1626,10 +1626,6 @@ const EPOCH_MS_RE = /^1\d{12}$/;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Redacts every string inside a JSON value (stored provider payloads, variables, analysis),
- * keeping keys and the shape; numbers, booleans and null pass unchanged. `found` is added into.
- */
-/**
  * Texts already redacted with one set of options, by text. One call carries the same words more
  * than once (the transcript's turns again in the provider's payload, the summary in its insights
  * and its payload): kept for the call's redaction, each is scanned once (issue 41: redaction was
@@ -1652,6 +1648,10 @@ export function redactTextOnce(
   return result;
 }
 
+/**
+ * Redacts every string inside a JSON value (stored provider payloads, variables, analysis),
+ * keeping keys and the shape; numbers, booleans and null pass unchanged. `found` is added into.
+ */
 export function redactValue(
   value: unknown,
   options: RedactionOptions,

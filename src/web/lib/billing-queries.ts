@@ -6,7 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { BillingConfig, Plan, Subscription } from '../../contract/billing';
 import { getJson } from './api';
-import { useEnabledAfterFirstScreen } from './first-screen-pending';
+import { useSeededQuery } from './first-screen-pending';
 
 export const billingKeys = {
   all: ['billing'] as const,
@@ -18,10 +18,8 @@ export const billingKeys = {
 
 /** The client's subscription, or null without one. `pollMs` while a payment is still being confirmed. */
 export function useSubscription(pollMs: number | false = false) {
-  // Seeded by the dashboard's first-screen read (issue 41): held back while it is on its way.
-  const enabled = useEnabledAfterFirstScreen();
-  return useQuery({
-    enabled,
+  // Seeded by the dashboard's first-screen read (issue 41).
+  return useSeededQuery({
     queryKey: billingKeys.subscription(),
     queryFn: () => getJson<Subscription | null>('/api/client/subscription'),
     refetchInterval: pollMs,

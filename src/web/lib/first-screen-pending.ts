@@ -8,6 +8,7 @@
  * A leaf module: the query hooks of calls, billing, two-factor and admin read it, and first-screen.ts
  * imports those hooks' keys, so it cannot live there.
  */
+import { type QueryKey, type UseQueryOptions, useQuery } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 
 const FirstScreenPendingContext = createContext(false);
@@ -23,4 +24,15 @@ export function useFirstScreenPending(): boolean {
 export function useEnabledAfterFirstScreen(enabled = true): boolean {
   const pending = useFirstScreenPending();
   return enabled && !pending;
+}
+
+/**
+ * useQuery for a query the first-screen read seeds (issue 41): held back while that read is on its
+ * way, with its own `enabled` condition beside.
+ */
+export function useSeededQuery<TData, TKey extends QueryKey>(
+  options: Omit<UseQueryOptions<TData, Error, TData, TKey>, 'enabled'> & { enabled?: boolean },
+) {
+  const enabled = useEnabledAfterFirstScreen(options.enabled);
+  return useQuery({ ...options, enabled });
 }

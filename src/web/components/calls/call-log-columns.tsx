@@ -3,7 +3,7 @@
  * follows them to any browser; the quality column, issue 39, in this browser: log-columns.ts),
  * and the "Columns" dialog that chooses them.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Columns3 } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { UiPreferences } from '../../../contract/calls';
@@ -11,7 +11,7 @@ import type { CallSource } from '../../features/calls/call-source';
 import { preferencesKey } from '../../features/calls/query-keys';
 import { apiJson, getJson } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
-import { useEnabledAfterFirstScreen } from '../../lib/first-screen-pending';
+import { useSeededQuery } from '../../lib/first-screen-pending';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import {
@@ -43,12 +43,11 @@ export function useCallLogColumns(source: CallSource) {
   const url = source.preferencesUrl;
   const queryClient = useQueryClient();
   const [local, setLocal] = useState<UiPreferences['callLogColumns']>(null);
-  // Seeded by the first screen's read (issue 41): held back while it is on its way.
-  const enabled = useEnabledAfterFirstScreen(!!url);
-  const stored = useQuery({
+  // Seeded by the first screen's read (issue 41).
+  const stored = useSeededQuery({
     queryKey: preferencesKey(url ?? ''),
     queryFn: () => getJson<UiPreferences>(url ?? ''),
-    enabled,
+    enabled: !!url,
     staleTime: Number.POSITIVE_INFINITY,
   });
   const save = useMutation({

@@ -2,7 +2,6 @@
  * "Live now" (issue 17): the calls in progress (the provider's active status), with their numbers,
  * pathway and how long they have run, kept fresh by the live stream. Shown only while there are some.
  */
-import { useQuery } from '@tanstack/react-query';
 import { PhoneCall } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { CallsPage } from '../../../contract/calls';
@@ -10,7 +9,7 @@ import { formatDuration } from '../../../contract/format';
 import type { CallSource } from '../../features/calls/call-source';
 import { callKeys } from '../../features/calls/query-keys';
 import { getJson } from '../../lib/api';
-import { useEnabledAfterFirstScreen } from '../../lib/first-screen-pending';
+import { useSeededQuery } from '../../lib/first-screen-pending';
 import { formatPhone } from './phone';
 import type { LiveActivity } from './use-live-calls';
 
@@ -18,10 +17,8 @@ import type { LiveActivity } from './use-live-calls';
 const SHOWN = 5;
 
 export function LiveNowStrip({ source, inProgress }: { source: CallSource; inProgress: LiveActivity[] }) {
-  // Seeded by the first screen's read (issue 41): held back while it is on its way.
-  const enabled = useEnabledAfterFirstScreen();
-  const active = useQuery({
-    enabled,
+  // Seeded by the first screen's read (issue 41).
+  const active = useSeededQuery({
     queryKey: [...callKeys.source(source.key), 'live-now'],
     queryFn: () =>
       getJson<CallsPage>(`${source.callsUrl}?status=active&limit=${SHOWN}&sort=created&order=desc`),

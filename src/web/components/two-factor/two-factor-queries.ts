@@ -2,7 +2,7 @@
  * Two-factor sign-in's requests (issue 36), the same for a client user (/api/client/2fa) and an
  * admin (/api/admin/2fa): its state, set-up, enable, disable and the requirement.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 // Types only: the contract's runtime half carries Zod.
 import type {
   TwoFactorRecoveryCodes,
@@ -11,7 +11,7 @@ import type {
   TwoFactorStatus,
 } from '../../../contract/two-factor';
 import { apiJson, getJson } from '../../lib/api';
-import { useEnabledAfterFirstScreen } from '../../lib/first-screen-pending';
+import { useSeededQuery } from '../../lib/first-screen-pending';
 
 export type TwoFactorApi = '/api/client/2fa' | '/api/admin/2fa';
 
@@ -19,11 +19,10 @@ export const twoFactorKey = (api: TwoFactorApi) => [api] as const;
 
 /** The client's state is part of the dashboard's first-screen read (issue 41): asked after it. */
 export function useTwoFactorStatus(api: TwoFactorApi, enabled = true) {
-  const afterFirstScreen = useEnabledAfterFirstScreen(enabled);
-  return useQuery({
+  return useSeededQuery({
     queryKey: twoFactorKey(api),
     queryFn: () => getJson<TwoFactorStatus>(api),
-    enabled: afterFirstScreen,
+    enabled,
   });
 }
 

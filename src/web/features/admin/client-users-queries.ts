@@ -1,17 +1,15 @@
 /** The agency's view of one client's team (issue 36): the list and the three support actions. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ClientUser } from '../../../contract/teams';
 import { apiJson, getJson } from '../../lib/api';
-import { useEnabledAfterFirstScreen } from '../../lib/first-screen-pending';
+import { useSeededQuery } from '../../lib/first-screen-pending';
 
 const usersUrl = (clientId: string) => `/api/admin/clients/${encodeURIComponent(clientId)}/users`;
 export const adminClientUsersKey = (clientId: string) => ['admin', 'client-users', clientId] as const;
 
 export function useAdminClientUsers(clientId: string) {
-  // Seeded by the client view's first-screen read (issue 41): held back while it is on its way.
-  const enabled = useEnabledAfterFirstScreen();
-  return useQuery({
-    enabled,
+  // Seeded by the client view's first-screen read (issue 41).
+  return useSeededQuery({
     queryKey: adminClientUsersKey(clientId),
     queryFn: () => getJson<ClientUser[]>(usersUrl(clientId)),
   });

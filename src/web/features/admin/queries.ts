@@ -13,7 +13,7 @@ import type {
 } from '../../../contract/admin';
 import { WEBHOOK_POLL_INTERVAL_MS } from '../../../contract/admin-timings';
 import { getJson } from '../../lib/api';
-import { useEnabledAfterFirstScreen } from '../../lib/first-screen-pending';
+import { useSeededQuery } from '../../lib/first-screen-pending';
 
 const id = (value: string) => encodeURIComponent(value);
 
@@ -71,10 +71,9 @@ export const clientDataQuery = (clientId: string) => ({
   refetchOnWindowFocus: false,
 });
 
-/** Seeded by the client view's first-screen read (issue 41): held back while it is on its way. */
+/** Seeded by the client view's first-screen read (issue 41). */
 export function useAdminClientData(clientId: string | undefined) {
-  const enabled = useEnabledAfterFirstScreen(Boolean(clientId));
-  return useQuery({ ...clientDataQuery(clientId ?? ''), enabled });
+  return useSeededQuery({ ...clientDataQuery(clientId ?? ''), enabled: Boolean(clientId) });
 }
 
 /** SPEC §4: polled every 2 s while the wizard waits for the test call. */

@@ -1,7 +1,7 @@
 /**
  * Calls reads, one hook per endpoint, for any CallSource. Caching per SPEC §9: the log 30 s,
  * stats and chart 60 s (unless the source says otherwise), no retry, no refetch on focus
- * (the query client's defaults).
+ * (the query client's defaults). The hooks the first-screen read seeds are useSeededQuery's.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type {
@@ -29,17 +29,14 @@ import {
   isCustomRange,
 } from '../../components/calls/filters';
 import { getJson } from '../../lib/api';
-import { useEnabledAfterFirstScreen } from '../../lib/first-screen-pending';
+import { useSeededQuery } from '../../lib/first-screen-pending';
 import type { CallSource, QualityThresholdsApi } from './call-source';
 import { callKeys } from './query-keys';
 
 const withQuery = (url: string, params: URLSearchParams) => `${url}${url.includes('?') ? '&' : '?'}${params}`;
 
 export function useCalls(source: CallSource, filters: CallFilters) {
-  // Seeded by the first screen's read (issue 41): held back while it is on its way.
-  const enabled = useEnabledAfterFirstScreen();
-  return useQuery({
-    enabled,
+  return useSeededQuery({
     queryKey: callKeys.list(source.key, filters),
     // The window ends "now" when the request is made, not when the filters were chosen.
     queryFn: () => getJson<CallsPage>(withQuery(source.callsUrl, callsSearchParams(filters, Date.now()))),
@@ -51,10 +48,7 @@ export function useCalls(source: CallSource, filters: CallFilters) {
 
 /** Stats over the log's window and pathway, so the cards count the calls the log can list. */
 export function useCallStats<T extends ClientStats = ClientStats>(source: CallSource, scope: AnalyticsScope) {
-  // Seeded by the first screen's read (issue 41): held back while it is on its way.
-  const enabled = useEnabledAfterFirstScreen();
-  return useQuery({
-    enabled,
+  return useSeededQuery({
     queryKey: callKeys.stats(source.key, scope),
     queryFn: () => getJson<T>(withQuery(source.statsUrl, analyticsSearchParams(scope, Date.now()))),
     staleTime: source.staleTimes?.stats ?? 60_000,
@@ -66,10 +60,7 @@ export const useDemoStats = (source: CallSource, scope: AnalyticsScope) =>
 
 /** The signed-in client's sample data: whether it may be added (no real calls) or removed. */
 export function useSampleData() {
-  // Seeded by the first screen's read (issue 41): held back while it is on its way.
-  const enabled = useEnabledAfterFirstScreen();
-  return useQuery({
-    enabled,
+  return useSeededQuery({
     queryKey: callKeys.sampleData(),
     queryFn: () => getJson<SampleDataState>('/api/client/sample-calls'),
   });
@@ -77,10 +68,7 @@ export function useSampleData() {
 
 /** The chart's points over the log's window and pathway, with the window's start (its first point may be partial). */
 export function useCallsOverTime(source: CallSource, scope: AnalyticsScope) {
-  // Seeded by the first screen's read (issue 41): held back while it is on its way.
-  const enabled = useEnabledAfterFirstScreen();
-  return useQuery({
-    enabled,
+  return useSeededQuery({
     queryKey: callKeys.overTime(source.key, scope),
     queryFn: async (): Promise<ChartData> => {
       const params = analyticsSearchParams(scope, Date.now());
@@ -96,10 +84,7 @@ export function useCallsOverTime(source: CallSource, scope: AnalyticsScope) {
 
 /** The outcomes strip: counts, values and changes per outcome over the page's window and pathway. */
 export function useOutcomeSummary(source: CallSource, scope: AnalyticsScope) {
-  // Seeded by the first screen's read (issue 41): held back while it is on its way.
-  const enabled = useEnabledAfterFirstScreen();
-  return useQuery({
-    enabled,
+  return useSeededQuery({
     queryKey: callKeys.outcomes(source.key, scope),
     queryFn: () =>
       getJson<OutcomeSummaryItem[]>(
@@ -111,10 +96,7 @@ export function useOutcomeSummary(source: CallSource, scope: AnalyticsScope) {
 
 /** The stacked outcomes chart: calls per outcome per day (or hour for a day's window). */
 export function useOutcomesOverTime(source: CallSource, scope: AnalyticsScope) {
-  // Seeded by the first screen's read (issue 41): held back while it is on its way.
-  const enabled = useEnabledAfterFirstScreen();
-  return useQuery({
-    enabled,
+  return useSeededQuery({
     queryKey: callKeys.outcomesOverTime(source.key, scope),
     queryFn: async () => {
       const params = analyticsSearchParams(scope, Date.now());
@@ -169,10 +151,7 @@ export function useReclassification(api: QualityThresholdsApi) {
 
 /** "Needs attention": the open calls, newest first, and how many there are (the header's badge). */
 export function useAttention(source: CallSource, limit = 20) {
-  // Seeded by the first screen's read (issue 41): held back while it is on its way.
-  const enabled = useEnabledAfterFirstScreen();
-  return useQuery({
-    enabled,
+  return useSeededQuery({
     queryKey: [...callKeys.attention(source.key), limit],
     queryFn: () =>
       getJson<AttentionList>(withQuery(source.attentionUrl, new URLSearchParams({ limit: String(limit) }))),
