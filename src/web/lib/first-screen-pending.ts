@@ -21,7 +21,7 @@ export function useFirstScreenPending(): boolean {
 }
 
 /** A seeded query's `enabled`: its own condition, and not while the first screen is being read. */
-export function useEnabledAfterFirstScreen(enabled = true): boolean {
+function useEnabledAfterFirstScreen(enabled = true): boolean {
   const pending = useFirstScreenPending();
   return enabled && !pending;
 }
