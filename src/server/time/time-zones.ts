@@ -20,9 +20,10 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** Offset of the zone from UTC at an instant, in ms (positive east of Greenwich). */
-function offsetAt(ms: number, timeZone: string): number {
-  const parts = localParts(ms, timeZone);
+/** Offset of the zone from UTC at an instant, in ms (positive east of Greenwich), asked of Intl. */
+function intlOffsetAt(ms: number, timeZone: string): number {
+  const parts: Record<string, string> = {};
+  for (const p of formatter(timeZone).formatToParts(new Date(ms))) parts[p.type] = p.value;
   const asUtc = Date.UTC(
     +parts.year,
     +parts.month - 1,
@@ -34,24 +35,45 @@ function offsetAt(ms: number, timeZone: string): number {
   return asUtc - (ms - (ms % 1000));
 }
 
-function localParts(ms: number, timeZone: string): Record<string, string> {
-  return Object.fromEntries(
-    formatter(timeZone)
-      .formatToParts(new Date(ms))
-      .map((p) => [p.type, p.value]),
-  );
+const QUARTER_HOUR_MS = 15 * 60 * 1000;
+/** Quarter hours remembered per zone before the zone's memory starts again. */
+const QUARTERS_KEPT = 20_000;
+const offsetsByZone = new Map<string, Map<number, number>>();
+
+/**
+ * The zone's offset at an instant. Every zone changes its offset on a quarter hour, so the offset
+ * of a quarter hour is asked of Intl once (a few microseconds) and remembered: a chart of 60 days
+ * asks for a few hundred instants in the same few quarters, an export for a million.
+ */
+function offsetAt(ms: number, timeZone: string): number {
+  const quarter = Math.floor(ms / QUARTER_HOUR_MS);
+  let offsets = offsetsByZone.get(timeZone);
+  if (!offsets) {
+    offsets = new Map();
+    offsetsByZone.set(timeZone, offsets);
+  }
+  let offset = offsets.get(quarter);
+  if (offset === undefined) {
+    offset = intlOffsetAt(quarter * QUARTER_HOUR_MS, timeZone);
+    if (offsets.size >= QUARTERS_KEPT) offsets.clear();
+    offsets.set(quarter, offset);
+  }
+  return offset;
+}
+
+/** The instant's wall clock in the zone, as an ISO string ("YYYY-MM-DDTHH:MM:SS.sssZ" of local time). */
+function localIso(ms: number, timeZone: string): string {
+  return new Date(ms + offsetAt(ms, timeZone)).toISOString();
 }
 
 /** YYYY-MM-DD of an instant in the zone. */
 export function localDate(ms: number, timeZone: string): string {
-  const parts = localParts(ms, timeZone);
-  return `${parts.year}-${parts.month}-${parts.day}`;
+  return localIso(ms, timeZone).slice(0, 10);
 }
 
 /** YYYY-MM-DDTHH:00 of an instant in the zone: the local hour it falls in. */
 export function localHour(ms: number, timeZone: string): string {
-  const parts = localParts(ms, timeZone);
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:00`;
+  return `${localIso(ms, timeZone).slice(0, 13)}:00`;
 }
 
 /** The instant a local calendar day starts in the zone. */
@@ -92,23 +114,10 @@ export function localInstant(date: string, hour: number, timeZone: string): numb
 
 /** The local hour (0–23) of an instant in the zone. */
 export function localHourOf(ms: number, timeZone: string): number {
-  return Number(localParts(ms, timeZone).hour) % 24;
+  return new Date(ms + offsetAt(ms, timeZone)).getUTCHours();
 }
 
-const QUARTER_HOUR_MS = 15 * 60 * 1000;
-const offsets = new Map<string, { quarter: number; offset: number }>();
-
-/**
- * "YYYY-MM-DD HH:MM:SS" of an instant in the zone, for exports of many rows: the zone's offset is
- * looked up once per quarter hour (every zone changes offset on a quarter hour) and remembered
- * while consecutive rows stay in it, so a million rows cost a few thousand Intl lookups.
- */
+/** "YYYY-MM-DD HH:MM:SS" of an instant in the zone, for exports of many rows. */
 export function localDateTime(ms: number, timeZone: string): string {
-  const quarter = Math.floor(ms / QUARTER_HOUR_MS);
-  let cached = offsets.get(timeZone);
-  if (cached?.quarter !== quarter) {
-    cached = { quarter, offset: offsetAt(quarter * QUARTER_HOUR_MS, timeZone) };
-    offsets.set(timeZone, cached);
-  }
-  return new Date(ms + cached.offset).toISOString().slice(0, 19).replace('T', ' ');
+  return localIso(ms, timeZone).slice(0, 19).replace('T', ' ');
 }

@@ -48,7 +48,6 @@ type TotalsRow = { status: string; count: number | null; seconds: number | null;
 // biome-ignore lint/suspicious/noExplicitAny: the tables differ per part, the row shape does not
 type TotalsQuery = SelectQueryBuilder<Database, any, TotalsRow>;
 
-/** Sums over created_at in (from, to] from 15-minute buckets, reading calls only for partial buckets. */
 /** What window totals are grouped by: a call's status, or its outcome (issue 13). */
 export type TotalsDimension = 'status' | 'outcome';
 const ROLLUP_TABLES = {
@@ -56,6 +55,7 @@ const ROLLUP_TABLES = {
   outcome: { buckets: 'call_outcome_rollups', days: 'call_outcome_rollups_daily' },
 } as const;
 
+/** Sums over created_at in (from, to] from 15-minute buckets, reading calls only for partial buckets. */
 function bucketTotals(
   db: Kysely<Database>,
   clientId: string,
