@@ -30,12 +30,15 @@ const ZONES = [
   'Pacific/Apia',
 ];
 
+// The days of 2026 on which one of these zones changes its clocks.
+const DST_DAYS = ['2026-03-08', '2026-03-29', '2026-04-05', '2026-09-27', '2026-10-04', '2026-11-01'];
+
 describe('time zones', () => {
   it('gives the wall clock Intl gives, around every DST change of 2026 and at random instants', () => {
     const instants: number[] = [];
     // Every 7.5 minutes through the two days around each of 2026's DST changes in these zones, so
     // each quarter hour is read at its start and inside it, on both sides of every change.
-    for (const day of ['2026-03-08', '2026-03-29', '2026-04-05', '2026-09-27', '2026-10-04', '2026-11-01'])
+    for (const day of DST_DAYS)
       for (let ms = Date.parse(day) - 86_400_000; ms < Date.parse(day) + 86_400_000; ms += 450_000)
         instants.push(ms);
     let seed = 41;
@@ -56,7 +59,7 @@ describe('time zones', () => {
 
   it('finds the first instant of a local day, on DST change days too', () => {
     for (const zone of ZONES)
-      for (const date of ['2026-03-08', '2026-03-29', '2026-04-05', '2026-09-27', '2026-10-04', '2026-11-01']) {
+      for (const date of DST_DAYS) {
         const start = startOfLocalDay(date, zone);
         expect(localDate(start, zone)).toBe(date);
         expect(localDate(start - 1, zone)).not.toBe(date);
