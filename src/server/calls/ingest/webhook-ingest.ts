@@ -11,6 +11,7 @@ import { createGroupCommit } from '../../http/group-commit';
 import { type CallOutcome, type IncomingCall, createCallsRepository } from '../write/calls-repository';
 import { markWebhooksVerified } from '../../clients/clients-repository';
 import { isTransientDbError } from '../../clients/db-errors';
+import { type EffectivePrivacy, loadPrivacyMany } from '../../privacy/privacy-settings';
 
 /** What the delivery log keeps beside the outcome (webhook-delivery.ts). */
 export interface DeliveryLog {
@@ -45,13 +46,21 @@ const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function createWebhookIngest(deps: AppDeps) {
   async function writeDeliveries(deliveries: CallDelivery[]): Promise<WrittenDelivery[]> {
-    const written = await writeInTransaction(deliveries);
+    // Read before the transaction opens, through the app's cached handle (privacy-settings.ts).
+    const privacy = await loadPrivacyMany(
+      deps.db,
+      deliveries.map((d) => d.client.id),
+    );
+    const written = await writeInTransaction(deliveries, privacy);
     // Committed: this instance's live streams hear of the calls at once (others by NOTIFY or poll).
     deps.live.wake();
     return written;
   }
 
-  function writeInTransaction(deliveries: CallDelivery[]): Promise<WrittenDelivery[]> {
+  function writeInTransaction(
+    deliveries: CallDelivery[],
+    privacy: Map<string, EffectivePrivacy>,
+  ): Promise<WrittenDelivery[]> {
     return deps.db.transaction().execute(async (trx) => {
       // In (client, call id) order, stable so repeats of one call keep their arrival order:
       // concurrent batches on PostgreSQL then lock rows in the same order and do not deadlock.
@@ -62,6 +71,7 @@ export function createWebhookIngest(deps: AppDeps) {
       );
       const result = await createCallsRepository(trx, deps.now).upsertMany(
         order.map((i) => ({ client: deliveries[i].client, call: deliveries[i].call })),
+        privacy,
       );
       const written = new Array<WrittenDelivery>(deliveries.length);
       order.forEach((i, k) => {

@@ -13,7 +13,7 @@ import { AfterCallsWrite } from './after-write';
 import { insightColumns, mergeInsightColumns } from './insight-columns';
 import { NO_QUALITY, type QualityColumns, deliveredQualityColumns } from '../../quality/call-quality';
 import { storedPayload, withoutCopiedFields } from './stored-payload';
-import { loadPrivacyMany } from '../../privacy/privacy-settings';
+import { type EffectivePrivacy, loadPrivacyMany } from '../../privacy/privacy-settings';
 import { type RetentionCleared, prepareCallForStorage } from '../../privacy/redact-call';
 
 export interface IncomingCall extends NormalizedCall {
@@ -296,11 +296,16 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
    * once): its client's redaction categories applied, and what retention already removed left
    * out; a call past the client's whole-call retention is not stored ('unchanged').
    */
-  async function prepared(items: UpsertItem[]): Promise<IndexedItem[]> {
-    const privacy = await loadPrivacyMany(
-      db,
-      items.map((i) => i.client.id),
-    );
+  async function prepared(
+    items: UpsertItem[],
+    loaded?: Map<string, EffectivePrivacy>,
+  ): Promise<IndexedItem[]> {
+    const privacy =
+      loaded ??
+      (await loadPrivacyMany(
+        db,
+        items.map((i) => i.client.id),
+      ));
     const now = clock();
     const out: IndexedItem[] = [];
     for (const [index, item] of items.entries()) {
@@ -311,9 +316,17 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
     return out;
   }
 
-  async function upsertMany(items: UpsertItem[]): Promise<UpsertResult> {
+  /**
+   * `privacy`: the clients' settings, when the caller read them before opening the transaction it
+   * passes as `db` (a transaction's reads are not cached: issue 41 measured reading and parsing
+   * them per webhook batch). Each item's client must be in it.
+   */
+  async function upsertMany(
+    items: UpsertItem[],
+    privacy?: Map<string, EffectivePrivacy>,
+  ): Promise<UpsertResult> {
     const result: UpsertResult = { created: 0, updated: 0, outcomes: items.map(() => 'unchanged') };
-    const chunks = chunked(await prepared(items));
+    const chunks = chunked(await prepared(items, privacy));
     if (chunks.length === 0) return result;
     // One transaction and one after-write for all the chunks (a sync's page of a thousand calls):
     // the rollups and running totals are written once, netted over the page, and committed once
