@@ -25,7 +25,7 @@ import { type Db, openDb } from '../src/server/db/connect';
 import { isPostgres } from '../src/server/db/dialect';
 import { createBlandProvider } from '../src/server/providers/voice/bland';
 import { blandCallBody } from '../tests/helpers/bland';
-import { createScratchDatabase } from '../tests/helpers/scratch-database';
+import { type ScratchDatabase, createScratchDatabase } from '../tests/helpers/scratch-database';
 import { buildBrowser } from '../scripts/build';
 import { BIG_CLIENT_ID, createDataset } from './dataset';
 import { outboxFairnessRows } from './outbox-fairness';
@@ -37,6 +37,12 @@ import { qualityRows } from './quality';
 import { teamsRows } from './teams';
 
 const quick = process.argv.includes('--quick');
+/**
+ * A 10M-call PostgreSQL fill takes longer than the measures: `--fill-only` fills the BENCH_PG_NAME
+ * database and keeps it (while the machine does other work), and a later run with
+ * BENCH_REUSE_FILL=1 and the same name measures it once, on a quiet machine, and drops it.
+ */
+const fillOnly = process.argv.includes('--fill-only');
 /**
  * One scenario alone, printed, RESULTS.md left as it is: `--teams` (issue 36, bench/teams.ts),
  * `--privacy` (38), `--quality` (39), `--operations` (40); `--reads` the read figures of the main
@@ -700,12 +706,16 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
   let database: Db;
   let dropDatabase = async () => {};
   let databaseUrl: string | undefined;
+  let filled: number | null = null;
   if (dialect === 'postgres') {
     // BENCH_PG_NAME lets two benches share the server without dropping each other's database.
-    const scratch = await createScratchDatabase(PG_URL, process.env.BENCH_PG_NAME ?? 'bench_run');
+    const name = process.env.BENCH_PG_NAME ?? 'bench_run';
+    const kept = process.env.BENCH_REUSE_FILL === '1' ? await keptFill(name) : null;
+    const scratch = kept ?? (await createScratchDatabase(PG_URL, name));
     databaseUrl = scratch.url;
     database = openDb({ databaseUrl: scratch.url, dataDir, poolSize: 10 });
     dropDatabase = scratch.drop;
+    filled = kept?.filledAt ?? null;
   } else {
     database = openDb({ databaseUrl: null, dataDir });
   }
@@ -721,12 +731,33 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
     db: database,
     voice: createBlandProvider({ baseUrl: sim.url }),
   });
-  const now = Date.now();
+  const now = filled ?? Date.now();
 
-  console.log(`[${dialect}] generating ${size.calls.toLocaleString()} calls for ${size.clients} clients…`);
-  const start = performance.now();
-  await createDataset(database, size, now);
-  console.log(`[${dialect}] data set ready in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+  if (filled === null) {
+    console.log(`[${dialect}] generating ${size.calls.toLocaleString()} calls for ${size.clients} clients…`);
+    const start = performance.now();
+    await createDataset(database, size, now);
+    console.log(`[${dialect}] data set ready in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+  } else {
+    console.log(
+      `[${dialect}] the data set filled at ${new Date(filled).toISOString()} (--fill-only) is used`,
+    );
+  }
+  if (fillOnly) {
+    await sql`create table bench_fill (filled_at bigint not null, calls bigint not null, clients bigint not null, big_client_calls bigint not null)`.execute(
+      database.db,
+    );
+    await sql`insert into bench_fill values (${now}, ${size.calls}, ${size.clients}, ${size.bigClientCalls})`.execute(
+      database.db,
+    );
+    await close();
+    await sim.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    console.log(
+      `[${dialect}] filled and kept; measure it with BENCH_REUSE_FILL=1 and the same BENCH_PG_NAME`,
+    );
+    return rows;
+  }
 
   await deps.db
     .updateTable('clients')
@@ -777,6 +808,35 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', webDir: string | nul
   return rows;
 }
 
+/** The database a `--fill-only` run kept, when its size is this run's; the fill's clock with it. */
+async function keptFill(name: string): Promise<(ScratchDatabase & { filledAt: number }) | null> {
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  const probe = openDb({ databaseUrl: url.toString(), dataDir: tmpdir(), poolSize: 1 });
+  try {
+    const { rows } = await sql<{
+      filled_at: string;
+      calls: string;
+      clients: string;
+      big_client_calls: string;
+    }>`select * from bench_fill`.execute(probe.db);
+    const fill = rows[0];
+    if (
+      !fill ||
+      Number(fill.calls) !== size.calls ||
+      Number(fill.clients) !== size.clients ||
+      Number(fill.big_client_calls) !== size.bigClientCalls
+    )
+      return null;
+    const scratch = await createScratchDatabase(PG_URL, name, { keep: true });
+    return { ...scratch, filledAt: Number(fill.filled_at) };
+  } catch {
+    return null; // no such database, or not a kept fill
+  } finally {
+    await probe.db.destroy();
+  }
+}
+
 /** The dashboard's page loads (page-load.ts), filled in by the SQLite run. */
 const pageRows: Row[] = [];
 
@@ -818,6 +878,10 @@ async function main() {
           );
     return;
   }
+  if (fillOnly) {
+    await benchDialect('postgres', null);
+    return;
+  }
   if (scenario !== 'all') {
     const webDir = scenario === 'page-load' && buildBrowser(true) ? path.resolve('dist/web') : null;
     for (const dialect of ['sqlite', 'postgres'] as const)
@@ -837,7 +901,8 @@ async function main() {
       await benchDialect(dialect, built ? path.resolve('dist/web') : null),
     ]);
   }
-  sections.push(['Browser', [...bundleRows(built), ...pageRows]]);
+  // The page loads are measured on SQLite's data set only: a PostgreSQL run keeps the Browser section.
+  if (which !== 'postgres') sections.push(['Browser', [...bundleRows(built), ...pageRows]]);
   const lines = [
     '# Benchmark results',
     '',

@@ -22,11 +22,18 @@ async function onServer(serverUrl: string, statement: string): Promise<void> {
   }
 }
 
-/** `name` defaults to a fresh random one; a fixed name is dropped first if a crashed run left it. */
-export async function createScratchDatabase(serverUrl: string, name?: string): Promise<ScratchDatabase> {
+/**
+ * `name` defaults to a fresh random one; a fixed name is dropped first if a crashed run left it,
+ * unless `keep` says the database is wanted as it is (the bench's kept fill).
+ */
+export async function createScratchDatabase(
+  serverUrl: string,
+  name?: string,
+  { keep = false }: { keep?: boolean } = {},
+): Promise<ScratchDatabase> {
   const database = name ?? `t_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
-  if (name) await onServer(serverUrl, `drop database if exists ${database} with (force)`);
-  await onServer(serverUrl, `create database ${database}`);
+  if (name && !keep) await onServer(serverUrl, `drop database if exists ${database} with (force)`);
+  if (!keep) await onServer(serverUrl, `create database ${database}`);
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
   return {
