@@ -3,13 +3,18 @@
  * anywhere, and only to the adapter's configured base URL. Bounded concurrency per key, retries
  * with backoff on 429/5xx/network failures (never for a POST: it could place a second call),
  * timeouts, and the typed errors of errors.ts. It never buffers a recording.
+ *
+ * Requests go through undici's `request` on one kept-alive Agent, not the global fetch: a sync
+ * makes ~20,000 of them, and fetch's Request/Response objects and WHATWG streams were the largest
+ * single cost of its CPU time (issue 41). Redirects are followed as fetch follows them (the key is
+ * dropped when one leads to another origin); no Accept-Encoding is sent, so answers come plain.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit, { type LimitFunction } from 'p-limit';
+import { Agent, type Dispatcher, interceptors } from 'undici';
 import {
   ProviderAuthError,
   ProviderNotFoundError,
@@ -34,6 +39,43 @@ export interface ProviderHttpOptions {
 }
 
 const RECORDING_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges'];
+
+/** fetch's limit. */
+const MAX_REDIRECTIONS = 20;
+
+/**
+ * One dispatcher for every provider: a pool of kept-alive connections per origin. The per-key
+ * limits below bound how many requests are in flight, so the pools need no bound of their own.
+ */
+const dispatcher: Dispatcher = new Agent({ keepAliveTimeout: 10_000 }).compose(
+  interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
+);
+
+/** What the adapters read of a provider's answer; the body is the library's Readable. */
+export interface ProviderResponse {
+  status: number;
+  ok: boolean;
+  headers: { get(name: string): string | null };
+  body: Dispatcher.ResponseData['body'];
+}
+
+function providerResponse(data: Dispatcher.ResponseData): ProviderResponse {
+  const { statusCode: status, headers, body } = data;
+  return {
+    status,
+    ok: status >= 200 && status < 300,
+    headers: {
+      get(name) {
+        const value = headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    },
+    body,
+  };
+}
+
+/** Throws the rest of an answer away; a short one is read to its end so the connection is reused. */
+const dropBody = (response: ProviderResponse) => response.body.dump().catch(() => {});
 
 type Release = () => void;
 
@@ -113,7 +155,7 @@ export interface SendOptions {
 }
 
 export interface SendResult {
-  response: Response;
+  response: ProviderResponse;
   /**
    * Ends the request: clears its timeout and frees the key's slot. Call once the body has been
    * read; streams are already done when send returns (the body then flows without either).
@@ -167,10 +209,10 @@ export function createProviderHttp(
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
   const acquire = createKeyedLimit(Math.max(1, options.maxConcurrentPerKey ?? 3));
 
-  function buildUrl(path: string, query?: Record<string, string | undefined>): string {
+  function buildUrl(path: string, query?: Record<string, string | undefined>): URL {
     const url = new URL(`${baseUrl}${path}`);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-    return url.toString();
+    return url;
   }
 
   function backoff(attempt: number, retryAfter: number | null): number | null {
@@ -190,7 +232,7 @@ export function createProviderHttp(
    */
   async function request(
     slotKey: string,
-    url: string,
+    url: URL,
     headers: Record<string, string>,
     opts: SendOptions,
   ): Promise<SendResult> {
@@ -204,18 +246,22 @@ export function createProviderHttp(
           timedOut = true;
           controller.abort();
         }, timeoutMs);
-        let response: Response;
+        let response: ProviderResponse;
         try {
-          response = await fetch(url, {
-            method: opts.method ?? (opts.json === undefined ? 'GET' : 'POST'),
-            headers: {
-              ...headers,
-              ...(opts.json === undefined ? {} : { 'content-type': 'application/json' }),
-              ...opts.headers,
-            },
-            body: opts.json === undefined ? undefined : JSON.stringify(opts.json),
-            signal: controller.signal,
-          });
+          response = providerResponse(
+            await dispatcher.request({
+              origin: url.origin,
+              path: `${url.pathname}${url.search}`,
+              method: opts.method ?? (opts.json === undefined ? 'GET' : 'POST'),
+              headers: {
+                ...headers,
+                ...(opts.json === undefined ? {} : { 'content-type': 'application/json' }),
+                ...opts.headers,
+              },
+              body: opts.json === undefined ? undefined : JSON.stringify(opts.json),
+              signal: controller.signal,
+            }),
+          );
         } catch {
           clearTimeout(timer);
           // A provider that does not answer within the timeout is not retried: the wait is already long.
@@ -229,7 +275,7 @@ export function createProviderHttp(
         const status = response.status;
         if (status === 401 || status === 403 || status === 429 || status >= 500) {
           clearTimeout(timer);
-          await response.body?.cancel().catch(() => {});
+          await dropBody(response);
           if (status === 401 || status === 403) throw new ProviderAuthError(status);
           lastStatus = status;
           const wait = retryAfterMs(response.headers.get('retry-after'));
@@ -254,7 +300,7 @@ export function createProviderHttp(
 
   async function readJson(result: SendResult): Promise<unknown> {
     try {
-      return await result.response.json();
+      return await result.response.body.json();
     } catch {
       if (result.timedOut()) throw new ProviderUnavailableError(undefined);
       throw new ProviderUnavailableError(
@@ -268,7 +314,7 @@ export function createProviderHttp(
 
   async function discard(result: SendResult): Promise<void> {
     result.done();
-    await result.response.body?.cancel().catch(() => {});
+    await dropBody(result.response);
   }
 
   function unexpected(status: number): VoiceProviderError {
@@ -323,7 +369,7 @@ export function createProviderHttp(
         throw new ProviderNotFoundError('This call has no recording');
       const headers: Record<string, string> = { accept: 'audio/*' };
       if (range && range.length <= 200) headers.range = range;
-      const result = await request(`recording:${target.host}`, target.toString(), headers, { stream: true });
+      const result = await request(`recording:${target.host}`, target, headers, { stream: true });
       return recordingStream(result, discard, unexpected);
     },
   };
@@ -350,9 +396,7 @@ export async function recordingStream(
     const value = response.headers.get(name);
     if (value) out[name] = value;
   }
-  const body = response.body
-    ? Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>)
-    : Readable.from([]);
+  const body: Readable = response.body;
   return { status, headers: out, body };
 }
 
