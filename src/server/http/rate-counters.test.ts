@@ -29,6 +29,38 @@ describe('rate counters', () => {
     expect(await c.peek('k', WINDOW)).toBe(0);
   });
 
+  it('hitMany counts each key as hit would, windows sliding alike', async () => {
+    const clock = { now: 10 * WINDOW - 1_000 };
+    const c = await counters(clock);
+    await c.hit('a', WINDOW, 4);
+    expect(
+      await c.hitMany(
+        [
+          ['a', 6],
+          ['b', 3],
+        ],
+        WINDOW,
+      ),
+    ).toEqual(
+      new Map([
+        ['a', 10],
+        ['b', 3],
+      ]),
+    );
+    clock.now = 10 * WINDOW + 1_000;
+    const next = await c.hitMany(
+      [
+        ['a', 1],
+        ['c', 2],
+      ],
+      WINDOW,
+    );
+    expect(next.get('a')).toBeCloseTo(1 + 10 * (1 - 1_000 / WINDOW));
+    expect(next.get('c')).toBe(2);
+    expect(await c.peek('b', WINDOW)).toBeCloseTo(3 * (1 - 1_000 / WINDOW));
+    expect(await c.hitMany([], WINDOW)).toEqual(new Map());
+  });
+
   it('release takes one back, never below zero; state tells the last hit', async () => {
     const clock = { now: 5 * WINDOW };
     const c = await counters(clock);

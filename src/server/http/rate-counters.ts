@@ -20,6 +20,8 @@ export interface RateCounters {
   state(key: string, windowMs: number): Promise<CounterState>;
   /** Adds `by` (one by default), atomically across instances, and answers the new estimate. */
   hit(key: string, windowMs: number, by?: number): Promise<number>;
+  /** `hit` for many keys in one statement (at most 500), answering each key's new estimate. */
+  hitMany(counts: [key: string, by: number][], windowMs: number): Promise<Map<string, number>>;
   /** Takes one back (an attempt that turned out fine), never below zero. */
   release(key: string, windowMs: number): Promise<void>;
   reset(key: string): Promise<void>;
@@ -81,6 +83,36 @@ export function createRateCounters(db: Kysely<Database>, now: () => number = Dat
         .returning(['window_start', 'count', 'previous_count', 'last_at'])
         .executeTakeFirstOrThrow();
       return estimate(row, windowMs);
+    },
+    async hitMany(counts, windowMs) {
+      const out = new Map<string, number>();
+      if (counts.length === 0) return out;
+      const start = windowStart(windowMs);
+      const at = now();
+      // As `hit`, with each row's own count taken from excluded (one round trip for a whole flush).
+      const rows = await db
+        .insertInto('rate_counters')
+        .values(
+          counts.map(([key, by]) => ({
+            key,
+            window_start: start,
+            count: by,
+            previous_count: 0,
+            last_at: at,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            previous_count: sql`case when rate_counters.window_start = ${start} then rate_counters.previous_count when rate_counters.window_start = ${start - windowMs} then rate_counters.count else 0 end`,
+            count: sql`case when rate_counters.window_start = ${start} then rate_counters.count + excluded.count else excluded.count end`,
+            window_start: start,
+            last_at: at,
+          }),
+        )
+        .returning(['key', 'window_start', 'count', 'previous_count', 'last_at'])
+        .execute();
+      for (const row of rows) out.set(row.key, estimate(row, windowMs));
+      return out;
     },
     async release(key, windowMs) {
       await db
