@@ -10,12 +10,14 @@ import {
   mapBlandStatus,
   parseBlandCall,
   parseBlandTime,
+  readBlandCallFast,
   readBlandStoredPayload,
   withCorrectedTranscript,
 } from './bland-payload';
 import blandExamples from '../../../../specs/bland/documented-examples.json';
 import blandFixture from './fixtures/bland-call.json';
 import correctedFixture from './fixtures/bland-corrected.json';
+import { generateCall } from '../../../../sim/voice-provider/generate';
 
 /** Bland's documented example, trimmed: a finished outbound call. */
 const documented = {
@@ -419,5 +421,85 @@ describe('Bland timed transcript and conversation (issue 39)', () => {
     expect(delayed.conversation).toEqual({ precision: 'segment', endedBy: 'agent', sentiment: null });
     for (const unreadable of [null, undefined, 3, '{"call_id": ', '[]', [], {}, { call_id: '..' }])
       expect(readBlandStoredPayload(unreadable)).toEqual({ transcript: null, conversation: null });
+  });
+});
+
+describe('readBlandCallFast (issue 41: the sync reads call objects without zod)', () => {
+  const state = { transcriptSeq: 0 };
+  const generated = Array.from({ length: 40 }, (_, i) =>
+    JSON.parse(
+      JSON.stringify(
+        generateCall(state, {
+          createdAtMs: Date.UTC(2026, 10, 1) + i * 60_000,
+          agentNumber: '+15550001111',
+          baseUrl: 'http://127.0.0.1:1',
+          overrides: i % 5 === 0 ? { status: 'in-progress', completed: false } : {},
+        }),
+      ),
+    ),
+  );
+  const examples = blandExamples as Record<string, unknown>;
+  const valid: unknown[] = [
+    ...generated,
+    documented,
+    blandFixture,
+    examples['call-details'],
+    examples['post-call-webhook'],
+    examples['post-call-webhook-delayed'],
+    { call_id: 42 },
+    { call_id: '  padded-id  ', pathway_id: '  ', price: ' 0.5 ', call_length: 2, completed: 'true' },
+    { call_id: 'x', to: null, summary: '  kept  ', analysis: [1], variables: null, transcripts: null },
+    { call_id: 'x', transcripts: [{ id: 3, text: 'hi', extra: 1 }, {}], answered_by: 7 },
+    { call_id: 'x', corrected_transcript: [{ start: 0 }], disposition_tag: undefined },
+  ];
+  const invalid: unknown[] = [
+    null,
+    [],
+    'call',
+    {},
+    { call_id: '' },
+    { call_id: '../calls' },
+    { call_id: -1 },
+    { call_id: 1.5 },
+    { call_id: 'x'.repeat(201) },
+    { call_id: 'x', to: 5 },
+    { call_id: 'x', to: '1'.repeat(41) },
+    { call_id: 'x', call_length: 'soon' },
+    { call_id: 'x', call_length: '' },
+    { call_id: 'x', call_length: 1441 },
+    { call_id: 'x', corrected_duration: -1 },
+    { call_id: 'x', price: 1001 },
+    { call_id: 'x', completed: 'yes' },
+    { call_id: 'x', pathway_id: 'a/b' },
+    { call_id: 'x', pathway_id: 5 },
+    { call_id: 'x', transcripts: {} },
+    { call_id: 'x', transcripts: [null] },
+    { call_id: 'x', transcripts: [[]] },
+    { call_id: 'x', transcripts: [{ text: 5 }] },
+    { call_id: 'x', transcripts: [{ id: true }] },
+    { call_id: 'x', transcripts: [{ user: 'u'.repeat(101) }] },
+    { call_id: 'x', transcripts: Array.from({ length: 2001 }, () => ({})) },
+  ];
+
+  it('answers what blandCallSchema answers for every valid call object', () => {
+    for (const body of valid) {
+      const schema = blandCallSchema.safeParse(body);
+      expect(schema.success).toBe(true);
+      expect(readBlandCallFast(body)).toStrictEqual(schema.data);
+    }
+  });
+
+  it('leaves every object the schema refuses to the schema', () => {
+    for (const body of invalid) {
+      expect(blandCallSchema.safeParse(body).success).toBe(false);
+      expect(readBlandCallFast(body)).toBeNull();
+    }
+  });
+
+  it('parseBlandCall still answers the schema’s message for a refused call', () => {
+    expect(parseBlandCall({ call_id: 'x', completed: 'yes' })).toEqual({
+      success: false,
+      message: expect.stringMatching(/^completed: /),
+    });
   });
 });
