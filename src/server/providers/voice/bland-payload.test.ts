@@ -375,6 +375,12 @@ describe('Bland timed transcript and conversation (issue 39)', () => {
       [...corrected, segment({ start: 3, end: 2 })],
       [...corrected, segment({ start: '1.5' })],
       [...corrected, segment({ end: 90_000 })],
+      [...corrected, segment({ end: Number.NaN })],
+      [...corrected, segment({ text: 5 })],
+      [...corrected, segment({ text: 'x'.repeat(20_001) })],
+      [...corrected, segment({ speaker_label: 5 })],
+      [...corrected, null],
+      [...corrected, [1, 2]],
     ];
     for (const segments of broken) {
       expect(mapBlandCorrected(segments), JSON.stringify(segments)?.slice(0, 80)).toBeNull();

@@ -242,14 +242,28 @@ export const blandCorrectedAnswerSchema = z
   .object({ status: z.unknown().optional(), corrected: z.unknown().optional() })
   .passthrough();
 
-const correctedSegmentSchema = z
-  .object({
-    start: z.number(),
-    end: z.number(),
-    text: z.string().max(LIMITS.transcriptText).nullish(),
-    speaker_label: z.string().max(LIMITS.shortText).nullish(),
-  })
-  .passthrough();
+/**
+ * A corrected segment's fields we read, or null when it is not one: start and end numbers, text
+ * and speaker_label strings within their caps (or absent). Written out rather than a zod schema:
+ * a sync reads ~100,000 segments (issue 41).
+ */
+function readCorrectedSegment(
+  item: unknown,
+): { start: number; end: number; text: string | null; label: string | null } | null {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return null;
+  const { start, end, text, speaker_label: label } = item as Record<string, unknown>;
+  if (typeof start !== 'number' || Number.isNaN(start) || typeof end !== 'number' || Number.isNaN(end))
+    return null;
+  const optional = (v: unknown, max: number) =>
+    v === undefined || v === null || (typeof v === 'string' && v.length <= max);
+  if (!optional(text, LIMITS.transcriptText) || !optional(label, LIMITS.shortText)) return null;
+  return {
+    start,
+    end,
+    text: (text as string | null | undefined) ?? null,
+    label: (label as string | null | undefined) ?? null,
+  };
+}
 
 const CORRECTED_ROLES: Record<string, string> = { assistant: 'agent', user: 'user' };
 
@@ -351,13 +365,13 @@ export function mapBlandCorrected(segments: unknown): NormalizedTranscriptEntry[
     return null;
   const entries: NormalizedTranscriptEntry[] = [];
   for (const item of segments) {
-    const segment = correctedSegmentSchema.safeParse(item);
-    if (!segment.success) return null;
-    const role = CORRECTED_ROLES[norm(segment.data.speaker_label)];
-    const startMs = msOfSeconds(segment.data.start);
-    const endMs = msOfSeconds(segment.data.end);
+    const segment = readCorrectedSegment(item);
+    if (!segment) return null;
+    const role = CORRECTED_ROLES[norm(segment.label)];
+    const startMs = msOfSeconds(segment.start);
+    const endMs = msOfSeconds(segment.end);
     if (!role || startMs === null || endMs === null || endMs < startMs) return null;
-    const line = (segment.data.text ?? '').trim();
+    const line = (segment.text ?? '').trim();
     if (line) entries.push({ role, text: line, startMs, endMs });
   }
   return entries.length > 0 ? entries : null;
