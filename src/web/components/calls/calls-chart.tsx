@@ -15,6 +15,7 @@ import {
 } from 'recharts';
 import { describeChart, type ChartPoint } from './chart-points';
 import { CHART_HEIGHT_PX as CHART_HEIGHT } from './chart-size';
+import { xAxisLabel, yAxisLabel } from './chart-axis-labels';
 
 export const LINE_COLOR = '#3b82f6';
 
@@ -41,10 +42,15 @@ function PointTooltip({ active, payload }: Partial<TooltipContentProps<number, s
   );
 }
 
-export default function CallsChart({ points }: { points: ChartPoint[] }) {
+/** `initialWidth`: the width measured before mounting (AfterPaint), so the first render is the last. */
+export default function CallsChart({ points, initialWidth }: { points: ChartPoint[]; initialWidth: number }) {
   return (
     <div style={{ height: CHART_HEIGHT }} data-testid="calls-chart">
-      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+      <ResponsiveContainer
+        width="100%"
+        height={CHART_HEIGHT}
+        initialDimension={{ width: initialWidth, height: CHART_HEIGHT }}
+      >
         <LineChart
           data={points}
           margin={{ top: 8, right: 16, bottom: 0, left: -16 }}
@@ -53,8 +59,13 @@ export default function CallsChart({ points }: { points: ChartPoint[] }) {
           desc={describeChart(points)}
         >
           <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" />
-          <XAxis dataKey="label" tick={{ fontSize: 12 }} tickLine={false} minTickGap={16} />
-          <YAxis allowDecimals={false} tick={{ fontSize: 12 }} tickLine={false} width={48} />
+          <XAxis
+            dataKey="label"
+            tick={xAxisLabel(points.length, initialWidth, true)}
+            tickLine={false}
+            interval={0}
+          />
+          <YAxis allowDecimals={false} tick={yAxisLabel} tickLine={false} width={48} interval={0} />
           <Tooltip content={<PointTooltip />} cursor={{ stroke: '#94a3b8', strokeDasharray: '3 3' }} />
           <Legend verticalAlign="top" align="right" height={32} iconType="plainline" />
           <Line

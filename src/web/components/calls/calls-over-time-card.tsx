@@ -8,6 +8,7 @@ import { Skeleton } from '../ui/skeleton';
 import { hasChartData, toChartPoints } from './chart-points';
 import type { AnalyticsScope } from './filters';
 import { CHART_HEIGHT_PX } from './chart-size';
+import { AfterPaint } from '../after-paint';
 
 const CallsChart = lazy(() => import('./calls-chart'));
 
@@ -37,9 +38,17 @@ export function CallsOverTimeCard({ source, scope }: { source: CallSource; scope
           </CardHeader>
           <CardContent className="px-2 sm:px-6">
             {hasChartData(points) ? (
-              <Suspense fallback={<Skeleton className="w-full" style={{ height: CHART_HEIGHT_PX }} />}>
-                <CallsChart points={points} />
-              </Suspense>
+              <AfterPaint
+                placeholder={(ref) => (
+                  <Skeleton ref={ref} className="w-full" style={{ height: CHART_HEIGHT_PX }} />
+                )}
+              >
+                {(width) => (
+                  <Suspense fallback={<Skeleton className="w-full" style={{ height: CHART_HEIGHT_PX }} />}>
+                    <CallsChart points={points} initialWidth={width} />
+                  </Suspense>
+                )}
+              </AfterPaint>
             ) : (
               <p
                 className="flex items-center justify-center text-center text-muted-foreground text-sm"

@@ -15,7 +15,24 @@ import {
 } from 'recharts';
 import { describeChart } from './chart-points';
 import { CHART_HEIGHT_PX as CHART_HEIGHT } from './chart-size';
+import { xAxisLabel, yAxisLabel } from './chart-axis-labels';
 import type { OutcomeChartRow, OutcomeSeries } from './outcome-chart-rows';
+
+/**
+ * One accessor per outcome for the chart's whole life. Recharts keeps each Bar's settings in its
+ * store and registers them again whenever a prop changes identity: an accessor made on each render
+ * made every render of the chart register every bar again, and re-render the chart for it (issue 41:
+ * 1.5 s of one long task on a 4x slowed phone for the demo's chart).
+ */
+const accessors = new Map<string, (row: OutcomeChartRow) => number>();
+function countOf(name: string): (row: OutcomeChartRow) => number {
+  let accessor = accessors.get(name);
+  if (!accessor) {
+    accessor = (row) => row.counts[name] ?? 0;
+    accessors.set(name, accessor);
+  }
+  return accessor;
+}
 
 function RowTooltip({
   active,
@@ -53,13 +70,20 @@ function RowTooltip({
 export default function OutcomesChart({
   rows,
   series,
+  initialWidth,
 }: {
   rows: OutcomeChartRow[];
   series: OutcomeSeries[];
+  /** The width measured before mounting (AfterPaint), so the first render is the last. */
+  initialWidth: number;
 }) {
   return (
     <div style={{ height: CHART_HEIGHT }} data-testid="outcomes-chart">
-      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+      <ResponsiveContainer
+        width="100%"
+        height={CHART_HEIGHT}
+        initialDimension={{ width: initialWidth, height: CHART_HEIGHT }}
+      >
         <BarChart
           data={rows}
           margin={{ top: 8, right: 16, bottom: 0, left: -16 }}
@@ -67,14 +91,14 @@ export default function OutcomesChart({
           desc={describeChart(rows)}
         >
           <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" vertical={false} />
-          <XAxis dataKey="label" tick={{ fontSize: 12 }} tickLine={false} minTickGap={16} />
-          <YAxis allowDecimals={false} tick={{ fontSize: 12 }} tickLine={false} width={48} />
+          <XAxis dataKey="label" tick={xAxisLabel(rows.length, initialWidth)} tickLine={false} interval={0} />
+          <YAxis allowDecimals={false} tick={yAxisLabel} tickLine={false} width={48} interval={0} />
           <Tooltip content={<RowTooltip series={series} />} cursor={{ fill: '#f1f5f9' }} />
           <Legend verticalAlign="top" align="right" height={32} iconType="circle" iconSize={8} />
           {series.map((s) => (
             <Bar
               key={s.name}
-              dataKey={(row: OutcomeChartRow) => row.counts[s.name] ?? 0}
+              dataKey={countOf(s.name)}
               name={s.name}
               stackId="outcomes"
               fill={s.color}

@@ -7,6 +7,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../ui/card';
 import { Skeleton } from '../ui/skeleton';
 import { hasChartData } from './chart-points';
 import { CHART_HEIGHT_PX } from './chart-size';
+import { AfterPaint } from '../after-paint';
 import { type AnalyticsScope, chartInterval, dateWindow, isCustomRange } from './filters';
 import { seriesWithCalls, toOutcomeChartRows } from './outcome-chart-rows';
 
@@ -48,9 +49,17 @@ export function OutcomesOverTimeCard({ source, scope }: { source: CallSource; sc
         >
           {() =>
             hasChartData(rows) && series.length > 0 ? (
-              <Suspense fallback={placeholder}>
-                <OutcomesChart rows={rows} series={series} />
-              </Suspense>
+              <AfterPaint
+                placeholder={(ref) => (
+                  <Skeleton ref={ref} className="w-full" style={{ height: CHART_HEIGHT_PX }} />
+                )}
+              >
+                {(width) => (
+                  <Suspense fallback={placeholder}>
+                    <OutcomesChart rows={rows} series={series} initialWidth={width} />
+                  </Suspense>
+                )}
+              </AfterPaint>
             ) : (
               <p
                 className="flex items-center justify-center text-center text-muted-foreground text-sm"
