@@ -41,23 +41,6 @@ type Contributing = Pick<
 
 const SEP = '\u0000';
 
-/**
- * The local day of a 15-minute bucket in a zone, remembered: no bucket straddles two local days,
- * and Intl's formatting per call written was a measured cost of ingestion (issue 41). Bounded.
- */
-const bucketDays = new Map<string, string>();
-function localDayOfBucket(createdAt: number, timeZone: string): string {
-  const bucket = bucketOf(createdAt);
-  const key = `${timeZone}${SEP}${bucket}`;
-  let day = bucketDays.get(key);
-  if (day === undefined) {
-    if (bucketDays.size >= 20_000) bucketDays.clear();
-    day = localDate(bucket, timeZone);
-    bucketDays.set(key, day);
-  }
-  return day;
-}
-
 function addTo(map: Map<string, Sums>, key: string, call: Contributing, sign: 1 | -1) {
   let d = map.get(key);
   if (!d) {
@@ -158,7 +141,7 @@ export class RollupDeltas {
     // calls count once the provider confirms them.
     if (call.is_proxy || call.verified === 0) return;
     const bucket = `${call.client_id}${SEP}${bucketOf(call.created_at)}${SEP}`;
-    const localDay = localDayOfBucket(call.created_at, this.timeZoneOf(call.client_id));
+    const localDay = localDate(call.created_at, this.timeZoneOf(call.client_id));
     const day = `${call.client_id}${SEP}${localDay}${SEP}`;
     const tail = `${call.status}${SEP}${call.pathway}`;
     addTo(this.buckets, `${bucket}${tail}`, call, sign);
