@@ -118,15 +118,15 @@ interface Token {
   kind: 'num' | 'word' | 'punct';
 }
 
-const TOKEN_RE = /\d+(?:st|nd|rd|th)?|\p{L}+(?:['’]\p{L}+)*|[^\s\p{L}\d]/gu;
+// Groups: 1 a number, 2 a word, neither a mark; the kind comes from the match, not a second regex.
+const TOKEN_RE = /(\d+(?:st|nd|rd|th)?)|(\p{L}+(?:['’]\p{L}+)*)|[^\s\p{L}\d]/gu;
 
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   for (const m of text.matchAll(TOKEN_RE)) {
     const t = m[0];
     const start = m.index ?? 0;
-    const first = t.charCodeAt(0);
-    const kind = first >= 48 && first <= 57 ? 'num' : /^\p{L}/u.test(t) ? 'word' : 'punct';
+    const kind = m[1] !== undefined ? 'num' : m[2] !== undefined ? 'word' : 'punct';
     tokens.push({ text: t, lower: t.toLowerCase(), start, end: start + t.length, kind });
   }
   return tokens;
@@ -978,12 +978,12 @@ function detectExpiryAndCode(scan: Scan): void {
   for (const run of scan.runs) {
     if (run.digits.length !== 3 && run.digits.length !== 4) continue;
     const k = run.last + 1;
-    if (tokens[k]?.lower !== 'on' || !['back', 'reverse', 'front'].includes(tokens[k + 2]?.lower ?? ''))
-      continue;
+    if (tokens[k]?.lower !== 'on' || !CARD_SIDES.has(tokens[k + 2]?.lower ?? '')) continue;
     if (tokens[k + 1]?.lower === 'the' && nearCard(run.first))
       scan.spans.push(runSpan(scan, run, 'cvc', '[CVC]'));
   }
   // A card followed straight away by "04/27" or by a short code: its expiry / code without a word.
+  if (cards.length === 0) return;
   const tokenEndingAt = new Map(tokens.map((t, index) => [t.end, index]));
   for (const card of cards) {
     const lastTok = tokenEndingAt.get(card.end) ?? -1;
@@ -1022,17 +1022,28 @@ function detectExpiryAndCode(scan: Scan): void {
 }
 
 /** Where a named security code phrase starting at i ends, or -1. */
+// Sets rather than a regex or an array per call: codePhraseEnd runs for every token of every text.
+const CODE_NAMES = new Set(['cvv', 'cvc', 'cv2', 'cvv2', 'csc', 'cvn']);
+const CODE_WORDS = new Set(['code', 'digits', 'numbers', 'number']);
+const CARD_SIDES = new Set(['back', 'reverse', 'front']);
+
 function codePhraseEnd(tokens: Token[], i: number): number {
   const w = tokens[i]!.lower;
-  if (['cvv', 'cvc', 'cv2', 'cvv2', 'csc', 'cvn'].includes(w)) return i;
-  if (w === 'security' && /^(code|number)$/.test(tokens[i + 1]?.lower ?? '')) return i + 1;
-  if (w === 'c' && tokens[i + 1]?.lower === 'v' && /^(v|c)$/.test(tokens[i + 2]?.lower ?? '')) return i + 2;
+  if (CODE_NAMES.has(w)) return i;
+  if (w === 'security') {
+    const next = tokens[i + 1]?.lower;
+    return next === 'code' || next === 'number' ? i + 1 : -1;
+  }
+  if (w === 'c') {
+    const third = tokens[i + 2]?.lower;
+    return tokens[i + 1]?.lower === 'v' && (third === 'v' || third === 'c') ? i + 2 : -1;
+  }
   // "code on the back", "digits on the back", "number on the back"
-  if (/^(code|digits|numbers|number)$/.test(w)) {
+  if (CODE_WORDS.has(w)) {
     let k = i + 1;
     if (tokens[k]?.lower === 'on' || tokens[k]?.lower === 'at') k++;
     if (tokens[k]?.lower === 'the') k++;
-    if (['back', 'reverse', 'front'].includes(tokens[k]?.lower ?? '')) return k;
+    if (CARD_SIDES.has(tokens[k]?.lower ?? '')) return k;
   }
   return -1;
 }
