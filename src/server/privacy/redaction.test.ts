@@ -160,6 +160,17 @@ describe('redactText', () => {
     expect(redactText('4'.repeat(100_000), ALL_ON).text).toHaveLength(100_000);
   });
 
+  it('reads the names of JavaScript object properties as words, never as numbers', () => {
+    // Each threw or counted as a digit while the word tables were plain objects.
+    for (const word of ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf']) {
+      const text = `double ${word} twenty ${word} four hundred ${word} the ${word} of may ${word} dot ${word}`;
+      const result = redactText(text, ALL_ON);
+      const plainWord = redactText(text.replaceAll(word, 'builder'), ALL_ON);
+      expect(result.found, word).toEqual(plainWord.found);
+      expect(result.text.replaceAll(word, 'builder'), word).toBe(plainWord.text);
+    }
+  });
+
   it("never writes a category's labels when that category is off", () => {
     const option: Record<CorpusCategory, keyof RedactionOptions> = {
       card: 'cards',

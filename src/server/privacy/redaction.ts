@@ -135,7 +135,15 @@ function tokenize(text: string): Token[] {
 // ---------------------------------------------------------------------------------------------
 // Number runs: digits written or spoken, with the pauses and corrections people put inside.
 
-const UNITS: Record<string, string> = {
+/**
+ * A table looked up by a caller's word. Without a prototype: on a plain object "constructor" or
+ * "toString" would be found (Object.prototype's), and "double constructor" threw.
+ */
+function wordTable<T>(entries: Record<string, T>): Readonly<Record<string, T | undefined>> {
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
+}
+
+const UNITS = wordTable({
   zero: '0',
   oh: '0',
   o: '0',
@@ -151,8 +159,8 @@ const UNITS: Record<string, string> = {
   seven: '7',
   eight: '8',
   nine: '9',
-};
-const TEENS: Record<string, string> = {
+});
+const TEENS = wordTable({
   ten: '10',
   eleven: '11',
   twelve: '12',
@@ -163,8 +171,8 @@ const TEENS: Record<string, string> = {
   seventeen: '17',
   eighteen: '18',
   nineteen: '19',
-};
-const TENS: Record<string, string> = {
+});
+const TENS = wordTable({
   twenty: '2',
   thirty: '3',
   forty: '4',
@@ -174,10 +182,10 @@ const TENS: Record<string, string> = {
   seventy: '7',
   eighty: '8',
   ninety: '9',
-};
-const REPEATS: Record<string, number> = { double: 2, triple: 3 };
+});
+const REPEATS = wordTable({ double: 2, triple: 3 });
 /** Transcribers hear "four" as "for" and "two" as "to": a digit only between two spoken digits. */
-const WEAK_UNITS: Record<string, string> = { for: '4', to: '2', too: '2' };
+const WEAK_UNITS = wordTable({ for: '4', to: '2', too: '2' });
 const FILLERS = new Set(['um', 'uh', 'uhh', 'umm', 'uhm', 'er', 'erm', 'ah', 'hmm', 'hm', 'mm', 'mhm']);
 /** Said between groups of a number being dictated ("four two four two space four two ..."). */
 const SPOKEN_SEPARATORS = new Set(['space', 'dash', 'hyphen']);
@@ -789,7 +797,7 @@ function splitCardTail(scan: Scan, run: NumberRun): boolean {
   return false;
 }
 
-const MONTHS: Record<string, number> = {
+const MONTHS = wordTable({
   january: 1,
   jan: 1,
   february: 2,
@@ -814,7 +822,7 @@ const MONTHS: Record<string, number> = {
   nov: 11,
   december: 12,
   dec: 12,
-};
+});
 const ORDINALS = new Set([
   'first',
   'second',
@@ -1224,13 +1232,13 @@ const TLDS = new Set([
   'dev',
   'uk',
 ]);
-const EMAIL_JOINERS: Record<string, true> = {
+const EMAIL_JOINERS = wordTable({
   dot: true,
   period: true,
   underscore: true,
   dash: true,
   hyphen: true,
-};
+});
 const NOT_LOCAL = new Set([
   'is',
   'it',
