@@ -372,6 +372,8 @@ describe('Bland timed transcript and conversation (issue 39)', () => {
       // Bland's older answer: a diarization number only, which says nothing of who spoke.
       corrected.map(({ speaker_label: _l, ...rest }) => rest),
       [...corrected, segment({ speaker_label: 'agent-action' })],
+      // Not a speaker, though a plain object would have a "constructor".
+      [...corrected, segment({ speaker_label: 'constructor' })],
       [...corrected, segment({ start: 3, end: 2 })],
       [...corrected, segment({ start: '1.5' })],
       [...corrected, segment({ end: 90_000 })],

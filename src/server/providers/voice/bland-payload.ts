@@ -265,7 +265,11 @@ function readCorrectedSegment(
   };
 }
 
-const CORRECTED_ROLES: Record<string, string> = { assistant: 'agent', user: 'user' };
+// A Map: a label is the provider's text, and a plain object would answer "constructor" too.
+const CORRECTED_ROLES = new Map([
+  ['assistant', 'agent'],
+  ['user', 'user'],
+]);
 
 /** Live-event bodies and their follow-ups, sent to the same webhook URL as finished calls. */
 export const blandEventSchema = z.object({
@@ -367,7 +371,7 @@ export function mapBlandCorrected(segments: unknown): NormalizedTranscriptEntry[
   for (const item of segments) {
     const segment = readCorrectedSegment(item);
     if (!segment) return null;
-    const role = CORRECTED_ROLES[norm(segment.label)];
+    const role = CORRECTED_ROLES.get(norm(segment.label));
     const startMs = msOfSeconds(segment.start);
     const endMs = msOfSeconds(segment.end);
     if (!role || startMs === null || endMs === null || endMs < startMs) return null;
