@@ -31,12 +31,13 @@ export function outcomeReads(db: Kysely<Database>, guard: ClassificationGuard, n
       // Names no longer in the list (sums not rebuilt yet after a change) count as Other, as in the summary.
       const known = new Set(set.outcomes.map((o) => o.name));
       return points.map(({ date, counts }) => {
-        const folded: Record<string, number> = {};
+        // A Map: an outcome's name is the client's text, and "constructor" is on every plain object.
+        const folded = new Map<string, number>();
         for (const [name, n] of Object.entries(counts)) {
           const key = known.has(name) ? name : OTHER_OUTCOME;
-          folded[key] = (folded[key] ?? 0) + n;
+          folded.set(key, (folded.get(key) ?? 0) + n);
         }
-        return { date, counts: folded };
+        return { date, counts: Object.fromEntries(folded) };
       });
     },
   };

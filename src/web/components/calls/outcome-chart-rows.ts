@@ -8,8 +8,14 @@ export interface OutcomeSeries {
   color: string;
 }
 
-/** A chart row: the point's label and title, its total, and a count per outcome name. */
-export type OutcomeChartRow = ChartPoint & { counts: Record<string, number> };
+/**
+ * A chart row: the point's label and title, its total, and a count per outcome name. A Map: the
+ * names are the client's own, and a plain object answers "constructor" for every row.
+ */
+export type OutcomeChartRow = ChartPoint & { counts: ReadonlyMap<string, number> };
+
+/** The row's count of an outcome (none: 0). */
+export const countIn = (row: OutcomeChartRow, name: string) => row.counts.get(name) ?? 0;
 
 export function toOutcomeChartRows(
   points: OutcomePoint[] | undefined,
@@ -23,11 +29,11 @@ export function toOutcomeChartRows(
   }));
   return toChartPoints({ points: totals, interval, startDate }).map((point, i) => ({
     ...point,
-    counts: points[i].counts,
+    counts: new Map(Object.entries(points[i].counts)),
   }));
 }
 
 /** The series to stack: the summary's outcomes in their order, only those with calls in the window. */
 export function seriesWithCalls(series: OutcomeSeries[], rows: OutcomeChartRow[]): OutcomeSeries[] {
-  return series.filter((s) => rows.some((r) => (r.counts[s.name] ?? 0) > 0));
+  return series.filter((s) => rows.some((r) => countIn(r, s.name) > 0));
 }

@@ -16,7 +16,7 @@ import {
 import { describeChart } from './chart-points';
 import { CHART_HEIGHT_PX as CHART_HEIGHT } from './chart-size';
 import { xAxisLabel, yAxisLabel } from './chart-axis-labels';
-import type { OutcomeChartRow, OutcomeSeries } from './outcome-chart-rows';
+import { type OutcomeChartRow, type OutcomeSeries, countIn } from './outcome-chart-rows';
 
 /**
  * One accessor per outcome for the chart's whole life. Recharts keeps each Bar's settings in its
@@ -28,7 +28,7 @@ const accessors = new Map<string, (row: OutcomeChartRow) => number>();
 function countOf(name: string): (row: OutcomeChartRow) => number {
   let accessor = accessors.get(name);
   if (!accessor) {
-    accessor = (row) => row.counts[name] ?? 0;
+    accessor = (row) => countIn(row, name);
     accessors.set(name, accessor);
   }
   return accessor;
@@ -46,7 +46,7 @@ function RowTooltip({
       <p className="font-medium">{row.title}</p>
       <ul className="mt-1 flex flex-col gap-0.5">
         {series
-          .filter((s) => (row.counts[s.name] ?? 0) > 0)
+          .filter((s) => countIn(row, s.name) > 0)
           .map((s) => (
             <li key={s.name} className="flex items-center gap-2 text-muted-foreground">
               <span
@@ -56,7 +56,7 @@ function RowTooltip({
               />
               <span>
                 <span className="font-semibold text-foreground tabular-nums">
-                  {row.counts[s.name].toLocaleString('en-US')}
+                  {countIn(row, s.name).toLocaleString('en-US')}
                 </span>{' '}
                 {s.name}
               </span>
