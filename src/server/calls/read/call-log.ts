@@ -169,6 +169,35 @@ async function bestFirst(
 }
 
 /**
+ * PostgreSQL: the log's calls with their tsvector, newest first, at most `walk` of them (all when
+ * null), and those of them the words match, newest first. The words are checked outside the
+ * walk's LIMIT, which the planner cannot push them into, so it reads (client_id, created_at)
+ * backwards and stops as soon as the caller's own LIMIT is met.
+ */
+function postgresMatchesNewestFirst(
+  db: Kysely<Database>,
+  calls: Filtered,
+  words: SearchQuery,
+  walk: number | null,
+) {
+  const columns = calls.select([
+    'calls.id',
+    'calls.created_at',
+    sql<string>`calls.search_vector`.as('vector'),
+  ]);
+  const scope =
+    walk === null
+      ? columns
+      : columns.orderBy('calls.created_at', 'desc').orderBy('calls.id', 'desc').limit(walk);
+  return db
+    .selectFrom(scope.as('w'))
+    .selectAll('w')
+    .where(postgresMatch(words, sql.ref('w.vector')))
+    .orderBy('w.created_at', 'desc')
+    .orderBy('w.id', 'desc');
+}
+
+/**
  * A best-match page's ids (issue 41): the newest LOG_COUNT_BOUND matches, the very ones the bounded
  * count sees, ranked best first and paged by number within them; ranking every match cost seconds
  * for a common word. `calls`: the log's calls, filtered but not searched. `matches` is how many
@@ -212,21 +241,9 @@ async function rankedPage(
   // RANK_WALK_CALLS calls, read backwards along (client_id, created_at, id) (the words are checked
   // outside that LIMIT, which the planner cannot push them into); else the planner's plan.
   const ranked = (walk: boolean) => {
-    const columns = calls.select([
-      'calls.id',
-      'calls.created_at',
-      sql<string>`calls.search_vector`.as('vector'),
-    ]);
-    const scope = walk
-      ? columns.orderBy('calls.created_at', 'desc').orderBy('calls.id', 'desc').limit(RANK_WALK_CALLS)
-      : columns;
-    const candidates = db
-      .selectFrom(scope.as('w'))
-      .selectAll('w')
-      .where(postgresMatch(words, sql.ref('w.vector')))
-      .orderBy('w.created_at', 'desc')
-      .orderBy('w.id', 'desc')
-      .limit(LOG_COUNT_BOUND + 1);
+    const candidates = postgresMatchesNewestFirst(db, calls, words, walk ? RANK_WALK_CALLS : null).limit(
+      LOG_COUNT_BOUND + 1,
+    );
     const scored = db
       .selectFrom(candidates.as('c'))
       .select([
@@ -333,20 +350,14 @@ async function postgresNewestPage(
   limit: number,
   at: { offset: number } | { after: Keyset },
 ): Promise<string[] | null> {
-  let scope = calls.select(['calls.id', 'calls.created_at', sql<string>`calls.search_vector`.as('vector')]);
+  let scope = calls;
   if ('after' in at) {
     const { value, id } = at.after;
     scope = scope
       .where('calls.created_at', '<=', value)
       .where(sql<SqlBool>`(calls.created_at, calls.id) < (${value}, ${id})`);
   }
-  const walk = scope.orderBy('calls.created_at', 'desc').orderBy('calls.id', 'desc').limit(NEWEST_WALK_CALLS);
-  const page = db
-    .selectFrom(walk.as('w'))
-    .select('w.id')
-    .where(postgresMatch(words, sql.ref('w.vector')))
-    .orderBy('w.created_at', 'desc')
-    .orderBy('w.id', 'desc')
+  const page = postgresMatchesNewestFirst(db, scope, words, NEWEST_WALK_CALLS)
     .limit(limit)
     .offset('offset' in at ? at.offset : 0);
   const ids = (await page.execute()).map((r) => r.id);
@@ -369,15 +380,9 @@ async function postgresCommonAmongNewest(
   calls: Filtered,
   words: SearchQuery,
 ): Promise<boolean> {
-  const walk = calls
-    .select(sql<string>`calls.search_vector`.as('vector'))
-    .orderBy('calls.created_at', 'desc')
-    .orderBy('calls.id', 'desc')
-    .limit(COUNT_WALK_CALLS);
-  const matches = await db
-    .selectFrom(walk.as('w'))
-    .select(sql<number>`1`.as('one'))
-    .where(postgresMatch(words, sql.ref('w.vector')))
+  // Counted in the walk's own order: no sort above it, so it stops at the bound's match.
+  const matches = await postgresMatchesNewestFirst(db, calls, words, COUNT_WALK_CALLS)
+    .clearOrderBy()
     .limit(LOG_COUNT_BOUND + 1)
     .execute();
   return matches.length > LOG_COUNT_BOUND;
