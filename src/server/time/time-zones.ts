@@ -36,9 +36,10 @@ function intlOffsetAt(ms: number, timeZone: string): number {
 }
 
 const QUARTER_HOUR_MS = 15 * 60 * 1000;
-/** Quarter hours remembered per zone before the zone's memory starts again. */
-const QUARTERS_KEPT = 20_000;
+/** Quarter hours remembered, all zones together, before the memory starts again (a few MB). */
+const QUARTERS_KEPT = 50_000;
 const offsetsByZone = new Map<string, Map<number, number>>();
+let quartersKept = 0;
 
 /**
  * The zone's offset at an instant. Every zone changes its offset on a quarter hour, so the offset
@@ -47,16 +48,20 @@ const offsetsByZone = new Map<string, Map<number, number>>();
  */
 function offsetAt(ms: number, timeZone: string): number {
   const quarter = Math.floor(ms / QUARTER_HOUR_MS);
-  let offsets = offsetsByZone.get(timeZone);
-  if (!offsets) {
-    offsets = new Map();
-    offsetsByZone.set(timeZone, offsets);
-  }
-  let offset = offsets.get(quarter);
+  let offset = offsetsByZone.get(timeZone)?.get(quarter);
   if (offset === undefined) {
     offset = intlOffsetAt(quarter * QUARTER_HOUR_MS, timeZone);
-    if (offsets.size >= QUARTERS_KEPT) offsets.clear();
+    if (quartersKept >= QUARTERS_KEPT) {
+      offsetsByZone.clear();
+      quartersKept = 0;
+    }
+    let offsets = offsetsByZone.get(timeZone);
+    if (!offsets) {
+      offsets = new Map();
+      offsetsByZone.set(timeZone, offsets);
+    }
     offsets.set(quarter, offset);
+    quartersKept++;
   }
   return offset;
 }
