@@ -5,7 +5,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Columns3 } from 'lucide-react';
-import { useId, useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import type { UiPreferences } from '../../../contract/calls';
 import type { CallSource } from '../../features/calls/call-source';
 import { preferencesKey } from '../../features/calls/query-keys';
@@ -13,30 +13,13 @@ import { apiJson, getJson } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { useSeededQuery } from '../../lib/first-screen-pending';
 import { Button } from '../ui/button';
-import { Checkbox } from '../ui/checkbox';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../ui/dialog';
-import { Label } from '../ui/label';
-import { LOG_COLUMNS, type LogColumn, isShowableChoice, storedColumns, visibleColumns } from './log-columns';
+import { useHasBeenTrue } from '../../lib/use-has-been-true';
+import { type LogColumn, storedColumns, visibleColumns } from './log-columns';
 
-/** SPEC's columns in SPEC's order, then the call's outcome, its quality and cost. */
-export const COLUMN_LABELS: Record<LogColumn, string> = {
-  callId: 'Call ID',
-  fromTo: 'From/To',
-  duration: 'Duration',
-  status: 'Status',
-  pathway: 'Pathway',
-  created: 'Created',
-  outcome: 'Outcome',
-  quality: 'Quality',
-  cost: 'Cost',
-};
+export { COLUMN_LABELS } from './log-column-labels';
+
+// The dialog (its checkboxes) is loaded and mounted once first opened: not on the first screen (issue 41).
+const ColumnChooserDialog = lazy(() => import('./column-chooser-dialog'));
 
 /** The visible columns, in the log's order, and how to change them. */
 export function useCallLogColumns(source: CallSource) {
@@ -77,10 +60,7 @@ export function ColumnChooser({
 }) {
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<LogColumn[]>([...visible]);
-  const id = useId();
-  const showable = isShowableChoice(draft);
-  const toggle = (column: LogColumn, on: boolean) =>
-    setDraft((d) => (on ? [...d, column] : d.filter((c) => c !== column)));
+  const dialogMounted = useHasBeenTrue(open);
   return (
     <>
       <Button
@@ -93,46 +73,20 @@ export function ColumnChooser({
       >
         <Columns3 aria-hidden="true" /> Columns
       </Button>
-      <Dialog open={open} onOpenChange={setOpen}>
-        <DialogContent className="sm:max-w-sm">
-          <DialogHeader>
-            <DialogTitle>Columns</DialogTitle>
-            <DialogDescription>Choose what the call log shows. Your choice is remembered.</DialogDescription>
-          </DialogHeader>
-          <fieldset className="grid gap-3">
-            <legend className="sr-only">Visible columns</legend>
-            {LOG_COLUMNS.map((column) => (
-              <div key={column} className="flex items-center gap-2">
-                <Checkbox
-                  id={`${id}-${column}`}
-                  checked={draft.includes(column)}
-                  onCheckedChange={(on) => toggle(column, on === true)}
-                />
-                <Label htmlFor={`${id}-${column}`}>{COLUMN_LABELS[column]}</Label>
-              </div>
-            ))}
-          </fieldset>
-          {!showable && (
-            <p role="alert" className="text-destructive text-sm">
-              Keep at least one column
-            </p>
-          )}
-          <DialogFooter>
-            <Button variant="ghost" onClick={() => setDraft([...LOG_COLUMNS])}>
-              Show all
-            </Button>
-            <Button
-              disabled={!showable}
-              onClick={() => {
-                onChange(draft);
-                setOpen(false);
-              }}
-            >
-              Save columns
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      {dialogMounted && (
+        <Suspense fallback={null}>
+          <ColumnChooserDialog
+            open={open}
+            onOpenChange={setOpen}
+            draft={draft}
+            setDraft={setDraft}
+            onSave={(columns) => {
+              onChange(columns);
+              setOpen(false);
+            }}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

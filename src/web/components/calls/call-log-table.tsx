@@ -4,13 +4,14 @@
  * source: no delete URL, no delete button.
  */
 import { ArrowRight, Download, FileText, Loader2, PanelRightOpen, Play, Square, Trash2 } from 'lucide-react';
-import { Fragment, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { Fragment, type ReactNode, Suspense, lazy, useCallback, useEffect, useRef, useState } from 'react';
 import type { Call, CallSort, CallsPage, SortOrder } from '../../../contract/calls';
 import { formatCallCreated, formatDuration, formatMoney } from '../../../contract/format';
 import { isRankable, textSearchOf } from '../../../contract/search-query';
 import type { CallSource } from '../../features/calls/call-source';
 import { useDeleteCall } from '../../features/calls/mutations';
 import { useCalls, useOutcomeSummary } from '../../features/calls/queries';
+import { useHasBeenTrue } from '../../lib/use-has-been-true';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { cn } from '../../lib/utils';
 import { SortableHead } from '../sortable-head';
@@ -23,7 +24,6 @@ import { Skeleton } from '../ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
 import { CallPagination } from './call-pagination';
 import { CallStatusBadge } from './call-status-badge';
-import { DeleteCallDialog } from './delete-call-dialog';
 import { AttentionBadge, OutcomeBadge } from './outcome-badge';
 import { formatPhone } from './phone';
 import { downloadRecording } from './download-recording';
@@ -85,6 +85,11 @@ function sortChange(filters: CallFilters, sort: CallSort): Partial<CallFilters> 
 /** Below this width each call is a card: a seven-column table does not fit a phone. */
 const TABLE_MEDIA = '(min-width: 768px)';
 
+// Loaded and mounted once a delete is first asked for: not on the first screen (issue 41).
+const DeleteCallDialog = lazy(() =>
+  import('./delete-call-dialog').then((m) => ({ default: m.DeleteCallDialog })),
+);
+
 export interface CallLogTableProps {
   source: CallSource;
   filters: CallFilters;
@@ -118,6 +123,7 @@ export function CallLogTable({
   const colorOf = (name: string | null) => outcomes?.find((o) => o.name === name)?.color;
   const [expandedId, setExpandedId] = useState<string | null>(null);
   const [pendingDeleteId, setPendingDeleteId] = useState<string | null>(null);
+  const deleteDialogMounted = useHasBeenTrue(pendingDeleteId !== null);
   const [downloadingId, setDownloadingId] = useState<string | null>(null);
   // Recordings the server answered 410 for: gone at the provider, so their buttons are disabled.
   const [expiredIds, setExpiredIds] = useState<ReadonlySet<string>>(new Set());
@@ -232,14 +238,16 @@ export function CallLogTable({
           )}
         </QueryView>
       </CardContent>
-      {source.deleteUrl && (
-        <DeleteCallDialog
-          callId={pendingDeleteId}
-          pending={deleteCall.isPending}
-          onCancel={() => setPendingDeleteId(null)}
-          onConfirm={confirmDelete}
-          fallbackFocus={focusAfterDelete}
-        />
+      {source.deleteUrl && deleteDialogMounted && (
+        <Suspense fallback={null}>
+          <DeleteCallDialog
+            callId={pendingDeleteId}
+            pending={deleteCall.isPending}
+            onCancel={() => setPendingDeleteId(null)}
+            onConfirm={confirmDelete}
+            fallbackFocus={focusAfterDelete}
+          />
+        </Suspense>
       )}
     </Card>
   );

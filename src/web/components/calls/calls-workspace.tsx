@@ -8,9 +8,9 @@
  * props below. The page keeps only its header and banners.
  */
 import { BarChart3, Gauge } from 'lucide-react';
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, type ReactNode, Suspense, lazy } from 'react';
 import type { CallSource } from '../../features/calls/call-source';
-import { CallDetailDrawer } from './call-detail-drawer';
+import { useHasBeenTrue } from '../../lib/use-has-been-true';
 import { CallFilterBar } from './call-filter-bar';
 import { CallLogTable } from './call-log-table';
 import { CallSearchBox } from './call-search-box';
@@ -19,8 +19,6 @@ import { CallsOverTimeCard } from './calls-over-time-card';
 import { LiveIndicator } from './live-indicator';
 import { LiveNowStrip } from './live-now-strip';
 import { OutcomeInsights, useOutcomeNames } from './outcome-insights';
-import { QualityPanel } from './quality/quality-panel';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs';
 import { type CallsWorkspaceState, useCallsWorkspace } from './use-calls-workspace';
 import { useLiveCalls } from './use-live-calls';
 import {
@@ -31,10 +29,37 @@ import {
   splitSections,
   workspaceSections,
 } from './workspace-layout';
+import { WorkspaceTabs } from './workspace-tabs';
+
+// Not on the first screen: loaded and mounted only once wanted (issue 41, a slowed phone's first
+// render). The drawer stays mounted after its first opening, so it closes with its animation.
+const CallDetailDrawer = lazy(() =>
+  import('./call-detail-drawer').then((m) => ({ default: m.CallDetailDrawer })),
+);
+const QualityPanel = lazy(() => import('./quality/quality-panel').then((m) => ({ default: m.QualityPanel })));
 
 export type { CallsWorkspaceState } from './use-calls-workspace';
 
 export const WORKSPACE_HEADING = 'Call Analytics Dashboard';
+
+const VIEW_TABS: { value: WorkspaceView; label: ReactNode }[] = [
+  {
+    value: 'calls',
+    label: (
+      <>
+        <BarChart3 aria-hidden="true" /> Calls
+      </>
+    ),
+  },
+  {
+    value: 'quality',
+    label: (
+      <>
+        <Gauge aria-hidden="true" /> Quality
+      </>
+    ),
+  },
+];
 
 export interface CallsWorkspaceProps {
   source: CallSource;
@@ -74,6 +99,7 @@ export function CallsWorkspace({
   const { filters, change, setPage, drawer } = workspace;
   const outcomes = useOutcomeNames(source, filters);
   const live = useLiveCalls(source);
+  const drawerMounted = useHasBeenTrue(drawer.callId !== null);
 
   const title = (
     <div className="flex flex-wrap items-center gap-3">
@@ -166,40 +192,42 @@ export function CallsWorkspace({
       {typeof header === 'function' ? header(workspace) : header}
       <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:px-8">
         {show(shared)}
-        <Tabs
+        <WorkspaceTabs
+          label="What to show"
+          tabs={VIEW_TABS}
           value={workspace.view}
-          onValueChange={(view) => workspace.setView(view as WorkspaceView)}
+          onValueChange={workspace.setView}
           className="gap-6"
+          listClassName="w-full sm:w-fit"
+          triggerClassName="px-4"
+          panelClassName={workspace.view === 'calls' ? 'flex min-w-0 flex-col gap-6' : 'min-w-0'}
         >
-          <TabsList aria-label="What to show" className="w-full sm:w-fit" data-testid="workspace-views">
-            <TabsTrigger value="calls" className="px-4">
-              <BarChart3 aria-hidden="true" /> Calls
-            </TabsTrigger>
-            <TabsTrigger value="quality" className="px-4">
-              <Gauge aria-hidden="true" /> Quality
-            </TabsTrigger>
-          </TabsList>
-          <TabsContent value="calls" className="flex min-w-0 flex-col gap-6">
-            {show(calls)}
-          </TabsContent>
-          <TabsContent value="quality" className="min-w-0">
-            <QualityPanel
-              source={source}
-              filters={filters}
-              onChange={change}
-              onOpenCall={drawer.open}
-              timeZone={timeZone}
-            />
-          </TabsContent>
-        </Tabs>
+          {workspace.view === 'calls' ? (
+            show(calls)
+          ) : (
+            <Suspense fallback={null}>
+              <QualityPanel
+                source={source}
+                filters={filters}
+                onChange={change}
+                onOpenCall={drawer.open}
+                timeZone={timeZone}
+              />
+            </Suspense>
+          )}
+        </WorkspaceTabs>
       </main>
-      <CallDetailDrawer
-        source={source}
-        scope={filters}
-        callId={drawer.callId}
-        startAt={drawer.startAt}
-        onClose={drawer.close}
-      />
+      {drawerMounted && (
+        <Suspense fallback={null}>
+          <CallDetailDrawer
+            source={source}
+            scope={filters}
+            callId={drawer.callId}
+            startAt={drawer.startAt}
+            onClose={drawer.close}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -5,7 +5,6 @@
  */
 import { type FormEvent, useEffect, useState } from 'react';
 import { MAX_CUSTOM_RANGE_DAYS } from '../../../contract/calls';
-import { formatChartDate } from '../../../contract/format';
 import { FieldShell } from '../form-fields';
 import { Button } from '../ui/button';
 import {
@@ -17,6 +16,8 @@ import {
   DialogTitle,
 } from '../ui/dialog';
 import { Input } from '../ui/input';
+
+export { rangeLabel } from './custom-range-label';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const RANGE_ENDS = [
@@ -32,15 +33,6 @@ export function todayIn(timeZone: string | undefined, now = Date.now()): string 
     month: '2-digit',
     day: '2-digit',
   }).format(now);
-}
-
-/** "Mar 10 – Mar 12, 2026"-style label of a range, for the Date Range select. */
-export function rangeLabel(from: string, to: string): string {
-  if (from === to) return `${formatChartDate(from)}, ${from.slice(0, 4)}`;
-  const sameYear = from.slice(0, 4) === to.slice(0, 4);
-  return sameYear
-    ? `${formatChartDate(from)} – ${formatChartDate(to)}, ${to.slice(0, 4)}`
-    : `${formatChartDate(from)}, ${from.slice(0, 4)} – ${formatChartDate(to)}, ${to.slice(0, 4)}`;
 }
 
 /** Why a range cannot be applied, or null. */

@@ -4,15 +4,21 @@
  * the Quality tab show the same one, on the same filters in the URL.
  */
 import { CalendarRange } from 'lucide-react';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import type { DateRange } from '../../../contract/common';
 import { Button } from '../ui/button';
 import { Label } from '../ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
-import { CustomRangeDialog, rangeLabel } from './custom-range-dialog';
+import { useHasBeenTrue } from '../../lib/use-has-been-true';
+import { rangeLabel } from './custom-range-label';
 import { type CallFilters, DATE_RANGE_LABELS, isCustomRange } from './filters';
 
 /** The select's item that opens the custom range dialog. */
+// Loaded and mounted once first opened: not on the first screen (issue 41).
+const CustomRangeDialog = lazy(() =>
+  import('./custom-range-dialog').then((m) => ({ default: m.CustomRangeDialog })),
+);
+
 const CUSTOM = 'custom';
 
 export interface DateRangeSelectProps {
@@ -34,6 +40,7 @@ export function DateRangeSelect({
   className,
 }: DateRangeSelectProps) {
   const [picking, setPicking] = useState(false);
+  const dialogMounted = useHasBeenTrue(picking);
   const custom = isCustomRange(filters);
   return (
     <div className={className ?? 'flex min-w-0 flex-col gap-1.5'}>
@@ -78,17 +85,21 @@ export function DateRangeSelect({
           Days in {timeZone ?? "the account's time zone"}
         </p>
       )}
-      <CustomRangeDialog
-        open={picking}
-        from={filters.from}
-        to={filters.to}
-        timeZone={timeZone}
-        onApply={(range) => {
-          setPicking(false);
-          onChange(range);
-        }}
-        onCancel={() => setPicking(false)}
-      />
+      {dialogMounted && (
+        <Suspense fallback={null}>
+          <CustomRangeDialog
+            open={picking}
+            from={filters.from}
+            to={filters.to}
+            timeZone={timeZone}
+            onApply={(range) => {
+              setPicking(false);
+              onChange(range);
+            }}
+            onCancel={() => setPicking(false)}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -12,7 +12,7 @@ import { useQualitySummary, useQualityThresholds } from '../../../features/calls
 import { QueryView } from '../../query-view';
 import { Card, CardContent } from '../../ui/card';
 import { Skeleton } from '../../ui/skeleton';
-import { rangeLabel } from '../custom-range-dialog';
+import { rangeLabel } from '../custom-range-label';
 import { DateRangeSelect } from '../date-range-select';
 import type { CallFilters } from '../filters';
 import { QualityDistributionCard, QualityPrecisionCard } from './quality-breakdown';

@@ -1,0 +1,15 @@
+/** The call log's column names (issue 15), for the log's headers and the Columns dialog. */
+import type { LogColumn } from './log-columns';
+
+/** SPEC's columns in SPEC's order, then the call's outcome, its quality and cost. */
+export const COLUMN_LABELS: Record<LogColumn, string> = {
+  callId: 'Call ID',
+  fromTo: 'From/To',
+  duration: 'Duration',
+  status: 'Status',
+  pathway: 'Pathway',
+  created: 'Created',
+  outcome: 'Outcome',
+  quality: 'Quality',
+  cost: 'Cost',
+};
