@@ -56,6 +56,43 @@ export function createRateCounters(db: Kysely<Database>, now: () => number = Dat
       .where('key', '=', key)
       .executeTakeFirst();
 
+  /**
+   * One statement for both dialects: each row moves to the current window, keeping the count of the
+   * window just before it (or 0 after a gap), and adds its own count (taken from excluded).
+   */
+  async function hitMany(
+    counts: [key: string, by: number][],
+    windowMs: number,
+  ): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (counts.length === 0) return out;
+    const start = windowStart(windowMs);
+    const at = now();
+    const rows = await db
+      .insertInto('rate_counters')
+      .values(
+        counts.map(([key, by]) => ({
+          key,
+          window_start: start,
+          count: by,
+          previous_count: 0,
+          last_at: at,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          previous_count: sql`case when rate_counters.window_start = ${start} then rate_counters.previous_count when rate_counters.window_start = ${start - windowMs} then rate_counters.count else 0 end`,
+          count: sql`case when rate_counters.window_start = ${start} then rate_counters.count + excluded.count else excluded.count end`,
+          window_start: start,
+          last_at: at,
+        }),
+      )
+      .returning(['key', 'window_start', 'count', 'previous_count', 'last_at'])
+      .execute();
+    for (const row of rows) out.set(row.key, estimate(row, windowMs));
+    return out;
+  }
+
   return {
     async peek(key, windowMs) {
       return estimate(await read(key), windowMs);
@@ -65,55 +102,9 @@ export function createRateCounters(db: Kysely<Database>, now: () => number = Dat
       return { count: estimate(row, windowMs), lastAt: Number(row?.last_at ?? 0) };
     },
     async hit(key, windowMs, by = 1) {
-      const start = windowStart(windowMs);
-      const at = now();
-      // One statement for both dialects: the row moves to the current window, keeping the count of
-      // the window just before it (or 0 after a gap), and adds this hit.
-      const row = await db
-        .insertInto('rate_counters')
-        .values({ key, window_start: start, count: by, previous_count: 0, last_at: at })
-        .onConflict((oc) =>
-          oc.column('key').doUpdateSet({
-            previous_count: sql`case when rate_counters.window_start = ${start} then rate_counters.previous_count when rate_counters.window_start = ${start - windowMs} then rate_counters.count else 0 end`,
-            count: sql`case when rate_counters.window_start = ${start} then rate_counters.count + ${by} else ${by} end`,
-            window_start: start,
-            last_at: at,
-          }),
-        )
-        .returning(['window_start', 'count', 'previous_count', 'last_at'])
-        .executeTakeFirstOrThrow();
-      return estimate(row, windowMs);
+      return (await hitMany([[key, by]], windowMs)).get(key) ?? 0;
     },
-    async hitMany(counts, windowMs) {
-      const out = new Map<string, number>();
-      if (counts.length === 0) return out;
-      const start = windowStart(windowMs);
-      const at = now();
-      // As `hit`, with each row's own count taken from excluded (one round trip for a whole flush).
-      const rows = await db
-        .insertInto('rate_counters')
-        .values(
-          counts.map(([key, by]) => ({
-            key,
-            window_start: start,
-            count: by,
-            previous_count: 0,
-            last_at: at,
-          })),
-        )
-        .onConflict((oc) =>
-          oc.column('key').doUpdateSet({
-            previous_count: sql`case when rate_counters.window_start = ${start} then rate_counters.previous_count when rate_counters.window_start = ${start - windowMs} then rate_counters.count else 0 end`,
-            count: sql`case when rate_counters.window_start = ${start} then rate_counters.count + excluded.count else excluded.count end`,
-            window_start: start,
-            last_at: at,
-          }),
-        )
-        .returning(['key', 'window_start', 'count', 'previous_count', 'last_at'])
-        .execute();
-      for (const row of rows) out.set(row.key, estimate(row, windowMs));
-      return out;
-    },
+    hitMany,
     async release(key, windowMs) {
       await db
         .updateTable('rate_counters')
