@@ -1,5 +1,5 @@
 /** "Calls Over Time": loading skeleton, empty text, or the lazily loaded chart. */
-import { Suspense, lazy, useMemo } from 'react';
+import { lazy, useMemo } from 'react';
 import type { CallSource } from '../../features/calls/call-source';
 import { useCallsOverTime } from '../../features/calls/queries';
 import { QueryView } from '../query-view';
@@ -8,7 +8,7 @@ import { Skeleton } from '../ui/skeleton';
 import { hasChartData, toChartPoints } from './chart-points';
 import type { AnalyticsScope } from './filters';
 import { CHART_HEIGHT_PX } from './chart-size';
-import { AfterPaint } from '../after-paint';
+import { ChartAreaSkeleton, DeferredChart } from './deferred-chart';
 
 const CallsChart = lazy(() => import('./calls-chart'));
 
@@ -20,7 +20,7 @@ function ChartSkeleton() {
         <Skeleton className="h-4 w-28" />
       </CardHeader>
       <CardContent>
-        <Skeleton className="w-full" style={{ height: CHART_HEIGHT_PX }} />
+        <ChartAreaSkeleton />
       </CardContent>
     </Card>
   );
@@ -38,17 +38,7 @@ export function CallsOverTimeCard({ source, scope }: { source: CallSource; scope
           </CardHeader>
           <CardContent className="px-2 sm:px-6">
             {hasChartData(points) ? (
-              <AfterPaint
-                placeholder={(ref) => (
-                  <Skeleton ref={ref} className="w-full" style={{ height: CHART_HEIGHT_PX }} />
-                )}
-              >
-                {(width) => (
-                  <Suspense fallback={<Skeleton className="w-full" style={{ height: CHART_HEIGHT_PX }} />}>
-                    <CallsChart points={points} initialWidth={width} />
-                  </Suspense>
-                )}
-              </AfterPaint>
+              <DeferredChart>{(width) => <CallsChart points={points} initialWidth={width} />}</DeferredChart>
             ) : (
               <p
                 className="flex items-center justify-center text-center text-muted-foreground text-sm"

@@ -1,13 +1,12 @@
 /** "Outcomes Over Time": the stacked chart beside "Calls Over Time", over the same window and pathway. */
-import { Suspense, lazy, useMemo } from 'react';
+import { lazy, useMemo } from 'react';
 import type { CallSource } from '../../features/calls/call-source';
 import { useOutcomeSummary, useOutcomesOverTime } from '../../features/calls/queries';
 import { QueryView } from '../query-view';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card';
-import { Skeleton } from '../ui/skeleton';
 import { hasChartData } from './chart-points';
 import { CHART_HEIGHT_PX } from './chart-size';
-import { AfterPaint } from '../after-paint';
+import { ChartAreaSkeleton, DeferredChart } from './deferred-chart';
 import { type AnalyticsScope, chartInterval, dateWindow, isCustomRange } from './filters';
 import { seriesWithCalls, toOutcomeChartRows } from './outcome-chart-rows';
 
@@ -33,7 +32,6 @@ export function OutcomesOverTimeCard({ source, scope }: { source: CallSource; sc
       ),
     [summary.data, rows],
   );
-  const placeholder = <Skeleton className="w-full" style={{ height: CHART_HEIGHT_PX }} />;
   return (
     <Card className="min-w-0 gap-4" data-testid="outcomes-over-time">
       <CardHeader>
@@ -43,23 +41,15 @@ export function OutcomesOverTimeCard({ source, scope }: { source: CallSource; sc
         <QueryView
           query={query}
           what="the outcomes chart"
-          loading={placeholder}
+          loading={<ChartAreaSkeleton />}
           isEmpty={() => false}
           empty={null}
         >
           {() =>
             hasChartData(rows) && series.length > 0 ? (
-              <AfterPaint
-                placeholder={(ref) => (
-                  <Skeleton ref={ref} className="w-full" style={{ height: CHART_HEIGHT_PX }} />
-                )}
-              >
-                {(width) => (
-                  <Suspense fallback={placeholder}>
-                    <OutcomesChart rows={rows} series={series} initialWidth={width} />
-                  </Suspense>
-                )}
-              </AfterPaint>
+              <DeferredChart>
+                {(width) => <OutcomesChart rows={rows} series={series} initialWidth={width} />}
+              </DeferredChart>
             ) : (
               <p
                 className="flex items-center justify-center text-center text-muted-foreground text-sm"
