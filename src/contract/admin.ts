@@ -74,6 +74,10 @@ export const MESSAGES = {
   rateDecimals: 'Rate can have at most two decimals',
   clientNotFound: 'Client not found',
   emailTaken: 'A client with this email already exists',
+  emailIsOtherUser: 'This email belongs to a person of another client’s team; choose another',
+  emailIsOwnUser: 'This email belongs to a person of this client’s team, or is invited there; choose another',
+  loginDeactivated:
+    'This client’s own login was deactivated by an Owner of the client; they can reactivate it in Settings › Users, then generate credentials again',
   webhookNotVerified:
     'No test call has reached the webhook yet. Place a test call to the webhook URL, wait for it to arrive, then try again.',
 } as const;

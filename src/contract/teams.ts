@@ -118,7 +118,10 @@ export type AcceptInvitationBody = z.infer<typeof AcceptInvitationBody>;
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const TEAM_MESSAGES = {
-  emailTaken: 'This e-mail address already belongs to a user; choose another',
+  emailTaken:
+    'This e-mail address already belongs to a person of this account, or is invited; choose another',
+  addressHasAccount:
+    'This e-mail address already has its own account here, so this invitation cannot be accepted. Sign in with it, or ask to be invited at another address',
   lastOwner: 'At least one active Owner must remain',
   invitationInvalid: 'This invitation link is not valid: it was already used, replaced or revoked',
   invitationExpired: 'This invitation has expired; ask for a new one',

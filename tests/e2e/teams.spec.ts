@@ -75,7 +75,7 @@ test('an Owner invites a Manager and a Viewer; each joins by the e-mailed link a
   await users.fillInvite({ email: viewer, role: 'Viewer' });
   await users.sendInvite();
   await expect(users.dialog.getByRole('alert')).toHaveText(
-    'This e-mail address already belongs to a user; choose another',
+    'This e-mail address already belongs to a person of this account, or is invited; choose another',
   );
   await users.dialog.getByRole('button', { name: 'Cancel' }).click();
 

@@ -8,6 +8,7 @@ import { requireClient, requireClientUser } from '../auth/guards';
 import { toSessionUser } from '../auth/permissions';
 import { sentOnly, textOrNull } from '../clients/client-patch';
 import { toClientSession } from '../clients/client-view';
+import { loginAddressConflict } from '../clients/address-identity';
 import { findByEmail, findClient, updateClient } from '../clients/clients-repository';
 import { isUniqueViolation } from '../clients/db-errors';
 import { conflict, notFound } from '../http/errors';
@@ -34,10 +35,12 @@ export default async function profileRoutes(fastify: FastifyInstance): Promise<v
       const client = requireClient(request);
       const form = request.body;
       // Any holder counts, wizard drafts included: a client must never take over an address an admin is onboarding.
+      // So must a person of any team (one identity per address); the answer names neither.
       if (
         form.email !== undefined &&
         form.email !== client.email &&
-        (await findByEmail(db, form.email, client.id))
+        ((await findByEmail(db, form.email, client.id)) ||
+          (await loginAddressConflict(db, form.email, client.id)))
       ) {
         throw conflict(ACCOUNT_MESSAGES.emailTaken);
       }

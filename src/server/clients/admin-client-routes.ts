@@ -10,6 +10,7 @@ import { WebhookSecretBody, WebhookSecretResponse } from '../../contract/account
 import { IdParam, SuccessBody } from '../../contract/common';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
+import { recordActivity } from '../teams/activity';
 import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
 import type { ApiKeyStatus, ClientRow, ClientUpdate } from '../db/schema';
 import { conflict, notFound } from '../http/errors';
@@ -18,7 +19,15 @@ import { voiceOf } from '../providers/voice/registry';
 import { KEY_CHECKS_PER_WINDOW } from '../account/security-routes';
 import { enforceCreationCap } from '../http/creation-caps';
 import { randomToken } from '../crypto/secrets';
+import { loginAddressConflict } from './address-identity';
 import { apiKeyChange } from './api-key-change';
+import {
+  endUserSessions,
+  findAccountLogin,
+  insertAccountLogin,
+  listUsers,
+  updateUser,
+} from './users-repository';
 import { ifSent, sentOnly, textOrNull } from './client-patch';
 import { toAdminClient, toAdminListItem } from './admin-client-view';
 import { WEBHOOK_TOKEN_BYTES, webhookUrlFor } from './client-view';
@@ -131,6 +140,9 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
           if (form.email !== undefined && form.email !== current.email) {
             const holder = await findByEmail(trx, form.email, id);
             if (holder?.onboarding_status === 'active') throw conflict(MESSAGES.emailTaken);
+            const person = await loginAddressConflict(trx, form.email, id);
+            if (person)
+              throw conflict(person === 'own_user' ? MESSAGES.emailIsOwnUser : MESSAGES.emailIsOtherUser);
             // A wizard draft nobody finished does not own its e-mail.
             if (holder) await deleteClientCascade(trx, holder.id, clientChanges);
           }
@@ -257,13 +269,57 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
           'Finish creating this client (webhook test and account creation) before generating credentials',
         );
       }
+      // The password is the client's own login's: an Owner may have deactivated or removed it.
+      const login = await findAccountLogin(db, id);
+      if (login?.status === 'deactivated') throw conflict(MESSAGES.loginDeactivated);
+      const hasUsers = !!(await listUsers(db, id)).length;
+      // Removed: it is made again (the agency gives the client's address its login back), unless a
+      // person holds the address now.
+      const restore = !login && hasUsers;
+      if (restore) {
+        const person = await loginAddressConflict(db, client.email, id);
+        if (person)
+          throw conflict(person === 'own_user' ? MESSAGES.emailIsOwnUser : MESSAGES.emailIsOtherUser);
+      }
       const temporaryPassword = generateTemporaryPassword();
       const passwordHash = await hashPassword(temporaryPassword);
       await db.transaction().execute(async (trx) => {
         await updateClient(trx, id, { password_hash: passwordHash, updated_at: now() });
-        // Whoever held the old password is logged out everywhere.
-        await trx.deleteFrom('sessions').where('kind', '=', 'client').where('subject_id', '=', id).execute();
-        await recordAudit(trx, { adminId: admin.id, action: 'client.credentials', clientId: id }, now());
+        if (restore) await insertAccountLogin(trx, client, passwordHash, now());
+        // Re-invited and not accepted yet: these credentials are its sign-in; the link dies.
+        if (login?.status === 'invited')
+          await updateUser(trx, id, login.id, {
+            status: 'active',
+            invite_token_hash: null,
+            invite_expires_at: null,
+            updated_at: now(),
+          });
+        // Whoever held the old password is logged out everywhere; the client's other people are not
+        // (the password is only the login's).
+        if (login) await endUserSessions(trx, login);
+        const restored = restore || login?.status === 'invited';
+        await recordAudit(
+          trx,
+          {
+            adminId: admin.id,
+            action: 'client.credentials',
+            clientId: id,
+            ...(restored ? { detail: { restoredLogin: true } } : {}),
+          },
+          now(),
+        );
+        // The client's Owners see their login come back in their activity log.
+        if (restored)
+          await recordActivity(
+            trx,
+            {
+              clientId: id,
+              userId: null,
+              action: 'user_activated',
+              detail: { email: client.email, byAgency: admin.name || admin.username, restoredLogin: true },
+            },
+            now(),
+          );
       });
       // Shown once; never cached by the browser or a proxy.
       reply.header('cache-control', 'no-store');

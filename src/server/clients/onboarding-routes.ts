@@ -22,6 +22,7 @@ import { requireAdmin } from '../auth/guards';
 import { randomToken } from '../crypto/secrets';
 import { enforceCreationCap } from '../http/creation-caps';
 import { conflict, notFound } from '../http/errors';
+import { loginAddressConflict } from './address-identity';
 import { WEBHOOK_TOKEN_BYTES, webhookUrlFor } from './client-view';
 import {
   deleteClientCascade,
@@ -60,6 +61,8 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
         await db.transaction().execute(async (trx) => {
           const holder = await findByEmail(trx, form.email);
           if (holder?.onboarding_status === 'active') throw conflict(MESSAGES.emailTaken);
+          // A person of another client's team holds the address; a pending invitation does not.
+          if (await loginAddressConflict(trx, form.email)) throw conflict(MESSAGES.emailIsOtherUser);
           // A draft from a wizard that was closed before the end is replaced by this one.
           if (holder) await deleteClientCascade(trx, holder.id, clientChanges);
           // Drafts nobody finished within a week are abandoned: remove them with their test calls.

@@ -35,8 +35,24 @@ export function findUser(db: Kysely<Database>, clientId: string, id: string) {
     .executeTakeFirst();
 }
 
+/** The person holding this address: a pending invitation holds none (address-identity.ts). */
 export function findUserByEmail(db: Kysely<Database>, email: string) {
-  return db.selectFrom('client_users').selectAll().where('email', '=', email).executeTakeFirst();
+  return db
+    .selectFrom('client_users')
+    .selectAll()
+    .where('email', '=', email)
+    .where('status', '!=', 'invited')
+    .executeTakeFirst();
+}
+
+/** The client's own login as a user, if it still has one (an Owner may have removed it). */
+export function findAccountLogin(db: Kysely<Database>, clientId: string) {
+  return db
+    .selectFrom('client_users')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('is_account_login', '=', 1)
+    .executeTakeFirst();
 }
 
 export function findUserByInviteHash(db: Kysely<Database>, tokenHash: string) {
@@ -83,6 +99,8 @@ export interface NewUser {
   inviteTokenHash: string;
   inviteExpiresAt: number;
   invitedBy: string;
+  /** The client's own address re-invited after its login was removed: it becomes that login again. */
+  isAccountLogin?: boolean;
 }
 
 export async function insertInvitedUser(db: Kysely<Database>, user: NewUser, now: number): Promise<string> {
@@ -98,7 +116,7 @@ export async function insertInvitedUser(db: Kysely<Database>, user: NewUser, now
       role: user.role,
       permissions: JSON.stringify(user.permissions),
       status: 'invited',
-      is_account_login: 0,
+      is_account_login: user.isAccountLogin ? 1 : 0,
       invite_token_hash: user.inviteTokenHash,
       invite_expires_at: user.inviteExpiresAt,
       invited_by: user.invitedBy,
@@ -227,6 +245,19 @@ export async function ensureAccountLogin(
     .limit(1)
     .executeTakeFirst();
   if (any) return;
+  await insertAccountLogin(db, client, client.password_hash, now);
+}
+
+/**
+ * The client's own login as an active Owner with this password: its first sign-in, or the agency
+ * giving it credentials again after an Owner removed it (clients.email is still its address).
+ */
+export async function insertAccountLogin(
+  db: Kysely<Database>,
+  client: ClientRow,
+  passwordHash: string,
+  now: number,
+): Promise<void> {
   await db
     .insertInto('client_users')
     .values({
@@ -234,7 +265,7 @@ export async function ensureAccountLogin(
       client_id: client.id,
       email: client.email,
       name: displayName(client),
-      password_hash: client.password_hash,
+      password_hash: passwordHash,
       role: 'owner',
       permissions: '[]',
       status: 'active',
@@ -246,8 +277,9 @@ export async function ensureAccountLogin(
       updated_at: now,
       last_sign_in_at: null,
     })
-    // Two first sign-ins at once: the second finds the first's row.
-    .onConflict((oc) => oc.column('email').doNothing())
+    // Two first sign-ins at once: the second finds the first's row. No conflict target: the
+    // address is unique through a partial index (035), which a target would have to repeat.
+    .onConflict((oc) => oc.doNothing())
     .execute();
 }
 
@@ -309,15 +341,4 @@ export function clientSessionWithUser(db: Kysely<Database>, idHash: string) {
 /** Counts a sign-in: when, for the users list. */
 export async function markSignedIn(db: Kysely<Database>, userId: string, now: number): Promise<void> {
   await db.updateTable('client_users').set({ last_sign_in_at: now }).where('id', '=', userId).execute();
-}
-
-/** Whether any client or user already holds this e-mail (an invitation must not take it). */
-export async function emailInUse(db: Kysely<Database>, email: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('client_users')
-    .select('id')
-    .where('email', '=', email)
-    .unionAll(db.selectFrom('clients').select('id').where('email', '=', email))
-    .executeTakeFirst();
-  return !!row;
 }

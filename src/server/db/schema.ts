@@ -102,7 +102,10 @@ export interface SessionsTable {
 export interface ClientUsersTable {
   id: string;
   client_id: string;
-  /** Lower-cased; unique across every client's users. */
+  /**
+   * Lower-cased; unique per client, and across every client among users past their invitation
+   * (035_address_identity: a pending invitation claims no address).
+   */
   email: string;
   name: string;
   /** Null until an invited user accepts. */

@@ -492,7 +492,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   'POST /api/client/invitations/accept': {
     summary: 'Accept an invitation: set name and password, and sign in (sets the client session cookie)',
-    errors: [401, 410],
+    errors: [401, 409, 410],
   },
   'PUT /api/client/api-key': { summary: 'Replace the voice platform API key', errors: [429, 502] },
   'PUT /api/client/webhook-signing-secret': { summary: 'Set or remove the voice webhook signing secret' },

@@ -14,6 +14,7 @@ import { ClientUser, TEAM_MESSAGES } from '../../contract/teams';
 import { recordAudit } from '../audit/audit-log';
 import { loadBrand } from '../brand/brand-store';
 import { requireAdmin } from '../auth/guards';
+import { invitationTarget } from '../clients/address-identity';
 import { findClient } from '../clients/clients-repository';
 import { endUserSessions, ensureAccountLogin, findUser, listUsers } from '../clients/users-repository';
 import type { ClientRow, ClientUserRow } from '../db/schema';
@@ -29,6 +30,8 @@ const ClientParam = z.object({ id: z.string().trim().min(1).max(100) });
 const ClientUserParam = ClientParam.extend({ userId: z.string().trim().min(1).max(100) });
 
 export const ADMIN_TEAM_MESSAGES = {
+  addressElsewhere:
+    'This address is another client’s login or a person of another client’s team, so the invitation cannot be accepted; it is not sent',
   resetNeedsActive:
     'Only an active user can be sent a new password link; an invited user needs the invitation again',
 } as const;
@@ -80,6 +83,9 @@ export default async function adminUsersRoutes(fastify: FastifyInstance): Promis
       const target = await userOr404(client, request.params.userId);
       if (target.status !== 'invited') throw conflict(TEAM_MESSAGES.notInvited);
       await capLinks(reply, client.id);
+      // The agency may know whose the address is; the client's Owner is never told (users-routes).
+      if (!(await invitationTarget(db, client, target.email)).deliverable)
+        throw conflict(ADMIN_TEAM_MESSAGES.addressElsewhere);
       // The agency invites under its brand's name (issue 37), read before the transaction.
       const agencyName = (await loadBrand(app.deps)).settings.name;
       const updated = await db.transaction().execute(async (trx) => {

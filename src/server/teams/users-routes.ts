@@ -13,6 +13,7 @@ import { ClientLoginResponse } from '../../contract/auth';
 import {
   AcceptInvitationBody,
   ClientUser,
+  INVITATION_TTL_MS,
   InviteUserBody,
   TEAM_MESSAGES,
   UpdateUserBody,
@@ -27,10 +28,10 @@ import { hashPassword } from '../auth/passwords';
 import type { SessionUserRow } from '../auth/sessions';
 import { toClientSession } from '../clients/client-view';
 import { isUniqueViolation } from '../clients/db-errors';
+import { invitationTarget, isAddressTakenForInvitation } from '../clients/address-identity';
 import { findClient } from '../clients/clients-repository';
 import {
   deleteUser,
-  emailInUse,
   endUserSessions,
   findUser,
   findUserByInviteHash,
@@ -76,9 +77,24 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
     });
   }
 
-  /** A new token for the user, its e-mail queued in the same transaction. */
-  const sendInvitation = (trx: Kysely<Database>, client: ClientRow, user: ClientUserRow, inviter: string) =>
-    sendUserLink(app.deps, trx, client, user, { kind: 'invitation', inviter });
+  /**
+   * A new token for the user, its e-mail queued in the same transaction; for an address another
+   * client holds, a token nobody is sent (the invitation looks sent, and could never be accepted).
+   */
+  const sendInvitation = async (
+    trx: Kysely<Database>,
+    client: ClientRow,
+    user: ClientUserRow,
+    inviter: string,
+    deliverable: boolean,
+  ) => {
+    if (deliverable) return sendUserLink(app.deps, trx, client, user, { kind: 'invitation', inviter });
+    await updateUser(trx, client.id, user.id, {
+      invite_token_hash: sha256Hex(randomToken(32)),
+      invite_expires_at: now() + INVITATION_TTL_MS,
+      updated_at: now(),
+    });
+  };
 
   async function userOr404(clientId: string, id: string): Promise<ClientUserRow> {
     const user = await findUser(db, clientId, id);
@@ -100,8 +116,11 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
       const actor = requireClientUser(request);
       const { email, name, role, permissions = [] } = request.body;
       checkGrant(actor, role, permissions);
-      if (await emailInUse(db, email)) throw conflict(TEAM_MESSAGES.emailTaken);
+      // Counted before anything is looked up: a refusal spends the budget as a sent invitation does.
       await capInvitations(reply, client.id);
+      const target = await invitationTarget(db, client, email);
+      // Only this client's own people are named: another client's address is answered like a free one.
+      if (target.ownRow) throw conflict(TEAM_MESSAGES.emailTaken);
       let created: ClientUserRow;
       try {
         created = await db.transaction().execute(async (trx) => {
@@ -117,11 +136,12 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
               inviteTokenHash: sha256Hex(randomToken(32)),
               inviteExpiresAt: now(),
               invitedBy: actor.id,
+              isAccountLogin: target.accountLogin,
             },
             now(),
           );
           const user = (await findUser(trx, client.id, id)) as ClientUserRow;
-          await sendInvitation(trx, client, user, actor.name);
+          await sendInvitation(trx, client, user, actor.name, target.deliverable);
           await recordActivity(
             trx,
             {
@@ -244,8 +264,9 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
       const target = await userOr404(client.id, request.params.id);
       if (target.status !== 'invited') throw conflict(TEAM_MESSAGES.notInvited);
       await capInvitations(reply, client.id);
+      const { deliverable } = await invitationTarget(db, client, target.email);
       const updated = await db.transaction().execute(async (trx) => {
-        await sendInvitation(trx, client, target, actor.name);
+        await sendInvitation(trx, client, target, actor.name, deliverable);
         await recordActivity(
           trx,
           {
@@ -279,37 +300,48 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
       if ((invited.invite_expires_at ?? 0) <= now())
         throw new HttpError(410, TEAM_MESSAGES.invitationExpired);
       if (!isReset && !name) throw badRequest('Enter your name', { name: 'Enter your name' });
+      // The address became someone's own account since the invitation (the agency gave it to a
+      // client, or its person joined another team): nobody lands in this team with it.
+      if (!isReset && (await isAddressTakenForInvitation(db, invited)))
+        throw conflict(TEAM_MESSAGES.addressHasAccount);
       const passwordHash = await hashPassword(password);
-      const accepted = await db.transaction().execute(async (trx) => {
-        // Single use: only the request that clears this token's hash accepts.
-        const result = await trx
-          .updateTable('client_users')
-          .set({
-            ...(name ? { name } : {}),
-            status: 'active',
-            invite_token_hash: null,
-            invite_expires_at: null,
-            updated_at: now(),
-          })
-          .where('id', '=', invited.id)
-          .where('invite_token_hash', '=', tokenHash)
-          .where('status', '=', invited.status)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) return false;
-        // Also the client's own password when this is its account login.
-        await setUserPassword(trx, invited, passwordHash, now());
-        await recordActivity(
-          trx,
-          {
-            clientId: invited.client_id,
-            userId: invited.id,
-            action: isReset ? 'password_change' : 'invite_accepted',
-            detail: isReset ? { email: invited.email, via: 'reset_link' } : { email: invited.email },
-          },
-          now(),
-        );
-        return true;
-      });
+      const accepted = await db
+        .transaction()
+        .execute(async (trx) => {
+          // Single use: only the request that clears this token's hash accepts.
+          const result = await trx
+            .updateTable('client_users')
+            .set({
+              ...(name ? { name } : {}),
+              status: 'active',
+              invite_token_hash: null,
+              invite_expires_at: null,
+              updated_at: now(),
+            })
+            .where('id', '=', invited.id)
+            .where('invite_token_hash', '=', tokenHash)
+            .where('status', '=', invited.status)
+            .executeTakeFirst();
+          if (Number(result.numUpdatedRows) !== 1) return false;
+          // Also the client's own password when this is its account login.
+          await setUserPassword(trx, invited, passwordHash, now());
+          await recordActivity(
+            trx,
+            {
+              clientId: invited.client_id,
+              userId: invited.id,
+              action: isReset ? 'password_change' : 'invite_accepted',
+              detail: isReset ? { email: invited.email, via: 'reset_link' } : { email: invited.email },
+            },
+            now(),
+          );
+          return true;
+        })
+        .catch((error: unknown) => {
+          // Two people accepting one address for two teams at once: the index on the address decides.
+          if (isUniqueViolation(error)) throw conflict(TEAM_MESSAGES.addressHasAccount);
+          throw error;
+        });
       if (!accepted) throw badRequest(TEAM_MESSAGES.invitationInvalid);
       const client = await findClient(db, invited.client_id);
       // Accepted, but an account the agency switched off signs nobody in.
