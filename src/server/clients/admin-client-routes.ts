@@ -284,8 +284,10 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
       const temporaryPassword = generateTemporaryPassword();
       const passwordHash = await hashPassword(temporaryPassword);
       await db.transaction().execute(async (trx) => {
-        await updateClient(trx, id, { password_hash: passwordHash, updated_at: now() });
+        // Made first, so that updateClient copies the password to it: of two requests at once, the
+        // second finds the first's row and its password still ends on both.
         if (restore) await insertAccountLogin(trx, client, passwordHash, now());
+        await updateClient(trx, id, { password_hash: passwordHash, updated_at: now() });
         // Re-invited and not accepted yet: these credentials are its sign-in; the link dies.
         if (login?.status === 'invited')
           await updateUser(trx, id, login.id, {

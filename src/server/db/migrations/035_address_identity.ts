@@ -6,7 +6,8 @@
  * - `client_users_identity_email`: unique over the users who hold an identity (any status but
  *   'invited'); several clients may have invited one address, and accepting is checked
  *   (clients/address-identity.ts) and decided by this index.
- * - `client_users_client_email`: one row per address within a client.
+ * - `client_users_email_client`: one row per address within a client; address first, so every
+ *   look-up by address (sign-in, the identity checks) is an index seek, whatever its status.
  * SQLite cannot drop a column's UNIQUE constraint, so there the table is rebuilt from its own
  * stored definition minus that one constraint (nothing references client_users, so dropping the
  * old table cascades nowhere); PostgreSQL drops the constraint by name.
@@ -25,10 +26,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
   );
   await db.schema
-    .createIndex('client_users_client_email')
+    .createIndex('client_users_email_client')
     .unique()
     .on('client_users')
-    .columns(['client_id', 'email'])
+    .columns(['email', 'client_id'])
     .execute();
 }
 
@@ -51,7 +52,7 @@ async function rebuildSqliteWithoutEmailUnique(db: Kysely<unknown>): Promise<voi
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropIndex('client_users_client_email').execute();
+  await db.schema.dropIndex('client_users_email_client').execute();
   await db.schema.dropIndex('client_users_identity_email').execute();
   // Only possible while no address is held by two rows (several invitations of one address).
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
