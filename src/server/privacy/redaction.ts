@@ -847,6 +847,7 @@ function groupTokens(scan: Scan, run: NumberRun): { first: number[]; last: numbe
  * the run ("order number …"), as detectCards does.
  */
 function detectCardsInside(scan: Scan): void {
+  if (!scan.runs.some((run) => run.digits.length >= 13)) return;
   const cards = scan.spans.filter((s) => s.key === 'card');
   let p = 0;
   for (const run of scan.runs) {
@@ -1823,6 +1824,8 @@ function detectAddresses(scan: Scan): void {
 
 const UUID_IN_TEXT_RE = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 
+const NO_KEEPS: [number, number][] = [];
+
 /** The findings in one text that stay once overlaps are settled, in order, never overlapping. */
 function findSpans(
   text: string,
@@ -1838,10 +1841,12 @@ function findSpans(
     runByFirst: new Map(runs.map((r) => [r.first, r])),
     runByLast: new Map(runs.map((r) => [r.last, r])),
     options,
-    spans: [...extra],
+    spans: extra.length > 0 ? [...extra] : [],
     hasCapitals: /\p{Lu}/u.test(text),
   };
-  const keeps = runs.flatMap((r) => r.keeps ?? []);
+  let keeps: [number, number][] = NO_KEEPS;
+  for (const run of runs)
+    if (run.keeps) keeps = keeps === NO_KEEPS ? [...run.keeps] : [...keeps, ...run.keeps];
   if (options.cards) {
     detectCards(scan);
     detectCardsInside(scan);
