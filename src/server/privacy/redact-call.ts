@@ -15,6 +15,7 @@ import {
   type RedactionFound,
   type RedactionMemo,
   type RedactionOptions,
+  crossTurnFixes,
   emptyFound,
   redactText,
   redactTextOnce,
@@ -72,6 +73,19 @@ export function redactCallTexts<T extends Storable>(
       text: redactString(entry.text, options, found, memo) ?? '',
     }),
   );
+  // A card read across two lines of the caller's ("number 4000 0566" / "5566 5556 done").
+  if (call.transcript && transcript) {
+    const fixes = crossTurnFixes(
+      call.transcript.map((entry) => entry.text ?? ''),
+      call.transcript.map((entry) => entry.role ?? null),
+      options,
+      memo,
+    );
+    for (const [k, fix] of fixes) {
+      transcript[k] = { ...transcript[k]!, text: fix.text };
+      addFound(found, fix.delta);
+    }
+  }
   const insights = call.insights && {
     ...call.insights,
     summary: redactString(call.insights.summary, options, found, memo),

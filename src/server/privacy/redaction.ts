@@ -75,6 +75,10 @@ interface Span {
   key: FoundKey;
   label: string;
   luhn?: boolean;
+  /** A card's digits as read (for the checks a card found across two lines must pass). */
+  digits?: string;
+  /** A piece of a finding cut by a line boundary: labelled, but counted with its first piece. */
+  uncounted?: boolean;
 }
 
 /** When two findings overlap, the higher one wins (a card beats the phone its digits could be). */
@@ -233,6 +237,12 @@ interface NumberRun {
   plus: boolean;
   /** Digits were taken back inside it: its groups no longer map one to one onto its tokens. */
   corrected: boolean;
+  /**
+   * Character ranges inside it that are not the caller's digits but the transcript's own: the
+   * line break and speaker label between two lines of the same speaker ("User: number 4000 0566
+   * \nUser: 5566 5556"). A finding over the run keeps them, labelling the digits on each side.
+   */
+  keeps?: [number, number][];
 }
 
 function matchPhrase(tokens: Token[], i: number, phrases: string[][]): number {
@@ -330,9 +340,44 @@ function isSpokenDigitAt(tokens: Token[], i: number): boolean {
   return t !== undefined && t.kind === 'word' && UNITS[t.lower] !== undefined;
 }
 
+/** Words a transcript writes as a speaker's label anywhere in a line ("… done. user: 5566"). */
+const ROLE_WORDS = new Set([
+  'user',
+  'assistant',
+  'agent',
+  'caller',
+  'customer',
+  'ai',
+  'bot',
+  'human',
+  'speaker',
+  'operator',
+]);
+
+/** A speaker's label at token k: a line's or the text's start, after punctuation, or a role's name. */
+function isTurnLabel(text: string, tokens: Token[], k: number): boolean {
+  const t = tokens[k];
+  if (t?.kind !== 'word' || tokens[k + 1]?.text !== ':') return false;
+  if (k === 0 || tokens[k - 1]!.kind === 'punct' || ROLE_WORDS.has(t.lower)) return true;
+  return text.slice(tokens[k - 1]!.end, t.start).includes('\n');
+}
+
 /** Every number run of the text, in order, each starting at a digit and ending at one. */
-function findRuns(tokens: Token[]): NumberRun[] {
+function findRuns(tokens: Token[], text: string): NumberRun[] {
   const runs: NumberRun[] = [];
+  // Who speaks at each token, worked out once and only when a run meets a speaker's label.
+  let speakers: (string | null)[] | null = null;
+  const speakerAt = (k: number): string | null => {
+    if (!speakers) {
+      speakers = new Array<string | null>(tokens.length);
+      let current: string | null = null;
+      for (let m = 0; m < tokens.length; m++) {
+        if (isTurnLabel(text, tokens, m)) current = tokens[m]!.lower;
+        speakers[m] = current;
+      }
+    }
+    return speakers[k] ?? null;
+  };
   let i = 0;
   while (i < tokens.length) {
     const item = readDigitItem(tokens, i);
@@ -351,6 +396,8 @@ function findRuns(tokens: Token[]): NumberRun[] {
     // one" keeps all sixteen): until then the groups as they were are kept here
     let beforeTakeBack: string[] | null = null;
     let corrected = false;
+    const keeps: [number, number][] = [];
+    let keepFrom: number | null = null;
     // the year of a written date ("04/27") stands alone
     const dateTail = tokens[first]!.kind === 'num' && tokens[first - 1]?.text === '/';
     for (;;) {
@@ -365,6 +412,19 @@ function findRuns(tokens: Token[]): NumberRun[] {
       if (t.kind === 'word' && (FILLERS.has(t.lower) || SPOKEN_SEPARATORS.has(t.lower))) {
         groupOpen = false;
         j++;
+        continue;
+      }
+      // The same speaker's next line ("User: number 4000 0566" / "User: 5566 5556"): one number
+      // said in two breaths, which the transcriber cut into two lines.
+      if (
+        t.kind === 'word' &&
+        tokens[j + 1]?.text === ':' &&
+        isTurnLabel(text, tokens, j) &&
+        speakerAt(first) === t.lower
+      ) {
+        keepFrom ??= tokens[last]!.end;
+        groupOpen = false;
+        j += 2;
         continue;
       }
       const restart = t.kind === 'word' ? matchPhrase(tokens, j, RESTART_PHRASES) : 0;
@@ -404,6 +464,10 @@ function findRuns(tokens: Token[]): NumberRun[] {
         beforeTakeBack = null;
         corrected = true;
       }
+      if (keepFrom !== null) {
+        keeps.push([keepFrom, t.start]);
+        keepFrom = null;
+      }
       if (groupOpen && next.spoken && groups.length > 0) groups[groups.length - 1] += next.digits;
       else groups.push(next.digits);
       groupOpen = next.spoken;
@@ -417,7 +481,15 @@ function findRuns(tokens: Token[]): NumberRun[] {
     const before = tokens[first - 1];
     const plus = before?.text === '+' || before?.lower === 'plus';
     if (digits.length > 0)
-      runs.push({ first, last, digits, groups: groups.filter((g) => g.length > 0), plus, corrected });
+      runs.push({
+        first,
+        last,
+        digits,
+        groups: groups.filter((g) => g.length > 0),
+        plus,
+        corrected,
+        ...(keeps.length > 0 ? { keeps } : {}),
+      });
     i = Math.max(lastValid, first + 1);
   }
   return runs;
@@ -514,8 +586,10 @@ const PHONE_CONTEXT = new Set([
   'contact',
 ]);
 
+type NumberContext = 'card' | 'other' | 'phone' | null;
+
 /** Which context word comes first walking back from a run (the nearest one decides). */
-function nearestContext(tokens: Token[], run: NumberRun, window: number): 'card' | 'other' | 'phone' | null {
+function nearestContext(tokens: Token[], run: { first: number }, window: number): NumberContext {
   // "number" alone says phone only when no word before it says what number ("order number")
   let numberSaid = false;
   for (const w of wordsBefore(tokens, run.first, window)) {
@@ -525,6 +599,25 @@ function nearestContext(tokens: Token[], run: NumberRun, window: number): 'card'
     if (w === 'number' || w === 'no') numberSaid = true;
   }
   return numberSaid ? 'phone' : null;
+}
+
+/**
+ * Whether the word just before token `index` says the number there is something else ("order",
+ * "zip"). A word said before another number names that one ("zip 10001 4000 0566 …"), and a
+ * speaker's label starts another line: the walk back stops at either.
+ */
+function namesAnotherKindOfNumber(tokens: Token[], index: number): boolean {
+  let words = 0;
+  for (let k = index - 1; k >= 0 && words < 8; k--) {
+    const t = tokens[k]!;
+    if (t.kind === 'num') return false;
+    if (t.kind !== 'word') continue;
+    if (tokens[k + 1]?.text === ':' && ROLE_WORDS.has(t.lower)) return false;
+    if (OTHER_NUMBER_CONTEXT.has(t.lower)) return true;
+    if (CARD_CONTEXT.has(t.lower) || PHONE_CONTEXT.has(t.lower)) return false;
+    words++;
+  }
+  return false;
 }
 
 function hasContext(tokens: Token[], index: number, window: number, words: Set<string>): boolean {
@@ -542,6 +635,31 @@ export function luhnValid(digits: string): boolean {
     sum += d;
   }
   return digits.length > 0 && sum % 10 === 0;
+}
+
+/**
+ * Whether digits have a card scheme's prefix and one of its lengths (Visa, Mastercard, Amex,
+ * Discover, JCB, Diners, UnionPay, Mir). Maestro's wide 5/6 ranges are left out: a tracking
+ * number's middle would too often pass. Used where no word says "card" and nothing else would
+ * find the number, so it is asked together with the Luhn check (isCardShaped).
+ */
+function hasCardPrefix(d: string): boolean {
+  const n = d.length;
+  const p2 = Number(d.slice(0, 2));
+  const p3 = Number(d.slice(0, 3));
+  const p4 = Number(d.slice(0, 4));
+  if (d[0] === '4') return n === 13 || n === 16 || n === 19;
+  if ((p2 >= 51 && p2 <= 55) || (p4 >= 2221 && p4 <= 2720)) return n === 16;
+  if (p2 === 34 || p2 === 37) return n === 15;
+  if (p4 === 6011 || (p3 >= 644 && p3 <= 649) || p2 === 65 || p2 === 62) return n >= 16 && n <= 19;
+  if ((p4 >= 3528 && p4 <= 3589) || (p4 >= 2200 && p4 <= 2204)) return n >= 16 && n <= 19;
+  if ((p3 >= 300 && p3 <= 305) || p2 === 36 || p2 === 38 || p2 === 39) return n >= 14 && n <= 19;
+  return false;
+}
+
+/** 13 to 19 digits with a card scheme's prefix and length, passing the Luhn check. */
+export function isCardShaped(digits: string): boolean {
+  return digits.length >= 13 && digits.length <= 19 && hasCardPrefix(digits) && luhnValid(digits);
 }
 
 /** Lists of years ("2019, 2020, 2021, 2022") make 16 digits too; no card reads as years. */
@@ -654,8 +772,13 @@ function detectCards(scan: Scan): void {
       if (allYears(run.groups)) continue;
       // A card said straight through with its expiry ("... 4242, oh four twenty-seven") splits off.
       if (!(n > 16 && !run.corrected && splitCardTail(scan, run)))
-        scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: luhnValid(run.digits) });
+        scan.spans.push({
+          ...runSpan(scan, run, 'card', '[CARD]'),
+          luhn: luhnValid(run.digits),
+          digits: run.digits,
+        });
     } else if (n > 19) {
+      if (allYears(run.groups)) continue; // "1995 1996 1997 1998 1999": no card and code either
       // digits taken back and re-said: someone reading out a card, whatever the count
       if (run.corrected) scan.spans.push({ ...runSpan(scan, run, 'card', '[CARD]'), luhn: false });
       else if (!splitCardTail(scan, run) && !splitRepeatedCards(scan, run) && context === 'card')
@@ -674,6 +797,7 @@ function detectCards(scan: Scan): void {
       scan.spans.push({
         ...spanOfTokens(scan, run.first, next.last, 'card', '[CARD]'),
         luhn: luhnValid(digits),
+        digits,
       });
       lastCardEnd = next.last;
       r++;
@@ -686,6 +810,118 @@ function detectCards(scan: Scan): void {
   }
 }
 
+/**
+ * Each token index where each of a run's groups starts and ends, read once; null when the groups
+ * do not map onto whole tokens (digits taken back, a "for" read as four).
+ */
+function groupTokens(scan: Scan, run: NumberRun): { first: number[]; last: number[] } | null {
+  const first: number[] = [];
+  const last: number[] = [];
+  let g = 0;
+  let inGroup = 0;
+  for (let j = run.first; j <= run.last; ) {
+    const item = readDigitItem(scan.tokens, j);
+    if (!item) {
+      j++;
+      continue;
+    }
+    const group = run.groups[g];
+    if (group === undefined) return null;
+    if (inGroup === 0) first[g] = j;
+    inGroup += item.digits.length;
+    j += item.used;
+    if (inGroup === group.length) {
+      last[g] = j - 1;
+      g++;
+      inGroup = 0;
+    } else if (inGroup > group.length) return null;
+  }
+  return g === run.groups.length ? { first, last } : null;
+}
+
+/**
+ * A card inside a longer run that detectCards left whole: said straight after another number
+ * ("zip 10001 4000 0566 5566 5556"), glued to an identifier ("V08 4000056655665556"), or followed
+ * by one. Any groups in a row making 13-19 digits with a card's prefix, length and Luhn check are
+ * a card, whatever precedes them; only a window that starts the run still obeys the word naming
+ * the run ("order number …"), as detectCards does.
+ */
+function detectCardsInside(scan: Scan): void {
+  if (!scan.runs.some((run) => run.digits.length >= 13)) return;
+  const cards = scan.spans.filter((s) => s.key === 'card');
+  let p = 0;
+  for (const run of scan.runs) {
+    if (run.digits.length < 13 || run.corrected) continue;
+    const start = scan.tokens[run.first]!.start;
+    const end = scan.tokens[run.last]!.end;
+    while (p < cards.length && cards[p]!.end <= start) p++;
+    if (p < cards.length && cards[p]!.start < end) continue;
+    const { groups } = run;
+    let bounds: ReturnType<typeof groupTokens> | undefined;
+    for (let i = 0; i < groups.length; ) {
+      let best = -1;
+      let bestDigits = '';
+      let acc = '';
+      for (let k = i; k < groups.length && acc.length + groups[k]!.length <= 19; k++) {
+        acc += groups[k]!;
+        if (isCardShaped(acc)) {
+          best = k;
+          bestDigits = acc;
+        }
+      }
+      if (best < 0 || (i === 0 && (run.plus || nearestContext(scan.tokens, run, 8) === 'other'))) {
+        i++;
+        continue;
+      }
+      bounds ??= groupTokens(scan, run);
+      if (!bounds) break;
+      scan.spans.push({
+        ...spanOfTokens(scan, bounds.first[i]!, bounds.last[best]!, 'card', '[CARD]'),
+        luhn: true,
+        digits: bestDigits,
+      });
+      i = best + 1;
+    }
+  }
+}
+
+// Written groups joined by a separator the runs do not read ("3530/1113/3330/0000",
+// "5105_1051_0510_5100", "3782|822463|10005"): a slash between numbers is otherwise a date's.
+// Bounded repeats without nesting, so linear. Such separators also join file names, batch ids
+// and timestamps ("20241127_000123_4567"), so the digits must be card-shaped unless the caller
+// said "card".
+const SEPARATED_DIGITS_RE = /(?<!\d)\d{1,19}(?:[ \t]?[/_\\|][ \t]?\d{1,19}){2,18}/g;
+const SEPARATOR_CHARS_RE = /[/_\\|]/;
+
+function detectSeparatedCards(scan: Scan): void {
+  if (!SEPARATOR_CHARS_RE.test(scan.text)) return;
+  for (const m of scan.text.matchAll(SEPARATED_DIGITS_RE)) {
+    const groups = m[0].split(/\D+/);
+    const digits = groups.join('');
+    if (digits.length < 13 || digits.length > 19 || allYears(groups)) continue;
+    const start = m.index ?? 0;
+    // the first token of the match, for the words said before it
+    let lo = 0;
+    let hi = scan.tokens.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (scan.tokens[mid]!.start < start) lo = mid + 1;
+      else hi = mid;
+    }
+    if (namesAnotherKindOfNumber(scan.tokens, lo)) continue;
+    if (!isCardShaped(digits) && nearestContext(scan.tokens, { first: lo }, 8) !== 'card') continue;
+    scan.spans.push({
+      start,
+      end: start + m[0].length,
+      key: 'card',
+      label: '[CARD]',
+      luhn: luhnValid(digits),
+      digits,
+    });
+  }
+}
+
+const IDENTIFIER_JOINERS = new Set(['_', '/', '\\', '|', '#', '@', '=', '+', '*', ':']);
 const CARD_CONTINUATION = new Set(['and', 'then', 'the', 'rest', 'is', 'last', 'next', 'bit', 'part']);
 
 /** Whether only joining words lie between a card's last token and this run. */
@@ -694,6 +930,8 @@ function continuesCard(tokens: Token[], cardLast: number, runFirst: number): boo
   let words = 0;
   for (let k = cardLast + 1; k < runFirst; k++) {
     const t = tokens[k]!;
+    // "20241127_000123": a mark that joins an identifier's parts is no pause between two halves
+    if (t.kind === 'punct' && IDENTIFIER_JOINERS.has(t.text)) return false;
     if (t.kind === 'punct' || FILLERS.has(t.lower)) continue;
     if (!CARD_CONTINUATION.has(t.lower) || ++words > 3) return false;
   }
@@ -1586,12 +1824,16 @@ function detectAddresses(scan: Scan): void {
 
 const UUID_IN_TEXT_RE = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 
-/** Redacts one text with the client's chosen categories. */
-export function redactText(text: string, options: RedactionOptions): RedactionResult {
-  const found = emptyFound();
-  if (!text) return { text, found };
+const NO_KEEPS: [number, number][] = [];
+
+/** The findings in one text that stay once overlaps are settled, in order, never overlapping. */
+function findSpans(
+  text: string,
+  options: RedactionOptions,
+  extra: Span[] = [],
+): { spans: Span[]; keeps: [number, number][] } {
   const tokens = tokenize(text);
-  const runs = findRuns(tokens);
+  const runs = findRuns(tokens, text);
   const scan: Scan = {
     text,
     tokens,
@@ -1599,11 +1841,16 @@ export function redactText(text: string, options: RedactionOptions): RedactionRe
     runByFirst: new Map(runs.map((r) => [r.first, r])),
     runByLast: new Map(runs.map((r) => [r.last, r])),
     options,
-    spans: [],
+    spans: extra.length > 0 ? [...extra] : [],
     hasCapitals: /\p{Lu}/u.test(text),
   };
+  let keeps: [number, number][] = NO_KEEPS;
+  for (const run of runs)
+    if (run.keeps) keeps = keeps === NO_KEEPS ? [...run.keeps] : [...keeps, ...run.keeps];
   if (options.cards) {
     detectCards(scan);
+    detectCardsInside(scan);
+    detectSeparatedCards(scan);
     detectExpiryAndCode(scan);
   }
   if (options.nationalIds) detectNationalIds(scan);
@@ -1611,12 +1858,11 @@ export function redactText(text: string, options: RedactionOptions): RedactionRe
   if (options.phones) detectPhones(scan);
   if (options.dates) detectBirthDates(scan);
   if (options.addresses) detectAddresses(scan);
-  if (scan.spans.length === 0) return { text, found };
+  if (scan.spans.length === 0) return { spans: [], keeps };
   // An id written in the text (a UUID, whatever its digits) is never a caller's number.
   const ids = [...text.matchAll(UUID_IN_TEXT_RE)].map((m) => [m.index ?? 0, (m.index ?? 0) + m[0].length]);
   if (ids.length > 0)
     scan.spans = scan.spans.filter((sp) => !ids.some(([a, b]) => sp.start < b! && sp.end > a!));
-  if (scan.spans.length === 0) return { text, found };
 
   // Of overlapping findings the strongest stays (then the longer): one sweep from the left, each
   // finding compared with the last one kept (kept ones never overlap, so that is the only one).
@@ -1628,16 +1874,41 @@ export function redactText(text: string, options: RedactionOptions): RedactionRe
     if (!last || s.start >= last.end) kept.push(s);
     else if (stronger(s, last) > 0) kept[kept.length - 1] = s;
   }
+  return { spans: kept, keeps };
+}
+
+/**
+ * The text with each finding replaced by its label, counted into `found`. A speaker's label
+ * inside a finding (a number carried on into the same speaker's next line) stays, with the digits
+ * on each side of it labelled.
+ */
+function writeSpans(text: string, spans: Span[], keeps: [number, number][], found: RedactionFound): string {
   let out = '';
   let at = 0;
-  for (const s of kept) {
-    out += text.slice(at, s.start) + s.label;
+  let k = 0;
+  for (const s of spans) {
+    out += text.slice(at, s.start);
+    while (k < keeps.length && keeps[k]![0] < s.start) k++;
+    while (k < keeps.length && keeps[k]![1] <= s.end) {
+      out += s.label + text.slice(keeps[k]![0], keeps[k]![1]);
+      k++;
+    }
+    out += s.label;
     at = s.end;
+    if (s.uncounted) continue;
     found[s.key]++;
     if (s.key === 'card' && s.luhn) found.cardLuhnValid++;
   }
-  out += text.slice(at);
-  return { text: out, found };
+  return out + text.slice(at);
+}
+
+/** Redacts one text with the client's chosen categories. */
+export function redactText(text: string, options: RedactionOptions): RedactionResult {
+  const found = emptyFound();
+  if (!text) return { text, found };
+  const { spans, keeps } = findSpans(text, options);
+  if (spans.length === 0) return { text, found };
+  return { text: writeSpans(text, spans, keeps, found), found };
 }
 
 const EPOCH_MS_RE = /^1\d{12}$/;
@@ -1667,9 +1938,216 @@ export function redactTextOnce(
   return result;
 }
 
+// ---------------------------------------------------------------------------------------------
+// A number carried across two lines of the same speaker
+
+const CARDS_ONLY: RedactionOptions = {
+  cards: true,
+  nationalIds: false,
+  emails: false,
+  phones: false,
+  dates: false,
+  addresses: false,
+  nationalIdCountries: [],
+};
+
+/** Whether a line ends with a digit, written or said (only then can a number go on in the next). */
+function endsWithNumber(text: string): boolean {
+  const tokens = tokenize(text.slice(-64));
+  for (let k = tokens.length - 1; k >= 0; k--) {
+    const t = tokens[k]!;
+    if (t.kind === 'punct' || FILLERS.has(t.lower)) continue;
+    if (t.kind === 'num') return /^\d+$/.test(t.text);
+    return UNITS[t.lower] !== undefined || TEENS[t.lower] !== undefined || TENS[t.lower] !== undefined;
+  }
+  return false;
+}
+
+function startsWithNumber(text: string): boolean {
+  const tokens = tokenize(text.slice(0, 64));
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.kind === 'punct' || FILLERS.has(t.lower)) continue;
+    return readDigitItem(tokens, k) !== null;
+  }
+  return false;
+}
+
+/** A line redacted again with a card carried over from or into a neighbour, and what that changed. */
+export interface TurnFix {
+  text: string;
+  /** Found in the fixed line minus found in the line redacted alone. */
+  delta: RedactionFound;
+}
+
+/**
+ * Cards a caller read across two or more lines in a row ("number 4000 0566" / "5566 5556 done"):
+ * each line is redacted alone elsewhere; this joins the lines of a speaker that end and start with
+ * digits, looks for cards in the joined text, and answers the lines a card crosses, redacted with
+ * their piece of it (the card counted once). A card across lines must pass the Luhn check and have
+ * a scheme's prefix: two numbers said in two breaths are not one card by chance. Lines without a
+ * speaker never join.
+ */
+export function crossTurnFixes(
+  texts: readonly string[],
+  speakers: readonly (string | null)[],
+  options: RedactionOptions,
+  memo?: RedactionMemo,
+): Map<number, TurnFix> {
+  const fixes = new Map<number, TurnFix>();
+  if (!options.cards || texts.length < 2) return fixes;
+  const joins = (k: number) =>
+    speakers[k] != null &&
+    speakers[k] === speakers[k + 1] &&
+    endsWithNumber(texts[k]!) &&
+    startsWithNumber(texts[k + 1]!);
+  for (let a = 0; a < texts.length - 1; ) {
+    let b = a;
+    while (b + 1 < texts.length && joins(b)) b++;
+    if (b > a) fixBlock(texts, a, b, options, memo, fixes);
+    a = b + 1;
+  }
+  return fixes;
+}
+
+function fixBlock(
+  texts: readonly string[],
+  a: number,
+  b: number,
+  options: RedactionOptions,
+  memo: RedactionMemo | undefined,
+  fixes: Map<number, TurnFix>,
+): void {
+  const offsets: number[] = [];
+  let joined = '';
+  for (let k = a; k <= b; k++) {
+    if (k > a) joined += '\n';
+    offsets.push(joined.length);
+    joined += texts[k]!;
+  }
+  const lineAt = (pos: number) => {
+    let k = offsets.length - 1;
+    while (k > 0 && offsets[k]! > pos) k--;
+    return k;
+  };
+  const pieces = new Map<number, Span[]>();
+  for (const span of findSpans(joined, CARDS_ONLY).spans) {
+    if (span.key !== 'card' || !span.digits || !isCardShaped(span.digits)) continue;
+    const x = lineAt(span.start);
+    const y = lineAt(span.end - 1);
+    if (x === y) continue;
+    for (let k = x; k <= y; k++) {
+      const text = texts[a + k]!;
+      let start = Math.max(span.start - offsets[k]!, 0);
+      let end = Math.min(span.end - offsets[k]!, text.length);
+      while (start < end && /\s/.test(text[start]!)) start++;
+      while (end > start && /\s/.test(text[end - 1]!)) end--;
+      if (end <= start) continue;
+      const piece: Span = { start, end, key: 'card', label: '[CARD]', luhn: true, uncounted: k !== x };
+      pieces.set(a + k, [...(pieces.get(a + k) ?? []), piece]);
+    }
+  }
+  for (const [k, more] of pieces) {
+    const text = texts[k]!;
+    const alone = redactTextOnce(text, options, memo).found;
+    const { spans, keeps } = findSpans(text, options, more);
+    const found = emptyFound();
+    const fixed = writeSpans(text, spans, keeps, found);
+    for (const key of Object.keys(found) as (keyof RedactionFound)[]) found[key] -= alone[key];
+    fixes.set(k, { text: fixed, delta: found });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON values
+
+/** A value that is only labels already (a payload redacted before): nothing left to find. */
+const ONLY_LABELS_RE = /^(?:\s*\[[A-Z_]+\]\s*)+$/;
+
+const CARD_KEY_REST = new Set(['number', 'num', 'no', 'nr', 'credit', 'debit', 'full', 'payment', 'digits']);
+const CODE_KEY_WORDS = new Set(['cvv', 'cvc', 'cvv2', 'cvc2', 'csc', 'cvn']);
+const EXPIRY_KEY_WORDS = new Set(['exp', 'expiry', 'expiration', 'expires']);
+const SECRET_KEY_HINT_RE = /card|pan|iban|cv|csc|ssn|social|insurance|nino|national|sin|security|cc/i;
+const secretKeyCache = new Map<string, Secret | null>();
+
+interface Secret {
+  key: FoundKey;
+  label: string;
+}
+
+/**
+ * What a JSON key names, when it names a secret: a card (`card`, `cardNumber`, `pan`, `iban`),
+ * its code (`cvv`, `securityCode`) or expiry (`cardExpiry`), a national ID (`ssn`, `nino`,
+ * `nationalId`, `sin`). Its value is then redacted whatever it looks like ("739" is no card by its
+ * digits): the key says what it is. Words are read from camelCase, snake_case and kebab-case.
+ */
+function secretOfKey(key: string): Secret | null {
+  if (!SECRET_KEY_HINT_RE.test(key)) return null;
+  const cached = secretKeyCache.get(key);
+  if (cached !== undefined) return cached;
+  const words = key
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z\d]+/)
+    .filter(Boolean);
+  const has = (w: string) => words.includes(w);
+  let secret: Secret | null = null;
+  const cardWord = has('card') || has('cc') || has('creditcard') || has('debitcard');
+  if (words.some((w) => CODE_KEY_WORDS.has(w)) || (has('security') && has('code')))
+    secret = { key: 'cvc', label: '[CVC]' };
+  else if (cardWord && words.some((w) => EXPIRY_KEY_WORDS.has(w)))
+    secret = { key: 'expiry', label: '[EXPIRY]' };
+  else if (
+    has('pan') ||
+    has('iban') ||
+    has('cardnumber') ||
+    has('ccnumber') ||
+    (cardWord &&
+      words.every((w) => w === 'card' || w === 'cc' || CARD_KEY_REST.has(w)) &&
+      (has('card') || words.length > 1))
+  )
+    secret = { key: 'card', label: '[CARD]' };
+  else if (has('ssn') || (has('social') && has('security'))) secret = { key: 'ssn', label: '[SSN]' };
+  else if (has('nino') || (has('national') && has('insurance'))) secret = { key: 'ni', label: '[NI]' };
+  else if (has('sin') || (has('national') && has('id')) || (has('social') && has('insurance')))
+    secret = { key: 'nationalId', label: '[NATIONAL_ID]' };
+  if (secretKeyCache.size > 10_000) secretKeyCache.clear(); // keys come from payloads: bounded
+  secretKeyCache.set(key, secret);
+  return secret;
+}
+
+function secretOn(secret: Secret | null, options: RedactionOptions): Secret | null {
+  if (!secret) return null;
+  const category =
+    secret.key === 'card' || secret.key === 'cvc' || secret.key === 'expiry' ? 'cards' : 'nationalIds';
+  return options[category] ? secret : null;
+}
+
+/**
+ * Whether a JSON number is a card sent as a number (`"pan": 5555555555554444`). Past 2^53 the
+ * digits sent are already lost to the parser's rounding, so there the scheme's prefix and length
+ * decide alone.
+ */
+function isCardNumberValue(n: number): boolean {
+  if (!Number.isInteger(n) || n < 1e12 || n >= 1e19) return false;
+  if (Number.isSafeInteger(n)) return isCardShaped(String(n));
+  return hasCardPrefix(BigInt(n).toString());
+}
+
+/** Fields a transcript's line keeps its words and its speaker in, across the providers' payloads. */
+const TURN_TEXT_FIELDS = ['text', 'message', 'content'];
+const TURN_SPEAKER_FIELDS = ['role', 'user', 'speaker_label', 'speaker'];
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
 /**
  * Redacts every string inside a JSON value (stored provider payloads, variables, analysis),
- * keeping keys and the shape; numbers, booleans and null pass unchanged. `found` is added into.
+ * keeping keys and the shape. Besides the texts: a number that is a card (by its scheme and the
+ * Luhn check) becomes `"[CARD]"`; a value under a key naming a secret (secretOfKey) becomes that
+ * secret's label, whatever its type; an array of transcript lines (`{role, text}`,
+ * `{role, message}`, `{user, text}`) has the cards carried across a speaker's lines found
+ * (crossTurnFixes). Booleans and null pass unchanged. `found` is added into.
  */
 export function redactValue(
   value: unknown,
@@ -1677,22 +2155,71 @@ export function redactValue(
   found: RedactionFound = emptyFound(),
   memo?: RedactionMemo,
 ): { value: unknown; found: RedactionFound } {
-  const walk = (v: unknown): unknown => {
+  const add = (more: RedactionFound) => {
+    for (const key of Object.keys(found) as (keyof RedactionFound)[]) found[key] += more[key];
+  };
+  const walk = (v: unknown, secret: Secret | null): unknown => {
     if (typeof v === 'string') {
+      if (secret && v.trim() !== '' && !ONLY_LABELS_RE.test(v)) {
+        found[secret.key]++;
+        return secret.label;
+      }
       // A provider's epoch-milliseconds timestamp written as a string ("1764239999000", 2001 to
       // 2033) is 13 digits too; no card number is sent as a payload field on its own like that.
       if (EPOCH_MS_RE.test(v) || UUID_RE.test(v)) return v;
       const r = redactTextOnce(v, options, memo);
-      for (const key of Object.keys(found) as (keyof RedactionFound)[]) found[key] += r.found[key];
+      add(r.found);
       return r.text;
     }
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object') {
+    if (typeof v === 'number') {
+      if (secret) {
+        found[secret.key]++;
+        return secret.label;
+      }
+      if (options.cards && isCardNumberValue(v)) {
+        found.card++;
+        found.cardLuhnValid++;
+        return '[CARD]';
+      }
+      return v;
+    }
+    if (Array.isArray(v)) {
+      const out = v.map((item) => walk(item, secret));
+      if (!secret) carryAcrossTurns(v, out);
+      return out;
+    }
+    if (isRecord(v)) {
       const out: Record<string, unknown> = {};
-      for (const [k, inner] of Object.entries(v)) out[k] = walk(inner);
+      for (const [k, inner] of Object.entries(v))
+        out[k] = walk(inner, secretOn(secretOfKey(k), options) ?? secret);
       return out;
     }
     return v;
   };
-  return { value: walk(value), found };
+  const carryAcrossTurns = (lines: unknown[], out: unknown[]) => {
+    if (!options.cards || lines.length < 2) return;
+    const texts: string[] = [];
+    const speakers: (string | null)[] = [];
+    const fields: (string | undefined)[] = [];
+    for (const line of lines) {
+      const field = isRecord(line) ? TURN_TEXT_FIELDS.find((f) => typeof line[f] === 'string') : undefined;
+      const speaker =
+        field && isRecord(line)
+          ? TURN_SPEAKER_FIELDS.map((f) => line[f]).find(
+              (s) => typeof s === 'string' || typeof s === 'number',
+            )
+          : undefined;
+      fields.push(field);
+      texts.push(field && isRecord(line) ? (line[field] as string) : '');
+      speakers.push(speaker === undefined ? null : String(speaker));
+    }
+    for (const [k, fix] of crossTurnFixes(texts, speakers, options, memo)) {
+      const line = out[k];
+      const field = fields[k];
+      if (!isRecord(line) || !field || secretOfKey(field)) continue;
+      line[field] = fix.text;
+      add(fix.delta);
+    }
+  };
+  return { value: walk(value, null), found };
 }
