@@ -301,7 +301,10 @@ describe(`text numbers: verification, kinds, permission, daily cap (${TEST_DB})`
       .where('client_id', '=', client.id)
       .execute();
     expect(alerts).toHaveLength(1);
-    expect(JSON.parse(alerts[0].payload_json).to).toBe(ADMIN_EMAIL);
+    expect(JSON.parse(alerts[0].payload_json)).toMatchObject({
+      to: ADMIN_EMAIL,
+      subject: `${client.company_name || client.email} reached its ${TEXTS_PER_DAY} texts for today`,
+    });
 
     // A code is a text too: none left today.
     await choose(manager.cookie, { smsNumber: '+12125550156' });

@@ -17,6 +17,7 @@ import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { SMS_NUMBER_MESSAGES } from '../../contract/notification-choices';
+import { findClient } from '../clients/clients-repository';
 import type { AppDeps } from '../context';
 import { sha256Hex } from '../crypto/secrets';
 import type { Database } from '../db/schema';
@@ -195,11 +196,13 @@ async function alertAgency(deps: BudgetDeps, clientId: string, now: number): Pro
   const admin = deps.config.mail.adminEmail;
   if (!admin) return;
   const cap = deps.config.textsPerClientPerDay;
+  const client = await findClient(deps.db, clientId);
+  const name = client?.company_name || client?.email || clientId;
   const url = `${deps.config.publicUrl.replace(/\/$/, '')}/admin/client/${encodeURIComponent(clientId)}`;
   const content: EmailContent = {
-    heading: `A client reached its ${cap} texts for today`,
+    heading: `${name} reached its ${cap} texts for today`,
     lines: [
-      `Client ${clientId} has been sent ${cap} texts today (UTC), the most TEXTS_PER_CLIENT_PER_DAY allows. Further texts today are not sent.`,
+      `${name} has been sent ${cap} texts today (UTC), the most TEXTS_PER_CLIENT_PER_DAY allows. Further texts today are not sent.`,
       'Many texts in a day can mean misuse (texts to costly numbers); look at the client’s calls and people.',
     ],
     action: { label: 'Open the client', url },
