@@ -16,6 +16,30 @@ export const MY_NOTIFICATION_MESSAGES = {
 } as const;
 
 /**
+ * Why a number gets no texts, and the verification's answers: texts go only to a mobile number
+ * someone of the client proved is theirs with a code (server: notifications/sms-numbers.ts).
+ */
+export const SMS_NUMBER_MESSAGES = {
+  invalid: 'This is not a valid phone number; enter a mobile number, e.g. +14155550123',
+  international:
+    'Satellite and international network numbers (+870, +881, +882, +883…) cannot get texts; enter a mobile number',
+  premium: 'Premium-rate numbers cannot get texts; enter a mobile number',
+  sharedCost: 'Shared-cost numbers cannot get texts; enter a mobile number',
+  notMobile: 'Texts go only to mobile numbers; this number is not one',
+  noNumber: 'Save a mobile number first',
+  alreadyVerified: 'This number is already verified',
+  codeSent: 'We texted you a 6-digit code; enter it within 10 minutes.',
+  codeWrong: 'That code is not right; check the text and try again',
+  noCode: 'No code is waiting for this number (it expired or was tried too often); send a new one',
+  codeFormat: 'Enter the 6-digit code from the text',
+  verified: 'Your number is verified: texts can go to it now.',
+  textsOff: 'This server does not send texts',
+  textsUsedUp: 'Your account has had all its texts for today; try again tomorrow',
+  twilioRefused: 'Twilio could not text this number; check it and try again',
+  twilioDown: 'Texts cannot be sent right now; try again in a few minutes',
+} as const;
+
+/**
  * E.164, as the account's phone number is stored: spaces, dashes, dots and brackets people type
  * are dropped; empty or null clears it.
  */
@@ -35,6 +59,12 @@ export const MyNotifications = z.object({
   smsNumber: z.string().nullable(),
   /** Where texts would go now: the own number, or for the account login the account's phone number. */
   smsTo: z.string().nullable(),
+  /** Texts go to `smsTo` only once verified by a code sent to it. */
+  smsVerified: z.boolean(),
+  /** A code was sent to `smsTo` and can still be confirmed. */
+  smsCodePending: z.boolean(),
+  /** The person holds `receive_texts`: without it they get no texts, whatever they chose. */
+  smsAllowed: z.boolean(),
   /** The account-wide switches that `default` follows. */
   defaults: z.object({ email: z.boolean(), sms: z.boolean() }),
   /** Which channels this installation can send on (SMTP_URL, TWILIO_*). */
@@ -52,6 +82,17 @@ export const MyNotificationsBody = z
   .strict();
 export type MyNotificationsBody = z.infer<typeof MyNotificationsBody>;
 export type MyNotificationsBodyInput = z.input<typeof MyNotificationsBody>;
+
+/** POST /api/client/me/notifications/sms-code/confirm: the code texted to the number. */
+export const ConfirmSmsCodeBody = z
+  .object({
+    code: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, SMS_NUMBER_MESSAGES.codeFormat),
+  })
+  .strict();
+export type ConfirmSmsCodeBody = z.infer<typeof ConfirmSmsCodeBody>;
 
 /** A stored choice (1, 0, null) as the API says it. */
 export function choiceOf(stored: number | null): NotificationChoice {

@@ -14,7 +14,8 @@ export type ClientRole = (typeof CLIENT_ROLES)[number];
  * What a route may require. `calls.read`: dashboard, log, call detail, recordings, transcripts,
  * live events; `calls.manage`: sync, delete, mark handled, sample data; `account`: the company's
  * profile; `keys`: the voice API key and the webhook signing secret; `integrations`: the client's
- * webhook endpoint (OUT); `privacy`: privacy settings (none yet).
+ * webhook endpoint (OUT); `privacy`: privacy settings (none yet); `receive_texts`: get call
+ * alerts by text at a verified number (each text costs the agency money, so not every reader).
  */
 export const PERMISSIONS = [
   'calls.read',
@@ -24,6 +25,7 @@ export const PERMISSIONS = [
   'export',
   'reports',
   'unmask_numbers',
+  'receive_texts',
   'billing',
   'users',
   'keys',
@@ -34,12 +36,25 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** Granted on top of a role, per user. */
-export const GRANTABLE_PERMISSIONS = ['unmask_numbers', 'export'] as const satisfies readonly Permission[];
+export const GRANTABLE_PERMISSIONS = [
+  'unmask_numbers',
+  'export',
+  'receive_texts',
+] as const satisfies readonly Permission[];
 export type GrantablePermission = (typeof GRANTABLE_PERMISSIONS)[number];
 
 export const ROLE_PERMISSIONS: Record<ClientRole, readonly Permission[]> = {
   owner: PERMISSIONS,
-  manager: ['calls.read', 'calls.manage', 'outcomes', 'notifications', 'export', 'reports', 'unmask_numbers'],
+  manager: [
+    'calls.read',
+    'calls.manage',
+    'outcomes',
+    'notifications',
+    'export',
+    'reports',
+    'unmask_numbers',
+    'receive_texts',
+  ],
   viewer: ['calls.read'],
 };
 

@@ -37,7 +37,9 @@ describe('loadConfig', () => {
       invitationsPerDay: 50,
       dnsChecksPerHour: 30,
       erasuresPerHour: 100,
+      smsCodesPerHour: 5,
     });
+    expect(config.textsPerClientPerDay).toBe(50);
   });
 
   it('takes the timeouts and creation caps from the environment', () => {
@@ -54,6 +56,8 @@ describe('loadConfig', () => {
       CAP_INVITATIONS_PER_DAY: '7',
       CAP_DNS_CHECKS_PER_HOUR: '8',
       CAP_ERASURES_PER_HOUR: '9',
+      CAP_SMS_CODES_PER_HOUR: '2',
+      TEXTS_PER_CLIENT_PER_DAY: '11',
     });
     // Node needs the header deadline within the request's.
     expect(config.http).toMatchObject({ requestTimeoutMs: 5_000, headersTimeoutMs: 5_000 });
@@ -67,7 +71,9 @@ describe('loadConfig', () => {
       invitationsPerDay: 7,
       dnsChecksPerHour: 8,
       erasuresPerHour: 9,
+      smsCodesPerHour: 2,
     });
+    expect(config.textsPerClientPerDay).toBe(11);
   });
 
   it('generates APP_SECRET once into DATA_DIR with mode 0600 and reuses it', () => {

@@ -72,6 +72,8 @@ export interface Config {
   dnsServers: string[] | null;
   /** Texts through Twilio's Messages API; null: texts wait in the outbox. */
   twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | null;
+  /** Texts one client may be sent per UTC day, codes included (TEXTS_PER_CLIENT_PER_DAY). */
+  textsPerClientPerDay: number;
   /** How often the outbox worker looks for due messages. */
   outboxIntervalMs: number;
   /** How often a live stream sends a heartbeat and checks its session again (LIVE_HEARTBEAT_MS). */
@@ -128,6 +130,8 @@ export interface CreationCaps {
   dnsChecksPerHour: number;
   /** Caller erasures and caller data exports one client may ask for per hour (issue 38). */
   erasuresPerHour: number;
+  /** Verification codes one user may have texted per hour (each is a text). */
+  smsCodesPerHour: number;
 }
 
 /** How long a connection may take over each part of a request (README "Security notes"). */
@@ -267,6 +271,8 @@ const EnvSchema = z.object({
   CAP_INVITATIONS_PER_DAY: perWindow('CAP_INVITATIONS_PER_DAY', 10_000),
   CAP_DNS_CHECKS_PER_HOUR: perWindow('CAP_DNS_CHECKS_PER_HOUR', 1_000),
   CAP_ERASURES_PER_HOUR: perWindow('CAP_ERASURES_PER_HOUR', 10_000),
+  CAP_SMS_CODES_PER_HOUR: perWindow('CAP_SMS_CODES_PER_HOUR', 100),
+  TEXTS_PER_CLIENT_PER_DAY: perWindow('TEXTS_PER_CLIENT_PER_DAY', 100_000),
   SMTP_URL: z
     .string()
     .trim()
@@ -434,6 +440,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       invitationsPerDay: e.CAP_INVITATIONS_PER_DAY ?? 50,
       dnsChecksPerHour: e.CAP_DNS_CHECKS_PER_HOUR ?? 30,
       erasuresPerHour: e.CAP_ERASURES_PER_HOUR ?? 100,
+      smsCodesPerHour: e.CAP_SMS_CODES_PER_HOUR ?? 5,
     },
     mail: {
       smtpUrl: e.SMTP_URL ?? null,
@@ -454,6 +461,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
             apiUrl: e.TWILIO_API_URL ?? 'https://api.twilio.com',
           }
         : null,
+    textsPerClientPerDay: e.TEXTS_PER_CLIENT_PER_DAY ?? 50,
     outboxIntervalMs: e.OUTBOX_INTERVAL_MS ?? 5_000,
     liveHeartbeatMs: e.LIVE_HEARTBEAT_MS ?? LIVE_HEARTBEAT_MS,
     brandName: e.AGENCY_NAME ?? 'Call Analytics',

@@ -13,6 +13,7 @@ import { type TwilioSim, startTwilioSim } from '../../sim/twilio';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
 import { forgetBrand } from '../../src/server/brand/brand-store';
 import { createNotifications } from '../../src/server/notifications';
+import { markVerified } from '../../src/server/notifications/sms-numbers';
 import type { QueuedEmail } from '../../src/server/notifications/email-layout';
 import { enqueue } from '../../src/server/notifications/outbox';
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
@@ -229,6 +230,7 @@ describe(`the brand in e-mails, texts and the PDF (${TEST_DB})`, () => {
       },
       clock,
     );
+    await markVerified(t.deps.db, client.id, '+12125550143', null, clock);
     await storeCalls(t.deps, client, [failedCall('sms-branded')]);
     await round();
     expect(twilio.messages).toHaveLength(1);

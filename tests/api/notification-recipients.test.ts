@@ -15,6 +15,7 @@ import type { ClientRole } from '../../src/contract/teams';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { createNotifications } from '../../src/server/notifications';
+import { markVerified } from '../../src/server/notifications/sms-numbers';
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
 import { TEST_PASSWORD, createClient, createSubscription, loginClient } from '../helpers/factories';
@@ -123,7 +124,7 @@ describe(`notifications per user (${TEST_DB})`, () => {
   });
 
   it('answers each person their own choices, the account defaults and where texts go', async () => {
-    const { owner, viewer } = await team();
+    const { owner, manager } = await team();
     const own = await mine(owner.cookie);
     expect(own.statusCode).toBe(200);
     expect(own.json()).toEqual({
@@ -131,10 +132,13 @@ describe(`notifications per user (${TEST_DB})`, () => {
       sms: 'default',
       smsNumber: null,
       smsTo: ACCOUNT_PHONE, // the account login falls back to the account's number
+      smsVerified: false, // texts go there once a code sent to it is confirmed
+      smsCodePending: false,
+      smsAllowed: true,
       defaults: { email: true, sms: false },
       channels: { email: true, sms: true },
     });
-    const saved = await choose(viewer.cookie, { email: 'off', sms: 'on', smsNumber: '+1 (212) 555-0177' });
+    const saved = await choose(manager.cookie, { email: 'off', sms: 'on', smsNumber: '+1 (212) 555-0177' });
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toMatchObject({
       email: 'off',
@@ -142,7 +146,7 @@ describe(`notifications per user (${TEST_DB})`, () => {
       smsNumber: '+12125550177',
       smsTo: '+12125550177',
     });
-    expect((await mine(viewer.cookie)).json()).toMatchObject({
+    expect((await mine(manager.cookie)).json()).toMatchObject({
       email: 'off',
       sms: 'on',
       smsNumber: '+12125550177',
@@ -155,7 +159,7 @@ describe(`notifications per user (${TEST_DB})`, () => {
     });
     // Back to the account's default, the number cleared.
     expect(
-      (await choose(viewer.cookie, { email: 'default', sms: 'off', smsNumber: '' })).json(),
+      (await choose(manager.cookie, { email: 'default', sms: 'off', smsNumber: '' })).json(),
     ).toMatchObject({
       email: 'default',
       sms: 'off',
@@ -167,7 +171,7 @@ describe(`notifications per user (${TEST_DB})`, () => {
     const lines = await t.deps.db
       .selectFrom('client_activity')
       .select('detail')
-      .where('user_id', '=', viewer.id)
+      .where('user_id', '=', manager.id)
       .where('action', '=', 'settings_change')
       .execute();
     expect(lines).toHaveLength(2);
@@ -175,29 +179,30 @@ describe(`notifications per user (${TEST_DB})`, () => {
   });
 
   it('refuses bad input with a 400 and changes nothing', async () => {
-    const { viewer } = await team();
-    await choose(viewer.cookie, { email: 'on' });
-    const before = (await mine(viewer.cookie)).json();
+    const { manager } = await team();
+    await choose(manager.cookie, { email: 'on' });
+    const before = (await mine(manager.cookie)).json();
     for (const payload of [
       { smsNumber: '12345' },
       { smsNumber: 'call me' },
       { email: 'sometimes' },
       { sms: true },
       { email: 'off', somethingElse: 1 },
-      // Texts on with nowhere to send them: a Viewer has no account number to fall back on.
+      // Texts on with nowhere to send them: a Manager has no account number to fall back on.
       { sms: 'on' },
     ]) {
-      const res = await choose(viewer.cookie, payload);
+      const res = await choose(manager.cookie, payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(typeof res.json().message).toBe('string');
     }
-    const text = await choose(viewer.cookie, { sms: 'on' });
+    const text = await choose(manager.cookie, { sms: 'on' });
     expect(text.json()).toMatchObject({ fields: { smsNumber: 'Enter a mobile number to get texts' } });
-    expect((await mine(viewer.cookie)).json()).toEqual(before);
+    expect((await mine(manager.cookie)).json()).toEqual(before);
   });
 
   it('a client with only its login (signed in, so a user row) gets what it got before teams', async () => {
     const client = await createClient(t.deps, { phone_number: ACCOUNT_PHONE });
+    await markVerified(t.deps.db, client.id, ACCOUNT_PHONE, null, clock);
     await loginClient(t.app, client.email);
     await saveNotificationPrefs(
       t.deps.db,
@@ -230,7 +235,15 @@ describe(`notifications per user (${TEST_DB})`, () => {
       clock,
     );
     // Owner: defaults (e-mail on, texts off). Manager: texts only, to the account's number too
-    // (one text for that address). Viewer: e-mail (default) and texts to their own number.
+    // (one text for that address). Viewer, granted receive_texts: e-mail (default) and texts to
+    // their own number. Both numbers verified (sms-verification.test.ts).
+    await markVerified(t.deps.db, client.id, ACCOUNT_PHONE, null, clock);
+    await markVerified(t.deps.db, client.id, '+12125550199', null, clock);
+    await t.deps.db
+      .updateTable('client_users')
+      .set({ permissions: '["receive_texts"]' })
+      .where('id', '=', viewer.id)
+      .execute();
     await choose(owner.cookie, { sms: 'on' });
     expect(
       (await choose(manager.cookie, { email: 'off', sms: 'on', smsNumber: ACCOUNT_PHONE })).statusCode,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type TwilioSim, startTwilioSim } from '../../sim/twilio';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
 import { createNotifications } from '../../src/server/notifications';
+import { markVerified } from '../../src/server/notifications/sms-numbers';
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
 import { createClient, loginClient } from '../helpers/factories';
@@ -45,6 +46,8 @@ describe(`text notifications (${TEST_DB})`, () => {
   async function textingClient(phone: string | null = '+12125550143') {
     const client = await createClient(t.deps, { timezone: 'America/New_York', phone_number: phone });
     await saveNotificationPrefs(t.deps.db, client.id, PREFS, clock);
+    // Texts go only to a verified number (sms-verification.test.ts): this one was.
+    if (phone) await markVerified(t.deps.db, client.id, phone, null, clock);
     return client;
   }
   const failedCall = (id: string) => ({
@@ -112,6 +115,7 @@ describe(`text notifications (${TEST_DB})`, () => {
     // A number Twilio refuses (not E.164): error 21211, not retried.
     const bad = await textingClient();
     await t.deps.db.updateTable('clients').set({ phone_number: '12345' }).where('id', '=', bad.id).execute();
+    await markVerified(t.deps.db, bad.id, '12345', null, clock);
     await storeCalls(t.deps, bad, [failedCall('sms-bad-number')]);
     await round();
     expect((await smsOf(bad.id))[0]).toMatchObject({

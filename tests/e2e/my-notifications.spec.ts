@@ -2,9 +2,11 @@
  * "My notifications" (issue 36): every signed-in person chooses for themselves, per channel,
  * the account's default, on or off, and a mobile number for texts. The choices survive a reload;
  * the account-wide switches stay below for users holding `notifications` and are not shown to
- * others (the tab itself is open to everyone).
+ * others (the tab itself is open to everyone). Texts go to a number only once a code texted to
+ * it is confirmed; people without `receive_texts` choose e-mail only.
  */
 import { expect, test } from '@playwright/test';
+import { type MyNotifications, SMS_NUMBER_MESSAGES } from '../../src/contract/notification-choices';
 import { MyNotificationsCard } from './pages/my-notifications-card';
 import { SettingsPage, loginAsNewClient } from './pages/settings-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
@@ -77,4 +79,80 @@ test('a person without the notifications permission sees only their own choices'
   await expect(mine.radio('email', 'on')).toBeChecked();
   await screenshotBothWidths(page, 'settings-my-notifications-viewer');
   await expectNoSeriousA11yViolations(page, 'My notifications for a Viewer');
+});
+
+test('a number gets texts only once the code texted to it is confirmed', async ({ page, request }) => {
+  await loginAsNewClient(page, request, 'my-notify-verify');
+  // The e2e server sends no texts (no Twilio): the person's state and the code routes are played
+  // here; the server side is tests/api/sms-verification.test.ts.
+  let state: MyNotifications = {
+    email: 'default',
+    sms: 'on',
+    smsNumber: '+14155550123',
+    smsTo: '+14155550123',
+    smsVerified: false,
+    smsCodePending: false,
+    smsAllowed: true,
+    defaults: { email: true, sms: false },
+    channels: { email: true, sms: true },
+  };
+  await page.route('**/api/client/me/notifications', (route) =>
+    route.request().method() === 'GET' ? route.fulfill({ json: state }) : route.fallback(),
+  );
+  await page.route('**/api/client/me/notifications/sms-code', (route) => {
+    state = { ...state, smsCodePending: true };
+    return route.fulfill({ json: state });
+  });
+  await page.route('**/api/client/me/notifications/sms-code/confirm', (route) => {
+    if (route.request().postDataJSON().code !== '123456')
+      return route.fulfill({
+        status: 400,
+        json: { message: SMS_NUMBER_MESSAGES.codeWrong, fields: { code: SMS_NUMBER_MESSAGES.codeWrong } },
+      });
+    state = { ...state, smsVerified: true, smsCodePending: false };
+    return route.fulfill({ json: state });
+  });
+  const mine = new MyNotificationsCard(page);
+  await mine.open();
+  await expect(mine.verification).toContainText('Not verified yet: no texts go to +14155550123');
+  await mine.sendCode.click();
+  await expectToast(page, 'Code Sent', SMS_NUMBER_MESSAGES.codeSent);
+  await mine.code.fill('000000');
+  await mine.confirmCode.click();
+  await expect(mine.card.getByRole('alert')).toHaveText(SMS_NUMBER_MESSAGES.codeWrong);
+  await expect(mine.code).toHaveAttribute('aria-invalid', 'true');
+  await page.mouse.move(0, 0);
+  await screenshotBothWidths(page, 'settings-my-notifications-code');
+  await expectNoSeriousA11yViolations(page, 'My notifications with a code to confirm');
+  await mine.code.fill('123456');
+  await mine.confirmCode.click();
+  await expectToast(page, 'Number Verified', SMS_NUMBER_MESSAGES.verified);
+  await expect(mine.card.getByTestId('sms-verified')).toHaveText(
+    '+14155550123 is verified: texts can go to it.',
+  );
+  // Typing another number asks to save it before verifying it.
+  await mine.smsNumber.fill('+1 415 555 0199');
+  await expect(mine.verification).toContainText('Save your new number, then verify it with a code.');
+});
+
+test('a person without receive_texts chooses e-mail only', async ({ page, request }) => {
+  await loginAsNewClient(page, request, 'my-notify-no-texts');
+  // The browser's view of a person without receive_texts (the server's side:
+  // tests/api/sms-verification.test.ts); the save itself is real and sends e-mail only.
+  await page.route('**/api/client/me/notifications', async (route) => {
+    const body = route.request().postDataJSON();
+    if (body) expect(Object.keys(body)).toEqual(['email']);
+    const response = await route.fetch();
+    return route.fulfill({ response, json: { ...(await response.json()), smsAllowed: false } });
+  });
+  const mine = new MyNotificationsCard(page);
+  await mine.open();
+  await expect(mine.card.getByRole('group', { name: 'Text messages (SMS)' })).toHaveCount(0);
+  await expect(mine.smsNumber).toHaveCount(0);
+  await expect(mine.card).toContainText('Text messages are for people whose role allows them');
+  await mine.radio('email', 'off').check();
+  await mine.save.click();
+  await expectToast(page, 'Notifications Updated', 'Your notification choices have been saved.');
+  await expect(mine.smsNumber).toHaveCount(0);
+  await screenshotBothWidths(page, 'settings-my-notifications-no-texts');
 });

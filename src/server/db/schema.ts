@@ -510,6 +510,23 @@ export interface Database {
   quality_rollups_daily: QualityRollupsDailyTable;
   client_quality: ClientQualityTable;
   quality_rollup_versions: QualityRollupVersionsTable;
+  sms_numbers: SmsNumbersTable;
+}
+
+/** 034_sms_numbers: a number a client's texts may go to once verified (notifications/sms-numbers.ts). */
+export interface SmsNumbersTable {
+  client_id: string;
+  /** E.164. */
+  number: string;
+  /** Null until a code sent to the number was confirmed: nothing is texted there before. */
+  verified_at: number | null;
+  /** The user who confirmed it. */
+  verified_by: string | null;
+  /** sha256 of the pending code; null when none is pending. */
+  code_hash: string | null;
+  code_expires_at: number | null;
+  code_attempts_left: number;
+  updated_at: number;
 }
 
 /** 029_conversation_quality: per client, local day and metric, calls per value (quality/quality-rollups.ts). */

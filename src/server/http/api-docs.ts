@@ -501,6 +501,15 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/client/notifications/channels': { summary: 'Which notification channels this server can send' },
   'GET /api/client/me/notifications': { summary: 'The signed-in person’s own notification choices' },
   'PUT /api/client/me/notifications': { summary: 'Save the signed-in person’s own notification choices' },
+  'POST /api/client/me/notifications/sms-code': {
+    summary: 'Text a 6-digit code to the person’s number, to verify it for texts',
+    description:
+      'Texts go only to a verified mobile number: this texts a code, good for 10 minutes and 5 tries, to the number texts would go to (`smsTo`). Premium-rate, shared-cost, satellite and other numbers that are not mobile are refused (400); an already verified number answers 409; a code costs one of the client’s texts for the day (TEXTS_PER_CLIENT_PER_DAY) and codes are capped per user (CAP_SMS_CODES_PER_HOUR): 429. 502 when Twilio fails, 503 when this server sends no texts.',
+    errors: [409, 429, 502, 503],
+  },
+  'POST /api/client/me/notifications/sms-code/confirm': {
+    summary: 'Confirm the code texted to the person’s number: texts may go to it from now on',
+  },
   'GET /api/client/preferences': { summary: 'The client’s interface preferences' },
   'PUT /api/client/preferences': { summary: 'Save the client’s interface preferences' },
   'GET /api/admin/preferences': { summary: 'The admin’s interface preferences' },

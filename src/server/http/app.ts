@@ -53,6 +53,8 @@ import { observeRequests, requestId } from './request-log';
 import { paymentHttpError } from '../billing/gateways';
 import { isPaymentError } from '../providers/payments/errors';
 import { isVoiceProviderError, voiceHttpError } from '../providers/voice/errors';
+import { TwilioError } from '../providers/messaging/twilio';
+import { SMS_NUMBER_MESSAGES } from '../../contract/notification-choices';
 import { HttpError, zodFields } from './errors';
 import { assertJsonDepth } from './json-body';
 import { type HeaderMap, rawJsonAnswer, securityHeaders } from './security-headers';
@@ -189,6 +191,13 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       }
       const answer = voiceHttpError(error);
       return reply.code(answer.statusCode).send({ message: answer.message });
+    }
+    if (error instanceof TwilioError) {
+      // A number Twilio refuses is the sender's to fix; Twilio down or busy is ours to look at.
+      if (!error.permanent) request.log.warn({ status: error.status, code: error.code }, 'twilio error');
+      return error.permanent
+        ? reply.code(400).send({ message: SMS_NUMBER_MESSAGES.twilioRefused })
+        : reply.code(502).send({ message: SMS_NUMBER_MESSAGES.twilioDown });
     }
     if (error instanceof HttpError) {
       return reply

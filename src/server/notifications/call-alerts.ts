@@ -1,9 +1,10 @@
 /**
  * What a stored call makes the product send (issue 14), decided in the transaction that stores
  * it: an e-mail when it needs attention or reaches an outcome the client asked to hear about, a
- * text when it needs attention (held through quiet hours), and a webhook event once it is
- * finished. One message per call, channel and recipient (issue 36: each of the client's people who
- * chose it, recipients.ts), whatever re-deliveries or syncs follow (dedupe keys).
+ * text when it needs attention (held through quiet hours; only to holders of `receive_texts` at a
+ * verified number), and a webhook event once it is finished. One message per call, channel and
+ * recipient (issue 36: each of the client's people who chose it, recipients.ts), whatever
+ * re-deliveries or syncs follow (dedupe keys).
  * Only the decision is made here; the senders render the call as it is when they send
  * (call-messages.ts), so nothing here needs the server's configuration.
  */
@@ -16,7 +17,16 @@ import type { OutcomeSet } from '../outcomes/outcomes-repository';
 import { type UserRecipient, listRecipientUsers } from '../teams/notification-choices';
 import { type NewMessage, enqueue } from './outbox';
 import { endOfQuietHours } from './quiet-hours';
-import { holds, pickRecipients, recipientKey, recipientsOf, wantsEmail, wantsSms } from './recipients';
+import {
+  type Recipient,
+  holds,
+  pickRecipients,
+  recipientKey,
+  recipientsOf,
+  wantsEmail,
+  wantsSms,
+} from './recipients';
+import { verifiedNumbersOf } from './sms-numbers';
 
 /** Statuses after which a call changes no more (a webhook event is sent once). */
 const FINISHED = new Set(['completed', 'failed', 'transferred']);
@@ -58,6 +68,7 @@ export function callMessages(
   sets: Map<string, OutcomeSet>,
   now: number,
   users: Map<string, UserRecipient[]> = new Map(),
+  verifiedNumbers: Map<string, Set<string>> = new Map(),
 ): NewMessage[] {
   const messages: NewMessage[] = [];
   for (const call of calls) {
@@ -83,8 +94,15 @@ export function callMessages(
           dedupeKey: recipientKey(`email:call:${call.id}`, r),
           payload: payloadFor(r.userId),
         });
+    // Texts only to those allowed them, at a number verified by a code (sms-numbers.ts).
+    const verified = verifiedNumbers.get(client.id);
+    const textable = (p: Recipient) =>
+      holds(p, 'receive_texts') &&
+      !!p.smsTo &&
+      !!verified?.has(p.smsTo) &&
+      wantsSms(p, pref.smsNotifications);
     if (attention.length > 0)
-      for (const r of pickRecipients(people, 'sms', (p) => wantsSms(p, pref.smsNotifications)))
+      for (const r of pickRecipients(people, 'sms', textable))
         messages.push({
           clientId: client.id,
           channel: 'sms',
@@ -114,11 +132,12 @@ export async function enqueueCallAlerts(
 ): Promise<number> {
   if (calls.length === 0) return 0;
   const ids = [...new Set(calls.map((c) => c.client_id))];
-  const [clientRows, prefs, users] = await Promise.all([
+  const [clientRows, prefs, users, verified] = await Promise.all([
     notificationTargetsOf(trx, ids),
     readNotificationPrefsOf(trx, ids),
     listRecipientUsers(trx, ids),
+    verifiedNumbersOf(trx, ids),
   ]);
   const clients = new Map(clientRows.map((c) => [c.id, c]));
-  return enqueue(trx, callMessages(calls, clients, prefs, sets, now, users), now);
+  return enqueue(trx, callMessages(calls, clients, prefs, sets, now, users, verified), now);
 }

@@ -1,9 +1,10 @@
 /**
  * The person a call message is for, as they are when it is sent (issue 36): their address, and
  * whether they see callers' numbers in full. A user deactivated, removed or no longer allowed to
- * read calls since the message was queued gets nothing. Numbers are masked as the call's answers
- * are (teams/number-masking.ts, one rule): for a user without `unmask_numbers`, and for everyone
- * while the client hides numbers until shown (a message cannot offer "Show number").
+ * read calls (or, for a text, to receive texts) since the message was queued gets nothing.
+ * Numbers are masked as the call's answers are (teams/number-masking.ts, one rule): for a user
+ * without `unmask_numbers`, and for everyone while the client hides numbers until shown (a
+ * message cannot offer "Show number").
  */
 import type { Kysely } from 'kysely';
 import { maskPhoneNumber } from '../../contract/phone-mask';
@@ -33,6 +34,8 @@ export async function callReaderOf(
     };
   const user = await findUser(db, client.id, userId);
   if (user?.status !== 'active' || !hasPermission(user, 'calls.read')) return null;
+  // Texts cost money: only for those allowed them, checked again when sent.
+  if (channel === 'sms' && !hasPermission(user, 'receive_texts')) return null;
   const address =
     channel === 'email'
       ? user.email

@@ -16,10 +16,10 @@ export async function readChoices(
   db: Kysely<Database>,
   clientId: string,
   userId: string,
-): Promise<(ChoiceColumns & Pick<ClientUserRow, 'is_account_login'>) | undefined> {
+): Promise<(ChoiceColumns & Pick<ClientUserRow, 'is_account_login' | 'role' | 'permissions'>) | undefined> {
   return db
     .selectFrom('client_users')
-    .select(['notify_email', 'notify_sms', 'sms_number', 'is_account_login'])
+    .select(['notify_email', 'notify_sms', 'sms_number', 'is_account_login', 'role', 'permissions'])
     .where('client_id', '=', clientId)
     .where('id', '=', userId)
     .executeTakeFirst();

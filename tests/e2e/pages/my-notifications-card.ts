@@ -11,11 +11,20 @@ export class MyNotificationsCard {
   readonly card: Locator;
   readonly smsNumber: Locator;
   readonly save: Locator;
+  /** Verifying the number: the button that texts a code, the code's field, its confirm button. */
+  readonly verification: Locator;
+  readonly sendCode: Locator;
+  readonly code: Locator;
+  readonly confirmCode: Locator;
 
   constructor(readonly page: Page) {
     this.card = page.getByTestId('my-notifications');
     this.smsNumber = this.card.getByLabel('Mobile number for texts');
     this.save = this.card.getByRole('button', { name: 'Save my choices' });
+    this.verification = this.card.getByTestId('sms-verification');
+    this.sendCode = this.card.getByRole('button', { name: /^Text me (a|a new) code$/ });
+    this.code = this.card.getByLabel('Code from the text');
+    this.confirmCode = this.card.getByRole('button', { name: 'Confirm' });
   }
 
   async open() {

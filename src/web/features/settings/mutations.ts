@@ -121,6 +121,25 @@ export function useSaveMyNotifications() {
   });
 }
 
+/** Texts a code to the number the person's texts would go to; the answer says a code is pending. */
+export function useSendSmsCode() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiJson<MyNotifications>('POST', '/api/client/me/notifications/sms-code'),
+    onSuccess: (state) => queryClient.setQueryData(myNotificationsKey, state),
+  });
+}
+
+/** Confirms the texted code: the number is verified and texts may go to it. */
+export function useConfirmSmsCode() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) =>
+      apiJson<MyNotifications>('POST', '/api/client/me/notifications/sms-code/confirm', { code }),
+    onSuccess: (state) => queryClient.setQueryData(myNotificationsKey, state),
+  });
+}
+
 export function useChangePassword() {
   return useMutation({
     mutationFn: (body: ChangePasswordBody) =>

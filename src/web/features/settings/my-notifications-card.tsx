@@ -1,8 +1,9 @@
 /**
  * "My notifications" (issue 36): what the signed-in person receives themselves, for every user
  * whatever their role. Each channel follows the account-wide switch ("Account default", saying
- * what it is now), or is on or off for this person; texts go to their own mobile number. The
- * account-wide switches stay below for users holding `notifications`.
+ * what it is now), or is on or off for this person; texts go to their own mobile number, once
+ * verified with a code texted to it, and only for people holding `receive_texts` (others see
+ * e-mail only). The account-wide switches stay below for users holding `notifications`.
  */
 import { useEffect, useId, useState } from 'react';
 import {
@@ -10,7 +11,9 @@ import {
   type MyNotifications,
   NOTIFICATION_CHOICES,
   type NotificationChoice,
+  SMS_NUMBER_MESSAGES,
 } from '../../../contract/notification-choices';
+import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
@@ -19,7 +22,7 @@ import { serverFieldErrors } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
 import { LoadFailed } from './load-failed';
-import { useSaveMyNotifications } from './mutations';
+import { useConfirmSmsCode, useSaveMyNotifications, useSendSmsCode } from './mutations';
 import { useMyNotifications } from './queries';
 import { SaveFooter } from '../../components/save-footer';
 
@@ -50,7 +53,9 @@ export function MyNotificationsCard() {
   function submit() {
     if (!draft) return;
     setNumberError(null);
-    save.mutate(draft, {
+    // Without receive_texts only e-mail is this person's to choose.
+    const body = mine.data?.smsAllowed ? draft : { email: draft.email };
+    save.mutate(body, {
       onSuccess: () => toast({ title: 'Notifications Updated', description: MY_NOTIFICATION_MESSAGES.saved }),
       onError: (error) => {
         // A refused number is said under the field; anything else in a toast.
@@ -80,7 +85,7 @@ export function MyNotificationsCard() {
         ) : (
           <>
             <div className="grid gap-4 sm:grid-cols-2">
-              {(['email', 'sms'] as const).map((channel) => (
+              {(mine.data.smsAllowed ? (['email', 'sms'] as const) : (['email'] as const)).map((channel) => (
                 <ChoiceGroup
                   key={channel}
                   channel={channel}
@@ -90,13 +95,22 @@ export function MyNotificationsCard() {
                 />
               ))}
             </div>
-            <SmsNumberField
-              value={draft.smsNumber}
-              choice={draft.sms}
-              error={numberError}
-              mine={mine.data}
-              onChange={(smsNumber) => setDraft({ ...draft, smsNumber })}
-            />
+            {mine.data.smsAllowed ? (
+              <>
+                <SmsNumberField
+                  value={draft.smsNumber}
+                  choice={draft.sms}
+                  error={numberError}
+                  mine={mine.data}
+                  onChange={(smsNumber) => setDraft({ ...draft, smsNumber })}
+                />
+                <SmsVerification mine={mine.data} unsaved={draft.smsNumber !== (mine.data.smsNumber ?? '')} />
+              </>
+            ) : (
+              <p className="text-muted-foreground text-sm">
+                Text messages are for people whose role allows them; ask an Owner if you need them.
+              </p>
+            )}
           </>
         )}
         <SaveFooter label="Save my choices" onClick={submit} disabled={!draft} pending={save.isPending} />
@@ -189,6 +203,90 @@ function SmsNumberField({
       <p id={hintId} className={error ? 'text-destructive text-xs' : 'text-muted-foreground text-xs'}>
         {error ?? hint}
       </p>
+    </div>
+  );
+}
+
+/**
+ * Whether texts can reach the number: verified, or a button that texts a code and a field to
+ * confirm it. Texts go nowhere until then.
+ */
+function SmsVerification({ mine, unsaved }: { mine: MyNotifications; unsaved: boolean }) {
+  const send = useSendSmsCode();
+  const confirm = useConfirmSmsCode();
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const statusId = useId();
+  if (!mine.channels.sms || !mine.smsTo) return null;
+  if (mine.smsVerified && !unsaved)
+    return (
+      <p className="text-green-700 text-sm" data-testid="sms-verified">
+        {mine.smsTo} is verified: texts can go to it.
+      </p>
+    );
+
+  function sendCode() {
+    setCodeError(null);
+    send.mutate(undefined, {
+      onSuccess: () => toast({ title: 'Code Sent', description: SMS_NUMBER_MESSAGES.codeSent }),
+      onError: (error) => failureToast('Code Not Sent', error, 'The code could not be sent.'),
+    });
+  }
+  function confirmCode() {
+    setCodeError(null);
+    confirm.mutate(code.trim(), {
+      onSuccess: () => {
+        setCode('');
+        toast({ title: 'Number Verified', description: SMS_NUMBER_MESSAGES.verified });
+      },
+      onError: (error) => {
+        const field = serverFieldErrors(error).code;
+        if (field) setCodeError(field);
+        else failureToast('Not Verified', error, 'The code could not be checked.');
+      },
+    });
+  }
+
+  return (
+    <div className="grid gap-2 rounded-md border p-3" data-testid="sms-verification">
+      <p id={statusId} className="text-sm">
+        {unsaved
+          ? 'Save your new number, then verify it with a code.'
+          : `Not verified yet: no texts go to ${mine.smsTo} until you enter the code we text to it.`}
+      </p>
+      {!unsaved && (
+        <div className="flex flex-wrap items-end gap-2">
+          <Button type="button" variant="outline" onClick={sendCode} disabled={send.isPending}>
+            {mine.smsCodePending ? 'Text me a new code' : 'Text me a code'}
+          </Button>
+          {mine.smsCodePending && (
+            <>
+              <div className="grid gap-1.5">
+                <Label htmlFor="my-sms-code">Code from the text</Label>
+                <Input
+                  id="my-sms-code"
+                  className="w-36"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={6}
+                  value={code}
+                  onChange={(e) => setCode(e.target.value)}
+                  aria-invalid={codeError ? true : undefined}
+                  aria-describedby={statusId}
+                />
+              </div>
+              <Button type="button" onClick={confirmCode} disabled={confirm.isPending || code.trim() === ''}>
+                Confirm
+              </Button>
+            </>
+          )}
+        </div>
+      )}
+      {codeError && (
+        <p className="text-destructive text-xs" role="alert">
+          {codeError}
+        </p>
+      )}
     </div>
   );
 }

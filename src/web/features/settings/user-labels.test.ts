@@ -6,7 +6,7 @@ describe('user labels', () => {
   it('offers only roles and extras the signed-in user holds', () => {
     const owner = { permissions: effectivePermissions('owner', []) };
     expect(grantableRoles(owner)).toEqual(['owner', 'manager', 'viewer']);
-    expect(grantableExtras(owner)).toEqual(['unmask_numbers', 'export']);
+    expect(grantableExtras(owner)).toEqual(['unmask_numbers', 'export', 'receive_texts']);
     const viewerWithExport = { permissions: effectivePermissions('viewer', ['export']) };
     expect(grantableRoles(viewerWithExport)).toEqual(['viewer']);
     expect(grantableExtras(viewerWithExport)).toEqual(['export']);

@@ -24,6 +24,7 @@ export const ROLE_HINTS: Record<ClientRole, string> = {
 export const EXTRA_LABELS: Record<GrantablePermission, string> = {
   unmask_numbers: 'See full caller numbers',
   export: 'Export calls (CSV, Excel)',
+  receive_texts: 'Get call alerts by text',
 };
 
 export const STATUS_LABELS: Record<UserStatus, string> = {
