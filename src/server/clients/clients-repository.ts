@@ -46,17 +46,16 @@ export function findActiveClientByEmail(db: Kysely<Database>, email: string): Pr
     .executeTakeFirst();
 }
 
-export function findClientByWebhookToken(
+/**
+ * The clients of these webhook token hashes (clients/webhook-token.ts; the webhook route's lookups
+ * of one moment, read together).
+ */
+export function findClientsByWebhookTokenHashes(
   db: Kysely<Database>,
-  token: string,
-): Promise<ClientRow | undefined> {
-  return db.selectFrom('clients').selectAll().where('webhook_token', '=', token).executeTakeFirst();
-}
-
-/** The clients of these webhook tokens (the webhook route's lookups of one moment, read together). */
-export function findClientsByWebhookTokens(db: Kysely<Database>, tokens: string[]): Promise<ClientRow[]> {
-  if (tokens.length === 0) return Promise.resolve([]);
-  return db.selectFrom('clients').selectAll().where('webhook_token', 'in', tokens).execute();
+  hashes: string[],
+): Promise<ClientRow[]> {
+  if (hashes.length === 0) return Promise.resolve([]);
+  return db.selectFrom('clients').selectAll().where('webhook_token_hash', 'in', hashes).execute();
 }
 
 export async function clientExists(db: Kysely<Database>, id: string): Promise<boolean> {
