@@ -9,8 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import { WebhookSecretBody, WebhookSecretResponse } from '../../contract/account';
 import { RotatedWebhook } from '../../contract/admin';
 import { requireClient } from '../auth/guards';
-import { updateClient } from '../clients/clients-repository';
-import { rotateWebhookToken, webhookUrlFor } from '../clients/webhook-token';
+import { rotateWebhookToken, updateClient } from '../clients/clients-repository';
+import { webhookUrlFor } from '../clients/webhook-token';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { recordChange } from '../teams/record-change';
 

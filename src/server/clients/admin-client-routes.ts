@@ -20,7 +20,7 @@ import { enforceCreationCap } from '../http/creation-caps';
 import { apiKeyChange } from './api-key-change';
 import { ifSent, sentOnly, textOrNull } from './client-patch';
 import { toAdminClient, toAdminListItem } from './admin-client-view';
-import { rotateWebhookToken, webhookUrlFor } from './webhook-token';
+import { webhookUrlFor } from './webhook-token';
 import { recordActivity } from '../teams/activity';
 import {
   deleteClientCascade,
@@ -28,6 +28,7 @@ import {
   findClient,
   getAdminStats,
   listClientsWithTotals,
+  rotateWebhookToken,
   updateClient,
 } from './clients-repository';
 import type { ZodTypeProvider } from '../http/route-schemas';

@@ -11,6 +11,8 @@ import type { ClientTotals } from './admin-client-view';
 import { type ClientChangeListener, announceClientDeleted } from './client-changes';
 import { isPostgres } from '../db/dialect';
 import { syncAccountLogin } from './users-repository';
+import type { SecretBox } from '../crypto/secrets';
+import { newWebhookToken } from './webhook-token';
 
 /**
  * The agency's clients (issue 33): onboarded ones, active or deactivated. A wizard draft
@@ -367,6 +369,22 @@ export async function updateClient(db: Kysely<Database>, id: string, changes: Cl
   const touchesLogin = changes.email !== undefined || changes.password_hash !== undefined;
   if (!touchesLogin || db.isTransaction) await write(db);
   else await db.transaction().execute(write);
+}
+
+/**
+ * Replaces the client's token (the Owner's Settings › Security, the admin's client view): the old
+ * URL stops working at once, on every instance, as deliveries are looked up afresh each time.
+ * Answers the new token; run in the transaction that records the rotation.
+ */
+export async function rotateWebhookToken(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  clientId: string,
+  now: number,
+): Promise<string> {
+  const { token, columns } = newWebhookToken(secrets);
+  await updateClient(db, clientId, { ...columns, updated_at: now });
+  return token;
 }
 
 /**

@@ -8,7 +8,6 @@
 import type { Kysely } from 'kysely';
 import { type SecretBox, randomToken, sha256Hex } from '../crypto/secrets';
 import type { ClientRow, Database } from '../db/schema';
-import { updateClient } from './clients-repository';
 
 /** Random bytes of a webhook URL's token (base64url in the URL). */
 export const WEBHOOK_TOKEN_BYTES = 32;
@@ -36,22 +35,6 @@ export function webhookTokenColumns(
 export function newWebhookToken(secrets: SecretBox) {
   const token = randomToken(WEBHOOK_TOKEN_BYTES);
   return { token, columns: webhookTokenColumns(secrets, token) };
-}
-
-/**
- * Replaces the client's token (the Owner's Settings › Security, the admin's client view): the old
- * URL stops working at once, on every instance, as deliveries are looked up afresh each time.
- * Answers the new token; run in the transaction that records the rotation.
- */
-export async function rotateWebhookToken(
-  db: Kysely<Database>,
-  secrets: SecretBox,
-  clientId: string,
-  now: number,
-): Promise<string> {
-  const { token, columns } = newWebhookToken(secrets);
-  await updateClient(db, clientId, { ...columns, updated_at: now });
-  return token;
 }
 
 /** The client's webhook URL, or null when its token cannot be read back. */
