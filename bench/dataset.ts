@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../src/server/db/connect';
 import { agencyShard, carryClientDaysForward } from '../src/server/agency/client-days';
+import { webhookTokenHash } from '../src/server/clients/webhook-token';
 
 export interface DatasetSize {
   clients: number;
@@ -14,7 +15,12 @@ export interface DatasetSize {
 }
 
 export const BIG_CLIENT_ID = 'bench-big';
+
+/** A data set client's webhook token (only its hash is stored, as the app stores it). */
+export const benchWebhookToken = (clientId: string) => `bench-token-${clientId}-xxxxxxxxxxxx`;
 const DAY = 86_400_000;
+
+const clientIdOf = (i: number) => (i === 0 ? BIG_CLIENT_ID : `bench-${i}`);
 
 export async function createDataset(database: Db, size: DatasetSize, now: number): Promise<void> {
   const { db, dialect } = database;
@@ -29,7 +35,7 @@ export async function createDataset(database: Db, size: DatasetSize, now: number
   await sql`delete from clients where id like 'bench-%'`.execute(db);
 
   const clientRows = Array.from({ length: size.clients }, (_, i) => ({
-    id: i === 0 ? BIG_CLIENT_ID : `bench-${i}`,
+    id: clientIdOf(i),
     first_name: 'Bench',
     last_name: `Client ${i}`,
     email: `bench-${i}@bench.invalid`,
@@ -40,7 +46,7 @@ export async function createDataset(database: Db, size: DatasetSize, now: number
     timezone: 'UTC',
     is_active: 1,
     api_key_status: 'missing' as const,
-    webhook_token: `bench-token-${i.toString().padStart(6, '0')}-xxxxxxxxxxxx`,
+    webhook_token_hash: webhookTokenHash(benchWebhookToken(clientIdOf(i))),
     onboarding_status: 'active' as const,
     created_at: t,
     updated_at: t,

@@ -15,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import type { AppDeps } from '../src/server/context';
 import { blandCallBody } from '../tests/helpers/bland';
 import { createScratchDatabase } from '../tests/helpers/scratch-database';
-import { BIG_CLIENT_ID } from './dataset';
+import { BIG_CLIENT_ID, benchWebhookToken } from './dataset';
 
 interface Row {
   what: string;
@@ -94,7 +94,7 @@ export async function operationsRows(
     .updateTable('clients')
     .set({ webhook_secret_enc: deps.secrets.encrypt(SECRET) })
     .where('id', '=', BIG_CLIENT_ID)
-    .returning('webhook_token')
+    .returning('id')
     .executeTakeFirstOrThrow();
   const calls = await deps.db
     .selectFrom('calls')
@@ -102,7 +102,11 @@ export async function operationsRows(
     .executeTakeFirstOrThrow();
 
   // The same load for ten seconds without a backup: what the backup's figures compare with.
-  const quiet = await deliveriesDuring(base, client.webhook_token, new Promise((r) => setTimeout(r, 10_000)));
+  const quiet = await deliveriesDuring(
+    base,
+    benchWebhookToken(client.id),
+    new Promise((r) => setTimeout(r, 10_000)),
+  );
   rows.push({
     what: `baseline: deliveries at ${RATE}/s, answer p95 (no backup running)`,
     value: `${p95(quiet).toFixed(1)} ms`,
@@ -118,7 +122,7 @@ export async function operationsRows(
     BACKUP_ENCRYPTION_KEY: key,
     BACKUP_KEEP: '5',
   });
-  const during = await deliveriesDuring(base, client.webhook_token, backup);
+  const during = await deliveriesDuring(base, benchWebhookToken(client.id), backup);
   const result = await backup;
   const file = /Backup written: (\S+)/.exec(result.out)?.[1];
   const bytes = file ? statSync(file).size : 0;

@@ -27,7 +27,7 @@ import { createBlandProvider } from '../src/server/providers/voice/bland';
 import { blandCallBody } from '../tests/helpers/bland';
 import { type ScratchDatabase, createScratchDatabase } from '../tests/helpers/scratch-database';
 import { buildBrowser } from '../scripts/build';
-import { BIG_CLIENT_ID, createDataset } from './dataset';
+import { BIG_CLIENT_ID, benchWebhookToken, createDataset } from './dataset';
 import { outboxFairnessRows } from './outbox-fairness';
 import { pageLoadRows } from './page-load';
 import { previewLoadRows } from './preview-load';
@@ -181,7 +181,7 @@ async function helloWorld(): Promise<{ p50: number; p95: number }> {
 async function liveStreamRows(deps: AppDeps, base: string, withoutStreams: number): Promise<Row[]> {
   const clients = await deps.db
     .selectFrom('clients')
-    .select(['id', 'webhook_token'])
+    .select('id')
     .where('id', 'like', 'bench-%')
     .where('id', '!=', BIG_CLIENT_ID)
     .orderBy('id')
@@ -235,7 +235,7 @@ async function liveStreamRows(deps: AppDeps, base: string, withoutStreams: numbe
   const latencies: number[] = [];
   for (const client of clients) {
     const body = blandCallBody();
-    const res = await fetch(`${base}/api/webhooks/voice/${client.webhook_token}`, {
+    const res = await fetch(`${base}/api/webhooks/voice/${benchWebhookToken(client.id)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -260,7 +260,7 @@ async function liveStreamRows(deps: AppDeps, base: string, withoutStreams: numbe
   // (each delivery written to 20 streams, read by the thread beside the server on this machine).
   const others = await deps.db
     .selectFrom('clients')
-    .select('webhook_token')
+    .select('id')
     .where('id', 'like', 'bench-%')
     .where(
       'id',
@@ -271,12 +271,12 @@ async function liveStreamRows(deps: AppDeps, base: string, withoutStreams: numbe
     .execute();
   const beside = await webhookLoad(
     base,
-    others.map((c) => c.webhook_token),
+    others.map((c) => benchWebhookToken(c.id)),
     `live-others-${Date.now()}`,
   );
   const withStreams = await webhookLoad(
     base,
-    clients.map((c) => c.webhook_token),
+    clients.map((c) => benchWebhookToken(c.id)),
     `live-${Date.now()}`,
   );
   streams.postMessage('close');
@@ -627,13 +627,8 @@ async function writeRows({ dialect, deps, base, headers, sim }: BenchContext): P
   const rows: Row[] = [];
   // Webhook ingestion: 50 concurrent senders for 5 s across 50 clients, 10% repeated deliveries.
   const tokens = (
-    await deps.db
-      .selectFrom('clients')
-      .select('webhook_token')
-      .where('id', 'like', 'bench-%')
-      .limit(50)
-      .execute()
-  ).map((r) => r.webhook_token);
+    await deps.db.selectFrom('clients').select('id').where('id', 'like', 'bench-%').limit(50).execute()
+  ).map((r) => benchWebhookToken(r.id));
   const prefix = `wh-${dialect}`;
   const helloLoad = await helloWorldLoad();
   rows.push({

@@ -15,6 +15,7 @@ import { openDb } from '../src/server/db/connect';
 import { migrateToLatest } from '../src/server/db/migrate';
 import * as keyedIndex from '../src/server/db/migrations/019_call_search_fts_by_client';
 import type { Database } from '../src/server/db/schema';
+import { webhookTokenHash } from '../src/server/clients/webhook-token';
 
 const SMALL = 'tenant-small';
 const BUSY = 'tenant-busy';
@@ -35,7 +36,7 @@ async function addClient(db: Kysely<Database>, id: string) {
       timezone: 'UTC',
       is_active: 1,
       api_key_status: 'missing',
-      webhook_token: `token-${id}`,
+      webhook_token_hash: webhookTokenHash(`token-${id}`),
       onboarding_status: 'active',
       password_hash: null,
       created_at: t,

@@ -29,7 +29,8 @@ export const ClientSession = z.object({
   companyName: z.string().nullable(),
   phoneNumber: z.string().nullable(),
   jobTitle: z.string().nullable(),
-  webhookUrl: z.string(),
+  /** The provider webhook URL, a credential: null for a user whose role lacks `keys`. */
+  webhookUrl: z.string().nullable(),
   /** Whether this account's webhook deliveries must be signed (X-Webhook-Signature). */
   hasWebhookSigningSecret: z.boolean(),
   apiKeyStatus: z.enum(API_KEY_STATUSES),

@@ -16,6 +16,7 @@ import { createLifecycle } from './http/lifecycle';
 import { agencyDaysListener } from './agency/client-days';
 import { dailyRollupsListener } from './calls/write/rollups';
 import { seedPlans } from './seed';
+import { sealWebhookTokens } from './clients/webhook-token';
 
 export interface DepsOverrides {
   db?: Db;
@@ -34,6 +35,8 @@ export async function createDeps(
   try {
     await migrateToLatest(database.db);
     await verifyAppSecret(database.db, secrets);
+    // Webhook tokens a migration took out of the clear, sealed before anything is answered.
+    await sealWebhookTokens(database.db, secrets);
     await seedPlans(database.db);
   } catch (error) {
     await database.close();

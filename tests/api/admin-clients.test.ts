@@ -90,7 +90,7 @@ describe(`admin client management (${TEST_DB})`, () => {
   };
 
   describe('list and stats', () => {
-    let busy: ClientRow;
+    let busy: Awaited<ReturnType<typeof createClient>>;
     let quiet: ClientRow;
     beforeAll(async () => {
       busy = await createClient(t.deps, {

@@ -104,6 +104,11 @@ test('settings, every tab, and checkout', async ({ page, request }) => {
     await expect(page.getByRole('dialog')).toBeVisible();
   });
   await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Rotate Webhook URL' }).click();
+  await checkBothWidths(page, 'rotate webhook URL dialog', async () => {
+    await expect(page.getByRole('alertdialog')).toBeVisible();
+  });
+  await page.keyboard.press('Escape');
 
   await page.goto('/checkout?plan=starter');
   await checkBothWidths(page, 'checkout', async () => {

@@ -93,6 +93,35 @@ test('notification preferences are saved on the server', async ({ page, request 
   await expect(settings.checkbox('Monthly reports')).toBeChecked();
 });
 
+test('security: rotating the webhook URL asks first, then the old URL is refused', async ({
+  page,
+  request,
+}) => {
+  const client = await loginAsNewClient(page, request, 'rotate');
+  const settings = new SettingsPage(page);
+  await settings.open('?tab=security');
+  const urlField = page.getByLabel('Webhook URL');
+  await expect(urlField).toHaveValue(client.webhookUrl);
+
+  await page.getByRole('button', { name: 'Rotate Webhook URL' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Rotate Webhook URL' });
+  await expect(dialog).toContainText('until you give Bland AI the new URL');
+  await screenshotBothWidths(page, 'settings-rotate-webhook');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(urlField).toHaveValue(client.webhookUrl);
+
+  await page.getByRole('button', { name: 'Rotate Webhook URL' }).click();
+  await dialog.getByRole('button', { name: 'Rotate' }).click();
+  await expectToast(page, 'Webhook URL Rotated', 'Give Bland AI the new URL');
+  await expect(urlField).not.toHaveValue(client.webhookUrl);
+  const rotated = await urlField.inputValue();
+  expect(rotated).toMatch(/\/api\/webhooks\/voice\/[\w-]{43}$/);
+  expect((await request.post(client.webhookUrl, { data: {} })).status()).toBe(404);
+  await page.reload();
+  await expect(urlField).toHaveValue(rotated);
+});
+
 test('security: change password, API key check, webhook URL copy', async ({ page, request, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL });
   const client = await loginAsNewClient(page, request, 'security');

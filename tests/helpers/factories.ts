@@ -6,14 +6,19 @@ import type { AppDeps } from '../../src/server/context';
 import { randomToken } from '../../src/server/crypto/secrets';
 import type { NewClientRow, SubscriptionsTable } from '../../src/server/db/schema';
 import { createAdmin } from '../../src/server/seed';
+import { webhookTokenColumns } from '../../src/server/clients/webhook-token';
 
 export const TEST_PASSWORD = 'correct horse battery';
 
+/**
+ * A client row, and `webhook_token`: its webhook URL's token in clear (only its hash and a sealed
+ * copy are stored), for tests that deliver to it.
+ */
 export async function createClient(
   deps: AppDeps,
-  overrides: Partial<NewClientRow> & { password?: string | null } = {},
+  overrides: Partial<NewClientRow> & { password?: string | null; webhook_token?: string } = {},
 ) {
-  const { password = TEST_PASSWORD, ...row } = overrides;
+  const { password = TEST_PASSWORD, webhook_token = randomToken(24), ...row } = overrides;
   const id = row.id ?? randomUUID();
   const t = deps.now();
   const values: NewClientRow = {
@@ -27,7 +32,7 @@ export async function createClient(
     timezone: 'UTC',
     is_active: 1,
     api_key_status: 'missing',
-    webhook_token: randomToken(24),
+    ...webhookTokenColumns(deps.secrets, webhook_token),
     onboarding_status: 'active',
     password_hash: password ? await hashPassword(password) : null,
     created_at: t,
@@ -35,7 +40,12 @@ export async function createClient(
     ...row,
   };
   await deps.db.insertInto('clients').values(values).execute();
-  return deps.db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const stored = await deps.db
+    .selectFrom('clients')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { ...stored, webhook_token };
 }
 
 /** An active card subscription on the Starter plan (500 minutes), stored as billing would keep it. */

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_MESSAGES, AccountForm, AccountUpdateResponse } from '../../contract/account';
 import { requireClient, requireClientUser } from '../auth/guards';
-import { toSessionUser } from '../auth/permissions';
+import { canSeeWebhookUrl, toSessionUser } from '../auth/permissions';
 import { sentOnly, textOrNull } from '../clients/client-patch';
 import { toClientSession } from '../clients/client-view';
 import { loginAddressConflict } from '../clients/address-identity';
@@ -23,7 +23,7 @@ const sentFields = (form: object) =>
 
 export default async function profileRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, config, now } = app.deps;
+  const { db, now } = app.deps;
 
   app.put(
     '/api/client/account',
@@ -80,7 +80,7 @@ export default async function profileRoutes(fastify: FastifyInstance): Promise<v
       return {
         success: true as const,
         client: {
-          ...toClientSession(updated, config.publicUrl),
+          ...toClientSession(updated, app.deps, canSeeWebhookUrl(user)),
           user: toSessionUser(user),
         },
       };

@@ -1,17 +1,22 @@
 /**
- * PUT /api/client/webhook-signing-secret: the client sets, replaces or removes the signing secret
- * its voice provider signs webhook deliveries with. Write-only: only whether one is set is answered.
+ * The credentials of the provider's deliveries IN, for those whose role includes `keys`:
+ * PUT /api/client/webhook-signing-secret sets, replaces or removes the signing secret the voice
+ * provider signs deliveries with (write-only: only whether one is set is answered);
+ * POST /api/client/rotate-webhook replaces the webhook URL (a leaked one, or one a removed person
+ * may still hold), which the platform must then be given.
  */
 import type { FastifyInstance } from 'fastify';
 import { WebhookSecretBody, WebhookSecretResponse } from '../../contract/account';
+import { RotatedWebhook } from '../../contract/admin';
 import { requireClient } from '../auth/guards';
-import { updateClient } from '../clients/clients-repository';
+import { rotateWebhookToken, updateClient } from '../clients/clients-repository';
+import { webhookUrlFor } from '../clients/webhook-token';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { recordChange } from '../teams/record-change';
 
 export default async function providerSigningSecretRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, secrets, now } = app.deps;
+  const { db, secrets, now, config } = app.deps;
 
   app.put(
     '/api/client/webhook-signing-secret',
@@ -31,6 +36,22 @@ export default async function providerSigningSecretRoutes(fastify: FastifyInstan
         await recordChange(trx, request, 'key_change', { what: 'webhook signing secret', change }, now());
       });
       return { hasWebhookSigningSecret: !!secret };
+    },
+  );
+
+  // The old URL stops working at once; the new one is answered (and shown by the session again).
+  app.post(
+    '/api/client/rotate-webhook',
+    { config: { permission: 'keys' }, schema: { response: { 200: RotatedWebhook } } },
+    async (request, reply) => {
+      const client = requireClient(request);
+      const token = await db.transaction().execute(async (trx) => {
+        const rotated = await rotateWebhookToken(trx, secrets, client.id, now());
+        await recordChange(trx, request, 'key_change', { what: 'webhook URL', change: 'rotated' }, now());
+        return rotated;
+      });
+      reply.header('cache-control', 'no-store');
+      return { webhookUrl: webhookUrlFor(config.publicUrl, token) };
     },
   );
 }

@@ -21,7 +21,7 @@ import { requireAdmin } from '../auth/guards';
 import { parseRetried } from '../calls/ingest/sync-runs';
 import { createDeliveryProcessor } from '../calls/ingest/webhook-delivery';
 import { findClient } from '../clients/clients-repository';
-import { webhookUrlFor } from '../clients/client-view';
+import { webhookUrlOf } from '../clients/webhook-token';
 import type { ClientRow } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
@@ -109,6 +109,8 @@ export default async function supportRoutes(fastify: FastifyInstance): Promise<v
         headers,
         replayOf: original.id,
       });
+      // A replay is given no budget to spend (`admit`), so it is never limited.
+      if (result.kind === 'limited') throw new Error('A replay was rate limited');
       const replayed = await deliveryOr404(client.id, result.deliveryId);
       await recordAudit(
         db,
@@ -182,9 +184,11 @@ export default async function supportRoutes(fastify: FastifyInstance): Promise<v
         throw badRequest(
           `${voice.name} places calls from an assistant and a phone number of the client's account: place a test call from ${voice.name}'s dashboard; it reaches the delivery log when it ends.`,
         );
+      const webhookUrl = webhookUrlOf(client, deps.config.publicUrl, deps.secrets);
+      if (!webhookUrl) throw badRequest('This client’s webhook URL cannot be read back: rotate it first');
       const placed = await voice.placeTestCall(deps.secrets.decrypt(client.bland_api_key_enc), {
         phoneNumber: request.body.phoneNumber,
-        webhookUrl: webhookUrlFor(deps.config.publicUrl, client.webhook_token),
+        webhookUrl,
       });
       await recordAudit(
         db,

@@ -41,6 +41,11 @@ export function hasPermission(
   return permission === 'signed_in' || permissionsOf(user).includes(permission);
 }
 
+/** The provider webhook URL is a credential: shown only to those who manage the account's keys. */
+export function canSeeWebhookUrl(user: Pick<SessionUserRow, 'role' | 'permissions'>): boolean {
+  return hasPermission(user, 'keys');
+}
+
 /** The signed-in client user, refused with 403 naming the permission when it lacks it. */
 export function requirePermission(request: FastifyRequest, permission: RoutePermission): SessionUserRow {
   const user = request.clientUser;

@@ -25,7 +25,7 @@ import {
 } from '../clients/users-repository';
 import { recordActivity } from '../teams/activity';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
-import { toSessionUser } from './permissions';
+import { canSeeWebhookUrl, toSessionUser } from './permissions';
 import { canSignIn, signInClientUser } from './client-sign-in';
 import { beginTwoFactorSignIn, registerTwoFactorLogin } from './two-factor-login-routes';
 import { clearSessionCookie, deviceOf, sessionCookie, setSessionCookie } from './sessions';
@@ -110,7 +110,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
       await recordActivity(db, { clientId: client.id, userId: user.id, action: 'sign_in' }, now());
       // After the session cookie: the device cookie marks this browser as the owner's from now on.
       await attempt.succeeded();
-      return { success: true as const, client: toClientSession(client, config.publicUrl) };
+      return { success: true as const, client: toClientSession(client, app.deps, canSeeWebhookUrl(user)) };
     },
   );
 
@@ -128,7 +128,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
       if (!signedIn) throw unauthorized();
       const { client, user } = signedIn;
       return {
-        ...toClientSession(client, config.publicUrl),
+        ...toClientSession(client, app.deps, canSeeWebhookUrl(user)),
         user: toSessionUser(user),
       };
     },

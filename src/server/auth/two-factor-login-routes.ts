@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AdminSession, ClientLoginResponse } from '../../contract/auth';
 import { TWO_FACTOR_MESSAGES, TwoFactorCodeBody, type TwoFactorRequired } from '../../contract/two-factor';
 import { toClientSession } from '../clients/client-view';
+import { canSeeWebhookUrl } from './permissions';
 import { findSignInUser, markSignedIn } from '../clients/users-repository';
 import type { AppDeps } from '../context';
 import type { TwoFactorSubjectKind } from '../db/schema';
@@ -131,7 +132,7 @@ export function registerTwoFactorLogin(fastify: FastifyInstance, starters: Sessi
         );
       await recordActivity(db, { clientId: client.id, userId: user.id, action: 'sign_in' }, now());
       await attempt.succeeded();
-      return { success: true as const, client: toClientSession(client, app.deps.config.publicUrl) };
+      return { success: true as const, client: toClientSession(client, app.deps, canSeeWebhookUrl(user)) };
     },
   );
 

@@ -18,7 +18,6 @@ import { isVoiceProviderError } from '../providers/voice/errors';
 import { voiceOf } from '../providers/voice/registry';
 import { KEY_CHECKS_PER_WINDOW } from '../account/security-routes';
 import { enforceCreationCap } from '../http/creation-caps';
-import { randomToken } from '../crypto/secrets';
 import { loginAddressConflict } from './address-identity';
 import { apiKeyChange } from './api-key-change';
 import {
@@ -30,13 +29,14 @@ import {
 } from './users-repository';
 import { ifSent, sentOnly, textOrNull } from './client-patch';
 import { toAdminClient, toAdminListItem } from './admin-client-view';
-import { WEBHOOK_TOKEN_BYTES, webhookUrlFor } from './client-view';
+import { webhookUrlFor } from './webhook-token';
 import {
   deleteClientCascade,
   findByEmail,
   findClient,
   getAdminStats,
   listClientsWithTotals,
+  rotateWebhookToken,
   updateClient,
 } from './clients-repository';
 import type { ZodTypeProvider } from '../http/route-schemas';
@@ -168,6 +168,16 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
             },
             now(),
           );
+          if (key.check !== 'unchanged')
+            await recordKeyChange(trx, admin, id, {
+              what: 'API key',
+              change: key.value === null ? 'removed' : 'set',
+            });
+          if (form.webhookSigningSecret !== undefined)
+            await recordKeyChange(trx, admin, id, {
+              what: 'webhook signing secret',
+              change: form.webhookSigningSecret ? 'set' : 'removed',
+            });
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(MESSAGES.emailTaken);
@@ -182,6 +192,28 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
       };
     },
   );
+
+  /**
+   * The client's activity line of a key or secret the agency changed, beside the audit row: the
+   * Owner reads who replaced a credential of theirs, as for their own changes.
+   */
+  async function recordKeyChange(
+    trx: typeof db,
+    admin: { name: string; username: string },
+    clientId: string,
+    detail: { what: string; change: string },
+  ): Promise<void> {
+    await recordActivity(
+      trx,
+      {
+        clientId,
+        userId: null,
+        action: 'key_change',
+        detail: { ...detail, byAgency: admin.name || admin.username },
+      },
+      now(),
+    );
+  }
 
   /** Write-only: omitted keeps the stored secret, '' or null removes it, anything else replaces it. */
   function signingSecretChange(sent: string | null | undefined): Pick<ClientUpdate, 'webhook_secret_enc'> {
@@ -235,6 +267,10 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
           },
           now(),
         );
+        await recordKeyChange(trx, admin, id, {
+          what: 'webhook signing secret',
+          change: secret ? 'set' : 'removed',
+        });
       });
       return { hasWebhookSigningSecret: !!secret };
     },
@@ -248,10 +284,11 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
       const admin = requireAdmin(request);
       const { id } = request.params;
       await clientOr404(id);
-      const token = randomToken(WEBHOOK_TOKEN_BYTES);
-      await db.transaction().execute(async (trx) => {
-        await updateClient(trx, id, { webhook_token: token, updated_at: now() });
+      const token = await db.transaction().execute(async (trx) => {
+        const rotated = await rotateWebhookToken(trx, secrets, id, now());
         await recordAudit(trx, { adminId: admin.id, action: 'client.rotate_webhook', clientId: id }, now());
+        await recordKeyChange(trx, admin, id, { what: 'webhook URL', change: 'rotated' });
+        return rotated;
       });
       return { webhookUrl: webhookUrlFor(config.publicUrl, token) };
     },

@@ -7,7 +7,7 @@ import type { AdminClient, AdminClientListItem } from '../../contract/admin';
 import { maskApiKey } from '../../contract/admin';
 import type { SecretBox } from '../crypto/secrets';
 import type { ClientRow } from '../db/schema';
-import { webhookUrlFor } from './client-view';
+import { webhookUrlOf } from './webhook-token';
 import { DEFAULT_VOICE_PROVIDER, isVoiceProvider } from '../../contract/providers';
 
 export interface ClientTotals {
@@ -52,7 +52,8 @@ export function toAdminClient(row: ClientRow, publicUrl: string, secrets: Secret
     apiKeyStatus: row.api_key_status,
     clientIdentifier: row.client_identifier,
     organizationId: row.organization_id,
-    webhookUrl: webhookUrlFor(publicUrl, row.webhook_token),
+    // Empty only if the sealed token no longer opens (APP_SECRET changed): rotate to get a new one.
+    webhookUrl: webhookUrlOf(row, publicUrl, secrets) ?? '',
     provider: isVoiceProvider(row.provider) ? row.provider : DEFAULT_VOICE_PROVIDER,
     hasWebhookSigningSecret: row.webhook_secret_enc !== null,
     profileImageUrl: row.profile_image_url,

@@ -1,16 +1,19 @@
 /** Maps client rows to what the API shows; column names never leak past this file. */
 import type { ClientSession } from '../../contract/auth';
 import { DEFAULT_VOICE_PROVIDER, isVoiceProvider } from '../../contract/providers';
+import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
+import { webhookUrlOf } from './webhook-token';
 
-/** Random bytes of a webhook URL's token (base64url in the URL). */
-export const WEBHOOK_TOKEN_BYTES = 32;
-
-export function webhookUrlFor(publicUrl: string, token: string): string {
-  return `${publicUrl}/api/webhooks/voice/${token}`;
-}
-
-export function toClientSession(row: ClientRow, publicUrl: string): ClientSession {
+/**
+ * `showWebhookUrl`: the URL is a credential (whoever holds it can post deliveries), so only people
+ * whose role includes `keys` receive it; everyone else gets null.
+ */
+export function toClientSession(
+  row: ClientRow,
+  deps: Pick<AppDeps, 'config' | 'secrets'>,
+  showWebhookUrl: boolean,
+): ClientSession {
   return {
     id: row.id,
     firstName: row.first_name,
@@ -19,7 +22,7 @@ export function toClientSession(row: ClientRow, publicUrl: string): ClientSessio
     companyName: row.company_name,
     phoneNumber: row.phone_number,
     jobTitle: row.job_title,
-    webhookUrl: webhookUrlFor(publicUrl, row.webhook_token),
+    webhookUrl: showWebhookUrl ? webhookUrlOf(row, deps.config.publicUrl, deps.secrets) : null,
     hasWebhookSigningSecret: row.webhook_secret_enc !== null,
     apiKeyStatus: row.api_key_status,
     timezone: row.timezone,

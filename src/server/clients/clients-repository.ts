@@ -11,6 +11,8 @@ import type { ClientTotals } from './admin-client-view';
 import { type ClientChangeListener, announceClientDeleted } from './client-changes';
 import { isPostgres } from '../db/dialect';
 import { syncAccountLogin } from './users-repository';
+import type { SecretBox } from '../crypto/secrets';
+import { newWebhookToken } from './webhook-token';
 
 /**
  * The agency's clients (issue 33): onboarded ones, active or deactivated. A wizard draft
@@ -46,17 +48,16 @@ export function findActiveClientByEmail(db: Kysely<Database>, email: string): Pr
     .executeTakeFirst();
 }
 
-export function findClientByWebhookToken(
+/**
+ * The clients of these webhook token hashes (clients/webhook-token.ts; the webhook route's lookups
+ * of one moment, read together).
+ */
+export function findClientsByWebhookTokenHashes(
   db: Kysely<Database>,
-  token: string,
-): Promise<ClientRow | undefined> {
-  return db.selectFrom('clients').selectAll().where('webhook_token', '=', token).executeTakeFirst();
-}
-
-/** The clients of these webhook tokens (the webhook route's lookups of one moment, read together). */
-export function findClientsByWebhookTokens(db: Kysely<Database>, tokens: string[]): Promise<ClientRow[]> {
-  if (tokens.length === 0) return Promise.resolve([]);
-  return db.selectFrom('clients').selectAll().where('webhook_token', 'in', tokens).execute();
+  hashes: string[],
+): Promise<ClientRow[]> {
+  if (hashes.length === 0) return Promise.resolve([]);
+  return db.selectFrom('clients').selectAll().where('webhook_token_hash', 'in', hashes).execute();
 }
 
 export async function clientExists(db: Kysely<Database>, id: string): Promise<boolean> {
@@ -368,6 +369,22 @@ export async function updateClient(db: Kysely<Database>, id: string, changes: Cl
   const touchesLogin = changes.email !== undefined || changes.password_hash !== undefined;
   if (!touchesLogin || db.isTransaction) await write(db);
   else await db.transaction().execute(write);
+}
+
+/**
+ * Replaces the client's token (the Owner's Settings › Security, the admin's client view): the old
+ * URL stops working at once, on every instance, as deliveries are looked up afresh each time.
+ * Answers the new token; run in the transaction that records the rotation.
+ */
+export async function rotateWebhookToken(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  clientId: string,
+  now: number,
+): Promise<string> {
+  const { token, columns } = newWebhookToken(secrets);
+  await updateClient(db, clientId, { ...columns, updated_at: now });
+  return token;
 }
 
 /**

@@ -19,11 +19,10 @@ import {
 import { IdParam } from '../../contract/common';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
-import { randomToken } from '../crypto/secrets';
 import { enforceCreationCap } from '../http/creation-caps';
 import { conflict, notFound } from '../http/errors';
 import { loginAddressConflict } from './address-identity';
-import { WEBHOOK_TOKEN_BYTES, webhookUrlFor } from './client-view';
+import { newWebhookToken, webhookUrlFor } from './webhook-token';
 import {
   deleteClientCascade,
   findByEmail,
@@ -55,7 +54,7 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
         what: 'client drafts',
       });
       const id = randomUUID();
-      const token = randomToken(WEBHOOK_TOKEN_BYTES);
+      const webhook = newWebhookToken(app.deps.secrets);
       const t = now();
       try {
         await db.transaction().execute(async (trx) => {
@@ -91,7 +90,7 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
             timezone: DEFAULT_TIMEZONE,
             is_active: 1,
             api_key_status: 'missing',
-            webhook_token: token,
+            ...webhook.columns,
             onboarding_status: 'pending',
             created_at: t,
             updated_at: t,
@@ -103,7 +102,7 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
         throw error;
       }
       reply.code(201);
-      return { id, webhookUrl: webhookUrlFor(config.publicUrl, token) };
+      return { id, webhookUrl: webhookUrlFor(config.publicUrl, webhook.token) };
     },
   );
 

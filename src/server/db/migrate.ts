@@ -36,6 +36,7 @@ import * as callerPrivacy from './migrations/028_caller_privacy';
 import * as conversationQuality from './migrations/029_conversation_quality';
 import * as callSearchNewestFirst from './migrations/030_call_search_newest_first';
 import * as qualityRollupVersions from './migrations/032_quality_rollup_versions';
+import * as webhookTokenHash from './migrations/033_webhook_token_hash';
 import * as smsNumbers from './migrations/034_sms_numbers';
 import * as addressIdentity from './migrations/035_address_identity';
 import type { Database } from './schema';
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '029_conversation_quality': conversationQuality,
   '030_call_search_newest_first': callSearchNewestFirst,
   '032_quality_rollup_versions': qualityRollupVersions,
+  '033_webhook_token_hash': webhookTokenHash,
   '034_sms_numbers': smsNumbers,
   '035_address_identity': addressIdentity,
 };

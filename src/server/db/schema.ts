@@ -55,8 +55,13 @@ export interface ClientsTable {
   api_key_status: ApiKeyStatus;
   client_identifier: string | null;
   organization_id: string | null;
-  /** ≥128 random bits, base64url; the client's webhook URL is PUBLIC_URL/api/webhooks/voice/{token}. */
-  webhook_token: string;
+  /**
+   * SHA-256 (hex) of the webhook token (≥128 random bits, base64url; the client's webhook URL is
+   * PUBLIC_URL/api/webhooks/voice/{token}); deliveries are looked up by it (033_webhook_token_hash).
+   */
+  webhook_token_hash: string;
+  /** The token sealed with the secret box, to show the URL (clients/webhook-token.ts). */
+  webhook_token_enc: string | null;
   /** Optional signing secret for X-Webhook-Signature, encrypted like the API key. */
   webhook_secret_enc: string | null;
   /** When the first valid provider call reached the webhook (the wizard's test). */

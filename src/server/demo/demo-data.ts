@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import { createCallsRepository } from '../calls/write/calls-repository';
 import { syncClientCalls } from '../calls/ingest/sync';
 import type { AppDeps } from '../context';
-import { randomToken } from '../crypto/secrets';
+import { randomToken, sha256Hex } from '../crypto/secrets';
 import type { Database } from '../db/schema';
 import { ensureDemoOutcomes } from './demo-outcomes';
 import { DAY_MS, demoCallsBetween } from './sample-calls';
@@ -48,7 +48,9 @@ export async function ensureDemoTenant(db: Kysely<Database>, now: number): Promi
     timezone: DEMO_CLIENT.timezone,
     is_active: 1,
     api_key_status: 'missing',
-    webhook_token: randomToken(24),
+    // Never shown: the demo tenant takes no deliveries, so only a hash that no token matches.
+    webhook_token_hash: sha256Hex(randomToken(24)),
+    webhook_token_enc: null,
     // Its own state keeps it out of admin lists, stats, sync-all and logins.
     onboarding_status: 'demo',
     // No password: the demo tenant can be shown, never logged in to.

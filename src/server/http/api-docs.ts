@@ -496,6 +496,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   'PUT /api/client/api-key': { summary: 'Replace the voice platform API key', errors: [429, 502] },
   'PUT /api/client/webhook-signing-secret': { summary: 'Set or remove the voice webhook signing secret' },
+  'POST /api/client/rotate-webhook': { summary: 'Replace the voice webhook URL (the old one stops working)' },
   'GET /api/client/notifications': { summary: 'Notification preferences' },
   'PUT /api/client/notifications': { summary: 'Update notification preferences' },
   'GET /api/client/notifications/channels': { summary: 'Which notification channels this server can send' },

@@ -23,7 +23,7 @@ import { TwoFactorRequired } from '../../contract/two-factor';
 import { canSignIn, signInClientUser } from '../auth/client-sign-in';
 import { beginTwoFactorSignIn } from '../auth/two-factor-login-routes';
 import { requireClient, requireClientUser } from '../auth/guards';
-import { ungrantable } from '../auth/permissions';
+import { canSeeWebhookUrl, ungrantable } from '../auth/permissions';
 import { hashPassword } from '../auth/passwords';
 import type { SessionUserRow } from '../auth/sessions';
 import { toClientSession } from '../clients/client-view';
@@ -353,7 +353,7 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
       await signInClientUser(app.deps, request, reply, client.id, invited.id);
       await markSignedIn(db, invited.id, now());
       await recordActivity(db, { clientId: client.id, userId: invited.id, action: 'sign_in' }, now());
-      return { success: true as const, client: toClientSession(client, config.publicUrl) };
+      return { success: true as const, client: toClientSession(client, app.deps, canSeeWebhookUrl(invited)) };
     },
   );
 }

@@ -22,7 +22,7 @@ import type { VoiceSim } from '../../../sim/voice-provider';
 import { hashPassword } from '../../../src/server/auth/passwords';
 import { type IncomingCall, createCallsRepository } from '../../../src/server/calls/write/calls-repository';
 import type { AppDeps } from '../../../src/server/context';
-import { randomToken } from '../../../src/server/crypto/secrets';
+import { newWebhookToken } from '../../../src/server/clients/webhook-token';
 import {
   NO_INSIGHTS,
   type NormalizedConversation,
@@ -201,7 +201,7 @@ export async function seedQualityFixtures(deps: AppDeps, voice: VoiceSim): Promi
       is_active: 1,
       bland_api_key_enc: deps.secrets.encrypt(QUALITY_CLIENT.apiKey),
       api_key_status: 'valid',
-      webhook_token: randomToken(24),
+      ...newWebhookToken(deps.secrets).columns,
       onboarding_status: 'active',
       password_hash: await hashPassword(QUALITY_CLIENT.password),
       created_at: t - 30 * DAY,

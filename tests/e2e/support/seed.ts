@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { VoiceSim } from '../../../sim/voice-provider';
 import { hashPassword } from '../../../src/server/auth/passwords';
 import type { AppDeps } from '../../../src/server/context';
-import { randomToken } from '../../../src/server/crypto/secrets';
+import { newWebhookToken } from '../../../src/server/clients/webhook-token';
 import { PRIVACY_CLIENT, PRIVACY_VIEWER, SEEDED_CLIENTS } from './env';
 
 export async function seedE2eFixtures(deps: AppDeps, voice: VoiceSim): Promise<void> {
@@ -24,7 +24,7 @@ export async function seedE2eFixtures(deps: AppDeps, voice: VoiceSim): Promise<v
         is_active: 1,
         bland_api_key_enc: deps.secrets.encrypt(client.apiKey),
         api_key_status: 'valid',
-        webhook_token: randomToken(24),
+        ...newWebhookToken(deps.secrets).columns,
         onboarding_status: 'active',
         password_hash: await hashPassword(client.password),
         created_at: t,

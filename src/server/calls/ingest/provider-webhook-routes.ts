@@ -10,7 +10,8 @@ import { badRequest, notFound, tooManyRequests, unauthorized } from '../../http/
 import { keepRawBody, rawBodyOf } from '../../http/raw-body';
 import { type DeliveryResult, createDeliveryProcessor } from './webhook-delivery';
 import { createWebhookRateLimit } from './webhook-rate-limit';
-import { clientExists, findClientsByWebhookTokens } from '../../clients/clients-repository';
+import { clientExists, findClientsByWebhookTokenHashes } from '../../clients/clients-repository';
+import { webhookTokenHash } from '../../clients/webhook-token';
 import { createGroupCommit } from '../../http/group-commit';
 import type { ClientRow } from '../../db/schema';
 import type { DeliveryResult as DeliveryMetric } from '../../http/metrics';
@@ -33,9 +34,11 @@ export default async function providerWebhookRoutes(fastify: FastifyInstance): P
   // every instance. Deliveries arriving while a read is in flight form the next read.
   const lookups = createGroupCommit<string, ClientRow | undefined>(
     async (tokens) => {
-      const rows = await findClientsByWebhookTokens(deps.db, [...new Set(tokens)]);
-      const byToken = new Map(rows.map((r) => [r.webhook_token, r]));
-      return tokens.map((t) => byToken.get(t));
+      // Only the tokens' hashes are stored (clients/webhook-token.ts).
+      const hashes = tokens.map(webhookTokenHash);
+      const rows = await findClientsByWebhookTokenHashes(deps.db, [...new Set(hashes)]);
+      const byHash = new Map(rows.map((r) => [r.webhook_token_hash, r]));
+      return hashes.map((h) => byHash.get(h));
     },
     { concurrency: deps.dialect === 'postgres' ? 2 : 1 },
   );
@@ -52,19 +55,25 @@ export default async function providerWebhookRoutes(fastify: FastifyInstance): P
     if (!client) throw notFound('Unknown webhook URL');
     // Counted by platform and what became of it (GET /metrics, issue 40).
     const count = (metric: DeliveryMetric) => deps.metrics.delivery(voiceOf(deps.voices, client).id, metric);
-    if (!(await rateLimit.allow(client.id))) {
-      count('rate_limited');
-      reply.header('retry-after', '60');
-      throw tooManyRequests('Too many webhook deliveries; slow down');
-    }
 
     let result: DeliveryResult;
     try {
-      result = await processDelivery({ client, body: rawBodyOf(request.body), headers: request.headers });
+      result = await processDelivery({
+        client,
+        body: rawBodyOf(request.body),
+        headers: request.headers,
+        // Counted once it is known whether the delivery is believed, in that budget.
+        admit: (budget) => rateLimit.allow(client.id, budget),
+      });
     } catch (error) {
       // The client was deleted while its delivery waited to be written.
       if (!(await clientExists(deps.db, client.id))) throw notFound('Unknown webhook URL');
       throw error;
+    }
+    if (result.kind === 'limited') {
+      count('rate_limited');
+      reply.header('retry-after', '60');
+      throw tooManyRequests('Too many webhook deliveries; slow down');
     }
     count(
       result.kind !== 'call'

@@ -18,6 +18,7 @@ import { type DeliveryLog, createWebhookIngest } from './webhook-ingest';
 import { voiceOf } from '../../providers/voice/registry';
 import { loadPrivacy } from '../../privacy/privacy-settings';
 import { redactKeptBody } from '../../privacy/redact-call';
+import type { WebhookBudget } from './webhook-rate-limit';
 
 export interface DeliveryInput {
   client: ClientRow;
@@ -25,9 +26,16 @@ export interface DeliveryInput {
   headers: WebhookHeaders;
   /** The delivery this one replays. */
   replayOf?: string;
+  /**
+   * Spends one delivery of this budget (the webhook route's per-URL limit), asked once it is known
+   * whether the delivery is believed; false: over the limit, and nothing is recorded. A replay
+   * spends none.
+   */
+  admit?: (budget: WebhookBudget) => Promise<boolean>;
 }
 
 export type DeliveryResult =
+  | { kind: 'limited' }
   | { kind: 'refused'; status: 400 | 401; message: string; deliveryId: string }
   | { kind: 'event'; callId: string | null; deliveryId: string }
   | { kind: 'call'; callId: string; unverified: boolean; outcome: string; deliveryId: string };
@@ -97,7 +105,12 @@ export function createDeliveryProcessor(
     const stored = voice.signatureKey === 'apiKey' ? client.bland_api_key_enc : client.webhook_secret_enc;
     const secret = stored ? deps.secrets.decrypt(stored) : null;
     const body = voice.parseWebhook(input.body, input.headers, secret, deps.now());
+    const admit = input.admit ?? (async () => true);
+    // Believed without a look-up: signed (parseWebhook refuses a bad signature when there is a
+    // secret), or nothing to check it with (a client being onboarded is taken at its word).
+    const believed = secret !== null || !client.bland_api_key_enc;
     if (body.kind === 'unauthorized' || body.kind === 'invalid') {
+      if (!(await admit('unverified'))) return { kind: 'limited' };
       const deliveryId = await record(input, {
         kind: 'invalid',
         outcome: 'refused',
@@ -113,6 +126,7 @@ export function createDeliveryProcessor(
       };
     }
     if (body.kind === 'event') {
+      if (!(await admit(believed ? 'verified' : 'unverified'))) return { kind: 'limited' };
       const deliveryId = await record(input, { kind: 'event', outcome: 'acknowledged', callId: body.callId });
       // A call in progress, for "Live now" (a replay of an old event announces nothing).
       if (body.callId && !input.replayOf) {
@@ -124,12 +138,16 @@ export function createDeliveryProcessor(
       return { kind: 'event', callId: body.callId, deliveryId };
     }
 
+    if (believed && !(await admit('verified'))) return { kind: 'limited' };
     const { call, raw, unverified, reason } = await confirmer.confirm(
       client,
       body.call,
       body.raw,
       secret !== null,
     );
+    // A notification is believed once the provider confirms it (the look-ups are bounded by the
+    // confirmer, so a flood costs no more than before), and spends the budget of what it proved.
+    if (!believed && !(await admit(unverified ? 'unverified' : 'verified'))) return { kind: 'limited' };
     const names = call.pathwayId
       ? await cachedPathwayNames(deps, client.id, [call.pathwayId])
       : new Map<string, string>();

@@ -3,12 +3,20 @@
  * delivery: each instance counts locally and adds its counts to the shared counter once a second,
  * reading back the total of every instance. A burst can overshoot by about a second's worth per
  * instance; a sustained flood from one leaked URL is cut everywhere.
+ *
+ * Two budgets per URL, each of WEBHOOK_DELIVERIES_PER_MINUTE: deliveries we believe (signed,
+ * confirmed by the provider, or of a client with nothing to check them with) and deliveries we do
+ * not (refused, or stored unverified). Whoever holds a leaked URL can only post the second kind, so
+ * junk never spends the budget of the provider's real deliveries.
  */
 import type { AppDeps } from '../../context';
 import { startJob } from '../../http/jobs';
 import { createRateCounters } from '../../http/rate-counters';
 
 const WINDOW_MS = 60_000;
+
+/** Which budget a delivery spends: see the header. */
+export type WebhookBudget = 'verified' | 'unverified';
 const FLUSH_MS = 1_000;
 
 export function createWebhookRateLimit(
@@ -47,11 +55,12 @@ export function createWebhookRateLimit(
 
   return {
     /**
-     * Counts a delivery to this client's URL; false when it is over its limit across instances.
-     * Keyed by the client, not the token: the token is a secret and stays out of the counters.
+     * Counts a delivery to this client's URL in its budget; false when that budget is over its
+     * limit across instances. Keyed by the client, not the token: the token is a secret and stays
+     * out of the counters.
      */
-    async allow(clientId: string): Promise<boolean> {
-      const key = `webhook:${clientId}`;
+    async allow(clientId: string, budget: WebhookBudget): Promise<boolean> {
+      const key = budget === 'verified' ? `webhook:${clientId}` : `webhook-unverified:${clientId}`;
       // A URL this instance has not seen lately: start from what the others have counted.
       if (!shared.has(key)) shared.set(key, await deps.rateCounters.peek(key, WINDOW_MS));
       const local = (pending.get(key) ?? 0) + 1;

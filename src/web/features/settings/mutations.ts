@@ -166,6 +166,15 @@ export function useSetWebhookSecret() {
   });
 }
 
+/** A new provider webhook URL; the old one is refused from now on. The session shows the new one. */
+export function useRotateProviderWebhook() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiJson<{ webhookUrl: string }>('POST', '/api/client/rotate-webhook'),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: sessionKeys.client }),
+  });
+}
+
 /**
  * Update Payment Method: the server opens a SetupIntent, Stripe.js confirms it with the new card
  * (3-D Secure once if the bank asks), and the saved card becomes the default, so renewals are

@@ -2,19 +2,24 @@
  * The Security tab (SPEC §2, DESIGN §6 [4]): password, the voice provider API key, the webhook URL
  * and the secret its deliveries are signed with.
  */
-import { Check, Copy, KeyRound, Link2, Lock, ShieldCheck } from 'lucide-react';
+import { Check, Copy, KeyRound, Link2, Lock, RefreshCw, ShieldCheck } from 'lucide-react';
+import { useState } from 'react';
 import type { ClientSession } from '../../../contract/auth';
-import { PROVIDER_SETUP, VOICE_PROVIDER_NAMES } from '../../../contract/providers';
+import { PROVIDER_SETUP, VOICE_PROVIDER_NAMES, type VoiceProviderId } from '../../../contract/providers';
+import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { TwoFactorCard } from '../../components/two-factor/two-factor-card';
+import { failureToast } from '../../lib/failure-toast';
 import { useCan } from '../../lib/permissions';
+import { toast } from '../../lib/use-toast';
 import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
 import { cn } from '../../lib/utils';
 import { ApiKeyDialog } from './api-key-dialog';
 import { ChangePasswordDialog } from './change-password-dialog';
+import { useRotateProviderWebhook } from './mutations';
 import { SessionsCard } from './sessions-card';
 import { WebhookSecretDialog } from './webhook-secret-dialog';
 
@@ -80,12 +85,13 @@ export function SecurityTab({ client }: { client: ClientSession }) {
                 private.
               </CardDescription>
             </CardHeader>
-            <CardContent>
+            <CardContent className="grid gap-3">
               {client.webhookUrl ? (
                 <WebhookUrl url={client.webhookUrl} />
               ) : (
                 <p className="text-muted-foreground text-sm">No webhook URL configured</p>
               )}
+              <RotateWebhookUrl provider={client.provider} />
             </CardContent>
           </Card>
 
@@ -120,6 +126,44 @@ export function SecurityTab({ client }: { client: ClientSession }) {
           </Card>
         </>
       )}
+    </div>
+  );
+}
+
+/**
+ * A new URL for one that leaked, or that someone who left still holds: the old one stops working at
+ * once, so it asks first and says the platform must be given the new address.
+ */
+function RotateWebhookUrl({ provider }: { provider: VoiceProviderId }) {
+  const [confirming, setConfirming] = useState(false);
+  const rotate = useRotateProviderWebhook();
+  const platform = VOICE_PROVIDER_NAMES[provider];
+  const confirm = () =>
+    rotate.mutate(undefined, {
+      onSuccess: () =>
+        toast({
+          title: 'Webhook URL Rotated',
+          description: `Give ${platform} the new URL; deliveries to the old one are refused from now on.`,
+        }),
+      onError: (error) => failureToast('Failed to rotate the webhook URL', error),
+      onSettled: () => setConfirming(false),
+    });
+  return (
+    <div>
+      <Button type="button" variant="outline" onClick={() => setConfirming(true)}>
+        <RefreshCw aria-hidden="true" />
+        Rotate Webhook URL
+      </Button>
+      <ConfirmDeleteDialog
+        open={confirming}
+        title="Rotate Webhook URL"
+        description={`The current URL stops working at once: calls ${platform} sends to it are refused until you give ${platform} the new URL shown here.`}
+        pending={rotate.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={confirm}
+        confirmLabel="Rotate"
+        pendingLabel="Rotating..."
+      />
     </div>
   );
 }
