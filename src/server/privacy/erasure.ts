@@ -248,15 +248,19 @@ export async function runErasure(
   try {
     const calls = await callsOf(db, client.id, subject);
     const { result, answers } = await deleteAtProvider(deps, client, calls);
-    const { removed, copies } = await withErasedTextScrubbed(db, async () => {
-      const removed = await removeCallsKeepingTotals(
-        db,
-        client.id,
-        { ids: calls.map((c) => c.id) },
-        deps.now(),
-      );
-      return { removed, copies: await removeCopies(db, client.id, removed, subject) };
-    });
+    const { removed, copies } = await withErasedTextScrubbed(
+      db,
+      async () => {
+        const removed = await removeCallsKeepingTotals(
+          db,
+          client.id,
+          { ids: calls.map((c) => c.id) },
+          deps.now(),
+        );
+        return { removed, copies: await removeCopies(db, client.id, removed, subject) };
+      },
+      ({ removed }) => removed.length > 0,
+    );
     const stored: StoredProviders = { results: calls.length > 0 ? [result] : [], calls: answers, copies };
     await db
       .updateTable('erasure_requests')

@@ -158,13 +158,18 @@ const scrubbing = new WeakMap<Kysely<Database>, number>();
  * and reclaimed by (auto)vacuum, its index entries with it, and the server recycles its own WAL
  * segments; neither queries nor pg_dump (a backup) ever see them.
  */
-export async function withErasedTextScrubbed<T>(db: Kysely<Database>, work: () => Promise<T>): Promise<T> {
+export async function withErasedTextScrubbed<T>(
+  db: Kysely<Database>,
+  work: () => Promise<T>,
+  /** Whether the work removed indexed texts (calls): the merge is for them alone. */
+  removedCalls: (result: T) => boolean = () => true,
+): Promise<T> {
   if (isPostgres(db)) return work();
   scrubbing.set(db, (scrubbing.get(db) ?? 0) + 1);
   await sql`pragma secure_delete = on`.execute(db);
   try {
     const result = await work();
-    await mergeSearchIndex(db);
+    if (removedCalls(result)) await mergeSearchIndex(db);
     return result;
   } finally {
     const left = (scrubbing.get(db) ?? 1) - 1;
