@@ -120,6 +120,23 @@ export type ErasureRequestBody = z.infer<typeof ErasureRequestBody>;
 
 export const ErasureAccepted = z.object({ id: z.string() });
 
+/**
+ * POST /api/client/erasure/preview (same body): what the erasure would remove, shown before it is
+ * confirmed: how many calls, and the newest few (time, masked caller, a line around the subject).
+ */
+export const ErasurePreview = z.object({
+  count: z.number(),
+  sample: z.array(
+    z.object({
+      id: z.string(),
+      createdAt: z.number(),
+      caller: z.string(),
+      excerpt: z.string().nullable(),
+    }),
+  ),
+});
+export type ErasurePreview = z.infer<typeof ErasurePreview>;
+
 /** What one provider answered to the deletes asked of it. */
 export const ErasureProviderResult = z.object({
   provider: z.string(),

@@ -7,7 +7,9 @@
  * Operations (issue 40; `npm run migrate|backup|restore` run these):
  *   migrate [--check]          apply pending migrations, or only say which are pending (exit 1 if any)
  *   backup                     a consistent copy into BACKUP_DIR (operations/backup.ts)
- *   restore <file> [--force]   into an empty DATA_DIR or database (operations/restore.ts)
+ *   restore <file> [--force] [--allow-unsigned]
+ *                              into an empty DATA_DIR or database (operations/restore.ts); a plain
+ *                              backup must be signed under APP_SECRET unless --allow-unsigned
  */
 import './runtime-check';
 import { parseArgs } from 'node:util';
@@ -28,7 +30,7 @@ const USAGE = `Usage:
   npm run cli -- admin activate <username>
   npm run migrate [-- --check]
   npm run backup
-  npm run restore -- <file> [--force]`;
+  npm run restore -- <file> [--force] [--allow-unsigned]`;
 
 async function run(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -40,6 +42,7 @@ async function run(argv: string[]): Promise<number> {
       help: { type: 'boolean' },
       check: { type: 'boolean' },
       force: { type: 'boolean' },
+      'allow-unsigned': { type: 'boolean' },
     },
   });
   const [area, action, username] = positionals;
@@ -53,6 +56,7 @@ async function run(argv: string[]): Promise<number> {
     }
     return runRestoreCommand(loadConfig(process.env, { readOnlyDataDir: true }), action, {
       force: values.force === true,
+      allowUnsigned: values['allow-unsigned'] === true,
     });
   }
   if (values.help || area !== 'admin' || !action || !username) {

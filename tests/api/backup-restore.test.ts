@@ -9,10 +9,12 @@
  * Then what must be refused, with one line and nothing changed.
  */
 import { spawn } from 'node:child_process';
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import SQLite from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeps } from '../../src/server/bootstrap';
@@ -20,7 +22,12 @@ import { type Config, loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
 import { openDb } from '../../src/server/db/connect';
 import { buildApp } from '../../src/server/http/app';
-import { BackupError } from '../../src/server/operations/backup-file';
+import {
+  BackupError,
+  type BackupManifest,
+  MAGIC,
+  readManifest,
+} from '../../src/server/operations/backup-file';
 import { createBackup } from '../../src/server/operations/backup';
 import { restoreBackup } from '../../src/server/operations/restore';
 import { blandCallBody, deliverWebhook } from '../helpers/bland';
@@ -382,6 +389,140 @@ describe(`backup and restore refuse bad input with one line, changing nothing ($
     expect(await refusal(restoreBackup(config, file))).toMatch(/already holds .*add --force to replace/);
     const again = await restoreBackup(config, file, { force: true });
     expect(again.rows).toEqual(first.rows);
+  });
+});
+
+describe(`a plain backup is signed: a tampered one is refused (${TEST_DB})`, () => {
+  let source: Product;
+  let place: Awaited<ReturnType<typeof freshPlace>>;
+  let backupDir: string;
+  let file: string;
+  const places: Awaited<ReturnType<typeof freshPlace>>[] = [];
+  const target = async () => {
+    const p = await freshPlace();
+    places.push(p);
+    return loadConfig({ APP_SECRET, ...p.env }, { readOnlyDataDir: true });
+  };
+
+  beforeAll(async () => {
+    place = await freshPlace();
+    backupDir = mkdtempSync(path.join(tmpdir(), 'cap-backups-'));
+    // No BACKUP_ENCRYPTION_KEY: only the signature vouches for the file.
+    source = await startProduct({ ...place.env, BACKUP_DIR: backupDir });
+    await createClient(source.deps, { company_name: 'Honest Co' });
+    file = (await createBackup(source.config)).file;
+  });
+  afterAll(async () => {
+    await source?.close();
+    await place?.drop();
+    for (const p of places) await p.drop();
+    rmSync(backupDir, { recursive: true, force: true });
+  });
+
+  /**
+   * What someone who can write the file does: changes its data, then recomputes the manifest's
+   * size and sha256 (and may drop the signature), keeping everything else.
+   */
+  async function tampered(
+    name: string,
+    edit: (plain: Buffer) => Buffer,
+    manifestEdit: (m: BackupManifest) => BackupManifest = (m) => m,
+  ): Promise<string> {
+    const { manifest, payloadOffset } = await readManifest(file);
+    const stored = readFileSync(file).subarray(payloadOffset);
+    const gzip = manifest.payload.compression === 'gzip';
+    const plain = edit(gzip ? gunzipSync(stored) : stored);
+    const next = manifestEdit({
+      ...manifest,
+      payload: {
+        ...manifest.payload,
+        bytes: plain.length,
+        sha256: createHash('sha256').update(plain).digest('hex'),
+      },
+    });
+    const json = Buffer.from(JSON.stringify(next), 'utf8');
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(json.length);
+    const out = path.join(backupDir, name);
+    writeFileSync(out, Buffer.concat([MAGIC, length, json, gzip ? gzipSync(plain) : plain]));
+    return out;
+  }
+
+  /** SQLite: a row edited and a trigger added, with SQLite itself. PostgreSQL: bytes of the dump. */
+  function editRows(plain: Buffer): Buffer {
+    if (TEST_DB === 'postgres') {
+      const copy = Buffer.from(plain);
+      copy[copy.length - 200] ^= 0x01;
+      return copy;
+    }
+    const work = path.join(mkdtempSync(path.join(tmpdir(), 'cap-tamper-')), 'copy.sqlite');
+    writeFileSync(work, plain);
+    const db = new SQLite(work);
+    db.pragma('journal_mode = DELETE');
+    db.prepare("update clients set company_name = 'Evil Co'").run();
+    db.exec(
+      "create trigger tampered after insert on calls begin update clients set company_name = 'Evil Co'; end",
+    );
+    db.close();
+    const edited = readFileSync(work);
+    rmSync(path.dirname(work), { recursive: true, force: true });
+    return edited;
+  }
+
+  const refusal = async (work: Promise<unknown>) => {
+    const error = await work.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(BackupError);
+    return (error as Error).message;
+  };
+
+  it('signs the manifest under a key from APP_SECRET; the untouched file restores', async () => {
+    const { manifest } = await readManifest(file);
+    expect(manifest.encryption).toBeNull();
+    expect(manifest.signature).toMatchObject({
+      alg: 'hmac-sha256',
+      value: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    const restored = await restoreBackup(await target(), file);
+    expect(restored.rows.clients).toBe(1);
+  });
+
+  it('refuses edited rows and an added trigger with the checksum recomputed, changing nothing', async () => {
+    const edited = await tampered('edited.backup', editRows);
+    const config = await target();
+    expect(await refusal(restoreBackup(config, edited))).toMatch(
+      /^This backup’s signature does not verify: the file was changed after it was made/,
+    );
+    await expectEmpty(config);
+    // Through the CLI too: one line, exit 1.
+    const run = await cli(['restore', edited], { ...places.at(-1)!.env });
+    expect(run.code, run.out).toBe(1);
+    expect(run.out).toMatch(/Restore failed: This backup’s signature does not verify/);
+    await expectEmpty(config);
+  });
+
+  it('refuses another APP_SECRET and a removed signature; --allow-unsigned takes an unsigned one', async () => {
+    const config = await target();
+    expect(await refusal(restoreBackup({ ...config, appSecret: 'another-secret-0123456789' }, file))).toMatch(
+      /^This backup’s signature does not verify/,
+    );
+    const stripped = await tampered('stripped.backup', editRows, ({ signature: _dropped, ...rest }) => rest);
+    expect(await refusal(restoreBackup(config, stripped))).toMatch(
+      /^This backup is not signed .*with --allow-unsigned; nothing was changed$/,
+    );
+    await expectEmpty(config);
+    // An old backup, made before signatures: unsigned but untouched. Only when asked explicitly.
+    const old = await tampered(
+      'old.backup',
+      (plain) => plain,
+      ({ signature: _dropped, ...rest }) => rest,
+    );
+    expect(await refusal(restoreBackup(config, old))).toMatch(/^This backup is not signed/);
+    const run = await cli(['restore', old, '--allow-unsigned'], { ...places.at(-1)!.env });
+    expect(run.code, run.out).toBe(0);
+    expect(run.out).toContain("every table's rows match the backup (1 clients");
   });
 });
 

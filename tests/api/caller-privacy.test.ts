@@ -69,6 +69,33 @@ describe(`callers' personal data (${TEST_DB})`, () => {
     return JSON.stringify([calls, deliveries, outbox, live]);
   }
 
+  /** The database's own bytes: the SQLite file and its WAL, or a pg_dump of the database. */
+  async function databaseBytes(): Promise<Buffer> {
+    const dumps: Buffer[] = [];
+    if (TEST_DB === 'sqlite') {
+      for (const name of ['test.sqlite', 'test.sqlite-wal']) {
+        const file = path.join(t.config.dataDir, name);
+        if (existsSync(file)) dumps.push(readFileSync(file));
+      }
+    } else {
+      const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(t.deps.db);
+      const url = new URL(TEST_DATABASE_URL);
+      url.pathname = `/${rows[0].name}`;
+      dumps.push(execFileSync('pg_dump', ['--data-only', url.toString()], { maxBuffer: 256 * 1024 * 1024 }));
+    }
+    return Buffer.concat(dumps);
+  }
+
+  async function erasureDone(cookie: string, body: object, base = '/api/client/erasure') {
+    const asked = await req('POST', base, cookie, body);
+    expect(asked.statusCode, asked.body).toBe(202);
+    const { id } = asked.json();
+    await expect
+      .poll(async () => (await req('GET', `${base}/${id}`, cookie)).json().state, { timeout: 10_000 })
+      .toBe('done');
+    return (await req('GET', `${base}/${id}`, cookie)).json();
+  }
+
   async function searchFinds(cookie: string, words: string): Promise<number> {
     const res = await req(
       'GET',
@@ -138,20 +165,7 @@ describe(`callers' personal data (${TEST_DB})`, () => {
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.body).not.toMatch(/4242|smith/i);
 
-    // The database's own bytes: the SQLite file and its WAL, or a pg_dump of the database.
-    const dumps: Buffer[] = [];
-    if (TEST_DB === 'sqlite') {
-      for (const name of ['test.sqlite', 'test.sqlite-wal']) {
-        const file = path.join(t.config.dataDir, name);
-        if (existsSync(file)) dumps.push(readFileSync(file));
-      }
-    } else {
-      const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(t.deps.db);
-      const url = new URL(TEST_DATABASE_URL);
-      url.pathname = `/${rows[0].name}`;
-      dumps.push(execFileSync('pg_dump', ['--data-only', url.toString()], { maxBuffer: 256 * 1024 * 1024 }));
-    }
-    const bytes = Buffer.concat(dumps);
+    const bytes = await databaseBytes();
     expect(bytes.includes('[CARD]')).toBe(true);
     expect(bytes.includes('4242 4242')).toBe(false);
     expect(bytes.includes('4242424242424242')).toBe(false);
@@ -330,6 +344,105 @@ describe(`callers' personal data (${TEST_DB})`, () => {
       expect(log.items.map((e: { action: string }) => e.action)).toContain('caller_erased');
     });
   }
+
+  it('erases by e-mail only the calls naming the whole address, as the preview showed, here and at Vapi', async () => {
+    const key = `vapi-key-${randomUUID().slice(0, 8)}`;
+    vapi.addKey(key);
+    const sim = vapi.addCalls(key, { count: 6 }).map((c) => c.id);
+    const { client, cookie } = await createSignedInClient(t, {
+      provider: 'vapi',
+      bland_api_key_enc: t.deps.secrets.encrypt(key),
+      api_key_status: 'valid',
+    });
+    const createdAt = t.deps.now() - DAY;
+    const naming = (providerCallId: string, minutes: number, words: string, fromNumber = '+13125550199') => ({
+      providerCallId,
+      fromNumber,
+      createdAt: createdAt + minutes * 60_000,
+      transcript: transcriptOf(['How can we reach you?', words]),
+    });
+    await storeCalls(t.deps, client, [
+      naming(sim[0], 1, 'write to X@Example.com please', '+12125550100'),
+      {
+        ...naming(sim[1], 2, 'thanks'),
+        insights: {
+          summary: null,
+          answeredBy: 'human',
+          endedBy: 'user',
+          errorMessage: null,
+          dispositionTag: null,
+          analysis: {},
+          variables: { email: 'x@example.com' },
+        },
+      },
+      naming(sim[2], 3, 'it is max@example.com'),
+      naming(sim[3], 4, 'it is alex@example.com.au'),
+      naming(sim[4], 5, 'it is rex@example.community'),
+      naming(sim[5], 6, 'mine is x@example.co'),
+    ]);
+    const other = await createSignedInClient(t);
+    await storeCalls(t.deps, other.client, [naming(`other-${randomUUID()}`, 1, 'x@example.com here')]);
+
+    const preview = await req('POST', '/api/client/erasure/preview', cookie, { email: 'x@example.com' });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().count).toBe(2);
+    const sample = preview.json().sample;
+    expect(sample).toHaveLength(2);
+    // The newest first, the caller masked, a line around the address.
+    expect(sample[0].createdAt).toBeGreaterThan(sample[1].createdAt);
+    expect(sample[1].caller).toBe('+1 212 ••• 0100');
+    expect(sample[1].excerpt).toMatch(/write to X@Example\.com please/);
+    expect(JSON.stringify(sample)).not.toMatch(/max@|alex@|rex@/);
+    // Bad input: a 400 as for the erasure itself.
+    for (const body of [{}, { email: 'nope' }, { phone: 'call me' }])
+      expect((await req('POST', '/api/client/erasure/preview', cookie, body)).statusCode).toBe(400);
+    const adminPreview = await req('POST', `/api/admin/client-erasure/${client.id}/preview`, admin, {
+      email: 'X@example.com',
+    });
+    expect(adminPreview.statusCode, adminPreview.body).toBe(200);
+    expect(adminPreview.json().count).toBe(2);
+
+    const status = await erasureDone(cookie, { email: 'x@example.com' });
+    expect(status).toMatchObject({ calls: 2, providers: [{ provider: 'vapi', deleted: 2, failed: 0 }] });
+    const left = (await req('GET', '/api/client/calls?dateRange=7d', cookie)).json().calls;
+    expect(left.map((c: { providerCallId: string }) => c.providerCallId).sort()).toEqual(sim.slice(2).sort());
+    const voice = t.deps.voices.vapi;
+    for (const callId of sim.slice(0, 2)) await expect(voice.getCall(key, callId)).rejects.toThrow();
+    for (const callId of sim.slice(2)) await expect(voice.getCall(key, callId)).resolves.toBeTruthy();
+    // Another client's call naming the same address is not this client's to erase.
+    expect((await req('GET', '/api/client/calls?dateRange=7d', other.cookie)).json().calls).toHaveLength(1);
+  });
+
+  it('after an erasure the erased words are nowhere in the database’s files, search index included', async () => {
+    const { client, cookie } = await createSignedInClient(t);
+    // Long enough to need overflow pages, which SQLite frees whole rather than rewriting in place.
+    const filler = 'the caller talked about the weather for a while and then about the order '.repeat(80);
+    await storeCalls(t.deps, client, [
+      {
+        fromNumber: '+12125550177',
+        transcript: transcriptOf(['Your name?', `I am Zorblaxian Quixotrunk. ${filler}`]),
+        insights: {
+          summary: 'Zorblaxian Quixotrunk asked about the order',
+          answeredBy: 'human',
+          endedBy: 'user',
+          errorMessage: null,
+          dispositionTag: null,
+          analysis: {},
+          variables: {},
+        },
+      },
+      { fromNumber: '+13125550199', transcript: transcriptOf(['hello', filler]) },
+    ]);
+    expect(await searchFinds(cookie, 'zorblaxian')).toBe(1);
+    if (TEST_DB === 'sqlite') expect((await databaseBytes()).includes('Zorblaxian')).toBe(true);
+
+    await erasureDone(cookie, { phone: '+1 212 555 0177' });
+    expect(await searchFinds(cookie, 'zorblaxian')).toBe(0);
+    expect(await searchFinds(cookie, 'weather')).toBe(1);
+    const bytes = (await databaseBytes()).toString('latin1').toLowerCase();
+    expect(bytes).not.toContain('zorblax');
+    expect(bytes).not.toContain('quixotrunk');
+  });
 
   it('erasing a number with no calls is a receipt with 0; bad input is a 400 that starts nothing', async () => {
     const { cookie } = await createSignedInClient(t);

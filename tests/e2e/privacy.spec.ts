@@ -244,6 +244,12 @@ test('an Owner redacts e-mails, keeps transcripts 7 days, erases a caller and ex
   await expect(privacy.eraseDialog).toContainText('+1 212 555 0199');
   await expect(privacy.eraseDialog).toContainText('cannot be undone');
   await expect(privacy.eraseDialog).toContainText('Totals, charts, usage and invoices keep their numbers');
+  // Before confirming, the calls it will take: how many, and each one's time, masked caller and words.
+  await expect(privacy.erasePreviewCount).toHaveText('1 call will be erased:');
+  await expect(privacy.erasePreviewCalls).toHaveCount(1);
+  await expect(privacy.erasePreviewCalls.first()).toContainText('+1 212 ••• 0199');
+  // A line of the call (its summary: the platform's, so its words vary).
+  await expect(privacy.erasePreviewCalls.first()).toContainText(/“.{10,}”/);
   await screenshotBothWidths(page, 'privacy-erase-dialog');
   await axeAtBothWidths(page, 'the erase dialog');
   // Escape leaves it without erasing; the button is reached again by keyboard.

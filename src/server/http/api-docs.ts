@@ -573,6 +573,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Erase every call of a caller (phone number or e-mail), here and at the platform',
     errors: [429],
   },
+  'POST /api/client/erasure/preview': { summary: 'How many calls erasing a caller would remove, and a few' },
   'GET /api/client/erasure': { summary: 'The latest caller erasures' },
   'GET /api/client/erasure/{id}': { summary: 'Where a caller erasure stands' },
   'GET /api/client/erasure/{id}/receipt': {
@@ -803,6 +804,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /api/admin/client-erasure/{clientId}': {
     summary: 'Erase every call of a client’s caller, here and at the platform',
     errors: [429],
+  },
+  'POST /api/admin/client-erasure/{clientId}/preview': {
+    summary: 'How many calls erasing a client’s caller would remove, and a few',
   },
   'GET /api/admin/client-erasure/{clientId}': { summary: 'A client’s latest caller erasures' },
   'GET /api/admin/client-erasure/{clientId}/{id}': { summary: 'Where a client’s caller erasure stands' },

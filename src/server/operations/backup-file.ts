@@ -11,15 +11,23 @@
  *               derived by scrypt from the passphrase and a random salt, followed by the 16-byte
  *               tag; the manifest is the cipher's associated data, so neither can be changed.
  * The manifest's sha256 is the plain payload's, checked at restore before anything is replaced.
- * Pure file work: no database, no configuration.
+ * The manifest is signed (`signature`: HMAC-SHA-256 under a key derived from APP_SECRET, over the
+ * manifest without it), so the sha256 cannot be recomputed for edited data: a checksum alone is
+ * no defence against whoever can write the file. An encrypted backup is authenticated by its
+ * cipher as well (the passphrase); a plain one has only the signature, so restore requires it
+ * (`checkSignature`).
+ * Pure file work: no database, no configuration (the caller passes the keys).
  */
 import {
   type BinaryLike,
   createCipheriv,
   createDecipheriv,
   createHash,
+  createHmac,
+  hkdfSync,
   randomBytes,
   scrypt as scryptCallback,
+  timingSafeEqual,
 } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
@@ -65,6 +73,52 @@ export interface BackupManifest {
   };
   /** The pg_dump that wrote a PostgreSQL payload ("pg_dump (PostgreSQL) 15.8"). */
   tool?: string;
+  /** HMAC-SHA-256 (hex) of the manifest's JSON without this field, under backupSigningKey. */
+  signature?: { alg: 'hmac-sha256'; key: 'app-secret'; value: string };
+}
+
+/** The key backups are signed with: derived from APP_SECRET, used for nothing else. */
+export function backupSigningKey(appSecret: string): Buffer | null {
+  if (!appSecret) return null;
+  return Buffer.from(hkdfSync('sha256', appSecret, '', 'callanalytics backup signature v1', 32));
+}
+
+const signatureOf = (manifest: Omit<BackupManifest, 'signature'>, key: Buffer) =>
+  createHmac('sha256', key).update(JSON.stringify(manifest), 'utf8').digest();
+
+/**
+ * Refuses a plain backup that does not carry a valid signature of this APP_SECRET: edited rows
+ * or an added trigger with the checksum recomputed, or the signature removed. An unsigned one
+ * (made before backups were signed) passes only with `allowUnsigned` (restore's
+ * --allow-unsigned). An encrypted backup is checked by its cipher instead, manifest included.
+ */
+export function checkSignature(
+  manifest: BackupManifest,
+  key: Buffer | null,
+  options: { allowUnsigned?: boolean } = {},
+): void {
+  if (manifest.encryption) return;
+  const { signature, ...rest } = manifest;
+  if (!signature) {
+    if (options.allowUnsigned) return;
+    throw new BackupError(
+      'This backup is not signed (made before backups were signed, or its signature was removed): restore it only if you know where it has been, with --allow-unsigned; nothing was changed',
+    );
+  }
+  if (!key)
+    throw new BackupError(
+      'This backup is signed with its installation’s APP_SECRET: set APP_SECRET (or DATA_DIR/app-secret) to that secret to check it; nothing was changed',
+    );
+  const expected = signatureOf(rest, key);
+  const given = Buffer.from(typeof signature.value === 'string' ? signature.value : '', 'hex');
+  if (
+    signature.alg !== 'hmac-sha256' ||
+    given.length !== expected.length ||
+    !timingSafeEqual(given, expected)
+  )
+    throw new BackupError(
+      'This backup’s signature does not verify: the file was changed after it was made, or APP_SECRET is not the one of the installation that made it; nothing was changed',
+    );
 }
 
 /** A failure the commands print as their one line. */
@@ -107,6 +161,7 @@ export async function writeBackupFile(
   },
   passphrase: string | null,
   compress = false,
+  signingKey: Buffer | null = null,
 ): Promise<{ manifest: BackupManifest; bytes: number }> {
   const { payloadKind, ...rest } = manifest;
   const payload = {
@@ -131,13 +186,23 @@ export async function writeBackupFile(
       p: SCRYPT.p,
     };
   }
-  const full: BackupManifest = {
+  const unsigned: BackupManifest = {
     format: FORMAT,
     formatVersion: FORMAT_VERSION,
     ...rest,
     payload,
     encryption,
   };
+  const full: BackupManifest = signingKey
+    ? {
+        ...unsigned,
+        signature: {
+          alg: 'hmac-sha256',
+          key: 'app-secret',
+          value: signatureOf(unsigned, signingKey).toString('hex'),
+        },
+      }
+    : unsigned;
   const { bytes: head, json } = header(full);
   // `target` is the caller's own `.partial-…` name, made again if a crash left one behind.
   const out = createWriteStream(target, { flags: 'w', mode: 0o600 });

@@ -20,7 +20,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Config } from '../config';
 import { openDb } from '../db/connect';
-import { BackupError, type BackupManifest, writeBackupFile } from './backup-file';
+import { BackupError, type BackupManifest, backupSigningKey, writeBackupFile } from './backup-file';
 import { recordBackup } from './backup-state';
 
 export const BACKUP_NAME = /^callanalytics-\d{8}-\d{6}-\d{3}Z\.(sqlite|postgres)\.backup$/;
@@ -110,6 +110,7 @@ export async function createBackup(config: Config, options: BackupOptions = {}):
       config.operations.backupEncryptionKey,
       // pg_dump's custom format is compressed already; a SQLite file is not.
       database === 'sqlite',
+      backupSigningKey(config.appSecret),
     );
     await rm(payload, { force: true });
     await rename(partial, target);

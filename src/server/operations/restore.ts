@@ -1,9 +1,11 @@
 /**
- * `npm run restore -- FILE [--force]` (issue 40): a backup (backup.ts) back into DATA_DIR
- * (SQLite) or the database DATABASE_URL names (PostgreSQL, through pg_restore).
+ * `npm run restore -- FILE [--force] [--allow-unsigned]` (issue 40): a backup (backup.ts) back
+ * into DATA_DIR (SQLite) or the database DATABASE_URL names (PostgreSQL, through pg_restore).
  *
  * Everything that can refuse is checked before anything is replaced: the file is a backup of
- * this product, of the same kind of database, from this version or an older one; its data
+ * this product, of the same kind of database, from this version or an older one; a plain one is
+ * signed under this APP_SECRET (backup-file.ts `checkSignature`; an unsigned one only with
+ * --allow-unsigned); its data
  * decrypts (BACKUP_ENCRYPTION_KEY) and matches the manifest's sha256; the target is empty (or
  * --force); APP_SECRET, when one is set, opens the backup's key check (the stored provider keys
  * are encrypted with it). Afterwards every table's row count is compared with the manifest's.
@@ -22,7 +24,14 @@ import { KEY_CHECK_SETTING, opensKeyCheck } from '../crypto/key-check';
 import { createSecretBox } from '../crypto/secrets';
 import { KNOWN_MIGRATIONS } from '../db/migrate';
 import { pgEnvironment, runPgTool } from './backup';
-import { BackupError, type BackupManifest, extractPayload, readManifest } from './backup-file';
+import {
+  BackupError,
+  type BackupManifest,
+  backupSigningKey,
+  checkSignature,
+  extractPayload,
+  readManifest,
+} from './backup-file';
 
 export interface RestoreResult {
   manifest: BackupManifest;
@@ -39,10 +48,11 @@ export const SECRET_REMINDER =
 export async function restoreBackup(
   config: Config,
   file: string,
-  options: { force?: boolean } = {},
+  options: { force?: boolean; allowUnsigned?: boolean } = {},
 ): Promise<RestoreResult> {
   const started = performance.now();
   const { manifest } = await readManifest(file);
+  checkSignature(manifest, backupSigningKey(config.appSecret), { allowUnsigned: options.allowUnsigned });
   const kind = config.databaseUrl ? 'postgres' : 'sqlite';
   if (manifest.database !== kind)
     throw new BackupError(
@@ -244,11 +254,11 @@ async function dropEverything(client: pg.Client): Promise<void> {
 
 const count = (rows: Record<string, number>, table: string) => (rows[table] ?? 0).toLocaleString('en-US');
 
-/** `npm run restore -- FILE [--force]`: what was restored and checked, and the APP_SECRET reminder. */
+/** `npm run restore -- FILE [--force] [--allow-unsigned]`: what was restored and checked, and the APP_SECRET reminder. */
 export async function runRestoreCommand(
   config: Config,
   file: string,
-  options: { force: boolean },
+  options: { force: boolean; allowUnsigned?: boolean },
 ): Promise<number> {
   try {
     const result = await restoreBackup(config, path.resolve(file), options);

@@ -1,11 +1,13 @@
 /**
  * Erasure by caller and the caller's data export (issue 38), for Owners (permission `privacy`)
  * and for an admin naming the client:
+ * - POST /api/client/erasure/preview {phone | email} → 200 {count, sample}: what an erasure would
+ *   remove, by the same rule (erasure.ts `callsOf`), shown before it is confirmed.
  * - POST /api/client/erasure {phone | email} → 202 {id}; the work runs in the background.
  * - GET /api/client/erasure (the latest 50), GET /api/client/erasure/{id} (where it stands),
  *   GET /api/client/erasure/{id}/receipt?format=pdf|json (once done).
  * - POST /api/client/subject-export {phone} → every call of that number as a JSON download.
- * - The admin's: /api/admin/client-erasure/{clientId}[/{id}[/receipt]] and
+ * - The admin's: /api/admin/client-erasure/{clientId}[/preview | /{id}[/receipt]] and
  *   /api/admin/client-subject-export/{clientId}.
  * Each erasure and export is a line of the client's activity log, or of the agency's audit log
  * when an admin asked. Erasing a number with no calls is a receipt with 0, not an error.
@@ -17,13 +19,14 @@ import {
   ErasureAccepted,
   ErasureList,
   ErasureParams,
+  ErasurePreview,
   ErasureRequestBody,
   ErasureStatus,
   ReceiptQuery,
   SubjectExportBody,
 } from '../../contract/privacy';
 import { parseTranscript } from '../../contract/transcript';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit, recordClientRead } from '../audit/audit-log';
 import { requireAdmin, requireClient, requireClientUser } from '../auth/guards';
 import { loadBrand } from '../brand/brand-store';
 import { findClient } from '../clients/clients-repository';
@@ -42,6 +45,7 @@ import {
   findErasure,
   listErasures,
   normalisePhone,
+  previewErasure,
   runErasure,
   startErasure,
 } from './erasure';
@@ -118,15 +122,16 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
       );
   }
 
+  const subjectOf = (body: z.output<typeof ErasureRequestBody>): ErasureSubject =>
+    body.phone ? { kind: 'phone', value: normalisePhone(body.phone) } : { kind: 'email', value: body.email! };
+
   async function start(
     client: ClientRow,
     who: Who,
     body: z.output<typeof ErasureRequestBody>,
     reply: FastifyReply,
   ) {
-    const subject: ErasureSubject = body.phone
-      ? { kind: 'phone', value: normalisePhone(body.phone) }
-      : { kind: 'email', value: body.email! };
+    const subject = subjectOf(body);
     await capErasures(client, reply);
     const id = await startErasure(deps, client, subject, who.label);
     const work = runErasure(deps, client, id)
@@ -216,6 +221,14 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
     { ...PRIVACY, schema: { body: ErasureRequestBody, response: { 202: ErasureAccepted } } },
     async (request, reply) => start(requireClient(request), clientWho(request), request.body, reply),
   );
+  app.post(
+    '/api/client/erasure/preview',
+    { ...PRIVACY, schema: { body: ErasureRequestBody, response: { 200: ErasurePreview } } },
+    async (request) => {
+      const client = requireClient(request);
+      return previewErasure(db, client.id, subjectOf(request.body));
+    },
+  );
   app.get(
     '/api/client/erasure',
     { ...PRIVACY, schema: { response: { 200: ErasureList } } },
@@ -249,6 +262,22 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
     async (request, reply) => {
       const who = adminWho(request);
       return start(await clientOr404(request.params.clientId), who, request.body, reply);
+    },
+  );
+  app.post(
+    '/api/admin/client-erasure/:clientId/preview',
+    { schema: { params: ClientIdParam, body: ErasureRequestBody, response: { 200: ErasurePreview } } },
+    async (request) => {
+      const admin = requireAdmin(request);
+      const client = await clientOr404(request.params.clientId);
+      const preview = await previewErasure(db, client.id, subjectOf(request.body));
+      // The sample shows what callers said: an admin's read of the client's calls.
+      await recordClientRead(
+        db,
+        { adminId: admin.id, clientId: client.id, action: 'client.read_calls' },
+        now(),
+      );
+      return preview;
     },
   );
   app.get(

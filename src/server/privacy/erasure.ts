@@ -14,14 +14,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import type { ErasureProviderResult, ErasureStatus } from '../../contract/privacy';
-import { removeCallsKeepingTotals } from '../calls/write/personal-data';
+import { maskPhoneNumber } from '../../contract/phone-mask';
+import type { ErasurePreview, ErasureProviderResult, ErasureStatus } from '../../contract/privacy';
+import { parseTranscript } from '../../contract/transcript';
+import { removeCallsKeepingTotals, withErasedTextScrubbed } from '../calls/write/personal-data';
 import type { AppDeps } from '../context';
 import type { ClientRow, Database } from '../db/schema';
 import { badRequest } from '../http/errors';
 import { voiceOf } from '../providers/voice/registry';
+import { type ErasureSubject, excerptAround, subjectMatcher } from './erasure-match';
 
-export type ErasureSubject = { kind: 'phone'; value: string } | { kind: 'email'; value: string };
+export type { ErasureSubject } from './erasure-match';
 
 export const INVALID_PHONE =
   'Enter the caller’s phone number with its country code, for example +1 212 555 0100';
@@ -48,27 +51,108 @@ interface StoredProviders {
 
 const likePattern = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** The client's calls of this subject: by its numbers, or (an e-mail) by the texts that name it. */
-async function callsOf(db: Kysely<Database>, clientId: string, subject: ErasureSubject) {
-  let q = db
-    .selectFrom('calls')
-    .select(['id', 'provider_call_id', 'source'])
-    .where('client_id', '=', clientId);
+/** The columns an e-mail address is looked for in. */
+const TEXT_COLUMNS = ['transcript', 'summary', 'analysis_json', 'variables_json', 'raw_payload'] as const;
+const PAGE = 500;
+
+export interface SubjectCall {
+  id: string;
+  provider_call_id: string;
+  source: string;
+  created_at: number;
+  from_number: string;
+}
+
+/**
+ * The client's calls of this subject, oldest id first: by their numbers, or (an e-mail) by the
+ * texts that name it whole (erasure-match.ts). The preview and the erasure both ask this, so the
+ * erasure takes exactly the calls the preview counted (as they stand when it runs). The database
+ * narrows by a substring first (`lower()` on both: LIKE is case-sensitive on PostgreSQL); the
+ * whole-address rule then drops `max@example.com` for `x@example.com`, page by page.
+ */
+export async function callsOf(
+  db: Kysely<Database>,
+  clientId: string,
+  subject: ErasureSubject,
+): Promise<SubjectCall[]> {
+  const columns = ['id', 'provider_call_id', 'source', 'created_at', 'from_number'] as const;
   if (subject.kind === 'phone') {
     const numbers = [subject.value, subject.value.slice(1)];
-    q = q.where((eb) => eb.or([eb('from_number', 'in', numbers), eb('to_number', 'in', numbers)]));
-  } else {
-    const pattern = likePattern(subject.value);
-    // Case-insensitive: `lower()` on both databases (LIKE is case-sensitive on PostgreSQL).
-    q = q.where((eb) =>
-      eb.or(
-        (['transcript', 'summary', 'analysis_json', 'variables_json', 'raw_payload'] as const).map((c) =>
-          eb(eb.fn('lower', [c]), 'like', pattern),
-        ),
-      ),
-    );
+    return db
+      .selectFrom('calls')
+      .select(columns)
+      .where('client_id', '=', clientId)
+      .where((eb) => eb.or([eb('from_number', 'in', numbers), eb('to_number', 'in', numbers)]))
+      .orderBy('id')
+      .execute();
   }
-  return q.execute();
+  const pattern = likePattern(subject.value.toLowerCase());
+  const names = subjectMatcher(subject);
+  const found: SubjectCall[] = [];
+  for (let after = ''; ; ) {
+    const page = await db
+      .selectFrom('calls')
+      .select([...columns, ...TEXT_COLUMNS])
+      .where('client_id', '=', clientId)
+      .where('id', '>', after)
+      .where((eb) => eb.or(TEXT_COLUMNS.map((c) => eb(eb.fn('lower', [c]), 'like', pattern))))
+      .orderBy('id')
+      .limit(PAGE)
+      .execute();
+    for (const row of page)
+      if (names(...TEXT_COLUMNS.map((c) => row[c])))
+        found.push({
+          id: row.id,
+          provider_call_id: row.provider_call_id,
+          source: row.source,
+          created_at: Number(row.created_at),
+          from_number: row.from_number,
+        });
+    if (page.length < PAGE) return found;
+    after = page[page.length - 1].id;
+  }
+}
+
+const SAMPLE_SIZE = 5;
+
+/**
+ * What an erasure would remove, shown before it is confirmed: how many calls, and the newest few
+ * (time, masked caller, a line of what was said around the subject) to recognise them by.
+ */
+export async function previewErasure(
+  db: Kysely<Database>,
+  clientId: string,
+  subject: ErasureSubject,
+): Promise<ErasurePreview> {
+  const calls = await callsOf(db, clientId, subject);
+  const newest = [...calls].sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? 1 : -1));
+  const ids = newest.slice(0, SAMPLE_SIZE).map((c) => c.id);
+  const texts =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('calls')
+          .select(['id', 'summary', 'transcript', 'analysis_json', 'variables_json'])
+          .where('client_id', '=', clientId)
+          .where('id', 'in', ids)
+          .execute();
+  const byId = new Map(texts.map((t) => [t.id, t]));
+  return {
+    count: calls.length,
+    sample: newest.slice(0, SAMPLE_SIZE).map((call) => {
+      const t = byId.get(call.id);
+      const spoken = (parseTranscript(t?.transcript ?? null) ?? []).map((l) => l.text).join(' ');
+      const candidates = [t?.summary ?? '', spoken, t?.analysis_json ?? '', t?.variables_json ?? ''];
+      const names = subjectMatcher(subject);
+      const text = candidates.find((c) => c !== '' && names(c)) ?? candidates.find((c) => c !== '') ?? '';
+      return {
+        id: call.id,
+        createdAt: call.created_at,
+        caller: maskPhoneNumber(call.from_number),
+        excerpt: text === '' ? null : excerptAround(text, subject),
+      };
+    }),
+  };
 }
 
 export async function startErasure(
@@ -164,13 +248,19 @@ export async function runErasure(
   try {
     const calls = await callsOf(db, client.id, subject);
     const { result, answers } = await deleteAtProvider(deps, client, calls);
-    const removed = await removeCallsKeepingTotals(
+    const { removed, copies } = await withErasedTextScrubbed(
       db,
-      client.id,
-      { ids: calls.map((c) => c.id) },
-      deps.now(),
+      async () => {
+        const removed = await removeCallsKeepingTotals(
+          db,
+          client.id,
+          { ids: calls.map((c) => c.id) },
+          deps.now(),
+        );
+        return { removed, copies: await removeCopies(db, client.id, removed, subject) };
+      },
+      ({ removed }) => removed.length > 0,
     );
-    const copies = await removeCopies(db, client.id, removed, subject);
     const stored: StoredProviders = { results: calls.length > 0 ? [result] : [], calls: answers, copies };
     await db
       .updateTable('erasure_requests')
@@ -239,17 +329,27 @@ async function removeCopies(
       );
     }
   }
-  // Kept bodies that name the subject without a call of ours (refused deliveries).
-  const needle = subject.kind === 'phone' ? subject.value.slice(1) : subject.value;
-  deliveries += Number(
-    (
-      await db
-        .deleteFrom('webhook_deliveries')
-        .where('client_id', '=', clientId)
-        .where((eb) => eb(eb.fn('lower', ['raw_body']), 'like', likePattern(needle.toLowerCase())))
-        .executeTakeFirst()
-    ).numDeletedRows,
-  );
+  // Kept bodies that name the subject without a call of ours (refused deliveries), by the same
+  // rule as the calls: narrowed by a substring, then only those naming the subject whole.
+  const needle = subject.kind === 'phone' ? subject.value.slice(1) : subject.value.toLowerCase();
+  const names = subjectMatcher(subject);
+  const kept = await db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'raw_body'])
+    .where('client_id', '=', clientId)
+    .where((eb) => eb(eb.fn('lower', ['raw_body']), 'like', likePattern(needle)))
+    .execute();
+  const naming = kept.filter((d) => names(d.raw_body)).map((d) => d.id);
+  for (let i = 0; i < naming.length; i += 200)
+    deliveries += Number(
+      (
+        await db
+          .deleteFrom('webhook_deliveries')
+          .where('client_id', '=', clientId)
+          .where('id', 'in', naming.slice(i, i + 200))
+          .executeTakeFirst()
+      ).numDeletedRows,
+    );
   return { deliveries, messages, liveEvents };
 }
 

@@ -25,6 +25,10 @@ interface ConfirmDeleteDialogProps {
   /** The destructive action's words; deleting by default. */
   confirmLabel?: string;
   pendingLabel?: string;
+  /** More than words: what the action will take (a list), between the description and the buttons. */
+  children?: ReactNode;
+  /** The action waits (for what it will take to be known, say). */
+  confirmDisabled?: boolean;
   /**
    * Where focus goes when the dialog closes and the button that opened it is gone (its row was
    * deleted, say). By default focus returns to that button, as Radix does for its own triggers.
@@ -58,6 +62,8 @@ export function ConfirmDeleteDialog({
   onConfirm,
   confirmLabel = 'Delete',
   pendingLabel = 'Deleting...',
+  children,
+  confirmDisabled = false,
   fallbackFocus,
 }: ConfirmDeleteDialogProps) {
   const returnFocus = useReturnFocus(open, fallbackFocus);
@@ -68,10 +74,11 @@ export function ConfirmDeleteDialog({
           <AlertDialogTitle>{title}</AlertDialogTitle>
           <AlertDialogDescription>{description}</AlertDialogDescription>
         </AlertDialogHeader>
+        {children}
         <AlertDialogFooter>
           <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
           {/* A plain button, not AlertDialogAction: that one would close the dialog before the delete finishes. */}
-          <Button variant="destructive" onClick={onConfirm} disabled={pending}>
+          <Button variant="destructive" onClick={onConfirm} disabled={pending || confirmDisabled}>
             {pending ? pendingLabel : confirmLabel}
           </Button>
         </AlertDialogFooter>

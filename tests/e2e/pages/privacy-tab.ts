@@ -36,6 +36,9 @@ export class CallerPrivacyCards {
   readonly eraseSubject: Locator;
   readonly eraseButton: Locator;
   readonly eraseDialog: Locator;
+  /** In the dialog: how many calls go, and the newest few. */
+  readonly erasePreviewCount: Locator;
+  readonly erasePreviewCalls: Locator;
   readonly erasures: Locator;
   readonly exportPhone: Locator;
   readonly exportButton: Locator;
@@ -48,6 +51,10 @@ export class CallerPrivacyCards {
     this.eraseSubject = erase.getByLabel('Caller’s phone number or e-mail address');
     this.eraseButton = erase.getByRole('button', { name: 'Erase caller…' });
     this.eraseDialog = page.getByRole('alertdialog', { name: 'Erase this caller?' });
+    this.erasePreviewCount = this.eraseDialog.getByTestId('erase-preview-count');
+    this.erasePreviewCalls = this.eraseDialog
+      .getByRole('list', { name: 'Calls to erase' })
+      .getByRole('listitem');
     this.erasures = page.getByTestId('erasure');
     const exportForm = page.getByRole('form', { name: PRIVACY_TEXTS.exportHeading });
     this.exportPhone = exportForm.getByLabel('Caller’s phone number');

@@ -8,7 +8,9 @@
  * The search index follows by itself: it is kept from `transcript` and `summary` by the database
  * (triggers on SQLite, the tsvector column's trigger on PostgreSQL, migrations 011 to 019).
  */
-import type { Kysely } from 'kysely';
+import { setTimeout } from 'node:timers/promises';
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../../db/dialect';
 import type { CallRow, Database } from '../../db/schema';
 
 /** The columns of a call that hold what callers said. */
@@ -131,4 +133,67 @@ export async function removeCallsKeepingTotals(
     }
     return rows;
   });
+}
+
+/** Pages of the full-text index one merge step writes: a step holds the connection (tens of ms). */
+const MERGE_STEP_PAGES = 50;
+/** Erasures scrubbing now, per database handle: the last to finish puts the settings back. */
+const scrubbing = new WeakMap<Kysely<Database>, number>();
+
+/**
+ * Runs an erasure's deletes so that the erased words leave the database's files, not only its
+ * tables (SQLite). Three copies outlive a plain delete there:
+ * - pages freed whole (a long transcript's overflow pages, the index's old segments) keep their
+ *   bytes: `secure_delete = FAST` zeroes only the pages a write touches anyway, so ON meanwhile;
+ * - the full-text index is contentless with deletes (migration 019): a deleted call is only a
+ *   tombstone, its words stay in the index's segments until they are merged, and FTS5's own
+ *   `secure-delete` cannot apply to such a table (it does not know a deleted row's words). So the
+ *   segments are merged into one, in steps of MERGE_STEP_PAGES with the event loop let turn
+ *   between them (each step a short transaction), which drops every tombstoned entry. It rewrites
+ *   the whole index once per erasure: erasures are rare and capped, and it is the only way to get
+ *   the words out (bench/RESULTS.md, lab notes, for its cost);
+ * - the write-ahead log holds the pages as they were before: a TRUNCATE checkpoint writes the
+ *   scrubbed pages into the file and empties the log.
+ * PostgreSQL has no such copies to scrub by hand: a deleted row's tuple is dead, never read again
+ * and reclaimed by (auto)vacuum, its index entries with it, and the server recycles its own WAL
+ * segments; neither queries nor pg_dump (a backup) ever see them.
+ */
+export async function withErasedTextScrubbed<T>(
+  db: Kysely<Database>,
+  work: () => Promise<T>,
+  /** Whether the work removed indexed texts (calls): the merge is for them alone. */
+  removedCalls: (result: T) => boolean = () => true,
+): Promise<T> {
+  if (isPostgres(db)) return work();
+  scrubbing.set(db, (scrubbing.get(db) ?? 0) + 1);
+  await sql`pragma secure_delete = on`.execute(db);
+  try {
+    const result = await work();
+    if (removedCalls(result)) await mergeSearchIndex(db);
+    return result;
+  } finally {
+    const left = (scrubbing.get(db) ?? 1) - 1;
+    scrubbing.set(db, left);
+    if (left === 0) {
+      await sql`pragma secure_delete = fast`.execute(db);
+      await sql`pragma wal_checkpoint(truncate)`.execute(db);
+    }
+  }
+}
+
+/** Merges the full-text index's segments into one, a step at a time, until a step finds no work. */
+async function mergeSearchIndex(db: Kysely<Database>): Promise<void> {
+  for (;;) {
+    // FTS5 says a merge step did work when the total of changes grew by 2 or more; read in the
+    // step's own transaction so that no other write on the connection counts.
+    const changed = await db.transaction().execute(async (trx) => {
+      const total = async () =>
+        Number((await sql<{ n: number }>`select total_changes() as n`.execute(trx)).rows[0].n);
+      const before = await total();
+      await sql`insert into calls_fts(calls_fts, rank) values ('merge', ${-MERGE_STEP_PAGES})`.execute(trx);
+      return (await total()) - before;
+    });
+    if (changed < 2) return;
+    await setTimeout(0);
+  }
 }

@@ -1,13 +1,15 @@
 /**
  * "Erase a caller" (issue 38): a phone number or an e-mail address, a confirmation saying what goes
- * (and that totals stay), then the account's erasures: where each stands (read again each second
+ * (and that totals stay) with the calls it will take — how many, and the newest few (time, masked
+ * caller, a line around the subject) from the server's preview, by the same rule the erasure runs,
+ * Erase waiting until they are known — then the account's erasures: where each stands (read again each second
  * while one runs), what was removed, each voice platform's answer, and the receipt as a PDF or
  * JSON to send to the caller.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { FileDown, UserX } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { PRIVACY_TEXTS, type ErasureStatus } from '../../../contract/privacy';
+import { PRIVACY_TEXTS, type ErasurePreview, type ErasureStatus } from '../../../contract/privacy';
 import { callKeys } from '../../features/calls/query-keys';
 import { serverFieldErrors } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
@@ -25,7 +27,7 @@ import { Skeleton } from '../ui/skeleton';
 import { Spinner } from '../ui/spinner';
 import type { PrivacyApi } from './privacy-api';
 import { erasureSubjectOf, erasureTotals, providerAnswer, readablePhone } from './privacy-draft';
-import { useErasures, useStartErasure } from './privacy-queries';
+import { useErasurePreview, useErasures, useStartErasure } from './privacy-queries';
 
 type Subject = { phone: string } | { email: string };
 
@@ -36,6 +38,7 @@ export function ErasureCard({ api, idPrefix = 'privacy' }: { api: PrivacyApi; id
   const [input, setInput] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<Subject | null>(null);
+  const preview = useErasurePreview(api, confirming);
   const id = `${idPrefix}-erase-subject`;
 
   function ask() {
@@ -115,20 +118,79 @@ export function ErasureCard({ api, idPrefix = 'privacy' }: { api: PrivacyApi; id
         description={
           confirming && (
             <>
-              Every call from or to <strong className="text-foreground">{subjectText(confirming)}</strong> is
-              removed: its transcript, summary, recording link, stored copies, messages and search entries,
-              here and, where the platform allows, at the voice platform. This cannot be undone. Totals,
-              charts, usage and invoices keep their numbers.
+              Every call {'phone' in confirming ? 'from or to' : 'naming'}{' '}
+              <strong className="text-foreground">{subjectText(confirming)}</strong> is removed: its
+              transcript, summary, recording link, stored copies, messages and search entries, here and, where
+              the platform allows, at the voice platform. This cannot be undone. Totals, charts, usage and
+              invoices keep their numbers.
             </>
           )
         }
+        confirmDisabled={!preview.isSuccess}
         pending={start.isPending}
         onCancel={() => setConfirming(null)}
         onConfirm={erase}
         confirmLabel={PRIVACY_TEXTS.erasureConfirm}
         pendingLabel="Erasing..."
-      />
+      >
+        {confirming && (
+          <section aria-labelledby={`${idPrefix}-erase-preview-heading`} className="grid min-w-0 gap-2">
+            <h3 id={`${idPrefix}-erase-preview-heading`} className="sr-only">
+              The calls to erase
+            </h3>
+            {preview.isSuccess ? (
+              <PreviewOf preview={preview.data} />
+            ) : preview.isError ? (
+              <p className="text-destructive text-sm" role="alert">
+                The calls to erase could not be found, so nothing can be erased now. Cancel and try again.
+              </p>
+            ) : (
+              <p className="flex items-center gap-2 text-muted-foreground text-sm" role="status">
+                <Spinner className="size-3" />
+                Finding the calls to erase…
+              </p>
+            )}
+          </section>
+        )}
+      </ConfirmDeleteDialog>
     </Card>
+  );
+}
+
+const callsWord = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'call' : 'calls'}`;
+
+/** How many calls go and the newest few, to recognise them by before confirming. */
+function PreviewOf({ preview }: { preview: ErasurePreview }) {
+  if (preview.count === 0)
+    return (
+      <p className="text-sm" data-testid="erase-preview-count" role="status">
+        No stored call matches. Erasing still removes what the delivery log kept and gives a receipt.
+      </p>
+    );
+  const more = preview.count - preview.sample.length;
+  return (
+    <>
+      <p className="font-medium text-sm" data-testid="erase-preview-count" role="status">
+        {callsWord(preview.count)} will be erased
+        {more > 0 ? `, the newest ${preview.sample.length} shown` : ''}:
+      </p>
+      <ul className="grid max-h-56 gap-2 overflow-y-auto text-sm" aria-label="Calls to erase">
+        {preview.sample.map((call) => (
+          <li
+            key={call.id}
+            className="grid min-w-0 gap-0.5 rounded-md border p-2"
+            data-testid="erase-preview-call"
+          >
+            <p className="flex flex-wrap gap-x-3 text-muted-foreground text-xs">
+              <span>{when(call.createdAt)}</span>
+              <span>{call.caller}</span>
+            </p>
+            {call.excerpt && <p className="break-words">“{call.excerpt}”</p>}
+          </li>
+        ))}
+      </ul>
+      {more > 0 && <p className="text-muted-foreground text-xs">and {callsWord(more)} more.</p>}
+    </>
   );
 }
 

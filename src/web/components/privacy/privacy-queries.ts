@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 // Types only: the contract's runtime half carries Zod.
 import type {
   ErasureList,
+  ErasurePreview,
   ErasureRequestBody,
   PrivacySettings,
   PrivacyUpdate,
@@ -50,6 +51,21 @@ export function useErasures(api: PrivacyApi) {
     queryFn: () => getJson<ErasureList>(api.erasure),
     refetchInterval: (query) =>
       query.state.data?.erasures.some((e) => e.state === 'running') ? POLL_MS : false,
+  });
+}
+
+/**
+ * What erasing this subject would remove (count and the newest few), asked when the confirmation
+ * opens; read afresh each time it opens, never from an older answer.
+ */
+export function useErasurePreview(api: PrivacyApi, subject: ErasureRequestBody | null) {
+  return useQuery({
+    queryKey: [api.erasure, 'preview', subject] as const,
+    queryFn: () => apiJson<ErasurePreview>('POST', `${api.erasure}/preview`, subject),
+    enabled: subject !== null,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
   });
 }
 
