@@ -388,7 +388,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description:
       'Checks, in order: start-up done and not stopping (503 from SIGTERM on), the database answers, ' +
       'every migration applied, no due outbox message older than READY_OUTBOX_MAX_AGE_MS, the live ' +
-      'hub reading. Each part is named in `checks`; `failing` lists those that failed. Never logged.',
+      'hub reading. `failing` lists those that failed; what each part found (`checks`) only with ' +
+      '`Authorization: Bearer <METRICS_TOKEN>`. Never logged.',
   },
   'GET /metrics': {
     summary: 'Prometheus metrics (text exposition format), with the METRICS_TOKEN bearer token',
