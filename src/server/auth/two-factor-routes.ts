@@ -58,7 +58,7 @@ export default async function twoFactorRoutes(fastify: FastifyInstance): Promise
 
   const clientMount: TwoFactorMount = {
     prefix: '/api/client/2fa',
-    config: { permission: 'signed_in', allowWithoutTwoFactor: true },
+    config: { permission: 'signed_in' },
     person(request) {
       const client = requireClient(request);
       const user = requireClientUser(request);
@@ -73,7 +73,7 @@ export default async function twoFactorRoutes(fastify: FastifyInstance): Promise
   };
   const adminMount: TwoFactorMount = {
     prefix: '/api/admin/2fa',
-    config: { allowWithoutTwoFactor: true },
+    config: {},
     person(request) {
       const admin = requireAdmin(request);
       return {

@@ -11,11 +11,11 @@ import type { ZodTypeProvider } from '../../http/route-schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ClientCallParams } from '../../../contract/calls';
 import { IdParam } from '../../../contract/common';
-import { currentAdmin, currentClientAndUser, requireClient, requireClientUser } from '../../auth/guards';
+import { requireAdmin, requireClient, requireClientUser } from '../../auth/guards';
 import type { SessionUserRow } from '../../auth/sessions';
 import type { AppDeps } from '../../context';
 import type { CallRow, ClientRow } from '../../db/schema';
-import { notFound, unauthorized } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import { createCallsRepository } from '../write/calls-repository';
 import { findClient } from '../../clients/clients-repository';
 import { voiceOf } from '../../providers/voice/registry';
@@ -116,21 +116,24 @@ export default async function recordingRoutes(fastify: FastifyInstance): Promise
       ),
   );
 
-  // The download path serves the logged-in client, or an admin for any client's call.
-  app.get('/api/recording/:id', { schema: { params: CallParam } }, async (request, reply) => {
-    const { id } = request.params;
-    const signedIn = await currentClientAndUser(app, request);
-    if (signedIn) return streamForUser(request, reply, signedIn.client, signedIn.user, id, true);
-    if (await currentAdmin(app, request)) {
+  // The download path serves the logged-in client's user, or an admin for any client's call; the
+  // guard admits either (permission and two-factor requirement included).
+  app.get(
+    '/api/recording/:id',
+    { config: { access: 'client_or_admin', permission: 'calls.read' }, schema: { params: CallParam } },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (request.client)
+        return streamForUser(request, reply, request.client, requireClientUser(request), id, true);
+      requireAdmin(request);
       return stream(
         request,
         reply,
         await db.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirst(),
         true,
       );
-    }
-    throw unauthorized();
-  });
+    },
+  );
 
   app.get(
     '/api/admin/client-recording/:clientId/:id',
