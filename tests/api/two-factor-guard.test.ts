@@ -4,8 +4,10 @@
  * a client's user whose client requires it (signed in before it was required) and to an admin
  * while the agency requires it, the recording download included. A route added later is checked
  * here unasked; a new public route must be added to the list below, after asking whether it reads
- * anything of a client's through a session.
+ * anything of a client's through a session. Turning it on ends the person's other sessions (one
+ * opened before, a stolen cookie among them), and an admin's own changes are audit lines.
  */
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TWO_FACTOR_MESSAGES } from '../../src/contract/two-factor';
 import type { RouteAccess } from '../../src/server/auth/guards';
@@ -137,5 +139,91 @@ describe(`two-factor requirement on every route (${TEST_DB})`, () => {
     } finally {
       await setAdminsRequireTwoFactor(t.deps.db, false);
     }
+  });
+});
+
+describe(`turning two-factor sign-in on and off (${TEST_DB})`, () => {
+  let clock = Date.UTC(2026, 5, 10, 15, 0, 5);
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ now: () => clock });
+  });
+  afterAll(() => t.close());
+
+  const send = (method: Method, url: string, cookie: string, payload?: object) =>
+    t.app.inject({ method, url, payload, headers: { cookie } });
+  const codeFor = (secret: string) => generate({ secret, epoch: Math.floor(clock / 1000) });
+
+  /** Sets up and turns on two-factor sign-in with `cookie`'s session; answers the secret. */
+  async function enable(prefix: '/api/client/2fa' | '/api/admin/2fa', cookie: string) {
+    const setup = await send('POST', `${prefix}/setup`, cookie);
+    expect(setup.statusCode, setup.body).toBe(200);
+    const secret = new URL(setup.json().otpauthUrl).searchParams.get('secret') ?? '';
+    const res = await send('POST', `${prefix}/enable`, cookie, { code: await codeFor(secret) });
+    expect(res.statusCode, res.body).toBe(200);
+    clock += 30_000;
+    return { secret, recoveryCodes: res.json().recoveryCodes as string[] };
+  }
+
+  it('ends a client user’s other sessions when they turn it on, keeping the one that did', async () => {
+    const client = await createClient(t.deps);
+    const here = await loginClient(t.app, client.email);
+    const elsewhere = await loginClient(t.app, client.email);
+    const another = await createClient(t.deps);
+    const bystander = await loginClient(t.app, another.email);
+    await enable('/api/client/2fa', here);
+    expect((await send('GET', '/api/client/sessions', elsewhere)).statusCode).toBe(401);
+    expect((await send('GET', '/api/client/sessions', here)).statusCode).toBe(200);
+    expect((await send('GET', '/api/client/sessions', bystander)).statusCode).toBe(200);
+    const line = await t.deps.db
+      .selectFrom('client_activity')
+      .select('detail')
+      .where('client_id', '=', client.id)
+      .where('action', '=', 'two_factor_enabled')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(line.detail ?? '{}')).toEqual({ sessionsEnded: 1 });
+  });
+
+  it('ends an admin’s other sessions when they turn it on, and audits their own changes', async () => {
+    const admin = await createAdminUser(t.deps);
+    const here = await loginAdmin(t.app, admin.username, admin.password);
+    const elsewhere = await loginAdmin(t.app, admin.username, admin.password);
+    const other = await createAdminUser(t.deps);
+    const otherCookie = await loginAdmin(t.app, other.username, other.password);
+    const { recoveryCodes } = await enable('/api/admin/2fa', here);
+    expect((await send('GET', '/api/admin/clients', elsewhere)).statusCode).toBe(401);
+    expect((await send('GET', '/api/admin/clients', here)).statusCode).toBe(200);
+    expect((await send('GET', '/api/admin/clients', otherCookie)).statusCode).toBe(200);
+
+    const off = await send('POST', '/api/admin/2fa/disable', here, { code: recoveryCodes[0] });
+    expect(off.statusCode, off.body).toBe(200);
+    const audit = await t.deps.db
+      .selectFrom('audit_log')
+      .select(['action', 'detail'])
+      .where('admin_id', '=', admin.id)
+      .orderBy('id')
+      .execute();
+    expect(audit.map((a) => [a.action, JSON.parse(a.detail ?? '{}')])).toEqual([
+      ['admin.two_factor_enabled', { sessionsEnded: 1 }],
+      ['admin.two_factor_disabled', { with: 'recovery code' }],
+    ]);
+  });
+
+  it('writes a client user’s turning it off to the activity log, with what confirmed it', async () => {
+    const client = await createClient(t.deps);
+    const cookie = await loginClient(t.app, client.email);
+    const { secret } = await enable('/api/client/2fa', cookie);
+    const off = await send('POST', '/api/client/2fa/disable', cookie, { code: await codeFor(secret) });
+    expect(off.statusCode, off.body).toBe(200);
+    const lines = await t.deps.db
+      .selectFrom('client_activity')
+      .select(['action', 'detail'])
+      .where('client_id', '=', client.id)
+      .where('action', 'like', 'two_factor%')
+      .execute();
+    expect(lines.map((l) => [l.action, JSON.parse(l.detail ?? '{}')])).toContainEqual([
+      'two_factor_disabled',
+      { with: 'authenticator code' },
+    ]);
   });
 });
