@@ -54,9 +54,19 @@ export async function sendRecording(
   await options.started?.(call);
   reply.code(audio.status).headers(audio.headers);
   reply.header('cache-control', options.cacheControl ?? 'private, max-age=3600');
-  if (options.download)
-    reply.header('content-disposition', `attachment; filename="recording-${call.id}.mp3"`);
+  // Only audio reaches here (the adapters refuse anything else); the browser must not guess
+  // otherwise, and a navigation to it saves a file rather than rendering on our origin.
+  reply.header('x-content-type-options', 'nosniff');
+  const name = `recording-${call.id.replace(/[^\w-]/g, '')}.${extensionOf(audio.headers['content-type'])}`;
+  reply.header('content-disposition', `${options.download ? 'attachment' : 'inline'}; filename="${name}"`);
   return reply.send(audio.body);
+}
+
+function extensionOf(type: string | undefined): string {
+  const subtype = /^audio\/([\w.+-]+)/i.exec(type ?? '')?.[1]?.toLowerCase();
+  if (subtype === 'wav' || subtype === 'x-wav' || subtype === 'wave') return 'wav';
+  if (subtype === 'ogg' || subtype === 'webm') return subtype;
+  return 'mp3';
 }
 
 /** Whether a request for a recording starts it: no Range, or one from the first byte. */
