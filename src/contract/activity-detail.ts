@@ -21,6 +21,8 @@ const KEY_LABELS: Record<string, string> = {
   format: 'Format',
   adminUsername: 'Admin',
   adminName: 'Admin name',
+  sessionsEnded: 'Other sessions ended',
+  with: 'Confirmed with',
 };
 
 function roleText(value: unknown): string {

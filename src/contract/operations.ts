@@ -1,7 +1,7 @@
 /**
  * Operations (issue 40): what the probes answer. GET /healthz says the process is alive (no
  * database); GET /readyz says whether this instance should get traffic, naming each part it
- * checked and the ones that failed.
+ * checked and the ones that failed; what each part found only with the metrics token.
  */
 import { z } from 'zod';
 
@@ -22,8 +22,9 @@ export const Readiness = z.object({
   ready: z.boolean(),
   /** The parts that failed, in check order; empty when ready. */
   failing: z.array(z.enum(READINESS_PARTS)),
-  checks: z.record(z.enum(READINESS_PARTS), ReadinessCheck),
-  /** One line naming what failed (or "ready"). */
+  /** Each part's finding: only to a caller with the metrics token (streams open, latency). */
+  checks: z.record(z.enum(READINESS_PARTS), ReadinessCheck).optional(),
+  /** One line naming what failed (or "ready"); with the metrics token, how each failed. */
   message: z.string(),
 });
 export type Readiness = z.infer<typeof Readiness>;

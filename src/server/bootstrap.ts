@@ -10,6 +10,7 @@ import { migrateToLatest } from './db/migrate';
 import { type VoiceProviders, createVoiceProviders } from './providers/voice/registry';
 import type { VoiceProvider } from './providers/voice/types';
 import { createLiveHub } from './live/live-hub';
+import { createAddressGuard } from './notifications/safe-http';
 import { createRateCounters } from './http/rate-counters';
 import { createMetrics } from './http/metrics';
 import { createLifecycle } from './http/lifecycle';
@@ -50,10 +51,13 @@ export async function createDeps(
     sessions: createSessionStore(database.db, now),
     rateCounters: createRateCounters(database.db, now),
     secrets,
-    voices: createVoiceProviders(config, {
-      ...(overrides.voice ? { bland: overrides.voice } : {}),
-      ...overrides.voices,
-    }),
+    // Recording URLs the platforms hand out pass the client webhooks' address checks, never
+    // opened by CLIENT_WEBHOOKS_ALLOW_PRIVATE (only the configured platform URLs are trusted).
+    voices: createVoiceProviders(
+      config,
+      { ...(overrides.voice ? { bland: overrides.voice } : {}), ...overrides.voices },
+      createAddressGuard({ allowPrivate: false }),
+    ),
     now,
     instanceId: randomUUID(),
     live: createLiveHub({

@@ -10,6 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/http/app';
 import { createDeps } from '../../src/server/bootstrap';
+import { setAdminsRequireTwoFactor } from '../../src/server/auth/two-factor-store';
+import { updateClient } from '../../src/server/clients/clients-repository';
 import { loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
 import { blandCallBody } from '../helpers/bland';
@@ -219,6 +221,33 @@ describe(`live streams (${TEST_DB})`, () => {
     await stream.waitFor((e) => e.some((x) => x.event === 'end'), 3000);
     await stream.waitFor(() => stream.ended, 3000).catch(() => {});
     expect(stream.ended).toBe(true);
+  });
+
+  it('ends an open stream once two-factor sign-in is required of someone who has not set it up', async () => {
+    const client = await createClient(deps);
+    const cookie = await loginClient(apps[0], client.email);
+    const stream = await openStream(`${urls[0]}/api/client/events`, { cookie });
+    await stream.waitFor((e) => e.some((x) => x.event === 'ready'));
+    await updateClient(deps.db, client.id, { require_two_factor: 1 });
+    await stream.waitFor((e) => e.some((x) => x.event === 'end'), 3000);
+    expect(JSON.parse(stream.events.find((x) => x.event === 'end')?.data ?? '{}')).toEqual({
+      reason: 'signed out',
+    });
+    stream.close();
+
+    const admin = await createAdminUser(deps);
+    const adminCookie = await loginAdmin(apps[0], admin.username, admin.password);
+    const watching = await openStream(`${urls[1]}/api/admin/clients/${client.id}/events`, {
+      cookie: adminCookie,
+    });
+    await watching.waitFor((e) => e.some((x) => x.event === 'ready'));
+    await setAdminsRequireTwoFactor(deps.db, true);
+    try {
+      await watching.waitFor((e) => e.some((x) => x.event === 'end'), 3000);
+    } finally {
+      await setAdminsRequireTwoFactor(deps.db, false);
+      watching.close();
+    }
   });
 
   it("lets an admin watch a client's stream, and no one else", async () => {

@@ -107,6 +107,8 @@ describe(`Vapi and Retell beside Bland (${TEST_DB})`, () => {
     const audio = await req('GET', `/api/client/recording/${call.id}`, undefined, cookie);
     expect(audio.statusCode).toBe(200);
     expect(audio.headers['content-type']).toBe('audio/mpeg');
+    expect(audio.headers['x-content-type-options']).toBe('nosniff');
+    expect(audio.headers['content-disposition']).toBe(`inline; filename="recording-${call.id}.mp3"`);
     expect(audio.rawPayload.length).toBeGreaterThan(1000);
     const stats = (await req('GET', '/api/client/stats?dateRange=7d', undefined, cookie)).json();
     expect(stats.totalCalls).toBe(1);

@@ -4,7 +4,10 @@
  * the request and handlers take it from there (requireClient/requireAdmin), never from input and
  * never by reading the row again. Routes that must answer without a session (login, logout,
  * session probes) say `config: { access: 'public' }`; a route outside those prefixes that needs a
- * signed-in client (the demo's seed) says `config: { access: 'client' }`.
+ * signed-in client (the demo's seed) says `config: { access: 'client' }`, and one that serves a
+ * client's user or any admin (the recording download) `config: { access: 'client_or_admin' }`.
+ * Every signed-in request passes the two-factor requirement here too (two-factor-requirement.ts),
+ * so no route that reads data is reached by a session that must first set it up.
  *
  * A client session signs in one of the client's users (issue 36); every route it reaches says the
  * permission it needs (`config: { permission }`, auth/permissions.ts), checked here too, so the
@@ -16,7 +19,12 @@ import type { AdminRow, ClientRow } from '../db/schema';
 import { forbidden, unauthorized } from '../http/errors';
 import { type RoutePermission, hasPermission } from './permissions';
 import { type SessionUserRow, sessionCookie } from './sessions';
-import { enforceAdminTwoFactor, enforceClientTwoFactor } from './two-factor-requirement';
+import {
+  adminMustSetUp,
+  clientMustSetUp,
+  enforceAdminTwoFactor,
+  enforceClientTwoFactor,
+} from './two-factor-requirement';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -42,7 +50,8 @@ declare module 'fastify' {
 export const CLIENT_PREFIX = '/api/client/';
 export const ADMIN_PREFIX = '/api/admin/';
 
-export type Access = 'public' | 'client' | 'admin';
+/** 'client_or_admin': a client's user (checked as 'client'), else an admin (checked as 'admin'). */
+export type Access = 'public' | 'client' | 'admin' | 'client_or_admin';
 
 export interface RouteAccess {
   method: string;
@@ -81,22 +90,62 @@ export function registerGuards(app: FastifyInstance): void {
     if (access === 'client') {
       const signedIn = await currentClientAndUser(app, request);
       if (!signedIn) throw unauthorized();
-      request.client = signedIn.client;
-      request.clientUser = signedIn.user;
-      // Fails closed: a route that declares no permission is nobody's.
-      const permission = request.routeOptions.config.permission;
-      if (!permission) throw forbidden('This route declares no permission');
-      if (!hasPermission(signedIn.user, permission))
-        throw forbidden(TEAM_MESSAGES.missingPermission(permission));
-      await enforceClientTwoFactor(app, request, signedIn.client, signedIn.user.id);
+      await admitClient(app, request, signedIn);
     } else if (access === 'admin') {
       request.admin = await currentAdmin(app, request);
       if (request.admin) return enforceAdminTwoFactor(app, request, request.admin);
       // 401 without any session; 403 for a signed-in client reaching an admin path.
       if (await currentClient(app, request)) throw forbidden('Admin access required');
       throw unauthorized();
+    } else if (access === 'client_or_admin') {
+      const signedIn = await currentClientAndUser(app, request);
+      if (signedIn) return admitClient(app, request, signedIn);
+      request.admin = await currentAdmin(app, request);
+      if (!request.admin) throw unauthorized();
+      await enforceAdminTwoFactor(app, request, request.admin);
     }
   });
+}
+
+/** A client's user on a client route: the route's permission, then the two-factor requirement. */
+async function admitClient(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  signedIn: { client: ClientRow; user: SessionUserRow },
+): Promise<void> {
+  request.client = signedIn.client;
+  request.clientUser = signedIn.user;
+  // Fails closed: a route that declares no permission is nobody's.
+  const permission = request.routeOptions.config.permission;
+  if (!permission) throw forbidden('This route declares no permission');
+  if (!hasPermission(signedIn.user, permission)) throw forbidden(TEAM_MESSAGES.missingPermission(permission));
+  await enforceClientTwoFactor(app, request, signedIn.client, signedIn.user.id);
+}
+
+/**
+ * Whether an open stream's session still reaches it: a live client user who still needs no
+ * set-up of two-factor sign-in (a requirement turned on meanwhile ends the stream). Asked at each
+ * heartbeat, with the client the stream was opened for.
+ */
+export async function clientStillAllowed(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  clientId: string,
+): Promise<{ client: ClientRow; user: SessionUserRow } | null> {
+  const signedIn = await currentClientAndUser(app, request);
+  if (signedIn?.client.id !== clientId) return null;
+  if (await clientMustSetUp(app, signedIn.client, signedIn.user.id)) return null;
+  return signedIn;
+}
+
+/** The same for an admin's stream. */
+export async function adminStillAllowed(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  adminId: string,
+): Promise<boolean> {
+  const admin = await currentAdmin(app, request);
+  return admin?.id === adminId && !(await adminMustSetUp(app, admin));
 }
 
 export async function currentClientAndUser(

@@ -232,3 +232,18 @@ async function endSessionsBeyondCap(
     )
     .execute();
 }
+
+/** Ends every session of an admin but `keepIdHash` (in the caller's transaction); answers how many. */
+export async function endOtherAdminSessions(
+  trx: Kysely<Database>,
+  adminId: string,
+  keepIdHash: string,
+): Promise<number> {
+  const result = await trx
+    .deleteFrom('sessions')
+    .where('kind', '=', 'admin')
+    .where('subject_id', '=', adminId)
+    .where('id_hash', '!=', keepIdHash)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

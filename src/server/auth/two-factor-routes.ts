@@ -3,8 +3,9 @@
  * client user under /api/client/2fa and for the signed-in admin under /api/admin/2fa. GET tells
  * whether it is on and required; setup gives a secret to scan; enable confirms it with a code and
  * answers the ten recovery codes, once; disable takes a code (TOTP or recovery). Codes typed here
- * are limited like the current password is (a stolen session must not guess them freely). The
- * requirement: an Owner's for the client's users, any admin's for every admin.
+ * are limited like the current password is (a stolen session must not guess them freely). Turning
+ * it on ends the person's other sessions. The requirement: an Owner's for the client's users, any
+ * admin's for every admin.
  */
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -17,15 +18,18 @@ import {
   TwoFactorSetup,
   TwoFactorStatus,
 } from '../../contract/two-factor';
-import { recordAudit } from '../audit/audit-log';
+import { type AuditAction, recordAudit } from '../audit/audit-log';
+import { sha256Hex } from '../crypto/secrets';
 import { updateClient } from '../clients/clients-repository';
 import type { Database } from '../db/schema';
 import { badRequest, conflict } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { type ActivityAction, recordActivity } from '../teams/activity';
 import { createAttemptLimits } from './attempt-limits';
+import { endOtherAdminSessions, sessionCookie } from './sessions';
 import { requireAdmin, requireClient, requireClientUser } from './guards';
 import { checkSecondFactor, confirmSetup, enableTwoFactor, startSetup } from './two-factor';
+import { deleteOtherUserSessions } from './user-sessions';
 import {
   type TwoFactorSubject,
   adminsRequireTwoFactor,
@@ -41,9 +45,20 @@ interface Person {
   label: string;
   /** Whether they must use it (then they cannot turn it off). */
   required(): Promise<boolean>;
-  /** Writes the line a change leaves (the client's activity log; nothing for an admin's own). */
+  /** Writes the line a change leaves (the client's activity log; the audit log for an admin's own). */
   record(db: Kysely<Database>, action: ActivityAction, detail?: Record<string, unknown>): Promise<void>;
+  /**
+   * Ends every session of theirs but this request's: one opened before the second factor was on
+   * (a stolen cookie among them) must not outlive it. Answers how many ended.
+   */
+  endOtherSessions(db: Kysely<Database>): Promise<number>;
 }
+
+/** The audit line of an admin's change to their own second factor (none for a code spent). */
+const ADMIN_AUDIT: Partial<Record<ActivityAction, AuditAction>> = {
+  two_factor_enabled: 'admin.two_factor_enabled',
+  two_factor_disabled: 'admin.two_factor_disabled',
+};
 
 interface TwoFactorMount {
   prefix: '/api/client/2fa' | '/api/admin/2fa';
@@ -58,7 +73,7 @@ export default async function twoFactorRoutes(fastify: FastifyInstance): Promise
 
   const clientMount: TwoFactorMount = {
     prefix: '/api/client/2fa',
-    config: { permission: 'signed_in', allowWithoutTwoFactor: true },
+    config: { permission: 'signed_in' },
     person(request) {
       const client = requireClient(request);
       const user = requireClientUser(request);
@@ -68,19 +83,26 @@ export default async function twoFactorRoutes(fastify: FastifyInstance): Promise
         required: async () => client.require_two_factor === 1,
         record: (trx, action, detail) =>
           recordActivity(trx, { clientId: client.id, userId: user.id, action, detail }, now()),
+        endOtherSessions: (trx) =>
+          deleteOtherUserSessions(trx, user, sha256Hex(sessionCookie(request, 'client') ?? '')),
       };
     },
   };
   const adminMount: TwoFactorMount = {
     prefix: '/api/admin/2fa',
-    config: { allowWithoutTwoFactor: true },
+    config: {},
     person(request) {
       const admin = requireAdmin(request);
       return {
         subject: { kind: 'admin', id: admin.id },
         label: admin.username,
         required: () => adminsRequireTwoFactor(db),
-        record: async () => {},
+        record: async (trx, action, detail) => {
+          const audited = ADMIN_AUDIT[action];
+          if (audited) await recordAudit(trx, { adminId: admin.id, action: audited, detail }, now());
+        },
+        endOtherSessions: (trx) =>
+          endOtherAdminSessions(trx, admin.id, sha256Hex(sessionCookie(request, 'admin') ?? '')),
       };
     },
   };
@@ -119,7 +141,8 @@ export default async function twoFactorRoutes(fastify: FastifyInstance): Promise
         await attempt.succeeded();
         await db.transaction().execute(async (trx) => {
           await enableTwoFactor(trx, person.subject, confirmed.change, now());
-          await person.record(trx, 'two_factor_enabled');
+          const sessionsEnded = await person.endOtherSessions(trx);
+          await person.record(trx, 'two_factor_enabled', sessionsEnded > 0 ? { sessionsEnded } : undefined);
         });
         return { recoveryCodes: confirmed.recoveryCodes };
       },
@@ -140,7 +163,9 @@ export default async function twoFactorRoutes(fastify: FastifyInstance): Promise
         await db.transaction().execute(async (trx) => {
           await disableTwoFactor(trx, person.subject);
           if (used === 'recovery') await person.record(trx, 'recovery_code_used');
-          await person.record(trx, 'two_factor_disabled');
+          await person.record(trx, 'two_factor_disabled', {
+            with: used === 'recovery' ? 'recovery code' : 'authenticator code',
+          });
         });
         return { success: true as const };
       },

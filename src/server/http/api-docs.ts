@@ -130,7 +130,12 @@ const SECURITY_SCHEMES = {
 
 const CLIENT = [{ clientSession: [] }];
 const ADMIN = [{ adminSession: [] }];
-const SECURITY_OF: Record<Access, Record<string, string[]>[]> = { client: CLIENT, admin: ADMIN, public: [] };
+const SECURITY_OF: Record<Access, Record<string, string[]>[]> = {
+  client: CLIENT,
+  admin: ADMIN,
+  client_or_admin: [...CLIENT, ...ADMIN],
+  public: [],
+};
 
 /** The error answers, one shared response each, all with the Error body. */
 const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
@@ -388,7 +393,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description:
       'Checks, in order: start-up done and not stopping (503 from SIGTERM on), the database answers, ' +
       'every migration applied, no due outbox message older than READY_OUTBOX_MAX_AGE_MS, the live ' +
-      'hub reading. Each part is named in `checks`; `failing` lists those that failed. Never logged.',
+      'hub reading. `failing` lists those that failed; what each part found (`checks`) only with ' +
+      '`Authorization: Bearer <METRICS_TOKEN>`. Never logged.',
   },
   'GET /metrics': {
     summary: 'Prometheus metrics (text exposition format), with the METRICS_TOKEN bearer token',
@@ -690,9 +696,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   // Recordings and the demo
   'GET /api/recording/{id}': {
     summary: 'Download a call’s recording (the client’s own, or any for an admin)',
-    errors: [401, 410, 502],
+    errors: [410, 502],
     responses: RECORDING,
-    security: [{ clientSession: [] }, { adminSession: [] }],
   },
   'GET /api/demo/calls': { summary: 'The demo’s call log' },
   'GET /api/demo/calls/{id}': { summary: 'One demo call' },
@@ -891,9 +896,9 @@ function derivedErrors(method: string, path: string, op: Json, access: Access): 
   if (params.length > 0 || op.requestBody || write) statuses.push(400);
   if (op.requestBody || write) statuses.push(413, 415);
   if (access !== 'public') statuses.push(401);
-  // A client path: a user whose role lacks the route's permission (auth/permissions.ts).
-  if (access === 'admin' || access === 'client' || (write && !path.startsWith('/api/webhooks/')))
-    statuses.push(403);
+  // A signed-in path: a role without the route's permission (auth/permissions.ts), or two-factor
+  // sign-in required and not set up (auth/two-factor-requirement.ts).
+  if (access !== 'public' || (write && !path.startsWith('/api/webhooks/'))) statuses.push(403);
   if (params.some((p) => p.in === 'path')) statuses.push(404);
   return statuses;
 }

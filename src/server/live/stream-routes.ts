@@ -3,15 +3,15 @@
  * GET /api/admin/clients/{id}/events for an admin watching a client. Server-sent events: `call`
  * and `refresh` events with increasing ids, a comment every LIVE_HEARTBEAT_MS (15 s), and on reconnect
  * (Last-Event-ID) the events missed meanwhile, or a `refresh` when they are no longer kept. At each
- * heartbeat the session is checked again: logging out, an expired session or a deactivated
- * account ends the stream. When the server stops (SIGTERM, issue 40), every stream gets an `end`
+ * heartbeat the session is checked again: logging out, an expired session, a deactivated
+ * account or a two-factor requirement the person has not met ends the stream. When the server stops (SIGTERM, issue 40), every stream gets an `end`
  * event with reason "restarting" and is closed, so browsers reconnect to another instance at once.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  currentAdmin,
-  currentClientAndUser,
+  adminStillAllowed,
+  clientStillAllowed,
   requireAdmin,
   requireClient,
   requireClientUser,
@@ -175,8 +175,8 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
         reply,
         client.id,
         async () => {
-          const signedIn = await currentClientAndUser(app, request);
-          if (signedIn?.client.id !== client.id) return false;
+          const signedIn = await clientStillAllowed(app, request, client.id);
+          if (!signedIn) return false;
           numbersMasked = masksNumbersFor(signedIn.client, signedIn.user);
           return true;
         },
@@ -197,7 +197,7 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
         request,
         reply,
         client.id,
-        async () => (await currentAdmin(app, request))?.id === admin.id,
+        () => adminStillAllowed(app, request, admin.id),
         request.query.lastEventId,
       );
     },

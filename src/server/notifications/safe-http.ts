@@ -13,6 +13,9 @@
  *
  * Redirects are never followed (a 3xx is an answer like any other), and connecting and answering
  * each have a short time limit, so a slow endpoint costs its own deliveries only.
+ *
+ * `createAddressGuard` is the checks alone: the voice platforms' recording fetches go through it
+ * (bootstrap.ts hands it to them), never with `allowPrivate`.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
@@ -167,13 +170,24 @@ export function isRefusedAddress(address: string, own: ReadonlySet<string> = new
 const systemResolve: Resolve = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
-export function createSafeHttp(options: SafeHttpOptions): SafeHttp {
+/**
+ * The address checks alone, for a client of another library (the voice platforms' recording
+ * fetches, undici's `connect.lookup`): the same rules and the same rebinding-proof resolver.
+ */
+export interface AddressGuard {
+  /** The connection's resolver: every answer checked; what it answers is what is connected to. */
+  lookup: LookupFunction;
+  /** Whether a literal address (never passed to `lookup`) or a connected peer is refused. */
+  refused(address: string): boolean;
+}
+
+export function createAddressGuard(
+  options: Pick<SafeHttpOptions, 'allowPrivate' | 'resolve' | 'ownAddresses'>,
+): AddressGuard & { resolveChecked(hostname: string): Promise<{ address: string; family: number }[]> } {
   const resolve = options.resolve ?? systemResolve;
   const ownList = options.ownAddresses;
   const own = () =>
     ownList ? new Set([...ownList()].map((a) => canonical(a)).filter((a) => a !== null)) : hostAddresses();
-  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
-  const responseTimeoutMs = options.responseTimeoutMs ?? RESPONSE_TIMEOUT_MS;
   const refused = (address: string) => !options.allowPrivate && isRefusedAddress(address, own());
 
   /** Every answer for the name, each checked: one refused answer refuses the name. */
@@ -204,6 +218,14 @@ export function createSafeHttp(options: SafeHttpOptions): SafeHttp {
       (error: Error) => callback(error as NodeJS.ErrnoException, '', 0),
     );
   }) as LookupFunction;
+
+  return { lookup, refused, resolveChecked };
+}
+
+export function createSafeHttp(options: SafeHttpOptions): SafeHttp {
+  const { lookup, refused, resolveChecked } = createAddressGuard(options);
+  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  const responseTimeoutMs = options.responseTimeoutMs ?? RESPONSE_TIMEOUT_MS;
 
   // No keep-alive: every request resolves and checks again, and no socket outlives its request.
   const agents = {

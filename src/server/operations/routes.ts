@@ -2,7 +2,8 @@
  * The probes and the metrics (issue 40), outside /api/ as load balancers and Prometheus expect:
  *   GET /healthz — the process answers (no database): restart it when this fails;
  *   GET /readyz  — 200 when this instance should get traffic, else 503 naming what failed
- *                  (readiness.ts);
+ *                  (readiness.ts); what each part found (streams open, the database's answer
+ *                  time, pending migrations) only with the metrics token, as it is public;
  *   GET /metrics — Prometheus text, with `Authorization: Bearer <METRICS_TOKEN>`; without a
  *                  token configured it is not served on this port (METRICS_PORT's listener is
  *                  the other way, metrics-server.ts).
@@ -22,23 +23,20 @@ export default async function operationsRoutes(fastify: FastifyInstance): Promis
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { deps } = app;
   const readiness = createReadiness(deps, app.log);
+  const token = deps.config.operations.metricsToken;
   registerOperationalGauges(deps, app.log);
 
   app.get('/healthz', { schema: { response: { 200: Liveness } } }, async () => ({ ok: true as const }));
 
-  app.get(
-    '/readyz',
-    { schema: { response: { 200: Readiness, 503: Readiness } } },
-    async (_request, reply) => {
-      const answer = await readiness.check();
-      return reply
-        .code(answer.ready ? 200 : 503)
-        .header('cache-control', 'no-store')
-        .send(answer);
-    },
-  );
+  app.get('/readyz', { schema: { response: { 200: Readiness, 503: Readiness } } }, async (request, reply) => {
+    const answer = await readiness.check();
+    const detailed = token !== null && isBearer(request.headers.authorization, token);
+    return reply
+      .code(answer.ready ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send(detailed ? answer : statusOnly(answer));
+  });
 
-  const token = deps.config.operations.metricsToken;
   app.get('/metrics', async (request, reply) => {
     if (!token)
       throw notFound('Metrics are not served on this port: set METRICS_TOKEN, or read them on METRICS_PORT');
@@ -49,6 +47,12 @@ export default async function operationsRoutes(fastify: FastifyInstance): Promis
     const text = await deps.metrics.render();
     return reply.header('cache-control', 'no-store').type(deps.metrics.contentType).send(text);
   });
+}
+
+/** What anyone may know: ready or not, and which parts failed, not what they found. */
+export function statusOnly(answer: Readiness): Readiness {
+  const { ready, failing } = answer;
+  return { ready, failing, message: ready ? 'ready' : `not ready: ${failing.join(', ')}` };
 }
 
 /** Constant-time over hashes, so neither the token's length nor its bytes leak through timing. */

@@ -11,11 +11,11 @@ import type { ZodTypeProvider } from '../../http/route-schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ClientCallParams } from '../../../contract/calls';
 import { IdParam } from '../../../contract/common';
-import { currentAdmin, currentClientAndUser, requireClient, requireClientUser } from '../../auth/guards';
+import { requireAdmin, requireClient, requireClientUser } from '../../auth/guards';
 import type { SessionUserRow } from '../../auth/sessions';
 import type { AppDeps } from '../../context';
 import type { CallRow, ClientRow } from '../../db/schema';
-import { notFound, unauthorized } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import { createCallsRepository } from '../write/calls-repository';
 import { findClient } from '../../clients/clients-repository';
 import { voiceOf } from '../../providers/voice/registry';
@@ -54,9 +54,19 @@ export async function sendRecording(
   await options.started?.(call);
   reply.code(audio.status).headers(audio.headers);
   reply.header('cache-control', options.cacheControl ?? 'private, max-age=3600');
-  if (options.download)
-    reply.header('content-disposition', `attachment; filename="recording-${call.id}.mp3"`);
+  // Only audio reaches here (the adapters refuse anything else); the browser must not guess
+  // otherwise, and a navigation to it saves a file rather than rendering on our origin.
+  reply.header('x-content-type-options', 'nosniff');
+  const name = `recording-${call.id.replace(/[^\w-]/g, '')}.${extensionOf(audio.headers['content-type'])}`;
+  reply.header('content-disposition', `${options.download ? 'attachment' : 'inline'}; filename="${name}"`);
   return reply.send(audio.body);
+}
+
+function extensionOf(type: string | undefined): string {
+  const subtype = /^audio\/([\w.+-]+)/i.exec(type ?? '')?.[1]?.toLowerCase();
+  if (subtype === 'wav' || subtype === 'x-wav' || subtype === 'wave') return 'wav';
+  if (subtype === 'ogg' || subtype === 'webm') return subtype;
+  return 'mp3';
 }
 
 /** Whether a request for a recording starts it: no Range, or one from the first byte. */
@@ -116,21 +126,24 @@ export default async function recordingRoutes(fastify: FastifyInstance): Promise
       ),
   );
 
-  // The download path serves the logged-in client, or an admin for any client's call.
-  app.get('/api/recording/:id', { schema: { params: CallParam } }, async (request, reply) => {
-    const { id } = request.params;
-    const signedIn = await currentClientAndUser(app, request);
-    if (signedIn) return streamForUser(request, reply, signedIn.client, signedIn.user, id, true);
-    if (await currentAdmin(app, request)) {
+  // The download path serves the logged-in client's user, or an admin for any client's call; the
+  // guard admits either (permission and two-factor requirement included).
+  app.get(
+    '/api/recording/:id',
+    { config: { access: 'client_or_admin', permission: 'calls.read' }, schema: { params: CallParam } },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (request.client)
+        return streamForUser(request, reply, request.client, requireClientUser(request), id, true);
+      requireAdmin(request);
       return stream(
         request,
         reply,
         await db.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirst(),
         true,
       );
-    }
-    throw unauthorized();
-  });
+    },
+  );
 
   app.get(
     '/api/admin/client-recording/:clientId/:id',

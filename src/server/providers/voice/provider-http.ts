@@ -8,10 +8,14 @@
  * makes ~20,000 of them, and fetch's Request/Response objects and WHATWG streams were the largest
  * single cost of its CPU time (issue 41). Redirects are followed as fetch follows them (the key is
  * dropped when one leads to another origin); no Accept-Encoding is sent, so answers come plain.
+ * A recording URL the provider hands out is the exception: it may name any address, so it is
+ * fetched through the media address checks (MediaAccess) with each redirect checked, and only
+ * audio is passed on.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { type LookupFunction, isIP } from 'node:net';
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { Agent, type Dispatcher, interceptors } from 'undici';
@@ -36,7 +40,34 @@ export interface ProviderHttpOptions {
   retryBaseMs?: number;
   /** Longest single wait, Retry-After included; a longer Retry-After means give up. Default 10 s. */
   maxRetryDelayMs?: number;
+  /**
+   * Where a recording URL the provider hands out may lead besides `baseUrl`'s origin. Without
+   * it, nowhere else (fails closed); bootstrap.ts passes the client webhooks' address checks.
+   */
+  media?: MediaAccess;
 }
+
+/**
+ * The address checks for recording URLs (notifications/safe-http.ts's `createAddressGuard`,
+ * handed in by the composition root, as providers import no feature): public addresses only,
+ * resolved once per connection so a name cannot answer one address to the check and another to
+ * the socket, except the origins trusted as they are.
+ */
+export interface MediaAccess {
+  lookup: LookupFunction;
+  /** Whether a literal address is refused (a literal never reaches `lookup`). */
+  refused(address: string): boolean;
+  /** Origins fetched without the checks: the configured platform API URLs (the stand-ins). */
+  trustedOrigins: readonly string[];
+}
+
+/** Redirects a recording URL may take, each hop checked like the first. */
+const MAX_MEDIA_HOPS = 5;
+
+export const MEDIA_REFUSED_MESSAGE =
+  'The voice provider’s recording address leads into a private network: it was not fetched';
+export const MEDIA_NOT_AUDIO_MESSAGE =
+  'The voice provider answered the recording with something that is not audio';
 
 const RECORDING_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges'];
 
@@ -50,6 +81,8 @@ const MAX_REDIRECTIONS = 20;
 const dispatcher: Dispatcher = new Agent({ keepAliveTimeout: 10_000 }).compose(
   interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
 );
+/** Recording URLs at a trusted origin: no redirect followed by the library (streamUrl checks each). */
+const mediaTrustedDispatcher: Dispatcher = new Agent({ keepAliveTimeout: 10_000 });
 
 /** What the adapters read of a provider's answer; the body is the library's Readable. */
 export interface ProviderResponse {
@@ -147,6 +180,8 @@ export interface SendOptions {
   json?: unknown;
   /** …unless it only reads (Retell's list-calls is a POST). */
   readOnly?: boolean;
+  /** Another connection pool (a recording URL's, with its address checks, no redirects). */
+  dispatcher?: Dispatcher;
   /**
    * A removal (with or without a JSON body). Retried like a GET: a DELETE sent twice ends the
    * same way, the second answering that the thing is gone.
@@ -208,6 +243,20 @@ export function createProviderHttp(
   const retryBaseMs = options.retryBaseMs ?? 300;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
   const acquire = createKeyedLimit(Math.max(1, options.maxConcurrentPerKey ?? 3));
+  const media = options.media;
+  const trustedOrigins = new Set([originOf(baseUrl), ...(media?.trustedOrigins ?? []).map(originOf)]);
+  const mediaDispatcher = media
+    ? new Agent({ keepAliveTimeout: 10_000, connect: { lookup: media.lookup } })
+    : null;
+
+  /** The pool a recording URL is fetched through, or the refusal of its address. */
+  function mediaRoute(target: URL): Dispatcher {
+    if (trustedOrigins.has(target.origin)) return mediaTrustedDispatcher;
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    if (!media || !mediaDispatcher || (isIP(host) && media.refused(host)))
+      throw new VoiceProviderError(MEDIA_REFUSED_MESSAGE);
+    return mediaDispatcher;
+  }
 
   function buildUrl(path: string, query?: Record<string, string | undefined>): URL {
     const url = new URL(`${baseUrl}${path}`);
@@ -249,7 +298,7 @@ export function createProviderHttp(
         let response: ProviderResponse;
         try {
           response = providerResponse(
-            await dispatcher.request({
+            await (opts.dispatcher ?? dispatcher).request({
               origin: url.origin,
               path: `${url.pathname}${url.search}`,
               method: opts.method ?? (opts.json === undefined ? 'GET' : 'POST'),
@@ -262,8 +311,10 @@ export function createProviderHttp(
               signal: controller.signal,
             }),
           );
-        } catch {
+        } catch (error) {
           clearTimeout(timer);
+          // An address refused by the media checks is final: no retry reaches another answer.
+          if (isRefusedTarget(error)) throw new VoiceProviderError(MEDIA_REFUSED_MESSAGE);
           // A provider that does not answer within the timeout is not retried: the wait is already long.
           if (timedOut) throw new ProviderUnavailableError(undefined);
           const delay = attempt < retriesFor(opts) ? backoff(attempt, null) : null;
@@ -359,20 +410,53 @@ export function createProviderHttp(
       return 'deleted';
     },
     async streamUrl(url, range) {
-      let target: URL;
-      try {
-        target = new URL(url);
-      } catch {
-        throw new ProviderNotFoundError('This call has no recording');
-      }
-      if (target.protocol !== 'https:' && target.protocol !== 'http:')
-        throw new ProviderNotFoundError('This call has no recording');
+      let target = recordingUrlOf(url);
       const headers: Record<string, string> = { accept: 'audio/*' };
       if (range && range.length <= 200) headers.range = range;
-      const result = await request(`recording:${target.host}`, target, headers, { stream: true });
-      return recordingStream(result, discard, unexpected);
+      // Redirects are followed here, not by the library, so that every hop's address is checked.
+      for (let hop = 0; ; hop++) {
+        const result = await request(`recording:${target.host}`, target, headers, {
+          stream: true,
+          dispatcher: mediaRoute(target),
+        });
+        const { status } = result.response;
+        if (status < 300 || status >= 400 || status === 304)
+          return recordingStream(result, discard, unexpected);
+        const location = result.response.headers.get('location');
+        await discard(result);
+        if (!location || hop >= MAX_MEDIA_HOPS) throw unexpected(status);
+        target = recordingUrlOf(location, target);
+      }
     },
   };
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}
+
+/** A recording URL (or a redirect's Location, against the URL it came from), http(s) only. */
+function recordingUrlOf(url: string, base?: URL): URL {
+  let target: URL;
+  try {
+    target = new URL(url, base);
+  } catch {
+    throw new ProviderNotFoundError('This call has no recording');
+  }
+  if (target.protocol !== 'https:' && target.protocol !== 'http:')
+    throw new ProviderNotFoundError('This call has no recording');
+  return target;
+}
+
+/** The media checks' refusal (safe-http's RefusedTargetError), as undici hands it on. */
+function isRefusedTarget(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++)
+    if (e.name === 'RefusedTargetError') return true;
+  return false;
 }
 
 /** A provider's audio answer as a RecordingStream: 404/410 mean the audio is gone. */
@@ -390,6 +474,18 @@ export async function recordingStream(
   if (status !== 200 && status !== 206 && status !== 416) {
     await discard(result);
     throw unexpected(status);
+  }
+  // Served from our own origin: anything but audio (a web page at the recording's address) is
+  // refused, never passed on. A 416 carries no audio; its body is not passed on either.
+  const type = result.response.headers.get('content-type') ?? '';
+  if (status !== 416 && !/^audio\/[\w.+-]+\s*(;.*)?$/i.test(type)) {
+    await discard(result);
+    throw new VoiceProviderError(MEDIA_NOT_AUDIO_MESSAGE, status);
+  }
+  if (status === 416) {
+    const range = result.response.headers.get('content-range');
+    await discard(result);
+    return { status, headers: range ? { 'content-range': range } : {}, body: Readable.from([]) };
   }
   const out: Record<string, string> = {};
   for (const name of RECORDING_HEADERS) {

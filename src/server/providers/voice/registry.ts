@@ -7,19 +7,27 @@ import type { Config } from '../../config';
 import { createBlandProvider } from './bland';
 import { createRetellProvider } from './retell';
 import { isVoiceProviderError } from './errors';
+import type { MediaAccess } from './provider-http';
 import type { VoiceProvider } from './types';
 import { createVapiProvider } from './vapi';
 
 export type VoiceProviders = Record<VoiceProviderId, VoiceProvider>;
 
+/**
+ * `media`: the address checks recording URLs go through (bootstrap.ts); the configured platform
+ * API URLs' origins are trusted as they are, whatever their address (the stand-ins).
+ */
 export function createVoiceProviders(
   config: Pick<Config, 'blandApiUrl' | 'vapiApiUrl' | 'retellApiUrl'>,
   overrides: Partial<VoiceProviders> = {},
+  media?: Omit<MediaAccess, 'trustedOrigins'>,
 ): VoiceProviders {
+  const trustedOrigins = [config.blandApiUrl, config.vapiApiUrl, config.retellApiUrl];
+  const access = media && { ...media, trustedOrigins };
   return {
-    bland: named(overrides.bland ?? createBlandProvider({ baseUrl: config.blandApiUrl })),
-    vapi: named(overrides.vapi ?? createVapiProvider({ baseUrl: config.vapiApiUrl })),
-    retell: named(overrides.retell ?? createRetellProvider({ baseUrl: config.retellApiUrl })),
+    bland: named(overrides.bland ?? createBlandProvider({ baseUrl: config.blandApiUrl, media: access })),
+    vapi: named(overrides.vapi ?? createVapiProvider({ baseUrl: config.vapiApiUrl, media: access })),
+    retell: named(overrides.retell ?? createRetellProvider({ baseUrl: config.retellApiUrl, media: access })),
   };
 }
 
