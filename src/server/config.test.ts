@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       invitationsPerDay: 50,
       dnsChecksPerHour: 30,
       erasuresPerHour: 100,
+      numberSearchesPerHour: 30,
     });
   });
 
@@ -54,6 +55,7 @@ describe('loadConfig', () => {
       CAP_INVITATIONS_PER_DAY: '7',
       CAP_DNS_CHECKS_PER_HOUR: '8',
       CAP_ERASURES_PER_HOUR: '9',
+      CAP_NUMBER_SEARCHES_PER_HOUR: '11',
     });
     // Node needs the header deadline within the request's.
     expect(config.http).toMatchObject({ requestTimeoutMs: 5_000, headersTimeoutMs: 5_000 });
@@ -67,6 +69,7 @@ describe('loadConfig', () => {
       invitationsPerDay: 7,
       dnsChecksPerHour: 8,
       erasuresPerHour: 9,
+      numberSearchesPerHour: 11,
     });
   });
 

@@ -128,6 +128,8 @@ export interface CreationCaps {
   dnsChecksPerHour: number;
   /** Caller erasures and caller data exports one client may ask for per hour (issue 38). */
   erasuresPerHour: number;
+  /** Distinct numbers one user who sees masked numbers may search for per hour (each is an activity line). */
+  numberSearchesPerHour: number;
 }
 
 /** How long a connection may take over each part of a request (README "Security notes"). */
@@ -267,6 +269,7 @@ const EnvSchema = z.object({
   CAP_INVITATIONS_PER_DAY: perWindow('CAP_INVITATIONS_PER_DAY', 10_000),
   CAP_DNS_CHECKS_PER_HOUR: perWindow('CAP_DNS_CHECKS_PER_HOUR', 1_000),
   CAP_ERASURES_PER_HOUR: perWindow('CAP_ERASURES_PER_HOUR', 10_000),
+  CAP_NUMBER_SEARCHES_PER_HOUR: perWindow('CAP_NUMBER_SEARCHES_PER_HOUR', 10_000),
   SMTP_URL: z
     .string()
     .trim()
@@ -434,6 +437,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       invitationsPerDay: e.CAP_INVITATIONS_PER_DAY ?? 50,
       dnsChecksPerHour: e.CAP_DNS_CHECKS_PER_HOUR ?? 30,
       erasuresPerHour: e.CAP_ERASURES_PER_HOUR ?? 100,
+      numberSearchesPerHour: e.CAP_NUMBER_SEARCHES_PER_HOUR ?? 30,
     },
     mail: {
       smtpUrl: e.SMTP_URL ?? null,
