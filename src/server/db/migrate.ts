@@ -36,6 +36,7 @@ import * as callerPrivacy from './migrations/028_caller_privacy';
 import * as conversationQuality from './migrations/029_conversation_quality';
 import * as callSearchNewestFirst from './migrations/030_call_search_newest_first';
 import * as qualityRollupVersions from './migrations/032_quality_rollup_versions';
+import * as callSearchTermsByClient from './migrations/038_call_search_terms_by_client';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '029_conversation_quality': conversationQuality,
   '030_call_search_newest_first': callSearchNewestFirst,
   '032_quality_rollup_versions': qualityRollupVersions,
+  '038_call_search_terms_by_client': callSearchTermsByClient,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
