@@ -108,7 +108,7 @@ export interface CallsView<C extends CallsClient = CallsClient> {
     request: FastifyRequest,
     reply: FastifyReply,
     client: C,
-    search: string | undefined,
+    search: string | null | undefined,
   ): Promise<void>;
   /** Records a finished (or broken-off) export of a client user: the activity line. */
   exported?(
