@@ -26,6 +26,7 @@ export const ACTIVITY_ACTION_LABELS = {
   recording_play: 'Played a recording',
   recording_download: 'Downloaded a recording',
   unmask: 'Showed a caller’s number',
+  number_search: 'Searched calls by phone number',
   settings_change: 'Changed settings',
   key_change: 'Changed a key or secret',
   password_change: 'Changed their password',

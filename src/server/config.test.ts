@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       dnsChecksPerHour: 30,
       erasuresPerHour: 100,
       smsCodesPerHour: 5,
+      numberSearchesPerHour: 30,
     });
     expect(config.textsPerClientPerDay).toBe(50);
   });
@@ -58,6 +59,7 @@ describe('loadConfig', () => {
       CAP_ERASURES_PER_HOUR: '9',
       CAP_SMS_CODES_PER_HOUR: '2',
       TEXTS_PER_CLIENT_PER_DAY: '11',
+      CAP_NUMBER_SEARCHES_PER_HOUR: '11',
     });
     // Node needs the header deadline within the request's.
     expect(config.http).toMatchObject({ requestTimeoutMs: 5_000, headersTimeoutMs: 5_000 });
@@ -72,6 +74,7 @@ describe('loadConfig', () => {
       dnsChecksPerHour: 8,
       erasuresPerHour: 9,
       smsCodesPerHour: 2,
+      numberSearchesPerHour: 11,
     });
     expect(config.textsPerClientPerDay).toBe(11);
   });

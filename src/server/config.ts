@@ -132,6 +132,8 @@ export interface CreationCaps {
   erasuresPerHour: number;
   /** Verification codes one user may have texted per hour (each is a text). */
   smsCodesPerHour: number;
+  /** Distinct numbers one user who sees masked numbers may search for per hour (each is an activity line). */
+  numberSearchesPerHour: number;
 }
 
 /** How long a connection may take over each part of a request (README "Security notes"). */
@@ -273,6 +275,7 @@ const EnvSchema = z.object({
   CAP_ERASURES_PER_HOUR: perWindow('CAP_ERASURES_PER_HOUR', 10_000),
   CAP_SMS_CODES_PER_HOUR: perWindow('CAP_SMS_CODES_PER_HOUR', 100),
   TEXTS_PER_CLIENT_PER_DAY: perWindow('TEXTS_PER_CLIENT_PER_DAY', 100_000),
+  CAP_NUMBER_SEARCHES_PER_HOUR: perWindow('CAP_NUMBER_SEARCHES_PER_HOUR', 10_000),
   SMTP_URL: z
     .string()
     .trim()
@@ -441,6 +444,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       dnsChecksPerHour: e.CAP_DNS_CHECKS_PER_HOUR ?? 30,
       erasuresPerHour: e.CAP_ERASURES_PER_HOUR ?? 100,
       smsCodesPerHour: e.CAP_SMS_CODES_PER_HOUR ?? 5,
+      numberSearchesPerHour: e.CAP_NUMBER_SEARCHES_PER_HOUR ?? 30,
     },
     mail: {
       smtpUrl: e.SMTP_URL ?? null,

@@ -6,6 +6,7 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { searchTermKey } from '../../src/server/calls/read/call-search';
 import { createCallsRepository } from '../../src/server/calls/write/calls-repository';
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
@@ -39,9 +40,11 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
 
   describe('full-text search', () => {
     let cookie: string;
+    let clientId: string;
     beforeAll(async () => {
       const owner = await clientWithCookie();
       cookie = owner.cookie;
+      clientId = owner.client.id;
       await storeCalls(t.deps, owner.client, [
         {
           providerCallId: 'once',
@@ -140,6 +143,72 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
       for (const q of ['NEAR(refund policy)', 'refund AND -policy', "o'brien:*", 'a & b | !c', '^refund']) {
         expect((await search(q)).status, q).toBe(200);
       }
+    });
+
+    it("reads only the client's own terms: best match, prefixes and absent words cost what its own calls cost", async () => {
+      if (TEST_DB === 'postgres') return; // PostgreSQL's index is keyed by client (018): the test above.
+      // Which terms and how many documents each MATCH the client's searches send can read, in the
+      // index's own vocabulary: what bm25 counts, what a prefix merges, what an AND seeks through.
+      await sql`create virtual table if not exists temp.calls_fts_terms using fts5vocab(main, calls_fts, row)`.execute(
+        t.deps.db,
+      );
+      const other = await createClient(t.deps);
+      const addOthers = (from: number, count: number) =>
+        storeCalls(
+          t.deps,
+          other,
+          Array.from({ length: count }, (_, i) => ({
+            providerCallId: `other-${from + i}`,
+            createdAt: NOW - HOUR - from - i,
+            // Words this client never said, and the ones it did.
+            transcript: said('Zebrafish zebras and a refund policy, thanks.', 'Zebrafish again.'),
+          })),
+        );
+      const executor = t.deps.db.getExecutor();
+      const readable = async () => {
+        const spy = vi.spyOn(executor, 'executeQuery');
+        const texts: string[] = [];
+        try {
+          for (const extra of ['', '&sort=relevance'])
+            for (const q of [
+              'zebrafish',
+              'zebr*',
+              'zeb*',
+              'refund',
+              'refu*',
+              '"refund policy"',
+              'zebra OR thanks',
+            ]) {
+              spy.mockClear();
+              expect((await search(q, extra)).status, q).toBe(200);
+              for (const [query] of spy.mock.calls) {
+                const at = query.sql.indexOf('calls_fts match ?');
+                if (at >= 0)
+                  texts.push(String(query.parameters[query.sql.slice(0, at).split('?').length - 1]));
+              }
+            }
+        } finally {
+          spy.mockRestore();
+        }
+        expect(texts.length).toBeGreaterThan(0);
+        const words = texts.flatMap((text) =>
+          [...text.matchAll(/"([^"]*)"/g)].flatMap((m) => m[1].split(' ')),
+        );
+        // Every word the index is asked for is one of this client's terms, its key in front.
+        const keys = new Set(words.map((word) => word.slice(0, 22)));
+        expect([...keys]).toEqual([searchTermKey(clientId)]);
+        // And the terms under that key hold this client's calls only (five with text).
+        const { rows } = await sql<{ term: string; doc: number }>`select term, doc from temp.calls_fts_terms
+          where term >= ${[...keys][0]} and term < ${`${[...keys][0]}~`} order by term`.execute(t.deps.db);
+        expect(Math.max(...rows.map((r) => Number(r.doc)))).toBeLessThanOrEqual(5);
+        return rows;
+      };
+      await addOthers(0, 20);
+      const before = await readable();
+      // Twenty times as many of another client's calls saying those words: nothing this client's
+      // searches read has grown.
+      await addOthers(20, 400);
+      expect(await readable()).toEqual(before);
     });
 
     it("asks the word index only for the client's own entries, however many matches other clients have", async () => {
@@ -677,6 +746,18 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
       expect(mine).toHaveLength(1);
       expect(mine[0]['Date and time']).toBe('2026-03-20 01:30:00');
       expect(new Set(rows.map((r) => r.Client)).size).toBeGreaterThan(1);
+      // Searched over every client's calls: each call found by its own client's words.
+      for (const q of ['fees', 'caf*', '"asked about"']) {
+        const searched = await download(
+          adminCookie,
+          `/api/admin/calls/export?format=csv&status=all&search=${encodeURIComponent(q)}`,
+        );
+        const found: Record<string, string>[] = parse(searched.rawPayload, { bom: true, columns: true });
+        expect(
+          found.map((r) => r.Client),
+          q,
+        ).toEqual(['Kolkata Co']);
+      }
       expect(
         (await download(adminCookie, '/api/admin/clients/nobody/calls/export?format=csv')).statusCode,
       ).toBe(404);

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
 import type { ClientRole } from '../../src/contract/teams';
 import { hashPassword } from '../../src/server/auth/passwords';
+import { normaliseDigits } from '../../src/server/privacy/number-text';
 import type { ClientRow } from '../../src/server/db/schema';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { createClientWithSimCalls } from '../helpers/bland';
@@ -34,6 +35,8 @@ const HIDDEN = [
   /8\D{0,3}6\D{0,3}7\D{0,3}0\D{0,3}1\D{0,3}0\D{0,3}0/,
   /5\D{0,3}5\D{0,3}5\D{0,3}0\D{0,3}1\D{0,3}4\D{0,3}2/,
 ];
+/** The file's cap on searches by number (CAP_NUMBER_SEARCHES_PER_HOUR). */
+const NUMBER_SEARCHES = 10;
 const leaks = (body: string) => HIDDEN.filter((pattern) => pattern.test(body)).map(String);
 
 describe(`masked numbers (${TEST_DB})`, () => {
@@ -42,7 +45,7 @@ describe(`masked numbers (${TEST_DB})`, () => {
   beforeAll(async () => {
     sim = await startVoiceSim();
     t = await createTestApp({
-      env: { BLAND_API_URL: sim.url },
+      env: { BLAND_API_URL: sim.url, CAP_NUMBER_SEARCHES_PER_HOUR: String(NUMBER_SEARCHES) },
       voice: createBlandProvider({ baseUrl: sim.url, timeoutMs: 1_000, retryBaseMs: 20, maxRetries: 2 }),
     });
   });
@@ -191,6 +194,90 @@ describe(`masked numbers (${TEST_DB})`, () => {
     const snippet = byWord.snippet?.map((p) => p.text).join('') ?? '';
     expect(snippet).toContain(CALLER_MASKED);
     expect(leaks(snippet)).toEqual([]);
+  });
+
+  it("caps and records a Viewer's searches by number; the same number again, and the Owner, are free", async () => {
+    const { client, owner } = await clientWithCall();
+    const viewer = await signedInUser(client, 'viewer', ['export']);
+    const search = (cookie: string, text: string, path = '/api/client/calls') =>
+      get(
+        `${path}?${path.endsWith('export') ? 'format=csv&' : ''}search=${encodeURIComponent(text)}`,
+        cookie,
+      );
+    // A guess at the hidden digits is one search each: "+1 212 000 0100", "+1 212 001 0100", …
+    const guesses = Array.from(
+      { length: NUMBER_SEARCHES },
+      (_, i) => `+1 212 ${String(i).padStart(3, '0')} 0100`,
+    );
+    for (const guess of guesses) expect((await search(viewer, guess)).statusCode, guess).toBe(200);
+    // Paging or refreshing the same search costs nothing; words are not numbers.
+    expect((await search(viewer, guesses[0])).statusCode).toBe(200);
+    expect((await search(viewer, 'kitchen')).statusCode).toBe(200);
+    expect((await search(viewer, '867')).statusCode).toBe(200);
+
+    const refused = await search(viewer, CALLER);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json().message).toMatch(/searches by phone number/);
+    expect(leaks(refused.body)).toEqual([]);
+    for (const path of ['/api/client/dashboard', '/api/client/calls/export'])
+      expect((await search(viewer, CALLER, path)).statusCode, path).toBe(429);
+
+    // One line per number searched, the number masked; the refused searches wrote none.
+    const lines = await activity(client.id, 'number_search');
+    expect(lines).toHaveLength(NUMBER_SEARCHES);
+    expect(lines[1]).toEqual({ action: 'number_search', detail: { number: '+1 212 ••• 0100' } });
+    expect(leaks(JSON.stringify(lines))).toEqual([]);
+
+    // Someone who sees numbers in full learns nothing by searching: neither capped nor recorded.
+    for (const guess of [...guesses, CALLER]) expect((await search(owner, guess)).statusCode).toBe(200);
+    expect(await activity(client.id, 'number_search')).toHaveLength(NUMBER_SEARCHES);
+  });
+
+  it('masks the number spelled, in parts, with any separator or digits, and in variable keys', async () => {
+    const { client } = await createSignedInClient(t);
+    await storeCalls(t.deps, client, [
+      {
+        fromNumber: CALLER,
+        toNumber: LINE,
+        createdAt: t.deps.now() - 60_000,
+        transcript: [
+          { role: 'user', text: 'It is two one two, eight six seven, oh one hundred.' },
+          { role: 'user', text: 'Area code 212, then 867' },
+          { role: 'user', text: 'and 0100. Or 212/867/0100, 212_867_0100, 212\u2013867\u20140100.' },
+          {
+            role: 'user',
+            text: 'Written wide: \uff12\uff11\uff12\uff18\uff16\uff17\uff10\uff11\uff10\uff10.',
+          },
+        ],
+        insights: {
+          summary: 'Caller gave 212, 867, 0100 and later eight-six-seven.',
+          answeredBy: 'human',
+          endedBy: 'user',
+          errorMessage: null,
+          dispositionTag: null,
+          analysis: null,
+          variables: { caller_2128670100: 'yes', '+1 212 867 0100': 'line', nested: { '212_867_0100': 1 } },
+        },
+      },
+    ]);
+    const viewer = await signedInUser(client, 'viewer');
+    const log = await get('/api/client/calls', viewer);
+    const [row] = log.json().calls;
+    const detail = await get(`/api/client/calls/${row.id}`, viewer);
+    expect(detail.statusCode).toBe(200);
+    const body = detail.body;
+    // The hidden digits in any script, however separated, or spelled.
+    expect(leaks(normaliseDigits(body))).toEqual([]);
+    expect(body).not.toMatch(/eight\W+six\W+seven/i);
+    expect(normaliseDigits(body)).not.toMatch(/867/);
+    expect(detail.json().variables).toEqual({
+      'caller_+1 212 ••• 0100': 'yes',
+      '+1 212 ••• 0100': 'line',
+      nested: { '••• 0100': 1 },
+    });
+    const csv = await get('/api/client/calls/export?format=csv', viewer);
+    expect(normaliseDigits(csv.body)).not.toMatch(/867/);
   });
 
   it('leaks no hidden digit to a Viewer on any client GET route, export or live stream', async () => {

@@ -97,10 +97,11 @@ export function dashboardRoutes<C extends CallsClient>(
           response: { 200: options.response },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const client = await view.clientOf(request);
         await view.beforeRead?.();
         const query = request.query;
+        await view.searched?.(request, reply, client, query.log.search);
         const numbersMasked = view.numbersMasked?.(request, client) ?? false;
         const at = now();
         const [page, stats, callsOverTime, outcomesSummary, outcomesOverTime, attention, live, extras] =

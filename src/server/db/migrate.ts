@@ -39,6 +39,7 @@ import * as qualityRollupVersions from './migrations/032_quality_rollup_versions
 import * as webhookTokenHash from './migrations/033_webhook_token_hash';
 import * as smsNumbers from './migrations/034_sms_numbers';
 import * as addressIdentity from './migrations/035_address_identity';
+import * as callSearchTermsByClient from './migrations/038_call_search_terms_by_client';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '033_webhook_token_hash': webhookTokenHash,
   '034_sms_numbers': smsNumbers,
   '035_address_identity': addressIdentity,
+  '038_call_search_terms_by_client': callSearchTermsByClient,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -525,13 +525,16 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   // The client's calls
   'GET /api/client/calls': {
     summary: 'The call log, filtered and paged',
+    // A search by phone number of someone who sees numbers masked is capped (teams/number-searches.ts).
+    errors: [429],
     description:
-      'Newest first unless `sort` says otherwise, with a `search` too; `sort=relevance` ranks the newest 1,000 matches of a word search best match first. A searched or quality-filtered log counts up to 1,000: past that `pagination.total` is 1,000 with `totalIsLowerBound: true`. Each full page names the next in `pagination.nextAfter`: pass it back as `after` (with the same filters and sort, `page` then only numbers the page). A search is read past its first 1,000 calls only this way (keyset); a `page` beyond them without `after` answers 400.',
+      'Newest first unless `sort` says otherwise, with a `search` too; `sort=relevance` ranks the newest 1,000 matches of a word search best match first. A searched or quality-filtered log counts up to 1,000: past that `pagination.total` is 1,000 with `totalIsLowerBound: true`. Each full page names the next in `pagination.nextAfter`: pass it back as `after` (with the same filters and sort, `page` then only numbers the page). A search is read past its first 1,000 calls only this way (keyset); a `page` beyond them without `after` answers 400. For someone who sees numbers masked, searches by phone number are capped per hour (429 with `Retry-After`).',
   },
   'GET /api/client/stats': { summary: 'Call statistics for a period' },
   'GET /api/client/dashboard': {
     summary:
       'The dashboard’s first screen in one read (log, stats, charts, outcomes, attention, live, account)',
+    errors: [429],
   },
   'GET /api/client/calls-over-time': { summary: 'Calls per day or hour for the chart' },
   'GET /api/client/calls/{id}': { summary: 'One call with its transcript' },

@@ -32,6 +32,8 @@ export type ActivityAction =
   | 'recording_play'
   | 'recording_download'
   | 'unmask'
+  // A search by phone number of someone who sees numbers masked (detail: the number, masked).
+  | 'number_search'
   // Settings: the profile, notifications, outcomes, privacy; keys and secrets; a password.
   | 'settings_change'
   | 'key_change'

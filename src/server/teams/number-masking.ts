@@ -14,10 +14,14 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import type { Call } from '../../contract/calls';
 import type { LiveCallEvent } from '../../contract/live';
-import { maskPhoneNumber } from '../../contract/phone-mask';
+import { MASK_CHAR, maskPhoneNumber } from '../../contract/phone-mask';
 import { hasPermission } from '../auth/permissions';
 import type { SessionUserRow } from '../auth/sessions';
 import type { ClientRow } from '../db/schema';
+import { hasNumberWord, normaliseDigits, SPELLED_NUMBER, spelledDigits } from '../privacy/number-text';
+
+/** The mask of hidden digits, as maskPhoneNumber writes it. */
+const MASKED_RUN = MASK_CHAR.repeat(3);
 
 /** Whether this user of this client is answered masked numbers. No user (admin, demo): no. */
 export function masksNumbersFor(
@@ -28,10 +32,16 @@ export function masksNumbersFor(
   return !hasPermission(user, 'unmask_numbers') || client.hide_numbers_until_shown === 1;
 }
 
-/** Separators people and providers write inside a number. */
-const SEPARATORS = '[\\s().\\-\\u00a0]*';
+/**
+ * Separators people and providers write inside a number (after `normaliseDigits`: Unicode dashes
+ * and spaces are "-" and " " by then), a slash, an underscore or a comma between groups included.
+ */
+const SEPARATOR_CHARS = '\\s().\\-/_,';
+const SEPARATORS = `[${SEPARATOR_CHARS}]*`;
 /** Shorter digit runs say too little to be a caller's number (and would hit durations, prices). */
 const MIN_DIGITS = 7;
+/** Fewer hidden digits than this are left where they stand alone: "12" is in too many sentences. */
+const MIN_HIDDEN_DIGITS = 3;
 
 /** The ways a number can be written inside text, as one pattern; null when it is too short to find. */
 function patternOf(number: string): RegExp | null {
@@ -46,32 +56,102 @@ function patternOf(number: string): RegExp | null {
   return new RegExp(`${code}${spaced(national)}${local}`, 'g');
 }
 
+/**
+ * The digits the mask hides ("867" of "+1 212 ••• 0100"): said on their own, apart from the rest
+ * of the number (a caller giving it in parts, a transcript splitting it over two lines), they are
+ * what someone reading the mask does not have. Null when too few to look for alone.
+ */
+function hiddenDigitsOf(number: string): string | null {
+  const digits = number.replace(/\D/g, '');
+  const masked = maskPhoneNumber(number);
+  const [shownBefore = '', shownAfter = ''] = masked.split(MASKED_RUN);
+  const parsed = parsePhoneNumberFromString(number);
+  const national = parsed?.nationalNumber ?? digits;
+  // What the mask shows before the hidden run: the country code and the first group, or nothing.
+  const firstGroup = shownBefore.trim().split(' ').slice(1).join('').replace(/\D/g, '');
+  const after = shownAfter.replace(/\D/g, '').length;
+  const hidden = national.slice(firstGroup.length, national.length - after);
+  return hidden.length >= MIN_HIDDEN_DIGITS ? hidden : null;
+}
+
 /** Any number written in international form ("+12135550127"): whoever's it is, it is a phone number. */
 const INTERNATIONAL = /\+\d{7,15}(?!\d)/g;
+/** Digits with separators between them: one group as written ("867", "86-7", "8 6 7"). */
+const DIGIT_RUN = new RegExp(`\\d(?:${SEPARATORS}\\d)*`, 'g');
+/**
+ * Stands in for a masked passage until the last pass, so later passes do not read its digits: its
+ * index as one private-use character (no digit) between two others no one types: U+F8FF.
+ */
+const HELD = /\uf8ff([\ue000-\uf8fe])\uf8ff/g;
+const HELD_FIRST = 0xe000;
+const HELD_LAST = 0xf8fe;
 
 /**
  * Replaces these numbers, wherever they appear in a text, with their masked form; and any other
- * number in international form (a provider's variables name the caller's other numbers too).
+ * number in international form (a provider's variables name the caller's other numbers too). The
+ * text is read with its digits normalised (`normaliseDigits`: any script's digits, Unicode dashes
+ * and spaces, full-width separators), spelled in words ("eight six seven") too; and the digits the
+ * mask hides are masked wherever they stand, so a number said in parts gives nothing away. A text
+ * with nothing to mask is answered as it was; one with something masked, normalised.
  */
 export function numberMasker(numbers: readonly string[]): (text: string) => string {
   const rules = [...new Set(numbers)].flatMap((number) => {
     const rule = ruleOf(number);
     return rule ? [rule] : [];
   });
-  return (text) =>
+  return (text) => {
     // Most of a call's strings (names, outcomes, most sentences) hold no digit: nothing to find.
-    HAS_DIGIT.test(text)
-      ? rules
-          .reduce((out, { pattern, masked }) => out.replace(pattern, masked), text)
-          .replace(INTERNATIONAL, (number) => maskPhoneNumber(number))
-      : text;
+    if (!MAY_HOLD_NUMBER.test(text)) return text;
+    const plain = normaliseDigits(text);
+    const held: string[] = [];
+    const hold = (masked: string) =>
+      held.length > HELD_LAST - HELD_FIRST
+        ? masked
+        : `\uf8ff${String.fromCharCode(HELD_FIRST + held.push(masked) - 1)}\uf8ff`;
+    const maskedFor = (digits: string): string | null => {
+      for (const rule of rules)
+        if (digits.includes(rule.national) || digits.includes(rule.local)) return rule.masked;
+      return rules.some((rule) => isHiddenPart(rule, digits)) ? MASKED_RUN : null;
+    };
+    let out = plain.replace(SPELLED_NUMBER, (run) => {
+      if (!hasNumberWord(run)) return run;
+      const masked = maskedFor(spelledDigits(run));
+      return masked ? hold(masked) : run;
+    });
+    for (const { pattern, masked } of rules) out = out.replace(pattern, () => hold(masked));
+    out = out.replace(DIGIT_RUN, (run) => {
+      const digits = run.replace(/\D/g, '');
+      return rules.some((rule) => isHiddenPart(rule, digits)) ? hold(MASKED_RUN) : run;
+    });
+    out = out
+      .replace(INTERNATIONAL, (number) => maskPhoneNumber(number))
+      .replace(HELD, (_, i: string) => held[i.charCodeAt(0) - HELD_FIRST] ?? '');
+    return out === plain ? text : out;
+  };
 }
 
-const HAS_DIGIT = /\d/;
+/**
+ * Whether these digits, written on their own, are a part of the number holding digits the mask
+ * hides ("867", "2128670"). Another number that merely contains them ("+1 213 555 0127" for a
+ * number hiding "555") is not.
+ */
+function isHiddenPart(rule: MaskRule, digits: string): boolean {
+  return !!rule.hidden && digits.includes(rule.hidden) && rule.digits.includes(digits);
+}
+
+/** A digit, or a word that may start a spelled number: anything else holds no number. */
+const MAY_HOLD_NUMBER =
+  /\p{Nd}|\b(?:zero|oh|o|nought|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|double|triple)\b/iu;
 
 interface MaskRule {
   pattern: RegExp;
   masked: string;
+  /** The national number's digits, and its last seven: a spelled run holding either is the number. */
+  national: string;
+  local: string;
+  /** All its digits, the country code's too. */
+  digits: string;
+  hidden: string | null;
 }
 
 /**
@@ -86,7 +166,17 @@ function ruleOf(number: string): MaskRule | null {
   const known = rules.get(number);
   if (known !== undefined) return known;
   const pattern = patternOf(number);
-  const rule = pattern ? { pattern, masked: maskPhoneNumber(number) } : null;
+  const national = parsePhoneNumberFromString(number)?.nationalNumber ?? number.replace(/\D/g, '');
+  const rule = pattern
+    ? {
+        pattern,
+        masked: maskPhoneNumber(number),
+        national,
+        local: national.slice(-MIN_DIGITS),
+        digits: number.replace(/\D/g, ''),
+        hidden: hiddenDigitsOf(number),
+      }
+    : null;
   if (rules.size >= RULES_KEPT) {
     const oldest = rules.keys().next();
     if (!oldest.done) rules.delete(oldest.value);
@@ -95,18 +185,19 @@ function ruleOf(number: string): MaskRule | null {
   return rule;
 }
 
-/** A value that is a phone number and nothing else, however written ("(213) 555-0127"). */
-const WHOLLY_A_NUMBER = /^\+?[\d\s().\-\u00a0]+$/;
+/** A value that is a phone number and nothing else, however written ("(213) 555-0127", "213/555/0127"). */
+const WHOLLY_A_NUMBER = new RegExp(`^\\+?[\\d${SEPARATOR_CHARS}]+$`);
 
 /**
- * A structured value (variables, analysis): a number on its own is masked whoever's it is, when it
- * has the digits of a whole phone number (ten, or seven after a +), so a date ("2026-11-27") or
- * a short code stays as it is.
+ * A structured value (variables, analysis, and their keys): a number on its own is masked whoever's
+ * it is, when it has the digits of a whole phone number (ten, or seven after a +), so a date
+ * ("2026-11-27") or a short code stays as it is.
  */
 function maskValue(text: string, mask: (text: string) => string): string {
-  const digits = text.replace(/\D/g, '').length;
-  const whole = WHOLLY_A_NUMBER.test(text) && digits >= (text.trim().startsWith('+') ? MIN_DIGITS : 10);
-  return whole ? maskPhoneNumber(text) : mask(text);
+  const plain = normaliseDigits(text);
+  const digits = plain.replace(/\D/g, '').length;
+  const whole = WHOLLY_A_NUMBER.test(plain) && digits >= (plain.trim().startsWith('+') ? MIN_DIGITS : 10);
+  return whole ? maskPhoneNumber(plain) : mask(text);
 }
 
 /** Fields that are ours (ids, links, times), never a caller's words: left as they are. */
@@ -120,8 +211,17 @@ function maskDeep(value: unknown, mask: (text: string) => string): unknown {
     return masked === String(value) ? value : masked;
   }
   if (Array.isArray(value)) return value.map((item) => maskDeep(item, mask));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskDeep(item, mask)]));
+  if (value && typeof value === 'object') {
+    // Keys too: a provider's variables may be named by a number ("caller_2128670100").
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      let shown = maskValue(key, mask);
+      // Two keys masked alike both stay.
+      for (let n = 2; shown in out; n++) shown = `${maskValue(key, mask)} (${n})`;
+      out[shown] = maskDeep(item, mask);
+    }
+    return out;
+  }
   return value;
 }
 

@@ -5,8 +5,9 @@
  * nothing typed is ever read as index syntax.
  *
  * A client's search reads only that client's index entries (issue 34.4): on PostgreSQL through the
- * GIN index on (client_id, search_vector) (migration 018), on SQLite through the FTS5 table's
- * `client` column, one token per call naming its client (migration 019), ANDed with the words.
+ * GIN index on (client_id, search_vector) (migration 018); on SQLite every indexed word is the
+ * client's own term, its key in front (migration 038), so a search's lists, its bm25 statistics
+ * and its prefixes hold that client's calls alone, whatever the other clients said.
  */
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import {
@@ -24,22 +25,39 @@ function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/**
- * The FTS5 token of a client's calls in `calls_fts.client`: its id in hex between `c` and `x`, one
- * token whatever the id holds. Migration 019 writes `'c' || lower(hex(client_id)) || 'x'`: the same.
- */
-export function clientToken(clientId: string): string {
-  return `c${Buffer.from(clientId, 'utf8').toString('hex')}x`;
-}
+/** Hex digits of the client's id in its key: 80 bits, so two clients sharing a key is left to chance. */
+const KEY_HEX_DIGITS = 20;
 
 /**
- * FTS5 query text: the words in the body column and, for one client's search, only that client's
- * calls. FTS5 intersects the client's doclist with the words' by seeking, so other clients'
- * matches are skipped rather than read. `clientId` null: every client's (the admin's export).
+ * The key in front of each of a client's indexed words (migration 038 writes
+ * `'c' || substr(zeros || lower(hex(client_id)), -20) || 'x'`: the same): letters and hex digits,
+ * so the key and the word are one token, and 22 characters, so porter still stems the word.
  */
-export function fts5Match(words: SearchQuery, clientId: string | null): string {
-  const body = `body : (${toFts5(words)})`;
-  return clientId === null ? body : `client : "${clientToken(clientId)}" AND ${body}`;
+export function searchTermKey(clientId: string): string {
+  const hex = Buffer.from(clientId, 'utf8').toString('hex');
+  return `c${hex.padStart(KEY_HEX_DIGITS, '0').slice(-KEY_HEX_DIGITS)}x`;
+}
+
+/** The same key in SQL, for a query over every client's calls (the admin's export). */
+const searchTermKeyOfCalls = sql<string>`('c' || substr(${sql.lit('0'.repeat(KEY_HEX_DIGITS))} || lower(hex(calls.client_id)), ${sql.lit(-KEY_HEX_DIGITS)}) || 'x')`;
+
+/** Stands for the client's key in a query text built before the key is known (SQL fills it in). */
+const KEY_PLACEHOLDER = '\u0001';
+
+/**
+ * FTS5 query text for one client's search: each word as that client's term (its key in front).
+ * The words come from the search parser (letters and digits only), each quoted, so nothing typed
+ * is read as FTS5 syntax.
+ */
+export function fts5Match(words: SearchQuery, clientId: string): string {
+  return keyedMatch(words, searchTermKey(clientId));
+}
+
+function keyedMatch(words: SearchQuery, key: string): string {
+  const keyed = words.map((clause) =>
+    clause.map((term) => ({ ...term, words: term.words.map((word) => `${key}${word}`) })),
+  );
+  return `body : (${toFts5(keyed)})`;
 }
 
 /**
@@ -66,7 +84,10 @@ export function postgresMatch(words: SearchQuery, vector: Expression<unknown>): 
 function wordsMatch(db: Kysely<Database>, words: SearchQuery, clientId: string | null): Expression<SqlBool> {
   return isPostgres(db)
     ? postgresMatch(words, sql.ref('calls.search_vector'))
-    : sql<SqlBool>`${searchKeyOfCalls} in (select rowid from calls_fts where calls_fts match ${fts5Match(words, clientId)})`;
+    : clientId !== null
+      ? sql<SqlBool>`${searchKeyOfCalls} in (select rowid from calls_fts where calls_fts match ${fts5Match(words, clientId)})`
+      : // Every client's calls (the admin's export): each call's own client's terms, looked up per call.
+        sql<SqlBool>`${searchKeyOfCalls} in (select rowid from calls_fts where calls_fts match replace(${keyedMatch(words, KEY_PLACEHOLDER)}, ${KEY_PLACEHOLDER}, ${searchTermKeyOfCalls}))`;
 }
 
 /** A search as a user with masked numbers may run it (`numbersMaskedSearch`). */
@@ -193,8 +214,8 @@ export function postgresRank(words: SearchQuery, vector: Expression<unknown>) {
  * SQLite: the client's FTS5 matches newest first within created_at in (from, to] (null: open), as
  * keys `k`: a rowid range that FTS5 walks from its end and stops with the statement. `ranked`: each
  * with its bm25 rank `fts_rank` too (lower is better; it exists only inside the FTS5 query, and is
- * worked out only for the rows the statement takes; the client column weighs nothing). Its first
- * row costs a pass over each term's list, the client's token too (bm25's document frequencies).
+ * worked out only for the rows the statement takes). Its first row costs a pass over each term's
+ * list (bm25's document frequencies): the client's own term, so the client's calls alone.
  */
 export function sqliteMatchesByTime(
   words: SearchQuery,
@@ -205,6 +226,6 @@ export function sqliteMatchesByTime(
 ) {
   const lo = from === null ? sql`` : sql` and rowid >= ${sql.lit((from + 1) * SEARCH_KEY_SHIFT)}`;
   const hi = to === null ? sql`` : sql` and rowid < ${sql.lit((to + 1) * SEARCH_KEY_SHIFT)}`;
-  const rank = ranked ? sql`, bm25(calls_fts, 1.0, 0.0) as fts_rank` : sql``;
+  const rank = ranked ? sql`, bm25(calls_fts) as fts_rank` : sql``;
   return sql`(select rowid as k${rank} from calls_fts where calls_fts match ${fts5Match(words, clientId)}${lo}${hi})`;
 }

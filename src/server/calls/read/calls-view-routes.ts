@@ -11,7 +11,7 @@
  * recording-routes.ts and the demo's own route: the admin's recording path does not look its
  * client up, so it answers an unknown client as an unknown call.
  */
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   type AdminCallDetail,
@@ -99,6 +99,17 @@ export interface CallsView<C extends CallsClient = CallsClient> {
    * A masked reader's answers are masked here, at the boundary, and a number is searched only whole.
    */
   numbersMasked?(request: FastifyRequest, client: C): boolean;
+  /**
+   * Before a read with a search (the log, the first screen, an export): a search by phone number of
+   * a reader who sees numbers masked is capped and recorded (teams/number-searches.ts); over the cap
+   * it throws 429.
+   */
+  searched?(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    client: C,
+    search: string | null | undefined,
+  ): Promise<void>;
   /** Records a finished (or broken-off) export of a client user: the activity line. */
   exported?(
     request: FastifyRequest,
@@ -153,8 +164,9 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
         config: { permission: 'calls.read' as const },
         schema: { ...pathParams, querystring: CallsQuery, response: { 200: CallsPage } },
       },
-      async (request) => {
+      async (request, reply) => {
         const client = await readerOf(request);
+        await view.searched?.(request, reply, client, request.query.search);
         const numbersMasked = masked(request, client);
         const page = await listCalls(db, client, request.query, now(), numbersMasked);
         await view.record?.(request, client, { kind: 'log' });
@@ -297,6 +309,7 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
         },
         async (request, reply) => {
           const client = await view.clientOf(request);
+          await view.searched?.(request, reply, client, request.query.search);
           const { exported } = view;
           const scope: ExportScope = {
             ...download.scope(client, request.query),

@@ -15,6 +15,7 @@ import type { ClientRow } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { recordActivity } from '../../teams/activity';
 import { masksNumbersFor } from '../../teams/number-masking';
+import { limitNumberSearch } from '../../teams/number-searches';
 import { type CallsView, ClientIdParam } from './calls-view-routes';
 import type { CallExports } from './export-routes';
 
@@ -57,6 +58,8 @@ export function clientCallsView(deps: AppDeps, exports: CallExports): CallsView<
     },
     clientOf: async (request) => requireClient(request),
     numbersMasked: (request, client) => masksNumbersFor(client, requireClientUser(request)),
+    searched: (request, reply, client, search) =>
+      limitNumberSearch(deps, reply, client, requireClientUser(request), search),
     exported: (request, client, query, rows, complete) =>
       recordActivity(
         deps.db,
