@@ -110,6 +110,8 @@ export const AdminAnalytics = z.object({
   range: z.object({ from: z.string(), to: z.string(), days: z.number().int() }),
   previous: z.object({ from: z.string(), to: z.string() }),
   totals: AnalyticsFigures,
+  /** The previous period's totals: a figure that was 0 there shows "new", not a percentage. */
+  previousTotals: AnalyticsFigures,
   changes: AnalyticsChanges,
   /** One point per day of the range, oldest first. */
   series: z.array(
