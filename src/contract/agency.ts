@@ -138,6 +138,8 @@ export const RISK_CODES = [
   'subscription_ending',
   'over_plan',
   'response_time_up',
+  'attention_backlog',
+  'failure_share',
 ] as const;
 export type RiskCode = (typeof RISK_CODES)[number];
 
@@ -150,6 +152,8 @@ export const RISK_LABELS: Record<RiskCode, string> = {
   subscription_ending: 'Subscription ending',
   over_plan: 'Over plan',
   response_time_up: 'Agent response time up',
+  attention_backlog: 'Calls need attention',
+  failure_share: 'Many calls failing',
 };
 
 export const AtRiskClient = z.object({
