@@ -110,6 +110,8 @@ export const AdminAnalytics = z.object({
   range: z.object({ from: z.string(), to: z.string(), days: z.number().int() }),
   previous: z.object({ from: z.string(), to: z.string() }),
   totals: AnalyticsFigures,
+  /** The previous period's totals: a figure that was 0 there shows "new", not a percentage. */
+  previousTotals: AnalyticsFigures,
   changes: AnalyticsChanges,
   /** One point per day of the range, oldest first. */
   series: z.array(
@@ -136,6 +138,8 @@ export const RISK_CODES = [
   'subscription_ending',
   'over_plan',
   'response_time_up',
+  'attention_backlog',
+  'failure_share',
 ] as const;
 export type RiskCode = (typeof RISK_CODES)[number];
 
@@ -148,6 +152,8 @@ export const RISK_LABELS: Record<RiskCode, string> = {
   subscription_ending: 'Subscription ending',
   over_plan: 'Over plan',
   response_time_up: 'Agent response time up',
+  attention_backlog: 'Calls need attention',
+  failure_share: 'Many calls failing',
 };
 
 export const AtRiskClient = z.object({

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CHANGE_FROM_NOTHING,
+  changeMeaning,
   formatCallCreated,
   formatChartDate,
   formatCount,
   formatDuration,
   formatMoney,
   formatPercentChange,
+  isChangeFromNothing,
   isNonNegativeChange,
 } from './format';
 
@@ -98,5 +101,24 @@ describe('formatCallCreated', () => {
 
   it('returns unparseable input unchanged', () => {
     expect(formatCallCreated('not a date')).toBe('not a date');
+  });
+});
+
+describe('changeMeaning', () => {
+  it('colours by what the change means: a rise of a cost or of failures is bad news', () => {
+    expect(changeMeaning(150, 'down')).toBe('bad');
+    expect(changeMeaning(-100, 'down')).toBe('good');
+    expect(changeMeaning(12.5, 'up')).toBe('good');
+    expect(changeMeaning(-3.2, 'up')).toBe('bad');
+    // Shown as +0.0%: no news either way.
+    expect(changeMeaning(-0.04, 'down')).toBe('flat');
+  });
+
+  it('calls a rise from nothing "new", not a percentage against zero', () => {
+    expect(isChangeFromNothing(3, 0)).toBe(true);
+    expect(isChangeFromNothing(0, 0)).toBe(false);
+    expect(isChangeFromNothing(3, 1)).toBe(false);
+    expect(isChangeFromNothing(3, undefined)).toBe(false);
+    expect(CHANGE_FROM_NOTHING).toBe('new');
   });
 });

@@ -46,6 +46,28 @@ export function isNonNegativeChange(percent: number): boolean {
   return roundedChange(percent) >= 0;
 }
 
+/** What a rise of a figure means for the business: good (calls, revenue) or bad (cost, failures). */
+export type GoodWhen = 'up' | 'down';
+
+/**
+ * The colour a change means beyond SPEC's four cards (which keep green for zero or above): good
+ * news, bad news, or flat when it shows as +0.0%. The agency's Analytics and the outcome cards
+ * both read it, so "Failed +150%" is never green.
+ */
+export function changeMeaning(percent: number, goodWhen: GoodWhen): 'good' | 'bad' | 'flat' {
+  const rounded = roundedChange(percent);
+  if (rounded === 0) return 'flat';
+  return rounded > 0 === (goodWhen === 'up') ? 'good' : 'bad';
+}
+
+/** Shown in place of a percentage when the earlier period had none: no percentage against zero. */
+export const CHANGE_FROM_NOTHING = 'new';
+
+/** Whether a figure rose from nothing: its change is CHANGE_FROM_NOTHING, not "+100.0%". */
+export function isChangeFromNothing(current: number, previous: number | null | undefined): boolean {
+  return previous === 0 && current !== 0;
+}
+
 /** A count with US thousands separators: 12345 → "12,345". */
 export function formatCount(n: number): string {
   return countFormat.format(finiteOrZero(n));

@@ -193,6 +193,27 @@ export const DEFAULT_OUTCOMES: Outcome[] = [
   },
 ];
 
+/** Rules whose calls a business wants fewer of: they failed or reached no one. */
+const UNWANTED_RULES: { field: string; values: readonly string[] }[] = [
+  { field: 'status', values: ['failed', 'error', 'busy', 'no-answer', 'canceled'] },
+  { field: 'answered_by', values: ['no-answer', 'voicemail', 'busy', 'machine'] },
+];
+
+/**
+ * Which way a change of the outcome's count is good news: down for outcomes the client flagged as
+ * needing attention or whose rules pick failed or unanswered calls, up for the rest. The outcome
+ * cards colour their change by it ("Failed +150%" is bad news).
+ */
+export function outcomeGoodWhen(outcome: Pick<Outcome, 'needsAttention' | 'rules'>): 'up' | 'down' {
+  if (outcome.needsAttention) return 'down';
+  const unwanted = outcome.rules.some(
+    (r) =>
+      r.op === 'equals' &&
+      UNWANTED_RULES.some((u) => u.field === r.field && u.values.includes(String(r.value).toLowerCase())),
+  );
+  return unwanted ? 'down' : 'up';
+}
+
 /** GET /api/client/outcomes/summary: one entry per outcome, in the client's order, "Other" last. */
 export const OutcomeSummaryItem = z.object({
   name: z.string(),
@@ -202,8 +223,10 @@ export const OutcomeSummaryItem = z.object({
   value: z.number().nullable(),
   /** Percent change of the count against the previous window, as for stats. */
   change: z.number(),
-  /** The count in the previous window (a rise from none is shown as "no earlier data"). */
+  /** The count in the previous window (a rise from none is shown as "new"). */
   previousCount: z.number(),
+  /** Which way a change is good news (outcomeGoodWhen); null for "Other", which means neither. */
+  goodWhen: z.enum(['up', 'down']).nullable(),
 });
 export type OutcomeSummaryItem = z.infer<typeof OutcomeSummaryItem>;
 export const OutcomeSummary = z.array(OutcomeSummaryItem);

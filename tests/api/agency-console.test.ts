@@ -624,7 +624,8 @@ describe(`agency console (${TEST_DB})`, () => {
     expect(list.find((c) => c.clientId === dropping.id)?.reasons[0].text).toBe(
       'Calls down 83% against the previous 30 days (30 → 5)',
     );
-    expect(codes(failing.id)).toEqual(['failure_spike']);
+    // Its ten failed calls are also open in "Needs attention".
+    expect(codes(failing.id)).toEqual(['failure_spike', 'attention_backlog']);
     expect(codes(silent.id)).toEqual(['webhook_silent']);
     expect(list.find((c) => c.clientId === silent.id)?.reasons[0].text).toMatch(
       /^No webhook delivery has ever arrived while sync found 12 new calls/,
@@ -638,6 +639,43 @@ describe(`agency console (${TEST_DB})`, () => {
       "600 minutes used this month on the Starter plan's 500",
     );
     expect(codes(healthy.id)).toEqual([]);
+  });
+
+  it('counts a steady high failure share and an unworked attention backlog as at risk', async () => {
+    const now = t.deps.now();
+    const calls = (n: number, ageDays: number, extra: Record<string, unknown> = {}) =>
+      Array.from({ length: n }, (_, i) => ({ created_at: at(now - ageDays * DAY - i * 60_000), ...extra }));
+    const failed = { status: 'failed', completed: false, corrected_duration: '0', call_length: 0 };
+
+    // 18% failed in both periods: no spike, but a client losing almost one call in five.
+    const steady = await createClient(t.deps, { company_name: 'Risk Steady Failures' });
+    await store(steady, [...calls(36, 40), ...calls(8, 40, failed), ...calls(36, 3), ...calls(8, 3, failed)]);
+    await t.deps.db
+      .updateTable('calls')
+      .set({ handled_at: now })
+      .where('client_id', '=', steady.id)
+      .execute();
+    // 8 calls needing attention nobody has marked handled, among many good ones (8% failed).
+    const backlog = await createClient(t.deps, { company_name: 'Risk Backlog' });
+    await store(backlog, [...calls(92, 2), ...calls(8, 2, failed)]);
+    // The same backlog, handled: nothing to say.
+    const worked = await createClient(t.deps, { company_name: 'Risk Worked' });
+    await store(worked, [...calls(92, 2), ...calls(8, 2, failed)]);
+    await t.deps.db
+      .updateTable('calls')
+      .set({ handled_at: now })
+      .where('client_id', '=', worked.id)
+      .execute();
+
+    const list = await get<AtRiskClient[]>('/api/admin/at-risk');
+    const reasons = (id: string) => list.find((c) => c.clientId === id)?.reasons ?? [];
+    expect(reasons(steady.id)).toEqual([
+      { code: 'failure_share', text: '18% of calls failed in the last 30 days (8 of 44)' },
+    ]);
+    expect(reasons(backlog.id)).toEqual([
+      { code: 'attention_backlog', text: '8 calls need attention and are not marked handled' },
+    ]);
+    expect(reasons(worked.id)).toEqual([]);
   });
 
   it('logs refused and unconfirmed deliveries with why, and replays them once the key is fixed, idempotently', async () => {

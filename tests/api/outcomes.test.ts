@@ -138,8 +138,21 @@ describe(`outcomes (${TEST_DB})`, () => {
       value: 360,
       change: 200, // 3 against 1 the week before
       previousCount: 1,
+      goodWhen: 'up',
     });
     expect(counts(after.body)['Reached a person']).toBe(1);
+    // Which way each change is good news: fewer failed or unanswered calls; "Other" neither.
+    const goodWhen = Object.fromEntries(
+      after.body.map((o: { name: string; goodWhen: string | null }) => [o.name, o.goodWhen]),
+    );
+    expect(goodWhen).toMatchObject({
+      'Reached a person': 'up',
+      Voicemail: 'down',
+      'No answer': 'down',
+      Transferred: 'up',
+      Failed: 'down',
+      Other: null,
+    });
 
     const log = await get(cookie, '/api/client/calls?status=all&outcome=booked%20APPOINTMENT&limit=100');
     expect(log.body.pagination.total).toBe(4);

@@ -117,9 +117,9 @@ test('empty state, then webhook calls: stats match the table, formats and pagina
     formatMoney(Math.round((seconds * 2_500) / 10_000) / 100),
   );
   await expect(dashboard.statValue('totalTransfers')).toHaveText('0');
-  // Nothing in the week before: no made-up "+100.0%", but a plain "no earlier data".
-  await expect(dashboard.statChange('totalCalls')).toHaveText('—');
-  await expect(page.getByTestId('stat-totalCalls')).toContainText('no earlier data');
+  // Nothing in the week before: no made-up "+100.0%", but "new", under SPEC's "vs last period".
+  await expect(dashboard.statChange('totalCalls')).toHaveText('new');
+  await expect(page.getByTestId('stat-totalCalls')).toContainText('vs last period');
   // Transfers were 0 then and are 0 now: that is no change.
   await expect(dashboard.statChange('totalTransfers')).toHaveText('+0.0%');
   await expect(dashboard.statChange('totalTransfers')).toHaveClass(/text-green-700/);

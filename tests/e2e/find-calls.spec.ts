@@ -73,7 +73,7 @@ test('a client finds calls by what was said, shares the view by its link, and ex
   await dialog.getByLabel('To', { exact: true }).fill(today);
   await dialog.getByRole('button', { name: 'Apply range' }).click();
   await expect(page).toHaveURL(new RegExp(`from=${today}&to=${today}`));
-  await expect(page.getByTestId('range-zone')).toHaveText('Days in UTC');
+  await expect(page.getByTestId('range-window')).toHaveText(/, whole days \(UTC\)$/);
   await expect(rows(page)).toHaveCount(4);
 
   // The link opens the same view in another browser signed in as the same client.

@@ -24,6 +24,15 @@ export const VOLUME_DROP_RATIO = 0.5;
 /** Failure rate at least this (percent) and this many points above the earlier period. */
 export const FAILURE_RATE_FLOOR = 20;
 export const FAILURE_RATE_RISE_POINTS = 15;
+/**
+ * Failure share at least this (percent) over the last 30 days, with at least
+ * MIN_CALLS_FOR_FAILURE_SHARE calls, whatever it was before: a client failing steadily is at
+ * risk as much as one whose failures just rose.
+ */
+export const FAILURE_SHARE_HIGH = 15;
+export const MIN_CALLS_FOR_FAILURE_SHARE = 10;
+/** Open calls needing attention (not marked handled), whatever their date: a backlog nobody works. */
+export const ATTENTION_BACKLOG_MIN = 5;
 /** No webhook delivery for this many days while the sync keeps finding calls: a broken webhook. */
 export const WEBHOOK_SILENT_DAYS = 3;
 /** The calls' p90 response time this much higher (ratio) than in the previous period (issue 39). */
@@ -56,7 +65,32 @@ function trendReasons(current: PeriodSums, previous: PeriodSums): { code: RiskCo
       text: `${Math.round(now)}% of calls failed in the last ${RISK_WINDOW_DAYS} days, up from ${Math.round(before)}%`,
     });
   }
+  if (
+    !reasons.some((r) => r.code === 'failure_spike') &&
+    current.calls >= MIN_CALLS_FOR_FAILURE_SHARE &&
+    now >= FAILURE_SHARE_HIGH
+  ) {
+    reasons.push({
+      code: 'failure_share',
+      text: `${Math.round(now)}% of calls failed in the last ${RISK_WINDOW_DAYS} days (${whole(current.failed)} of ${whole(current.calls)})`,
+    });
+  }
   return reasons;
+}
+
+/** Open calls needing attention per client (verified, not test calls), as the attention list counts them. */
+async function attentionBacklogs(db: Kysely<Database>): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('calls')
+    .select('client_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('attention_reasons', 'is not', null)
+    .where('handled_at', 'is', null)
+    .where('is_proxy', '=', 0)
+    .where('verified', '=', 1)
+    .groupBy('client_id')
+    .execute();
+  return new Map(rows.map((r) => [r.client_id, Number(r.n)]));
 }
 
 export async function clientsAtRisk(
@@ -80,7 +114,7 @@ export async function clientsAtRisk(
   // Two reads of what the rules use: calls and failures at the ends of both 30-day periods; the
   // minutes at tomorrow (the last local day any zone has reached) and before each month start.
   const previousRange = { from: shiftDate(range.from, -RISK_WINDOW_DAYS), to: shiftDate(range.from, -1) };
-  const [clients, totals, minutes, syncFinds, responseTimes] = await Promise.all([
+  const [clients, totals, minutes, syncFinds, responseTimes, backlogs] = await Promise.all([
     facts,
     runningTotalsAt(db, ids, periodPoints(range), ['calls', 'failed']),
     runningTotalsAt(db, ids, [latest, ...monthPoints], ['seconds']),
@@ -94,6 +128,7 @@ export async function clientsAtRisk(
       .groupBy('client_id')
       .execute(),
     responseTimesNowAndBefore(db, range, previousRange, MIN_CALLS_FOR_TRENDS),
+    attentionBacklogs(db),
   ]);
 
   const silent = new Map<string, { found: number; lastDelivery: number | null }>();
@@ -135,6 +170,12 @@ export async function clientsAtRisk(
       reasons.push({
         code: 'response_time_up',
         text: `The agent's p90 response time rose ${Math.round((response.now / response.before - 1) * 100)}% against the previous ${RISK_WINDOW_DAYS} days (${seconds(response.before)} → ${seconds(response.now)})`,
+      });
+    const backlog = backlogs.get(c.id) ?? 0;
+    if (backlog >= ATTENTION_BACKLOG_MIN)
+      reasons.push({
+        code: 'attention_backlog',
+        text: `${whole(backlog)} calls need attention and are not marked handled`,
       });
     const quiet = silent.get(c.id);
     if (quiet) {

@@ -113,11 +113,13 @@ export async function portfolioAnalytics(
     qualityOfClients(db, pageIds, range.from, range.to),
   ]);
   const totals = figuresOfLine(table.totals.current);
+  const previousTotals = figuresOfLine(table.totals.previous);
   return {
     range: { ...range, days: dayCount(range.from, range.to) },
     previous: previousRange(range),
     totals,
-    changes: changes(totals, figuresOfLine(table.totals.previous)),
+    previousTotals,
+    changes: changes(totals, previousTotals),
     series,
     clients: table.page.map(({ client, current, previous }) => {
       const now = figures(current);

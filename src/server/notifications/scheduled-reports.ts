@@ -8,7 +8,8 @@
  */
 import type { DigestFrequency } from '../../contract/account';
 import { formatCount, formatMoney } from '../../contract/format';
-import { localDate, localHourOf, shiftDate } from '../time/time-zones';
+import { digestDue, reportMonthDue } from '../time/date-windows';
+import { localDate, localHourOf } from '../time/time-zones';
 import type { Config } from '../config';
 import type { AppDeps } from '../context';
 import { listReportRecipients } from '../clients/clients-repository';
@@ -29,29 +30,8 @@ import {
 
 export const SEND_HOUR = 8;
 
-/** Monday is 1 … Sunday 7, of a local date. */
-const isoWeekday = (date: string) => {
-  const day = new Date(`${date}T12:00:00Z`).getUTCDay();
-  return day === 0 ? 7 : day;
-};
-
-/** The digest due today for this client, if any: its kind and the local days it covers. */
-export function digestDue(
-  frequency: DigestFrequency,
-  today: string,
-): { kind: 'daily' | 'weekly'; from: string; to: string } | null {
-  if (frequency === 'daily') return { kind: 'daily', from: shiftDate(today, -1), to: shiftDate(today, -1) };
-  if (frequency === 'weekly' && isoWeekday(today) === 1)
-    return { kind: 'weekly', from: shiftDate(today, -7), to: shiftDate(today, -1) };
-  return null;
-}
-
-/** Last month's first and last local days, when today is the 1st. */
-export function reportMonthDue(today: string): { month: string; from: string; to: string } | null {
-  if (!today.endsWith('-01')) return null;
-  const to = shiftDate(today, -1);
-  return { month: to.slice(0, 7), from: `${to.slice(0, 7)}-01`, to };
-}
+// The periods are defined with every other window (time/date-windows.ts); named here as before.
+export { digestDue, reportMonthDue } from '../time/date-windows';
 
 function digestEmail(
   report: PeriodReport,

@@ -39,8 +39,15 @@ export interface RestoreResult {
   /** Whether APP_SECRET opens the restored key check; null: no secret set yet, or none stored. */
   secretMatches: boolean | null;
   rows: Record<string, number>;
+  /** The hidden demo tenant's rows among them, left out of the summary's counts. */
+  demo: { clients: number; calls: number };
   ms: number;
 }
+
+// The demo tenant is marked by its onboarding state (demo/demo-data.ts); every dialect reads this.
+const DEMO_ROWS_SQL = `select (select count(*) from clients where onboarding_status = 'demo') as clients,
+  (select count(*) from calls where client_id in
+    (select id from clients where onboarding_status = 'demo')) as calls`;
 
 export const SECRET_REMINDER =
   'APP_SECRET must be the one the backed-up installation used (stored provider keys and signing secrets are encrypted with it)';
@@ -106,6 +113,7 @@ async function restoreSqlite(config: Config, file: string, force: boolean) {
     const copy = new SQLite(staging);
     let rows: Record<string, number>;
     let sealed: string | null;
+    let demo: { clients: number; calls: number };
     try {
       const check = copy.pragma('quick_check', { simple: true });
       if (check !== 'ok')
@@ -121,6 +129,7 @@ async function restoreSqlite(config: Config, file: string, force: boolean) {
           copy.prepare(`select count(*) as n from "${table.replace(/"/g, '""')}"`).get() as { n: number }
         ).n;
       checkRows(manifest, rows);
+      demo = copy.prepare(DEMO_ROWS_SQL).get() as { clients: number; calls: number };
       sealed = tables.includes('app_settings')
         ? ((
             copy.prepare('select value from app_settings where key = ?').get(KEY_CHECK_SETTING) as
@@ -135,7 +144,7 @@ async function restoreSqlite(config: Config, file: string, force: boolean) {
     for (const suffix of ['-wal', '-shm', '']) await rm(target + suffix, { force: true });
     await rename(staging, target);
     chmodSync(target, 0o600);
-    return { target, rows, secretMatches };
+    return { target, rows, demo, secretMatches };
   } catch (error) {
     await rm(staging, { force: true });
     throw error;
@@ -200,7 +209,9 @@ async function restorePostgres(config: Config, file: string, force: boolean) {
       rows[name] = Number(n[0].n);
     }
     checkRows(manifest, rows);
-    return { target, rows, secretMatches };
+    const demoRows = (await client.query<{ clients: string; calls: string }>(DEMO_ROWS_SQL)).rows[0];
+    const demo = { clients: Number(demoRows.clients), calls: Number(demoRows.calls) };
+    return { target, rows, demo, secretMatches };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ECONNREFUSED' || code === '3D000')
@@ -252,7 +263,8 @@ async function dropEverything(client: pg.Client): Promise<void> {
   }
 }
 
-const count = (rows: Record<string, number>, table: string) => (rows[table] ?? 0).toLocaleString('en-US');
+const count = (rows: Record<string, number>, table: string, less = 0) =>
+  ((rows[table] ?? 0) - less).toLocaleString('en-US');
 
 /** `npm run restore -- FILE [--force] [--allow-unsigned]`: what was restored and checked, and the APP_SECRET reminder. */
 export async function runRestoreCommand(
@@ -265,7 +277,7 @@ export async function runRestoreCommand(
     const { manifest, rows } = result;
     console.log(
       `Restored ${path.basename(file)} (made ${manifest.createdAt} by version ${manifest.version}, ${manifest.migrations.applied} migrations) ` +
-        `into ${result.target} in ${result.ms} ms; every table's rows match the backup (${count(rows, 'clients')} clients, ${count(rows, 'calls')} calls).`,
+        `into ${result.target} in ${result.ms} ms; every table's rows match the backup (${count(rows, 'clients', result.demo.clients)} clients, ${count(rows, 'calls', result.demo.calls)} calls${result.demo.clients > 0 ? ', besides the demo' : ''}).`,
     );
     console.log(
       result.secretMatches === true

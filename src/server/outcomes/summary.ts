@@ -1,6 +1,11 @@
 /** The outcome summary of a window: counts per outcome from the outcome rollups, values, changes. */
 import type { Kysely } from 'kysely';
-import { OTHER_OUTCOME, OTHER_OUTCOME_COLOR, type OutcomeSummaryItem } from '../../contract/outcomes';
+import {
+  OTHER_OUTCOME,
+  OTHER_OUTCOME_COLOR,
+  type OutcomeSummaryItem,
+  outcomeGoodWhen,
+} from '../../contract/outcomes';
 import { percentChange, totalsByStatus } from '../calls/read/call-queries';
 import type { CallWindow } from '../time/date-windows';
 import type { Database } from '../db/schema';
@@ -32,7 +37,12 @@ export async function outcomeSummary(
   };
   const now = countsOf(current);
   const before = countsOf(previous);
-  const item = (name: string, color: string, value: number | null): OutcomeSummaryItem => {
+  const item = (
+    name: string,
+    color: string,
+    value: number | null,
+    goodWhen: OutcomeSummaryItem['goodWhen'],
+  ): OutcomeSummaryItem => {
     const count = now.get(name) ?? 0;
     return {
       name,
@@ -41,10 +51,11 @@ export async function outcomeSummary(
       value: value === null ? null : Math.round(count * value * 100) / 100,
       change: percentChange(count, before.get(name) ?? 0),
       previousCount: before.get(name) ?? 0,
+      goodWhen,
     };
   };
   return [
-    ...set.outcomes.map((o) => item(o.name, o.color, o.value)),
-    item(OTHER_OUTCOME, OTHER_OUTCOME_COLOR, null),
+    ...set.outcomes.map((o) => item(o.name, o.color, o.value, outcomeGoodWhen(o))),
+    item(OTHER_OUTCOME, OTHER_OUTCOME_COLOR, null, null),
   ];
 }

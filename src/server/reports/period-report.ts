@@ -8,8 +8,7 @@ import type { ClientStats, DailyPoint } from '../../contract/calls';
 import type { OutcomeSummaryItem } from '../../contract/outcomes';
 import { minutesBetween } from '../calls/read/usage';
 import { getCallsPerDayInWindow, getClientStats } from '../calls/read/call-queries';
-import type { CallWindow } from '../time/date-windows';
-import { shiftDate, startOfLocalDay } from '../time/time-zones';
+import { localDaysWindow } from '../time/date-windows';
 import type { ClientRow, Database } from '../db/schema';
 import { outcomeSummary } from '../outcomes/summary';
 
@@ -31,17 +30,6 @@ export interface PeriodReport {
   plan: { name: string; minutesIncluded: number; monthlyPrice: number } | null;
 }
 
-/** The window of local days `from`..`to` as the queries take it: created_at in (start − 1, end − 1]. */
-export function localDaysWindow(
-  from: string,
-  to: string,
-  timeZone: string,
-): CallWindow & { start: number; end: number } {
-  const start = startOfLocalDay(from, timeZone);
-  const end = startOfLocalDay(shiftDate(to, 1), timeZone);
-  return { from: start - 1, to: end - 1, start, end };
-}
-
 export async function periodReport(
   db: Kysely<Database>,
   client: Pick<ClientRow, 'id' | 'timezone' | 'company_name' | 'email'>,
@@ -49,7 +37,10 @@ export async function periodReport(
   to: string,
 ): Promise<PeriodReport> {
   const tz = client.timezone;
+  // The same window a dashboard or export of these days reads; created_at in [start, end).
   const window = localDaysWindow(from, to, tz);
+  const start = window.from + 1;
+  const end = window.to + 1;
   const real = () =>
     db
       .selectFrom('calls')
@@ -57,11 +48,11 @@ export async function periodReport(
       .where('verified', '=', 1)
       .where('is_proxy', '=', 0)
       .where('source', '!=', 'sample')
-      .where('created_at', '>=', window.start)
-      .where('created_at', '<', window.end);
+      .where('created_at', '>=', start)
+      .where('created_at', '<', end);
   const [stats, minutes, outcomes, attention, perDay, pathways, plan] = await Promise.all([
     getClientStats(db, client, window),
-    minutesBetween(db, client.id, window.start, window.end),
+    minutesBetween(db, client.id, start, end),
     outcomeSummary(db, client, window, null),
     real()
       .select((eb) => eb.fn.countAll<number>().as('n'))

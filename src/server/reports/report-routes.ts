@@ -4,7 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { localDate, shiftDate } from '../time/time-zones';
+import { monthDays } from '../time/date-windows';
+import { localDate } from '../time/time-zones';
 import { requireClient } from '../auth/guards';
 import { badRequest } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
@@ -15,13 +16,6 @@ import { periodReport } from './period-report';
 const MonthlyReportQuery = z.object({
   month: z.string().regex(/^(20\d\d)-(0[1-9]|1[0-2])$/, 'month must look like 2026-10'),
 });
-
-/** The last day of a month, "YYYY-MM-DD". */
-const lastDayOf = (month: string) => shiftDate(`${nextMonth(month)}-01`, -1);
-function nextMonth(month: string): string {
-  const [y, m] = month.split('-').map(Number);
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
-}
 
 export default async function reportRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -37,8 +31,8 @@ export default async function reportRoutes(fastify: FastifyInstance): Promise<vo
       if (month > today.slice(0, 7))
         throw badRequest('That month has not started yet', { month: 'That month has not started yet' });
       // The current month reads up to today.
-      const [to] = [lastDayOf(month), today].sort();
-      const report = await periodReport(db, client, `${month}-01`, to);
+      const days = monthDays(month, today);
+      const report = await periodReport(db, client, days.from, days.to);
       const pdf = await renderMonthlyPdf(report, month, await loadPdfBrand(app.deps));
       return reply
         .type('application/pdf')

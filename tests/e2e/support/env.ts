@@ -66,6 +66,14 @@ export const PRIVACY_VIEWER = {
   password: 'e2e-privacy-viewer-password',
   name: 'Vera Viewer',
 };
+/** A client in New York whose outcomes change from one week to the next (numbers.spec.ts). */
+export const NUMBERS_CLIENT = {
+  email: 'e2e-numbers@example.com',
+  password: 'e2e-numbers-password',
+  company: 'Lakeside Plumbing',
+  apiKey: 'sim_e2e_numbers_key',
+  timezone: 'America/New_York',
+};
 export const SEEDED_CLIENTS = [
   CLIENT,
   BILLING_CLIENT,
@@ -73,6 +81,7 @@ export const SEEDED_CLIENTS = [
   OUTCOMES_CLIENT,
   SUPPORT_CLIENT,
   PRIVACY_CLIENT,
+  NUMBERS_CLIENT,
 ];
 
 export const STRIPE_KEYS = {

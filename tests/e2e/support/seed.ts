@@ -20,7 +20,7 @@ export async function seedE2eFixtures(deps: AppDeps, voice: VoiceSim): Promise<v
         company_name: client.company,
         account_type: 'individual',
         per_minute_rate_cents: 15,
-        timezone: 'UTC',
+        timezone: 'timezone' in client && typeof client.timezone === 'string' ? client.timezone : 'UTC',
         is_active: 1,
         bland_api_key_enc: deps.secrets.encrypt(client.apiKey),
         api_key_status: 'valid',

@@ -1,6 +1,6 @@
 /**
  * The Date Range select of a calls view: the view's preset ranges and "Custom range…", which opens
- * the custom range dialog (days in the account's zone, said under the select). The filter bar and
+ * the custom range dialog. Under the select, exactly what the window counts (window-label.ts). The filter bar and
  * the Quality tab show the same one, on the same filters in the URL.
  */
 import { CalendarRange } from 'lucide-react';
@@ -12,6 +12,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '.
 import { useHasBeenTrue } from '../../lib/use-has-been-true';
 import { rangeLabel } from './custom-range-label';
 import { type CallFilters, DATE_RANGE_LABELS, isCustomRange } from './filters';
+import { windowLabel } from './window-label';
 
 /** The select's item that opens the custom range dialog. */
 // Loaded and mounted once first opened: not on the first screen (issue 41).
@@ -28,6 +29,11 @@ export interface DateRangeSelectProps {
   onChange: (change: Partial<CallFilters>) => void;
   /** The account's time zone, which custom ranges are counted in (shown with them). */
   timeZone?: string;
+  /**
+   * Say under the select exactly what the window counts (the calls views' rolling presets); off
+   * where the view reads whole days and says which itself (the Quality tab).
+   */
+  showWindow?: boolean;
   className?: string;
 }
 
@@ -37,6 +43,7 @@ export function DateRangeSelect({
   dateRanges,
   onChange,
   timeZone,
+  showWindow = true,
   className,
 }: DateRangeSelectProps) {
   const [picking, setPicking] = useState(false);
@@ -80,10 +87,17 @@ export function DateRangeSelect({
           </Button>
         )}
       </div>
-      {custom && (
-        <p className="text-muted-foreground text-xs" data-testid="range-zone">
-          Days in {timeZone ?? "the account's time zone"}
+      {showWindow ? (
+        // What the window counts, exactly: a preset is rolling, so it shows its instants, not dates.
+        <p className="text-muted-foreground text-xs" data-testid="range-window">
+          {windowLabel(filters, Date.now(), timeZone)}
         </p>
+      ) : (
+        custom && (
+          <p className="text-muted-foreground text-xs" data-testid="range-zone">
+            Days in {timeZone ?? "the account's time zone"}
+          </p>
+        )
       )}
       {dialogMounted && (
         <Suspense fallback={null}>

@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { buildOutcomeCards, valueHeadline } from './outcome-cards';
 
-const item = (name: string, count: number, previousCount: number, value: number | null, change = 0) => ({
+const item = (
+  name: string,
+  count: number,
+  previousCount: number,
+  value: number | null,
+  change = 0,
+  goodWhen: 'up' | 'down' | null = 'up',
+) => ({
   name,
   color: '#16a34a',
   count,
   previousCount,
   value,
   change,
+  goodWhen,
 });
 
 describe('outcome cards', () => {
@@ -24,21 +32,36 @@ describe('outcome cards', () => {
         share: '75% of calls',
         value: '$360.00',
         change: '+200.0%',
-        trend: 'up',
+        trend: 'good',
       }),
       expect.objectContaining({
         name: 'Voicemail',
         share: '25% of calls',
         value: null,
         change: '-50.0%',
-        trend: 'down',
+        trend: 'bad',
       }),
     ]);
   });
 
-  it('says "no earlier data" for a rise from none, not +100%', () => {
+  it('says "new" for a rise from none, not +100%', () => {
     const [card] = buildOutcomeCards([item('Booked appointment', 2, 0, 240, 100)]);
-    expect(card).toMatchObject({ change: '—', changeLabel: 'no earlier data', trend: 'none' });
+    expect(card).toMatchObject({ change: 'new', changeLabel: 'vs last period', trend: 'none' });
+  });
+
+  it('colours a change by what it means: more failures is bad news, fewer unanswered calls good', () => {
+    const cards = buildOutcomeCards([
+      item('Failed', 5, 2, null, 150, 'down'),
+      item('No answer', 0, 3, null, -100, 'down'),
+      item('Reached a person', 4, 4, null, 0, 'up'),
+      item('Other', 2, 1, null, 100, null),
+    ]);
+    expect(cards.map((c) => [c.name, c.change, c.trend])).toEqual([
+      ['Failed', '+150.0%', 'bad'],
+      ['No answer', '-100.0%', 'good'],
+      ['Reached a person', '+0.0%', 'flat'],
+      ['Other', '+100.0%', 'none'],
+    ]);
   });
 
   it('sums the value of the window in words', () => {

@@ -1,7 +1,14 @@
 /** The outcomes strip's cards and its headline (issue 13), as display-ready values. */
 import type { OutcomeSummaryItem } from '../../../contract/outcomes';
 import { OTHER_OUTCOME } from '../../../contract/outcomes';
-import { formatCount, formatMoney, formatPercentChange, isNonNegativeChange } from '../../../contract/format';
+import {
+  CHANGE_FROM_NOTHING,
+  changeMeaning,
+  formatCount,
+  formatMoney,
+  formatPercentChange,
+  isChangeFromNothing,
+} from '../../../contract/format';
 
 export interface OutcomeCard {
   name: string;
@@ -11,9 +18,14 @@ export interface OutcomeCard {
   share: string;
   /** "$4,320" when the outcome has a value per call; null otherwise. */
   value: string | null;
+  /** "+12.5%", or "new" when the last period had none. */
   change: string;
   changeLabel: string;
-  trend: 'up' | 'down' | 'none';
+  /**
+   * What the change means for the business (as the agency's Analytics colours it): fewer failed
+   * calls is good news; none for "new", "Other" and no change.
+   */
+  trend: 'good' | 'bad' | 'flat' | 'none';
 }
 
 /** Outcomes the client named, then "Other" only when some calls matched none. */
@@ -22,16 +34,16 @@ export function buildOutcomeCards(summary: OutcomeSummaryItem[]): OutcomeCard[] 
   return summary
     .filter((s) => s.name !== OTHER_OUTCOME || s.count > 0)
     .map((s) => {
-      const fromNothing = s.previousCount === 0 && s.count > 0;
+      const fromNothing = isChangeFromNothing(s.count, s.previousCount);
       return {
         name: s.name,
         color: s.color,
         count: formatCount(s.count),
         share: `${total ? Math.round((s.count / total) * 100) : 0}% of calls`,
         value: s.value === null ? null : formatMoney(s.value),
-        change: fromNothing ? '—' : formatPercentChange(s.change),
-        changeLabel: fromNothing ? 'no earlier data' : 'vs last period',
-        trend: fromNothing ? 'none' : isNonNegativeChange(s.change) ? 'up' : 'down',
+        change: fromNothing ? CHANGE_FROM_NOTHING : formatPercentChange(s.change),
+        changeLabel: 'vs last period',
+        trend: fromNothing || s.goodWhen === null ? 'none' : changeMeaning(s.change, s.goodWhen),
       };
     });
 }

@@ -13,8 +13,9 @@ import type { AnalyticsScope } from './filters';
 import { type OutcomeCard, buildOutcomeCards, valueHeadline } from './outcome-cards';
 
 const TREND_CLASS: Record<OutcomeCard['trend'], string> = {
-  up: 'text-green-700',
-  down: 'text-red-700',
+  good: 'text-green-700',
+  bad: 'text-red-700',
+  flat: 'text-muted-foreground',
   none: 'text-muted-foreground',
 };
 const GRID = 'grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-6';
@@ -133,7 +134,14 @@ function OutcomeCardView({
           </span>
         )}
         <span className="text-muted-foreground text-xs">
-          <span className={cn('font-medium', TREND_CLASS[card.trend])}>{card.change}</span> {card.changeLabel}
+          <span
+            className={cn('font-medium', TREND_CLASS[card.trend])}
+            data-testid="outcome-change"
+            data-trend={card.trend}
+          >
+            {card.change}
+          </span>{' '}
+          {card.changeLabel}
         </span>
       </button>
     </Card>

@@ -44,7 +44,7 @@ describe('stat cards', () => {
     ]);
   });
 
-  it('says "no earlier data" rather than +100% for a figure that was 0 before', () => {
+  it('says "new" rather than +100% for a figure that was 0 before', () => {
     const fromNothing: ClientStats = {
       ...stats,
       totalTransfers: 0,
@@ -52,7 +52,7 @@ describe('stat cards', () => {
       previousPeriod: { totalCalls: 0, totalCost: 0, avgDuration: 0, totalTransfers: 0 },
     };
     const cards = buildStatCards(fromNothing);
-    expect(cards[0]).toMatchObject({ change: '—', changeLabel: 'no earlier data', trend: 'none' });
+    expect(cards[0]).toMatchObject({ change: 'new', changeLabel, trend: 'none' });
     // Nothing now and nothing before is no change at all.
     expect(cards[3]).toMatchObject({ change: '+0.0%', changeLabel, trend: 'up' });
   });

@@ -1,10 +1,12 @@
 /** The four summary cards (SPEC §2 "Summary statistics strip") as display-ready values. */
 import type { ClientStats, StatChanges } from '../../../contract/calls';
 import {
+  CHANGE_FROM_NOTHING,
   formatCount,
   formatDuration,
   formatMoney,
   formatPercentChange,
+  isChangeFromNothing,
   isNonNegativeChange,
 } from '../../../contract/format';
 
@@ -12,11 +14,11 @@ export interface StatCard {
   key: keyof StatChanges;
   title: string;
   value: string;
-  /** "+12.5%" or "-3.2%"; "—" when there is nothing earlier to compare with. */
+  /** "+12.5%" or "-3.2%"; "new" when the last period had none (no percentage against zero). */
   change: string;
-  /** "vs last period", or "no earlier data". */
+  /** SPEC's "vs last period". */
   changeLabel: string;
-  /** Green for zero or above, red below, neutral without earlier data. */
+  /** SPEC's rule: green for zero or above, red below; neutral for "new". */
   trend: 'up' | 'down' | 'none';
 }
 
@@ -27,9 +29,9 @@ export function hasStats(stats: ClientStats | null | undefined): stats is Client
 
 export function buildStatCards(stats: ClientStats): StatCard[] {
   const card = (key: keyof StatChanges, title: string, value: string): StatCard => {
-    if (stats.previousPeriod?.[key] === 0 && stats[key] !== 0) {
-      // A rise from nothing is not "+100%": say there is nothing to compare with.
-      return { key, title, value, change: '—', changeLabel: 'no earlier data', trend: 'none' };
+    if (isChangeFromNothing(stats[key], stats.previousPeriod?.[key])) {
+      // A rise from nothing is not "+100%".
+      return { key, title, value, change: CHANGE_FROM_NOTHING, changeLabel: 'vs last period', trend: 'none' };
     }
     const change = Number(stats.changes?.[key] ?? 0);
     return {

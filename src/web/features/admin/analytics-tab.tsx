@@ -5,7 +5,13 @@
  */
 import { lazy, Suspense, useState } from 'react';
 import type { AdminAnalytics, AnalyticsChanges } from '../../../contract/agency';
-import { formatCount, formatPercentChange, isNonNegativeChange } from '../../../contract/format';
+import {
+  CHANGE_FROM_NOTHING,
+  changeMeaning,
+  formatCount,
+  formatPercentChange,
+  isChangeFromNothing,
+} from '../../../contract/format';
 import { CustomRangeDialog, rangeLabel } from '../../components/calls/custom-range-dialog';
 import { NativeSelect } from '../../components/native-select';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -127,10 +133,18 @@ const FIGURES: { key: keyof AnalyticsChanges; label: string; show: (d: AdminAnal
   { key: 'minutes', label: 'Minutes', show: (d) => formatCount(Math.round(d.totals.minutes)) },
 ];
 
-/** Green for good news, red for bad, grey for no change; a cost going up is not good news. */
-function changeTone(change: number, isCost: boolean): string {
-  if (formatPercentChange(change) === '+0.0%') return 'text-muted-foreground';
-  return isNonNegativeChange(change) !== isCost ? 'text-emerald-700' : 'text-red-700';
+const TONE = { good: 'text-emerald-700', bad: 'text-red-700', flat: 'text-muted-foreground' } as const;
+
+/** Green for good news, red for bad, grey for no change or "new"; a cost going up is not good news. */
+function Change({ data, figure }: { data: AdminAnalytics; figure: keyof AnalyticsChanges }) {
+  const change = data.changes[figure];
+  const fromNothing = isChangeFromNothing(data.totals[figure], data.previousTotals[figure]);
+  const tone = fromNothing ? 'flat' : changeMeaning(change, figure === 'costCents' ? 'down' : 'up');
+  return (
+    <span className={cn('font-medium tabular-nums', TONE[tone])} data-testid={`analytics-change-${figure}`}>
+      {fromNothing ? CHANGE_FROM_NOTHING : formatPercentChange(change)}
+    </span>
+  );
 }
 
 function Totals({ data }: { data: AdminAnalytics | undefined }) {
@@ -144,14 +158,7 @@ function Totals({ data }: { data: AdminAnalytics | undefined }) {
               <>
                 <p className="font-bold text-xl tabular-nums sm:text-2xl">{show(data)}</p>
                 <p className="text-xs">
-                  <span
-                    className={cn(
-                      'font-medium tabular-nums',
-                      changeTone(data.changes[key], key === 'costCents'),
-                    )}
-                  >
-                    {formatPercentChange(data.changes[key])}
-                  </span>{' '}
+                  <Change data={data} figure={key} />{' '}
                   <span className="text-muted-foreground">vs previous period</span>
                 </p>
                 {key === 'marginCents' && data.totals.marginPercent !== null && (

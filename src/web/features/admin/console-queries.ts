@@ -43,9 +43,15 @@ export interface PortfolioView {
 }
 
 export function useAdminAnalytics(range: AnalyticsRange, view: PortfolioView) {
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: [...adminKeys.all, 'analytics', range, view],
-    queryFn: () => getJson<AdminAnalytics>(`/api/admin/analytics${query({ ...range, ...view })}`),
+    queryFn: async () => {
+      const analytics = await getJson<AdminAnalytics>(`/api/admin/analytics${query({ ...range, ...view })}`);
+      // The header's cards are read with every Analytics read, so the two never show different moments.
+      void queryClient.invalidateQueries({ queryKey: adminKeys.stats() });
+      return analytics;
+    },
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });

@@ -45,6 +45,7 @@ export function QualityPanel({ source, filters, onChange, onOpenCall, timeZone }
             dateRanges={source.dateRanges}
             onChange={onChange}
             timeZone={timeZone}
+            showWindow={false}
           />
           {query.data && <PeriodNote summary={query.data} />}
         </CardContent>
