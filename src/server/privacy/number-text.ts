@@ -3,8 +3,8 @@
  * text however it was typed or transcribed: any script's decimal digits (full-width "２１２",
  * Arabic-Indic, mathematical), Unicode dashes and spaces, full-width separators, invisible format
  * characters, and digits spelled in words ("two one two, eight six seven, oh one hundred").
- * Used by the masker of callers' numbers (teams/number-masking.ts); kept apart from the redaction
- * engine so both can read digits alike. Pure: no I/O, no state but a cache of digit values.
+ * Used by the masker of callers' numbers (teams/number-masking.ts) and the redaction engine, which
+ * read number words from the same tables. Pure: no I/O, no state but a cache of digit values.
  */
 
 /** A decimal digit of any script, a dash, a space, or a full-width separator: what `normaliseDigits` rewrites. */
@@ -56,11 +56,21 @@ export function normaliseDigits(text: string): string {
   });
 }
 
-const UNITS: Record<string, string> = {
+/**
+ * A table looked up by a caller's word. Without a prototype: on a plain object "constructor" or
+ * "toString" would be found (Object.prototype's), and "double constructor" threw.
+ */
+export function wordTable<T>(entries: Record<string, T>): Readonly<Record<string, T | undefined>> {
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
+}
+
+export const UNITS = wordTable({
   zero: '0',
   oh: '0',
   o: '0',
   nought: '0',
+  naught: '0',
+  nil: '0',
   one: '1',
   two: '2',
   three: '3',
@@ -70,8 +80,8 @@ const UNITS: Record<string, string> = {
   seven: '7',
   eight: '8',
   nine: '9',
-};
-const TEENS: Record<string, string> = {
+});
+export const TEENS = wordTable({
   ten: '10',
   eleven: '11',
   twelve: '12',
@@ -82,19 +92,20 @@ const TEENS: Record<string, string> = {
   seventeen: '17',
   eighteen: '18',
   nineteen: '19',
-};
-const TENS: Record<string, string> = {
+});
+export const TENS = wordTable({
   twenty: '2',
   thirty: '3',
   forty: '4',
+  fourty: '4',
   fifty: '5',
   sixty: '6',
   seventy: '7',
   eighty: '8',
   ninety: '9',
-};
-const POWERS: Record<string, string> = { hundred: '00', thousand: '000' };
-const REPEATS: Record<string, number> = { double: 2, triple: 3 };
+});
+export const REPEATS = wordTable({ double: 2, triple: 3 });
+const POWERS = wordTable({ hundred: '00', thousand: '000' });
 
 /** Longest first, so "seventeen" is not read as "seven" and a stray "een". */
 const NUMBER_WORDS = [

@@ -33,6 +33,7 @@
  * quantifiers, so time grows linearly with the text (no catastrophic backtracking).
  */
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
+import { REPEATS, TEENS, TENS, UNITS, wordTable } from './number-text';
 
 export interface RedactionOptions {
   cards: boolean;
@@ -139,55 +140,6 @@ function tokenize(text: string): Token[] {
 // ---------------------------------------------------------------------------------------------
 // Number runs: digits written or spoken, with the pauses and corrections people put inside.
 
-/**
- * A table looked up by a caller's word. Without a prototype: on a plain object "constructor" or
- * "toString" would be found (Object.prototype's), and "double constructor" threw.
- */
-function wordTable<T>(entries: Record<string, T>): Readonly<Record<string, T | undefined>> {
-  return Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
-}
-
-const UNITS = wordTable({
-  zero: '0',
-  oh: '0',
-  o: '0',
-  nought: '0',
-  naught: '0',
-  nil: '0',
-  one: '1',
-  two: '2',
-  three: '3',
-  four: '4',
-  five: '5',
-  six: '6',
-  seven: '7',
-  eight: '8',
-  nine: '9',
-});
-const TEENS = wordTable({
-  ten: '10',
-  eleven: '11',
-  twelve: '12',
-  thirteen: '13',
-  fourteen: '14',
-  fifteen: '15',
-  sixteen: '16',
-  seventeen: '17',
-  eighteen: '18',
-  nineteen: '19',
-});
-const TENS = wordTable({
-  twenty: '2',
-  thirty: '3',
-  forty: '4',
-  fourty: '4',
-  fifty: '5',
-  sixty: '6',
-  seventy: '7',
-  eighty: '8',
-  ninety: '9',
-});
-const REPEATS = wordTable({ double: 2, triple: 3 });
 /** Transcribers hear "four" as "for" and "two" as "to": a digit only between two spoken digits. */
 const WEAK_UNITS = wordTable({ for: '4', to: '2', too: '2' });
 const FILLERS = new Set(['um', 'uh', 'uhh', 'umm', 'uhm', 'er', 'erm', 'ah', 'hmm', 'hm', 'mm', 'mhm']);
