@@ -22,6 +22,7 @@ import pg from 'pg';
 import type { Config } from '../config';
 import { KEY_CHECK_SETTING, opensKeyCheck } from '../crypto/key-check';
 import { createSecretBox } from '../crypto/secrets';
+import { DEMO_TENANT_ROWS_SQL } from '../clients/demo-tenant-rows';
 import { KNOWN_MIGRATIONS } from '../db/migrate';
 import { pgEnvironment, runPgTool } from './backup';
 import {
@@ -43,11 +44,6 @@ export interface RestoreResult {
   demo: { clients: number; calls: number };
   ms: number;
 }
-
-// The demo tenant is marked by its onboarding state (demo/demo-data.ts); every dialect reads this.
-const DEMO_ROWS_SQL = `select (select count(*) from clients where onboarding_status = 'demo') as clients,
-  (select count(*) from calls where client_id in
-    (select id from clients where onboarding_status = 'demo')) as calls`;
 
 export const SECRET_REMINDER =
   'APP_SECRET must be the one the backed-up installation used (stored provider keys and signing secrets are encrypted with it)';
@@ -129,7 +125,7 @@ async function restoreSqlite(config: Config, file: string, force: boolean) {
           copy.prepare(`select count(*) as n from "${table.replace(/"/g, '""')}"`).get() as { n: number }
         ).n;
       checkRows(manifest, rows);
-      demo = copy.prepare(DEMO_ROWS_SQL).get() as { clients: number; calls: number };
+      demo = copy.prepare(DEMO_TENANT_ROWS_SQL).get() as { clients: number; calls: number };
       sealed = tables.includes('app_settings')
         ? ((
             copy.prepare('select value from app_settings where key = ?').get(KEY_CHECK_SETTING) as
@@ -209,7 +205,7 @@ async function restorePostgres(config: Config, file: string, force: boolean) {
       rows[name] = Number(n[0].n);
     }
     checkRows(manifest, rows);
-    const demoRows = (await client.query<{ clients: string; calls: string }>(DEMO_ROWS_SQL)).rows[0];
+    const demoRows = (await client.query<{ clients: string; calls: string }>(DEMO_TENANT_ROWS_SQL)).rows[0];
     const demo = { clients: Number(demoRows.clients), calls: Number(demoRows.calls) };
     return { target, rows, demo, secretMatches };
   } catch (error) {
