@@ -6,7 +6,6 @@
  * with the real server is sync-crash.test.ts.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
 import { buildApp } from '../../src/server/http/app';
@@ -17,6 +16,7 @@ import { createAdminUser, loginAdmin } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 import { checkAnswersAgainstDescription, expectNoUndescribedAnswers } from '../helpers/api-description-check';
 import { countCallsOf } from '../helpers/calls';
+import { followSyncRun, postSync, syncResult } from '../helpers/sync';
 import { createClientWithSimCalls } from '../helpers/bland';
 
 const provider = (url: string) =>
@@ -47,8 +47,6 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
   });
 
   const clientWithKey = (calls = 0) => createClientWithSimCalls(t, sim, calls);
-  const sync = (app: FastifyInstance, cookie: string) =>
-    app.inject({ method: 'POST', url: '/api/client/calls/sync', headers: { cookie } });
   const countCalls = (clientId: string) => countCallsOf(t.deps.db, clientId);
   const history = async (clientId: string) =>
     (
@@ -58,33 +56,6 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
         headers: { cookie: adminCookie },
       })
     ).json().items;
-  async function follow(app: FastifyInstance, cookie: string, runId: string) {
-    for (let i = 0; i < 400; i++) {
-      const res = await app.inject({
-        method: 'GET',
-        url: `/api/client/calls/sync/runs/${runId}`,
-        headers: { cookie },
-      });
-      expect(res.statusCode).toBe(200);
-      if (res.json().status !== 'running') return res.json();
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('the sync never ended');
-  }
-  /**
-   * A sync's result: the POST's body (200), or its run followed to the end when it ran past the
-   * POST's wait (202, also the contract's answer: a loaded 2-core machine gets it for small syncs).
-   */
-  async function syncResult(app: FastifyInstance, cookie: string) {
-    const res = await sync(app, cookie);
-    if (res.statusCode === 202) {
-      const run = await follow(app, cookie, res.json().runId);
-      expect(run.status).toBe('succeeded');
-      return run.result;
-    }
-    expect(res.statusCode).toBe(200);
-    return res.json();
-  }
   /** A second app on the same database: the server after a restart. */
   async function restart() {
     const built = await createDeps(t.config, { db: t.reopenDb(), voice: provider(sim.url) });
@@ -130,14 +101,14 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
   it('a long sync answers 202 at once and is followed to its result; a second sync meanwhile is refused at once with who holds it', async () => {
     const { client, cookie } = await clientWithKey(30);
     sim.setMode('slow', { slowMs: 1_500, times: 2 });
-    const first = await sync(t.app, cookie);
+    const first = await postSync(t.app, cookie);
     expect(first.statusCode).toBe(202);
     const started = first.json();
     expect(started).toMatchObject({ status: 'running', runId: expect.any(String) });
     expect(started.message).toMatch(/^Syncing in the background/);
 
     const before = Date.now();
-    const second = await sync(t.app, cookie);
+    const second = await postSync(t.app, cookie);
     expect(Date.now() - before).toBeLessThan(1_000);
     expect(second.statusCode).toBe(409);
     expect(second.json()).toMatchObject({
@@ -149,7 +120,7 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
       /^A sync of this account is already running: started by the client at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/,
     );
 
-    const done = await follow(t.app, cookie, started.runId);
+    const done = await followSyncRun(t.app, cookie, started.runId);
     expect(done).toMatchObject({
       status: 'succeeded',
       created: 30,
@@ -158,7 +129,7 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
     expect(done.result.message).toBe('Synced 30 calls from Bland AI (30 new, 0 updated)');
     expect(await countCalls(client.id)).toBe(30);
     // Once finished, the lock is free again.
-    expect((await sync(t.app, cookie)).json()).toMatchObject({ success: true, created: 0 });
+    expect((await postSync(t.app, cookie)).json()).toMatchObject({ success: true, created: 0 });
   }, 30_000);
 
   it("the admin's Sync now is the same: 202 for a long sync, followed under the admin path, audited once it succeeded", async () => {
@@ -285,7 +256,7 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
     const live = await insertRun(client.id, 1_000);
     await holdLock(client.id, Date.now() + SYNC_STALE_MS - 1_000);
     const before = Date.now();
-    const res = await sync(t.app, cookie);
+    const res = await postSync(t.app, cookie);
     expect(Date.now() - before).toBeLessThan(1_000);
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ runId: live, startedBy: 'The client' });
@@ -317,7 +288,7 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
       } else {
         // Another instance may hold it: free only once its heartbeat is stale.
         expect(await status(recent)).toBe('running');
-        expect((await sync(after.app, cookie)).statusCode).toBe(409);
+        expect((await postSync(after.app, cookie)).statusCode).toBe(409);
         await holdLock(client.id, Date.now() - 1);
         expect(await syncResult(after.app, cookie)).toMatchObject({ success: true, created: 3 });
         expect(await status(recent)).toBe('interrupted');
@@ -332,7 +303,7 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
     const other = await restart();
     try {
       sim.setMode('slow', { slowMs: 800, times: 3 });
-      const res = await sync(other.app, cookie);
+      const res = await postSync(other.app, cookie);
       expect(res.statusCode).toBe(202);
       await other.app.close();
       const run = await t.deps.db
@@ -351,7 +322,7 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
       await other.close().catch(() => {});
     }
     sim.setMode('normal');
-    expect((await sync(t.app, cookie)).json()).toMatchObject({ success: true });
+    expect((await postSync(t.app, cookie)).json()).toMatchObject({ success: true });
     expect(await countCalls(client.id)).toBe(20);
   }, 30_000);
 });
