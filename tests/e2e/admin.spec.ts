@@ -405,6 +405,13 @@ test('the wizard starts digests at sign-in unless "Start digests now" is switche
   await expect(notifyNow).toBeChecked();
   await notifyNow.scrollIntoViewIfNeeded();
   await screenshotBothWidths(page, 'admin-wizard-notify-now');
+  // The dialog scrolls inside itself: at 390 px the full-page shot shows its top, so the switch
+  // is shot again where it is.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await notifyNow.scrollIntoViewIfNeeded();
+  await settle(page);
+  await page.screenshot({ path: 'test-results/screens/admin-wizard-notify-now-switch-phone.png' });
+  await page.setViewportSize({ width: 1280, height: 900 });
   const sent = page.waitForRequest((r) => r.url().endsWith('/api/admin/generate-webhook'));
   await admin.wizardButton('Generate Webhook').click();
   expect((await sent).postDataJSON()).toMatchObject({ notifyNow: true });
