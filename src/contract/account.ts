@@ -112,11 +112,22 @@ const localHour = z.number().int().min(0).max(23);
 /** Texts are held from `start` to `end` (local hours; 21 → 8 spans the night; equal: never held). */
 export const QuietHours = z.object({ start: localHour, end: localHour });
 export type QuietHours = z.infer<typeof QuietHours>;
+/**
+ * How long after a call ended it may still alert (e-mail, text), in minutes: alerts are for calls
+ * that just happened, never for history arriving late.
+ */
+export const ALERT_WINDOW_MINUTES = { default: 60, min: 5, max: 1440 } as const;
+export const AlertWindowMinutes = z
+  .number()
+  .int()
+  .min(ALERT_WINDOW_MINUTES.min, `Must be at least ${ALERT_WINDOW_MINUTES.min} minutes`)
+  .max(ALERT_WINDOW_MINUTES.max, `Must be at most ${ALERT_WINDOW_MINUTES.max} minutes (a day)`);
 
 /** GET /api/client/notifications: the switches, the digest, quiet hours and the webhook URL. */
 export const NotificationPrefs = NotificationSwitches.extend({
   digest: z.enum(DIGEST_FREQUENCIES),
   quietHours: QuietHours,
+  alertWindowMinutes: AlertWindowMinutes,
   /** Set in Settings › Notifications › Webhook endpoint (PUT /api/client/integrations/webhook). */
   webhookUrl: z.string().nullable(),
 });
@@ -126,6 +137,7 @@ export type NotificationPrefs = z.infer<typeof NotificationPrefs>;
 export const NotificationPrefsBody = NotificationSwitches.partial().extend({
   digest: z.enum(DIGEST_FREQUENCIES).optional(),
   quietHours: QuietHours.optional(),
+  alertWindowMinutes: AlertWindowMinutes.optional(),
 });
 export type NotificationPrefsBody = z.infer<typeof NotificationPrefsBody>;
 
@@ -147,6 +159,7 @@ export const DEFAULT_NOTIFICATION_PREFS: Omit<NotificationPrefs, 'webhookUrl'> =
   monthlyReports: true,
   digest: 'weekly',
   quietHours: { start: 21, end: 8 },
+  alertWindowMinutes: ALERT_WINDOW_MINUTES.default,
 };
 
 export const NOTIFICATION_LABELS: Record<keyof NotificationSwitches, { label: string; description: string }> =

@@ -179,6 +179,11 @@ export const CreateClientForm = z.object({
   industry: optionalChoice(INDUSTRIES_CREATE),
   companySize: optionalChoice(COMPANY_SIZES_CREATE),
   ...addressFields,
+  /**
+   * Digests start now rather than at the client's first sign-in (alerts are never about history
+   * either way); off by default, so a client is not mailed before it has a login.
+   */
+  notifyNow: z.boolean().default(false),
 });
 export type CreateClientFormInput = z.input<typeof CreateClientForm>;
 export type CreateClientForm = z.output<typeof CreateClientForm>;

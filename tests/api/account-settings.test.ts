@@ -219,6 +219,7 @@ describe(`client account settings (${TEST_DB})`, () => {
       monthlyReports: true,
       digest: 'weekly',
       quietHours: { start: 21, end: 8 },
+      alertWindowMinutes: 60,
       webhookUrl: null,
     });
 
@@ -234,7 +235,13 @@ describe(`client account settings (${TEST_DB})`, () => {
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toEqual(prefs);
     expect((await send('GET', '/api/client/notifications', cookie)).json()).toEqual(prefs);
-    const again = { ...switches, monthlyReports: false, digest: 'daily', quietHours: { start: 22, end: 7 } };
+    const again = {
+      ...switches,
+      monthlyReports: false,
+      digest: 'daily',
+      quietHours: { start: 22, end: 7 },
+      alertWindowMinutes: 180,
+    };
     expect((await send('PUT', '/api/client/notifications', cookie, again)).json()).toEqual({
       ...again,
       webhookUrl: null,
@@ -246,6 +253,9 @@ describe(`client account settings (${TEST_DB})`, () => {
     for (const bad of [
       { ...switches, digest: 'hourly' },
       { ...switches, quietHours: { start: 24, end: 8 } },
+      { ...switches, alertWindowMinutes: 4 },
+      { ...switches, alertWindowMinutes: 1441 },
+      { ...switches, alertWindowMinutes: 90.5 },
     ]) {
       expect((await send('PUT', '/api/client/notifications', cookie, bad)).statusCode).toBe(400);
     }

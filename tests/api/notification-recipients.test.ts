@@ -80,7 +80,11 @@ describe(`notifications per user (${TEST_DB})`, () => {
 
   /** A client whose login (its Owner) signed in first, then a Manager and a Viewer. */
   async function team() {
-    const client = await createClient(t.deps, { phone_number: ACCOUNT_PHONE });
+    // Signed in for a month already: the weekly digest covers days after its first sign-in.
+    const client = await createClient(t.deps, {
+      phone_number: ACCOUNT_PHONE,
+      notify_from: clock - 30 * 86_400_000,
+    });
     const owner = { id: '', email: client.email, cookie: await loginClient(t.app, client.email) };
     const row = await t.deps.db
       .selectFrom('client_users')

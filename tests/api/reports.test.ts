@@ -36,6 +36,8 @@ function pdfText(pdf: Buffer): string {
 }
 
 const NY = 'America/New_York';
+/** The clients' first sign-in: before every period these tests report on. */
+const SIGNED_IN_SINCE = Date.UTC(2026, 8, 1);
 // 2026-11-01 08:30 in New York (EST, after the clocks went back at 02:00 that morning): a Sunday.
 let clock = Date.UTC(2026, 10, 1, 13, 30);
 
@@ -51,7 +53,13 @@ describe(`digests and monthly reports (${TEST_DB})`, () => {
   async function octoberClient(
     prefs: Partial<{ monthlyReports: boolean; digest: 'off' | 'daily' | 'weekly' }> = {},
   ) {
-    const client = await createClient(t.deps, { timezone: NY, company_name: 'Bright Smiles Dental' });
+    // Signed in since September: its digests and reports cover October (a digest never covers days
+    // before the first sign-in).
+    const client = await createClient(t.deps, {
+      timezone: NY,
+      company_name: 'Bright Smiles Dental',
+      notify_from: SIGNED_IN_SINCE,
+    });
     await saveNotificationPrefs(
       t.deps.db,
       client.id,
@@ -177,7 +185,7 @@ describe(`digests and monthly reports (${TEST_DB})`, () => {
 
   it('sends the weekly digest on Monday at 08:00 local and the daily one every morning, across zones', async () => {
     const ny = await octoberClient({ digest: 'weekly' });
-    const tokyo = await createClient(t.deps, { timezone: 'Asia/Tokyo' });
+    const tokyo = await createClient(t.deps, { timezone: 'Asia/Tokyo', notify_from: SIGNED_IN_SINCE });
     await saveNotificationPrefs(
       t.deps.db,
       tokyo.id,

@@ -36,10 +36,15 @@ const LA = 'America/Los_Angeles';
 // Monday Nov 2, 2026, 08:05 in Los Angeles (PST since 02:00 on Sunday Nov 1): the weekly digest's hour.
 const NOW = Date.UTC(2026, 10, 2, 16, 5);
 
+// The client first signs in on Tuesday Oct 20, before the digest's week: a digest covers only days
+// from the first sign-in on.
+const FIRST_SIGN_IN = Date.UTC(2026, 9, 20, 17, 0);
+let clock = NOW;
+
 describe(`the same period reads the same numbers everywhere (${TEST_DB})`, () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ now: () => NOW });
+    t = await createTestApp({ now: () => clock });
   });
   afterAll(async () => {
     await t?.close();
@@ -82,6 +87,9 @@ describe(`the same period reads the same numbers everywhere (${TEST_DB})`, () =>
     const october = { from: '2026-10-01', to: '2026-10-31', calls: 6 };
     const week = { from: '2026-10-26', to: '2026-11-01', calls: 5 };
 
+    clock = FIRST_SIGN_IN;
+    await loginClient(t.app, client.email);
+    clock = NOW;
     const cookie = await loginClient(t.app, client.email);
     const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
     const dashboard = async (days: { from: string; to: string }) => {

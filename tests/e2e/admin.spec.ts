@@ -389,6 +389,35 @@ test("the wizard's webhook step takes an optional signing secret", async ({ page
   expect(unsigned.status()).toBe(401);
 });
 
+test('the wizard starts digests at sign-in unless "Start digests now" is switched on', async ({ page }) => {
+  const admin = await loginAsAdmin(page);
+  await admin.createClient.click();
+  await admin.wizardStep(1);
+  const notifyNow = admin.wizard.getByRole('switch', { name: 'Start digests now' });
+  await expect(notifyNow).not.toBeChecked();
+  await admin.fillClientForm({
+    firstName: 'Nora',
+    lastName: 'Now',
+    email: `notify-now-${unique()}@example.com`,
+    companyName: 'Now LLC',
+  });
+  await notifyNow.click();
+  await expect(notifyNow).toBeChecked();
+  await notifyNow.scrollIntoViewIfNeeded();
+  await screenshotBothWidths(page, 'admin-wizard-notify-now');
+  // The dialog scrolls inside itself: at 390 px the full-page shot shows its top, so the switch
+  // is shot again where it is.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await notifyNow.scrollIntoViewIfNeeded();
+  await settle(page);
+  await page.screenshot({ path: 'test-results/screens/admin-wizard-notify-now-switch-phone.png' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const sent = page.waitForRequest((r) => r.url().endsWith('/api/admin/generate-webhook'));
+  await admin.wizardButton('Generate Webhook').click();
+  expect((await sent).postDataJSON()).toMatchObject({ notifyNow: true });
+  await expectToast(page, 'Webhook Generated');
+});
+
 test('/admin/client without an id says "Invalid Client Access", not the 404 page', async ({ page }) => {
   await loginAsAdmin(page);
   for (const path of ['/admin/client', '/admin/client/']) {

@@ -82,8 +82,11 @@ test('notification preferences are saved on the server', async ({ page, request 
   await expect(settings.checkbox('Monthly reports')).toBeChecked();
   await screenshotBothWidths(page, 'settings-notifications');
 
+  const alertWindow = page.getByLabel('Alert about calls that ended within');
+  await expect(alertWindow).toHaveValue('60');
   await settings.checkbox('Email notifications').click();
   await settings.checkbox('SMS notifications').click();
+  await alertWindow.selectOption({ label: '4 hours' });
   await settings.savePreferences.click();
   await expectToast(page, 'Notifications Updated', 'Your notification preferences have been saved.');
 
@@ -91,6 +94,7 @@ test('notification preferences are saved on the server', async ({ page, request 
   await expect(settings.checkbox('Email notifications')).not.toBeChecked();
   await expect(settings.checkbox('SMS notifications')).toBeChecked();
   await expect(settings.checkbox('Monthly reports')).toBeChecked();
+  await expect(alertWindow).toHaveValue('240');
 });
 
 test('security: rotating the webhook URL asks first, then the old URL is refused', async ({

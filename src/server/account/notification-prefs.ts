@@ -23,6 +23,10 @@ function fromRow(row: Selectable<NotificationPrefsTable>): StoredNotificationPre
     monthlyReports: row.monthly_reports === 1,
     digest: row.digest as DigestFrequency,
     quietHours: { start: Number(row.quiet_start), end: Number(row.quiet_end) },
+    alertWindowMinutes:
+      row.alert_window_minutes == null
+        ? DEFAULT_NOTIFICATION_PREFS.alertWindowMinutes
+        : Number(row.alert_window_minutes),
   };
 }
 
@@ -58,6 +62,7 @@ export async function saveNotificationPrefs(
     digest: prefs.digest,
     quiet_start: prefs.quietHours?.start,
     quiet_end: prefs.quietHours?.end,
+    alert_window_minutes: prefs.alertWindowMinutes,
     updated_at: now,
   });
   const d = DEFAULT_NOTIFICATION_PREFS;

@@ -414,6 +414,8 @@ export interface ReportRecipient {
   email_on: number | null;
   reports_on: number | null;
   digest: string | null;
+  /** Digests cover periods from this instant's local day on; null: none yet (041_notify_from). */
+  notify_from: number | null;
 }
 
 /** Active, onboarded clients and their e-mail preferences: who digests and monthly reports go to. */
@@ -429,6 +431,7 @@ export function listReportRecipients(db: Kysely<Database>): Promise<ReportRecipi
       'notification_prefs.email_notifications as email_on',
       'notification_prefs.monthly_reports as reports_on',
       'notification_prefs.digest as digest',
+      'clients.notify_from as notify_from',
     ])
     .where('clients.is_active', '=', 1)
     .where('clients.onboarding_status', '=', AGENCY_CLIENT_STATUS)

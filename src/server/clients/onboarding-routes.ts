@@ -92,6 +92,8 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
             api_key_status: 'missing',
             ...webhook.columns,
             onboarding_status: 'pending',
+            // Without "notify now", digests wait for the client's first sign-in (users-repository.ts).
+            notify_from: form.notifyNow ? t : null,
             created_at: t,
             updated_at: t,
           });

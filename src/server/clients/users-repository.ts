@@ -341,4 +341,11 @@ export function clientSessionWithUser(db: Kysely<Database>, idHash: string) {
 /** Counts a sign-in: when, for the users list. */
 export async function markSignedIn(db: Kysely<Database>, userId: string, now: number): Promise<void> {
   await db.updateTable('client_users').set({ last_sign_in_at: now }).where('id', '=', userId).execute();
+  // The client's first sign-in (of anyone of its people) starts its digests (041_notify_from).
+  await db
+    .updateTable('clients')
+    .set({ notify_from: now })
+    .where('id', 'in', db.selectFrom('client_users').select('client_id').where('id', '=', userId))
+    .where('notify_from', 'is', null)
+    .execute();
 }

@@ -82,6 +82,8 @@ export interface ClientsTable {
   require_two_factor: Generated<number>;
   /** 024_number_privacy: 1 masks callers' numbers for every user until one call's is shown. */
   hide_numbers_until_shown: Generated<number>;
+  /** 041_notify_from: digests cover periods from this day on (first sign-in, or wizard's "notify now"). */
+  notify_from: number | null;
 }
 
 export type SessionKind = 'client' | 'admin';
@@ -417,6 +419,8 @@ export interface NotificationPrefsTable {
   quiet_start: Generated<number>;
   quiet_end: Generated<number>;
   updated_at: number;
+  /** 041_notify_from: minutes after a call ended it may still alert; null: the default (60). */
+  alert_window_minutes: number | null;
 }
 
 /** Messages waiting to be sent, being sent, or sent (007_outbox; notifications/outbox.ts). */

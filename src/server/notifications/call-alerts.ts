@@ -5,6 +5,12 @@
  * verified number), and a webhook event once it is finished. One message per call, channel and
  * recipient (issue 36: each of the client's people who chose it, recipients.ts), whatever
  * re-deliveries or syncs follow (dedupe keys).
+ * Alerts (e-mail, text) are for calls that just happened: only a provider's delivery as the call
+ * happens may send one, and only within the client's alert window after the call ended (an hour by
+ * default). A sync (a new client's history), the quality backfill and re-classification never
+ * alert (the last two do not pass through here). The client webhook's `call.completed` is data,
+ * not an alert: every finished call is sent once, however it arrived, so the client's own
+ * system holds the same calls as the dashboard.
  * Only the decision is made here; the senders render the call as it is when they send
  * (call-messages.ts), so nothing here needs the server's configuration.
  */
@@ -12,7 +18,7 @@ import type { Kysely } from 'kysely';
 import { type StoredNotificationPrefs, readNotificationPrefsOf } from '../account/notification-prefs';
 import { attentionReasonsOf } from '../calls/read/call-queries';
 import { notificationTargetsOf } from '../clients/clients-repository';
-import type { CallRow, Database } from '../db/schema';
+import type { CallRow, CallSource, Database } from '../db/schema';
 import type { OutcomeSet } from '../outcomes/outcomes-repository';
 import { type UserRecipient, listRecipientUsers } from '../teams/notification-choices';
 import { type NewMessage, enqueue } from './outbox';
@@ -51,6 +57,19 @@ export interface CallMessagePayload {
   userId?: string;
 }
 
+/** A call as it was written, and how it arrived (a provider's delivery, a sync, a sample). */
+export interface WrittenCall {
+  row: CallRow;
+  arrival: CallSource;
+}
+
+/** Whether a call may still alert a person: delivered as it happened, and ended within the window. */
+export function isAlertable(call: WrittenCall, windowMinutes: number, now: number): boolean {
+  if (call.arrival !== 'webhook') return false;
+  const endedAt = call.row.created_at + call.row.duration_seconds * 1000;
+  return now - endedAt <= windowMinutes * 60_000;
+}
+
 function shouldEmail(call: CallRow, set: OutcomeSet | undefined): { attention: string[]; outcome: boolean } {
   const attention = call.handled_at == null ? attentionReasonsOf(call) : [];
   const outcome = !!set?.outcomes.find((o) => o.name === call.outcome)?.notify;
@@ -62,7 +81,7 @@ function shouldEmail(call: CallRow, set: OutcomeSet | undefined): { attention: s
  * texts go to each of the client's people who chose them and may read calls (recipients.ts).
  */
 export function callMessages(
-  calls: CallRow[],
+  calls: WrittenCall[],
   clients: Map<string, ClientFacts>,
   prefs: Map<string, StoredNotificationPrefs>,
   sets: Map<string, OutcomeSet>,
@@ -71,14 +90,18 @@ export function callMessages(
   verifiedNumbers: Map<string, Set<string>> = new Map(),
 ): NewMessage[] {
   const messages: NewMessage[] = [];
-  for (const call of calls) {
+  for (const written of calls) {
+    const call = written.row;
     const client = clients.get(call.client_id);
     const pref = prefs.get(call.client_id);
     // Sample data, the demo tenant, unconfirmed deliveries and live calls tell no one anything.
     if (!client || !pref || client.onboarding_status === 'demo') continue;
     if (call.source === 'sample' || call.verified !== 1 || call.is_proxy !== 0 || !FINISHED.has(call.status))
       continue;
-    const { attention, outcome } = shouldEmail(call, sets.get(call.client_id));
+    const alertable = isAlertable(written, pref.alertWindowMinutes, now);
+    const { attention, outcome } = alertable
+      ? shouldEmail(call, sets.get(call.client_id))
+      : { attention: [], outcome: false };
     const people = recipientsOf(users, client).filter((r) => holds(r, 'calls.read'));
     const payloadFor = (userId: string | null): CallMessagePayload => ({
       callId: call.id,
@@ -126,12 +149,12 @@ export function callMessages(
 /** Called by the calls repository inside the transaction that stored the calls. */
 export async function enqueueCallAlerts(
   trx: Kysely<Database>,
-  calls: CallRow[],
+  calls: WrittenCall[],
   sets: Map<string, OutcomeSet>,
   now: number,
 ): Promise<number> {
   if (calls.length === 0) return 0;
-  const ids = [...new Set(calls.map((c) => c.client_id))];
+  const ids = [...new Set(calls.map((c) => c.row.client_id))];
   const [clientRows, prefs, users, verified] = await Promise.all([
     notificationTargetsOf(trx, ids),
     readNotificationPrefsOf(trx, ids),

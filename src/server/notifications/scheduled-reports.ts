@@ -129,8 +129,13 @@ export async function scheduledReports(
     const people = recipientsOf(users, { ...client, phone_number: null }).filter((r) => holds(r, 'reports'));
     const emailOn = (client.email_on ?? 1) === 1;
     const digestTo = pickRecipients(people, 'email', (r) => wantsEmail(r, emailOn));
-    const digest =
+    const dueDigest =
       digestTo.length > 0 ? digestDue((client.digest ?? 'weekly') as DigestFrequency, today) : null;
+    // A digest reports on days the client was there for: none before its first sign-in (or the
+    // wizard's "notify now"), so a new client's synced history sends no digest of its past.
+    const notifyFrom =
+      client.notify_from == null ? null : localDate(Number(client.notify_from), client.timezone);
+    const digest = dueDigest && notifyFrom != null && dueDigest.from >= notifyFrom ? dueDigest : null;
     if (digest) {
       const key = `email:digest:${digest.kind}:${client.id}:${today}`;
       due.push({

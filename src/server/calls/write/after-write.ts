@@ -9,14 +9,15 @@
  *      client's outcome set (they are columns of the row, so the sums stay exact);
  *   1. rollups: 15-minute buckets, local days, and the agency's running totals (agency/client-days);
  *   2. live events: what open dashboards are told (live/);
- *   3. alerts: e-mail, SMS and webhook messages queued in the outbox (notifications/call-alerts).
+ *   3. alerts: e-mail, SMS and webhook messages queued in the outbox (notifications/call-alerts);
+ *      each call goes with how it arrived, since only a delivery as it happens may alert a person.
  * A new step goes here, in its place in the list, and nowhere else.
  */
 import type { Kysely } from 'kysely';
 import { timeZoneOf, timeZonesOf } from '../../clients/clients-repository';
-import type { CallRow, Database, NewCallRow } from '../../db/schema';
+import type { CallRow, CallSource, Database, NewCallRow } from '../../db/schema';
 import { LiveEvents } from '../../live/live-events';
-import { enqueueCallAlerts } from '../../notifications/call-alerts';
+import { type WrittenCall, enqueueCallAlerts } from '../../notifications/call-alerts';
 import { classifyRow } from '../../outcomes/classify-row';
 import { DEFAULT_OUTCOME_SET, type OutcomeSet, outcomeSetsOf } from '../../outcomes/outcomes-repository';
 import { RollupDeltas } from './rollups';
@@ -43,7 +44,7 @@ const unique = <T>(values: T[]): T[] => [...new Set(values)];
 export class AfterCallsWrite {
   private readonly live = new LiveEvents();
   /** Calls new or changed in a way a notification is about (see call-alerts.ts). */
-  private readonly alerts: CallRow[] = [];
+  private readonly alerts: WrittenCall[] = [];
 
   private constructor(
     private readonly rollups: RollupDeltas,
@@ -76,17 +77,21 @@ export class AfterCallsWrite {
     return { ...row, ...classifyRow(row as CallRow, set) };
   }
 
-  created(row: CallRow): void {
-    this.alerts.push(row);
+  /** `arrival`: how this write came, a provider's delivery, a sync or a sample (call-alerts.ts). */
+  created(row: CallRow, arrival: CallSource): void {
+    this.alerts.push({ row, arrival });
     this.rollups.add(row, 1);
     this.live.call(row, 'created');
   }
 
-  updated(before: CallRow, after: CallRow): void {
+  updated(before: CallRow, after: CallRow, arrival: CallSource): void {
     this.rollups.add(before, -1);
     this.rollups.add(after, 1);
     this.live.call(after, before.verified === 0 ? 'created' : 'updated');
-    if (worthTelling(before, after)) this.alerts.push(after);
+    // A call a provider announced as it happened, confirmed later by a sync, arrived by its webhook.
+    const announced = before.verified === 0 && before.source === 'webhook';
+    if (worthTelling(before, after))
+      this.alerts.push({ row: after, arrival: announced ? 'webhook' : arrival });
   }
 
   deleted(row: CallRow): void {

@@ -242,7 +242,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
       const insertedKeys = new Set(inserted.map(rowKey));
       for (const row of fresh) {
         if (!insertedKeys.has(rowKey(row))) continue;
-        after.created(row as CallRow);
+        after.created(row as CallRow, row.source);
         result.created++;
         result.outcomes[indexOf.get(rowKey(row))!] = 'created';
       }
@@ -266,7 +266,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
         .where('id', '=', id)
         .where('client_id', '=', client_id)
         .execute();
-      after.updated(current, next);
+      after.updated(current, next, item.call.source);
       result.updated++;
       result.outcomes[item.index] = 'updated';
     }

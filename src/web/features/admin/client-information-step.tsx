@@ -4,7 +4,7 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Webhook } from 'lucide-react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { Controller, FormProvider, useForm } from 'react-hook-form';
 import {
   CreateClientForm,
   type CreateClientFormInput,
@@ -12,6 +12,8 @@ import {
 } from '../../../contract/admin';
 import { FormDialogFooter } from '../../components/form-dialog-footer';
 import { FormSection, SelectField, TextAreaField } from '../../components/form-fields';
+import { Label } from '../../components/ui/label';
+import { Switch } from '../../components/ui/switch';
 import { ApiError, serverMessageOf } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
@@ -86,6 +88,31 @@ export function ClientInformationStep({
           error={form.formState.errors.notes?.message}
           placeholder="Anything the team should know about this client"
         />
+        <FormSection
+          title="Notifications"
+          description="Alerts are only ever about calls that just ended, never about the history a first sync brings in."
+        >
+          <Controller
+            control={form.control}
+            name="notifyNow"
+            render={({ field }) => (
+              <div className="flex min-h-11 items-center gap-3">
+                <Switch
+                  id="create-notifyNow"
+                  checked={field.value ?? false}
+                  onCheckedChange={field.onChange}
+                  aria-describedby="create-notifyNow-hint"
+                />
+                <div className="grid gap-0.5">
+                  <Label htmlFor="create-notifyNow">Start digests now</Label>
+                  <span id="create-notifyNow-hint" className="text-muted-foreground text-sm">
+                    Off: the client's digest e-mails start when someone of the client first signs in.
+                  </span>
+                </div>
+              </div>
+            )}
+          />
+        </FormSection>
         <FormDialogFooter
           onCancel={onCancel}
           pending={generate.isPending}

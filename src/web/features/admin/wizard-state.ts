@@ -50,6 +50,7 @@ export const EMPTY_CLIENT_FORM: CreateClientFormInput = {
   zipCode: '',
   country: '',
   notes: '',
+  notifyNow: false,
 };
 
 export const initialWizardState: WizardState = {

@@ -34,6 +34,10 @@ const DIGEST_LABELS: Record<DigestFrequency, string> = {
   weekly: 'Weekly, Mondays at 8 AM',
 };
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
+/** How long after a call ended it may still alert: a few choices within what the server accepts. */
+const ALERT_WINDOWS = [15, 30, 60, 120, 240, 720, 1440];
+const windowLabel = (m: number) =>
+  m < 60 ? `${m} minutes` : m === 60 ? '1 hour' : m % 60 === 0 ? `${m / 60} hours` : `${m} minutes`;
 const hourLabel = (h: number) => `${h % 12 === 0 ? 12 : h % 12}:00 ${h < 12 ? 'AM' : 'PM'}`;
 
 export function NotificationsForm() {
@@ -163,6 +167,26 @@ function AccountNotificationsCard() {
                 Texts that would arrive then wait until it ends. The same hour twice: never held.
               </p>
             </fieldset>
+            <div className="grid gap-1.5">
+              <Label htmlFor="notify-alert-window">Alert about calls that ended within</Label>
+              <NativeSelect
+                id="notify-alert-window"
+                value={draft.alertWindowMinutes}
+                onChange={(e) => setDraft({ ...draft, alertWindowMinutes: Number(e.target.value) })}
+              >
+                {[...new Set([...ALERT_WINDOWS, draft.alertWindowMinutes])]
+                  .sort((a, b) => a - b)
+                  .map((m) => (
+                    <option key={m} value={m}>
+                      {windowLabel(m)}
+                    </option>
+                  ))}
+              </NativeSelect>
+              <p className="text-muted-foreground text-xs">
+                E-mails and texts are about calls that just happened: calls brought in later by a sync, or
+                ended longer ago, show on the dashboard without an alert.
+              </p>
+            </div>
           </div>
         )}
         <SaveFooter label="Save Preferences" onClick={submit} disabled={!draft} pending={save.isPending} />
