@@ -86,6 +86,8 @@ export type ClientUser = z.infer<typeof ClientUser>;
 export const SessionUser = z.object({
   id: z.string(),
   name: z.string(),
+  /** The person's own address (the account's `email` is the Owner's login). */
+  email: z.string(),
   role: z.enum(CLIENT_ROLES),
   permissions: z.array(z.enum(PERMISSIONS)),
 });

@@ -2,7 +2,7 @@
  * A password the agency chose is the Owner's only until their first sign-in: the login and the
  * session answer `mustChangePassword: true`, every other client route answers 403 saying so, the
  * change lifts it, and new credentials from the agency set it again. And nobody deactivates or
- * removes themselves, even with another Owner beside them.
+ * removes themselves, even with another Owner beside them; the session names the person.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +143,9 @@ describe(`owner credentials chosen by the agency (${TEST_DB})`, () => {
       ]),
     );
     const second = await signIn(secondEmail, TEST_PASSWORD);
+    // The session names the person signed in, not only the account (the header shows it).
+    const secondSession = await send('GET', '/api/client/session', second.cookie);
+    expect(secondSession.json()).toMatchObject({ email: client.email, user: { email: secondEmail } });
     const byOther = await send('PATCH', `/api/client/users/${me?.id}`, second.cookie, { active: false });
     expect(byOther.statusCode, byOther.body).toBe(200);
   });
