@@ -9,6 +9,7 @@ import { ClientSessionWithUser } from './teams';
 import { isPrintableToken, tokenCharactersMessage, webhookSigningSecretField } from './common';
 
 export const ACCOUNT_MESSAGES = {
+  mustChangePassword: 'Your password was set by your agency: choose your own to continue.',
   firstNameRequired: 'First name is required',
   lastNameRequired: 'Last name is required',
   invalidEmail: 'Invalid email address',

@@ -5,4 +5,3 @@
  */
 /** SPEC §9. */
 export const WEBHOOK_POLL_INTERVAL_MS = 2000;
-export const CREDENTIALS_TOAST_MS = 10_000;

@@ -61,7 +61,7 @@ export function apiKeyStatusLabel(status: string | null | undefined): string {
 export const DEFAULT_PER_MINUTE_RATE = 0.15;
 export const DEFAULT_TIMEZONE = 'UTC';
 export const DEFAULT_ACCOUNT_TYPE: AccountType = 'individual';
-export { CREDENTIALS_TOAST_MS, WEBHOOK_POLL_INTERVAL_MS } from './admin-timings';
+export { WEBHOOK_POLL_INTERVAL_MS } from './admin-timings';
 
 export const MESSAGES = {
   invalidEmail: 'Please enter a valid email address',

@@ -40,7 +40,12 @@ export const ClientSession = z.object({
 });
 export type ClientSession = z.infer<typeof ClientSession>;
 
-export const ClientLoginResponse = z.object({ success: z.literal(true), client: ClientSession });
+export const ClientLoginResponse = z.object({
+  success: z.literal(true),
+  client: ClientSession,
+  /** Present when the password is one the agency chose: nothing else answers until it is changed. */
+  mustChangePassword: z.literal(true).optional(),
+});
 export type ClientLoginResponse = z.infer<typeof ClientLoginResponse>;
 
 export const AdminSession = z.object({ id: z.string(), username: z.string(), name: z.string() });

@@ -86,13 +86,19 @@ export type ClientUser = z.infer<typeof ClientUser>;
 export const SessionUser = z.object({
   id: z.string(),
   name: z.string(),
+  /** The person's own address (the account's `email` is the Owner's login). */
+  email: z.string(),
   role: z.enum(CLIENT_ROLES),
   permissions: z.array(z.enum(PERMISSIONS)),
 });
 export type SessionUser = z.infer<typeof SessionUser>;
 
 /** GET /api/client/session: the client, as before, and the person signed in. */
-export const ClientSessionWithUser = ClientSession.extend({ user: SessionUser });
+export const ClientSessionWithUser = ClientSession.extend({
+  user: SessionUser,
+  /** As on the login: the person must choose their own password before anything else answers. */
+  mustChangePassword: z.literal(true).optional(),
+});
 export type ClientSessionWithUser = z.infer<typeof ClientSessionWithUser>;
 
 const Grants = z
@@ -133,6 +139,8 @@ export type AcceptInvitationBody = z.infer<typeof AcceptInvitationBody>;
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const TEAM_MESSAGES = {
+  notYourself: (what: 'deactivate' | 'remove') =>
+    `You cannot ${what} yourself: another Owner of the account can.`,
   emailTaken:
     'This e-mail address already belongs to a person of this account, or is invited; choose another',
   addressHasAccount:

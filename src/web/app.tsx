@@ -21,6 +21,7 @@ const AdminLoginPage = lazy(() => import('./pages/admin-login-page'));
 const AdminPage = lazy(() => import('./pages/admin-page'));
 const AdminClientPage = lazy(() => import('./pages/admin-client-page'));
 const AcceptInvitePage = lazy(() => import('./pages/accept-invite-page'));
+const ChoosePasswordPage = lazy(() => import('./pages/choose-password-page'));
 const NotFoundPage = lazy(() => import('./pages/not-found-page'));
 
 const ROUTES: Array<[path: string, page: LazyExoticComponent<ComponentType>]> = [
@@ -28,6 +29,8 @@ const ROUTES: Array<[path: string, page: LazyExoticComponent<ComponentType>]> = 
   ['/client-login', ClientLoginPage],
   // Public: an invited person (or an agency's password reset) sets a password here (issue 36).
   ['/accept-invite', AcceptInvitePage],
+  // A first sign-in with the agency's password: nothing else answers until the person picks theirs.
+  ['/choose-password', ChoosePasswordPage],
   ['/dashboard', DashboardPage],
   ['/settings', SettingsPage],
   ['/checkout', CheckoutPage],

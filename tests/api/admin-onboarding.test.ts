@@ -4,7 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
+import {
+  createAdminUser,
+  createClient,
+  loginAdmin,
+  loginClient,
+  loginWithTemporaryPassword,
+} from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 
 const blandCall = (overrides: Record<string, unknown> = {}) => ({
@@ -147,7 +153,7 @@ describe(`admin onboarding (${TEST_DB})`, () => {
     expect(stored.password_hash).toMatch(/^scrypt\$/);
     expect(stored.password_hash).not.toContain(temporaryPassword);
 
-    const clientCookie = await loginClient(t.app, email, temporaryPassword);
+    const clientCookie = await loginWithTemporaryPassword(t.app, email, temporaryPassword);
     const calls = await t.app.inject({
       method: 'GET',
       url: '/api/client/calls',

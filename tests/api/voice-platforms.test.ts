@@ -12,7 +12,7 @@ import { VAPI_SIM_PHONE_NUMBER, type VapiSim, startVapiSim, vapiAuthHeaders } fr
 import type { VoiceProviderId } from '../../src/contract/providers';
 import { createRetellProvider } from '../../src/server/providers/voice/retell';
 import { createVapiProvider } from '../../src/server/providers/voice/vapi';
-import { createAdminUser, loginAdmin, loginClient } from '../helpers/factories';
+import { createAdminUser, loginAdmin, loginWithTemporaryPassword } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 import { countCallsOf } from '../helpers/calls';
 
@@ -86,7 +86,7 @@ describe(`Vapi and Retell beside Bland (${TEST_DB})`, () => {
     expect((await req('GET', `/api/admin/webhook-status/${id}`)).json().isTestSuccessful).toBe(true);
     expect((await req('POST', `/api/admin/finalize-client/${id}`)).statusCode).toBe(200);
     const creds = (await req('POST', `/api/admin/clients/${id}/generate-credentials`)).json();
-    return loginClient(t.app, email, creds.temporaryPassword);
+    return loginWithTemporaryPassword(t.app, email, creds.temporaryPassword);
   }
 
   async function dashboardWorks(cookie: string, expected: { from: string; to: string; agent: string }) {

@@ -12,6 +12,7 @@ import { DashboardPage } from './pages/dashboard-page';
 import { placeTestCall } from './support/api';
 import { ADMIN, CLIENT } from './support/env';
 import { screenshotBothWidths, settle } from './support/screenshots';
+import { expectNoSeriousA11yViolations } from './support/axe';
 import { expectToast } from './support/toast';
 
 async function screenshot(page: Page, name: string) {
@@ -146,11 +147,24 @@ test('an admin onboards a client end to end and the client sees the test call', 
   await page.keyboard.press('Escape');
   await expect(admin.wizard).toBeHidden();
 
-  // Credentials, read from the toast (shown 10 s).
+  // Credentials: a confirmation that they replace the old password, then a dialog that stays.
   await admin.rowAction(row, 'Generate login credentials for');
-  await expectToast(page, 'Login Credentials Generated', email);
-  const password = ((await page.getByTestId('temporary-password').textContent()) ?? '').trim();
+  const confirm = page.getByRole('alertdialog');
+  await expect(confirm).toContainText(email);
+  await screenshot(page, 'credentials-confirm');
+  await expectNoSeriousA11yViolations(page, 'the credentials confirmation');
+  await confirm.getByRole('button', { name: 'Replace password' }).click();
+  await expect(admin.credentialsDialog).toBeVisible();
+  await expect(admin.credentialsDialog.getByLabel('Email', { exact: true })).toHaveValue(email);
+  const password = (
+    await admin.credentialsDialog.getByLabel('Temporary password', { exact: true }).inputValue()
+  ).trim();
   expect(password).toMatch(/^[A-Za-z0-9]{4}(-[A-Za-z0-9]{4}){3}$/);
+  await screenshot(page, 'credentials-dialog');
+  await expectNoSeriousA11yViolations(page, 'the credentials dialog');
+  // It goes only when closed.
+  await admin.credentialsDialog.getByRole('button', { name: 'Done' }).click();
+  await expect(admin.credentialsDialog).toBeHidden();
 
   // The client logs in elsewhere and sees the test call on their dashboard.
   const clientContext = await browser.newContext();
@@ -159,7 +173,12 @@ test('an admin onboards a client end to end and the client sees the test call', 
     const login = new ClientLoginPage(clientPage);
     await login.open();
     await login.login(email, password);
-    await expect(clientPage).toHaveURL(/\/dashboard$/);
+    // The agency's password leads to the choice of one's own, and only then to the dashboard.
+    await expect(clientPage).toHaveURL(/\/choose-password$/);
+    expect((await clientPage.request.get('/api/client/calls')).status()).toBe(403);
+    await screenshot(clientPage, 'choose-password');
+    await expectNoSeriousA11yViolations(clientPage, 'the choose-password page');
+    await login.chooseOwnPassword(password, 'my own long password');
     const dashboard = new DashboardPage(clientPage);
     await dashboard.waitForLog();
     await expect(dashboard.rows).toHaveCount(1);

@@ -53,6 +53,11 @@ test('an Owner invites a Manager and a Viewer; each joins by the e-mailed link a
   await users.open();
   await expect(users.entry(owner.email)).toContainText('Owner');
   await expect(users.entry(owner.email)).toContainText('(you)');
+  // Nobody deactivates or removes themselves: the own row offers neither.
+  await expect(users.entry(owner.email).getByRole('button', { name: /^Edit access of / })).toBeVisible();
+  await expect(users.entry(owner.email).getByRole('button', { name: /^(Deactivate|Remove) / })).toHaveCount(
+    0,
+  );
 
   const tag = randomUUID().slice(0, 6);
   const manager = `manager-${tag}@example.com`;
@@ -81,6 +86,7 @@ test('an Owner invites a Manager and a Viewer; each joins by the e-mailed link a
 
   await expect(users.entry(manager)).toContainText('Invited');
   await expect(users.entry(viewer)).toContainText('Viewer');
+  await expect(users.entry(viewer).getByRole('button', { name: /^Remove / })).toBeVisible();
   await screenshotBothWidths(page, 'teams-users-tab');
   await expectNoSeriousA11yViolations(page, 'Settings › Users');
   await page.setViewportSize({ width: 390, height: 844 });
@@ -107,6 +113,8 @@ test('an Owner invites a Manager and a Viewer; each joins by the e-mailed link a
   // The Viewer: joins, sees calls but no sync, no export, no Subscription or Users.
   const viewerLink = await acceptInviteLinkFor(request, viewer);
   const viewerPage = await acceptIn(browser, viewerLink, 'Vic Viewer');
+  // The header names who is signed in: the Viewer, not the account's Owner.
+  await expect(viewerPage.getByTestId('client-email')).toHaveText(viewer);
   await expect(viewerPage.getByRole('button', { name: 'Sync calls from Bland AI' })).toHaveCount(0);
   await expect(viewerPage.getByRole('button', { name: 'Search calls' })).toBeVisible();
   await expect(viewerPage.getByRole('link', { name: /Export these calls/ })).toHaveCount(0);

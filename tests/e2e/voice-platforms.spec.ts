@@ -116,9 +116,7 @@ for (const platform of PLATFORMS) {
     await expectToast(page, 'Client configuration updated');
     await expect(row).toContainText('Active');
 
-    await admin.rowAction(row, 'Generate login credentials for');
-    await expectToast(page, 'Login Credentials Generated', email);
-    const password = ((await page.getByTestId('temporary-password').textContent()) ?? '').trim();
+    const password = await admin.generateCredentials(row);
 
     const clientContext = await browser.newContext();
     try {
@@ -126,6 +124,7 @@ for (const platform of PLATFORMS) {
       const login = new ClientLoginPage(clientPage);
       await login.open();
       await login.login(email, password);
+      await login.chooseOwnPassword(password, 'my own long password');
       const dashboard = new DashboardPage(clientPage);
       await dashboard.waitForLog();
       await expect(dashboard.rows).toHaveCount(1);

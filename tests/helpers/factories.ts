@@ -124,3 +124,24 @@ export function cookieHeader(setCookie: string | string[] | undefined): string {
   const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
   return list.map((c) => c.split(';')[0]).join('; ');
 }
+
+/**
+ * The first sign-in with credentials the agency generated: logs in, chooses an own password (the
+ * server answers nothing else before), and answers the Cookie header, which stays signed in.
+ */
+export async function loginWithTemporaryPassword(
+  app: FastifyInstance,
+  email: string,
+  temporaryPassword: string,
+  ownPassword = TEST_PASSWORD,
+): Promise<string> {
+  const cookie = await loginClient(app, email, temporaryPassword);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/client/change-password',
+    payload: { currentPassword: temporaryPassword, newPassword: ownPassword },
+    headers: { cookie },
+  });
+  if (res.statusCode !== 200) throw new Error(`password change failed: ${res.statusCode} ${res.body}`);
+  return cookie;
+}

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_MESSAGES, ApiKeyBody, ApiKeyResponse, ChangePasswordBody } from '../../contract/account';
 import { createAttemptLimits } from '../auth/attempt-limits';
 import { requireClient, requireClientUser } from '../auth/guards';
-import { endUserSessions, setUserPassword } from '../clients/users-repository';
+import { endUserSessions, setUserPassword, updateUser } from '../clients/users-repository';
 import { sha256Hex } from '../crypto/secrets';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { sessionCookie } from '../auth/sessions';
@@ -56,6 +56,9 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
       const current = sessionCookie(request, 'client');
       await db.transaction().execute(async (trx) => {
         await setUserPassword(trx, user, passwordHash, now());
+        // Their own password now: the rest of the app answers again.
+        if (user.must_change_password === 1)
+          await updateUser(trx, user.client_id, user.id, { must_change_password: 0, updated_at: now() });
         await endUserSessions(trx, user, current ? sha256Hex(current) : undefined);
         await recordChange(trx, request, 'password_change', { email: user.email }, now());
       });

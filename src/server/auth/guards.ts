@@ -6,8 +6,9 @@
  * session probes) say `config: { access: 'public' }`; a route outside those prefixes that needs a
  * signed-in client (the demo's seed) says `config: { access: 'client' }`, and one that serves a
  * client's user or any admin (the recording download) `config: { access: 'client_or_admin' }`.
- * Every signed-in request passes the two-factor requirement here too (two-factor-requirement.ts),
- * so no route that reads data is reached by a session that must first set it up.
+ * Every signed-in request passes the two-factor and new-password requirements here too
+ * (two-factor-requirement.ts), so no route that reads data is reached by a session that must first
+ * set it up or choose its own password.
  *
  * A client session signs in one of the client's users (issue 36); every route it reaches says the
  * permission it needs (`config: { permission }`, auth/permissions.ts), checked here too, so the
@@ -21,8 +22,10 @@ import { type RoutePermission, hasPermission } from './permissions';
 import { type SessionUserRow, sessionCookie } from './sessions';
 import {
   adminMustSetUp,
+  clientMustChangePassword,
   clientMustSetUp,
   enforceAdminTwoFactor,
+  enforceClientPasswordChange,
   enforceClientTwoFactor,
 } from './two-factor-requirement';
 
@@ -119,6 +122,7 @@ async function admitClient(
   const permission = request.routeOptions.config.permission;
   if (!permission) throw forbidden('This route declares no permission');
   if (!hasPermission(signedIn.user, permission)) throw forbidden(TEAM_MESSAGES.missingPermission(permission));
+  if (enforceClientPasswordChange(request, signedIn.user)) return;
   await enforceClientTwoFactor(app, request, signedIn.client, signedIn.user.id);
 }
 
@@ -134,6 +138,7 @@ export async function clientStillAllowed(
 ): Promise<{ client: ClientRow; user: SessionUserRow } | null> {
   const signedIn = await currentClientAndUser(app, request);
   if (signedIn?.client.id !== clientId) return null;
+  if (clientMustChangePassword(signedIn.user)) return null;
   if (await clientMustSetUp(app, signedIn.client, signedIn.user.id)) return null;
   return signedIn;
 }

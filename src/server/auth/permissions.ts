@@ -24,9 +24,15 @@ export type RoutePermission = Permission | 'signed_in';
 
 /** The signed-in person as GET /api/client/session answers it: the effective permissions. */
 export function toSessionUser(
-  user: Pick<SessionUserRow, 'id' | 'name' | 'role' | 'permissions'>,
+  user: Pick<SessionUserRow, 'id' | 'name' | 'email' | 'role' | 'permissions'>,
 ): SessionUser {
-  return { id: user.id, name: user.name, role: user.role, permissions: permissionsOf(user) };
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    permissions: permissionsOf(user),
+  };
 }
 
 /** The user's role preset and granted extras. */

@@ -28,6 +28,7 @@ import { decoyHash, hashPassword, needsRehash, verifyPassword } from './password
 import { canSeeWebhookUrl, toSessionUser } from './permissions';
 import { canSignIn, signInClientUser } from './client-sign-in';
 import { beginTwoFactorSignIn, registerTwoFactorLogin } from './two-factor-login-routes';
+import { mustChangePasswordFlag } from './two-factor-requirement';
 import { clearSessionCookie, deviceOf, sessionCookie, setSessionCookie } from './sessions';
 
 export default async function authRoutes(fastify: FastifyInstance): Promise<void> {
@@ -110,7 +111,11 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
       await recordActivity(db, { clientId: client.id, userId: user.id, action: 'sign_in' }, now());
       // After the session cookie: the device cookie marks this browser as the owner's from now on.
       await attempt.succeeded();
-      return { success: true as const, client: toClientSession(client, app.deps, canSeeWebhookUrl(user)) };
+      return {
+        success: true as const,
+        client: toClientSession(client, app.deps, canSeeWebhookUrl(user)),
+        ...mustChangePasswordFlag(user),
+      };
     },
   );
 
@@ -130,6 +135,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
       return {
         ...toClientSession(client, app.deps, canSeeWebhookUrl(user)),
         user: toSessionUser(user),
+        ...mustChangePasswordFlag(user),
       };
     },
   );

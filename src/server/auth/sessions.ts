@@ -52,6 +52,7 @@ export type SessionUserRow = Pick<
   | 'status'
   | 'is_account_login'
   | 'password_hash'
+  | 'must_change_password'
 >;
 
 export interface SessionStore {
@@ -139,6 +140,7 @@ export function createSessionStore(db: Kysely<Database>, now: () => number = Dat
         user_status,
         user_is_account_login,
         user_password_hash,
+        user_must_change_password,
         ...client
       } = row;
       return {
@@ -153,6 +155,7 @@ export function createSessionStore(db: Kysely<Database>, now: () => number = Dat
           status: user_status,
           is_account_login: user_is_account_login,
           password_hash: user_password_hash,
+          must_change_password: user_must_change_password,
         },
       };
     },

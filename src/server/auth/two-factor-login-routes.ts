@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AdminSession, ClientLoginResponse } from '../../contract/auth';
 import { TWO_FACTOR_MESSAGES, TwoFactorCodeBody, type TwoFactorRequired } from '../../contract/two-factor';
+import { mustChangePasswordFlag } from './two-factor-requirement';
 import { toClientSession } from '../clients/client-view';
 import { canSeeWebhookUrl } from './permissions';
 import { findSignInUser, markSignedIn } from '../clients/users-repository';
@@ -132,7 +133,11 @@ export function registerTwoFactorLogin(fastify: FastifyInstance, starters: Sessi
         );
       await recordActivity(db, { clientId: client.id, userId: user.id, action: 'sign_in' }, now());
       await attempt.succeeded();
-      return { success: true as const, client: toClientSession(client, app.deps, canSeeWebhookUrl(user)) };
+      return {
+        success: true as const,
+        client: toClientSession(client, app.deps, canSeeWebhookUrl(user)),
+        ...mustChangePasswordFlag(user),
+      };
     },
   );
 

@@ -6,11 +6,17 @@
  * no data), and every other route answers 403 telling them to set it up; the browser takes them
  * there. The list is here, short and explicit, rather than a flag a route sets: a route cannot
  * opt out of the rule by itself. Open live streams ask again at each heartbeat (stillAllowed).
+ *
+ * The rule "must choose a new password" lives here too, in the same style: a client user whose
+ * password the agency chose (generate-credentials) reaches only PASSWORD_CHANGE_ROUTES, and every
+ * other client route answers 403 with `mustChangePassword: true`. It comes before two-factor
+ * set-up, which the change would otherwise wait on: choosing the password is the first step.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ACCOUNT_MESSAGES } from '../../contract/account';
 import { TWO_FACTOR_MESSAGES } from '../../contract/two-factor';
-import type { AdminRow, ClientRow } from '../db/schema';
-import { forbidden } from '../http/errors';
+import type { AdminRow, ClientRow, ClientUserRow } from '../db/schema';
+import { HttpError, forbidden } from '../http/errors';
 import { adminsRequireTwoFactor, twoFactorStateOf } from './two-factor-store';
 
 /** `METHOD /pattern` of the signed-in routes someone who must set it up can reach: the set-up. */
@@ -23,8 +29,38 @@ export const SET_UP_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/admin/2fa/enable',
 ]);
 
+/** `METHOD /pattern` of the routes someone who must choose a new password can reach. */
+export const PASSWORD_CHANGE_ROUTES: ReadonlySet<string> = new Set(['POST /api/client/change-password']);
+
+const routeOf = (request: FastifyRequest) => `${request.method} ${request.routeOptions.url}`;
+
 function exempt(request: FastifyRequest): boolean {
-  return SET_UP_ROUTES.has(`${request.method} ${request.routeOptions.url}`);
+  return SET_UP_ROUTES.has(routeOf(request));
+}
+
+/** Whether this user still signs in with a password the agency chose. */
+export function clientMustChangePassword(user: Pick<ClientUserRow, 'must_change_password'>): boolean {
+  return user.must_change_password === 1;
+}
+
+/** What a sign-in or the session answer says beside the account: `mustChangePassword: true`, or nothing. */
+export function mustChangePasswordFlag(user: Pick<ClientUserRow, 'must_change_password'>): {
+  mustChangePassword?: true;
+} {
+  return clientMustChangePassword(user) ? { mustChangePassword: true } : {};
+}
+
+/**
+ * Throws 403 (`mustChangePassword: true`) when the user must choose a new password and this is
+ * not the change; answers true when it is the change, which no other set-up rule may hold up.
+ */
+export function enforceClientPasswordChange(
+  request: FastifyRequest,
+  user: Pick<ClientUserRow, 'must_change_password'>,
+): boolean {
+  if (!clientMustChangePassword(user)) return false;
+  if (PASSWORD_CHANGE_ROUTES.has(routeOf(request))) return true;
+  throw new HttpError(403, ACCOUNT_MESSAGES.mustChangePassword, undefined, { mustChangePassword: true });
 }
 
 /** Whether the client requires two-factor sign-in and this user has not set it up. */

@@ -24,6 +24,7 @@ import {
   endUserSessions,
   findAccountLogin,
   insertAccountLogin,
+  requireAccountLoginPasswordChange,
   listUsers,
   updateUser,
 } from './users-repository';
@@ -323,8 +324,11 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
       await db.transaction().execute(async (trx) => {
         // Made first, so that updateClient copies the password to it: of two requests at once, the
         // second finds the first's row and its password still ends on both.
-        if (restore) await insertAccountLogin(trx, client, passwordHash, now());
+        // A first login is made now too, not at its first sign-in: it must carry the rule below.
+        if (restore || !hasUsers) await insertAccountLogin(trx, client, passwordHash, now());
         await updateClient(trx, id, { password_hash: passwordHash, updated_at: now() });
+        // The agency knows this password: its person chooses their own before seeing any data.
+        await requireAccountLoginPasswordChange(trx, id, now());
         // Re-invited and not accepted yet: these credentials are its sign-in; the link dies.
         if (login?.status === 'invited')
           await updateUser(trx, id, login.id, {

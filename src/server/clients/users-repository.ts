@@ -136,6 +136,7 @@ export type UserChanges = Partial<
     | 'permissions'
     | 'status'
     | 'password_hash'
+    | 'must_change_password'
     | 'invite_token_hash'
     | 'invite_expires_at'
     | 'last_sign_in_at'
@@ -332,10 +333,25 @@ export function clientSessionWithUser(db: Kysely<Database>, idHash: string) {
       'u.status as user_status',
       'u.is_account_login as user_is_account_login',
       'u.password_hash as user_password_hash',
+      'u.must_change_password as user_must_change_password',
     ])
     .where('sessions.id_hash', '=', idHash)
     .where('sessions.kind', '=', 'client')
     .executeTakeFirst();
+}
+
+/** The agency chose the account login's password: its person must choose their own at next sign-in. */
+export async function requireAccountLoginPasswordChange(
+  db: Kysely<Database>,
+  clientId: string,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('client_users')
+    .set({ must_change_password: 1, updated_at: now })
+    .where('client_id', '=', clientId)
+    .where('is_account_login', '=', 1)
+    .execute();
 }
 
 /** Counts a sign-in: when, for the users list. */

@@ -41,6 +41,7 @@ import * as smsNumbers from './migrations/034_sms_numbers';
 import * as addressIdentity from './migrations/035_address_identity';
 import * as callSearchTermsByClient from './migrations/038_call_search_terms_by_client';
 import * as notifyFrom from './migrations/041_notify_from';
+import * as mustChangePassword from './migrations/042_must_change_password';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   '035_address_identity': addressIdentity,
   '038_call_search_terms_by_client': callSearchTermsByClient,
   '041_notify_from': notifyFrom,
+  '042_must_change_password': mustChangePassword,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -123,6 +123,8 @@ export interface ClientUsersTable {
   status: 'invited' | 'active' | 'deactivated';
   /** 1: this user is the client's own login (clients.email and password_hash, kept equal). */
   is_account_login: number;
+  /** 042: 1 while the password is one the agency chose; every client route but the change is refused. */
+  must_change_password: Generated<number>;
   /** sha256 of the invitation's token; null once accepted, or never invited. */
   invite_token_hash: string | null;
   invite_expires_at: number | null;

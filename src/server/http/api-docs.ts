@@ -179,6 +179,10 @@ const ERROR_SCHEMA = {
       description: 'For 400s: the first message per input field, keyed by the field’s path.',
       additionalProperties: { type: 'string' },
     },
+    mustChangePassword: {
+      type: 'boolean',
+      description: 'On a 403: the password is one the agency chose; change it first.',
+    },
   },
   additionalProperties: false,
 };

@@ -200,9 +200,11 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
         : reply.code(502).send({ message: SMS_NUMBER_MESSAGES.twilioDown });
     }
     if (error instanceof HttpError) {
-      return reply
-        .code(error.statusCode)
-        .send({ message: error.message, ...(error.fields ? { fields: error.fields } : {}) });
+      return reply.code(error.statusCode).send({
+        message: error.message,
+        ...(error.fields ? { fields: error.fields } : {}),
+        ...error.flags,
+      });
     }
     if (error instanceof ZodError) {
       const fields = zodFields(error);

@@ -9,6 +9,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly fields?: Record<string, string>,
+    /** Sent beside `message`: what the browser must do before anything else answers. */
+    readonly flags?: { mustChangePassword: true },
   ) {
     super(message);
   }

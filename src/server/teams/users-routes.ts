@@ -185,6 +185,9 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
         const staysOwner = role === 'owner' && status === 'active';
         if (owners.includes(target.id) && !staysOwner && owners.length < 2)
           throw conflict(TEAM_MESSAGES.lastOwner);
+        // Locking oneself out is never what was meant: another Owner does it.
+        if (active === false && target.id === actor.id)
+          throw conflict(TEAM_MESSAGES.notYourself('deactivate'));
         await updateUser(trx, client.id, target.id, {
           role,
           permissions: JSON.stringify(permissions),
@@ -237,6 +240,7 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
       await db.transaction().execute(async (trx) => {
         const owners = await lockActiveOwners(trx, client.id);
         if (owners.includes(target.id) && owners.length < 2) throw conflict(TEAM_MESSAGES.lastOwner);
+        if (target.id === actor.id) throw conflict(TEAM_MESSAGES.notYourself('remove'));
         await endUserSessions(trx, target);
         await deleteUser(trx, client.id, target.id);
         await recordActivity(
@@ -314,6 +318,8 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
             .set({
               ...(name ? { name } : {}),
               status: 'active',
+              // The person chose this password: nothing left for them to change.
+              must_change_password: 0,
               invite_token_hash: null,
               invite_expires_at: null,
               updated_at: now(),

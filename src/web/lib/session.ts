@@ -21,7 +21,7 @@ export const sessionKeys = {
  * a login's answer (cached until the refetch right after it) has none, so `user` may be missing for
  * a moment; permission checks treat that as "not yet" (lib/permissions.ts).
  */
-export type BrowserClientSession = ClientSession & { user?: SessionUser };
+export type BrowserClientSession = ClientSession & { user?: SessionUser; mustChangePassword?: true };
 
 /** Logout and unauthorized redirects wait this long so the toast is seen first (SPEC §9). */
 export const REDIRECT_DELAY_MS = 500;

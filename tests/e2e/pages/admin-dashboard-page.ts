@@ -62,6 +62,21 @@ export class AdminDashboardPage {
     await row.getByRole('button', { name: new RegExp(`^${action} `) }).click();
   }
 
+  /** Generates new credentials for the row's client, through the confirmation; answers the password shown. */
+  async generateCredentials(row: Locator): Promise<string> {
+    await this.rowAction(row, 'Generate login credentials for');
+    const confirm = this.page.getByRole('alertdialog');
+    await expect(confirm).toContainText('replaces the Owner’s current password');
+    await confirm.getByRole('button', { name: 'Replace password' }).click();
+    const shown = this.credentialsDialog;
+    await expect(shown).toBeVisible();
+    return (await shown.getByLabel('Temporary password', { exact: true }).inputValue()).trim();
+  }
+
+  get credentialsDialog(): Locator {
+    return this.page.getByRole('dialog', { name: /^Login credentials for / });
+  }
+
   // --- Create Client wizard ------------------------------------------------------------------
 
   wizardField(label: string): Locator {

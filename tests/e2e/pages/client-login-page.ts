@@ -21,4 +21,15 @@ export class ClientLoginPage {
     await this.password.fill(password);
     await this.submit.click();
   }
+
+  /** The first sign-in with the agency's password: /choose-password, then the dashboard. */
+  async chooseOwnPassword(temporaryPassword: string, ownPassword: string) {
+    await expect(this.page).toHaveURL(/\/choose-password$/);
+    await expect(this.page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+    await this.page.getByLabel('Temporary password').fill(temporaryPassword);
+    await this.page.getByLabel('New password', { exact: true }).fill(ownPassword);
+    await this.page.getByLabel('Confirm new password').fill(ownPassword);
+    await this.page.getByRole('button', { name: 'Save and continue' }).click();
+    await expect(this.page).toHaveURL(/\/dashboard$/);
+  }
 }

@@ -4,7 +4,13 @@
  * never depend on each other or on the shared seeded clients.
  */
 import { randomUUID } from 'node:crypto';
-import { type APIRequestContext, type Locator, type Page, expect } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type Locator,
+  type Page,
+  expect,
+  request as playwrightRequest,
+} from '@playwright/test';
 import { loginClientApi, placeTestCall } from '../support/api';
 import { ADMIN, BASE_URL } from '../support/env';
 
@@ -31,7 +37,21 @@ export async function onboardClient(request: APIRequestContext, label = 'e2e'): 
   const credentials = await request.post(`${BASE_URL}/api/admin/clients/${id}/generate-credentials`);
   expect(credentials.status()).toBe(200);
   const { temporaryPassword } = await credentials.json();
-  return { id, email, password: temporaryPassword, webhookUrl };
+  // The agency's password opens nothing but the change: the person chooses their own first.
+  const password = `own-${temporaryPassword}`;
+  const own = await playwrightRequest.newContext({ baseURL: BASE_URL });
+  try {
+    expect(
+      (await own.post('/api/client/login', { data: { email, password: temporaryPassword } })).status(),
+    ).toBe(200);
+    const changed = await own.post('/api/client/change-password', {
+      data: { currentPassword: temporaryPassword, newPassword: password },
+    });
+    expect(changed.status()).toBe(200);
+  } finally {
+    await own.dispose();
+  }
+  return { id, email, password, webhookUrl };
 }
 
 /** A new client, logged in in the page's browser context. */

@@ -1,22 +1,24 @@
 /**
  * The Client Management tab: search over the client list and the row actions (open the
- * client's dashboard, generate credentials, edit, delete) with their dialogs and toasts.
+ * client's dashboard, generate credentials, edit, delete) with their dialogs.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { UserPlus } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { useLocation } from 'wouter';
-import { type AdminClientListItem, CREDENTIALS_TOAST_MS, clientName } from '../../../contract/admin';
+import { type AdminClientListItem, clientName } from '../../../contract/admin';
 import { QueryView } from '../../components/query-view';
 import { SearchField } from '../../components/search-field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
-import { ToastAction } from '../../components/ui/toast';
-import { copyText } from '../../lib/copy-text';
 import { failureToast } from '../../lib/failure-toast';
-import { toast } from '../../lib/use-toast';
 import { filterClients } from './client-search';
 import { ClientTable } from './client-table';
+import {
+  ConfirmCredentialsDialog,
+  type IssuedCredentials,
+  IssuedCredentialsDialog,
+} from './credentials-dialogs';
 import { type DeleteTarget, DeleteClientDialog } from './delete-client-dialog';
 import { EditClientDialog } from './edit-client-dialog';
 import { useGenerateCredentials } from './mutations';
@@ -31,6 +33,8 @@ export function ClientManagement() {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const closeEdit = useCallback(() => setEditId(null), []);
+  const [confirmCredentials, setConfirmCredentials] = useState<AdminClientListItem | null>(null);
+  const [issued, setIssued] = useState<IssuedCredentials | null>(null);
 
   async function openClient(client: AdminClientListItem) {
     try {
@@ -44,33 +48,13 @@ export function ClientManagement() {
   function generateCredentials(client: AdminClientListItem) {
     credentials.mutate(client.id, {
       onSuccess: ({ email, temporaryPassword }) => {
-        toast({
-          title: 'Login Credentials Generated',
-          duration: CREDENTIALS_TOAST_MS,
-          description: (
-            <span className="grid gap-0.5" data-testid="credentials">
-              <span>
-                Email: <span className="font-mono">{email}</span>
-              </span>
-              <span>
-                Temporary password:{' '}
-                <span className="font-mono" data-testid="temporary-password">
-                  {temporaryPassword}
-                </span>
-              </span>
-            </span>
-          ),
-          action: (
-            <ToastAction
-              altText="Copy the credentials"
-              onClick={() => void copyText(`Email: ${email}\nTemporary password: ${temporaryPassword}`)}
-            >
-              Copy
-            </ToastAction>
-          ),
-        });
+        setConfirmCredentials(null);
+        setIssued({ name: clientName(client), email, temporaryPassword });
       },
-      onError: (error) => failureToast('Failed to generate credentials', error),
+      onError: (error) => {
+        setConfirmCredentials(null);
+        failureToast('Failed to generate credentials', error);
+      },
     });
   }
 
@@ -111,7 +95,7 @@ export function ClientManagement() {
                 clients={visible}
                 actions={{
                   onOpen: openClient,
-                  onCredentials: generateCredentials,
+                  onCredentials: setConfirmCredentials,
                   onEdit: (client) => setEditId(client.id),
                   onDelete: (client) => setDeleteTarget({ id: client.id, name: clientName(client) }),
                   busyId: credentials.isPending ? credentials.variables : null,
@@ -123,6 +107,13 @@ export function ClientManagement() {
       </CardContent>
       <EditClientDialog clientId={editId} onClose={closeEdit} />
       <DeleteClientDialog target={deleteTarget} onClose={() => setDeleteTarget(null)} />
+      <ConfirmCredentialsDialog
+        target={confirmCredentials}
+        pending={credentials.isPending}
+        onCancel={() => setConfirmCredentials(null)}
+        onConfirm={generateCredentials}
+      />
+      <IssuedCredentialsDialog issued={issued} onClose={() => setIssued(null)} />
     </Card>
   );
 }

@@ -70,8 +70,11 @@ function isTwoFactorRequired(answer: unknown): answer is TwoFactorRequired {
 const CLIENT_LOGIN: LoginOptions<ClientLoginResponse> = {
   path: '/api/client/login',
   sessionKey: sessionKeys.client,
-  sessionOf: (answer) => answer.client,
-  welcome: () => 'Welcome to your dashboard',
+  // The session answer says it too; the login's is cached until that refetch, so it must say it now.
+  sessionOf: (answer) =>
+    answer.mustChangePassword ? { ...answer.client, mustChangePassword: true } : answer.client,
+  welcome: (answer) =>
+    answer.mustChangePassword ? 'Choose your own password to continue' : 'Welcome to your dashboard',
   failure: 'Invalid email or password',
   home: '/dashboard',
 };

@@ -9,6 +9,8 @@ import { PageLoading } from '../../components/page-loading';
 import { isSettledWithoutSession, useClientSession } from '../../lib/session';
 import { useClientTwoFactorGate } from './use-two-factor-gate';
 
+export const CHOOSE_PASSWORD_PATH = '/choose-password';
+
 export interface RequireClientProps {
   children: ReactNode | ((client: ClientSession) => ReactNode);
   /** Where to send a visitor without a client session. */
@@ -25,13 +27,17 @@ export function RequireClient({ children, redirectTo = '/', unauthenticated }: R
   const shouldRedirect = settledWithoutClient && unauthenticated === undefined;
   // On a dashboard the two-factor state comes with the first screen's read: the status query
   // waits for it (lib/first-screen-pending.ts), so the gate decides once that read is in.
-  useClientTwoFactorGate(client !== null);
+  // Until an agency-chosen password is replaced, every other read answers 403: choose it first.
+  const mustChangePassword = client?.mustChangePassword === true;
+  useClientTwoFactorGate(client !== null && !mustChangePassword);
 
   useEffect(() => {
-    if (shouldRedirect) navigate(redirectTo, { replace: true });
-  }, [shouldRedirect, navigate, redirectTo]);
+    if (mustChangePassword) navigate(CHOOSE_PASSWORD_PATH, { replace: true });
+    else if (shouldRedirect) navigate(redirectTo, { replace: true });
+  }, [mustChangePassword, shouldRedirect, navigate, redirectTo]);
 
-  if (client) return <>{typeof children === 'function' ? children(client) : children}</>;
+  if (client && !mustChangePassword)
+    return <>{typeof children === 'function' ? children(client) : children}</>;
   if (settledWithoutClient && unauthenticated !== undefined) return <>{unauthenticated}</>;
   return <PageLoading />;
 }

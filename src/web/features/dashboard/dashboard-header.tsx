@@ -9,7 +9,7 @@ import type { ClientSession } from '../../../contract/auth';
 import { BrandMark } from '../../components/brand-mark';
 import { Button } from '../../components/ui/button';
 import { useCan } from '../../lib/permissions';
-import { useLogout } from '../../lib/session';
+import { useClientSession, useLogout } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { useRemoveSampleCalls, useSeedSampleCalls, useSyncCalls } from '../calls/mutations';
 import { CLIENT_CALL_SOURCE } from '../calls/call-source';
@@ -99,6 +99,9 @@ export function DashboardHeader({
   const canManage = useCan('calls.manage');
   const canSeed = canManage && !!samples && !samples.hasRealCalls && samples.sampleCalls === 0;
   const logout = useLogout();
+  // The signed-in person's own address (a Viewer is not the account's Owner); the account's until
+  // the session read after a login brings the person.
+  const signedInEmail = useClientSession({ follow: true }).data?.user?.email ?? client.email;
   return (
     <header className="border-b bg-card">
       <div className="mx-auto flex max-w-7xl flex-col gap-4 px-4 py-4 sm:px-6 md:flex-row md:items-center md:justify-between lg:px-8">
@@ -111,7 +114,7 @@ export function DashboardHeader({
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <span className="mr-1 max-w-full truncate text-muted-foreground text-sm" data-testid="client-email">
-            {client.email}
+            {signedInEmail}
           </span>
           {/*
            * What the first screen's read decides (issue 41), drawn once it is in: first in the row on

@@ -155,7 +155,7 @@ function UsersTable({ users, actor, onEdit, onRemove }: ListProps) {
             <TableCell className="whitespace-normal">{lastSignInLabel(user.lastSignInAt)}</TableCell>
             <TableCell>{user.twoFactor ? 'On' : 'Off'}</TableCell>
             <TableCell>
-              <UserActions user={user} onEdit={onEdit} onRemove={onRemove} />
+              <UserActions user={user} self={user.id === actor.id} onEdit={onEdit} onRemove={onRemove} />
             </TableCell>
           </TableRow>
         ))}
@@ -188,7 +188,7 @@ function UserCards({ users, actor, onEdit, onRemove }: ListProps) {
             <dt className="text-muted-foreground">Two-factor</dt>
             <dd>{user.twoFactor ? 'On' : 'Off'}</dd>
           </dl>
-          <UserActions user={user} onEdit={onEdit} onRemove={onRemove} />
+          <UserActions user={user} self={user.id === actor.id} onEdit={onEdit} onRemove={onRemove} />
         </li>
       ))}
     </ul>
@@ -198,10 +198,13 @@ function UserCards({ users, actor, onEdit, onRemove }: ListProps) {
 /** The row's actions as plain buttons: few enough to show, and each names its user for screen readers. */
 function UserActions({
   user,
+  self,
   onEdit,
   onRemove,
 }: {
   user: ClientUser;
+  /** The signed-in person's own row: no deactivating or removing oneself (the server refuses it too). */
+  self: boolean;
   onEdit: (user: ClientUser) => void;
   onRemove: (user: ClientUser) => void;
 }) {
@@ -238,7 +241,7 @@ function UserActions({
           Resend
         </Button>
       )}
-      {user.status === 'active' && (
+      {user.status === 'active' && !self && (
         <Button
           size="sm"
           variant="outline"
@@ -260,9 +263,11 @@ function UserActions({
           Reactivate
         </Button>
       )}
-      <Button size="sm" variant="outline" onClick={() => onRemove(user)} aria-label={`Remove ${who}`}>
-        Remove
-      </Button>
+      {!self && (
+        <Button size="sm" variant="outline" onClick={() => onRemove(user)} aria-label={`Remove ${who}`}>
+          Remove
+        </Button>
+      )}
     </div>
   );
 }
