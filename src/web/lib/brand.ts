@@ -39,6 +39,9 @@ export const DEFAULT_BRAND: PublicBrand = {
   loginHeadline: null,
   loginText: null,
   footerText: null,
+  saved: false,
+  landingHeadline: `Welcome to ${DEFAULT_BRAND_NAME}`,
+  landingText: '',
   palette: {
     primary: DEFAULT_PRIMARY_COLOR,
     primaryForeground: '#f8fafc',
@@ -73,8 +76,11 @@ const PUBLIC_BRAND_FIELDS = {
   loginHeadline: 'optional',
   loginText: 'optional',
   footerText: 'optional',
+  saved: 'flag',
+  landingHeadline: 'text',
+  landingText: 'text',
   palette: 'palette',
-} as const satisfies Record<keyof PublicBrand, 'text' | 'optional' | 'palette'>;
+} as const satisfies Record<keyof PublicBrand, 'text' | 'optional' | 'flag' | 'palette'>;
 
 const PALETTE_FIELDS = [
   'primary',
@@ -98,6 +104,7 @@ function publicBrandIn(value: unknown): PublicBrand | null {
     const v = value[field];
     if (kind === 'text' && typeof v !== 'string') return null;
     if (kind === 'optional' && v !== null && typeof v !== 'string') return null;
+    if (kind === 'flag' && typeof v !== 'boolean') return null;
     if (kind === 'palette') {
       if (!isRecord(v)) return null;
       const palette: Record<string, string> = {};
