@@ -496,6 +496,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [429],
     responses: { 200: file('The activity log as CSV.', 'text/csv') },
   },
+  'POST /api/client/invitations/lookup': {
+    summary: 'Whose invitation (or password-reset link) a token is: the company’s name, before accepting',
+    errors: [401, 410],
+  },
   'POST /api/client/invitations/accept': {
     summary: 'Accept an invitation: set name and password, and sign in (sets the client session cookie)',
     errors: [401, 409, 410],
