@@ -44,6 +44,8 @@ export default defineConfig({
       '/brand-icons': { target: API_ORIGIN, changeOrigin: false },
       '/manifest.webmanifest': { target: API_ORIGIN, changeOrigin: false },
       '/favicon.ico': { target: API_ORIGIN, changeOrigin: false },
+      // Probes and metrics answer from the API server, not as the app's HTML (exact paths only).
+      '^/(healthz|readyz|metrics)$': { target: API_ORIGIN, changeOrigin: false },
     },
   },
 });

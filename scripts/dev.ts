@@ -1,7 +1,7 @@
 /**
  * `npm run dev`: the whole product offline with hot reload. Starts the Bland, Vapi, Retell, Stripe, PayPal, mail
  * (SMTP) and Twilio stand-ins, the API server on :5001 wired to them (tsx watch restarts it on change), and Vite on
- * :5000 proxying /api to it.
+ * :5000 proxying /api (and the brand's images, /healthz, /readyz, /metrics: vite.config.ts) to it.
  */
 import { spawn } from 'node:child_process';
 

@@ -67,6 +67,9 @@ export const BrandSettings = z.object({
   loginHeadline: optionalText(120),
   loginText: optionalText(400),
   footerText: optionalText(300),
+  /** The public page at `/` once a brand is saved; empty falls back to the agency's name. */
+  landingHeadline: optionalText(120),
+  landingText: optionalText(400),
   emailSenderName: optionalText(80),
   emailReplyTo: optionalEmail,
 });
@@ -116,6 +119,13 @@ export const PublicBrand = z.object({
   loginHeadline: z.string().nullable(),
   loginText: z.string().nullable(),
   footerText: z.string().nullable(),
+  /**
+   * True once an admin has saved a brand: `/` is then the agency's page (its headline, text and
+   * links) and a client's logout returns to its sign-in page, not to the product's landing page.
+   */
+  saved: z.boolean(),
+  landingHeadline: z.string(),
+  landingText: z.string(),
   palette: BrandPaletteSchema,
 });
 export type PublicBrand = z.infer<typeof PublicBrand>;
@@ -141,8 +151,14 @@ export interface BrandAssetUrls {
   iconUrl: string | null;
 }
 
+/** What the agency's landing page says when its admin has not written its own words. */
+export function defaultLandingHeadline(name: string): string {
+  return `Welcome to ${name}`;
+}
+export const DEFAULT_LANDING_TEXT = 'Sign in to see your calls, recordings, results and cost in one place.';
+
 /** The public brand from the saved settings and the images' addresses, palette included. */
-export function toPublicBrand(settings: BrandSettings, assets: BrandAssetUrls): PublicBrand {
+export function toPublicBrand(settings: BrandSettings, assets: BrandAssetUrls, saved = false): PublicBrand {
   const { adjusted: _, ...palette } = brandPalette(settings.primaryColor, settings.accentColor);
   return {
     name: settings.name,
@@ -156,6 +172,9 @@ export function toPublicBrand(settings: BrandSettings, assets: BrandAssetUrls): 
     loginHeadline: settings.loginHeadline,
     loginText: settings.loginText,
     footerText: settings.footerText,
+    saved,
+    landingHeadline: settings.landingHeadline ?? defaultLandingHeadline(settings.name),
+    landingText: settings.landingText ?? DEFAULT_LANDING_TEXT,
     palette,
   };
 }
@@ -172,6 +191,8 @@ export function defaultBrandSettings(name: string): BrandSettings {
     loginHeadline: null,
     loginText: null,
     footerText: null,
+    landingHeadline: null,
+    landingText: null,
     emailSenderName: null,
     emailReplyTo: null,
   };

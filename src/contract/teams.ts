@@ -135,6 +135,15 @@ export const AcceptInvitationBody = z.object({
 });
 export type AcceptInvitationBody = z.infer<typeof AcceptInvitationBody>;
 
+/**
+ * POST /api/client/invitations/lookup: whose invitation a link is, so the page can name the
+ * company before anyone types. Only the holder of the link learns it (the e-mail names it too);
+ * the token goes in the body so it stays out of access logs.
+ */
+export const InvitationLookupBody = z.object({ token: z.string().trim().min(1).max(200) });
+export const InvitationLookup = z.object({ companyName: z.string().nullable(), reset: z.boolean() });
+export type InvitationLookup = z.infer<typeof InvitationLookup>;
+
 /** An invitation link is good this long. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 

@@ -120,10 +120,10 @@ describe(`first HTML with the brand (${TEST_DB})`, () => {
     const style = /<style id="brand-style">([^<]*)<\/style>/.exec(html)?.[1] ?? '';
     const p = brand.palette;
     expect(style).toContain(
-      `:root{--primary:#ffd400;--primary-foreground:#000000;--primary-hover:${p.primaryHover};--primary-text:${p.primaryText};--accent-brand:${p.accent}}`,
+      `:root:root{--primary:#ffd400;--primary-foreground:#000000;--primary-hover:${p.primaryHover};--primary-text:${p.primaryText};--accent-brand:${p.accent}}`,
     );
     expect(style).toContain(
-      `.dark{--primary:${p.primaryDark};--primary-foreground:${p.primaryDarkForeground};`,
+      `:root.dark{--primary:${p.primaryDark};--primary-foreground:${p.primaryDarkForeground};`,
     );
     // Every value in the style is a #rrggbb colour, or the dark hover mixed from one.
     for (const [, value] of style.matchAll(/--[a-z-]+:([^;}]+)/g)) {

@@ -27,7 +27,13 @@ describe(`brand settings (${TEST_DB})`, () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('max-age=60');
     const brand = res.json();
-    expect(brand).toMatchObject({ name: t.deps.config.brandName, logoUrl: null, primaryColor: '#155dfc' });
+    // Not saved: the browser shows the product's own landing page, in SPEC's words.
+    expect(brand).toMatchObject({
+      name: t.deps.config.brandName,
+      logoUrl: null,
+      primaryColor: '#155dfc',
+      saved: false,
+    });
     const saved = (
       await t.app.inject({ method: 'GET', url: '/api/admin/brand', headers: { cookie: admin } })
     ).json();
@@ -73,6 +79,28 @@ describe(`brand settings (${TEST_DB})`, () => {
     });
   });
 
+  it('gives the saved brand its own public page: headline and text default from the name', async () => {
+    expect(await publicBrand()).toMatchObject({
+      saved: true,
+      landingHeadline: 'Welcome to Northwind Voice',
+      landingText: expect.stringContaining('Sign in'),
+    });
+    const body = (
+      await put({ landingHeadline: ' Calls that close ', landingText: 'Your line, our agents.' })
+    ).json();
+    expect(body).toMatchObject({
+      landingHeadline: 'Calls that close',
+      landingText: 'Your line, our agents.',
+    });
+    expect(await publicBrand()).toMatchObject({
+      landingHeadline: 'Calls that close',
+      landingText: 'Your line, our agents.',
+    });
+    // Cleared, they fall back to the defaults again.
+    await put({ landingHeadline: '', landingText: '' });
+    expect(await publicBrand()).toMatchObject({ landingHeadline: 'Welcome to Northwind Voice' });
+  });
+
   it('refuses a bad field with a 400 naming it, and changes nothing', async () => {
     const before = await publicBrand();
     for (const [payload, field] of [
@@ -83,6 +111,9 @@ describe(`brand settings (${TEST_DB})`, () => {
       [{ supportEmail: 'not-an-email' }, 'supportEmail'],
       [{ name: '' }, 'name'],
       [{ name: 'x'.repeat(81) }, 'name'],
+      [{ landingHeadline: 'x'.repeat(121) }, 'landingHeadline'],
+      [{ landingText: 'x'.repeat(401) }, 'landingText'],
+      [{ landingHeadline: 42 }, 'landingHeadline'],
       [{ logoUrl: 'https://evil.example/x.png' }, 'logoUrl'],
     ] as const) {
       const res = await put(payload);
@@ -111,6 +142,10 @@ describe(`brand settings (${TEST_DB})`, () => {
           .statusCode,
       ).toBe(status);
       expect((await put({ name: 'Hijacked' }, cookieHeader)).statusCode).toBe(status);
+      expect(
+        (await t.app.inject({ method: 'DELETE', url: '/api/admin/brand', headers: { cookie: cookieHeader } }))
+          .statusCode,
+      ).toBe(status);
     }
     expect((await publicBrand()).name).toBe('Northwind Voice');
   });
@@ -140,5 +175,20 @@ describe(`brand settings (${TEST_DB})`, () => {
       .execute();
     forgetBrand(t.deps.db);
     expect((await publicBrand()).name).toBe(t.deps.config.brandName);
+  });
+
+  it('forgets the saved brand on DELETE: the product, and its own landing page, return', async () => {
+    await put({ name: 'Northwind Voice', landingHeadline: 'Calls that close' });
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/admin/brand', headers: { cookie: admin } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ saved: false, name: t.deps.config.brandName, landingHeadline: null });
+    expect(await publicBrand()).toMatchObject({ saved: false, name: t.deps.config.brandName });
+    const row = await t.deps.db
+      .selectFrom('audit_log')
+      .select(['detail'])
+      .where('action', '=', 'brand.update')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(String(row.detail))).toEqual({ reset: true });
   });
 });

@@ -15,16 +15,16 @@ import { AdminDashboardPage } from './pages/admin-dashboard-page';
 import { AdminLoginPage } from './pages/admin-login-page';
 import { BrandTab } from './pages/brand-tab';
 import { expectNoSeriousA11yViolations } from './support/axe';
+import { type SavedBrand, rememberBrand, restoreBrand } from './support/brand';
 import { ADMIN, BASE_URL } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';
 import { expectToast } from './support/toast';
-import { BRAND_SETTING_FIELDS } from '../../src/contract/brand';
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 test.use({ contextOptions: { reducedMotion: 'reduce' } });
 
 let admin: APIRequestContext;
-let before: Record<string, unknown>;
+let before: SavedBrand;
 
 test.beforeAll(async ({ playwright }) => {
   admin = await playwright.request.newContext({ baseURL: BASE_URL });
@@ -32,18 +32,16 @@ test.beforeAll(async ({ playwright }) => {
     data: { username: ADMIN.username, password: ADMIN.password },
   });
   expect(login.status()).toBe(200);
-  const saved = await (await admin.get('/api/admin/brand')).json();
-  before = Object.fromEntries(BRAND_SETTING_FIELDS.map((key) => [key, saved[key]]));
+  before = await rememberBrand(admin);
 });
 
 test.afterAll(async () => {
   // Put back what was there, whatever the tests did: other specs assert texts and contrast.
-  const restored = await admin.put('/api/admin/brand', { data: before });
   for (const variant of ['light', 'dark', 'icon']) {
     await admin.delete(`/api/admin/brand/logo?variant=${variant}`);
   }
+  await restoreBrand(admin, before);
   await admin.dispose();
-  expect(restored.status()).toBe(200);
 });
 
 async function openBrandTab(page: Page): Promise<BrandTab> {
@@ -114,7 +112,7 @@ test('the preview follows the form as the admin types, and the save keeps only w
   await brand.save.click();
   await expect(brand.form.getByText('Use a colour as #rrggbb')).toBeVisible();
   await expect(button).toHaveCSS('background-color', rgb('#ffd400'));
-  await brand.accent.fill(String(before.accentColor));
+  await brand.accent.fill(String(before.settings.accentColor));
 
   const put = page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith('/api/admin/brand'));
   await brand.save.click();

@@ -1,12 +1,14 @@
 /**
  * The agency's brand on every page a client sees (issue 37): the admin saves "Northwind Voice"
  * with a wide logo and the yellow #ffd400 (white text on it fails AA, and so does yellow text on
- * white), then, signed out, the landing page, both login pages, the 404 and the demo, and signed
- * in, the client's dashboard and settings and the admin's console, carry the name, the logo and
- * the colours; axe-core finds nothing serious at 1280 and 390 px.
+ * white), then, signed out, the landing page (the agency's own, without the admin entry), both
+ * login pages (the clients' welcome only on theirs), the 404 and the demo, and signed in, the
+ * client's dashboard and settings and the admin's console, carry the name, the logo and the
+ * colours; a client's logout returns to the branded sign-in; axe-core finds nothing serious at
+ * 1280 and 390 px. public.spec.ts and dashboard.spec.ts hold the same pages with no brand saved.
  *
- * The brand is shared by every spec on this server: afterAll puts the saved one back and removes
- * the logo, whatever happened in between.
+ * The brand is shared by every spec on this server: afterAll puts the saved one back (or none)
+ * and removes the logo, whatever happened in between.
  */
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import sharp from 'sharp';
@@ -18,9 +20,9 @@ import { ClientLoginPage } from './pages/client-login-page';
 import { DashboardPage } from './pages/dashboard-page';
 import { clientSession, loginClientApi, placeTestCall } from './support/api';
 import { expectNoSeriousA11yViolations } from './support/axe';
+import { type SavedBrand, rememberBrand, restoreBrand } from './support/brand';
 import { ADMIN, BASE_URL, CLIENT } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';
-import { BRAND_SETTING_FIELDS } from '../../src/contract/brand';
 
 // Many pages, each checked at two widths.
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
@@ -38,9 +40,11 @@ const BRAND = {
   loginHeadline: 'Welcome to Northwind Voice',
   loginText: 'Your calls, answered by our voice agents, in one place.',
   footerText: 'Northwind Voice · 1 Harbour Road, Seattle',
+  landingHeadline: 'Every call answered, every lead followed up',
+  landingText: 'Northwind Voice answers your phones around the clock. Sign in to hear how each call went.',
 };
 let admin: APIRequestContext;
-let before: Record<string, unknown>;
+let before: SavedBrand;
 
 /** A wide logo (about 5:1), as agencies' logos are: a navy mark and the name on a transparent ground. */
 function wideLogo(): Promise<Buffer> {
@@ -58,8 +62,7 @@ test.beforeAll(async ({ playwright }) => {
     data: { username: ADMIN.username, password: ADMIN.password },
   });
   expect(login.status()).toBe(200);
-  const saved = await (await admin.get('/api/admin/brand')).json();
-  before = Object.fromEntries(BRAND_SETTING_FIELDS.map((key) => [key, saved[key]]));
+  before = await rememberBrand(admin);
 
   const put = await admin.put('/api/admin/brand', { data: BRAND });
   expect(put.status()).toBe(200);
@@ -77,12 +80,11 @@ test.beforeAll(async ({ playwright }) => {
 
 test.afterAll(async () => {
   // Put back what was there, whatever the tests did: other specs assert texts and contrast.
-  const restored = await admin.put('/api/admin/brand', { data: before });
   for (const variant of ['light', 'dark']) {
     await admin.delete(`/api/admin/brand/logo?variant=${variant}`);
   }
+  await restoreBrand(admin, before);
   await admin.dispose();
-  expect(restored.status()).toBe(200);
 });
 
 const WIDTHS = [
@@ -123,13 +125,19 @@ function countBrandRequests(page: Page): () => number {
   return () => count;
 }
 
-test('signed out: the landing page carries the name, logo, colours and footer', async ({ page }) => {
+test('signed out: / is the agency’s page, with its words and no admin entry', async ({ page }) => {
   const brandRequests = countBrandRequests(page);
   await page.goto('/');
-  // SPEC's texts stay; the brand adds its name, logo and footer.
-  await expect(page.getByText('Advanced Call Analytics & Management Platform')).toBeVisible();
+  // The agency's page replaces the product's: its headline and text, not SPEC's.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(BRAND.landingHeadline);
+  await expect(page.getByText(BRAND.landingText)).toBeVisible();
+  await expect(page.getByText('Advanced Call Analytics & Management Platform')).toHaveCount(0);
+  await expect(page.getByText(/Admin Portal|Admin Login/)).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /admin/i })).toHaveCount(0);
+  await expect(page.getByText(/Bland|Vapi|Retell/)).toHaveCount(0);
   await expect(logo(page)).toBeVisible();
   await expect(page.getByTestId('brand-footer')).toHaveText(BRAND.footerText);
+  await expect(page.getByRole('navigation', { name: 'Support' })).toBeVisible();
   await expect(page).toHaveTitle(NAME);
   // The yellow fill keeps its black text; the yellow never serves as text on white.
   const signIn = page.getByRole('link', { name: 'Sign In' });
@@ -139,6 +147,8 @@ test('signed out: the landing page carries the name, logo, colours and footer', 
   await screenshotBothWidths(page, 'brand-landing');
   // The page took the brand from its first HTML: nothing was fetched, so nothing flashed.
   expect(brandRequests()).toBe(0);
+  await signIn.click();
+  await expect(page).toHaveURL(/\/client-login$/);
 });
 
 test('signed out: the client login shows the logo, the welcome and the support links', async ({ page }) => {
@@ -169,11 +179,14 @@ test('signed out: the client login shows the logo, the welcome and the support l
   expect(brandRequests()).toBe(0);
 });
 
-test('signed out: the admin login shows the logo and the welcome', async ({ page }) => {
+test('signed out: the admin login shows the logo, not the clients’ welcome', async ({ page }) => {
   const adminLogin = new AdminLoginPage(page);
   await adminLogin.open();
   await expect(logo(page)).toBeVisible();
-  await expect(page.getByTestId('brand-login-headline')).toHaveText(BRAND.loginHeadline);
+  await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
+  // The welcome is written for the agency's clients; the agency's staff sign in here.
+  await expect(page.getByTestId('brand-login-headline')).toHaveCount(0);
+  await expect(page.getByText(BRAND.loginText)).toHaveCount(0);
   await expect(page.getByRole('navigation', { name: 'Support' })).toBeVisible();
   await expect(page).toHaveTitle(`Admin Login · ${NAME}`);
   await checkBothWidths(page, 'admin login');
@@ -233,6 +246,17 @@ test('signed in: the client dashboard and settings carry the brand', async ({ pa
   await expect(logo(page)).toBeVisible();
   await expect(page).toHaveTitle(`Settings · ${NAME}`);
   await checkBothWidths(page, 'settings');
+});
+
+test('a client who logs out returns to the agency’s sign-in page', async ({ page }) => {
+  await loginClientApi(page, CLIENT.email, CLIENT.password);
+  const dashboard = new DashboardPage(page);
+  await dashboard.open();
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/client-login$/);
+  await expect(page.getByTestId('brand-login-headline')).toHaveText(BRAND.loginHeadline);
+  await expect(page.getByRole('heading', { name: 'Client Dashboard Login' })).toBeVisible();
+  await screenshotBothWidths(page, 'brand-after-logout');
 });
 
 test('the admin console carries the brand in its header', async ({ page }) => {

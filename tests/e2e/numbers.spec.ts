@@ -6,6 +6,7 @@
  */
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { clientSession, loginClientApi, placeTestCall } from './support/api';
+import { type SavedBrand, rememberBrand, restoreBrand } from './support/brand';
 import { ADMIN, BASE_URL, NUMBERS_CLIENT } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';
 
@@ -24,7 +25,7 @@ const BRAND = {
 };
 const DAY = 86_400_000;
 let admin: APIRequestContext;
-let before: Record<string, unknown>;
+let before: SavedBrand;
 
 test.beforeAll(async ({ playwright }) => {
   admin = await playwright.request.newContext({ baseURL: BASE_URL });
@@ -32,19 +33,15 @@ test.beforeAll(async ({ playwright }) => {
     data: { username: ADMIN.username, password: ADMIN.password },
   });
   expect(login.status()).toBe(200);
-  before = await (await admin.get('/api/admin/brand')).json();
+  before = await rememberBrand(admin);
   const saved = await admin.put('/api/admin/brand', { data: BRAND });
   expect(saved.status()).toBe(200);
 });
 
 test.afterAll(async () => {
   // Put back what was there: other specs assert the default texts.
-  const fields = Object.keys(BRAND);
-  const restored = await admin.put('/api/admin/brand', {
-    data: Object.fromEntries(fields.map((key) => [key, before[key]])),
-  });
+  await restoreBrand(admin, before);
   await admin.dispose();
-  expect(restored.status()).toBe(200);
 });
 
 test('the window says what it counts, and outcome changes are coloured by what they mean', async ({

@@ -63,7 +63,7 @@ async function readBrand(db: Kysely<Database>, fallbackName: string): Promise<Lo
     assets,
     assetTypes,
     palette: brandPalette(settings.primaryColor, settings.accentColor),
-    publicBrand: toPublicBrand(settings, assets),
+    publicBrand: toPublicBrand(settings, assets, Boolean(row)),
   };
 }
 
@@ -105,4 +105,9 @@ export async function saveBrandSettings(
     .values({ id: 1, ...values })
     .onConflict((oc) => oc.column('id').doUpdateSet(values))
     .execute();
+}
+
+/** Back to "no brand saved": AGENCY_NAME, the product's colours and its own landing page. */
+export async function deleteBrandSettings(db: Kysely<Database>): Promise<void> {
+  await db.deleteFrom('agency_brand').where('id', '=', 1).execute();
 }

@@ -85,7 +85,9 @@ export function brandStyle(brand: PublicBrand): string {
     ['--primary-text', hex(p.primaryDark)],
     ['--accent-brand', hex(p.accent)],
   ]);
-  return `:root{${light}}.dark{${dark}}`;
+  // Doubled selectors outrank the stylesheet's :root and .dark wherever either comes: under
+  // `npm run dev` Vite adds the stylesheet after this style at run time.
+  return `:root:root{${light}}:root.dark{${dark}}`;
 }
 
 /** What goes into <head>: every tag the brand decides. */

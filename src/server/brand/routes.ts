@@ -2,14 +2,21 @@
  * The brand's settings (issue 37): GET /api/brand for every page (public, no secrets, cached by
  * browsers for a minute) and GET/PUT /api/admin/brand for the agency's admins. A PUT is a patch:
  * the fields sent replace the saved ones, the answer is the whole brand with what the contrast
- * guard changed. Every save writes an audit line naming the fields changed.
+ * guard changed. Every save writes an audit line naming the fields changed. DELETE forgets the
+ * saved settings, so the installation is the product again (its own landing page among them).
  */
 import type { FastifyInstance } from 'fastify';
 import { AdminBrand, BrandSettings, BrandUpdate, PublicBrand } from '../../contract/brand';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { type LoadedBrand, forgetBrand, loadBrand, saveBrandSettings } from './brand-store';
+import {
+  type LoadedBrand,
+  deleteBrandSettings,
+  forgetBrand,
+  loadBrand,
+  saveBrandSettings,
+} from './brand-store';
 
 function toAdminBrand(brand: LoadedBrand): AdminBrand {
   const { adjusted, ...palette } = brand.palette;
@@ -62,4 +69,15 @@ export default async function brandRoutes(fastify: FastifyInstance): Promise<voi
       return toAdminBrand(await loadBrand(deps));
     },
   );
+
+  app.delete('/api/admin/brand', { schema: { response: { 200: AdminBrand } } }, async (request) => {
+    const admin = requireAdmin(request);
+    const at = deps.now();
+    await deps.db.transaction().execute(async (trx) => {
+      await deleteBrandSettings(trx);
+      await recordAudit(trx, { adminId: admin.id, action: 'brand.update', detail: { reset: true } }, at);
+    });
+    forgetBrand(deps.db);
+    return toAdminBrand(await loadBrand(deps));
+  });
 }

@@ -500,6 +500,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [429],
     responses: { 200: file('The activity log as CSV.', 'text/csv') },
   },
+  'POST /api/client/invitations/lookup': {
+    summary: 'Whose invitation (or password-reset link) a token is: the company’s name, before accepting',
+    errors: [401, 410],
+  },
   'POST /api/client/invitations/accept': {
     summary: 'Accept an invitation: set name and password, and sign in (sets the client session cookie)',
     errors: [401, 409, 410],
@@ -853,6 +857,11 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   'GET /api/admin/brand': { summary: 'The saved brand, with what the contrast guard changed' },
   'PUT /api/admin/brand': { summary: 'Change the brand (a patch); answers it with the contrast report' },
+  'DELETE /api/admin/brand': {
+    summary: 'Forget the saved settings: the product’s own name, colours and landing page return',
+    description:
+      'The images stay (DELETE /api/admin/brand/logo removes them). Answers the brand as it now is.',
+  },
   'POST /api/admin/brand/logo': {
     summary:
       'Upload the light or dark logo or the app icon (PNG, WebP or SVG, at most 1 MB); answers its address',

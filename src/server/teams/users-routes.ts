@@ -14,6 +14,8 @@ import {
   AcceptInvitationBody,
   ClientUser,
   INVITATION_TTL_MS,
+  InvitationLookup,
+  InvitationLookupBody,
   InviteUserBody,
   TEAM_MESSAGES,
   UpdateUserBody,
@@ -284,6 +286,25 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
         return (await findUser(trx, client.id, target.id)) as ClientUserRow;
       });
       return toClientUser(updated);
+    },
+  );
+
+  app.post(
+    '/api/client/invitations/lookup',
+    {
+      config: { access: 'public' },
+      schema: { body: InvitationLookupBody, response: { 200: InvitationLookup } },
+    },
+    async (request) => {
+      // The same checks, in the same order and words, as accepting: a dead link reads the same.
+      const invited = await findUserByInviteHash(db, sha256Hex(request.body.token));
+      const isReset = invited?.status === 'active';
+      if (!invited || (invited.status !== 'invited' && !isReset))
+        throw badRequest(TEAM_MESSAGES.invitationInvalid);
+      if ((invited.invite_expires_at ?? 0) <= now())
+        throw new HttpError(410, TEAM_MESSAGES.invitationExpired);
+      const client = await findClient(db, invited.client_id);
+      return { companyName: client?.company_name ?? null, reset: isReset };
     },
   );
 

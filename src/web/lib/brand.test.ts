@@ -133,11 +133,17 @@ describe('fetchBrand (no brand in the first HTML)', () => {
 describe('brandCss', () => {
   it('writes the palette for the light and the dark theme, dark last', () => {
     const css = brandCss(northwind.palette);
-    expect(css).toContain(':root{--primary:#ffd400;--primary-foreground:#000000;');
+    expect(css).toContain(':root:root{--primary:#ffd400;--primary-foreground:#000000;');
     expect(css).toContain(`--primary-text:${northwind.palette.primaryText};`);
     expect(northwind.palette.primaryText).not.toBe('#ffd400');
-    expect(css).toContain(`.dark{--primary:${northwind.palette.primaryDark};`);
+    expect(css).toContain(`:root.dark{--primary:${northwind.palette.primaryDark};`);
     expect(css.indexOf('.dark')).toBeGreaterThan(css.indexOf(':root'));
+  });
+
+  it('outranks the stylesheet’s :root and .dark, which npm run dev adds after it', () => {
+    // Two simple selectors each against the stylesheet's one: order no longer decides.
+    const selectors = [...brandCss(northwind.palette).matchAll(/([^{}]+)\{/g)].map((m) => m[1]);
+    expect(selectors).toEqual([':root:root', ':root.dark']);
   });
 
   it('throws on anything but #rrggbb rather than write it', () => {

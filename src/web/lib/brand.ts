@@ -39,6 +39,9 @@ export const DEFAULT_BRAND: PublicBrand = {
   loginHeadline: null,
   loginText: null,
   footerText: null,
+  saved: false,
+  landingHeadline: `Welcome to ${DEFAULT_BRAND_NAME}`,
+  landingText: '',
   palette: {
     primary: DEFAULT_PRIMARY_COLOR,
     primaryForeground: '#f8fafc',
@@ -73,8 +76,11 @@ const PUBLIC_BRAND_FIELDS = {
   loginHeadline: 'optional',
   loginText: 'optional',
   footerText: 'optional',
+  saved: 'flag',
+  landingHeadline: 'text',
+  landingText: 'text',
   palette: 'palette',
-} as const satisfies Record<keyof PublicBrand, 'text' | 'optional' | 'palette'>;
+} as const satisfies Record<keyof PublicBrand, 'text' | 'optional' | 'flag' | 'palette'>;
 
 const PALETTE_FIELDS = [
   'primary',
@@ -98,6 +104,7 @@ function publicBrandIn(value: unknown): PublicBrand | null {
     const v = value[field];
     if (kind === 'text' && typeof v !== 'string') return null;
     if (kind === 'optional' && v !== null && typeof v !== 'string') return null;
+    if (kind === 'flag' && typeof v !== 'boolean') return null;
     if (kind === 'palette') {
       if (!isRecord(v)) return null;
       const palette: Record<string, string> = {};
@@ -162,7 +169,9 @@ export function isDefaultPalette(brand: Pick<PublicBrand, 'primaryColor' | 'acce
 /**
  * The palette as the CSS variables of src/web/styles.css, for the light (:root) and dark (.dark)
  * themes: the same names and shape the server writes into the first HTML's `brand-style`.
- * `.dark` comes second so it wins over `:root` when both match the <html> element.
+ * `.dark` comes second so it wins over `:root` when both match the <html> element. The doubled
+ * selectors (`:root:root`, `:root.dark`) outrank the stylesheet's own `:root` and `.dark` wherever
+ * it comes: under `npm run dev` Vite adds the stylesheet after the brand's style at run time.
  */
 export function brandCss(palette: BrandPaletteColors): string {
   for (const color of Object.values(palette)) {
@@ -171,10 +180,10 @@ export function brandCss(palette: BrandPaletteColors): string {
   // The palette has no dark hover: move away from the dark foreground, as the light one does.
   const darkHoverToward = palette.primaryDarkForeground.toLowerCase() === '#ffffff' ? 'black' : 'white';
   return [
-    `:root{--primary:${palette.primary};--primary-foreground:${palette.primaryForeground};`,
+    `:root:root{--primary:${palette.primary};--primary-foreground:${palette.primaryForeground};`,
     `--primary-hover:${palette.primaryHover};--primary-text:${palette.primaryText};`,
     `--accent-brand:${palette.accent}}`,
-    `.dark{--primary:${palette.primaryDark};--primary-foreground:${palette.primaryDarkForeground};`,
+    `:root.dark{--primary:${palette.primaryDark};--primary-foreground:${palette.primaryDarkForeground};`,
     `--primary-hover:color-mix(in oklch,${palette.primaryDark},${darkHoverToward} 15%);`,
     `--primary-text:${palette.primaryDark};--accent-brand:${palette.accent}}`,
   ].join('');

@@ -8,6 +8,7 @@ import { useLocation } from 'wouter';
 import type { AdminSession, ClientSession } from '../../contract/auth';
 import type { SessionUser } from '../../contract/teams';
 import { apiJson, getQueryFn } from './api';
+import { useBrand } from './brand';
 import { failureToast } from './failure-toast';
 import { toast } from './use-toast';
 
@@ -89,12 +90,17 @@ function useLogoutFrom(path: string, loggedOut: { title: string; description?: s
   });
 }
 
-/** Client logout: toast "Logged Out", then /. */
+/**
+ * Client logout: toast "Logged Out", then / (SPEC). Once the agency has saved its brand, the
+ * client goes back to the agency's sign-in page instead: `/` is then the agency's public page,
+ * and a client who just left wants the way back in.
+ */
 export function useLogout() {
+  const { saved } = useBrand();
   return useLogoutFrom(
     '/api/client/logout',
     { title: 'Logged Out', description: 'You have been logged out successfully' },
-    '/',
+    saved ? '/client-login' : '/',
   );
 }
 

@@ -13,6 +13,7 @@ export default function AdminLoginPage() {
       icon={ShieldCheck}
       title="Admin Login"
       subtitle="Sign in to manage client accounts and system settings"
+      clientWelcome={false}
       top={
         <Button variant="ghost" size="sm" className="text-muted-foreground" onClick={() => navigate('/')}>
           <ArrowLeft aria-hidden="true" />

@@ -1,9 +1,15 @@
-/** The public entry page: three ways in (SPEC §1). */
+/**
+ * The public entry page. Until an agency saves its brand: the product's page, three ways in, in
+ * SPEC §1's words. Once a brand is saved, `/` is the agency's page for its clients: its headline,
+ * text and support links, one way in (Sign In); the admin entry and the product's words are not
+ * shown (the admin's sign-in stays at /admin-login).
+ */
 import { type LucideIcon, Activity, ArrowRight, PlayCircle, ShieldCheck, Users } from 'lucide-react';
 import { Link } from 'wouter';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';
 import { BrandMark } from '../components/brand-mark';
+import { BrandSupport } from '../features/auth/auth-card';
 import { useBrand } from '../lib/brand';
 import { usePageTitle } from '../lib/use-page-title';
 
@@ -42,6 +48,7 @@ const ENTRY_CARDS: EntryCard[] = [
 export default function LandingPage() {
   usePageTitle('');
   const brand = useBrand();
+  if (brand.saved) return <AgencyLandingPage />;
   return (
     <div className="flex min-h-screen flex-col bg-gradient-to-br from-blue-50 via-background to-slate-100">
       <main className="mx-auto flex w-full max-w-6xl flex-1 flex-col items-center justify-center px-4 py-16 sm:px-6">
@@ -93,6 +100,41 @@ export default function LandingPage() {
           </p>
         )}
       </footer>
+    </div>
+  );
+}
+
+/** `/` once the agency has saved its brand: its own words, and the way in for its clients. */
+function AgencyLandingPage() {
+  const brand = useBrand();
+  return (
+    <div className="flex min-h-screen flex-col bg-gradient-to-br from-blue-50 via-background to-slate-100">
+      <main className="mx-auto flex w-full max-w-3xl flex-1 flex-col items-center justify-center px-4 py-16 sm:px-6">
+        <BrandMark size="lg" className="mb-6" />
+        <h1
+          className="text-balance text-center font-bold text-[1.75rem] leading-tight tracking-tight sm:text-4xl md:text-5xl"
+          data-testid="agency-landing-headline"
+        >
+          {brand.landingHeadline}
+        </h1>
+        {brand.landingText && (
+          <p className="mt-4 max-w-2xl whitespace-pre-line text-balance text-center text-muted-foreground sm:text-lg">
+            {brand.landingText}
+          </p>
+        )}
+        <Button asChild className="mt-10 w-full sm:w-auto sm:min-w-56" size="lg">
+          <Link href="/client-login">
+            Sign In
+            <ArrowRight aria-hidden="true" />
+          </Link>
+        </Button>
+        <BrandSupport />
+      </main>
+      {brand.footerText && (
+        <footer className="border-t bg-card/60 px-4 py-6 text-center text-muted-foreground text-sm">
+          <p data-testid="brand-footer">{brand.footerText}</p>
+        </footer>
+      )}
     </div>
   );
 }

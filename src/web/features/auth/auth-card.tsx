@@ -10,6 +10,11 @@ interface AuthCardProps {
   subtitle: string;
   /** Above the card (a way back). */
   top?: ReactNode;
+  /**
+   * The agency's welcome to its clients (headline and text). Off on the admin's sign-in: the
+   * agency's own staff are not its clients, and the page should not greet them as such.
+   */
+  clientWelcome?: boolean;
   children: ReactNode;
 }
 
@@ -18,7 +23,14 @@ interface AuthCardProps {
  * stand above the card, so a client recognises whose page this is before typing a password; its
  * support details follow the card. SPEC's texts inside the card stay as they are.
  */
-export function AuthCard({ icon: Icon, title, subtitle, top, children }: AuthCardProps) {
+export function AuthCard({
+  icon: Icon,
+  title,
+  subtitle,
+  top,
+  clientWelcome = true,
+  children,
+}: AuthCardProps) {
   const brand = useBrand();
   return (
     <main className="flex min-h-screen items-center justify-center bg-gradient-to-br from-blue-50 via-background to-slate-100 px-4 py-10">
@@ -26,12 +38,12 @@ export function AuthCard({ icon: Icon, title, subtitle, top, children }: AuthCar
         {top && <div className="mb-4">{top}</div>}
         <div className="mb-6 flex flex-col items-center gap-2 text-center">
           <BrandMark size="lg" />
-          {brand.loginHeadline && (
+          {clientWelcome && brand.loginHeadline && (
             <p className="text-balance font-semibold text-lg" data-testid="brand-login-headline">
               {brand.loginHeadline}
             </p>
           )}
-          {brand.loginText && (
+          {clientWelcome && brand.loginText && (
             <p className="whitespace-pre-line text-balance text-muted-foreground text-sm">
               {brand.loginText}
             </p>
@@ -65,7 +77,7 @@ function hostOf(url: string): string {
 }
 
 /** The agency's support e-mail, phone and site, each a link, when it has set them. */
-function BrandSupport() {
+export function BrandSupport() {
   const { supportEmail, supportPhone, supportUrl } = useBrand();
   if (!supportEmail && !supportPhone && !supportUrl) return null;
   const link = 'inline-flex items-center gap-1.5 text-primary-text underline underline-offset-4';

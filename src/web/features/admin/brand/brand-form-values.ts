@@ -26,6 +26,8 @@ export function formValuesOf(brand: AdminBrand): BrandFormInput {
     loginHeadline: brand.loginHeadline ?? '',
     loginText: brand.loginText ?? '',
     footerText: brand.footerText ?? '',
+    landingHeadline: brand.landingHeadline ?? '',
+    landingText: brand.landingText ?? '',
     emailSenderName: brand.emailSenderName ?? '',
     emailReplyTo: brand.emailReplyTo ?? '',
   };

@@ -93,6 +93,22 @@ export function BrandSettingsForm({
         />
       </FormSection>
 
+      <FormSection title="Public page" description="The page at the site's address, once the brand is saved.">
+        <TextField
+          id="brand-landing-headline"
+          label="Page headline"
+          hint="“Welcome to” and the agency name when empty; the page text then invites clients to sign in."
+          className="sm:col-span-2"
+          {...field('landingHeadline')}
+        />
+        <TextAreaField
+          id="brand-landing-text"
+          label="Page text"
+          className="sm:col-span-2"
+          {...field('landingText')}
+        />
+      </FormSection>
+
       <FormSection title="Footer and e-mail" description="The footer closes every e-mail and report.">
         <TextAreaField
           id="brand-footer"
