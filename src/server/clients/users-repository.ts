@@ -7,7 +7,7 @@
  * is auth/permissions.ts and the teams routes.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import { type ClientRole, GRANTABLE_PERMISSIONS, type GrantablePermission } from '../../contract/teams';
 import { isPostgres } from '../db/dialect';
 import type { ClientRow, ClientUserRow, ClientUsersTable, Database } from '../db/schema';
@@ -130,7 +130,7 @@ export async function insertInvitedUser(db: Kysely<Database>, user: NewUser, now
 
 export type UserChanges = Partial<
   Pick<
-    ClientUsersTable,
+    Updateable<ClientUsersTable>,
     | 'name'
     | 'role'
     | 'permissions'
