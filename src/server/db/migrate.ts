@@ -40,6 +40,7 @@ import * as webhookTokenHash from './migrations/033_webhook_token_hash';
 import * as smsNumbers from './migrations/034_sms_numbers';
 import * as addressIdentity from './migrations/035_address_identity';
 import * as callSearchTermsByClient from './migrations/038_call_search_terms_by_client';
+import * as platformDisclosure from './migrations/040_platform_disclosure';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   '034_sms_numbers': smsNumbers,
   '035_address_identity': addressIdentity,
   '038_call_search_terms_by_client': callSearchTermsByClient,
+  '040_platform_disclosure': platformDisclosure,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -82,6 +82,10 @@ export interface ClientsTable {
   require_two_factor: Generated<number>;
   /** 024_number_privacy: 1 masks callers' numbers for every user until one call's is shown. */
   hide_numbers_until_shown: Generated<number>;
+  /** 040_platform_disclosure: 1 lets the client and its callers see the voice platform named. */
+  show_platform_details: Generated<number>;
+  /** 040_platform_disclosure: 1 lets the client replace the platform API key itself. */
+  client_manages_api_key: Generated<number>;
 }
 
 export type SessionKind = 'client' | 'admin';
