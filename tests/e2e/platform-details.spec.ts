@@ -62,9 +62,20 @@ async function crawlClientPages(page: Page, shots: string | null): Promise<Recor
 
   const settings = new SettingsPage(page);
   await settings.open();
-  for (const tab of ['Account', 'Subscription', 'Notifications', 'Security', 'Privacy'] as const) {
-    await settings.tab(tab).click();
-    await expect(settings.tab(tab)).toHaveAttribute('aria-selected', 'true');
+  const tabs = [
+    'Account',
+    'Subscription',
+    'Outcomes',
+    'Notifications',
+    'Security',
+    'Privacy',
+    'Users',
+    'Activity',
+  ];
+  for (const tab of tabs) {
+    const tabButton = page.getByRole('tab', { name: tab });
+    await tabButton.click();
+    await expect(tabButton).toHaveAttribute('aria-selected', 'true');
     if (tab === 'Security') await expect(page.getByTestId('api-key-status')).toBeVisible();
     if (tab === 'Privacy') await expect(page.getByTestId('platform-settings')).toBeVisible();
     seen[`settings ${tab}`] = await visible();

@@ -105,7 +105,7 @@ test('security: rotating the webhook URL asks first, then the old URL is refused
 
   await page.getByRole('button', { name: 'Rotate Webhook URL' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Rotate Webhook URL' });
-  await expect(dialog).toContainText('until you give Bland AI the new URL');
+  await expect(dialog).toContainText('until you give the call service the new URL');
   await screenshotBothWidths(page, 'settings-rotate-webhook');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
@@ -113,7 +113,7 @@ test('security: rotating the webhook URL asks first, then the old URL is refused
 
   await page.getByRole('button', { name: 'Rotate Webhook URL' }).click();
   await dialog.getByRole('button', { name: 'Rotate' }).click();
-  await expectToast(page, 'Webhook URL Rotated', 'Give Bland AI the new URL');
+  await expectToast(page, 'Webhook URL Rotated', 'Give the call service the new URL');
   await expect(urlField).not.toHaveValue(client.webhookUrl);
   const rotated = await urlField.inputValue();
   expect(rotated).toMatch(/\/api\/webhooks\/voice\/[\w-]{43}$/);
