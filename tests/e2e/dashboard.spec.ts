@@ -169,7 +169,7 @@ test('any filter change goes back to page 1; status, pathway and search filter t
   await expect(dashboard.rows.locator('td:nth-child(5)').filter({ hasNotText: 'Support' })).toHaveCount(0);
   // The stats and the chart follow the date range and pathway too, and count what the log lists.
   await expect(page.getByTestId('filter-scope-note')).toHaveText(
-    'Date range and pathway apply to the whole page. Status, outcome, needs attention and search filter the call log only; the calls chart shows calls that completed.',
+    'Date range and call type apply to the whole page. Status, outcome, needs attention and search filter the call log only; the calls chart shows calls that completed.',
   );
   const total = async (status: string) =>
     (
