@@ -23,6 +23,7 @@ export const ACCOUNT_MESSAGES = {
   apiKeyRequired: 'API key is required',
   apiKeyInvalid: 'The voice provider rejected this API key. Check it and try again.',
   apiKeyUnchecked: 'The voice provider could not be reached to check the key. Please try again in a minute.',
+  apiKeyManagedByAgency: 'Your agency manages the API key for this account. Ask them to change it.',
 } as const;
 
 export { MIN_PASSWORD_LENGTH };

@@ -208,6 +208,10 @@ export const EditClientForm = z.object({
     .optional(),
   timezone: text(100).min(1).refine(isValidTimezone, MESSAGES.invalidTimezone).optional(),
   isActive: z.boolean().optional(),
+  /** Let the client's screens and its callers' receipts name the voice platform (default off). */
+  showPlatformDetails: z.boolean().optional(),
+  /** Let the client replace the platform API key itself (default off: the agency manages it). */
+  clientManagesApiKey: z.boolean().optional(),
   industry: z.union([z.literal(''), z.enum(INDUSTRIES_EDIT)]).optional(),
   // Clients created with the create form's sizes stay editable.
   companySize: z.union([z.literal(''), z.enum(ALL_COMPANY_SIZES)]).optional(),
@@ -269,6 +273,8 @@ export const AdminClient = z.object({
   perMinuteRate: z.number(),
   timezone: z.string(),
   isActive: z.boolean(),
+  showPlatformDetails: z.boolean(),
+  clientManagesApiKey: z.boolean(),
   /** Masked (e.g. "sk-…abcd") or null when no key is stored. */
   blandApiKey: z.string().nullable(),
   apiKeyStatus: z.enum(API_KEY_STATUSES),

@@ -37,6 +37,13 @@ export const ClientSession = z.object({
   timezone: z.string(),
   /** The voice platform the account's agents run on (issue 18). */
   provider: z.enum(VOICE_PROVIDERS),
+  /**
+   * Whether the agency lets this client see the voice platform named (its name, its terms such as
+   * "Pathway", its header names); off, the browser words everything without the vendor.
+   */
+  showPlatformDetails: z.boolean(),
+  /** Whether the agency lets this client replace the platform API key; off, PUT answers 403. */
+  clientManagesApiKey: z.boolean(),
 });
 export type ClientSession = z.infer<typeof ClientSession>;
 

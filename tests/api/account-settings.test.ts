@@ -178,7 +178,7 @@ describe(`client account settings (${TEST_DB})`, () => {
   });
 
   it('saves an API key only after the provider accepted it', async () => {
-    const client = await createClient(t.deps, { sync_watermark: 12345 });
+    const client = await createClient(t.deps, { sync_watermark: 12345, client_manages_api_key: 1 });
     const cookie = await loginClient(t.app, client.email);
     const stored = () =>
       t.deps.db.selectFrom('clients').selectAll().where('id', '=', client.id).executeTakeFirstOrThrow();

@@ -185,7 +185,7 @@ describe(`webhook signing secret, rotation and key changes (${TEST_DB})`, () => 
   });
 
   it('refuses API keys with NUL, line breaks, spaces or non-Latin-1 characters on every path, saving nothing', async () => {
-    const client = await createClient(t.deps);
+    const client = await createClient(t.deps, { client_manages_api_key: 1 });
     const cookie = await loginClient(t.app, client.email);
     for (const bad of ['sk_live\u0000key', 'sk_live\nkey', 'sk live key', 'sk_live_ключ']) {
       const own = await t.app.inject({

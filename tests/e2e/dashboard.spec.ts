@@ -14,7 +14,7 @@ import { expectToast } from './support/toast';
 
 test.describe.configure({ mode: 'serial' });
 
-const EMPTY_TEXT = 'No call logs found. Click the sync button to fetch data from Bland AI.';
+const EMPTY_TEXT = 'No call logs found. Click the sync button to fetch your calls.';
 const DELETE_TEXT =
   'Are you sure you want to delete this call log? This action cannot be undone and will permanently remove the call data, including recording and transcript information.';
 
@@ -169,7 +169,7 @@ test('any filter change goes back to page 1; status, pathway and search filter t
   await expect(dashboard.rows.locator('td:nth-child(5)').filter({ hasNotText: 'Support' })).toHaveCount(0);
   // The stats and the chart follow the date range and pathway too, and count what the log lists.
   await expect(page.getByTestId('filter-scope-note')).toHaveText(
-    'Date range and pathway apply to the whole page. Status, outcome, needs attention and search filter the call log only; the calls chart shows calls that completed.',
+    'Date range and call type apply to the whole page. Status, outcome, needs attention and search filter the call log only; the calls chart shows calls that completed.',
   );
   const total = async (status: string) =>
     (
@@ -257,7 +257,7 @@ test('failed and transferred calls can be listed, and a phone shows each call as
   await expect(dashboard.rows).toHaveCount(0);
   const card = page.getByTestId('call-card').first();
   await expect(page.getByTestId('call-card')).toHaveCount(10);
-  for (const label of ['Duration', 'Cost', 'Pathway', 'Call ID']) await expect(card).toContainText(label);
+  for (const label of ['Duration', 'Cost', 'Call type', 'Call ID']) await expect(card).toContainText(label);
   const remove = card.getByRole('button', { name: 'Delete call' });
   await expect(remove).toBeVisible();
   const box = await remove.boundingBox();
@@ -443,8 +443,8 @@ test('sample data before the first real call: marked, free, removable; then sync
     },
   });
   expect(added.status()).toBe(200);
-  await page.getByRole('button', { name: 'Sync calls from Bland AI' }).click();
-  await expectToast(page, 'Calls synced successfully from Bland AI');
+  await page.getByRole('button', { name: 'Sync calls', exact: true }).click();
+  await expectToast(page, 'Calls synced successfully');
   await expect.poll(() => statNumber(dashboard, 'totalCalls')).toBeGreaterThanOrEqual(3);
   const weekAgo = Date.now() - 7 * 86_400_000;
   const stored = (await allCalls(page.request)).filter((c) => Date.parse(c.createdAt) > weekAgo).length;
@@ -486,7 +486,7 @@ test('an expired session on sync says "Unauthorized" and goes to login; logout s
   const dashboard = new DashboardPage(page);
   await dashboard.open();
   await page.context().clearCookies();
-  await page.getByRole('button', { name: 'Sync calls from Bland AI' }).click();
+  await page.getByRole('button', { name: 'Sync calls', exact: true }).click();
   await expectToast(page, 'Unauthorized', 'You are logged out. Logging in again...');
   await expect(page).toHaveURL(/\/client-login$/);
 

@@ -89,16 +89,16 @@ test('a client finds calls by what was said, shares the view by its link, and ex
   );
   await other.close();
 
-  // Columns: hiding Pathway is remembered for this person, across a reload.
+  // Columns: hiding Call type (SPEC's Pathway, unnamed for this client) is remembered for this person, across a reload.
   await page.getByRole('button', { name: 'Columns' }).click();
   const chooser = page.getByRole('dialog', { name: 'Columns' });
   await expectNoSeriousA11yViolations(page, 'the columns dialog');
-  await chooser.getByLabel('Pathway').click();
+  await chooser.getByLabel('Call type').click();
   await chooser.getByRole('button', { name: 'Save columns' }).click();
-  await expect(page.getByRole('columnheader', { name: 'Pathway' })).toHaveCount(0);
+  await expect(page.getByRole('columnheader', { name: 'Call type' })).toHaveCount(0);
   await page.reload();
   await expect(rows(page)).toHaveCount(4);
-  await expect(page.getByRole('columnheader', { name: 'Pathway' })).toHaveCount(0);
+  await expect(page.getByRole('columnheader', { name: 'Call type' })).toHaveCount(0);
   await expect(page.getByRole('columnheader', { name: 'Cost' })).toBeVisible();
 
   // Export the view: a CSV a spreadsheet program reads, one row per call of the view.

@@ -8,7 +8,7 @@ import { expect, test } from '@playwright/test';
 import { CheckoutPage, useStripeStandIn } from './pages/checkout-page';
 import { SettingsPage, loginAsNewClient, onboardClient } from './pages/settings-page';
 import { placeTestCall } from './support/api';
-import { BASE_URL } from './support/env';
+import { ADMIN, BASE_URL } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';
 import { expectToast } from './support/toast';
 
@@ -109,7 +109,7 @@ test('security: rotating the webhook URL asks first, then the old URL is refused
 
   await page.getByRole('button', { name: 'Rotate Webhook URL' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Rotate Webhook URL' });
-  await expect(dialog).toContainText('until you give Bland AI the new URL');
+  await expect(dialog).toContainText('until you give the call service the new URL');
   await screenshotBothWidths(page, 'settings-rotate-webhook');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
@@ -117,7 +117,7 @@ test('security: rotating the webhook URL asks first, then the old URL is refused
 
   await page.getByRole('button', { name: 'Rotate Webhook URL' }).click();
   await dialog.getByRole('button', { name: 'Rotate' }).click();
-  await expectToast(page, 'Webhook URL Rotated', 'Give Bland AI the new URL');
+  await expectToast(page, 'Webhook URL Rotated', 'Give the call service the new URL');
   await expect(urlField).not.toHaveValue(client.webhookUrl);
   const rotated = await urlField.inputValue();
   expect(rotated).toMatch(/\/api\/webhooks\/voice\/[\w-]{43}$/);
@@ -167,16 +167,29 @@ test('security: change password, API key check, webhook URL copy', async ({ page
   });
   expect(newLogin.status()).toBe(200);
 
-  // API key: a key the provider refuses is not saved; one it accepts connects the account.
+  // API key: the agency lets this client manage it (off by default); a key the provider refuses is
+  // not saved; one it accepts connects the account.
+  await expect(page.getByRole('button', { name: 'Update API Key' })).toBeDisabled();
+  expect((await request.post(`${BASE_URL}/api/admin/login`, { data: ADMIN })).status()).toBe(200);
+  const listed = (await (await request.get(`${BASE_URL}/api/admin/clients`)).json()) as {
+    id: string;
+    email: string;
+  }[];
+  const configId = listed.find((c) => c.email === client.email)?.id;
+  const allowed = await request.put(`${BASE_URL}/api/admin/client-config/${configId}`, {
+    data: { clientManagesApiKey: true },
+  });
+  expect(allowed.status()).toBe(200);
+  await page.reload();
   await page.getByRole('button', { name: 'Update API Key' }).click();
   const keyDialog = page.getByRole('dialog', { name: 'Update API Key' });
-  await keyDialog.getByLabel('Bland AI API Key').fill('sk-not-a-real-key');
+  await keyDialog.getByLabel('API Key', { exact: true }).fill('sk-not-a-real-key');
   await keyDialog.getByRole('button', { name: 'Save API Key' }).click();
   await expectToast(page, 'API Key Not Saved', 'rejected this API key');
   await expect(settings.apiKeyStatus).toHaveText('Not Connected');
   const goodKey = `sim_e2e_${randomUUID().slice(0, 8)}`;
   await placeTestCall(request, client.webhookUrl, goodKey);
-  await keyDialog.getByLabel('Bland AI API Key').fill(goodKey);
+  await keyDialog.getByLabel('API Key', { exact: true }).fill(goodKey);
   await keyDialog.getByRole('button', { name: 'Save API Key' }).click();
   await expectToast(page, 'API Key Updated');
   await expect(settings.apiKeyStatus).toHaveText('Connected');

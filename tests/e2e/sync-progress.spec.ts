@@ -31,11 +31,11 @@ test('a long sync is followed in the background to its result; Support Tools sho
   await sim('/_sim/mode', { mode: 'slow', slowMs: 6_000, times: 9 });
   await sim('/_sim/read-faults', { every: 3 });
   try {
-    await page.getByRole('button', { name: 'Sync calls from Bland AI' }).click();
+    await page.getByRole('button', { name: 'Sync calls', exact: true }).click();
     const progress = page.getByTestId('sync-progress');
     await expect(progress).toHaveText(/^Syncing: \d+ calls read$/, { timeout: 40_000 });
     await screenshotBothWidths(page, 'sync-progress');
-    await expectToast(page, 'Calls synced successfully from Bland AI');
+    await expectToast(page, 'Calls synced successfully');
     await expect(progress).toHaveCount(0);
   } finally {
     await sim('/_sim/mode', { mode: 'normal' });

@@ -48,7 +48,7 @@ test('an Owner invites a Manager and a Viewer; each joins by the e-mailed link a
   await login.login(owner.email, owner.password);
   await expect(page).toHaveURL(/\/dashboard$/);
   // The account's own login is the Owner: everything as before.
-  await expect(page.getByRole('button', { name: 'Sync calls from Bland AI' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sync calls', exact: true })).toBeVisible();
 
   const users = new UsersTab(page);
   await users.open();
@@ -97,7 +97,7 @@ test('an Owner invites a Manager and a Viewer; each joins by the e-mailed link a
   // The Manager: joins by the link, exports and syncs, but has no Subscription or Users tab.
   const managerLink = await acceptInviteLinkFor(request, manager);
   const managerPage = await acceptIn(browser, managerLink, 'Maria Manager', 'teams-accept-invite');
-  await expect(managerPage.getByRole('button', { name: 'Sync calls from Bland AI' })).toBeVisible();
+  await expect(managerPage.getByRole('button', { name: 'Sync calls', exact: true })).toBeVisible();
   await expect(managerPage.getByRole('link', { name: /Export these calls as CSV/ })).toBeVisible();
   const managerSettings = new SettingsPage(managerPage);
   await managerSettings.open();
@@ -116,7 +116,7 @@ test('an Owner invites a Manager and a Viewer; each joins by the e-mailed link a
   const viewerPage = await acceptIn(browser, viewerLink, 'Vic Viewer');
   // The header names who is signed in: the Viewer, not the account's Owner.
   await expect(viewerPage.getByTestId('client-email')).toHaveText(viewer);
-  await expect(viewerPage.getByRole('button', { name: 'Sync calls from Bland AI' })).toHaveCount(0);
+  await expect(viewerPage.getByRole('button', { name: 'Sync calls', exact: true })).toHaveCount(0);
   await expect(viewerPage.getByRole('button', { name: 'Search calls' })).toBeVisible();
   await expect(viewerPage.getByRole('link', { name: /Export these calls/ })).toHaveCount(0);
   const viewerSettings = new SettingsPage(viewerPage);
@@ -137,7 +137,7 @@ test('an Owner invites a Manager and a Viewer; each joins by the e-mailed link a
   await viewerLogin.open();
   await viewerLogin.login(viewer, PASSWORD);
   await expect(again).toHaveURL(/\/dashboard$/);
-  await expect(again.getByRole('button', { name: 'Sync calls from Bland AI' })).toHaveCount(0);
+  await expect(again.getByRole('button', { name: 'Sync calls', exact: true })).toHaveCount(0);
 
   // Back at the Owner's list both are active now.
   await users.open();
@@ -192,5 +192,5 @@ test('the agency sees a client’s users and e-mails the Owner a link to set a n
   await form.submit.click();
   await expect(ownerPage).toHaveURL(/\/dashboard$/);
   // The Owner's look, as before: sync is offered.
-  await expect(ownerPage.getByRole('button', { name: 'Sync calls from Bland AI' })).toBeVisible();
+  await expect(ownerPage.getByRole('button', { name: 'Sync calls', exact: true })).toBeVisible();
 });

@@ -14,7 +14,7 @@ import { sessionCookie } from '../auth/sessions';
 import { apiKeyChange } from '../clients/api-key-change';
 import { updateClient } from '../clients/clients-repository';
 import { enforceCreationCap } from '../http/creation-caps';
-import { badGateway, badRequest } from '../http/errors';
+import { badGateway, badRequest, forbidden } from '../http/errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
 import { voiceOf } from '../providers/voice/registry';
 import { SuccessBody } from '../../contract/common';
@@ -71,6 +71,8 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
     { config: { permission: 'keys' }, schema: { body: ApiKeyBody, response: { 200: ApiKeyResponse } } },
     async (request, reply): Promise<ApiKeyResponse> => {
       const client = requireClient(request);
+      // The key is the agency's contract with its supplier unless the agency hands it over.
+      if (client.client_manages_api_key !== 1) throw forbidden(ACCOUNT_MESSAGES.apiKeyManagedByAgency);
       const { blandApiKey } = request.body;
       // Each check asks the provider whether a key is good: not a free oracle for guessing keys.
       await enforceCreationCap(app.deps, reply, {

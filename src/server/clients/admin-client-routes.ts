@@ -111,6 +111,8 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
         per_minute_rate_cents: ifSent(form.perMinuteRate, (rate) => Math.round(rate * 100)),
         timezone: form.timezone,
         is_active: ifSent(form.isActive, (active) => (active ? 1 : 0)),
+        show_platform_details: ifSent(form.showPlatformDetails, (on) => (on ? 1 : 0)),
+        client_manages_api_key: ifSent(form.clientManagesApiKey, (on) => (on ? 1 : 0)),
         phone_number: textOrNull(form.phoneNumber),
         address: textOrNull(form.address),
         city: textOrNull(form.city),

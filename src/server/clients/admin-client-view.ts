@@ -48,6 +48,8 @@ export function toAdminClient(row: ClientRow, publicUrl: string, secrets: Secret
     perMinuteRate: row.per_minute_rate_cents / 100,
     timezone: row.timezone,
     isActive: row.is_active === 1,
+    showPlatformDetails: row.show_platform_details === 1,
+    clientManagesApiKey: row.client_manages_api_key === 1,
     blandApiKey: maskedKey(row, secrets),
     apiKeyStatus: row.api_key_status,
     clientIdentifier: row.client_identifier,

@@ -27,5 +27,7 @@ export function toClientSession(
     apiKeyStatus: row.api_key_status,
     timezone: row.timezone,
     provider: isVoiceProvider(row.provider) ? row.provider : DEFAULT_VOICE_PROVIDER,
+    showPlatformDetails: row.show_platform_details === 1,
+    clientManagesApiKey: row.client_manages_api_key === 1,
   };
 }

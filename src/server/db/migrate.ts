@@ -40,6 +40,7 @@ import * as webhookTokenHash from './migrations/033_webhook_token_hash';
 import * as smsNumbers from './migrations/034_sms_numbers';
 import * as addressIdentity from './migrations/035_address_identity';
 import * as callSearchTermsByClient from './migrations/038_call_search_terms_by_client';
+import * as platformDisclosure from './migrations/040_platform_disclosure';
 import * as notifyFrom from './migrations/041_notify_from';
 import * as mustChangePassword from './migrations/042_must_change_password';
 import type { Database } from './schema';
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   '034_sms_numbers': smsNumbers,
   '035_address_identity': addressIdentity,
   '038_call_search_terms_by_client': callSearchTermsByClient,
+  '040_platform_disclosure': platformDisclosure,
   '041_notify_from': notifyFrom,
   '042_must_change_password': mustChangePassword,
 };

@@ -84,6 +84,10 @@ export interface ClientsTable {
   hide_numbers_until_shown: Generated<number>;
   /** 041_notify_from: digests cover periods from this day on (first sign-in, or wizard's "notify now"). */
   notify_from: number | null;
+  /** 040_platform_disclosure: 1 lets the client and its callers see the voice platform named. */
+  show_platform_details: Generated<number>;
+  /** 040_platform_disclosure: 1 lets the client replace the platform API key itself. */
+  client_manages_api_key: Generated<number>;
 }
 
 export type SessionKind = 'client' | 'admin';

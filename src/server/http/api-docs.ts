@@ -508,7 +508,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Accept an invitation: set name and password, and sign in (sets the client session cookie)',
     errors: [401, 409, 410],
   },
-  'PUT /api/client/api-key': { summary: 'Replace the voice platform API key', errors: [429, 502] },
+  'PUT /api/client/api-key': { summary: 'Replace the voice platform API key', errors: [403, 429, 502] },
   'PUT /api/client/webhook-signing-secret': { summary: 'Set or remove the voice webhook signing secret' },
   'POST /api/client/rotate-webhook': { summary: 'Replace the voice webhook URL (the old one stops working)' },
   'GET /api/client/notifications': { summary: 'Notification preferences' },

@@ -20,7 +20,15 @@ const ANSWER_WORDS: Record<string, string> = {
   not_at_provider: 'sample data, never at a platform',
 };
 
-export function renderErasureReceiptPdf(receipt: ErasureReceipt, brand: PdfBrand): Promise<Buffer> {
+/**
+ * `showPlatform`: the receipt goes to the caller; unless the agency names its voice platform to
+ * this client, it speaks of "the call service" and never names the vendor.
+ */
+export function renderErasureReceiptPdf(
+  receipt: ErasureReceipt,
+  brand: PdfBrand,
+  { showPlatform = true }: { showPlatform?: boolean } = {},
+): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -58,7 +66,11 @@ export function renderErasureReceiptPdf(receipt: ErasureReceipt, brand: PdfBrand
     `${formatCount(receipt.copies.total)} (delivery log ${receipt.copies.deliveries}, messages ${receipt.copies.messages}, live events ${receipt.copies.liveEvents})`,
   );
   doc.moveDown();
-  doc.fillColor(INK).font('Helvetica-Bold').fontSize(12).text('Voice platforms');
+  doc
+    .fillColor(INK)
+    .font('Helvetica-Bold')
+    .fontSize(12)
+    .text(showPlatform ? 'Voice platforms' : 'The call service');
   if (receipt.providers.length === 0) {
     doc
       .fillColor(MUTED)
@@ -67,12 +79,15 @@ export function renderErasureReceiptPdf(receipt: ErasureReceipt, brand: PdfBrand
       .text('No call of this caller was found, so nothing was asked of a platform.');
   }
   for (const p of receipt.providers) {
+    const kept = showPlatform
+      ? `(${p.name} has no delete API; ask ${p.name} directly)`
+      : '(the call service cannot delete calls; ask us how to request it there)';
     doc
       .fillColor(INK)
       .font('Helvetica')
       .fontSize(10)
       .text(
-        `${p.name}: ${p.deleted} deleted, ${p.failed} failed${p.unsupported ? `, ${p.unsupported} not deletable (${p.name} has no delete API; ask ${p.name} directly)` : ''}`,
+        `${showPlatform ? p.name : 'The call service'}: ${p.deleted} deleted, ${p.failed} failed${p.unsupported ? `, ${p.unsupported} not deletable ${kept}` : ''}`,
       );
   }
   if (receipt.perCall.length > 0) {

@@ -164,7 +164,9 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
         .header('content-disposition', `attachment; filename="${name}.json"`)
         .type('application/json')
         .send(JSON.stringify(body, null, 2));
-    const pdf = await renderErasureReceiptPdf(body, await loadPdfBrand(deps));
+    const pdf = await renderErasureReceiptPdf(body, await loadPdfBrand(deps), {
+      showPlatform: client.show_platform_details === 1,
+    });
     return reply
       .header('content-disposition', `attachment; filename="${name}.pdf"`)
       .type('application/pdf')

@@ -70,9 +70,11 @@ export class DashboardPage {
     await this.page.getByRole('option', { name: label, exact: true }).click();
   }
 
+  /** SPEC's "Pathway" is "Call type" for a client not shown the platform's terms. */
   async selectPathway(label: string) {
-    await this.page.getByRole('combobox', { name: 'Pathway' }).click();
-    await this.page.getByRole('option', { name: label, exact: true }).click();
+    await this.page.getByRole('combobox', { name: /^(Pathway|Call type)$/ }).click();
+    const option = label === 'All Pathways' ? /^(All Pathways|All call types)$/ : label;
+    await this.page.getByRole('option', { name: option, exact: true }).click();
   }
 
   async setStatus(label: 'Completed' | 'Active' | 'Failed' | 'Transferred' | 'All') {

@@ -15,6 +15,7 @@ import { formatCallCreated, formatDuration, formatMoney } from '../../../contrac
 import type { CallSource } from '../../features/calls/call-source';
 import { useMarkHandled } from '../../features/calls/mutations';
 import { useCallDetail, useOutcomeSummary } from '../../features/calls/queries';
+import { pathwayWords, useShowPlatformDetails } from '../../lib/platform-details';
 import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../ui/dialog';
@@ -138,6 +139,7 @@ function CallDetailBody({
   const variables = Object.entries(call.variables ?? {});
   const providerPrice = (call as CallDetail & { providerPrice?: number | null }).providerPrice;
   const numbers = useShownNumbers(source, call);
+  const pathway = pathwayWords(useShowPlatformDetails());
 
   return (
     <>
@@ -147,7 +149,7 @@ function CallDetailBody({
         </DialogTitle>
         <DialogDescription>
           {formatCallCreated(call.createdAt)} · {formatDuration(call.duration)} ·{' '}
-          {call.pathway || 'No pathway'}
+          {call.pathway || pathway.none}
         </DialogDescription>
       </DialogHeader>
 

@@ -5,6 +5,7 @@
 import { Check } from 'lucide-react';
 import { PATHWAYS, type StatusFilter } from '../../../contract/calls';
 import type { DateRange } from '../../../contract/common';
+import { pathwayWords, useShowPlatformDetails } from '../../lib/platform-details';
 import { Card, CardContent } from '../ui/card';
 import { Label } from '../ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
@@ -14,7 +15,6 @@ import { DateRangeSelect } from './date-range-select';
 import { type CallFilters, QUALITY_FILTERS, type QualityFilterKey, narrowTo } from './filters';
 
 const PATHWAY_LABELS: Record<string, string> = {
-  all: 'All Pathways',
   sales: 'Sales',
   support: 'Support',
   booking: 'Booking',
@@ -42,7 +42,7 @@ export interface CallFilterBarProps {
 }
 
 /** Which parts of the page each filter drives, said where the filters are. */
-export function filterScopeNote(searchable: boolean, withOutcomes = false): string {
+export function filterScopeNote(searchable: boolean, withOutcomes = false, showPlatform = true): string {
   const logOnly = [
     'Status',
     ...(withOutcomes ? ['outcome', 'needs attention'] : []),
@@ -50,7 +50,7 @@ export function filterScopeNote(searchable: boolean, withOutcomes = false): stri
   ];
   const named =
     logOnly.length === 1 ? logOnly[0] : `${logOnly.slice(0, -1).join(', ')} and ${logOnly.at(-1)}`;
-  return `Date range and pathway apply to the whole page. ${named} filter${logOnly.length === 1 ? 's' : ''} the call log only; the ${withOutcomes ? 'calls chart' : 'chart'} shows calls that completed.`;
+  return `Date range and ${pathwayWords(showPlatform).lower} apply to the whole page. ${named} filter${logOnly.length === 1 ? 's' : ''} the call log only; the ${withOutcomes ? 'calls chart' : 'chart'} shows calls that completed.`;
 }
 
 export function CallFilterBar({
@@ -61,6 +61,7 @@ export function CallFilterBar({
   outcomes,
   timeZone,
 }: CallFilterBarProps) {
+  const pathway = pathwayWords(useShowPlatformDetails());
   return (
     <Card className="gap-3 py-4" data-testid="call-filter-bar">
       <CardContent className="flex flex-col gap-4 px-4 sm:flex-row sm:flex-wrap sm:items-end">
@@ -73,15 +74,15 @@ export function CallFilterBar({
           timeZone={timeZone}
         />
         <div className="flex min-w-0 flex-col gap-1.5 sm:w-48">
-          <Label htmlFor="filter-pathway">Pathway</Label>
+          <Label htmlFor="filter-pathway">{pathway.label}</Label>
           <Select value={filters.pathway} onValueChange={(pathway) => onChange({ pathway })}>
-            <SelectTrigger id="filter-pathway" className="w-full" aria-label="Pathway">
+            <SelectTrigger id="filter-pathway" className="w-full" aria-label={pathway.label}>
               <SelectValue />
             </SelectTrigger>
             <SelectContent>
               {['all', ...PATHWAYS].map((p) => (
                 <SelectItem key={p} value={p}>
-                  {PATHWAY_LABELS[p] ?? p}
+                  {p === 'all' ? pathway.all : (PATHWAY_LABELS[p] ?? p)}
                 </SelectItem>
               ))}
             </SelectContent>
@@ -151,7 +152,7 @@ export function CallFilterBar({
       </CardContent>
       <CardContent className="px-4">
         <p id="filter-scope-note" className="text-muted-foreground text-xs" data-testid="filter-scope-note">
-          {filterScopeNote(searchable, !!outcomes)}
+          {filterScopeNote(searchable, !!outcomes, pathway.lower === 'pathway')}
         </p>
       </CardContent>
     </Card>

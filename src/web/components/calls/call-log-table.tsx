@@ -27,7 +27,9 @@ import { CallStatusBadge } from './call-status-badge';
 import { AttentionBadge, OutcomeBadge } from './outcome-badge';
 import { formatPhone } from './phone';
 import { downloadRecording } from './download-recording';
-import { COLUMN_LABELS, ColumnChooser, useCallLogColumns } from './call-log-columns';
+import { ColumnChooser, useCallLogColumns } from './call-log-columns';
+import { columnLabel } from './log-column-labels';
+import { pathwayWords, useShowPlatformDetails } from '../../lib/platform-details';
 import { ExportLinks } from './export-links';
 import {
   type CallFilters,
@@ -44,9 +46,13 @@ import { parseTranscript } from './transcript';
 import { useCallPlayback } from './use-call-playback';
 
 export const EMPTY_CALLS_TEXT = 'No call logs found. Click the sync button to fetch data from Bland AI.';
+/** SPEC's text without the platform's name, for a client the agency does not show it to. */
+export const EMPTY_CALLS_TEXT_UNNAMED = 'No call logs found. Click the sync button to fetch your calls.';
 /** When a filter, not the account, is why the log is empty: syncing would not help. */
-export const NO_MATCH_TEXT =
-  'No calls match these filters. Try another status, pathway, outcome, date range or search.';
+export function noMatchText(showPlatform: boolean): string {
+  const pathway = pathwayWords(showPlatform).lower;
+  return `No calls match these filters. Try another status, ${pathway}, outcome, date range or search.`;
+}
 
 function isNarrowed(filters: CallFilters): boolean {
   return (
@@ -108,12 +114,13 @@ export function CallLogTable({
   source,
   filters,
   onPageChange,
-  emptyText = EMPTY_CALLS_TEXT,
+  emptyText,
   headerAction,
   onOpenCall,
   onChange,
 }: CallLogTableProps) {
   const query = useCalls(source, filters);
+  const showPlatform = useShowPlatformDetails();
   const columns = useCallLogColumns(source);
   const sorting = onChange && {
     ...effectiveSort(filters),
@@ -214,7 +221,9 @@ export function CallLogTable({
           isEmpty={(page) => !page || page.calls.length === 0}
           empty={
             <p className="py-10 text-center text-muted-foreground text-sm">
-              {isNarrowed(filters) ? NO_MATCH_TEXT : emptyText}
+              {isNarrowed(filters)
+                ? noMatchText(showPlatform)
+                : (emptyText ?? (showPlatform ? EMPTY_CALLS_TEXT : EMPTY_CALLS_TEXT_UNNAMED))}
             </p>
           }
         >
@@ -339,7 +348,7 @@ function QualityBrief({ call, stacked = false }: { call: Call; stacked?: boolean
 
 function SortHeading({ column, sorting }: { column: LogColumn; sorting?: Sorting }) {
   const sort = SORTABLE[column];
-  const label = COLUMN_LABELS[column];
+  const label = columnLabel(column, useShowPlatformDetails());
   const align = column === 'cost' ? 'text-right' : undefined;
   if (!sort || !sorting) return <TableHead className={align}>{label}</TableHead>;
   return (
@@ -453,6 +462,7 @@ function SortSelect({
 
 /** The phone layout: every field of a call, labelled, with the same actions as the table row. */
 function CallCards({ views }: { views: CallView[] }) {
+  const showPlatform = useShowPlatformDetails();
   return (
     <ul className="flex flex-col gap-3" aria-label="Calls">
       {views.map(({ call, lines, actions, outcomeColor }) => (
@@ -477,7 +487,7 @@ function CallCards({ views }: { views: CallView[] }) {
           <dl className="mt-3 grid grid-cols-3 gap-x-3 gap-y-2 text-sm">
             <CardField label="Duration" value={formatDuration(call.duration)} />
             <CardField label="Cost" value={formatMoney(call.cost)} />
-            <CardField label="Pathway" value={call.pathway || '—'} />
+            <CardField label={pathwayWords(showPlatform).label} value={call.pathway || '—'} />
             <div className="col-span-3 flex min-w-0 flex-wrap items-center gap-2">
               <dt className="sr-only">Outcome</dt>
               <dd className="flex flex-wrap items-center gap-2">

@@ -11,7 +11,8 @@ import {
   DialogTitle,
 } from '../ui/dialog';
 import { Label } from '../ui/label';
-import { COLUMN_LABELS } from './log-column-labels';
+import { useShowPlatformDetails } from '../../lib/platform-details';
+import { columnLabel } from './log-column-labels';
 import { LOG_COLUMNS, type LogColumn, isShowableChoice } from './log-columns';
 
 export default function ColumnChooserDialog({
@@ -28,6 +29,7 @@ export default function ColumnChooserDialog({
   onSave: (columns: LogColumn[]) => void;
 }) {
   const id = useId();
+  const showPlatform = useShowPlatformDetails();
   const showable = isShowableChoice(draft);
   const toggle = (column: LogColumn, on: boolean) =>
     setDraft((d) => (on ? [...d, column] : d.filter((c) => c !== column)));
@@ -47,7 +49,7 @@ export default function ColumnChooserDialog({
                 checked={draft.includes(column)}
                 onCheckedChange={(on) => toggle(column, on === true)}
               />
-              <Label htmlFor={`${id}-${column}`}>{COLUMN_LABELS[column]}</Label>
+              <Label htmlFor={`${id}-${column}`}>{columnLabel(column, showPlatform)}</Label>
             </div>
           ))}
         </fieldset>

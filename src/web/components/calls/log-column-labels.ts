@@ -13,3 +13,8 @@ export const COLUMN_LABELS: Record<LogColumn, string> = {
   quality: 'Quality',
   cost: 'Cost',
 };
+
+/** A column's name where the voice platform may (`showPlatform`) or may not be named. */
+export function columnLabel(column: LogColumn, showPlatform: boolean): string {
+  return column === 'pathway' && !showPlatform ? 'Call type' : COLUMN_LABELS[column];
+}

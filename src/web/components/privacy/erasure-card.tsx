@@ -25,6 +25,7 @@ import { FieldShell } from '../form-fields';
 import { Input } from '../ui/input';
 import { Skeleton } from '../ui/skeleton';
 import { Spinner } from '../ui/spinner';
+import { useShowPlatformDetails } from '../../lib/platform-details';
 import type { PrivacyApi } from './privacy-api';
 import { erasureSubjectOf, erasureTotals, providerAnswer, readablePhone } from './privacy-draft';
 import { useErasurePreview, useErasures, useStartErasure } from './privacy-queries';
@@ -39,6 +40,7 @@ export function ErasureCard({ api, idPrefix = 'privacy' }: { api: PrivacyApi; id
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<Subject | null>(null);
   const preview = useErasurePreview(api, confirming);
+  const showPlatform = useShowPlatformDetails();
   const id = `${idPrefix}-erase-subject`;
 
   function ask() {
@@ -121,8 +123,8 @@ export function ErasureCard({ api, idPrefix = 'privacy' }: { api: PrivacyApi; id
               Every call {'phone' in confirming ? 'from or to' : 'naming'}{' '}
               <strong className="text-foreground">{subjectText(confirming)}</strong> is removed: its
               transcript, summary, recording link, stored copies, messages and search entries, here and, where
-              the platform allows, at the voice platform. This cannot be undone. Totals, charts, usage and
-              invoices keep their numbers.
+              the {showPlatform ? 'platform allows, at the voice platform' : 'call service allows, there'}.
+              This cannot be undone. Totals, charts, usage and invoices keep their numbers.
             </>
           )
         }
@@ -241,6 +243,7 @@ const when = (ms: number) =>
 function ErasureItem({ erasure }: { erasure: ErasureStatus }) {
   const subject =
     erasure.subject.kind === 'phone' ? formatPhone(erasure.subject.value) : erasure.subject.value;
+  const showPlatform = useShowPlatformDetails();
   return (
     <li className="grid gap-2 rounded-lg border p-3" data-testid="erasure" data-erasure-id={erasure.id}>
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -272,9 +275,12 @@ function ErasureItem({ erasure }: { erasure: ErasureStatus }) {
             {erasureTotals(erasure)}
           </p>
           {erasure.providers.length > 0 && (
-            <ul className="grid gap-0.5 text-sm" aria-label="The voice platform’s answer">
+            <ul
+              className="grid gap-0.5 text-sm"
+              aria-label={showPlatform ? 'The voice platform’s answer' : 'The call service’s answer'}
+            >
               {erasure.providers.map((p) => (
-                <li key={p.provider}>{providerAnswer(p)}</li>
+                <li key={p.provider}>{providerAnswer(p, showPlatform)}</li>
               ))}
             </ul>
           )}

@@ -5,6 +5,7 @@
  */
 import { Server } from 'lucide-react';
 import { VOICE_PROVIDERS, VOICE_PROVIDER_NAMES, type VoiceProviderId } from '../../../contract/providers';
+import { useShowPlatformDetails } from '../../lib/platform-details';
 import { Badge } from '../ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 
@@ -17,6 +18,8 @@ const PLATFORM_SETTINGS: Record<VoiceProviderId, string> = {
 };
 
 export function PlatformSettingsCard({ provider }: { provider?: VoiceProviderId }) {
+  const showPlatform = useShowPlatformDetails();
+  if (!showPlatform) return <UnnamedPlatformCard />;
   const order = provider
     ? [provider, ...VOICE_PROVIDERS.filter((p) => p !== provider)]
     : [...VOICE_PROVIDERS];
@@ -45,6 +48,24 @@ export function PlatformSettingsCard({ provider }: { provider?: VoiceProviderId 
           ))}
         </dl>
       </CardContent>
+    </Card>
+  );
+}
+
+/** The same fact for a client the agency does not name its supplier to: no platform, no vendor. */
+function UnnamedPlatformCard() {
+  return (
+    <Card data-testid="platform-settings">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Server className="size-4" aria-hidden="true" />
+          <h2>Copies kept by the call service</h2>
+        </CardTitle>
+        <CardDescription>
+          The settings above cover what is stored here. The service that places and answers your calls keeps
+          its own copy of each call, under settings your agency manages: ask your agency about them.
+        </CardDescription>
+      </CardHeader>
     </Card>
   );
 }

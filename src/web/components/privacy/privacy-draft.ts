@@ -167,14 +167,18 @@ export function attachmentFileName(header: string | null, fallback: string): str
 const calls = (n: number) => `${formatCount(n)} ${n === 1 ? 'call' : 'calls'}`;
 
 /** One platform's answer in words: what it deleted, what failed, what it cannot delete. */
-export function providerAnswer(result: ErasureProviderResult): string {
+export function providerAnswer(result: ErasureProviderResult, showPlatform = true): string {
+  // A client the agency does not name its supplier to reads "the call service" instead.
+  const name = showPlatform ? result.name : 'The call service';
   const parts: string[] = [];
   if (result.deleted > 0) parts.push(`${calls(result.deleted)} deleted there`);
   if (result.failed > 0) parts.push(`${calls(result.failed)} could not be deleted (the receipt lists them)`);
   if (result.unsupported > 0)
-    parts.push(`${calls(result.unsupported)} kept there: ${result.name} has no way to delete a call`);
+    parts.push(
+      `${calls(result.unsupported)} kept there: ${showPlatform ? result.name : 'it'} has no way to delete a call`,
+    );
   if (parts.length === 0) parts.push('nothing to delete there');
-  return `${result.name}: ${parts.join('; ')}`;
+  return `${name}: ${parts.join('; ')}`;
 }
 
 /** "2 calls and 5 stored copies removed" (delivery log entries, messages, live events). */

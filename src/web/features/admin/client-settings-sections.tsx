@@ -177,7 +177,53 @@ export function ApiIntegrationSection({ config }: { config: ClientConfig }) {
       )}
       <CopyField id="edit-webhookUrl" label="Webhook URL" value={config.webhookUrl} />
       <RotateWebhookButton clientId={config.id} />
+      <DisclosureSwitch
+        name="showPlatformDetails"
+        label="Show platform details to the client"
+        hint="Off: the client's screens and its callers' receipts never name the voice platform or its terms."
+      />
+      <DisclosureSwitch
+        name="clientManagesApiKey"
+        label="Client may change the API key"
+        hint="Off: the agency manages the key; the client's Update API Key button says so."
+      />
     </FormSection>
+  );
+}
+
+/** One of the two per-client choices of what the client sees of, and may do with, the platform. */
+function DisclosureSwitch({
+  name,
+  label,
+  hint,
+}: {
+  name: 'showPlatformDetails' | 'clientManagesApiKey';
+  label: string;
+  hint: string;
+}) {
+  const { control } = useFormContext<EditClientFormInput>();
+  const id = `edit-${name}`;
+  return (
+    <div className="grid gap-1.5">
+      <Controller
+        control={control}
+        name={name}
+        render={({ field }) => (
+          <div className="flex min-h-9 items-center gap-3">
+            <Switch
+              id={id}
+              checked={field.value === true}
+              onCheckedChange={field.onChange}
+              aria-describedby={`${id}-hint`}
+            />
+            <Label htmlFor={id}>{label}</Label>
+          </div>
+        )}
+      />
+      <p id={`${id}-hint`} className="text-muted-foreground text-xs">
+        {hint}
+      </p>
+    </div>
   );
 }
 

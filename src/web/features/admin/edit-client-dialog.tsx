@@ -90,6 +90,8 @@ function toFormValues(config: ClientConfig): EditClientFormInput {
     perMinuteRate: config.perMinuteRate ?? DEFAULT_PER_MINUTE_RATE,
     timezone: config.timezone || DEFAULT_TIMEZONE,
     isActive: config.isActive ?? true,
+    showPlatformDetails: config.showPlatformDetails ?? false,
+    clientManagesApiKey: config.clientManagesApiKey ?? false,
     blandApiKey: config.blandApiKey ?? '',
     clientIdentifier: config.clientIdentifier ?? '',
     organizationId: config.organizationId ?? '',

@@ -6,6 +6,7 @@ import { type ReactNode, useEffect } from 'react';
 import { useLocation } from 'wouter';
 import type { ClientSession } from '../../../contract/auth';
 import { PageLoading } from '../../components/page-loading';
+import { PlatformDetailsProvider } from '../../lib/platform-details';
 import { isSettledWithoutSession, useClientSession } from '../../lib/session';
 import { useClientTwoFactorGate } from './use-two-factor-gate';
 
@@ -36,8 +37,14 @@ export function RequireClient({ children, redirectTo = '/', unauthenticated }: R
     else if (shouldRedirect) navigate(redirectTo, { replace: true });
   }, [mustChangePassword, shouldRedirect, navigate, redirectTo]);
 
-  if (client && !mustChangePassword)
-    return <>{typeof children === 'function' ? children(client) : children}</>;
+  if (client && !mustChangePassword) {
+    return (
+      // A session cached from an older server has no flag: the platform stays unnamed then.
+      <PlatformDetailsProvider show={client.showPlatformDetails === true}>
+        {typeof children === 'function' ? children(client) : children}
+      </PlatformDetailsProvider>
+    );
+  }
   if (settledWithoutClient && unauthenticated !== undefined) return <>{unauthenticated}</>;
   return <PageLoading />;
 }

@@ -11,6 +11,7 @@ import type { UnmaskedNumbers } from '../../../contract/privacy';
 import type { QualityThresholdsState, QualityThresholdsUpdate } from '../../../contract/quality';
 import { apiJson, isUnauthorizedError } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
+import { useShowPlatformDetails } from '../../lib/platform-details';
 import { handleUnauthorized } from '../../lib/session';
 import { toast } from '../../lib/use-toast';
 import type { CallSource, QualityThresholdsApi } from './call-source';
@@ -47,9 +48,13 @@ export function useCallsMutation<TData, TVariables = void>(options: CallsMutatio
 /** The sync, followed to its end when it runs on in the background; `progress` while it does. */
 export function useSyncCalls() {
   const [progress, setProgress] = useState<SyncProgress | null>(null);
+  const showPlatform = useShowPlatformDetails();
   const mutation = useCallsMutation<SyncResult>({
     mutationFn: () => syncAndFollow(setProgress).finally(() => setProgress(null)),
-    success: (result) => ({ title: 'Calls synced successfully from Bland AI', description: result?.message }),
+    success: (result) => ({
+      title: showPlatform ? 'Calls synced successfully from Bland AI' : 'Calls synced successfully',
+      description: result?.message,
+    }),
     failure: 'Failed to sync calls',
   });
   return { ...mutation, progress };

@@ -9,6 +9,7 @@ import type { ClientSession } from '../../../contract/auth';
 import { BrandMark } from '../../components/brand-mark';
 import { Button } from '../../components/ui/button';
 import { useCan } from '../../lib/permissions';
+import { useShowPlatformDetails } from '../../lib/platform-details';
 import { useClientSession, useLogout } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { useRemoveSampleCalls, useSeedSampleCalls, useSyncCalls } from '../calls/mutations';
@@ -91,6 +92,7 @@ export function DashboardHeader({
   onShowAttention,
 }: DashboardHeaderProps) {
   const sync = useSyncCalls();
+  const showPlatform = useShowPlatformDetails();
   const seed = useSeedSampleCalls();
   const removeSamples = useRemoveSampleCalls();
   // Sample data is for trying the dashboard: offered only before the first real call.
@@ -148,7 +150,7 @@ export function DashboardHeader({
             <>
               <HeaderIconButton
                 variant="outline"
-                label="Sync calls from Bland AI"
+                label={showPlatform ? 'Sync calls from Bland AI' : 'Sync calls'}
                 icon={<RefreshCw aria-hidden="true" className={cn(sync.isPending && 'animate-spin')} />}
                 disabled={sync.isPending}
                 onClick={() => sync.mutate()}

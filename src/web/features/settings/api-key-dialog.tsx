@@ -11,7 +11,13 @@ import { toast } from '../../lib/use-toast';
 import { useUpdateApiKey } from './mutations';
 import { SettingsDialog } from './settings-dialog';
 
-export function ApiKeyDialog({ provider }: { provider: VoiceProviderId }) {
+export function ApiKeyDialog({
+  provider,
+  showPlatform,
+}: {
+  provider: VoiceProviderId;
+  showPlatform: boolean;
+}) {
   const name = VOICE_PROVIDER_NAMES[provider];
   const [open, setOpen] = useState(false);
   const form = useForm<ApiKeyBody>({ resolver: zodResolver(ApiKeyBody), defaultValues: { blandApiKey: '' } });
@@ -25,7 +31,12 @@ export function ApiKeyDialog({ provider }: { provider: VoiceProviderId }) {
   const submit = form.handleSubmit(({ blandApiKey }) =>
     update.mutate(blandApiKey, {
       onSuccess: () => {
-        toast({ title: 'API Key Updated', description: `Your ${name} API key was verified and saved.` });
+        toast({
+          title: 'API Key Updated',
+          description: showPlatform
+            ? `Your ${name} API key was verified and saved.`
+            : 'Your API key was verified and saved.',
+        });
         onOpenChange(false);
       },
       onError: (error) => {
@@ -41,14 +52,18 @@ export function ApiKeyDialog({ provider }: { provider: VoiceProviderId }) {
   return (
     <SettingsDialog
       title="Update API Key"
-      description={`Paste your ${name} API key. We check it with ${name} before saving it, and store it encrypted.`}
+      description={
+        showPlatform
+          ? `Paste your ${name} API key. We check it with ${name} before saving it, and store it encrypted.`
+          : 'Paste your API key. We check it before saving it, and store it encrypted.'
+      }
       open={open}
       onOpenChange={onOpenChange}
     >
       <form onSubmit={submit} noValidate className="grid gap-4" aria-label="Update API key">
         <TextField
           id="api-key"
-          label={`${name} API Key`}
+          label={showPlatform ? `${name} API Key` : 'API Key'}
           type="password"
           autoComplete="off"
           spellCheck={false}

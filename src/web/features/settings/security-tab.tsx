@@ -5,7 +5,7 @@
 import { Check, Copy, KeyRound, Link2, Lock, RefreshCw, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import type { ClientSession } from '../../../contract/auth';
-import { PROVIDER_SETUP, VOICE_PROVIDER_NAMES, type VoiceProviderId } from '../../../contract/providers';
+import { PROVIDER_SETUP, VOICE_PROVIDER_NAMES } from '../../../contract/providers';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -14,6 +14,7 @@ import { Input } from '../../components/ui/input';
 import { TwoFactorCard } from '../../components/two-factor/two-factor-card';
 import { failureToast } from '../../lib/failure-toast';
 import { useCan } from '../../lib/permissions';
+import { useShowPlatformDetails } from '../../lib/platform-details';
 import { toast } from '../../lib/use-toast';
 import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
 import { cn } from '../../lib/utils';
@@ -28,6 +29,8 @@ export function SecurityTab({ client }: { client: ClientSession }) {
   const canKeys = useCan('keys');
   // The rule for every user of the account is the Owners' (the `users` permission).
   const canRequireTwoFactor = useCan('users');
+  // SPEC's texts name the platform; a client the agency does not name it to reads them without.
+  const showPlatform = useShowPlatformDetails();
   return (
     <div className="grid gap-6">
       <Card>
@@ -55,7 +58,7 @@ export function SecurityTab({ client }: { client: ClientSession }) {
             <CardHeader>
               <CardTitle className="flex items-center gap-2">
                 <KeyRound className="size-4" aria-hidden="true" />
-                {VOICE_PROVIDER_NAMES[client.provider]} API Key
+                {showPlatform ? `${VOICE_PROVIDER_NAMES[client.provider]} API Key` : 'API Key'}
               </CardTitle>
               <CardDescription>Used to sync your calls and play recordings.</CardDescription>
             </CardHeader>
@@ -69,7 +72,11 @@ export function SecurityTab({ client }: { client: ClientSession }) {
                 {connected ? 'Connected' : 'Not Connected'}
               </Badge>
               <div className="w-full sm:ml-auto sm:w-auto">
-                <ApiKeyDialog provider={client.provider} />
+                {client.clientManagesApiKey ? (
+                  <ApiKeyDialog provider={client.provider} showPlatform={showPlatform} />
+                ) : (
+                  <AgencyManagedKey />
+                )}
               </div>
             </CardContent>
           </Card>
@@ -81,8 +88,9 @@ export function SecurityTab({ client }: { client: ClientSession }) {
                 Webhook URL
               </CardTitle>
               <CardDescription>
-                Your unique address for {VOICE_PROVIDER_NAMES[client.provider]}'s post-call webhooks. Keep it
-                private.
+                {showPlatform
+                  ? `Your unique address for ${VOICE_PROVIDER_NAMES[client.provider]}'s post-call webhooks. Keep it private.`
+                  : 'Your unique address for post-call webhooks. Keep it private.'}
               </CardDescription>
             </CardHeader>
             <CardContent className="grid gap-3">
@@ -91,7 +99,7 @@ export function SecurityTab({ client }: { client: ClientSession }) {
               ) : (
                 <p className="text-muted-foreground text-sm">No webhook URL configured</p>
               )}
-              <RotateWebhookUrl provider={client.provider} />
+              <RotateWebhookUrl platform={showPlatform ? VOICE_PROVIDER_NAMES[client.provider] : null} />
             </CardContent>
           </Card>
 
@@ -102,9 +110,11 @@ export function SecurityTab({ client }: { client: ClientSession }) {
                 Webhook Signing Secret
               </CardTitle>
               <CardDescription>
-                {client.provider === 'bland'
-                  ? 'With a secret set, only deliveries Bland AI signed with it (X-Webhook-Signature) are accepted.'
-                  : PROVIDER_SETUP[client.provider].signing}
+                {!showPlatform
+                  ? 'With a secret set, only deliveries signed with it are accepted.'
+                  : client.provider === 'bland'
+                    ? 'With a secret set, only deliveries Bland AI signed with it (X-Webhook-Signature) are accepted.'
+                    : PROVIDER_SETUP[client.provider].signing}
               </CardDescription>
             </CardHeader>
             {/* Retell signs with the API key above: there is no separate secret to set. */}
@@ -119,7 +129,11 @@ export function SecurityTab({ client }: { client: ClientSession }) {
                   {client.hasWebhookSigningSecret ? 'Set' : 'Not Set'}
                 </Badge>
                 <div className="w-full sm:ml-auto sm:w-auto">
-                  <WebhookSecretDialog isSet={client.hasWebhookSigningSecret} provider={client.provider} />
+                  <WebhookSecretDialog
+                    isSet={client.hasWebhookSigningSecret}
+                    provider={client.provider}
+                    showPlatform={showPlatform}
+                  />
                 </div>
               </CardContent>
             )}
@@ -134,16 +148,17 @@ export function SecurityTab({ client }: { client: ClientSession }) {
  * A new URL for one that leaked, or that someone who left still holds: the old one stops working at
  * once, so it asks first and says the platform must be given the new address.
  */
-function RotateWebhookUrl({ provider }: { provider: VoiceProviderId }) {
+function RotateWebhookUrl({ platform: named }: { platform: string | null }) {
   const [confirming, setConfirming] = useState(false);
   const rotate = useRotateProviderWebhook();
-  const platform = VOICE_PROVIDER_NAMES[provider];
+  // Unnamed, the sentences below still read: "calls the call service sends to it…".
+  const platform = named ?? 'the call service';
   const confirm = () =>
     rotate.mutate(undefined, {
       onSuccess: () =>
         toast({
           title: 'Webhook URL Rotated',
-          description: `Give ${platform} the new URL; deliveries to the old one are refused from now on.`,
+          description: `Give ${named ?? 'the call service'} the new URL; deliveries to the old one are refused from now on.`,
         }),
       onError: (error) => failureToast('Failed to rotate the webhook URL', error),
       onSettled: () => setConfirming(false),
@@ -164,6 +179,23 @@ function RotateWebhookUrl({ provider }: { provider: VoiceProviderId }) {
         confirmLabel="Rotate"
         pendingLabel="Rotating..."
       />
+    </div>
+  );
+}
+
+/**
+ * SPEC's Update API Key button, for a client whose key the agency keeps: the button cannot be used
+ * and says why (the server answers 403 to a change anyway).
+ */
+function AgencyManagedKey() {
+  return (
+    <div className="flex flex-col gap-1 sm:items-end">
+      <Button type="button" variant="outline" disabled aria-describedby="api-key-managed">
+        Update API Key
+      </Button>
+      <p id="api-key-managed" className="text-muted-foreground text-xs" data-testid="api-key-managed">
+        Your agency manages this key.
+      </p>
     </div>
   );
 }

@@ -22,7 +22,15 @@ const SecretForm = z.object({
 });
 type SecretForm = z.infer<typeof SecretForm>;
 
-export function WebhookSecretDialog({ isSet, provider }: { isSet: boolean; provider: VoiceProviderId }) {
+export function WebhookSecretDialog({
+  isSet,
+  provider,
+  showPlatform,
+}: {
+  isSet: boolean;
+  provider: VoiceProviderId;
+  showPlatform: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const form = useForm<SecretForm>({ resolver: zodResolver(SecretForm), defaultValues: { secret: '' } });
   const save = useSetWebhookSecret();
@@ -61,9 +69,11 @@ export function WebhookSecretDialog({ isSet, provider }: { isSet: boolean; provi
       <SettingsDialog
         title={isSet ? 'Replace Signing Secret' : 'Set Signing Secret'}
         description={
-          provider === 'vapi'
-            ? "The secret of your server URL's credential in Vapi (sent as X-Vapi-Secret, or an HMAC credential's key): paste the same secret here."
-            : "Create it in Bland's Dev Portal (Account Settings → Keys → Replace Secret) and paste it here. Bland shows it only once."
+          !showPlatform
+            ? 'Paste the secret your deliveries are signed with, as set where your calls are configured.'
+            : provider === 'vapi'
+              ? "The secret of your server URL's credential in Vapi (sent as X-Vapi-Secret, or an HMAC credential's key): paste the same secret here."
+              : "Create it in Bland's Dev Portal (Account Settings → Keys → Replace Secret) and paste it here. Bland shows it only once."
         }
         open={open}
         onOpenChange={onOpenChange}

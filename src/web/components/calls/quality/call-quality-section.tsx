@@ -5,7 +5,8 @@
  */
 import type { CallQuality } from '../../../../contract/quality';
 import { callQualityFigures } from './call-quality-figures';
-import { PRECISION_TEXTS } from './quality-format';
+import { useShowPlatformDetails } from '../../../lib/platform-details';
+import { precisionExplanation } from './quality-format';
 
 export const NOT_MEASURED_TEXT = 'Not measured: this call has no transcript lines to measure.';
 
@@ -30,10 +31,11 @@ export function CallQualitySection({ quality }: { quality: CallQuality | null })
 
 function Figures({ quality }: { quality: CallQuality }) {
   const { figures, note } = callQualityFigures(quality);
+  const showPlatform = useShowPlatformDetails();
   return (
     <>
       <p className="text-muted-foreground text-xs" data-testid="call-quality-precision">
-        {PRECISION_TEXTS[quality.precision].explanation}
+        {precisionExplanation(quality.precision, showPlatform)}
       </p>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-3">
         {figures.map((f) => (

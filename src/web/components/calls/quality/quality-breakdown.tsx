@@ -5,12 +5,15 @@
  */
 import { formatCount } from '../../../../contract/format';
 import { type QualitySummary, WORST_METRICS } from '../../../../contract/quality';
+import { useShowPlatformDetails } from '../../../lib/platform-details';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/card';
+import { precisionExplanation } from './quality-format';
 import { DISTRIBUTION_TITLES, distributionRows, precisionRows } from './quality-summary-rows';
 
 const calls = (n: number) => `${formatCount(n)} ${n === 1 ? 'call' : 'calls'}`;
 
 export function QualityPrecisionCard({ summary }: { summary: QualitySummary }) {
+  const showPlatform = useShowPlatformDetails();
   return (
     <Card className="gap-4" data-testid="quality-precision">
       <CardHeader>
@@ -39,7 +42,9 @@ export function QualityPrecisionCard({ summary }: { summary: QualitySummary }) {
                   {calls(row.calls)} ({row.percent}%)
                 </span>
               </dt>
-              <dd className="text-muted-foreground text-xs">{row.explanation}</dd>
+              <dd className="text-muted-foreground text-xs">
+                {precisionExplanation(row.precision, showPlatform)}
+              </dd>
             </div>
           ))}
         </dl>

@@ -113,3 +113,9 @@ export const PRECISION_TEXTS: Record<TimingPrecision, { label: string; explanati
       'The platform gives only the order of the lines and a clock time each, no durations (Bland without a corrected transcript): turns and who ended the call are counted, but response times, interruptions, dead air and talk shares cannot be measured.',
   },
 };
+
+/** A precision's explanation; without the platform's name (the parenthesis) unless it may be shown. */
+export function precisionExplanation(precision: TimingPrecision, showPlatform: boolean): string {
+  const text = PRECISION_TEXTS[precision].explanation;
+  return showPlatform ? text : text.replace(/ \([^)]*\)/, '');
+}
