@@ -39,7 +39,7 @@ const ENTRY_CARDS: EntryCard[] = [
   {
     icon: PlayCircle,
     title: 'Live Demo',
-    description: 'Experience the platform with real call data from Bland AI.',
+    description: 'Experience the platform with real call data from the voice provider.',
     action: 'View Demo',
     href: '/demo',
   },
