@@ -62,6 +62,8 @@ const PUBLIC_ROUTES = [
   'GET /api/demo/dashboard',
   'GET /api/demo/recording/:id',
   'POST /api/client/invitations/accept',
+  // The inviting company's name for a live link's token, nothing else (accept-invite page).
+  'POST /api/client/invitations/lookup',
   'GET /api/brand',
   'GET /brand-assets/:file',
   'GET /manifest.webmanifest',

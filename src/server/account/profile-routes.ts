@@ -77,11 +77,14 @@ export default async function profileRoutes(fastify: FastifyInstance): Promise<v
       const updated = await findClient(db, client.id);
       if (!updated) throw notFound();
       const user = requireClientUser(request);
+      // The account's own login takes the client's address with it (syncAccountLogin), and the
+      // person signed in may be that login: the answer names their address as it now is.
+      const isAccountLogin = user.email.toLowerCase() === client.email.toLowerCase();
       return {
         success: true as const,
         client: {
           ...toClientSession(updated, app.deps, canSeeWebhookUrl(user)),
-          user: toSessionUser(user),
+          user: { ...toSessionUser(user), ...(isAccountLogin ? { email: updated.email } : {}) },
         },
       };
     },
