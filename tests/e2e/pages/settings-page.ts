@@ -48,6 +48,8 @@ export async function onboardClient(request: APIRequestContext, label = 'e2e'): 
       data: { currentPassword: temporaryPassword, newPassword: password },
     });
     expect(changed.status()).toBe(200);
+    // The setup's own session ends here: the tests count the person's sessions from their own sign-in.
+    expect((await own.post('/api/client/logout')).status()).toBe(200);
   } finally {
     await own.dispose();
   }
