@@ -212,7 +212,7 @@ test('any filter change goes back to page 1; status, pathway and search filter t
   // A search that matches nothing says so; syncing would not help.
   await expect(
     page.getByText(
-      'No calls match these filters. Try another status, pathway, outcome, date range or search.',
+      'No calls match these filters. Try another status, call type, outcome, date range or search.',
     ),
   ).toBeVisible();
   await expect(page.getByText(EMPTY_TEXT)).toHaveCount(0);
