@@ -167,8 +167,9 @@ test('an Owner redacts e-mails, keeps transcripts 7 days, erases a caller and ex
   await expect(form.retention('callDays')).toHaveValue(String(AGENCY_CALL_DAYS));
   await expect(form.retentionNote('callDays')).toHaveText('At most 3,000 days: your agency’s limit.');
   await expect(form.retention('transcriptDays')).toHaveAttribute('placeholder', PRIVACY_TEXTS.keepForever);
-  await expect(privacy.platforms).toContainText('Your platform');
-  await expect(privacy.platforms).toContainText('recording lifespan');
+  // The agency does not show this client its voice platform: the copy kept there is told in plain words.
+  await expect(privacy.platforms).toContainText('Copies kept by the call service');
+  await expect(privacy.platforms).toContainText('ask your agency about them');
 
   // By keyboard: e-mails on, transcripts kept 7 days, saved with Enter.
   await tabTo(page, form.category('emails'));
@@ -267,7 +268,7 @@ test('an Owner redacts e-mails, keeps transcripts 7 days, erases a caller and ex
   await expect(erasure.getByTestId('erasure-totals')).toHaveText(
     /^1 call and \d+ stored cop(y|ies) removed$/,
   );
-  await expect(erasure).toContainText('Bland AI: 1 call kept there: Bland AI has no way to delete a call');
+  await expect(erasure).toContainText('The call service: 1 call kept there: it has no way to delete a call');
   const pdf = await privacy.download(erasure.getByRole('link', { name: /^Receipt \(PDF\)/ }));
   expect(pdf.suggestedFilename()).toMatch(/^erasure-receipt-.+\.pdf$/);
   expect(
