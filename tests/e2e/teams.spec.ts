@@ -169,7 +169,9 @@ test('the agency sees a client’s users and e-mails the Owner a link to set a n
   await view.waitForLoaded();
   await expect(view.users).toContainText(owner.email);
   await expect(view.users).toContainText('Owner');
-  await expect(view.users).toContainText('Never');
+  // The setup signed in once with the agency's password to choose the Owner's own.
+  await expect(view.users).toContainText('Last sign-in');
+  await expect(view.users).not.toContainText('Never');
 
   await view.users.getByRole('button', { name: /^Reset password of/ }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Send a new password link' });
