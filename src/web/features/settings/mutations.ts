@@ -8,7 +8,6 @@ import type {
   AccountFormInput,
   AccountUpdateResponse,
   ApiKeyResponse,
-  ChangePasswordBody,
   WebhookSecretResponse,
   NotificationPrefs,
 } from '../../../contract/account';
@@ -137,13 +136,6 @@ export function useConfirmSmsCode() {
     mutationFn: (code: string) =>
       apiJson<MyNotifications>('POST', '/api/client/me/notifications/sms-code/confirm', { code }),
     onSuccess: (state) => queryClient.setQueryData(myNotificationsKey, state),
-  });
-}
-
-export function useChangePassword() {
-  return useMutation({
-    mutationFn: (body: ChangePasswordBody) =>
-      apiJson<{ success: true }>('POST', '/api/client/change-password', body),
   });
 }
 
