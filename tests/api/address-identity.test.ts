@@ -1,5 +1,5 @@
 /**
- * One identity per e-mail address (issue 49): a pending invitation claims no address, so a client
+ * One identity per e-mail address: a pending invitation claims no address, so a client
  * the agency creates later with it signs in and the invitation can no longer be accepted; an
  * Owner's invitation answers alike whether or not the address is another client's (and is never
  * sent then), after the cap, which counts refusals; the admin's e-mail edit refuses a person's

@@ -1,5 +1,5 @@
 /**
- * No alert storm on a new client's first day (issue 50): syncing 60 days of history sends no
+ * No alert storm on a new client's first day: syncing 60 days of history sends no
  * e-mail, text or digest; a call delivered by the provider as it ends still alerts, within the
  * client's alert window (an hour by default, its own choice in Settings › Notifications); a
  * digest covers only periods from the client's first sign-in (or the wizard's "notify now").

@@ -1,5 +1,5 @@
 /**
- * One period, one number (issue 50): the same local days read the same calls on the dashboard
+ * One period, one number: the same local days read the same calls on the dashboard
  * (stats of a custom range), in the monthly PDF, in the digest e-mail and in the export, for a
  * client whose zone is not UTC and whose calls sit on the periods' edges (a second before and at
  * local midnight, across the end of daylight saving time).

@@ -1,5 +1,5 @@
 /**
- * Numbers that say what they count (issue 50), with the agency's brand saved: the Date Range says
+ * Numbers that say what they count, with the agency's brand saved: the Date Range says
  * exactly which instants its rolling window covers, in the client's zone; outcome cards colour a
  * change by what it means for the business ("Failed +150%" is bad news); a rise from nothing reads
  * "new"; and the admin's header cards are read again with Analytics, so the two agree.

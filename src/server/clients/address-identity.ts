@@ -1,5 +1,5 @@
 /**
- * One identity per e-mail address (issue 49), decided here and nowhere else: a client's own login
+ * One identity per e-mail address, decided here and nowhere else: a client's own login
  * (clients.email, drafts included: the agency is onboarding it) and every client user past their
  * invitation hold their address against every other client. Asked by onboarding, the admin's and
  * the client's e-mail edits, invitations and their acceptance.

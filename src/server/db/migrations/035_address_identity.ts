@@ -1,5 +1,5 @@
 /**
- * One identity per e-mail address, and invitations that do not claim one (issue 49).
+ * One identity per e-mail address, and invitations that do not claim one.
  * `client_users.email` was unique over every row, pending invitations included, so an invitation
  * held its address: the client the agency created later with it could not sign in, and an Owner
  * could learn whether an address was another client's from the refusal. Now:

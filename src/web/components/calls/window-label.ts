@@ -1,5 +1,5 @@
 /**
- * What a calls view's window counts, said exactly (issue 50): a preset is rolling, (now − N days,
+ * What a calls view's window counts, said exactly: a preset is rolling, (now − N days,
  * now], so it is labelled with its first and last instants in the account's zone, never with
  * calendar dates it only partly covers; a custom range is whole local days.
  */
