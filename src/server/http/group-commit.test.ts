@@ -61,20 +61,28 @@ describe('group commit', () => {
   });
 
   it('with concurrency, starts another write while one is in flight', async () => {
+    // The first write is held open until a second one has started: no timing to lose under load.
     let inFlight = 0;
     let most = 0;
+    let startFirst = () => {};
+    let startSecond = () => {};
+    const firstStarted = new Promise<void>((resolve) => (startFirst = resolve));
+    const secondStarted = new Promise<void>((resolve) => (startSecond = resolve));
     const group = createGroupCommit(
       async (items: number[]) => {
         inFlight++;
         most = Math.max(most, inFlight);
-        await new Promise((r) => setTimeout(r, 20));
+        if (items.includes(1)) {
+          startFirst();
+          await secondStarted;
+        } else startSecond();
         inFlight--;
         return items;
       },
       { concurrency: 2 },
     );
     const first = group.submit(1);
-    await new Promise((r) => setTimeout(r, 5));
+    await firstStarted;
     expect(await Promise.all([first, group.submit(2), group.submit(3)])).toEqual([1, 2, 3]);
     expect(most).toBe(2);
   });
