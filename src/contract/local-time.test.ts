@@ -22,7 +22,9 @@ describe('client times', () => {
     expect(formatLocalDateTime(T, clockOf({ timezone: 'Europe/London', country: 'UK' }))).toBe(
       '07/12/2026, 19:05 GMT',
     );
-    expect(formatLocalDateTime(T, clockOf({ timezone: 'UTC', country: null }))).toBe('12/7/2026, 7:05 PM UTC');
+    expect(formatLocalDateTime(T, clockOf({ timezone: 'UTC', country: null }))).toBe(
+      '12/7/2026, 7:05 PM UTC',
+    );
   });
 
   it('follows daylight saving time in the name', () => {

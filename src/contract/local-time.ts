@@ -45,6 +45,16 @@ export function zoneName(ms: number, timeZone: string, locale: string): string {
   return part?.value ?? timeZone;
 }
 
+/**
+ * The zone's names over a period: "EST", or "EDT/EST" when daylight saving time starts or ends
+ * inside it, so a month's report never names one offset for times that had two.
+ */
+export function zoneNamesBetween(fromMs: number, toMs: number, clock: ClientClock): string {
+  const first = zoneName(fromMs, clock.timeZone, clock.locale);
+  const last = zoneName(toMs, clock.timeZone, clock.locale);
+  return first === last ? first : `${first}/${last}`;
+}
+
 /** An instant's date and time with its zone: "12/7/2026, 2:05 PM EST", "07.12.2026, 14:05 GMT+1". */
 export function formatLocalDateTime(ms: number, clock: ClientClock): string {
   const text = format(clock.locale, {
@@ -61,9 +71,12 @@ export function formatLocalDateTime(ms: number, clock: ClientClock): string {
 /** An instant's date in the zone: "12/7/2026", "07/12/2026", "7.12.2026". */
 export function formatLocalDate(ms: number, clock: ClientClock): string {
   return plain(
-    format(clock.locale, { timeZone: clock.timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).format(
-      new Date(ms),
-    ),
+    format(clock.locale, {
+      timeZone: clock.timeZone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+    }).format(new Date(ms)),
   );
 }
 
@@ -78,7 +91,9 @@ function calendarDay(date: string): Date | null {
 export function formatCalendarDate(date: string, locale: string): string {
   const day = calendarDay(date);
   if (!day) return date;
-  return plain(format(locale, { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric' }).format(day));
+  return plain(
+    format(locale, { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric' }).format(day),
+  );
 }
 
 /** A calendar day's day and month for a chart's axis: "12/7", "07/12", "7.12.". */

@@ -8,7 +8,9 @@ describe('suggestTimeZone', () => {
     expect(suggestTimeZone({ country: 'U.S.A.', state: 'tx' })).toBe('America/Chicago');
     expect(suggestTimeZone({ country: 'US', state: ' New  York ' })).toBe('America/New_York');
     expect(suggestTimeZone({ country: 'usa', state: 'AZ' })).toBe('America/Phoenix');
-    expect(suggestTimeZone({ country: 'United States of America', state: 'Hawaii' })).toBe('Pacific/Honolulu');
+    expect(suggestTimeZone({ country: 'United States of America', state: 'Hawaii' })).toBe(
+      'Pacific/Honolulu',
+    );
   });
 
   it('reads a US state without a country as the US', () => {
@@ -32,7 +34,23 @@ describe('suggestTimeZone', () => {
   });
 
   it('suggests only zones every browser and the server accept', () => {
-    const countries = ['US', 'CA', 'MX', 'GB', 'DE', 'FR', 'IN', 'JP', 'AU', 'NZ', 'BR', 'AR', 'UA', 'ZA', 'SG'];
+    const countries = [
+      'US',
+      'CA',
+      'MX',
+      'GB',
+      'DE',
+      'FR',
+      'IN',
+      'JP',
+      'AU',
+      'NZ',
+      'BR',
+      'AR',
+      'UA',
+      'ZA',
+      'SG',
+    ];
     const states = ['AL', 'AK', 'ID', 'IN', 'MI', 'PR', 'DC', 'KY', 'TN'];
     const zones = [
       ...countries.map((country) => suggestTimeZone({ country })),

@@ -26,7 +26,16 @@ const COUNTRIES: Country[] = [
   { code: 'MX', names: ['mexico', 'méxico'], zone: 'America/Mexico_City', locale: 'es-MX' },
   {
     code: 'GB',
-    names: ['uk', 'united kingdom', 'great britain', 'britain', 'england', 'scotland', 'wales', 'northern ireland'],
+    names: [
+      'uk',
+      'united kingdom',
+      'great britain',
+      'britain',
+      'england',
+      'scotland',
+      'wales',
+      'northern ireland',
+    ],
     zone: 'Europe/London',
     locale: 'en-GB',
   },
@@ -36,7 +45,12 @@ const COUNTRIES: Country[] = [
   { code: 'CH', names: ['switzerland', 'schweiz', 'suisse'], zone: 'Europe/Zurich', locale: 'de-CH' },
   { code: 'FR', names: ['france'], zone: 'Europe/Paris', locale: 'fr-FR' },
   { code: 'BE', names: ['belgium', 'belgique', 'belgië'], zone: 'Europe/Brussels', locale: 'nl-BE' },
-  { code: 'NL', names: ['netherlands', 'the netherlands', 'holland', 'nederland'], zone: 'Europe/Amsterdam', locale: 'nl-NL' },
+  {
+    code: 'NL',
+    names: ['netherlands', 'the netherlands', 'holland', 'nederland'],
+    zone: 'Europe/Amsterdam',
+    locale: 'nl-NL',
+  },
   { code: 'LU', names: ['luxembourg'], zone: 'Europe/Luxembourg', locale: 'fr-LU' },
   { code: 'ES', names: ['spain', 'españa'], zone: 'Europe/Madrid', locale: 'es-ES' },
   { code: 'PT', names: ['portugal'], zone: 'Europe/Lisbon', locale: 'pt-PT' },
@@ -142,11 +156,7 @@ export const DEFAULT_LOCALE = 'en-US';
 
 /** "U.S.A." → "usa", "  Deutschland " → "deutschland". */
 function normalise(text: string | null | undefined): string {
-  return (text ?? '')
-    .trim()
-    .toLowerCase()
-    .replace(/[.,]/g, '')
-    .replace(/\s+/g, ' ');
+  return (text ?? '').trim().toLowerCase().replace(/[.,]/g, '').replace(/\s+/g, ' ');
 }
 
 function findCountry(country: string | null | undefined): Country | null {
