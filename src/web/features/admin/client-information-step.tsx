@@ -53,9 +53,9 @@ export function ClientInformationStep({
     if (!zoneChosen && form.getValues('timezone') !== suggested)
       form.setValue('timezone', suggested, { shouldValidate: form.formState.isSubmitted });
   }, [zoneChosen, suggested, form]);
-  const zoneField = form.register('timezone', {
-    onChange: (event: { target: { value: string } }) => setZoneChosen(event.target.value.trim() !== ''),
-  });
+  // Any edit is the admin's choice, an emptied field too (it is then UTC): the suggestion must not
+  // refill the field under someone deleting it to type another zone.
+  const zoneField = form.register('timezone', { onChange: () => setZoneChosen(true) });
   const zoneHint = zoneChosen
     ? 'E-mails, reports and exports tell the client times in this zone.'
     : fromAddress
