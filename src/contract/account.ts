@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { API_KEY_STATUSES, MIN_PASSWORD_LENGTH } from './auth';
 import { ClientSessionWithUser } from './teams';
+import { isValidTimezone } from './admin';
 import { isPrintableToken, tokenCharactersMessage, webhookSigningSecretField } from './common';
 
 export const ACCOUNT_MESSAGES = {
@@ -23,6 +24,7 @@ export const ACCOUNT_MESSAGES = {
   apiKeyRequired: 'API key is required',
   apiKeyInvalid: 'The voice provider rejected this API key. Check it and try again.',
   apiKeyUnchecked: 'The voice provider could not be reached to check the key. Please try again in a minute.',
+  invalidTimezone: 'Please choose a valid time zone (e.g. UTC or America/New_York)',
   apiKeyManagedByAgency: 'Your agency manages the API key for this account. Ask them to change it.',
 } as const;
 
@@ -54,6 +56,8 @@ export const AccountForm = z.object({
   companyName: text(200).optional(),
   phoneNumber: phoneField.optional(),
   jobTitle: text(200).optional(),
+  /** The IANA zone of the account's e-mails, reports and exports (the Owner's Settings). */
+  timezone: text(100).min(1).refine(isValidTimezone, ACCOUNT_MESSAGES.invalidTimezone).optional(),
 });
 export type AccountFormInput = z.input<typeof AccountForm>;
 export type AccountForm = z.output<typeof AccountForm>;

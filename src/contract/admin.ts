@@ -180,6 +180,17 @@ export const CreateClientForm = z.object({
   companySize: optionalChoice(COMPANY_SIZES_CREATE),
   ...addressFields,
   /**
+   * The IANA zone its e-mails, reports and exports use; the wizard suggests one from the country
+   * and state (regional.ts) or the admin's browser. Left out or empty: UTC (SPEC §9).
+   */
+  timezone: z
+    .string()
+    .trim()
+    .max(100, 'Must be at most 100 characters')
+    .refine((v) => v === '' || isValidTimezone(v), MESSAGES.invalidTimezone)
+    .optional()
+    .default(''),
+  /**
    * Digests start now rather than at the client's first sign-in (alerts are never about history
    * either way); off by default, so a client is not mailed before it has a login.
    */

@@ -118,7 +118,7 @@ describe(`account alerts (${TEST_DB})`, () => {
     expect(mails).toHaveLength(1);
     expect(JSON.parse(mails[0].payload_json)).toMatchObject({
       to: client.email,
-      subject: 'Your Starter subscription ends on September 13, 2026',
+      subject: 'Your Starter subscription ends on 9/13/2026',
     });
   });
 });

@@ -110,7 +110,8 @@ describe(`digests and monthly reports (${TEST_DB})`, () => {
 
     const text = pdfText(await renderMonthlyPdf(report, '2026-10', 'Call Analytics'));
     expect(text).toContain('Monthly report · October 2026');
-    expect(text).toContain('Bright Smiles Dental · 2026-10-01 to 2026-10-31 · times in America/New_York');
+    // A US client's dates as the US writes them; October in New York is all EDT (clocks went back on Nov 1).
+    expect(text).toContain('Bright Smiles Dental · 10/1/2026 to 10/31/2026 · times in EDT');
     expect(text).toMatch(/Calls\n6\n/);
     expect(text).toMatch(/Minutes\n15\n/);
     expect(text).toMatch(/Booking\n4\nSupport\n2/);
@@ -137,7 +138,7 @@ describe(`digests and monthly reports (${TEST_DB})`, () => {
       headers: { cookie },
     });
     expect(current.statusCode).toBe(200);
-    expect(pdfText(current.rawPayload)).toContain('2026-11-01 to 2026-11-01');
+    expect(pdfText(current.rawPayload)).toContain('11/1/2026 to 11/1/2026');
     for (const month of ['2026-12', '2026-13', '26-10', '', '2026-10-01']) {
       const bad = await t.app.inject({
         method: 'GET',
@@ -221,7 +222,7 @@ describe(`digests and monthly reports (${TEST_DB})`, () => {
     const mail = renderQueuedEmail(JSON.parse(weekly[0].payload_json), plainEmailBrand('Call Analytics'));
     // Oct 26 – Nov 1: the call on Oct 31 at 23:30 EDT and the one at Nov 1 00:00 EDT.
     expect(mail.subject).toBe('Call Analytics: 2 calls last week');
-    expect(mail.text).toContain('last week (2026-10-26 to 2026-11-01)');
+    expect(mail.text).toContain('last week (10/26/2026 to 11/1/2026), times in EDT/EST.');
     // Tuesday in New York: no weekly digest.
     clock = Date.UTC(2026, 10, 3, 14, 0);
     await check();

@@ -129,7 +129,8 @@ describe(`the same period reads the same numbers everywhere (${TEST_DB})`, () =>
       .execute();
     expect(digests).toHaveLength(1);
     const mail = renderQueuedEmail(JSON.parse(digests[0].payload_json), plainEmailBrand('Call Analytics'));
-    expect(mail.text).toContain(`last week (${week.from} to ${week.to})`);
+    // The same days, as the client's (US) dates write them.
+    expect(mail.text).toContain('last week (10/26/2026 to 11/1/2026)');
     expect({
       dashboard: await dashboard(week),
       digest: Number(/^Call Analytics: ([\d,]+) calls last week$/.exec(mail.subject)?.[1]),

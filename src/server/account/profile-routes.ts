@@ -1,11 +1,12 @@
 /**
- * PUT /api/client/account: the settings account form (SPEC §5, §7), read as a patch (issue 33).
- * The e-mail stays unique.
+ * PUT /api/client/account: the settings account form (SPEC §5, §7), read as a patch (issue 33),
+ * and the account's time zone. The e-mail stays unique.
  */
 import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_MESSAGES, AccountForm, AccountUpdateResponse } from '../../contract/account';
 import { requireClient, requireClientUser } from '../auth/guards';
 import { canSeeWebhookUrl, toSessionUser } from '../auth/permissions';
+import { announceTimeZoneChanged } from '../clients/client-changes';
 import { sentOnly, textOrNull } from '../clients/client-patch';
 import { toClientSession } from '../clients/client-view';
 import { loginAddressConflict } from '../clients/address-identity';
@@ -23,7 +24,7 @@ const sentFields = (form: object) =>
 
 export default async function profileRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, now } = app.deps;
+  const { db, now, clientChanges } = app.deps;
 
   app.put(
     '/api/client/account',
@@ -58,9 +59,13 @@ export default async function profileRoutes(fastify: FastifyInstance): Promise<v
               company_name: textOrNull(form.companyName),
               phone_number: textOrNull(form.phoneNumber),
               job_title: textOrNull(form.jobTitle),
+              timezone: form.timezone,
               updated_at: now(),
             }),
           );
+          // Local days move with the time zone: what is kept by day follows in the same transaction.
+          if (form.timezone !== undefined && form.timezone !== client.timezone)
+            await announceTimeZoneChanged(trx, clientChanges, client.id, form.timezone);
           await recordChange(
             trx,
             request,

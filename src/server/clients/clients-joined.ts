@@ -110,6 +110,7 @@ export function subscriptionsEndingWithin(db: Kysely<Database>, now: number, wit
       'clients.id as clientId',
       'clients.email as email',
       'clients.timezone as timezone',
+      'clients.country as country',
       'plans.name as plan',
     ])
     .where('subscriptions.cancel_at_period_end', '=', 1)

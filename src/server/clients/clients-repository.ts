@@ -6,6 +6,7 @@
  */
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { AdminStats } from '../../contract/admin';
+import { clockOf } from '../../contract/local-time';
 import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../db/schema';
 import type { ClientTotals } from './admin-client-view';
 import { type ClientChangeListener, announceClientDeleted } from './client-changes';
@@ -73,21 +74,25 @@ export async function timeZonesOf(db: Kysely<Database>, ids: string[]): Promise<
   return zones;
 }
 
-/** A client as exports name it, and the zone its times are shown in. */
+/** A client as exports name it, and the zone and locale its times are shown in. */
 export interface ClientLabel {
   name: string;
   timezone: string;
+  locale: string;
 }
 
-export function clientLabel(row: Pick<ClientRow, 'company_name' | 'email' | 'timezone'>): ClientLabel {
-  return { name: row.company_name || row.email, timezone: row.timezone };
+export function clientLabel(
+  row: Pick<ClientRow, 'company_name' | 'email' | 'timezone' | 'country'>,
+): ClientLabel {
+  const clock = clockOf(row);
+  return { name: row.company_name || row.email, timezone: clock.timeZone, locale: clock.locale };
 }
 
 /** The agency's clients' labels, by id (the admin's all-clients export names its rows). */
 export async function clientLabels(db: Kysely<Database>): Promise<Map<string, ClientLabel>> {
   const rows = await db
     .selectFrom('clients')
-    .select(['id', 'company_name', 'email', 'timezone'])
+    .select(['id', 'company_name', 'email', 'timezone', 'country'])
     .where('onboarding_status', '=', AGENCY_CLIENT_STATUS)
     .execute();
   return new Map(rows.map((r) => [r.id, clientLabel(r)]));
@@ -410,6 +415,8 @@ export interface ReportRecipient {
   id: string;
   email: string;
   timezone: string;
+  /** Its dates' locale comes from it (regional.ts). */
+  country: string | null;
   company_name: string | null;
   email_on: number | null;
   reports_on: number | null;
@@ -427,6 +434,7 @@ export function listReportRecipients(db: Kysely<Database>): Promise<ReportRecipi
       'clients.id as id',
       'clients.email as email',
       'clients.timezone as timezone',
+      'clients.country as country',
       'clients.company_name as company_name',
       'notification_prefs.email_notifications as email_on',
       'notification_prefs.monthly_reports as reports_on',

@@ -87,7 +87,7 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
             notes: form.notes || null,
             account_type: DEFAULT_ACCOUNT_TYPE,
             per_minute_rate_cents: Math.round(DEFAULT_PER_MINUTE_RATE * 100),
-            timezone: DEFAULT_TIMEZONE,
+            timezone: form.timezone || DEFAULT_TIMEZONE,
             is_active: 1,
             api_key_status: 'missing',
             ...webhook.columns,

@@ -8,6 +8,7 @@
  */
 import type { Kysely } from 'kysely';
 import { formatCount } from '../../contract/format';
+import { clockOf, formatLocalDate } from '../../contract/local-time';
 import { localDate } from '../time/time-zones';
 import { startOfLocalMonth, minutesUsedThisMonth } from '../calls/read/usage';
 import {
@@ -82,12 +83,7 @@ export async function subscriptionEndingAlerts(
 ): Promise<NewMessage[]> {
   const rows = await subscriptionsEndingWithin(db, now, ENDING_NOTICE_MS);
   return rows.map((row) => {
-    const date = new Date(Number(row.ends)).toLocaleDateString('en-US', {
-      month: 'long',
-      day: 'numeric',
-      year: 'numeric',
-      timeZone: row.timezone,
-    });
+    const date = formatLocalDate(Number(row.ends), clockOf(row));
     const heading = `Your ${row.plan} subscription ends on ${date}`;
     return {
       clientId: row.clientId,

@@ -3,7 +3,8 @@
  * and its client as they are at send time (a call handled or deleted meanwhile is not sent).
  */
 import type { Kysely } from 'kysely';
-import { formatCallCreated, formatDuration, formatMoney } from '../../contract/format';
+import { formatDuration, formatMoney } from '../../contract/format';
+import { clockOf, formatLocalDateTime } from '../../contract/local-time';
 import { findClient } from '../clients/clients-repository';
 import type { CallRow, ClientRow, Database } from '../db/schema';
 import { type CallReader, numberFor, textFor } from './call-reader';
@@ -48,7 +49,8 @@ export function callEmail(
   ctx: Pick<MessageContext, 'publicUrl'>,
   reader: CallReader = { address: client.email, masked: false },
 ): QueuedEmail {
-  const when = formatCallCreated(new Date(Number(call.created_at)).toISOString(), client.timezone);
+  // In the client's zone and date format, the zone named: the reader may be anywhere.
+  const when = formatLocalDateTime(Number(call.created_at), clockOf(client));
   const from = numberFor(reader, call.from_number);
   const said = textFor(reader, call);
   const heading =

@@ -8,12 +8,13 @@
  */
 import type { DigestFrequency } from '../../contract/account';
 import { formatCount, formatMoney } from '../../contract/format';
+import { formatCalendarDate } from '../../contract/local-time';
 import { digestDue, reportMonthDue } from '../time/date-windows';
 import { localDate, localHourOf } from '../time/time-zones';
 import type { Config } from '../config';
 import type { AppDeps } from '../context';
 import { listReportRecipients } from '../clients/clients-repository';
-import { type PdfBrand, renderMonthlyPdf } from '../reports/monthly-pdf';
+import { type PdfBrand, monthLabel, renderMonthlyPdf } from '../reports/monthly-pdf';
 import { loadPdfBrand } from '../reports/pdf-brand';
 import { type PeriodReport, periodReport } from '../reports/period-report';
 import type { EmailContent, QueuedEmail } from './email-layout';
@@ -40,14 +41,17 @@ function digestEmail(
   config: Config,
 ): QueuedEmail {
   const s = report.stats;
+  const day = (date: string) => formatCalendarDate(date, report.locale);
   const period =
-    kind === 'daily' ? `yesterday (${report.from})` : `last week (${report.from} to ${report.to})`;
+    kind === 'daily'
+      ? `yesterday (${day(report.from)})`
+      : `last week (${day(report.from)} to ${day(report.to)})`;
   const achieved = report.outcomes.filter((o) => o.count > 0);
   const heading = `${formatCount(s.totalCalls)} calls ${kind === 'daily' ? 'yesterday' : 'last week'}`;
   const content: EmailContent = {
     heading,
     lines: [
-      `Your calls ${period}, in ${report.timezone}.`,
+      `Your calls ${period}, times in ${report.zoneName}.`,
       achieved.length
         ? `Outcomes: ${achieved.map((o) => `${o.name} ${formatCount(o.count)}${o.value ? ` (${formatMoney(o.value)})` : ''}`).join(', ')}.`
         : 'No outcomes to report.',
@@ -81,7 +85,7 @@ async function monthlyEmail(
   pdfBrand: PdfBrand,
 ): Promise<QueuedEmail> {
   const pdf = await renderMonthlyPdf(report, month, pdfBrand);
-  const heading = `Your report for ${report.from.slice(0, 7)}`;
+  const heading = `Your report for ${monthLabel(month)}`;
   const content: EmailContent = {
     heading,
     lines: [

@@ -7,6 +7,7 @@
  */
 import PDFDocument from 'pdfkit';
 import { formatCount, formatDuration, formatMoney } from '../../contract/format';
+import { formatCalendarDate, formatCalendarDayMonth } from '../../contract/local-time';
 import type { PeriodReport } from './period-report';
 
 const INK = '#0f172a';
@@ -103,7 +104,9 @@ export async function renderMonthlyPdf(
     .fillColor(MUTED)
     .font('Helvetica')
     .fontSize(10)
-    .text(`${report.clientName} · ${report.from} to ${report.to} · times in ${report.timezone}`);
+    .text(
+      `${report.clientName} · ${formatCalendarDate(report.from, report.locale)} to ${formatCalendarDate(report.to, report.locale)} · times in ${report.zoneName}`,
+    );
   doc.moveDown(1);
 
   // KPI tiles
@@ -298,7 +301,10 @@ function drawBars(doc: Doc, report: PeriodReport, width: number, fill: string) {
         .fillColor(MUTED)
         .font('Helvetica')
         .fontSize(7)
-        .text(pt.date.slice(5), MARGIN + i * slot, top + height + 4, { width: 40, lineBreak: false });
+        .text(formatCalendarDayMonth(pt.date, report.locale), MARGIN + i * slot, top + height + 4, {
+          width: 40,
+          lineBreak: false,
+        });
   });
   doc.y = top + height + 18;
 }

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { ClientStats, DailyPoint } from '../../contract/calls';
+import { clockOf, zoneNamesBetween } from '../../contract/local-time';
 import type { OutcomeSummaryItem } from '../../contract/outcomes';
 import { minutesBetween } from '../calls/read/usage';
 import { getCallsPerDayInWindow, getClientStats } from '../calls/read/call-queries';
@@ -15,6 +16,10 @@ import { outcomeSummary } from '../outcomes/summary';
 export interface PeriodReport {
   clientName: string;
   timezone: string;
+  /** The locale its dates are written in (regional.ts, from the client's country). */
+  locale: string;
+  /** The zone's short name over the period ("EST", "EDT/EST" across a DST change). */
+  zoneName: string;
   /** YYYY-MM-DD, local, both included. */
   from: string;
   to: string;
@@ -32,7 +37,7 @@ export interface PeriodReport {
 
 export async function periodReport(
   db: Kysely<Database>,
-  client: Pick<ClientRow, 'id' | 'timezone' | 'company_name' | 'email'>,
+  client: Pick<ClientRow, 'id' | 'timezone' | 'company_name' | 'email' | 'country'>,
   from: string,
   to: string,
 ): Promise<PeriodReport> {
@@ -40,6 +45,7 @@ export async function periodReport(
   // The same window a dashboard or export of these days reads; created_at in [start, end).
   const window = localDaysWindow(from, to, tz);
   const start = window.from + 1;
+  const clock = clockOf(client);
   const end = window.to + 1;
   const real = () =>
     db
@@ -81,6 +87,8 @@ export async function periodReport(
   return {
     clientName: client.company_name || client.email,
     timezone: tz,
+    locale: clock.locale,
+    zoneName: zoneNamesBetween(start, window.to, clock),
     from,
     to,
     stats,

@@ -14,6 +14,7 @@ import { logSearchOf } from './call-search';
 import { numberMasker } from '../../teams/number-masking';
 import { maskPhoneNumber } from '../../../contract/phone-mask';
 import { localDateTime } from '../../time/time-zones';
+import { formatLocalDateTime } from '../../../contract/local-time';
 import { type XlsxColumn, type XlsxRow, xlsxStream } from './xlsx-stream';
 
 const BATCH = 2_000;
@@ -40,8 +41,8 @@ interface ExportRow {
 export interface ExportScope {
   /** null: every one of the agency's clients (clients-repository `agencyClientIds`). */
   clientId: string | null;
-  /** Each client's name and zone, by id (one entry for a single client). */
-  clients: Map<string, { name: string; timezone: string }>;
+  /** Each client's name, zone and date locale, by id (one entry for a single client). */
+  clients: Map<string, { name: string; timezone: string; locale: string }>;
   window: LogWindow;
   /** The link to a call, for the spreadsheet's last column. */
   callLink: (clientId: string, callId: string) => string;
@@ -151,9 +152,12 @@ async function* countedBatches(
 function cells(row: ExportRow, scope: ExportScope) {
   const client = scope.clients.get(row.client_id);
   const timezone = client?.timezone ?? 'UTC';
+  const createdAt = Number(row.created_at);
   return {
     clientName: client?.name ?? row.client_id,
-    local: localDateTime(Number(row.created_at), timezone),
+    local: localDateTime(createdAt, timezone),
+    /** As the client's e-mails write it: its locale's date format and the zone's short name. */
+    written: formatLocalDateTime(createdAt, { timeZone: timezone, locale: client?.locale ?? 'en-US' }),
     timezone,
     from: row.from_number,
     to: row.to_number,
@@ -247,6 +251,9 @@ const COLUMNS: ExportColumn[] = [
   seconds('Response p90 (seconds)', (c) => c.latencyP90Ms),
   count('Caller interruptions', (c) => c.interruptionsCaller),
   seconds('Longest dead air (seconds)', (c) => c.deadAirMs),
+  // The first column stays machine-readable (sortable, a date cell in Excel); this one reads as
+  // the client's e-mails and reports write the time, and is last so no column moves.
+  text('Local time', 26, (c) => c.written, false),
 ];
 /** The all-clients export names each row's client first. */
 const CLIENT_COLUMN = text('Client', 24, (c) => c.clientName);

@@ -4,16 +4,19 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Webhook } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { Controller, FormProvider, useForm } from 'react-hook-form';
 import {
   CreateClientForm,
   type CreateClientFormInput,
   type CreateClientForm as CreateClientValues,
 } from '../../../contract/admin';
+import { suggestTimeZone } from '../../../contract/regional';
 import { FormDialogFooter } from '../../components/form-dialog-footer';
 import { FormSection, SelectField, TextAreaField } from '../../components/form-fields';
 import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
+import { TimeZoneField, browserTimeZone } from '../../components/time-zone-field';
 import { ApiError, serverMessageOf } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
@@ -38,6 +41,26 @@ export function ClientInformationStep({
     resolver: zodResolver(CreateClientForm),
     defaultValues: state.form ?? EMPTY_CLIENT_FORM,
   });
+  const [country, region] = form.watch(['country', 'state']);
+  const fromAddress = suggestTimeZone({ country, state: region });
+  const suggested = fromAddress ?? browserTimeZone();
+  // The zone follows the country and state until the admin picks one (kept when coming Back).
+  const [zoneChosen, setZoneChosen] = useState(() => {
+    const kept = state.form?.timezone;
+    return !!kept && kept !== (suggestTimeZone(state.form ?? {}) ?? browserTimeZone());
+  });
+  useEffect(() => {
+    if (!zoneChosen && form.getValues('timezone') !== suggested)
+      form.setValue('timezone', suggested, { shouldValidate: form.formState.isSubmitted });
+  }, [zoneChosen, suggested, form]);
+  // Any edit is the admin's choice, an emptied field too (it is then UTC): the suggestion must not
+  // refill the field under someone deleting it to type another zone.
+  const zoneField = form.register('timezone', { onChange: () => setZoneChosen(true) });
+  const zoneHint = zoneChosen
+    ? 'E-mails, reports and exports tell the client times in this zone.'
+    : fromAddress
+      ? 'Suggested from the country and state; e-mails, reports and exports tell times in it.'
+      : 'Suggested from your browser; enter the country or state for the client’s own.';
 
   const submit = form.handleSubmit((values) => {
     const entered = form.getValues();
@@ -81,6 +104,18 @@ export function ClientInformationStep({
           sizeOptions={CREATE_SIZE_OPTIONS}
           nameAutoComplete="off"
         />
+        <FormSection
+          title="Dates and Times"
+          description="The zone the client's e-mails, monthly report and exports tell times in."
+        >
+          <TimeZoneField
+            id="create-timezone"
+            label="Time Zone"
+            registration={zoneField}
+            error={form.formState.errors.timezone?.message}
+            hint={zoneHint}
+          />
+        </FormSection>
         <TextAreaField
           id="create-notes"
           label="Notes"

@@ -16,10 +16,9 @@ import { Switch } from '../../components/ui/switch';
 import { ApiKeyStatusBadge } from './api-key-badge';
 import { CopyField } from '../../components/copy-field';
 import { useRotateWebhook } from './mutations';
-import { ACCOUNT_TYPE_OPTIONS, PROVIDER_OPTIONS, timezoneOptions } from './options';
+import { ACCOUNT_TYPE_OPTIONS, PROVIDER_OPTIONS } from './options';
+import { TimeZoneField } from '../../components/time-zone-field';
 import { PROVIDER_SETUP, VOICE_PROVIDER_NAMES } from '../../../contract/providers';
-
-const TIMEZONES = timezoneOptions();
 
 export function AccountSettingsSection() {
   const {
@@ -49,19 +48,13 @@ export function AccountSettingsSection() {
         error={errors.perMinuteRate?.message}
         hint="Applies to calls that arrive from now on."
       />
-      <TextField
+      <TimeZoneField
         id="edit-timezone"
         label="Timezone"
-        list="edit-timezone-options"
-        autoComplete="off"
         registration={register('timezone')}
         error={errors.timezone?.message}
+        hint="The client's e-mails, reports and exports tell times in this zone."
       />
-      <datalist id="edit-timezone-options">
-        {TIMEZONES.map((zone) => (
-          <option key={zone} value={zone} />
-        ))}
-      </datalist>
       <div className="grid gap-1.5">
         <Label htmlFor="edit-isActive">Account Status</Label>
         <Controller

@@ -27,10 +27,3 @@ export const ACCOUNT_TYPE_OPTIONS = ACCOUNT_TYPES.map((value) => ({
   value,
   label: ACCOUNT_TYPE_LABELS[value],
 }));
-
-/** Every IANA zone the browser knows (UTC first), for the timezone picker's suggestions. */
-export function timezoneOptions(): string[] {
-  const intl = Intl as typeof Intl & { supportedValuesOf?: (key: 'timeZone') => string[] };
-  const zones = intl.supportedValuesOf?.('timeZone') ?? [];
-  return ['UTC', ...zones.filter((z) => z !== 'UTC')];
-}

@@ -49,6 +49,8 @@ export const EMPTY_CLIENT_FORM: CreateClientFormInput = {
   state: '',
   zipCode: '',
   country: '',
+  // Filled in by the step with the zone suggested from the country and state, or the browser's.
+  timezone: '',
   notes: '',
   notifyNow: false,
 };

@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { AccountForm, type AccountFormInput } from '../../../contract/account';
 import type { ClientSession } from '../../../contract/auth';
 import { TextField } from '../../components/form-fields';
+import { TimeZoneField } from '../../components/time-zone-field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { serverFieldErrors } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
@@ -63,6 +64,7 @@ function valuesOf(client: ClientSession): AccountFormInput {
     companyName: client.companyName ?? '',
     phoneNumber: client.phoneNumber ?? '',
     jobTitle: client.jobTitle ?? '',
+    timezone: client.timezone,
   };
 }
 
@@ -85,7 +87,8 @@ export function AccountSettingsForm({ client }: { client: ClientSession }) {
       },
       onError: (error) => {
         for (const [field, message] of Object.entries(serverFieldErrors(error))) {
-          if (FIELDS.some(({ name }) => name === field)) form.setError(field as AccountField, { message });
+          if (field === 'timezone' || FIELDS.some(({ name }) => name === field))
+            form.setError(field as AccountField, { message });
         }
         failureToast('Update Failed', error, 'Your account could not be saved.');
       },
@@ -97,7 +100,7 @@ export function AccountSettingsForm({ client }: { client: ClientSession }) {
       <CardHeader>
         <CardTitle>Account Information</CardTitle>
         <CardDescription>
-          Your name and contact details. Your email address is also your login.
+          Your name, contact details and time zone. Your email address is also your login.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -111,6 +114,13 @@ export function AccountSettingsForm({ client }: { client: ClientSession }) {
                 error={errors[name]?.message}
               />
             ))}
+            <TimeZoneField
+              id="account-timezone"
+              label="Time Zone"
+              registration={form.register('timezone')}
+              error={errors.timezone?.message}
+              hint="Your e-mails, monthly reports and exports tell times in this zone."
+            />
           </div>
           <SaveFooter label="Save Changes" type="submit" pending={update.isPending} />
         </form>
