@@ -89,9 +89,12 @@ function Figures({ quality }: { quality: CallQuality }) {
           {note}
         </p>
       )}
-      <p className="text-muted-foreground text-xs" data-testid="call-quality-precision">
-        {precisionExplanation(quality.precision, showPlatform)}
-      </p>
+      {/* An order-only call's note says the same already. */}
+      {quality.precision !== 'approx' && (
+        <p className="text-muted-foreground text-xs" data-testid="call-quality-precision">
+          {precisionExplanation(quality.precision, showPlatform)}
+        </p>
+      )}
     </div>
   );
 }
