@@ -35,6 +35,11 @@ export {
 /** A call as the API shows it. */
 export const Call = z.object({
   id: z.string(),
+  /**
+   * The call's short reference (call-reference.ts: the start of `id`), as the log, the drawer, the
+   * e-mails and the webhook events name the call; the log's search finds the call by it.
+   */
+  reference: z.string(),
   /** The voice provider's own id of the call, the one the client finds in the provider's dashboard. */
   providerCallId: z.string(),
   fromNumber: z.string(),

@@ -176,7 +176,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Needs-attention reasons from the thresholds, word for word as the log and the drawer show them. */
 export const QUALITY_ATTENTION = {
-  slow: (p90Ms: number) => `Slow answers: p90 ${seconds(p90Ms)}`,
+  slow: (p90Ms: number) => `Slow answers: 1 in 10 took ${seconds(p90Ms)} or more`,
   deadAir: (longestMs: number) => `Dead air of ${seconds(longestMs)}`,
   interrupted: (times: number) => `Caller interrupted the agent ${times} times`,
 } as const;

@@ -10,6 +10,7 @@
  * Punctuation separates words, as the indexes do ("e-mail" is the phrase "e mail"). Shared with
  * the browser, so the search box can say what is wrong before asking the server.
  */
+import { referenceOf } from './call-reference';
 
 /** A word, or words side by side (a phrase); `prefix` applies to the last word. */
 export interface SearchTerm {
@@ -131,7 +132,7 @@ export function toTsquery(query: SearchQuery): string {
     .join(' & ');
 }
 
-/** What a search box's text can find: words, a phone number, a call id (any or all of them). */
+/** What a search box's text can find: words, a phone number, a call id or reference (any or all of them). */
 export interface TextSearch {
   /** The words to find in summaries and transcripts; null when the text holds none. */
   words: SearchQuery | null;
@@ -139,6 +140,8 @@ export interface TextSearch {
   phone: string | null;
   /** The text as a call id, when it could be one. */
   callId: string | null;
+  /** The text as a call's reference (call-reference.ts), lower case, when it could be one. */
+  reference: string | null;
 }
 
 const PHONE = /^\+?[\d\s().-]+$/;
@@ -152,10 +155,10 @@ export function textSearchOf(text: string): TextSearch {
   const phone = PHONE.test(text) && digits.length >= 3 ? text.replace(/[\s().-]/g, '') : null;
   // Ids hold digits, dashes or underscores; a plain word is only a word.
   const callId = CALL_ID.test(text) && /[\d_-]/.test(text) ? text : null;
-  return { words, phone, callId };
+  return { words, phone, callId, reference: referenceOf(text) };
 }
 
 /** Whether results can be ranked best match first: words only, nothing that is also a number or an id. */
 export function isRankable(search: TextSearch | null): search is TextSearch & { words: SearchQuery } {
-  return !!search?.words && !search.phone && !search.callId;
+  return !!search?.words && !search.phone && !search.callId && !search.reference;
 }

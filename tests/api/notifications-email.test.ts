@@ -72,6 +72,15 @@ describe(`e-mail notifications (${TEST_DB})`, () => {
     expect(mail.subject).toMatch(/^A call needs your attention \(\+15550001111, /);
     expect(mail.text).toContain('Why: The call failed; The call ended with an error.');
     expect(mail.text).toMatch(/Open the call: http:\/\/localhost:5000\/dashboard\?call=/);
+    // The call's reference, as the log and the drawer show it and the log's search finds it.
+    const [stored] = await t.deps.db
+      .selectFrom('calls')
+      .select('id')
+      .where('client_id', '=', client.id)
+      .where('provider_call_id', '=', 'needs-a-person')
+      .execute();
+    expect(mail.text).toContain(`Call ID: ${stored?.id.slice(0, 8)}`);
+    expect(mail.html).toContain(stored?.id.slice(0, 8));
     expect(mail.html).toContain('Bright Smile');
     expect(mail.messageId).toBe(`<${queued[0].id}@agency.test>`);
     expect((await outboxOf(client.id)).find((m) => m.channel === 'email')?.status).toBe('sent');

@@ -121,6 +121,8 @@ describe(`webhook notifications (${TEST_DB})`, () => {
     // The call exactly as the API's call detail answers it.
     const detail = await send('GET', `/api/client/calls/${event.call.id}`, cookie);
     expect(event.call).toEqual(detail.json());
+    // Named as the e-mails, the log and the drawer name it: the start of its id.
+    expect(event.call.reference).toBe(event.call.id.slice(0, 8));
     expect(hit.headers['webhook-id']).toBe(event.id);
 
     const log = (await send('GET', '/api/client/integrations/webhook/deliveries', cookie)).json();

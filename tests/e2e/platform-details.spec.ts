@@ -52,6 +52,8 @@ async function crawlClientPages(page: Page, shots: string | null): Promise<Recor
 
   const drawer = new CallDrawer(page);
   await drawer.open(await firstCallId(page));
+  // Every figure and how the call was timed, behind the quality line's "Details".
+  await page.getByTestId('call-quality-details').getByText('Details', { exact: true }).click();
   await expect(page.getByTestId('call-quality-precision').first()).toBeVisible();
   seen.drawer = await visible();
   if (shots) await screenshotBothWidths(page, `${shots}-drawer`);

@@ -63,6 +63,12 @@ test('the Quality tab shows the period’s medians against the period before, by
   await expect(quality.change('interruptionsCaller')).toHaveAttribute('data-trend', 'worse');
   await expect(quality.median('deadAirLongestMs')).toHaveText('0 s');
   await expect(quality.p90('deadAirLongestMs')).toHaveText('6.0 s');
+  // In plain words: the slow-answer threshold in seconds, no p90 or talk/listen left unexplained.
+  await expect(quality.card('responseLatencyP90Ms')).toContainText('1 call in 10: 6.0 s or more');
+  await expect(quality.card('responseLatencyP90Ms')).toContainText('From 3.5 s a call needs attention.');
+  await expect(quality.card('talkListenRatio')).toContainText('Agent vs. caller talk');
+  await expect(quality.panel).not.toContainText('p90');
+  await expect(quality.panel).not.toContainText(/talk\/listen/i);
   await expect(quality.change('deadAirLongestMs')).toHaveText('−3.0 s');
 
   for (const precision of ['word', 'message', 'segment', 'approx'] as const)
@@ -108,7 +114,7 @@ test('a worst call opens the drawer at its moment, with the call’s figures and
   const quality = new QualityTab(page);
   await quality.waitForFigures();
   const slowest = quality.worstCalls('responseLatencyP90Ms').first();
-  await expect(slowest).toContainText('p90 6.0 s');
+  await expect(slowest).toContainText('1 in 10 answers took 6.0 s or more');
   await expect(slowest).toHaveAttribute('data-call-id', slow);
   // By keyboard: the worst call's button opens the drawer.
   await slowest.getByRole('button', { name: /^Open at 0:22 the call of / }).focus();
@@ -119,6 +125,12 @@ test('a worst call opens the drawer at its moment, with the call’s figures and
   // At 0:22 the caller's "Tuesday instead?" has just ended: the line being spoken.
   await expect(drawer.activeLine).toContainText('could it be Tuesday instead?');
 
+  // One line first, in plain words; every figure behind "Details".
+  await expect(drawer.line).toHaveText(
+    'Several things to check · slow answers (1 in 10 took 6.0 s or more) · 6.0 s of dead air · answers in 4.5 s',
+  );
+  await expect(drawer.figure('turns')).toBeHidden();
+  await drawer.openDetails();
   await expect(drawer.figure('precision')).toHaveText('Segment timing');
   await expect(drawer.figure('turns')).toHaveText('7');
   await expect(drawer.figure('latency-p50')).toHaveText('4.5 s');
@@ -129,8 +141,8 @@ test('a worst call opens the drawer at its moment, with the call’s figures and
   await expect(drawer.figure('dead-air-count')).toHaveText('2 times');
   await expect(drawer.figure('dead-air-longest')).toHaveText('6.0 s');
   await expect(drawer.figure('silence')).toHaveText('10%');
-  await expect(drawer.figure('agent-talk')).toHaveText('21.3%');
-  await expect(drawer.figure('talk-listen')).toHaveText('2.10');
+  await expect(drawer.figure('agent-talk')).toHaveText('21.3% of the time');
+  await expect(drawer.figure('talk-listen')).toHaveText('2.1× as long as the caller');
   await expect(drawer.figure('monologue')).toHaveText('4.8 s');
   await expect(drawer.figure('ended-by')).toHaveText('The caller');
   await expect(drawer.figure('escalated')).toHaveText('No');
@@ -140,39 +152,42 @@ test('a worst call opens the drawer at its moment, with the call’s figures and
   // The marks: the interruption on the line that cut in, the slow answers and dead air on the
   // lines that ended each wait, each in words (a screen reader hears the whole sentence).
   await expect(drawer.marks).toHaveCount(5);
-  await expect(drawer.line('Jordan Lee').getByTestId('transcript-mark')).toHaveText(
+  await expect(drawer.transcriptLine('Jordan Lee').getByTestId('transcript-mark')).toHaveText(
     /Caller interrupted.*the caller spoke over the agent for 0\.5 s/,
   );
-  await expect(drawer.line('Thank you, Jordan').getByTestId('transcript-mark')).toHaveText([
+  await expect(drawer.transcriptLine('Thank you, Jordan').getByTestId('transcript-mark')).toHaveText([
     /Slow answer · 4\.5 s/,
     /Dead air · 4\.5 s/,
   ]);
-  await expect(drawer.line('Tuesday at two is free').getByTestId('transcript-mark')).toHaveText([
+  await expect(drawer.transcriptLine('Tuesday at two is free').getByTestId('transcript-mark')).toHaveText([
     /Slow answer · 6\.0 s.*started 6\.0 s after the caller stopped/,
     /Dead air · 6\.0 s.*nobody spoke for 6\.0 s/,
   ]);
 
   await expectNoSeriousA11yViolations(page, 'the call drawer’s conversation quality');
   await screenshotBothWidths(page, 'quality-drawer');
-  await drawer.line('Tuesday at two is free').scrollIntoViewIfNeeded();
+  await drawer.transcriptLine('Tuesday at two is free').scrollIntoViewIfNeeded();
   await screenshotBothWidths(page, 'quality-drawer-transcript');
   await page.keyboard.press('Escape');
   await expect(drawer.section).toHaveCount(0);
   await expect(page).not.toHaveURL(/call=/);
 });
 
-test('an order-only call shows what its timing allows, and says why the rest is —', async ({ page }) => {
+test('an order-only call shows what its timing allows, never a row of —, and says why', async ({ page }) => {
   await signIn(page);
   const id = await callIdOf(page, QUALITY_CALLS.WRONG_NUMBER);
   await page.goto(`/dashboard?call=${id}`);
   const drawer = new DrawerQuality(page);
+  await expect(drawer.line).toHaveText('Timing not measured · 3 turns');
+  await drawer.openDetails();
   await expect(drawer.figure('precision')).toHaveText('Order only');
   await expect(drawer.figure('turns')).toHaveText('3');
-  await expect(drawer.figure('latency-p90')).toHaveText('—');
-  await expect(drawer.figure('interruptions-caller')).toHaveText('—');
-  await expect(drawer.figure('dead-air-longest')).toHaveText('—');
+  await expect(drawer.figure('latency-p90')).toHaveCount(0);
+  await expect(drawer.figure('interruptions-caller')).toHaveCount(0);
+  await expect(drawer.figure('dead-air-longest')).toHaveCount(0);
+  await expect(drawer.section.locator('dd').filter({ hasText: /^—$/ })).toHaveCount(0);
   await expect(drawer.figure('ended-by')).toHaveText('The AI agent');
-  await expect(drawer.note).toContainText('cannot say these figures');
+  await expect(drawer.note).toContainText('cannot be measured');
   await expect(drawer.marks).toHaveCount(0);
 });
 
@@ -187,20 +202,25 @@ test('the 6-second silence needs attention, the log filters by quality, and save
   const attention = page.getByTestId('attention-call');
   await expect(attention).toHaveCount(1);
   await expect(attention).toContainText('Dead air of 6.0 s');
-  await expect(attention).toContainText('Slow answers: p90 6.0 s');
+  await expect(attention).toContainText('Slow answers: 1 in 10 took 6.0 s or more');
 
   // The log's quality filters, kept in the URL.
   await expect(dashboard.rows).toHaveCount(4);
   const filters = page.getByTestId('quality-filters');
-  await filters.getByRole('button', { name: 'Dead air ≥ 5.0 s' }).click();
+  await filters.getByRole('button', { name: 'Dead air (5.0 s or more)' }).click();
   await expect(page).toHaveURL(/deadair=5000/);
   await expect(dashboard.rows).toHaveCount(1);
   await expect(dashboard.row(slow)).toBeVisible();
-  await filters.getByRole('button', { name: 'Dead air ≥ 5.0 s' }).click();
+  await filters.getByRole('button', { name: 'Dead air (5.0 s or more)' }).click();
   await filters.getByRole('button', { name: 'Interrupted' }).click();
   await expect(page).toHaveURL(/interruptions=1/);
   await expect(dashboard.rows).toHaveCount(2);
-  await filters.getByRole('button', { name: 'Slow answers (p90 ≥ 3.5 s)' }).click();
+  const slowAnswers = filters.getByRole('button', { name: 'Slow answers (3.5 s or more)' });
+  await expect(slowAnswers).toHaveAttribute(
+    'title',
+    'Calls where 1 answer in 10 took 3.5 s or more to start',
+  );
+  await slowAnswers.click();
   await expect(page).toHaveURL(/p90=3500/);
   await expect(dashboard.rows).toHaveCount(1);
   await page.reload();
@@ -214,7 +234,7 @@ test('the 6-second silence needs attention, the log filters by quality, and save
   await chooser.getByRole('button', { name: 'Save columns' }).click();
   await expect(page.getByRole('columnheader', { name: 'Quality' })).toBeVisible();
   await expect(dashboard.row(slow).getByTestId('quality-brief')).toContainText(
-    /p90 6.0 s\s*1 interruption\s*dead air 6.0 s/,
+    /answers within 6.0 s\s*1 interruption\s*dead air 6.0 s/,
   );
   await screenshotBothWidths(page, 'quality-log');
 

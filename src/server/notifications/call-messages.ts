@@ -3,6 +3,7 @@
  * and its client as they are at send time (a call handled or deleted meanwhile is not sent).
  */
 import type { Kysely } from 'kysely';
+import { callReference } from '../../contract/call-reference';
 import { formatDuration, formatMoney } from '../../contract/format';
 import { clockOf, formatLocalDateTime } from '../../contract/local-time';
 import { findClient } from '../clients/clients-repository';
@@ -69,6 +70,8 @@ export function callEmail(
       ['When', when],
       ['Duration', formatDuration(call.duration_seconds)],
       ['Cost', formatMoney(Number(call.cost_micros) / 1_000_000)],
+      // The log, the drawer and the webhook events name the call so too; the log's search finds it.
+      ['Call ID', callReference(call.id)],
     ],
     action: { label: 'Open the call', url: callLink(ctx.publicUrl, call.id) },
     footer: 'You get this e-mail because e-mail notifications are on in Settings › Notifications.',

@@ -74,6 +74,7 @@ describe('maskCall and maskLiveCall', () => {
   it('keeps ids and links, masks the numbers and the transcript inside its JSON', () => {
     const call = {
       id: 'call-2128670100',
+      reference: 'call2128',
       providerCallId: 'p-1',
       fromNumber: '+12128670100',
       toNumber: '+13105550142',

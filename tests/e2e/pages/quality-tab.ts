@@ -65,9 +65,11 @@ export class QualityTab {
   }
 }
 
-/** The drawer's quality section and the transcript's marks. */
+/** The drawer's quality section (its one line, every figure behind "Details") and the transcript's marks. */
 export class DrawerQuality {
   readonly section: Locator;
+  readonly line: Locator;
+  readonly details: Locator;
   readonly note: Locator;
   readonly marks: Locator;
   readonly activeLine: Locator;
@@ -75,9 +77,17 @@ export class DrawerQuality {
   constructor(readonly page: Page) {
     const drawer = page.getByTestId('call-detail');
     this.section = drawer.getByTestId('call-quality');
+    this.line = this.section.getByTestId('call-quality-line');
+    this.details = this.section.getByTestId('call-quality-details');
     this.note = this.section.getByTestId('call-quality-note');
     this.marks = drawer.getByTestId('transcript-mark');
     this.activeLine = drawer.locator('[data-testid="transcript-line"][aria-current="true"]');
+  }
+
+  /** Opens "Details" (the figures, the timing, why a figure is missing). */
+  async openDetails() {
+    await this.details.getByText('Details', { exact: true }).click();
+    await expect(this.details).toHaveAttribute('open', '');
   }
 
   figure(key: string): Locator {
@@ -85,7 +95,7 @@ export class DrawerQuality {
   }
 
   /** The transcript line saying `text`, with its marks. */
-  line(text: string): Locator {
+  transcriptLine(text: string): Locator {
     return this.page.getByTestId('call-detail').getByTestId('transcript-line').filter({ hasText: text });
   }
 }

@@ -14,6 +14,7 @@ import type {
   DailyPoint,
   StatsQuery,
 } from '../../../contract/calls';
+import { callReference } from '../../../contract/call-reference';
 import { DATE_RANGE_DAYS, type DateRange } from '../../../contract/common';
 import type { CallRow, Database } from '../../db/schema';
 import { insightsOf } from '../write/insight-columns';
@@ -395,6 +396,7 @@ export function toCall(
 ): Call {
   return {
     id: row.id,
+    reference: callReference(row.id),
     providerCallId: row.provider_call_id,
     fromNumber: row.from_number,
     toNumber: row.to_number,

@@ -1,7 +1,8 @@
 /**
  * What the call log's search box finds (issue 15): words in a call's summary or transcript through
  * each database's full-text index, a phone number by its digits, a call by its id (ours or the
- * provider's). The text is parsed once (contract/search-query.ts) and compiled per database, so
+ * provider's) or by its reference (the start of our id, as the log, the drawer and e-mails show
+ * it). The text is parsed once (contract/search-query.ts) and compiled per database, so
  * nothing typed is ever read as index syntax.
  *
  * A client's search reads only that client's index entries (issue 34.4): on PostgreSQL through the
@@ -90,6 +91,20 @@ function wordsMatch(db: Kysely<Database>, words: SearchQuery, clientId: string |
         sql<SqlBool>`${searchKeyOfCalls} in (select rowid from calls_fts where calls_fts match replace(${keyedMatch(words, KEY_PLACEHOLDER)}, ${KEY_PLACEHOLDER}, ${searchTermKeyOfCalls}))`;
 }
 
+/**
+ * Calls whose id starts with a reference (contract/call-reference.ts: eight lower-case hex digits,
+ * so nothing in it is a LIKE wildcard). SQLite compares text byte by byte, so the id's primary key
+ * answers the prefix as a range; PostgreSQL's collation may order punctuation in ways a range
+ * cannot rely on, so there the prefix is a LIKE (byte-exact whatever the collation) within the
+ * client's calls.
+ */
+function referenceMatch(db: Kysely<Database>, reference: string, table: 'c' | 'calls'): Expression<SqlBool> {
+  const id = sql.ref(`${table}.id`);
+  return isPostgres(db)
+    ? sql<SqlBool>`${id} like ${`${reference}%`}`
+    : sql<SqlBool>`(${id} >= ${reference} and ${id} < ${`${reference}~`})`;
+}
+
 /** A search as a user with masked numbers may run it (`numbersMaskedSearch`). */
 export type LogSearch = TextSearch & { fullNumberOnly?: boolean };
 
@@ -160,6 +175,10 @@ function indexedParts(db: Kysely<Database>, search: LogSearch, clientId: string)
         sql`select c.id from calls c where c.client_id = ${clientId} and ${sql.ref(`c.${column}`)} in (${sql.join(forms)})`,
       );
   }
+  if (search.reference)
+    parts.push(
+      sql`select c.id from calls c where ${referenceMatch(db, search.reference, 'c')} and c.client_id = ${clientId}`,
+    );
   if (search.callId) {
     parts.push(sql`select c.id from calls c where c.id = ${search.callId} and c.client_id = ${clientId}`);
     parts.push(
@@ -182,7 +201,7 @@ export function searchCondition(
   search: LogSearch,
   clientId: string | null,
 ): Expression<SqlBool> {
-  if (clientId !== null && (search.phone || search.callId)) {
+  if (clientId !== null && (search.phone || search.callId || search.reference)) {
     const indexed = indexedParts(db, search, clientId);
     if (indexed) return indexed;
   }
@@ -197,6 +216,7 @@ export function searchCondition(
   }
   if (search.callId)
     parts.push(sql<SqlBool>`(calls.id = ${search.callId} or calls.provider_call_id = ${search.callId})`);
+  if (search.reference) parts.push(referenceMatch(db, search.reference, 'calls'));
   if (parts.length === 0) return sql<SqlBool>`1 = 0`;
   return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
 }

@@ -1,10 +1,14 @@
 /**
  * The call detail drawer (issue 13), opened from the call log, "Needs attention" or a link
- * (`?call=ID&t=SECONDS`): what the call achieved, who answered and ended it, its cost and
- * variables, and the recording with its transcript in step. Space plays or pauses and the arrow
- * keys move 5 seconds, wherever the focus is in the drawer but on a control of its own. Texts show
- * redaction's labels as chips; a transcript or recording the client's retention removed says so
- * (issue 38). How well the agent spoke is its own section, and the transcript marks the slow
+ * (`?call=ID&t=SECONDS`). In the order a business person reads a call: its ID (copyable, the one
+ * the e-mails name), what came of it, the recording, the summary, then the transcript in step
+ * with the recording; how well the agent spoke in one line (every figure behind "Details"); what
+ * the agent collected; who answered and ended it and the cost. The values the voice platform sets
+ * on every call by itself are not the client's business: only where the platform may be named
+ * (the agency's views) do they show, behind "Platform details". A row with nothing to say is left
+ * out. Space plays or pauses and the arrow keys move 5 seconds, wherever the focus is in the
+ * drawer but on a control of its own. Texts show redaction's labels as chips; a transcript or
+ * recording the client's retention removed says so (issue 38). The transcript marks the slow
  * answers, interruptions and dead air (issue 39).
  */
 import { Check, Link2 } from 'lucide-react';
@@ -14,13 +18,15 @@ import { PRIVACY_TEXTS } from '../../../contract/privacy';
 import { formatCallCreated, formatDuration, formatMoney } from '../../../contract/format';
 import type { CallSource } from '../../features/calls/call-source';
 import { useMarkHandled } from '../../features/calls/mutations';
-import { useCallDetail, useOutcomeSummary } from '../../features/calls/queries';
+import { useCallDetail, useOutcomeSummary, useQualityThresholds } from '../../features/calls/queries';
 import { pathwayWords, useShowPlatformDetails } from '../../lib/platform-details';
 import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
+import { CopyValue } from '../copy-field';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../ui/dialog';
 import { Skeleton } from '../ui/skeleton';
 import { CallStatusBadge } from './call-status-badge';
+import { callVariables } from './call-variables';
 import type { AnalyticsScope } from './filters';
 import { AttentionBadge, OutcomeBadge } from './outcome-badge';
 import { formatPhone } from './phone';
@@ -133,13 +139,32 @@ function CallDetailBody({
   const summary = useOutcomeSummary(source, scope);
   const color = summary.data?.find((o) => o.name === call.outcome)?.color;
   const handled = useMarkHandled(source);
+  const thresholds = useQualityThresholds(source.qualityThresholdsUrl).data?.thresholds;
   const { copied, copy } = useCopyToClipboard();
   const lines = parseTimedTranscript(call.transcript);
   const audio = call.recordingUrl && source.recordingUrl ? source.recordingUrl(call.id) : null;
-  const variables = Object.entries(call.variables ?? {});
+  const variables = callVariables(call.variables);
   const providerPrice = (call as CallDetail & { providerPrice?: number | null }).providerPrice;
   const numbers = useShownNumbers(source, call);
-  const pathway = pathwayWords(useShowPlatformDetails());
+  const showPlatform = useShowPlatformDetails();
+  const pathway = pathwayWords(showPlatform);
+  // Rows with nothing to say ("—") are left out.
+  const facts = [
+    { label: 'Who answered', value: call.answeredBy ? label(ANSWERED_BY, call.answeredBy) : null },
+    { label: 'Who ended it', value: call.endedBy ? label(ENDED_BY, call.endedBy) : null },
+    { label: 'Cost', value: formatMoney(call.cost) },
+  ].filter((f): f is { label: string; value: string } => f.value !== null);
+  // What the agency (or a client it shows the platform to) may want, behind "Details".
+  const platformFacts = showPlatform
+    ? [
+        ...(providerPrice !== undefined && providerPrice !== null
+          ? [{ label: "Provider's price", value: formatMoney(providerPrice) }]
+          : []),
+        ...(call.dispositionTag ? [{ label: "Provider's tag", value: call.dispositionTag }] : []),
+        { label: 'Platform call ID', value: call.providerCallId, mono: true },
+        ...variables.system.map((v) => ({ label: v.label, value: v.value, mono: false })),
+      ]
+    : [];
 
   return (
     <>
@@ -151,11 +176,14 @@ function CallDetailBody({
           {formatCallCreated(call.createdAt)} · {formatDuration(call.duration)} ·{' '}
           {call.pathway || pathway.none}
         </DialogDescription>
+        <p className="flex items-center gap-1 text-muted-foreground text-sm" data-testid="call-reference">
+          Call ID <CopyValue label="call ID" value={call.reference} className="text-foreground" />
+        </p>
       </DialogHeader>
 
-      <div className="flex flex-wrap items-center gap-2">
-        <CallStatusBadge status={call.status} />
+      <div className="flex flex-wrap items-center gap-2" data-testid="call-result">
         <OutcomeBadge name={call.outcome} color={color} />
+        <CallStatusBadge status={call.status} />
         {call.needsAttention && <AttentionBadge />}
         <ShowNumberActions shown={numbers} />
       </div>
@@ -187,47 +215,14 @@ function CallDetailBody({
         </div>
       )}
 
-      {call.summary && (
-        <section aria-label="Summary">
-          <h3 className="font-medium text-sm">Summary</h3>
-          <p className="mt-1 text-sm" data-testid="call-summary">
-            <RedactedText text={call.summary} />
-          </p>
-        </section>
-      )}
-
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
-        <Fact label="Who answered" value={label(ANSWERED_BY, call.answeredBy)} />
-        <Fact label="Who ended it" value={label(ENDED_BY, call.endedBy)} />
-        <Fact label="Cost" value={formatMoney(call.cost)} />
-        {providerPrice !== undefined && (
-          <Fact label="Provider's price" value={providerPrice === null ? '—' : formatMoney(providerPrice)} />
-        )}
-        {call.dispositionTag && <Fact label="Provider's tag" value={call.dispositionTag} />}
-        <Fact label="Call ID" value={call.providerCallId} mono />
-        {call.errorMessage && <Fact label="Error" value={call.errorMessage} wide />}
-      </dl>
-
-      {variables.length > 0 && (
-        <section aria-label="Variables">
-          <h3 className="font-medium text-sm">What the agent collected</h3>
-          <dl className="mt-1 grid grid-cols-2 gap-x-4 gap-y-1 text-sm" data-testid="call-variables">
-            {variables.map(([key, value]) => (
-              <Fact
-                key={key}
-                label={key.replace(/_/g, ' ')}
-                value={typeof value === 'string' ? value : JSON.stringify(value)}
-              />
-            ))}
-          </dl>
-        </section>
-      )}
-
-      <CallQualitySection quality={call.quality ?? null} />
-
-      <section aria-label="Recording and transcript" className="flex flex-col gap-2">
+      {/* The recording, the summary, then the transcript in step with the recording. */}
+      <section
+        aria-label="Recording and transcript"
+        className="flex flex-col gap-2"
+        data-testid="call-recording"
+      >
         <div className="flex items-center justify-between gap-2">
-          <h3 className="font-medium text-sm">{audio ? 'Recording and transcript' : 'Transcript'}</h3>
+          <h3 className="font-medium text-sm">{audio ? 'Recording' : 'Transcript'}</h3>
           {audio && (
             <Button
               variant="outline"
@@ -262,8 +257,54 @@ function CallDetailBody({
           durationSeconds={call.duration}
           startAt={startAt}
           emptyText={call.transcriptRemovedAt ? PRIVACY_TEXTS.transcriptRemoved : undefined}
+          between={
+            <>
+              {call.summary && (
+                <section aria-label="Summary">
+                  <h3 className="font-medium text-sm">Summary</h3>
+                  <p className="mt-1 text-sm" data-testid="call-summary">
+                    <RedactedText text={call.summary} />
+                  </p>
+                </section>
+              )}
+              {audio && lines && <h3 className="font-medium text-sm">Transcript</h3>}
+            </>
+          }
         />
       </section>
+
+      <CallQualitySection quality={call.quality ?? null} thresholds={thresholds} />
+
+      {variables.collected.length > 0 && (
+        <section aria-label="Variables">
+          <h3 className="font-medium text-sm">What the agent collected</h3>
+          <dl className="mt-1 grid grid-cols-2 gap-x-4 gap-y-1 text-sm" data-testid="call-variables">
+            {variables.collected.map((v) => (
+              <Fact key={v.key} label={v.label} value={v.value} />
+            ))}
+          </dl>
+        </section>
+      )}
+
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm" data-testid="call-facts">
+        {facts.map((f) => (
+          <Fact key={f.label} label={f.label} value={f.value} />
+        ))}
+        {call.errorMessage && <Fact label="Error" value={call.errorMessage} wide />}
+      </dl>
+
+      {platformFacts.length > 0 && (
+        <details className="text-sm" data-testid="call-platform-details">
+          <summary className="min-h-9 cursor-pointer font-medium text-muted-foreground">
+            Platform details
+          </summary>
+          <dl className="mt-1 grid grid-cols-2 gap-x-4 gap-y-1">
+            {platformFacts.map((f) => (
+              <Fact key={f.label} label={f.label} value={f.value} mono={f.mono} />
+            ))}
+          </dl>
+        </details>
+      )}
     </>
   );
 }

@@ -192,10 +192,11 @@ function QualityFilters({
           onChange(change);
         }}
       >
-        {QUALITY_FILTERS.map(({ key, bound, label }) => (
+        {QUALITY_FILTERS.map(({ key, bound, label, hint }) => (
           <ToggleGroupItem
             key={key}
             value={key}
+            title={hint(filters[key] ?? bound)}
             className="flex-auto rounded-md px-2.5 text-xs data-[variant=outline]:border-l sm:px-3 sm:text-sm"
           >
             {/* Shown, not only coloured: a chosen filter has its tick. */}

@@ -14,6 +14,7 @@ import { useCalls, useOutcomeSummary } from '../../features/calls/queries';
 import { useHasBeenTrue } from '../../lib/use-has-been-true';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { cn } from '../../lib/utils';
+import { CopyValue } from '../copy-field';
 import { SortableHead } from '../sortable-head';
 import { NativeSelect } from '../native-select';
 import { QueryView } from '../query-view';
@@ -288,9 +289,10 @@ interface Sorting {
 
 /** Each column's cell for a call. */
 const CELLS: Record<LogColumn, (view: CallView) => ReactNode> = {
+  // The call's short reference: the ID the e-mails and the drawer name, found by the search.
   callId: ({ call }) => (
-    <TableCell className="max-w-[8.5rem] truncate font-mono text-xs" title={call.providerCallId}>
-      {call.providerCallId}
+    <TableCell className="whitespace-nowrap" data-testid="call-reference">
+      <CopyValue label="call ID" value={call.reference} />
     </TableCell>
   ),
   fromTo: ({ call }) => (
@@ -505,8 +507,8 @@ function CallCards({ views }: { views: CallView[] }) {
             )}
             <div className="col-span-3 min-w-0">
               <dt className="text-muted-foreground text-xs">Call ID</dt>
-              <dd className="truncate font-mono text-xs" title={call.providerCallId}>
-                {call.providerCallId}
+              <dd data-testid="call-reference">
+                <CopyValue label="call ID" value={call.reference} />
               </dd>
             </div>
           </dl>

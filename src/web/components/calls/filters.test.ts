@@ -94,14 +94,23 @@ describe('quality filters', () => {
     expect(narrowed.get('minDeadAirMs')).toBe('5000');
   });
 
-  it('are labelled with the bound in force', () => {
+  it('are labelled in plain words with the bound in force, in seconds', () => {
     expect(QUALITY_FILTERS.map((f) => f.label(f.bound))).toEqual([
-      'Slow answers (p90 ≥ 3.5 s)',
+      'Slow answers (3.5 s or more)',
       'Interrupted',
-      'Dead air ≥ 5.0 s',
+      'Dead air (5.0 s or more)',
     ]);
     expect(QUALITY_FILTERS[1]?.label(3)).toBe('Interrupted 3+ times');
-    expect(QUALITY_FILTERS[2]?.label(10_000)).toBe('Dead air ≥ 10.0 s');
+    expect(QUALITY_FILTERS[2]?.label(10_000)).toBe('Dead air (10.0 s or more)');
+    for (const f of QUALITY_FILTERS) expect(f.label(f.bound)).not.toMatch(/p90|≥/);
+  });
+
+  it('say what each keeps in a sentence (the tooltip)', () => {
+    expect(QUALITY_FILTERS.map((f) => f.hint(f.bound))).toEqual([
+      'Calls where 1 answer in 10 took 3.5 s or more to start',
+      'Calls where the caller spoke over the agent',
+      'Calls with a silence of 5.0 s or more where nobody spoke',
+    ]);
   });
 });
 

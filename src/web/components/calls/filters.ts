@@ -65,23 +65,35 @@ export type QualityFilterKey = 'minLatencyP90Ms' | 'minInterruptions' | 'minDead
 
 /**
  * The filter bar's quality filters: the bound each sets (the default thresholds: slow answers
- * from 3.5 s, dead air from 5 s; any interruption) and its label for the bound in force.
+ * from 3.5 s, dead air from 5 s; any interruption), its label for the bound in force, in plain
+ * words with the bound in seconds, and what it keeps, said in full (the button's tooltip).
  */
-export const QUALITY_FILTERS: { key: QualityFilterKey; bound: number; label: (bound: number) => string }[] = [
+export const QUALITY_FILTERS: {
+  key: QualityFilterKey;
+  bound: number;
+  label: (bound: number) => string;
+  hint: (bound: number) => string;
+}[] = [
   {
     key: 'minLatencyP90Ms',
     bound: DEFAULT_QUALITY_THRESHOLDS.responseLatencyP90Ms ?? 3500,
-    label: (ms) => `Slow answers (p90 ≥ ${formatMs(ms)})`,
+    label: (ms) => `Slow answers (${formatMs(ms)} or more)`,
+    hint: (ms) => `Calls where 1 answer in 10 took ${formatMs(ms)} or more to start`,
   },
   {
     key: 'minInterruptions',
     bound: 1,
     label: (times) => (times <= 1 ? 'Interrupted' : `Interrupted ${times}+ times`),
+    hint: (times) =>
+      times <= 1
+        ? 'Calls where the caller spoke over the agent'
+        : `Calls where the caller spoke over the agent ${times} times or more`,
   },
   {
     key: 'minDeadAirMs',
     bound: DEFAULT_QUALITY_THRESHOLDS.deadAirMs ?? 5000,
-    label: (ms) => `Dead air ≥ ${formatMs(ms)}`,
+    label: (ms) => `Dead air (${formatMs(ms)} or more)`,
+    hint: (ms) => `Calls with a silence of ${formatMs(ms)} or more where nobody spoke`,
   },
 ];
 

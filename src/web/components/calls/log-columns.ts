@@ -1,14 +1,29 @@
 /**
  * Which call log columns show (issue 15), conversation quality among them (issue 39). The server
  * remembers a person's choice (`UiPreferences.callLogColumns`); null is the defaults, every column
- * but quality (`DEFAULT_CALL_LOG_COLUMNS`). Pure.
+ * but quality (`DEFAULT_CALL_LOG_COLUMNS`). The order is the browser's (`LOG_COLUMNS`), whatever
+ * the stored order. Pure.
  */
 import { CALL_LOG_COLUMNS, type CallLogColumn, DEFAULT_CALL_LOG_COLUMNS } from '../../../contract/calls';
 
 export type LogColumn = CallLogColumn;
 
-/** The log's order: the outcome, then how well the agent spoke, then the cost. */
-export const LOG_COLUMNS: readonly LogColumn[] = CALL_LOG_COLUMNS;
+/**
+ * The log's order, for a business person: when, who called and what came of it first; then the
+ * call's status, length and type, how well the agent spoke, the cost; the call's ID (its short
+ * reference, the one the e-mails name) last. SPEC's columns are all here, in another order.
+ */
+export const LOG_COLUMNS: readonly LogColumn[] = [
+  'created',
+  'fromTo',
+  'outcome',
+  'status',
+  'duration',
+  'pathway',
+  'quality',
+  'cost',
+  'callId',
+] satisfies (typeof CALL_LOG_COLUMNS)[number][];
 
 /** The columns shown for a stored choice (null: the defaults). */
 export function visibleColumns(stored: readonly CallLogColumn[] | null): LogColumn[] {

@@ -5,7 +5,7 @@
  * (a slow answer, an interruption, dead air: issue 39) carry a mark in words.
  */
 import { AudioLines, Hourglass, MessageSquareWarning, Pause, Play } from 'lucide-react';
-import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { type ReactNode, forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { cn } from '../../lib/utils';
 import { Button } from '../ui/button';
 import { RedactedText } from './redacted-text';
@@ -36,10 +36,12 @@ export interface SyncedTranscriptProps {
   startAt: number | null;
   /** What to say when there is no transcript (why, when it is known). */
   emptyText?: string;
+  /** Shown between the recording and the transcript (the drawer's summary). */
+  between?: ReactNode;
 }
 
 export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptProps>(
-  function SyncedTranscript({ src, lines, durationSeconds, moments, startAt, emptyText }, ref) {
+  function SyncedTranscript({ src, lines, durationSeconds, moments, startAt, emptyText, between }, ref) {
     const audioRef = useRef<HTMLAudioElement>(null);
     const [position, setPosition] = useState(startAt ?? 0);
     const [duration, setDuration] = useState(durationSeconds);
@@ -169,6 +171,7 @@ export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptP
             {failed && <p className="text-destructive text-sm">Unable to load recording</p>}
           </div>
         )}
+        {between}
         {timed ? (
           <section
             className="max-h-80 overflow-y-auto rounded-md border bg-muted/40 p-2"

@@ -1,10 +1,12 @@
 /**
- * One call's conversation quality (issue 39) as the drawer lists it: each figure labelled, "—"
- * where the figure is null, and a note saying why it is null (the platform's timing cannot say it
- * for an `approx` call; otherwise there was nothing to measure). Pure.
+ * One call's conversation quality (issue 39) as the drawer shows it: one line first (a verdict in
+ * plain words and two or three figures), then, behind "Details", every figure the call's timing
+ * could measure, labelled in plain words. A figure that could not be measured is left out (never
+ * a row of "—"), and a note says why some are missing. Pure.
  */
 import type { CallQuality, EndedBy } from '../../../../contract/quality';
-import { NO_FIGURE, PRECISION_TEXTS, formatMs, formatPct, formatRatio, formatTimes } from './quality-format';
+import type { QualityThresholdValues } from '../../../../contract/quality-defaults';
+import { NO_FIGURE, PRECISION_TEXTS, formatMs, formatPct, formatTimes } from './quality-format';
 
 export interface QualityFigure {
   key: string;
@@ -21,17 +23,23 @@ export const ENDED_BY_LABELS: Record<EndedBy, string> = {
 };
 
 export const APPROX_NOTE =
-  '— The platform gives only the order of this call’s lines, not when each was spoken, so its timing cannot say these figures.';
+  'Only the order of this call’s lines is known, not when each was spoken, so answer times, interruptions, dead air and talk shares cannot be measured.';
 export const NOTHING_TO_MEASURE_NOTE =
-  '— Nothing to measure in this call (no answer followed the caller, or the caller never spoke).';
+  'Some figures are missing: there was nothing to measure (no answer followed the caller, or the caller never spoke).';
+
+/** The agent's talk against the caller's, said as a comparison ("2.1× as long as the caller"). */
+export function talkComparison(ratio: number): string {
+  if (ratio >= 0.95 && ratio <= 1.05) return 'about as long as the caller';
+  return ratio > 1
+    ? `${Number(ratio.toFixed(1))}× as long as the caller`
+    : `${Math.round(ratio * 100)}% as long as the caller`;
+}
 
 export function callQualityFigures(quality: CallQuality): { figures: QualityFigure[]; note: string | null } {
   const latency = quality.responseLatencyMs;
-  const figures: QualityFigure[] = [
-    { key: 'precision', label: 'Timing', value: PRECISION_TEXTS[quality.precision].label },
-    { key: 'turns', label: 'Turns', value: String(quality.turns) },
-    { key: 'latency-p50', label: 'Response time (median)', value: formatMs(latency?.p50) },
-    { key: 'latency-p90', label: 'Response time (p90)', value: formatMs(latency?.p90) },
+  const all: QualityFigure[] = [
+    { key: 'latency-p50', label: 'Typical answer time', value: formatMs(latency?.p50) },
+    { key: 'latency-p90', label: '9 answers in 10 came within', value: formatMs(latency?.p90) },
     { key: 'latency-max', label: 'Slowest answer', value: formatMs(latency?.max) },
     {
       key: 'interruptions-caller',
@@ -43,21 +51,87 @@ export function callQualityFigures(quality: CallQuality): { figures: QualityFigu
       label: 'Agent interrupted the caller',
       value: formatTimes(quality.interruptions?.agent),
     },
-    { key: 'dead-air-count', label: 'Dead air', value: formatTimes(quality.deadAir?.count) },
+    {
+      key: 'dead-air-count',
+      label: 'Dead air (nobody speaking)',
+      value: formatTimes(quality.deadAir?.count),
+    },
     {
       key: 'dead-air-longest',
       label: 'Longest dead air',
       value: quality.deadAir ? formatMs(quality.deadAir.longestMs) : NO_FIGURE,
     },
-    { key: 'silence', label: 'Silence', value: formatPct(quality.silencePct) },
-    { key: 'agent-talk', label: 'Agent talk', value: formatPct(quality.agentTalkPct) },
-    { key: 'talk-listen', label: 'Talk/listen ratio', value: formatRatio(quality.talkListenRatio) },
-    { key: 'monologue', label: 'Longest monologue', value: formatMs(quality.longestMonologueMs) },
+    { key: 'silence', label: 'Time in long silences', value: formatPct(quality.silencePct) },
+    {
+      key: 'agent-talk',
+      label: 'Agent talked',
+      value: quality.agentTalkPct === null ? NO_FIGURE : `${formatPct(quality.agentTalkPct)} of the time`,
+    },
+    {
+      key: 'talk-listen',
+      label: 'Agent talk vs. caller talk',
+      value: quality.talkListenRatio === null ? NO_FIGURE : talkComparison(quality.talkListenRatio),
+    },
+    { key: 'monologue', label: 'Agent’s longest stretch', value: formatMs(quality.longestMonologueMs) },
+    { key: 'turns', label: 'Turns (who spoke, in runs)', value: String(quality.turns) },
     { key: 'ended-by', label: 'Ended by', value: ENDED_BY_LABELS[quality.endedBy] },
-    { key: 'escalated', label: 'Escalated', value: quality.escalated ? 'Yes' : 'No' },
-    { key: 'sentiment', label: 'Sentiment', value: quality.sentiment ?? 'Not given' },
+    { key: 'escalated', label: 'Passed to a person', value: quality.escalated ? 'Yes' : 'No' },
+    ...(quality.sentiment ? [{ key: 'sentiment', label: 'Caller’s mood', value: quality.sentiment }] : []),
+    { key: 'precision', label: 'Timing', value: PRECISION_TEXTS[quality.precision].label },
   ];
-  const measuredNull = figures.some((f) => f.value === NO_FIGURE);
-  const note = quality.precision === 'approx' ? APPROX_NOTE : measuredNull ? NOTHING_TO_MEASURE_NOTE : null;
+  const figures = all.filter((f) => f.value !== NO_FIGURE);
+  const missing = figures.length < all.length;
+  const note = quality.precision === 'approx' ? APPROX_NOTE : missing ? NOTHING_TO_MEASURE_NOTE : null;
   return { figures, note };
+}
+
+/** good: nothing went past a threshold; fair: one thing did; poor: two or more. */
+export type QualityVerdict = 'good' | 'fair' | 'poor' | 'untimed';
+
+export const VERDICT_WORDS: Record<QualityVerdict, string> = {
+  good: 'Smooth conversation',
+  fair: 'One thing to check',
+  poor: 'Several things to check',
+  untimed: 'Timing not measured',
+};
+
+export interface QualityLine {
+  verdict: QualityVerdict;
+  /** Two or three figures in words: what went wrong first, then how the agent answered and talked. */
+  figures: string[];
+}
+
+/**
+ * The drawer's one line: a verdict against the client's thresholds (those that put a call in
+ * Needs attention) and the figures that matter most, in words.
+ */
+export function qualityLine(quality: CallQuality, thresholds: QualityThresholdValues): QualityLine {
+  if (quality.precision === 'approx')
+    return { verdict: 'untimed', figures: [formatTimes(quality.turns, 'turn', 'turns')] };
+  const problems: string[] = [];
+  const p90 = quality.responseLatencyMs?.p90 ?? null;
+  if (p90 !== null && thresholds.responseLatencyP90Ms !== null && p90 >= thresholds.responseLatencyP90Ms)
+    problems.push(`slow answers (1 in 10 took ${formatMs(p90)} or more)`);
+  const interruptions = quality.interruptions?.caller ?? null;
+  if (
+    interruptions !== null &&
+    thresholds.interruptionsCaller !== null &&
+    interruptions >= thresholds.interruptionsCaller
+  )
+    problems.push(`caller interrupted ${formatTimes(interruptions)}`);
+  const deadAir = quality.deadAir?.longestMs ?? null;
+  if (deadAir !== null && thresholds.deadAirMs !== null && deadAir >= thresholds.deadAirMs)
+    problems.push(`${formatMs(deadAir)} of dead air`);
+  const usual: string[] = [];
+  const p50 = quality.responseLatencyMs?.p50 ?? null;
+  if (p50 !== null) usual.push(`answers in ${formatMs(p50)}`);
+  if (quality.agentTalkPct !== null)
+    usual.push(`agent talked ${formatPct(quality.agentTalkPct)} of the time`);
+  const verdict = problems.length === 0 ? 'good' : problems.length === 1 ? 'fair' : 'poor';
+  return { verdict, figures: [...problems, ...usual].slice(0, 3) };
+}
+
+/** The line as one sentence: "Smooth conversation · answers in 1.2 s · agent talked 60% of the time". */
+export function qualityLineText(line: QualityLine): string {
+  return [VERDICT_WORDS[line.verdict], ...line.figures].join(' · ');
 }

@@ -11,10 +11,10 @@ describe('the call log’s quality column', () => {
         deadAirLongestMs: 6000,
       }),
     ).toEqual({
-      text: 'p90 4.5 s · 1 interruption · dead air 6.0 s',
-      parts: ['p90 4.5 s', '1 interruption', 'dead air 6.0 s'],
+      text: 'answers within 4.5 s · 1 interruption · dead air 6.0 s',
+      parts: ['answers within 4.5 s', '1 interruption', 'dead air 6.0 s'],
       description:
-        'Slow answers (p90) 4.5 s, the caller interrupted 1 time, longest dead air 6.0 s (segment timing)',
+        '9 answers in 10 came within 4.5 s, the caller interrupted 1 time, longest dead air 6.0 s (segment timing)',
     });
   });
 
@@ -26,7 +26,7 @@ describe('the call log’s quality column', () => {
         interruptionsCaller: 0,
         deadAirLongestMs: 0,
       }).text,
-    ).toBe('p90 0.8 s');
+    ).toBe('answers within 0.8 s');
   });
 
   it('says order only, or not measured', () => {

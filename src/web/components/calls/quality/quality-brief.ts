@@ -1,6 +1,6 @@
 /**
  * The call log's compact quality column (issue 39) from a call's brief: what stands out, short
- * ("p90 4.5 s · 1 interruption · dead air 6.0 s"), and the same in full for a title and screen
+ * ("answers within 4.5 s · 1 interruption · dead air 6.0 s"), and the same in full for a title and screen
  * readers. Pure.
  */
 import { type CallQualityBrief, DEAD_AIR_MS } from '../../../../contract/quality';
@@ -25,8 +25,8 @@ export function qualityBriefText(brief: CallQualityBrief | null | undefined): Qu
   const short: string[] = [];
   const full: string[] = [];
   if (brief.responseLatencyP90Ms !== null) {
-    short.push(`p90 ${formatMs(brief.responseLatencyP90Ms)}`);
-    full.push(`slow answers (p90) ${formatMs(brief.responseLatencyP90Ms)}`);
+    short.push(`answers within ${formatMs(brief.responseLatencyP90Ms)}`);
+    full.push(`9 answers in 10 came within ${formatMs(brief.responseLatencyP90Ms)}`);
   }
   if (brief.interruptionsCaller !== null && brief.interruptionsCaller > 0) {
     short.push(formatTimes(brief.interruptionsCaller, 'interruption', 'interruptions'));

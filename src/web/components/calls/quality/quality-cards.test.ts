@@ -46,6 +46,19 @@ describe('quality cards', () => {
     expect(cards[0]?.calls).toBe(3);
   });
 
+  it('speaks plainly: no p90 or ratio in a title or hint, and the slow-answer threshold in seconds', () => {
+    const cards = buildQualityCards({ current, previous }, 3500);
+    for (const card of cards)
+      expect(`${card.title} ${card.hint}`).not.toMatch(/p90|percentile|ratio|talk\/listen/i);
+    expect(cards.find((c) => c.metric === 'responseLatencyP90Ms')?.hint).toContain(
+      'From 3.5 s a call needs attention.',
+    );
+    expect(cards.find((c) => c.metric === 'talkListenRatio')?.title).toBe('Agent vs. caller talk');
+    expect(
+      buildQualityCards({ current, previous }).find((c) => c.metric === 'responseLatencyP90Ms')?.hint,
+    ).not.toContain('needs attention');
+  });
+
   it('has nothing to show when no call of the period was measured', () => {
     expect(hasMeasuredCalls({ current })).toBe(true);
     expect(hasMeasuredCalls({ current: period(0, {}) })).toBe(false);

@@ -35,14 +35,14 @@ type Direction = 'lower' | 'none';
 const CARDS: { metric: QualityMetric; title: string; hint: string; better: Direction }[] = [
   {
     metric: 'responseLatencyP50Ms',
-    title: 'Response time',
-    hint: 'A call’s typical answer: from the caller stopping to the agent starting.',
+    title: 'Answer time',
+    hint: 'How long the agent took to start answering once the caller stopped.',
     better: 'lower',
   },
   {
     metric: 'responseLatencyP90Ms',
     title: 'Slow answers',
-    hint: 'A call’s slow answers: its 90th-percentile response time.',
+    hint: 'In a call, 9 answers in 10 came within this time; the slowest 1 in 10 took longer.',
     better: 'lower',
   },
   {
@@ -60,19 +60,19 @@ const CARDS: { metric: QualityMetric; title: string; hint: string; better: Direc
   {
     metric: 'silencePct',
     title: 'Silence',
-    hint: `Share of a call in gaps over ${formatMs(SILENCE_MS)}.`,
+    hint: `Share of a call spent in silences longer than ${formatMs(SILENCE_MS)}.`,
     better: 'lower',
   },
   {
     metric: 'agentTalkPct',
-    title: 'Agent talk',
-    hint: 'Share of a call the agent was speaking.',
+    title: 'Agent talked',
+    hint: 'Share of a call the agent was speaking (50%: half the time).',
     better: 'none',
   },
   {
     metric: 'talkListenRatio',
-    title: 'Talk/listen ratio',
-    hint: 'The agent’s speaking time over the caller’s.',
+    title: 'Agent vs. caller talk',
+    hint: 'Seconds the agent spoke for each second the caller spoke (1.00: as much as the caller).',
     better: 'none',
   },
 ];
@@ -87,8 +87,19 @@ function trendOf(difference: number, change: string, better: Direction): Quality
   return difference < 0 ? 'better' : 'worse';
 }
 
-export function buildQualityCards(summary: Pick<QualitySummary, 'current' | 'previous'>): QualityCard[] {
-  return CARDS.map(({ metric, title, hint, better }) => {
+/**
+ * The cards; with the client's slow-answer threshold (`slowAnswerMs`, null when that check is
+ * off), the slow answers' card says in seconds from when a call needs attention.
+ */
+export function buildQualityCards(
+  summary: Pick<QualitySummary, 'current' | 'previous'>,
+  slowAnswerMs: number | null = null,
+): QualityCard[] {
+  return CARDS.map(({ metric, title, better, ...rest }) => {
+    const hint =
+      metric === 'responseLatencyP90Ms' && slowAnswerMs !== null
+        ? `${rest.hint} From ${formatMs(slowAnswerMs)} a call needs attention.`
+        : rest.hint;
     const now = summary.current.metrics[metric] ?? EMPTY;
     const before = summary.previous.metrics[metric] ?? EMPTY;
     const card = {

@@ -24,13 +24,20 @@ const TREND_CLASS: Record<QualityTrend, string> = {
   none: 'text-muted-foreground',
 };
 
-export function QualityMetricCards({ summary }: { summary: QualitySummary }) {
+export function QualityMetricCards({
+  summary,
+  slowAnswerMs = null,
+}: {
+  summary: QualitySummary;
+  /** The client's slow-answer threshold, said on the slow answers' card. */
+  slowAnswerMs?: number | null;
+}) {
   return (
     <ul
       className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 sm:gap-4 lg:grid-cols-4"
       aria-label="Figures"
     >
-      {buildQualityCards(summary).map((card) => (
+      {buildQualityCards(summary, slowAnswerMs).map((card) => (
         <li key={card.metric} className="min-w-0">
           <QualityCardView card={card} />
         </li>
@@ -52,13 +59,19 @@ function QualityCardView({ card }: { card: QualityCard }) {
           <span className="font-bold text-2xl tabular-nums" data-testid="quality-median">
             {card.median}
           </span>
-          <span className="text-muted-foreground text-xs">median</span>
+          <span
+            className="text-muted-foreground text-xs"
+            title="The median: half the calls are above, half below"
+          >
+            in a typical call
+          </span>
         </p>
-        <p className="text-sm">
-          <span className="text-muted-foreground">p90 </span>
+        <p className="text-sm" title="The 90th percentile: 1 call in 10 was at this figure or above">
+          <span className="text-muted-foreground">1 call in 10: </span>
           <span className="font-medium tabular-nums" data-testid="quality-p90">
             {card.p90}
           </span>
+          <span className="text-muted-foreground"> or more</span>
         </p>
         <p className="text-xs">
           <span

@@ -1,12 +1,13 @@
 /**
  * The calls workspace's Quality tab (issue 39): for the workspace's date range, how well the agent
- * spoke against the period before (medians and p90s), how precisely the calls were timed, how
+ * spoke against the period before (the typical call and the worst 1 in 10, in plain words), how precisely the calls were timed, how
  * they spread, and the worst calls, each opening the drawer at its moment. Says when no call of
  * the period was measured, and while earlier calls are still being measured.
  */
 import { Info } from 'lucide-react';
 import { formatCount } from '../../../../contract/format';
 import type { QualitySummary } from '../../../../contract/quality';
+import { DEFAULT_QUALITY_THRESHOLDS } from '../../../../contract/quality-defaults';
 import type { CallSource } from '../../../features/calls/call-source';
 import { useQualitySummary, useQualityThresholds } from '../../../features/calls/queries';
 import { QueryView } from '../../query-view';
@@ -34,6 +35,10 @@ export const NO_MEASURED_CALLS_TEXT =
 
 export function QualityPanel({ source, filters, onChange, onOpenCall, timeZone }: QualityPanelProps) {
   const query = useQualitySummary(source, filters);
+  const thresholds = useQualityThresholds(source.qualityThresholdsUrl).data?.thresholds;
+  const slowAnswerMs = thresholds
+    ? thresholds.responseLatencyP90Ms
+    : DEFAULT_QUALITY_THRESHOLDS.responseLatencyP90Ms;
   return (
     <div className="flex flex-col gap-6" data-testid="quality-panel">
       <Card className="gap-3 py-4">
@@ -73,7 +78,7 @@ export function QualityPanel({ source, filters, onChange, onOpenCall, timeZone }
         {(summary) => (
           <>
             <section aria-label="Quality figures">
-              <QualityMetricCards summary={summary} />
+              <QualityMetricCards summary={summary} slowAnswerMs={slowAnswerMs} />
             </section>
             <QualityWorstCalls worst={summary.worst} onOpenCall={onOpenCall} timeZone={timeZone} />
             <QualityDistributionCard summary={summary} />

@@ -78,8 +78,16 @@ describe('quality summary rows', () => {
       ['Most interruptions', 1],
       ['Longest dead air', 0],
     ]);
-    expect(groups[0]?.rows[0]).toMatchObject({ value: 'p90 6.0 s', seconds: 22, at: '0:22' });
-    expect(groups[0]?.rows[1]).toMatchObject({ value: 'p90 2.5 s', seconds: null, at: null });
+    expect(groups[0]?.rows[0]).toMatchObject({
+      value: '1 in 10 answers took 6.0 s or more',
+      seconds: 22,
+      at: '0:22',
+    });
+    expect(groups[0]?.rows[1]).toMatchObject({
+      value: '1 in 10 answers took 2.5 s or more',
+      seconds: null,
+      at: null,
+    });
     expect(groups[1]?.rows[0]).toMatchObject({ value: '1 interruption', seconds: 11, at: '0:11' });
   });
 });

@@ -67,7 +67,7 @@ const BUCKETS: Record<WorstMetric, Bucket[]> = {
 };
 
 export const DISTRIBUTION_TITLES: Record<WorstMetric, { title: string; unit: string }> = {
-  responseLatencyP90Ms: { title: 'Slow answers per call (p90)', unit: 'p90 response time' },
+  responseLatencyP90Ms: { title: 'Slow answers: 9 in 10 answers came within', unit: 'answer time' },
   interruptionsCaller: { title: 'Caller interruptions per call', unit: 'interruptions' },
   deadAirLongestMs: { title: 'Longest dead air per call', unit: 'longest dead air' },
 };
@@ -107,7 +107,7 @@ export const WORST_TITLES: Record<WorstMetric, string> = {
 export interface WorstRow {
   callId: string;
   metric: WorstMetric;
-  /** "p90 6.0 s", "3 interruptions", "6.0 s of dead air". */
+  /** "1 in 10 answers took 6.0 s or more", "3 interruptions", "6.0 s of dead air". */
   value: string;
   createdAt: string;
   /** Where the drawer opens (seconds from the start), and as m:ss; null: at the start. */
@@ -118,7 +118,7 @@ export interface WorstRow {
 function worstValue(metric: WorstMetric, value: number): string {
   switch (metric) {
     case 'responseLatencyP90Ms':
-      return `p90 ${formatMs(value)}`;
+      return `1 in 10 answers took ${formatMs(value)} or more`;
     case 'interruptionsCaller':
       return formatTimes(value, 'interruption', 'interruptions');
     case 'deadAirLongestMs':
