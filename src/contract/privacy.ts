@@ -64,6 +64,11 @@ export const PrivacySettings = z.object({
   nationalIdCountries: NationalIdCountries,
   retention: Retention,
   agencyRetention: Retention,
+  /**
+   * With phone numbers redacted: the call's own from/to numbers stay readable where the caller
+   * says them ("call me back on this number"), every other number is redacted. On by default.
+   */
+  keepCallerNumber: z.boolean(),
   reRedaction: ReRedaction,
 });
 export type PrivacySettings = z.infer<typeof PrivacySettings>;
@@ -79,7 +84,7 @@ const AT_LEAST_ONE = { message: 'Send at least one privacy setting' };
 
 /** PUT /api/client/privacy (and the admin's per client): the settings to change; the answer is all of them. */
 export const PrivacyUpdate = z
-  .object({ hideNumbersUntilShown: z.boolean(), ...sharedPatch })
+  .object({ hideNumbersUntilShown: z.boolean(), keepCallerNumber: z.boolean(), ...sharedPatch })
   .partial()
   .strict()
   .refine(atLeastOne, AT_LEAST_ONE);
@@ -162,7 +167,10 @@ export const ErasureStatus = z.object({
   calls: z.number(),
   copies: z.number(),
   providers: z.array(ErasureProviderResult),
+  /** The caller's confirmation (PDF; `?format=json`: the record as JSON), once done. */
   receiptUrl: z.string().nullable(),
+  /** The internal report for the business and the agency (PDF), once done. */
+  reportUrl: z.string().nullable(),
 });
 export type ErasureStatus = z.infer<typeof ErasureStatus>;
 
@@ -172,8 +180,14 @@ export type ErasureList = z.infer<typeof ErasureList>;
 export const ErasureParams = z.object({ id: z.string().uuid() });
 export const ReceiptQuery = z.object({ format: z.enum(['pdf', 'json']).default('pdf') }).strict();
 
-/** POST /api/client/subject-export: every call of that number, as JSON (a download). */
+/** POST /api/client/subject-export: every call of that number, as a download. */
 export const SubjectExportBody = z.object({ phone: z.string().trim().min(1).max(40) }).strict();
+/** The download's form: the whole record as JSON (the default), a CSV row per call, or a readable PDF. */
+export const SUBJECT_EXPORT_FORMATS = ['json', 'csv', 'pdf'] as const;
+export type SubjectExportFormat = (typeof SUBJECT_EXPORT_FORMATS)[number];
+export const SubjectExportQuery = z
+  .object({ format: z.enum(SUBJECT_EXPORT_FORMATS).default('json') })
+  .strict();
 
 export const PRIVACY_TEXTS = {
   card: 'Privacy',
@@ -196,6 +210,11 @@ export const PRIVACY_TEXTS = {
     (typeof NATIONAL_ID_COUNTRIES)[number],
     string
   >,
+  phonesWarning:
+    'Call-back numbers callers give are replaced by [PHONE] in transcripts and summaries, so your team cannot read them there.',
+  keepCallerNumberLabel: 'Keep the caller’s own number',
+  keepCallerNumberHelp:
+    'The number the call came from stays readable where the caller says it; any other number is still redacted.',
   reRedactionRunning: 'Redacting stored calls',
   retentionHeading: 'Keep personal data',
   retentionHelp:

@@ -269,14 +269,14 @@ test('an Owner redacts e-mails, keeps transcripts 7 days, erases a caller and ex
     /^1 call and \d+ stored cop(y|ies) removed$/,
   );
   await expect(erasure).toContainText('The call service: 1 call kept there: it has no way to delete a call');
-  const pdf = await privacy.download(erasure.getByRole('link', { name: /^Receipt \(PDF\)/ }));
+  const pdf = await privacy.download(erasure.getByRole('link', { name: /^Caller’s receipt \(PDF\)/ }));
   expect(pdf.suggestedFilename()).toMatch(/^erasure-receipt-.+\.pdf$/);
   expect(
     readFileSync((await pdf.path()) ?? '')
       .subarray(0, 5)
       .toString(),
   ).toBe('%PDF-');
-  const json = await privacy.download(erasure.getByRole('link', { name: /^Receipt as JSON/ }));
+  const json = await privacy.download(erasure.getByRole('link', { name: /^Record as JSON/ }));
   expect(json.suggestedFilename()).toMatch(/^erasure-receipt-.+\.json$/);
   const receipt = JSON.parse(readFileSync((await json.path()) ?? '', 'utf8'));
   expect(receipt).toMatchObject({

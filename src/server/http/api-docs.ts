@@ -218,6 +218,16 @@ function jsonDownload(description: string, alsoPdf = false): Json {
   };
 }
 
+/** The caller's calls: the record as JSON (the default), a CSV row per call, or a readable PDF. */
+const SUBJECT_EXPORT: Json = {
+  description: 'The caller’s calls in the `format` asked for (JSON unless csv or pdf).',
+  content: {
+    'application/json': { schema: { type: 'object' } },
+    'text/csv': { schema: { type: 'string' } },
+    'application/pdf': { schema: { type: 'string', format: 'binary' } },
+  },
+};
+
 const RECORDING: Record<string, Json> = {
   200: file('The recording (Range passes through to the platform).', 'audio/mpeg'),
   206: file('The part of the recording the Range asked for.', 'audio/mpeg'),
@@ -596,12 +606,21 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/client/erasure/{id}/receipt': {
     summary: 'Download an erasure’s receipt (PDF or JSON)',
     errors: [409],
-    responses: { 200: jsonDownload('The receipt (PDF unless format=json).', true) },
+    responses: {
+      200: jsonDownload('The caller’s confirmation as a PDF, or (format=json) the whole record.', true),
+    },
+  },
+  'GET /api/client/erasure/{id}/report': {
+    summary: 'Download an erasure’s internal report (PDF)',
+    errors: [409],
+    responses: {
+      200: file('What was removed, by kind, and each platform’s answer per call.', 'application/pdf'),
+    },
   },
   'POST /api/client/subject-export': {
-    summary: 'Download every call of a caller’s number as JSON',
+    summary: 'Download every call of a caller’s number (JSON, CSV or PDF)',
     errors: [429],
-    responses: { 200: jsonDownload('The caller’s calls.') },
+    responses: { 200: SUBJECT_EXPORT },
   },
   'GET /api/client/reports/monthly': {
     summary: 'Download a month’s report',
@@ -829,12 +848,21 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/admin/client-erasure/{clientId}/{id}/receipt': {
     summary: 'Download a client’s erasure receipt (PDF or JSON)',
     errors: [409],
-    responses: { 200: jsonDownload('The receipt (PDF unless format=json).', true) },
+    responses: {
+      200: jsonDownload('The caller’s confirmation as a PDF, or (format=json) the whole record.', true),
+    },
+  },
+  'GET /api/admin/client-erasure/{clientId}/{id}/report': {
+    summary: 'Download a client’s erasure report for the agency (PDF)',
+    errors: [409],
+    responses: {
+      200: file('What was removed, by kind, and the platform’s answer per call.', 'application/pdf'),
+    },
   },
   'POST /api/admin/client-subject-export/{clientId}': {
-    summary: 'Download every call of a client’s caller as JSON',
+    summary: 'Download every call of a client’s caller (JSON, CSV or PDF)',
     errors: [429],
-    responses: { 200: jsonDownload('The caller’s calls.') },
+    responses: { 200: SUBJECT_EXPORT },
   },
   'GET /api/admin/client-outcomes/{clientId}': { summary: 'A client’s outcome rules' },
   'PUT /api/admin/client-outcomes/{clientId}': { summary: 'Save a client’s outcome rules' },

@@ -5,9 +5,12 @@
  *   remove, by the same rule (erasure.ts `callsOf`), shown before it is confirmed.
  * - POST /api/client/erasure {phone | email} → 202 {id}; the work runs in the background.
  * - GET /api/client/erasure (the latest 50), GET /api/client/erasure/{id} (where it stands),
- *   GET /api/client/erasure/{id}/receipt?format=pdf|json (once done).
- * - POST /api/client/subject-export {phone} → every call of that number as a JSON download.
- * - The admin's: /api/admin/client-erasure/{clientId}[/preview | /{id}[/receipt]] and
+ *   GET /api/client/erasure/{id}/receipt?format=pdf|json (once done): the PDF is the caller's
+ *   confirmation in plain words, the JSON the whole record; GET /api/client/erasure/{id}/report:
+ *   the internal report (PDF) for the business and the agency.
+ * - POST /api/client/subject-export?format=json|csv|pdf {phone} → every call of that number as a
+ *   download: the whole record as JSON (the default), a CSV row per call, or a readable PDF.
+ * - The admin's: /api/admin/client-erasure/{clientId}[/preview | /{id}[/receipt | /report]] and
  *   /api/admin/client-subject-export/{clientId}.
  * Each erasure and export is a line of the client's activity log, or of the agency's audit log
  * when an admin asked. Erasing a number with no calls is a receipt with 0, not an error.
@@ -24,8 +27,9 @@ import {
   ErasureStatus,
   ReceiptQuery,
   SubjectExportBody,
+  type SubjectExportFormat,
+  SubjectExportQuery,
 } from '../../contract/privacy';
-import { parseTranscript } from '../../contract/transcript';
 import { recordAudit, recordClientRead } from '../audit/audit-log';
 import { requireAdmin, requireClient, requireClientUser } from '../auth/guards';
 import { loadBrand } from '../brand/brand-store';
@@ -33,7 +37,6 @@ import { findClient } from '../clients/clients-repository';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
-import { parseJsonObject } from '../http/json-body';
 import { conflict, notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { loadPdfBrand } from '../reports/pdf-brand';
@@ -49,7 +52,9 @@ import {
   runErasure,
   startErasure,
 } from './erasure';
-import { renderErasureReceiptPdf } from './erasure-receipt-pdf';
+import { renderCallerReceiptPdf, renderErasureReportPdf } from './erasure-receipt-pdf';
+import { subjectExportCsv, subjectExportOf } from './subject-export';
+import { renderSubjectExportPdf } from './subject-export-pdf';
 
 const PRIVACY = { config: { permission: 'privacy' as const } };
 const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
@@ -152,67 +157,70 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
     return erasureStatusOf(row, base);
   }
 
-  async function receipt(client: ClientRow, id: string, format: 'pdf' | 'json', reply: FastifyReply) {
+  async function doneReceipt(client: ClientRow, id: string) {
     const row = await findErasure(db, client.id, id);
     if (!row) throw notFound(NOT_FOUND);
     if (row.state !== 'done') throw conflict(NOT_DONE);
     const brand = await loadBrand(deps);
-    const body = erasureReceiptOf(row, brand.settings.name, client.company_name ?? client.email);
-    const name = `erasure-receipt-${row.id}`;
+    return erasureReceiptOf(row, brand.settings.name, client.company_name ?? client.email);
+  }
+
+  const sendPdf = (reply: FastifyReply, name: string, pdf: Buffer) =>
+    reply
+      .header('content-disposition', `attachment; filename="${name}.pdf"`)
+      .type('application/pdf')
+      .send(pdf);
+
+  /** The caller's confirmation as a PDF, or the whole record as JSON (as it always was). */
+  async function receipt(client: ClientRow, id: string, format: 'pdf' | 'json', reply: FastifyReply) {
+    const body = await doneReceipt(client, id);
+    const name = `erasure-receipt-${body.id}`;
     if (format === 'json')
       return reply
         .header('content-disposition', `attachment; filename="${name}.json"`)
         .type('application/json')
         .send(JSON.stringify(body, null, 2));
-    const pdf = await renderErasureReceiptPdf(body, await loadPdfBrand(deps), {
+    // It goes to the caller: the platform is named only where the agency names it to this client.
+    const pdf = await renderCallerReceiptPdf(body, await loadPdfBrand(deps), {
       showPlatform: client.show_platform_details === 1,
     });
-    return reply
-      .header('content-disposition', `attachment; filename="${name}.pdf"`)
-      .type('application/pdf')
-      .send(pdf);
+    return sendPdf(reply, name, pdf);
   }
 
-  async function subjectExport(client: ClientRow, who: Who, phone: string, reply: FastifyReply) {
+  /** The internal report; the agency always reads its platform's name, a client as the agency chose. */
+  async function report(client: ClientRow, id: string, forAgency: boolean, reply: FastifyReply) {
+    const body = await doneReceipt(client, id);
+    const pdf = await renderErasureReportPdf(body, await loadPdfBrand(deps), {
+      showPlatform: forAgency || client.show_platform_details === 1,
+    });
+    return sendPdf(reply, `erasure-report-${body.id}`, pdf);
+  }
+
+  async function subjectExport(
+    client: ClientRow,
+    who: Who,
+    phone: string,
+    format: SubjectExportFormat,
+    reply: FastifyReply,
+  ) {
     const number = normalisePhone(phone);
     await capErasures(client, reply);
-    const rows = await db
-      .selectFrom('calls')
-      .selectAll()
-      .where('client_id', '=', client.id)
-      .where('verified', '=', 1)
-      .where((eb) =>
-        eb.or([
-          eb('from_number', 'in', [number, number.slice(1)]),
-          eb('to_number', 'in', [number, number.slice(1)]),
-        ]),
-      )
-      .orderBy('created_at')
-      .execute();
-    await record(client, who, 'export', { calls: rows.length });
-    const body = {
-      export: 'caller-data',
-      phone: number,
-      business: client.company_name ?? client.email,
-      exportedAt: new Date(now()).toISOString(),
-      calls: rows.map((r) => ({
-        id: r.id,
-        providerCallId: r.provider_call_id,
-        createdAt: new Date(Number(r.created_at)).toISOString(),
-        fromNumber: r.from_number,
-        toNumber: r.to_number,
-        durationSeconds: Number(r.duration_seconds),
-        status: r.status,
-        outcome: r.outcome,
-        summary: r.summary,
-        transcript: parseTranscript(r.transcript) ?? [],
-        analysis: parseJsonObject(r.analysis_json),
-        variables: parseJsonObject(r.variables_json),
-        hasRecording: r.recording_url !== null,
-      })),
-    };
+    const body = await subjectExportOf(db, client, number, now());
+    await record(client, who, 'export', { calls: body.calls.length, format });
+    const name = `caller-data-${number.slice(1)}`;
+    const attachment = (ext: string) => `attachment; filename="${name}.${ext}"`;
+    if (format === 'csv')
+      return reply
+        .header('content-disposition', attachment('csv'))
+        .type('text/csv; charset=utf-8')
+        .send(subjectExportCsv(body));
+    if (format === 'pdf')
+      return reply
+        .header('content-disposition', attachment('pdf'))
+        .type('application/pdf')
+        .send(await renderSubjectExportPdf(body, await loadPdfBrand(deps)));
     return reply
-      .header('content-disposition', `attachment; filename="caller-data-${number.slice(1)}.json"`)
+      .header('content-disposition', attachment('json'))
       .type('application/json')
       .send(JSON.stringify(body, null, 2));
   }
@@ -250,11 +258,22 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
     { ...PRIVACY, schema: { params: ErasureParams, querystring: ReceiptQuery } },
     async (request, reply) => receipt(requireClient(request), request.params.id, request.query.format, reply),
   );
+  app.get(
+    '/api/client/erasure/:id/report',
+    { ...PRIVACY, schema: { params: ErasureParams } },
+    async (request, reply) => report(requireClient(request), request.params.id, false, reply),
+  );
   app.post(
     '/api/client/subject-export',
-    { ...PRIVACY, schema: { body: SubjectExportBody } },
+    { ...PRIVACY, schema: { body: SubjectExportBody, querystring: SubjectExportQuery } },
     async (request, reply) =>
-      subjectExport(requireClient(request), clientWho(request), request.body.phone, reply),
+      subjectExport(
+        requireClient(request),
+        clientWho(request),
+        request.body.phone,
+        request.query.format,
+        reply,
+      ),
   );
 
   // ---- the admin's, naming the client ----
@@ -314,12 +333,26 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
       );
     },
   );
+  app.get(
+    '/api/admin/client-erasure/:clientId/:id/report',
+    { schema: { params: AdminErasureParams } },
+    async (request, reply) => {
+      requireAdmin(request);
+      return report(await clientOr404(request.params.clientId), request.params.id, true, reply);
+    },
+  );
   app.post(
     '/api/admin/client-subject-export/:clientId',
-    { schema: { params: ClientIdParam, body: SubjectExportBody } },
+    { schema: { params: ClientIdParam, body: SubjectExportBody, querystring: SubjectExportQuery } },
     async (request, reply) => {
       const who = adminWho(request);
-      return subjectExport(await clientOr404(request.params.clientId), who, request.body.phone, reply);
+      return subjectExport(
+        await clientOr404(request.params.clientId),
+        who,
+        request.body.phone,
+        request.query.format,
+        reply,
+      );
     },
   );
 }

@@ -399,7 +399,18 @@ export function erasureStatusOf(row: Row, receiptBase: string): ErasureStatus {
     copies: Number(row.copies),
     providers: stored.results,
     receiptUrl: row.state === 'done' ? `${receiptBase}/${row.id}/receipt` : null,
+    reportUrl: row.state === 'done' ? `${receiptBase}/${row.id}/report` : null,
   };
+}
+
+/** What stays after an erasure; never "nothing remains" while a platform may still hold a call. */
+function keptText(results: ErasureProviderResult[]): string {
+  const held = results.reduce((n, p) => n + p.unsupported + p.failed, 0);
+  const base =
+    'Totals, charts, usage and invoices keep their numbers. Each call’s platform id is kept so that no later import brings it back.';
+  return held === 0
+    ? `${base} No personal data of these calls remains here or at the platform.`
+    : `${base} No personal data of these calls remains here; the platform may still hold ${held} ${held === 1 ? 'call' : 'calls'} (no delete there, or it failed).`;
 }
 
 /** The receipt as JSON: what was searched, what was removed, each platform's answer per call. */
@@ -419,7 +430,7 @@ export function erasureReceiptOf(row: Row, agency: string, clientName: string) {
     copies: { total: Number(row.copies), ...stored.copies },
     providers: stored.results,
     perCall: stored.calls,
-    kept: 'Totals, charts, usage and invoices keep their numbers; no personal data of these calls remains. Each call’s platform id is kept so that no later import brings it back.',
+    kept: keptText(stored.results),
   };
 }
 export type ErasureReceipt = ReturnType<typeof erasureReceiptOf>;

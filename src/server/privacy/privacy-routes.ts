@@ -81,6 +81,7 @@ export default async function privacyRoutes(fastify: FastifyInstance): Promise<v
       nationalIdCountries: privacy.nationalIdCountries as PrivacySettings['nationalIdCountries'],
       retention: privacy.retention,
       agencyRetention: privacy.agencyRetention,
+      keepCallerNumber: privacy.keepCallerNumber,
       reRedaction,
     };
   }
@@ -108,11 +109,12 @@ export default async function privacyRoutes(fastify: FastifyInstance): Promise<v
     if (body.redaction) own.redaction = { ...before.redaction, ...body.redaction };
     if (body.nationalIdCountries) own.nationalIdCountries = body.nationalIdCountries;
     if (body.retention) own.retention = { ...(before.own.retention ?? before.retention), ...body.retention };
+    if (body.keepCallerNumber !== undefined) own.keepCallerNumber = body.keepCallerNumber;
     if (JSON.stringify(own) !== JSON.stringify(before.own)) {
       const after = effectivePrivacy(await loadPrivacyDefaults(db), own);
       await saveOwnPrivacy(db, client.id, own, now(), turnedOn(before, after));
       forgetPrivacy(db);
-      for (const key of ['redaction', 'nationalIdCountries', 'retention'] as const)
+      for (const key of ['redaction', 'nationalIdCountries', 'retention', 'keepCallerNumber'] as const)
         if (body[key] !== undefined && JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
           was[key] = before[key];
           now_[key] = after[key];

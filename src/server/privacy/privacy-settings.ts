@@ -34,6 +34,8 @@ const StoredClientPrivacy = z.object({
   redaction: RedactionCategoriesSchema.optional(),
   nationalIdCountries: z.array(z.enum(NATIONAL_ID_COUNTRIES)).optional(),
   retention: RetentionSchema.optional(),
+  /** Absent: on, what was always done (the call's own numbers are its metadata). */
+  keepCallerNumber: z.boolean().optional(),
 });
 export type StoredClientPrivacy = z.infer<typeof StoredClientPrivacy>;
 
@@ -49,6 +51,8 @@ export interface EffectivePrivacy {
   nationalIdCountries: string[];
   retention: Retention;
   agencyRetention: Retention;
+  /** Whether the call's own from/to numbers stay readable where the caller says them. */
+  keepCallerNumber: boolean;
   own: StoredClientPrivacy;
 }
 
@@ -80,12 +84,21 @@ export function effectivePrivacy(defaults: PrivacyDefaults, own: StoredClientPri
     nationalIdCountries: own.nationalIdCountries ?? defaults.nationalIdCountries,
     retention: shorterRetention(own.retention ?? KEEP_FOREVER, defaults.retention),
     agencyRetention: defaults.retention,
+    keepCallerNumber: own.keepCallerNumber ?? true,
     own,
   };
 }
 
+/**
+ * The engine's options for one call: `keepNumbers` are the call's own from/to numbers, kept out
+ * of the redaction unless the client turned "Keep the caller's own number" off.
+ */
 export function redactionOptionsOf(privacy: EffectivePrivacy, keepNumbers: string[] = []): RedactionOptions {
-  return { ...privacy.redaction, nationalIdCountries: privacy.nationalIdCountries, keepNumbers };
+  return {
+    ...privacy.redaction,
+    nationalIdCountries: privacy.nationalIdCountries,
+    keepNumbers: privacy.keepCallerNumber ? keepNumbers : [],
+  };
 }
 
 /** Whether any category is on (nothing to do for a client that turned them all off). */
@@ -214,6 +227,8 @@ export async function savePrivacyDefaults(db: Kysely<Database>, defaults: Privac
 export function turnedOn(before: EffectivePrivacy, after: EffectivePrivacy): boolean {
   const categories = Object.keys(after.redaction) as (keyof RedactionCategories)[];
   if (categories.some((c) => after.redaction[c] && !before.redaction[c])) return true;
+  // The caller's own number no longer kept: where it was said, it is redacted now.
+  if (after.redaction.phones && before.keepCallerNumber && !after.keepCallerNumber) return true;
   return (
     after.redaction.nationalIds &&
     after.nationalIdCountries.some((c) => !before.nationalIdCountries.includes(c))

@@ -28,8 +28,10 @@ function redactTranscript(text: string | null, options: RedactionOptions): strin
 export function redactStoredTexts(
   row: PersonalTexts & { from_number: string; to_number: string },
   base: Omit<RedactionOptions, 'keepNumbers'>,
+  keepCallerNumber = true,
 ): PersonalTexts | null {
-  const options = { ...base, keepNumbers: [row.from_number, row.to_number].filter(Boolean) };
+  const own = keepCallerNumber ? [row.from_number, row.to_number].filter(Boolean) : [];
+  const options = { ...base, keepNumbers: own };
   const next: PersonalTexts = {
     transcript: redactTranscript(row.transcript, options),
     summary: row.summary && redactText(row.summary, options).text,
@@ -107,7 +109,7 @@ export async function reRedactClient(
       for (const row of rows) {
         bytes += PERSONAL_TEXT_COLUMNS.reduce((n, c) => n + (row[c]?.length ?? 0), 0);
         await slices.pause();
-        const next = redactStoredTexts(row, base);
+        const next = redactStoredTexts(row, base, privacy.keepCallerNumber);
         if (next) changed.push({ id: row.id, ...next });
       }
       limit = nextBatchSize(rows.length, bytes, BATCH_BYTES, MAX_BATCH);

@@ -163,6 +163,21 @@ describe('redactText', () => {
     );
   });
 
+  it('redacts the fictional 555-01xx numbers like real ones, however written, but keeps the call’s own', () => {
+    for (const said of ['(555) 555-0123', '555-0199', '555 555 0123', '1 (555) 555-0100', '212.555.0142'])
+      expect(redactText(`Jane, ${said}, wants a quote`, ALL_ON).text).toBe('Jane, [PHONE], wants a quote');
+    expect(redactText('Jane, 555-0199, wants a quote', { ...ALL_ON, phones: false }).text).toBe(
+      'Jane, 555-0199, wants a quote',
+    );
+    expect(
+      redactText('I am on (555) 555-0123, she is on 555-0199', { ...ALL_ON, keepNumbers: ['+15555550123'] })
+        .text,
+    ).toBe('I am on (555) 555-0123, she is on [PHONE]');
+    // A word naming another kind of number still keeps it; a longer run is not this shape.
+    expect(redactText('ticket 5550199 is closed', ALL_ON).text).toBe('ticket 5550199 is closed');
+    expect(redactText('it weighs 55501990 grams', ALL_ON).text).toBe('it weighs 55501990 grams');
+  });
+
   it('survives a pathological input (one 100,000-digit string) and finds nothing in it', () => {
     expect(redactText('4'.repeat(100_000), ALL_ON).text).toHaveLength(100_000);
   });

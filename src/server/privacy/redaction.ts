@@ -1592,6 +1592,17 @@ function keepSet(keep: string[] | undefined): Set<string> {
   return out;
 }
 
+/**
+ * North America's 555-0100 to 555-0199, kept for fiction and tests, is what people read out as an
+ * example and what test calls carry: "555-0199", "(555) 555-0123", "1 212 555 0142". libphonenumber
+ * calls them invalid (no area code is 555, and seven digits have none), so without a word such as
+ * "call" before them they were left; they are phone numbers as much as any other, so they go too.
+ * The shape is narrow (seven digits 55501xx, or an area code of the North American form before
+ * them), so an order or ticket number seldom has it, and a word naming one still keeps it.
+ */
+const FICTIONAL_NANP = /^(?:1?[2-9]\d\d)?55501\d\d$/;
+const isFictionalNanp = (digits: string) => FICTIONAL_NANP.test(digits);
+
 function detectPhones(scan: Scan): void {
   const keep = keepSet(scan.options.keepNumbers);
   for (const run of scan.runs) {
@@ -1605,7 +1616,10 @@ function detectPhones(scan: Scan): void {
     let phone = false;
     if (run.plus) phone = isValidPhoneNumber(`+${digits}`) || n >= 8;
     else if (context === 'phone') phone = true;
-    else phone = ['US', 'GB'].some((c) => isValidPhoneNumber(run.digits, c as 'US' | 'GB'));
+    else
+      phone =
+        isFictionalNanp(run.digits) ||
+        ['US', 'GB'].some((c) => isValidPhoneNumber(run.digits, c as 'US' | 'GB'));
     if (phone) scan.spans.push(runSpan(scan, run, 'phone', '[PHONE]'));
   }
 }

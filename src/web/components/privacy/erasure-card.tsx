@@ -3,8 +3,8 @@
  * (and that totals stay) with the calls it will take — how many, and the newest few (time, masked
  * caller, a line around the subject) from the server's preview, by the same rule the erasure runs,
  * Erase waiting until they are known — then the account's erasures: where each stands (read again each second
- * while one runs), what was removed, each voice platform's answer, and the receipt as a PDF or
- * JSON to send to the caller.
+ * while one runs), what was removed, each voice platform's answer, and its documents: the
+ * confirmation to send to the caller (PDF), the internal report (PDF) and the record as JSON.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { FileDown, UserX } from 'lucide-react';
@@ -291,16 +291,27 @@ function ErasureItem({ erasure }: { erasure: ErasureStatus }) {
           <a
             href={erasure.receiptUrl}
             download
-            aria-label={`Receipt (PDF) for ${subject}`}
+            aria-label={`Caller’s receipt (PDF) for ${subject}`}
             className={buttonVariants({ variant: 'outline', size: 'sm' })}
           >
             <FileDown aria-hidden="true" />
-            Receipt (PDF)
+            Caller’s receipt (PDF)
           </a>
+          {erasure.reportUrl && (
+            <a
+              href={erasure.reportUrl}
+              download
+              aria-label={`Internal report (PDF) for ${subject}`}
+              className={buttonVariants({ variant: 'outline', size: 'sm' })}
+            >
+              <FileDown aria-hidden="true" />
+              Internal report (PDF)
+            </a>
+          )}
           <a
             href={`${erasure.receiptUrl}?format=json`}
             download
-            aria-label={`Receipt as JSON for ${subject}`}
+            aria-label={`Record as JSON for ${subject}`}
             className={buttonVariants({ variant: 'outline', size: 'sm' })}
           >
             <FileDown aria-hidden="true" />

@@ -48,8 +48,10 @@ export function PrivacyDraftFields({
           idPrefix={idPrefix}
           redaction={draft.redaction}
           countries={draft.nationalIdCountries}
+          keepCallerNumber={draft.keepCallerNumber}
           disabled={disabled}
           onChange={(redaction, nationalIdCountries) => onDraft({ ...draft, redaction, nationalIdCountries })}
+          onKeepCallerNumber={(keepCallerNumber) => onDraft({ ...draft, keepCallerNumber })}
         />
       </section>
       <section className="grid gap-3 border-t pt-6" aria-labelledby={`${idPrefix}-retention-heading`}>

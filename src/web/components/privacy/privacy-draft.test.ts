@@ -70,6 +70,18 @@ describe('what a save sends', () => {
     expect(turnedOn(changes)).toBe(true);
   });
 
+  it('sends the client’s "keep the caller’s own number" only when it changed; the defaults have none', () => {
+    const client = { ...saved, keepCallerNumber: true };
+    expect(draftOf(client).keepCallerNumber).toBe(true);
+    expect(draftOf(saved)).not.toHaveProperty('keepCallerNumber');
+    expect(changesOf(client, { ...client })).toBeNull();
+    const off = changesOf(client, { ...client, keepCallerNumber: false });
+    expect(off).toEqual({ keepCallerNumber: false });
+    // Turning it off redacts the stored calls again, as turning a category on does.
+    expect(turnedOn(off)).toBe(true);
+    expect(changesOf(saved, { ...saved })).toBeNull();
+  });
+
   it('never sends back a retention the agency limits unless it was edited', () => {
     // callDays shows the agency's 365: untouched, it is not sent as "keep" (which the server refuses).
     const changes = changesOf(saved, { ...saved, retention: { ...saved.retention, transcriptDays: null } });

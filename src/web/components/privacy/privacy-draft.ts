@@ -30,6 +30,8 @@ export interface PrivacyDraft {
   nationalIdCountries: NationalIdCountry[];
   /** The inputs' text: '' keeps (null). */
   retention: Record<RetentionField, string>;
+  /** A client's "Keep the caller's own number"; absent for the agency's defaults. */
+  keepCallerNumber?: boolean;
 }
 
 /** What a save may change; each part only when it changed. */
@@ -37,14 +39,17 @@ export interface PrivacyDraftChanges {
   redaction?: Partial<RedactionCategories>;
   nationalIdCountries?: NationalIdCountry[];
   retention?: Partial<Retention>;
+  keepCallerNumber?: boolean;
 }
 
 export function draftOf(saved: {
   redaction: RedactionCategories;
   nationalIdCountries: readonly NationalIdCountry[];
   retention: Retention;
+  keepCallerNumber?: boolean;
 }): PrivacyDraft {
   return {
+    ...(saved.keepCallerNumber === undefined ? {} : { keepCallerNumber: saved.keepCallerNumber }),
     redaction: { ...saved.redaction },
     nationalIdCountries: [...saved.nationalIdCountries],
     retention: {
@@ -85,11 +90,13 @@ export function changesOf(
     redaction: RedactionCategories;
     nationalIdCountries: readonly NationalIdCountry[];
     retention: Retention;
+    keepCallerNumber?: boolean;
   },
   draft: {
     redaction: RedactionCategories;
     nationalIdCountries: readonly NationalIdCountry[];
     retention: Retention;
+    keepCallerNumber?: boolean;
   },
 ): PrivacyDraftChanges | null {
   const changes: PrivacyDraftChanges = {};
@@ -105,13 +112,17 @@ export function changesOf(
   for (const field of RETENTION_FIELDS)
     if (draft.retention[field] !== saved.retention[field]) retention[field] = draft.retention[field];
   if (Object.keys(retention).length > 0) changes.retention = retention;
+  if (draft.keepCallerNumber !== undefined && draft.keepCallerNumber !== saved.keepCallerNumber)
+    changes.keepCallerNumber = draft.keepCallerNumber;
   return Object.keys(changes).length > 0 ? changes : null;
 }
 
 /** Which categories a save turns on (stored calls are then redacted again). */
 export function turnedOn(changes: PrivacyDraftChanges | null): boolean {
   return (
-    Object.values(changes?.redaction ?? {}).some(Boolean) || (changes?.nationalIdCountries?.length ?? 0) > 0
+    Object.values(changes?.redaction ?? {}).some(Boolean) ||
+    (changes?.nationalIdCountries?.length ?? 0) > 0 ||
+    changes?.keepCallerNumber === false
   );
 }
 

@@ -12,6 +12,7 @@ import type {
   ErasureRequestBody,
   PrivacySettings,
   PrivacyUpdate,
+  SubjectExportFormat,
 } from '../../../contract/privacy';
 import { callKeys } from '../../features/calls/query-keys';
 import { apiJson, apiRequest, getJson } from '../../lib/api';
@@ -97,9 +98,9 @@ export function saveFile(blob: Blob, name: string): void {
 /** POST {phone}: every call of that number as JSON, saved under the server's file name. */
 export function useSubjectExport(api: PrivacyApi) {
   return useMutation({
-    mutationFn: async (phone: string) => {
-      const res = await apiRequest('POST', api.subjectExport, { phone });
-      const name = attachmentFileName(res.headers.get('content-disposition'), 'caller-data.json');
+    mutationFn: async ({ phone, format }: { phone: string; format: SubjectExportFormat }) => {
+      const res = await apiRequest('POST', `${api.subjectExport}?format=${format}`, { phone });
+      const name = attachmentFileName(res.headers.get('content-disposition'), `caller-data.${format}`);
       saveFile(await res.blob(), name);
       return name;
     },

@@ -1,10 +1,11 @@
 /**
  * "Export a caller's data" (issue 38, subject access): every call of one phone number, with its
- * transcript and what the agent collected, downloaded as a JSON file to send to the caller.
+ * transcript and what the agent collected, downloaded to send to the caller: a readable PDF, a
+ * CSV for a spreadsheet, or the whole record as JSON.
  */
 import { FileJson } from 'lucide-react';
 import { useState } from 'react';
-import { PRIVACY_TEXTS } from '../../../contract/privacy';
+import { PRIVACY_TEXTS, type SubjectExportFormat } from '../../../contract/privacy';
 import { serverFieldErrors } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
@@ -15,22 +16,33 @@ import { Input } from '../ui/input';
 import type { PrivacyApi } from './privacy-api';
 import { useSubjectExport } from './privacy-queries';
 
+const EXPORT_BUTTONS: { format: SubjectExportFormat; label: string }[] = [
+  { format: 'pdf', label: 'Download (PDF)' },
+  { format: 'csv', label: 'Download (CSV)' },
+  { format: 'json', label: 'Download (JSON)' },
+];
+
 export function SubjectExportCard({ api, idPrefix = 'privacy' }: { api: PrivacyApi; idPrefix?: string }) {
   const exportData = useSubjectExport(api);
   const [phone, setPhone] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [asked, setAsked] = useState<SubjectExportFormat>('pdf');
   const id = `${idPrefix}-export-phone`;
 
-  function submit() {
+  function submit(format: SubjectExportFormat) {
     if (!/\d/.test(phone)) return setError('Enter the caller’s phone number');
-    exportData.mutate(phone.trim(), {
-      onSuccess: (name) => toast({ title: 'Export downloaded', description: name }),
-      onError: (failure) => {
-        const message = serverFieldErrors(failure).phone;
-        if (message) setError(message);
-        else failureToast('Export failed', failure, 'The caller’s data could not be exported.');
+    setAsked(format);
+    exportData.mutate(
+      { phone: phone.trim(), format },
+      {
+        onSuccess: (name) => toast({ title: 'Export downloaded', description: name }),
+        onError: (failure) => {
+          const message = serverFieldErrors(failure).phone;
+          if (message) setError(message);
+          else failureToast('Export failed', failure, 'The caller’s data could not be exported.');
+        },
       },
-    });
+    );
   }
 
   return (
@@ -42,7 +54,8 @@ export function SubjectExportCard({ api, idPrefix = 'privacy' }: { api: PrivacyA
         </CardTitle>
         <CardDescription>
           Every call from or to one phone number, with its transcript, summary and what the agent collected,
-          as a JSON file for a caller who asks what is kept about them.
+          for a caller who asks what is kept about them: a readable PDF, a CSV for a spreadsheet, or the whole
+          record as JSON.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -52,7 +65,7 @@ export function SubjectExportCard({ api, idPrefix = 'privacy' }: { api: PrivacyA
           noValidate
           onSubmit={(e) => {
             e.preventDefault();
-            submit();
+            submit('pdf');
           }}
         >
           <FieldShell id={id} label="Caller’s phone number" error={error ?? undefined} className="flex-1">
@@ -70,16 +83,22 @@ export function SubjectExportCard({ api, idPrefix = 'privacy' }: { api: PrivacyA
               }}
             />
           </FieldShell>
-          <PendingButton
-            type="submit"
-            variant="outline"
-            className="sm:mt-[1.375rem]"
-            pending={exportData.isPending}
-            pendingLabel="Preparing..."
-            icon={<FileJson aria-hidden="true" />}
-          >
-            Download (JSON)
-          </PendingButton>
+          <div className="flex flex-wrap gap-2 sm:mt-[1.375rem]">
+            {EXPORT_BUTTONS.map(({ format, label }) => (
+              <PendingButton
+                key={format}
+                type={format === 'pdf' ? 'submit' : 'button'}
+                variant="outline"
+                pending={exportData.isPending && asked === format}
+                disabled={exportData.isPending}
+                pendingLabel="Preparing..."
+                icon={<FileJson aria-hidden="true" />}
+                onClick={format === 'pdf' ? undefined : () => submit(format)}
+              >
+                {label}
+              </PendingButton>
+            ))}
+          </div>
         </form>
       </CardContent>
     </Card>
