@@ -158,7 +158,8 @@ export async function renderMonthlyPdf(
     {
       title: 'Outcomes',
       empty: 'No calls were classified this month.',
-      head: ['Outcome', 'Calls', 'Value', 'vs last month'],
+      // Short enough for its column beside the call types (the tiles say "vs last month").
+      head: ['Outcome', 'Calls', 'Value', 'Change'],
       rows: outcomes.map((o) => [
         o.name,
         formatCount(o.count),
