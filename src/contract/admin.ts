@@ -8,16 +8,11 @@ import { API_KEY_STATUSES } from './auth';
 import { isPrintableToken, tokenCharactersMessage, webhookSigningSecretField } from './common';
 import { DEFAULT_VOICE_PROVIDER, VOICE_PROVIDERS } from './providers';
 
-export const INDUSTRIES_CREATE = [
-  'technology',
-  'healthcare',
-  'finance',
-  'education',
-  'retail',
-  'manufacturing',
-  'other',
-] as const;
-export const INDUSTRIES_EDIT = [
+/**
+ * One list of industries and company sizes for the create wizard and Edit Client (SPEC gave each
+ * form its own; an agency saw a size in one it could not pick in the other).
+ */
+export const INDUSTRIES = [
   'technology',
   'healthcare',
   'finance',
@@ -27,10 +22,10 @@ export const INDUSTRIES_EDIT = [
   'real-estate',
   'other',
 ] as const;
-export const COMPANY_SIZES_CREATE = ['1-10', '11-50', '51-200', '201-1000', '1000+'] as const;
-export const COMPANY_SIZES_EDIT = ['1-10', '11-50', '51-200', '201-500', '500+'] as const;
-/** Stored values may come from either form, so the server accepts both lists. */
-export const ALL_COMPANY_SIZES = ['1-10', '11-50', '51-200', '201-500', '500+', '201-1000', '1000+'] as const;
+export const COMPANY_SIZES = ['1-10', '11-50', '51-200', '201-500', '501-1000', '1000+'] as const;
+/** Sizes the two forms stored before they shared one list: kept and shown, no longer offered. */
+export const LEGACY_COMPANY_SIZES = ['201-1000', '500+'] as const;
+export const ALL_COMPANY_SIZES = [...COMPANY_SIZES, ...LEGACY_COMPANY_SIZES] as const;
 
 export const ACCOUNT_TYPES = ['individual', 'master_account'] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
@@ -176,8 +171,8 @@ export const CreateClientForm = z.object({
   firstName: firstNameField,
   lastName: lastNameField,
   email: createEmailField,
-  industry: optionalChoice(INDUSTRIES_CREATE),
-  companySize: optionalChoice(COMPANY_SIZES_CREATE),
+  industry: optionalChoice(INDUSTRIES),
+  companySize: optionalChoice(COMPANY_SIZES),
   ...addressFields,
   /**
    * The IANA zone its e-mails, reports and exports use; the wizard suggests one from the country
@@ -223,8 +218,8 @@ export const EditClientForm = z.object({
   showPlatformDetails: z.boolean().optional(),
   /** Let the client replace the platform API key itself (default off: the agency manages it). */
   clientManagesApiKey: z.boolean().optional(),
-  industry: z.union([z.literal(''), z.enum(INDUSTRIES_EDIT)]).optional(),
-  // Clients created with the create form's sizes stay editable.
+  industry: z.union([z.literal(''), z.enum(INDUSTRIES)]).optional(),
+  // A size stored from an older list stays editable.
   companySize: z.union([z.literal(''), z.enum(ALL_COMPANY_SIZES)]).optional(),
   /** Omitted or the masked value: keep the stored key. Empty: remove it. Anything else: the new key. */
   blandApiKey: z

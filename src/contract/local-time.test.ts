@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  clockOf,
-  formatCalendarDate,
-  formatCalendarDayMonth,
-  formatLocalDate,
-  formatLocalDateTime,
-  zoneName,
-} from './local-time';
+import { clockOf, formatCalendarDate, formatLocalDate, formatLocalDateTime, zoneName } from './local-time';
 
 // 2026-12-07 19:05 UTC: 14:05 in New York (EST), 20:05 in Berlin (CET).
 const T = Date.UTC(2026, 11, 7, 19, 5);
@@ -38,7 +31,6 @@ describe('client times', () => {
     expect(formatLocalDate(T, { timeZone: 'Asia/Tokyo', locale: 'en-GB' })).toBe('08/12/2026');
     expect(formatCalendarDate('2026-03-05', 'en-US')).toBe('3/5/2026');
     expect(formatCalendarDate('2026-03-05', 'de-DE')).toBe('5.3.2026');
-    expect(formatCalendarDayMonth('2026-03-05', 'en-GB')).toBe('05/03');
     expect(formatCalendarDate('not a date', 'en-US')).toBe('not a date');
   });
 });

@@ -95,10 +95,3 @@ export function formatCalendarDate(date: string, locale: string): string {
     format(locale, { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric' }).format(day),
   );
 }
-
-/** A calendar day's day and month for a chart's axis: "12/7", "07/12", "7.12.". */
-export function formatCalendarDayMonth(date: string, locale: string): string {
-  const day = calendarDay(date);
-  if (!day) return date;
-  return plain(format(locale, { timeZone: 'UTC', month: 'numeric', day: 'numeric' }).format(day));
-}

@@ -277,8 +277,10 @@ describe(`admin onboarding (${TEST_DB})`, () => {
         'companyWebsite',
         'Please enter a valid URL (e.g. https://example.com)',
       ],
-      [{ industry: 'real-estate' }, 'industry', 'Invalid input'],
-      [{ companySize: '201-500' }, 'companySize', 'Invalid input'],
+      [{ industry: 'agriculture' }, 'industry', 'Invalid input'],
+      [{ companySize: '2-5' }, 'companySize', 'Invalid input'],
+      // A size no longer offered is not accepted for a new client.
+      [{ companySize: '201-1000' }, 'companySize', 'Invalid input'],
       [{ firstName: 42 }, 'firstName', 'Expected string, received number'],
       [{ notes: 'x'.repeat(5001) }, 'notes', 'Must be at most 5000 characters'],
     ];
@@ -299,6 +301,13 @@ describe(`admin onboarding (${TEST_DB})`, () => {
       companyWebsite: '',
     });
     expect(minimal.statusCode).toBe(201);
+    // The wizard offers what Edit Client does: every industry and size of the one list.
+    const listed = await req(
+      'POST',
+      '/api/admin/generate-webhook',
+      form({ email: 'listed@example.com', industry: 'real-estate', companySize: '501-1000' }),
+    );
+    expect(listed.statusCode, listed.body).toBe(201);
     const bad = await t.app.inject({
       method: 'POST',
       url: '/api/admin/generate-webhook',

@@ -126,7 +126,7 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
       created: 30,
       result: { success: true, created: 30, updated: 0 },
     });
-    expect(done.result.message).toBe('Synced 30 calls from Bland AI (30 new, 0 updated)');
+    expect(done.result.message).toBe('Synced 30 calls from the call service (30 new, 0 updated)');
     expect(await countCalls(client.id)).toBe(30);
     // Once finished, the lock is free again.
     expect((await postSync(t.app, cookie)).json()).toMatchObject({ success: true, created: 0 });

@@ -79,7 +79,7 @@ describe(`sync and recordings against the Bland simulator (${TEST_DB})`, () => {
     const first = await sync(cookie);
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({ success: true, created: 30, updated: 0 });
-    expect(first.json().message).toMatch(/Bland AI/);
+    expect(first.json().message).toMatch(/from the call service/);
 
     const stored = await t.deps.db
       .selectFrom('calls')
@@ -277,7 +277,8 @@ describe(`sync and recordings against the Bland simulator (${TEST_DB})`, () => {
         headers: { cookie },
       });
       expect(res.statusCode).toBe(410);
-      expect(res.json().message).toMatch(/expired/);
+      // The client is not shown its platform: the message does not name it.
+      expect(res.json().message).toBe('This recording has expired at the call service');
     });
 
     it('admins reach a client’s recording through the admin path, which checks the client id', async () => {

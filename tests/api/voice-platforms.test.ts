@@ -140,7 +140,10 @@ describe(`Vapi and Retell beside Bland (${TEST_DB})`, () => {
     vapi.addCalls(key, { count: 3 });
     const synced = await req('POST', '/api/client/calls/sync', undefined, cookie);
     expect(synced.statusCode, synced.body).toBe(200);
-    expect(synced.json()).toMatchObject({ created: 3, message: expect.stringContaining('from Vapi') });
+    expect(synced.json()).toMatchObject({
+      created: 3,
+      message: expect.stringContaining('from the call service'),
+    });
     const csv = await req('GET', '/api/client/calls/export?format=csv', undefined, cookie);
     expect(csv.statusCode).toBe(200);
     expect(csv.body.trim().split('\n')).toHaveLength(5);
@@ -173,7 +176,10 @@ describe(`Vapi and Retell beside Bland (${TEST_DB})`, () => {
 
     retell.addCalls(key, { count: 4 });
     const synced = await req('POST', '/api/client/calls/sync', undefined, cookie);
-    expect(synced.json()).toMatchObject({ created: 4, message: expect.stringContaining('from Retell AI') });
+    expect(synced.json()).toMatchObject({
+      created: 4,
+      message: expect.stringContaining('from the call service'),
+    });
     const csv = await req('GET', '/api/client/calls/export?format=csv', undefined, cookie);
     expect(csv.body.trim().split('\n')).toHaveLength(6);
   });
@@ -288,7 +294,9 @@ describe(`Vapi and Retell beside Bland (${TEST_DB})`, () => {
     vapi.setMode('401');
     const refused = await req('POST', '/api/client/calls/sync', undefined, cookie);
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().message).toBe('Vapi rejected the API key. Update the key and try again.');
+    expect(refused.json().message).toBe(
+      'The call service rejected the API key. Update the key and try again.',
+    );
     expect((await req('GET', `/api/admin/client-config/${id}`)).json().apiKeyStatus).toBe('invalid');
     vapi.setMode('normal');
 

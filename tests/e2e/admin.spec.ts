@@ -263,7 +263,12 @@ test('an admin searches, edits, views and deletes clients, syncs all, and logs o
   await admin.editField('Company Name').fill(`Edited ${tag} LLC`);
   await admin.editField('Bland AI API Key').fill(`not-a-real-key-${tag}`);
   await admin.editDialog.getByRole('button', { name: 'Save Changes' }).click();
-  await expectToast(page, 'Client configuration updated', /rejected the API key/);
+  // A refused key keeps the dialog open with the reason at the key; the rest is saved.
+  await expectToast(page, 'API key refused', 'The other changes are saved');
+  await expect(admin.editDialog).toBeVisible();
+  await expect(admin.editDialog.getByText(/rejected the API key/)).toBeVisible();
+  await screenshot(page, 'admin-edit-dialog-key-refused');
+  await admin.editDialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(admin.editDialog).toBeHidden();
   await expect(row).toContainText(`Edited ${tag} LLC`);
   await expect(row).toContainText('Invalid Key');
@@ -361,7 +366,7 @@ test('an admin sets a webhook signing secret and rotates a leaked webhook URL', 
   await settle(page);
   await screenshotBothWidths(page, 'admin-rotate-webhook');
   await confirm.getByRole('button', { name: 'Rotate' }).click();
-  await expectToast(page, 'Webhook URL rotated');
+  await expectToast(page, 'Webhook URL Rotated');
   const urlField = admin.editField('Webhook URL');
   await expect(urlField).not.toHaveValue(client.webhookUrl);
   const rotatedUrl = await urlField.inputValue();

@@ -423,6 +423,8 @@ export interface ReportRecipient {
   digest: string | null;
   /** Digests cover periods from this instant's local day on; null: none yet (041_notify_from). */
   notify_from: number | null;
+  /** 1: its report may name the platform's terms (040_platform_disclosure). */
+  show_platform_details: number;
 }
 
 /** Active, onboarded clients and their e-mail preferences: who digests and monthly reports go to. */
@@ -440,6 +442,7 @@ export function listReportRecipients(db: Kysely<Database>): Promise<ReportRecipi
       'notification_prefs.monthly_reports as reports_on',
       'notification_prefs.digest as digest',
       'clients.notify_from as notify_from',
+      'clients.show_platform_details as show_platform_details',
     ])
     .where('clients.is_active', '=', 1)
     .where('clients.onboarding_status', '=', AGENCY_CLIENT_STATUS)

@@ -53,6 +53,7 @@ import { observeRequests, requestId } from './request-log';
 import { paymentHttpError } from '../billing/gateways';
 import { isPaymentError } from '../providers/payments/errors';
 import { isVoiceProviderError, voiceHttpError } from '../providers/voice/errors';
+import { platformNameFor } from '../providers/voice/registry';
 import { TwilioError } from '../providers/messaging/twilio';
 import { SMS_NUMBER_MESSAGES } from '../../contract/notification-choices';
 import { HttpError, zodFields } from './errors';
@@ -189,7 +190,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       if (error.code !== 'provider_not_found' && error.code !== 'recording_expired') {
         request.log.warn({ code: error.code, upstreamStatus: error.upstreamStatus }, 'voice provider error');
       }
-      const answer = voiceHttpError(error);
+      // A client reads the platform's name only when its agency shows it.
+      const client = request.client;
+      const answer = voiceHttpError(error, client ? platformNameFor(deps.voices, client) : undefined);
       return reply.code(answer.statusCode).send({ message: answer.message });
     }
     if (error instanceof TwilioError) {

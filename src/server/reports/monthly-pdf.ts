@@ -7,7 +7,7 @@
  */
 import PDFDocument from 'pdfkit';
 import { formatCount, formatDuration, formatMoney } from '../../contract/format';
-import { formatCalendarDate, formatCalendarDayMonth } from '../../contract/local-time';
+import { formatCalendarDate } from '../../contract/local-time';
 import type { PeriodReport } from './period-report';
 
 const INK = '#0f172a';
@@ -62,6 +62,8 @@ export async function renderMonthlyPdf(
   const doc = new PDFDocument({
     size: 'LETTER',
     margin: MARGIN,
+    // Footers are drawn on every page once the content is laid out.
+    bufferPages: true,
     info: { Title: `${brand} · ${report.clientName} · ${monthLabel(month)}`, Author: brand },
   });
   const chunks: Buffer[] = [];
@@ -148,28 +150,33 @@ export async function renderMonthlyPdf(
   section(doc, 'Completed calls per day', look.primaryText);
   drawBars(doc, report, width, accent);
 
-  section(doc, 'Outcomes', look.primaryText);
   const outcomes = report.outcomes.filter((o) => o.count > 0 || o.previousCount > 0);
-  if (outcomes.length === 0) note(doc, 'No calls were classified this month.');
-  table(
+  // The platform's word for a call's flow is its own term: a client not shown it reads "call type".
+  const pathway = report.showPlatform
+    ? { title: 'Busiest pathways', column: 'Pathway' }
+    : { title: 'Busiest call types', column: 'Call type' };
+  sideBySide(
     doc,
     width,
-    ['Outcome', 'Calls', 'Value', 'vs last month'],
-    outcomes.map((o) => [
-      o.name,
-      formatCount(o.count),
-      o.value === null ? '—' : formatMoney(o.value),
-      change(o.count, o.previousCount, true),
-    ]),
-  );
-
-  section(doc, 'Busiest pathways', look.primaryText);
-  if (report.topPathways.length === 0) note(doc, 'No calls this month.');
-  table(
-    doc,
-    width,
-    ['Pathway', 'Calls'],
-    report.topPathways.map((t) => [t.pathway || '—', formatCount(t.calls)]),
+    {
+      title: 'Outcomes',
+      empty: 'No calls were classified this month.',
+      // Short enough for its column beside the call types (the tiles say "vs last month").
+      head: ['Outcome', 'Calls', 'Value', 'Change'],
+      rows: outcomes.map((o) => [
+        o.name,
+        formatCount(o.count),
+        o.value === null ? '—' : formatMoney(o.value),
+        change(o.count, o.previousCount, true),
+      ]),
+    },
+    {
+      title: pathway.title,
+      empty: 'No calls this month.',
+      head: [pathway.column, 'Calls'],
+      rows: report.topPathways.map((t) => [t.pathway || '—', formatCount(t.calls)]),
+    },
+    look.primaryText,
   );
 
   section(doc, 'Cost and usage', look.primaryText);
@@ -201,29 +208,104 @@ export async function renderMonthlyPdf(
     );
   }
 
-  const footer = [
+  drawFooters(doc, width, [
     look.footerText,
     'Numbers as the dashboard shows them, in your time zone. Minutes leave sample calls out.',
-  ].filter((line): line is string => Boolean(line));
-  footer.forEach((line, i) => {
-    doc
-      .fillColor(MUTED)
-      .font('Helvetica')
-      .fontSize(8)
-      .text(line, MARGIN, doc.page.height - MARGIN - 10 - (footer.length - 1 - i) * 11, {
-        width,
-        lineBreak: false,
-        ellipsis: true,
-      });
-  });
+  ]);
   doc.end();
   return done;
 }
 
 type Doc = InstanceType<typeof PDFDocument>;
 
+/** Room kept at the bottom of each page for its footer (two lines). */
+const FOOTER_ROOM = 32;
+
 function ensureRoom(doc: Doc, height: number) {
-  if (doc.y + height > doc.page.height - MARGIN - 20) doc.addPage();
+  if (doc.y + height > bottomOf(doc)) doc.addPage();
+}
+
+function bottomOf(doc: Doc) {
+  return doc.page.height - MARGIN - FOOTER_ROOM;
+}
+
+/**
+ * The footer lines at the foot of every page, and "Page 1 of 2" when there are more. They are drawn
+ * inside the bottom margin, where PDFKit would otherwise start a page of its own for them (the
+ * lone footer line a second page used to hold).
+ */
+function drawFooters(doc: Doc, width: number, texts: (string | null)[]) {
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const lines = texts.filter((line): line is string => Boolean(line));
+    if (range.count > 1) lines.push(`Page ${i - range.start + 1} of ${range.count}`);
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    lines.forEach((line, n) => {
+      doc
+        .fillColor(MUTED)
+        .font('Helvetica')
+        .fontSize(8)
+        .text(line, MARGIN, doc.page.height - MARGIN - 10 - (lines.length - 1 - n) * 11, {
+          width,
+          lineBreak: false,
+          ellipsis: true,
+        });
+    });
+    doc.page.margins.bottom = bottom;
+  }
+}
+
+interface TableBlock {
+  title: string;
+  /** Said instead of the table when it has no rows. */
+  empty: string;
+  head: string[];
+  rows: string[][];
+}
+
+const ROW_HEIGHT = 16;
+
+/** The height a section with this table takes: its heading, the header row and every row. */
+function blockHeight(block: TableBlock) {
+  return 40 + (block.rows.length === 0 ? 14 : (block.rows.length + 1) * ROW_HEIGHT);
+}
+
+/**
+ * Two tables side by side when both fit on what is left of the page (a month of outcomes and
+ * call types then stays on one page), else one after the other at full width, each breaking
+ * where it must.
+ */
+function sideBySide(doc: Doc, width: number, left: TableBlock, right: TableBlock, colour: string) {
+  const gap = 24;
+  const leftW = (width - gap) * 0.6;
+  const rightW = width - gap - leftW;
+  const height = Math.max(blockHeight(left), blockHeight(right));
+  if (doc.y + height > bottomOf(doc)) {
+    for (const block of [left, right]) {
+      section(doc, block.title, colour);
+      if (block.rows.length === 0) note(doc, block.empty);
+      table(doc, width, block.head, block.rows);
+    }
+    return;
+  }
+  doc.moveDown(0.8);
+  const top = doc.y;
+  let end = top;
+  for (const [block, x, w] of [
+    [left, MARGIN, leftW],
+    [right, MARGIN + leftW + gap, rightW],
+  ] as const) {
+    doc.y = top;
+    doc.fillColor(colour).font('Helvetica-Bold').fontSize(13).text(block.title, x, top, { width: w });
+    doc.moveDown(0.3);
+    if (block.rows.length === 0) doc.fillColor(MUTED).font('Helvetica').fontSize(10).text(block.empty, x);
+    table(doc, w, block.head, block.rows, x);
+    end = Math.max(end, doc.y);
+  }
+  doc.x = MARGIN;
+  doc.y = end;
 }
 
 function section(doc: Doc, title: string, colour: string) {
@@ -237,14 +319,14 @@ function note(doc: Doc, text: string) {
   doc.fillColor(MUTED).font('Helvetica').fontSize(10).text(text, MARGIN);
 }
 
-function table(doc: Doc, width: number, head: string[], rows: string[][]) {
+function table(doc: Doc, width: number, head: string[], rows: string[][], left = MARGIN) {
   if (rows.length === 0) return;
-  const first = width * 0.46;
+  const first = width * (head.length > 2 ? 0.4 : 0.6);
   const rest = (width - first) / (head.length - 1);
-  const colX = (i: number) => MARGIN + (i === 0 ? 0 : first + (i - 1) * rest);
+  const colX = (i: number) => left + (i === 0 ? 0 : first + (i - 1) * rest);
   const colW = (i: number) => (i === 0 ? first : rest) - 8;
   const row = (cells: string[], bold: boolean) => {
-    ensureRoom(doc, 18);
+    ensureRoom(doc, ROW_HEIGHT + 2);
     const y = doc.y;
     cells.forEach((cell, i) => {
       doc
@@ -258,10 +340,10 @@ function table(doc: Doc, width: number, head: string[], rows: string[][]) {
           ellipsis: true,
         });
     });
-    doc.y = y + 16;
+    doc.y = y + ROW_HEIGHT;
     doc
-      .moveTo(MARGIN, doc.y - 3)
-      .lineTo(MARGIN + width, doc.y - 3)
+      .moveTo(left, doc.y - 3)
+      .lineTo(left + width, doc.y - 3)
       .strokeColor(LINE)
       .lineWidth(0.5)
       .stroke();
@@ -270,41 +352,76 @@ function table(doc: Doc, width: number, head: string[], rows: string[][]) {
   for (const cells of rows) row(cells, false);
 }
 
+/** The chart's scale: a round top at or above the busiest day, halved once for a middle line. */
+function chartScale(max: number): number[] {
+  const top = Math.max(2, max % 2 === 0 ? max : max + 1);
+  return [0, top / 2, top];
+}
+
+/**
+ * Completed calls per day as bars: a y axis titled "Calls" with its scale from zero (and light
+ * lines across at each step), an x axis titled "Day of the month" with every seventh day.
+ */
 function drawBars(doc: Doc, report: PeriodReport, width: number, fill: string) {
-  const height = 120;
-  ensureRoom(doc, height + 30);
-  const top = doc.y + 4;
-  const points = report.perDay;
-  const max = Math.max(1, ...points.map((pt) => pt.count));
-  const slot = width / Math.max(1, points.length);
-  doc
-    .moveTo(MARGIN, top + height)
-    .lineTo(MARGIN + width, top + height)
-    .strokeColor(LINE)
-    .lineWidth(1)
-    .stroke();
+  const height = 110;
+  const axisRoom = 24;
+  ensureRoom(doc, height + 44);
   doc
     .fillColor(MUTED)
     .font('Helvetica')
     .fontSize(7)
-    .text(formatCount(max), MARGIN - 30, top - 3, { width: 26, align: 'right' });
+    .text('Calls', MARGIN, doc.y + 2);
+  const top = doc.y + 6;
+  const left = MARGIN + axisRoom;
+  const plotW = width - axisRoom;
+  const points = report.perDay;
+  const ticks = chartScale(Math.max(0, ...points.map((pt) => pt.count)));
+  const max = ticks[ticks.length - 1];
+  const slot = plotW / Math.max(1, points.length);
+  for (const tick of ticks) {
+    const y = top + height - (tick / max) * height;
+    doc
+      .moveTo(left, y)
+      .lineTo(left + plotW, y)
+      .strokeColor(LINE)
+      .lineWidth(tick === 0 ? 1 : 0.5)
+      .stroke();
+    doc
+      .fillColor(MUTED)
+      .font('Helvetica')
+      .fontSize(7)
+      .text(formatCount(tick), MARGIN, y - 3, { width: axisRoom - 6, align: 'right', lineBreak: false });
+  }
+  doc
+    .moveTo(left, top)
+    .lineTo(left, top + height)
+    .strokeColor(LINE)
+    .lineWidth(1)
+    .stroke();
   points.forEach((pt, i) => {
     const h = (pt.count / max) * height;
     if (h > 0)
       doc
-        .rect(MARGIN + i * slot + slot * 0.15, top + height - h, slot * 0.7, h)
+        .rect(left + i * slot + slot * 0.15, top + height - h, slot * 0.7, h)
         .fillColor(fill)
         .fill();
-    // A date under the first day and every seventh.
+    // The day under the first one and every seventh.
     if (i % 7 === 0)
       doc
         .fillColor(MUTED)
         .font('Helvetica')
         .fontSize(7)
-        .text(formatCalendarDayMonth(pt.date, report.locale), MARGIN + i * slot, top + height + 4, {
-          width: 40,
+        .text(String(Number(pt.date.slice(8, 10))), left + i * slot, top + height + 4, {
+          width: slot,
+          align: 'center',
           lineBreak: false,
         });
   });
-  doc.y = top + height + 18;
+  doc
+    .fillColor(MUTED)
+    .font('Helvetica')
+    .fontSize(7)
+    .text('Day of the month', left, top + height + 14, { width: plotW, align: 'center', lineBreak: false });
+  doc.x = MARGIN;
+  doc.y = top + height + 26;
 }

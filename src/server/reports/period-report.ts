@@ -30,6 +30,8 @@ export interface PeriodReport {
   needsAttention: number;
   /** Completed calls per local day. */
   perDay: DailyPoint[];
+  /** The client may read its platform's terms ("pathway"): the agency shows them to it. */
+  showPlatform: boolean;
   /** The busiest pathways, most calls first (at most five). */
   topPathways: { pathway: string; calls: number }[];
   plan: { name: string; minutesIncluded: number; monthlyPrice: number } | null;
@@ -37,7 +39,8 @@ export interface PeriodReport {
 
 export async function periodReport(
   db: Kysely<Database>,
-  client: Pick<ClientRow, 'id' | 'timezone' | 'company_name' | 'email' | 'country'>,
+  client: Pick<ClientRow, 'id' | 'timezone' | 'company_name' | 'email' | 'country'> &
+    Partial<Pick<ClientRow, 'show_platform_details'>>,
   from: string,
   to: string,
 ): Promise<PeriodReport> {
@@ -96,6 +99,7 @@ export async function periodReport(
     outcomes,
     needsAttention: Number(attention?.n ?? 0),
     perDay,
+    showPlatform: client.show_platform_details === 1,
     topPathways: pathways.map((p) => ({ pathway: p.pathway, calls: Number(p.calls) })),
     plan: plan
       ? {

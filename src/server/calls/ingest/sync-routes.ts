@@ -21,7 +21,7 @@ import { findClient } from '../../clients/clients-repository';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
 import { notFound } from '../../http/errors';
-import { voiceOf } from '../../providers/voice/registry';
+import { platformNameFor, voiceOf } from '../../providers/voice/registry';
 import type { ZodTypeProvider } from '../../http/route-schemas';
 import {
   type RunningSync,
@@ -104,13 +104,18 @@ export default async function syncRoutes(fastify: FastifyInstance): Promise<void
   app.get(
     '/api/client/calls/sync/runs/:runId',
     { config: { permission: 'calls.manage' }, schema: { params: SyncRunParam, ...follow } },
-    async (request) => progressOf(deps, (await clientTarget(request)).client, request.params.runId),
+    async (request) => {
+      const { client } = await clientTarget(request);
+      return progressOf(deps, client, request.params.runId, platformNameFor(deps.voices, client));
+    },
   );
   app.get(
     '/api/admin/clients/:id/sync/runs/:runId',
     { schema: { params: AdminClientParam.merge(SyncRunParam), ...follow } },
-    async (request) =>
-      progressOf(deps, (await adminTarget(request, request.params.id)).client, request.params.runId),
+    async (request) => {
+      const { client } = await adminTarget(request, request.params.id);
+      return progressOf(deps, client, request.params.runId, voiceOf(deps.voices, client).name);
+    },
   );
 }
 
@@ -164,10 +169,9 @@ async function startAndAnswer(deps: AppDeps, reply: FastifyReply, target: SyncTa
 }
 
 /** A run of this client as the browser follows it; another client's run is not found. */
-async function progressOf(deps: AppDeps, client: ClientRow, runId: string) {
+async function progressOf(deps: AppDeps, client: ClientRow, runId: string, provider: string) {
   const run = await findSyncRun(deps.db, client.id, runId);
   if (!run) throw notFound('No such sync');
-  const provider = voiceOf(deps.voices, client).name;
   const live = run.status === 'running' ? runningSync(deps, run.id)?.tally : undefined;
   return toSyncProgress(run, (c, u, n) => describeSync(provider, c, u, n), live);
 }

@@ -16,7 +16,7 @@ import { HttpError, badRequest, notFound } from '../../http/errors';
 import { startJob } from '../../http/jobs';
 import { ProviderAuthError, ProviderNotFoundError } from '../../providers/voice/errors';
 import { withRetryListener } from '../../providers/voice/provider-http';
-import { voiceOf } from '../../providers/voice/registry';
+import { platformNameFor, voiceOf } from '../../providers/voice/registry';
 import type { NormalizedCall } from '../../providers/voice/types';
 import { type CallsRepository, createCallsRepository } from '../write/calls-repository';
 import { resolvePathwayNames } from './pathways';
@@ -120,25 +120,48 @@ export async function recoverSyncsAtStart(deps: AppDeps): Promise<{ interrupted:
 }
 
 export function describeSync(provider: string, created: number, updated: number, unfetched = 0): string {
+  const Provider = provider.charAt(0).toUpperCase() + provider.slice(1);
   const synced =
     created === 0 && updated === 0
       ? `No new calls from ${provider}`
       : `Synced ${created + updated} calls from ${provider} (${created} new, ${updated} updated)`;
   if (unfetched === 0) return synced;
   const calls = unfetched === 1 ? '1 call' : `${unfetched} calls`;
-  return `${synced}. ${provider} did not send the details of ${calls}; the next sync fetches them again.`;
+  return `${synced}. ${Provider} did not send the details of ${calls}; the next sync fetches them again.`;
+}
+
+/**
+ * How a sync's answers name the platform: a sync the client started answers the client, who reads
+ * the platform's name only when the agency shows it; the agency's syncs name it.
+ */
+function platformNameForStarter(deps: AppDeps, client: ClientRow, startedBy: SyncStarter): string {
+  return startedBy === 'client' ? platformNameFor(deps.voices, client) : voiceOf(deps.voices, client).name;
 }
 
 /** Translates provider failures into answers; a rejected key is also remembered on the client. */
-async function providerFailure(deps: AppDeps, client: ClientRow, error: unknown): Promise<never> {
+async function providerFailure(
+  deps: AppDeps,
+  client: ClientRow,
+  error: unknown,
+  provider: string,
+): Promise<never> {
   if (error instanceof ProviderAuthError) {
     await updateClient(deps.db, client.id, { api_key_status: 'invalid', updated_at: deps.now() });
-    throw badRequest(
-      `${voiceOf(deps.voices, client).name} rejected the API key. Update the key and try again.`,
-    );
+    const Provider = provider.charAt(0).toUpperCase() + provider.slice(1);
+    throw badRequest(`${Provider} rejected the API key. Update the key and try again.`);
   }
   // Other provider failures are answered by app.ts's error handler (502).
   throw error;
+}
+
+/** A sync without a key: the client whose key the agency keeps is told to ask the agency. */
+function noKeyMessage(deps: AppDeps, client: ClientRow, startedBy: SyncStarter): string {
+  if (startedBy === 'client' && client.show_platform_details !== 1) {
+    return client.client_manages_api_key === 1
+      ? 'No API key is connected yet: add it in Settings → Security → Update API Key, then sync again'
+      : 'No API key is connected yet: your agency connects it, then sync again';
+  }
+  return `No ${voiceOf(deps.voices, client).name} API key is connected yet: add it in Settings → Security → Update API Key, then sync again`;
 }
 
 /** Who started a sync, as sync_runs records it: 'client', 'admin:{id}', 'sync-all:{id}', 'system'. */
@@ -156,10 +179,7 @@ export async function startClientSync(
 ): Promise<RunningSync> {
   const client = await findClient(deps.db, clientId);
   if (!client) throw notFound('Client not found');
-  if (!client.bland_api_key_enc)
-    throw badRequest(
-      `No ${voiceOf(deps.voices, client).name} API key is connected yet: add it in Settings → Security → Update API Key, then sync again`,
-    );
+  if (!client.bland_api_key_enc) throw badRequest(noKeyMessage(deps, client, startedBy));
   const owner = deps.instanceId;
   // One transaction, so whoever finds the lock taken also finds the run that holds it.
   const run = await deps.db
@@ -206,7 +226,7 @@ export async function startClientSync(
         (cause) => {
           tally.retried[cause] = (tally.retried[cause] ?? 0) + 1;
         },
-        () => runSync(deps, fresh, tally, abort.signal),
+        () => runSync(deps, fresh, tally, abort.signal, platformNameForStarter(deps, fresh, startedBy)),
       );
       const withRetries =
         Object.keys(tally.retried).length > 0 ? { ...result, retried: { ...tally.retried } } : result;
@@ -246,6 +266,8 @@ async function runSync(
   client: ClientRow,
   tally: SyncTally,
   signal: AbortSignal,
+  /** The platform as the one who started the sync may read it. */
+  provider: string,
 ): Promise<SyncResult> {
   const apiKey = deps.secrets.decrypt(client.bland_api_key_enc!);
   const voice = voiceOf(deps.voices, client);
@@ -322,7 +344,7 @@ async function runSync(
   } catch (error) {
     // A page still being written finishes first: the sync ends (and frees its lock) after it.
     await writing.catch(() => {});
-    await providerFailure(deps, client, error);
+    await providerFailure(deps, client, error, provider);
   }
 
   // Next time start at the newest call seen, or earlier if a call was still in progress (so its
@@ -341,7 +363,7 @@ async function runSync(
     created,
     updated,
     ...(unfetched > 0 ? { unfetched } : {}),
-    message: describeSync(voice.name, created, updated, unfetched),
+    message: describeSync(provider, created, updated, unfetched),
   };
 }
 

@@ -55,3 +55,18 @@ function named(provider: VoiceProvider): VoiceProvider {
 export function voiceOf(voices: VoiceProviders, client: { provider: string }): VoiceProvider {
   return voices[isVoiceProvider(client.provider) ? client.provider : DEFAULT_VOICE_PROVIDER];
 }
+
+/** What a client who is not told its platform reads where the platform's name would be. */
+export const UNNAMED_PLATFORM = 'the call service';
+
+/**
+ * How a client's own answers, e-mails and documents name its platform: the platform is the
+ * agency's supplier, named to the client only when the agency turns "show platform details" on.
+ * The agency's own views name it always (voiceOf(…).name).
+ */
+export function platformNameFor(
+  voices: VoiceProviders,
+  client: { provider: string; show_platform_details: number },
+): string {
+  return client.show_platform_details === 1 ? voiceOf(voices, client).name : UNNAMED_PLATFORM;
+}

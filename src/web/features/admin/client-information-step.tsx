@@ -22,7 +22,7 @@ import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
 import { ClientProfileSections } from './client-profile-sections';
 import { useGenerateWebhook } from './mutations';
-import { CREATE_INDUSTRY_OPTIONS, CREATE_SIZE_OPTIONS, PROVIDER_OPTIONS } from './options';
+import { INDUSTRY_OPTIONS, PROVIDER_OPTIONS, SIZE_OPTIONS } from './options';
 import { EMPTY_CLIENT_FORM, type WizardState, sameForm } from './wizard-state';
 
 export function ClientInformationStep({
@@ -100,8 +100,8 @@ export function ClientInformationStep({
         </FormSection>
         <ClientProfileSections
           idPrefix="create"
-          industryOptions={CREATE_INDUSTRY_OPTIONS}
-          sizeOptions={CREATE_SIZE_OPTIONS}
+          industryOptions={INDUSTRY_OPTIONS}
+          sizeOptions={SIZE_OPTIONS}
           nameAutoComplete="off"
         />
         <FormSection

@@ -2,19 +2,15 @@
  * The edit dialog's admin-only sections (SPEC §5, DESIGN §6 [6]): how the client is billed and
  * shown, and how their calls reach us. They read the form from the dialog's FormProvider.
  */
-import { RefreshCw } from 'lucide-react';
-import { useState } from 'react';
 import { Controller, useFormContext } from 'react-hook-form';
 import type { ClientConfig, EditClientFormInput } from '../../../contract/admin';
-import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { FormSection, SelectField, TextField } from '../../components/form-fields';
 import { Button } from '../../components/ui/button';
-import { failureToast } from '../../lib/failure-toast';
-import { toast } from '../../lib/use-toast';
 import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
 import { ApiKeyStatusBadge } from './api-key-badge';
 import { CopyField } from '../../components/copy-field';
+import { RotateWebhookUrl } from '../../components/rotate-webhook-url';
 import { useRotateWebhook } from './mutations';
 import { ACCOUNT_TYPE_OPTIONS, PROVIDER_OPTIONS } from './options';
 import { TimeZoneField } from '../../components/time-zone-field';
@@ -84,6 +80,7 @@ export function ApiIntegrationSection({ config }: { config: ClientConfig }) {
   const removingSecret = watch('webhookSigningSecret') === null;
   const provider = watch('provider') ?? config.provider;
   const name = VOICE_PROVIDER_NAMES[provider];
+  const rotateWebhook = useRotateWebhook();
   const moved = provider !== config.provider;
   return (
     <FormSection
@@ -169,7 +166,11 @@ export function ApiIntegrationSection({ config }: { config: ClientConfig }) {
         />
       )}
       <CopyField id="edit-webhookUrl" label="Webhook URL" value={config.webhookUrl} />
-      <RotateWebhookButton clientId={config.id} />
+      <RotateWebhookUrl
+        rotate={() => rotateWebhook.mutateAsync(config.id)}
+        platform={VOICE_PROVIDER_NAMES[config.provider]}
+        size="sm"
+      />
       <DisclosureSwitch
         name="showPlatformDetails"
         label="Show platform details to the client"
@@ -216,40 +217,6 @@ function DisclosureSwitch({
       <p id={`${id}-hint`} className="text-muted-foreground text-xs">
         {hint}
       </p>
-    </div>
-  );
-}
-
-/** A new webhook URL for a leaked one: the old URL stops working at once, so it asks first. */
-function RotateWebhookButton({ clientId }: { clientId: string }) {
-  const [confirming, setConfirming] = useState(false);
-  const rotate = useRotateWebhook();
-  const confirm = () =>
-    rotate.mutate(clientId, {
-      onSuccess: () =>
-        toast({
-          title: 'Webhook URL rotated',
-          description: 'Paste the new URL into Bland; deliveries to the old one are refused from now on.',
-        }),
-      onError: (error) => failureToast('Failed to rotate the webhook URL', error),
-      onSettled: () => setConfirming(false),
-    });
-  return (
-    <div>
-      <Button type="button" variant="outline" size="sm" onClick={() => setConfirming(true)}>
-        <RefreshCw aria-hidden="true" />
-        Rotate Webhook URL
-      </Button>
-      <ConfirmDeleteDialog
-        open={confirming}
-        title="Rotate Webhook URL"
-        description="The current URL stops working at once: calls Bland sends to it will be refused until you paste the new URL into Bland."
-        pending={rotate.isPending}
-        onCancel={() => setConfirming(false)}
-        onConfirm={confirm}
-        confirmLabel="Rotate"
-        pendingLabel="Rotating..."
-      />
     </div>
   );
 }

@@ -32,7 +32,7 @@ import { toast } from '../../lib/use-toast';
 import { ClientProfileSections } from './client-profile-sections';
 import { AccountSettingsSection, ApiIntegrationSection } from './client-settings-sections';
 import { useUpdateClientConfig } from './mutations';
-import { EDIT_INDUSTRY_OPTIONS, EDIT_SIZE_OPTIONS } from './options';
+import { INDUSTRY_OPTIONS, sizeOptionsFor } from './options';
 import { useClientConfig } from './queries';
 
 export function EditClientDialog({ clientId, onClose }: { clientId: string | null; onClose: () => void }) {
@@ -113,6 +113,18 @@ function EditClientFormBody({ config, onDone }: { config: ClientConfig; onDone: 
       { clientId: config.id, values },
       {
         onSuccess: (result) => {
+          if (result.apiKeyCheck === 'invalid') {
+            // The rest is saved; the refused key is the admin's to fix, so the dialog stays open
+            // with the reason at the key, the saved values its new starting point.
+            form.reset({ ...toFormValues(result.client), blandApiKey: values.blandApiKey });
+            form.setError('blandApiKey', { message: result.message }, { shouldFocus: true });
+            toast({
+              title: 'API key refused',
+              description: 'The other changes are saved; replace the key or clear it.',
+              variant: 'destructive',
+            });
+            return;
+          }
           toast({
             title: 'Client configuration updated',
             description: result.apiKeyCheck === 'unchanged' ? undefined : result.message,
@@ -136,8 +148,8 @@ function EditClientFormBody({ config, onDone }: { config: ClientConfig; onDone: 
       <form onSubmit={submit} noValidate className="grid gap-6">
         <ClientProfileSections
           idPrefix="edit"
-          industryOptions={EDIT_INDUSTRY_OPTIONS}
-          sizeOptions={EDIT_SIZE_OPTIONS}
+          industryOptions={INDUSTRY_OPTIONS}
+          sizeOptions={sizeOptionsFor(config.companySize)}
         />
         <AccountSettingsSection />
         <ApiIntegrationSection config={config} />

@@ -1,11 +1,9 @@
-/** Option lists of SPEC §3 as select items (create and edit variants differ). */
+/** Option lists of SPEC §3 as select items: the wizard and Edit Client offer the same ones. */
 import {
   ACCOUNT_TYPES,
   ACCOUNT_TYPE_LABELS,
-  COMPANY_SIZES_CREATE,
-  COMPANY_SIZES_EDIT,
-  INDUSTRIES_CREATE,
-  INDUSTRIES_EDIT,
+  COMPANY_SIZES,
+  INDUSTRIES,
   INDUSTRY_LABELS,
 } from '../../../contract/admin';
 import { VOICE_PROVIDERS, VOICE_PROVIDER_NAMES } from '../../../contract/providers';
@@ -19,10 +17,14 @@ export const PROVIDER_OPTIONS = VOICE_PROVIDERS.map((value) => ({
 const industry = (value: string) => ({ value, label: INDUSTRY_LABELS[value] ?? value });
 const size = (value: string) => ({ value, label: `${value} employees` });
 
-export const CREATE_INDUSTRY_OPTIONS = INDUSTRIES_CREATE.map(industry);
-export const EDIT_INDUSTRY_OPTIONS = INDUSTRIES_EDIT.map(industry);
-export const CREATE_SIZE_OPTIONS = COMPANY_SIZES_CREATE.map(size);
-export const EDIT_SIZE_OPTIONS = COMPANY_SIZES_EDIT.map(size);
+export const INDUSTRY_OPTIONS = INDUSTRIES.map(industry);
+export const SIZE_OPTIONS = COMPANY_SIZES.map(size);
+
+/** The sizes offered for a client: the one list, and the client's own size if an older list gave it. */
+export function sizeOptionsFor(stored: string | null | undefined) {
+  const offered = (COMPANY_SIZES as readonly string[]).includes(stored ?? '');
+  return stored && !offered ? [...SIZE_OPTIONS, size(stored)] : SIZE_OPTIONS;
+}
 export const ACCOUNT_TYPE_OPTIONS = ACCOUNT_TYPES.map((value) => ({
   value,
   label: ACCOUNT_TYPE_LABELS[value],

@@ -2,20 +2,17 @@
  * The Security tab (SPEC §2, DESIGN §6 [4]): password, the voice provider API key, the webhook URL
  * and the secret its deliveries are signed with.
  */
-import { Check, Copy, KeyRound, Link2, Lock, RefreshCw, ShieldCheck } from 'lucide-react';
-import { useState } from 'react';
+import { Check, Copy, KeyRound, Link2, Lock, ShieldCheck } from 'lucide-react';
 import type { ClientSession } from '../../../contract/auth';
 import { PROVIDER_SETUP, VOICE_PROVIDER_NAMES } from '../../../contract/providers';
-import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
+import { RotateWebhookUrl } from '../../components/rotate-webhook-url';
 import { TwoFactorCard } from '../../components/two-factor/two-factor-card';
-import { failureToast } from '../../lib/failure-toast';
 import { useCan } from '../../lib/permissions';
 import { useShowPlatformDetails } from '../../lib/platform-details';
-import { toast } from '../../lib/use-toast';
 import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
 import { cn } from '../../lib/utils';
 import { ApiKeyDialog } from './api-key-dialog';
@@ -31,6 +28,7 @@ export function SecurityTab({ client }: { client: ClientSession }) {
   const canRequireTwoFactor = useCan('users');
   // SPEC's texts name the platform; a client the agency does not name it to reads them without.
   const showPlatform = useShowPlatformDetails();
+  const rotateWebhook = useRotateProviderWebhook();
   return (
     <div className="grid gap-6">
       <Card>
@@ -99,7 +97,10 @@ export function SecurityTab({ client }: { client: ClientSession }) {
               ) : (
                 <p className="text-muted-foreground text-sm">No webhook URL configured</p>
               )}
-              <RotateWebhookUrl platform={showPlatform ? VOICE_PROVIDER_NAMES[client.provider] : null} />
+              <RotateWebhookUrl
+                rotate={() => rotateWebhook.mutateAsync()}
+                platform={showPlatform ? VOICE_PROVIDER_NAMES[client.provider] : null}
+              />
             </CardContent>
           </Card>
 
@@ -140,45 +141,6 @@ export function SecurityTab({ client }: { client: ClientSession }) {
           </Card>
         </>
       )}
-    </div>
-  );
-}
-
-/**
- * A new URL for one that leaked, or that someone who left still holds: the old one stops working at
- * once, so it asks first and says the platform must be given the new address.
- */
-function RotateWebhookUrl({ platform: named }: { platform: string | null }) {
-  const [confirming, setConfirming] = useState(false);
-  const rotate = useRotateProviderWebhook();
-  // Unnamed, the sentences below still read: "calls the call service sends to it…".
-  const platform = named ?? 'the call service';
-  const confirm = () =>
-    rotate.mutate(undefined, {
-      onSuccess: () =>
-        toast({
-          title: 'Webhook URL Rotated',
-          description: `Give ${named ?? 'the call service'} the new URL; deliveries to the old one are refused from now on.`,
-        }),
-      onError: (error) => failureToast('Failed to rotate the webhook URL', error),
-      onSettled: () => setConfirming(false),
-    });
-  return (
-    <div>
-      <Button type="button" variant="outline" onClick={() => setConfirming(true)}>
-        <RefreshCw aria-hidden="true" />
-        Rotate Webhook URL
-      </Button>
-      <ConfirmDeleteDialog
-        open={confirming}
-        title="Rotate Webhook URL"
-        description={`The current URL stops working at once: calls ${platform} sends to it are refused until you give ${platform} the new URL shown here.`}
-        pending={rotate.isPending}
-        onCancel={() => setConfirming(false)}
-        onConfirm={confirm}
-        confirmLabel="Rotate"
-        pendingLabel="Rotating..."
-      />
     </div>
   );
 }
