@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Two projects: fast unit tests next to the code, and API tests that build the real app on a
-// fresh database per file (SQLite by default, PostgreSQL with TEST_DB=postgres).
+// fresh database per file (SQLite by default, PostgreSQL with TEST_DB=postgres), each a copy of
+// one database migrated per run by the globalSetup.
 export default defineConfig({
   test: {
     // Each API test file has its own database; two files at a time is what a 2-core machine takes well.
@@ -23,6 +24,7 @@ export default defineConfig({
           environment: 'node',
           // Hundreds of sign-ins: a cheap scrypt cost here; unit tests check the real one.
           setupFiles: ['tests/helpers/cheap-passwords.ts'],
+          globalSetup: ['tests/helpers/db-template-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -3,23 +3,34 @@
  * CI's fresh-clone check: clones this checkout's HEAD into a temporary folder, installs it with
  * npm 12 (which blocks dependency install scripts unless package.json's allowScripts approves
  * them), runs `npm start` there and asks the server for the landing page and the demo's data.
- * Each check counts as one test in .test-output/fresh-clone/summary.json, which .ci/run adds up.
- * Run it through node-runtime.mjs so it is on Node ≥ 22 (npm 12 needs it).
+ * `--reuse-dist`: the checkout's dist/ (built from HEAD by `npm test` in the same CI run) is
+ * copied into the clone, newer than its sources, so `npm start`'s stale-build check (tsx and
+ * esbuild, installed by npm 12) finds nothing to rebuild; without it the clone builds its own.
+ * Each check counts as one test in .test-output/fresh-clone/summary.json, with each step's
+ * duration, which .ci/run adds up. Run it through node-runtime.mjs so it is on Node >= 22 (npm 12
+ * needs it).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, startServer, waitFor } from './server-probe.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, '.test-output', 'fresh-clone');
+const reuseDist = process.argv.includes('--reuse-dist');
 const tally = { passed: 0, failed: 0, skipped: 0 };
+const steps = [];
+const runStarted = Date.now();
+let stepStarted = runStarted;
 
 function record(what, ok, detail = '') {
   tally[ok ? 'passed' : 'failed']++;
-  console.log(`fresh-clone: ${ok ? 'ok  ' : 'FAIL'} ${what}${detail ? ` (${detail})` : ''}`);
+  const seconds = Math.round((Date.now() - stepStarted) / 100) / 10;
+  steps.push({ step: what, seconds, ok });
+  stepStarted = Date.now();
+  console.log(`fresh-clone: ${ok ? 'ok  ' : 'FAIL'} ${what} in ${seconds} s${detail ? ` (${detail})` : ''}`);
   return ok;
 }
 
@@ -52,27 +63,6 @@ function npm12() {
   return cli;
 }
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url, seconds) {
-  const deadline = Date.now() + seconds * 1000;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(url);
-      if (res.ok) return true;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return false;
-}
-
 const work = mkdtempSync(path.join(tmpdir(), 'fresh-clone-'));
 const clone = path.join(work, 'app');
 let server;
@@ -91,20 +81,19 @@ try {
         : install.stderr.slice(-500),
     );
 
+    const built = path.join(root, 'dist');
+    const reused = reuseDist && existsSync(path.join(built, 'web', 'index.html'));
+    if (reused) cpSync(built, path.join(clone, 'dist'), { recursive: true });
     const port = await freePort();
     const dataDir = path.join(work, 'data');
-    server = spawn(process.execPath, [cli, 'start'], {
+    server = startServer(process.execPath, [cli, 'start'], {
       cwd: clone,
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
     });
-    let output = '';
-    server.stdout.on('data', (chunk) => (output += chunk));
-    server.stderr.on('data', (chunk) => (output += chunk));
     const base = `http://127.0.0.1:${port}`;
     const up = await waitFor(`${base}/api/health`, 180);
-    if (record('npm start serves /api/health', up, up ? '' : output.slice(-800))) {
+    const how = reused ? "with the checkout's dist/" : 'building its own dist/';
+    if (record(`npm start serves /api/health (${how})`, up, up ? '' : server.output().slice(-800))) {
       const landing = await fetch(`${base}/`);
       const html = await landing.text();
       record('landing page', landing.ok && html.includes('<div id="root">'), `status ${landing.status}`);
@@ -120,14 +109,14 @@ try {
     }
   }
 } finally {
-  if (server?.pid) {
-    try {
-      process.kill(-server.pid, 'SIGTERM'); // npm, the runtime launcher and the server: the whole group
-    } catch {}
-  }
+  server?.stop();
   rmSync(work, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  writeFileSync(path.join(out, 'summary.json'), JSON.stringify({ node: process.version, ...tally }));
+  const seconds = Math.round((Date.now() - runStarted) / 100) / 10;
+  writeFileSync(
+    path.join(out, 'summary.json'),
+    JSON.stringify({ node: process.version, ...tally, seconds, steps }, null, 2),
+  );
 }
 console.log(`fresh-clone: ${tally.passed} passed, ${tally.failed} failed`);
 process.exit(tally.failed === 0 ? 0 : 1);

@@ -1,24 +1,61 @@
 #!/usr/bin/env node
 /**
- * Adds up the summaries the CI steps wrote (.test-output/<step>/summary.json) and prints the one
- * line CI reads: `tests: N passed, N failed[, N skipped]`. A step named on the command line whose
- * summary is missing (it crashed before writing one) counts as a failure.
+ * Adds up what the CI steps wrote (.test-output/<part>/summary.json: counts and each step's
+ * duration) and the durations .ci/run noted itself (.test-output/ci-steps.tsv), prints every
+ * step's time, writes it all to .test-output/summary.json, and ends with the one line CI reads:
+ * `tests: N passed, N failed[, N skipped]`. A part named on the command line whose summary is
+ * missing (it crashed before writing one) counts as a failure.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const total = { passed: 0, failed: 0, skipped: 0 };
-for (const step of process.argv.slice(2)) {
-  const file = `.test-output/${step}/summary.json`;
+const parts = {};
+const steps = [];
+
+const noted = '.test-output/ci-steps.tsv';
+const ciSteps = existsSync(noted)
+  ? readFileSync(noted, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [step, started, ended, status] = line.split('\t');
+        return { step, seconds: Math.round((Number(ended) - Number(started)) * 10) / 10, ok: status === '0' };
+      })
+  : [];
+for (const s of ciSteps) steps.push({ part: 'ci', ...s });
+
+for (const part of process.argv.slice(2)) {
+  const file = `.test-output/${part}/summary.json`;
   if (!existsSync(file)) {
-    console.log(`${step}: no summary (the step did not finish)`);
+    parts[part] = null;
     total.failed++;
     continue;
   }
   const summary = JSON.parse(readFileSync(file, 'utf8'));
-  console.log(
-    `${step} on Node ${summary.node}: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped`,
-  );
+  parts[part] = summary;
+  for (const s of summary.steps ?? []) steps.push({ part, ...s });
   for (const key of Object.keys(total)) total[key] += summary[key];
+}
+
+const seconds = ciSteps.length
+  ? Math.round(ciSteps.reduce((sum, s) => sum + s.seconds, 0) * 10) / 10
+  : Math.round(Object.values(parts).reduce((sum, p) => sum + (p?.seconds ?? 0), 0) * 10) / 10;
+writeFileSync('.test-output/summary.json', JSON.stringify({ ...total, seconds, steps, parts }, null, 2));
+
+console.log('\n=== step durations');
+for (const s of steps) {
+  console.log(
+    `${`${s.part}: ${s.step}`.padEnd(64)} ${s.seconds.toFixed(1).padStart(8)} s  ${s.ok ? 'ok' : 'FAILED'}`,
+  );
+}
+console.log(`${'total'.padEnd(64)} ${seconds.toFixed(1).padStart(8)} s`);
+console.log('');
+for (const [part, summary] of Object.entries(parts)) {
+  console.log(
+    summary
+      ? `${part} on Node ${summary.node}: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped`
+      : `${part}: no summary (the step did not finish)`,
+  );
 }
 const skipped = total.skipped ? `, ${total.skipped} skipped` : '';
 console.log(`tests: ${total.passed} passed, ${total.failed} failed${skipped}`);

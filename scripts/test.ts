@@ -1,18 +1,22 @@
 /**
  * `npm test`: the whole suite, in order: services check, typecheck, lint, layering, unit + API tests on
- * SQLite, API tests on PostgreSQL, browser build, browser e2e. Every step runs even when an
- * earlier one failed, so one run shows everything; the last line is the summary CI reads, and the
- * same counts go to .test-output/<name>/summary.json for .ci/run to add up.
+ * SQLite, API tests on PostgreSQL, the build (browser bundle and server, once: e2e and CI's later
+ * checks use it), browser e2e. Every step runs even when an earlier one failed, so one run shows
+ * everything; the last line is the summary CI reads, and the same counts with each step's
+ * duration go to .test-output/<name>/summary.json for .ci/run to add up.
  *
- * `--only-node-suites`: unit and API tests (both databases) only: CI runs them again on Node 22.
+ * `--unit-and-start`: the unit tests and a start of the server built before (dist/) answering
+ * /api/health: what CI runs again on Node 22.
  * `--name NAME`: the output folder's name (default "full"), so two runs keep their reports apart.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort, startServer, waitFor } from './server-probe.mjs';
 
 const args = process.argv.slice(2);
-const onlyNodeSuites = args.includes('--only-node-suites');
+const unitAndStart = args.includes('--unit-and-start');
 const nameAt = args.indexOf('--name');
 const name = nameAt >= 0 ? (args[nameAt + 1] ?? '') : 'full';
 if (!/^[\w-]+$/.test(name)) throw new Error('--name takes letters, digits, - and _');
@@ -26,24 +30,33 @@ interface Tally {
   skipped: number;
 }
 const total: Tally = { passed: 0, failed: 0, skipped: 0 };
+const steps: { step: string; seconds: number; ok: boolean }[] = [];
+const runStarted = Date.now();
+
+function timed(title: string, started: number, ok: boolean): boolean {
+  const seconds = Math.round((Date.now() - started) / 100) / 10;
+  steps.push({ step: title, seconds, ok });
+  console.log(`=== ${title}: ${ok ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s`);
+  return ok;
+}
 
 function run(title: string, command: string, args: string[], env: Record<string, string> = {}): boolean {
   console.log(`\n=== ${title}: ${command} ${args.join(' ')}`);
   const started = Date.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  const ok = result.status === 0;
-  console.log(
-    `=== ${title}: ${ok ? 'ok' : `FAILED (exit ${result.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-  );
-  return ok;
+  if (result.status !== 0) console.log(`=== ${title}: exit ${result.status}`);
+  return timed(title, started, result.status === 0);
 }
 
 /** A check that is not a test runner (typecheck, lint, build) counts as one test. */
-function check(title: string, command: string, args: string[]): boolean {
-  const ok = run(title, command, args);
+function count(ok: boolean): boolean {
   if (ok) total.passed++;
   else total.failed++;
   return ok;
+}
+
+function check(title: string, command: string, args: string[]): boolean {
+  return count(run(title, command, args));
 }
 
 function addVitest(file: string, stepOk: boolean): void {
@@ -76,10 +89,56 @@ function addPlaywright(file: string, stepOk: boolean): void {
   total.skipped += stats.skipped;
 }
 
+function vitest(
+  title: string,
+  project: 'unit' | 'api' | null,
+  testDb: 'sqlite' | 'postgres',
+  report: string,
+) {
+  const ok = run(
+    title,
+    'npx',
+    [
+      'vitest',
+      'run',
+      ...(project ? ['--project', project] : []),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${out}/${report}`,
+    ],
+    { TEST_DB: testDb },
+  );
+  addVitest(`${out}/${report}`, ok);
+}
+
+/** The built server (dist/server/main.js) started on this Node, on an empty data folder. */
+async function startBuiltServer(): Promise<boolean> {
+  const title = 'built server answers /api/health';
+  console.log(`\n=== ${title}: node dist/server/main.js`);
+  const started = Date.now();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cap-start-'));
+  const port = await freePort();
+  const server = startServer(process.execPath, ['dist/server/main.js'], {
+    cwd: process.cwd(),
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+  });
+  try {
+    const up =
+      existsSync('dist/server/main.js') && (await waitFor(`http://127.0.0.1:${port}/api/health`, 90));
+    if (!up) console.log(server.output().slice(-2000) || 'dist/server/main.js is missing: build first');
+    return count(timed(title, started, up));
+  } finally {
+    server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 console.log(`Node ${process.version}`);
-const servicesOk = run('services', 'bash', ['scripts/ensure-services.sh']);
-if (!servicesOk) total.failed++;
-if (!onlyNodeSuites) {
+if (unitAndStart) {
+  vitest('unit', 'unit', 'sqlite', 'vitest-unit.json');
+  await startBuiltServer();
+} else {
+  if (!run('services', 'bash', ['scripts/ensure-services.sh'])) total.failed++;
   check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
   check('lint', 'npx', ['biome', 'check', '.']);
   // The layering of ARCHITECTURE.md (.dependency-cruiser.cjs): no cycles, imports one way.
@@ -91,44 +150,32 @@ if (!onlyNodeSuites) {
     '--output-type',
     'err',
   ]);
+  vitest('unit + api (SQLite)', null, 'sqlite', 'vitest-sqlite.json');
+  vitest('api (PostgreSQL)', 'api', 'postgres', 'vitest-postgres.json');
+  // Browser bundle and server together: e2e serves dist/web, CI starts dist/server on Node 22 and
+  // hands dist/ to the fresh clone, so nothing is built twice in one run.
+  if (check('build', 'npx', ['tsx', 'scripts/build.ts'])) {
+    const e2eOk = run(
+      'e2e (Chromium)',
+      'npx',
+      ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts'],
+      {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: `${out}/playwright.json`,
+      },
+    );
+    addPlaywright(`${out}/playwright.json`, e2eOk);
+  }
 }
 
-const sqliteOk = run(
-  'unit + api (SQLite)',
-  'npx',
-  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}/vitest-sqlite.json`],
-  {
-    TEST_DB: 'sqlite',
-  },
+const seconds = Math.round((Date.now() - runStarted) / 100) / 10;
+writeFileSync(
+  `${out}/summary.json`,
+  JSON.stringify({ node: process.version, ...total, seconds, steps }, null, 2),
 );
-addVitest(`${out}/vitest-sqlite.json`, sqliteOk);
-
-const pgOk = run(
-  'api (PostgreSQL)',
-  'npx',
-  [
-    'vitest',
-    'run',
-    '--project',
-    'api',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${out}/vitest-postgres.json`,
-  ],
-  {
-    TEST_DB: 'postgres',
-  },
-);
-addVitest(`${out}/vitest-postgres.json`, pgOk);
-
-if (!onlyNodeSuites && check('browser build', 'npx', ['vite', 'build', '--logLevel', 'warn'])) {
-  const e2eOk = run('e2e (Chromium)', 'npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: `${out}/playwright.json`,
-  });
-  addPlaywright(`${out}/playwright.json`, e2eOk);
-}
-
-writeFileSync(`${out}/summary.json`, JSON.stringify({ node: process.version, ...total }));
+console.log(`\n=== steps (${name}, Node ${process.version})`);
+for (const s of steps)
+  console.log(`${s.step.padEnd(36)} ${s.seconds.toFixed(1).padStart(8)} s  ${s.ok ? 'ok' : 'FAILED'}`);
+console.log(`${'total'.padEnd(36)} ${seconds.toFixed(1).padStart(8)} s`);
 const skipped = total.skipped ? `, ${total.skipped} skipped` : '';
 console.log(`\ntests: ${total.passed} passed, ${total.failed} failed${skipped}`);
 process.exit(total.failed === 0 ? 0 : 1);

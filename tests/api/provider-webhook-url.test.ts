@@ -217,7 +217,7 @@ describe(`provider webhook URL (${TEST_DB})`, () => {
 describe(`033_webhook_token_hash on a database from before (${TEST_DB})`, () => {
   it('hashes the stored tokens; sealing leaves none in clear; deliveries find the client by hash', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cap-token-hash-'));
-    const testDb = await createTestDb(dataDir);
+    const testDb = await createTestDb(dataDir, { empty: true });
     const db = testDb.db.db as unknown as Kysely<unknown>;
     const upTo = (last: string) => ({
       getMigrations: async () => {

@@ -24,16 +24,19 @@ async function onServer(serverUrl: string, statement: string): Promise<void> {
 
 /**
  * `name` defaults to a fresh random one; a fixed name is dropped first if a crashed run left it,
- * unless `keep` says the database is wanted as it is (the bench's kept fill).
+ * unless `keep` says the database is wanted as it is (the bench's kept fill). `template` makes it
+ * a copy of that database (the API tests' migrated template, db-template.ts) instead of empty.
  */
 export async function createScratchDatabase(
   serverUrl: string,
   name?: string,
-  { keep = false }: { keep?: boolean } = {},
+  { keep = false, template }: { keep?: boolean; template?: string } = {},
 ): Promise<ScratchDatabase> {
   const database = name ?? `t_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
   if (name && !keep) await onServer(serverUrl, `drop database if exists ${database} with (force)`);
-  if (!keep) await onServer(serverUrl, `create database ${database}`);
+  // WAL_LOG (the default since PostgreSQL 15) copies a small template without FILE_COPY's checkpoints.
+  if (!keep)
+    await onServer(serverUrl, `create database ${database}${template ? ` template ${template}` : ''}`);
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
   return {

@@ -1,13 +1,16 @@
 /**
  * Builds the production app for one test file on its own fresh database: a temporary SQLite
  * file, or (TEST_DB=postgres) a database of its own on the PostgreSQL server, dropped afterwards.
+ * Both are copies of the run's migrated template (db-template.ts), so the app's migrations find
+ * nothing to do; `createTestDb(dir, { empty: true })` gives an unmigrated one.
  * Every answer the app gives is held to its own API description (api-description-check.ts):
  * close() fails with the answers the description does not list or whose bodies differ.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import { type BuildAppOptions, buildApp } from '../../src/server/http/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { type Config, loadConfig } from '../../src/server/config';
@@ -20,10 +23,11 @@ import {
   descriptionCheckEnabled,
   expectNoUndescribedAnswers,
 } from './api-description-check';
+import { preparePostgresTemplate, prepareSqliteTemplate } from './db-template';
 import { createScratchDatabase } from './scratch-database';
+import { SQLITE_TEMPLATE_FOLDER, TEST_DATABASE_URL, TEST_DB } from './test-db-settings';
 
-export const TEST_DB: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { TEST_DATABASE_URL, TEST_DB };
 
 export interface TestApp {
   app: FastifyInstance;
@@ -52,12 +56,33 @@ export interface TestDb {
   drop(): Promise<void>;
 }
 
-export async function createTestDb(dataDir: string): Promise<TestDb> {
+let template: Promise<string> | undefined;
+
+/** The globalSetup's template; built here (once per worker) when a file runs without it. */
+function migratedTemplate(): Promise<string> {
+  template ??= inject('testDbTemplate')
+    ? Promise.resolve(inject('testDbTemplate'))
+    : TEST_DB === 'postgres'
+      ? preparePostgresTemplate(TEST_DATABASE_URL)
+      : prepareSqliteTemplate(SQLITE_TEMPLATE_FOLDER);
+  return template;
+}
+
+/** A database of its own, migrated (a copy of the template) unless `empty` asks for none applied. */
+export async function createTestDb(
+  dataDir: string,
+  { empty = false }: { empty?: boolean } = {},
+): Promise<TestDb> {
+  const from = empty ? undefined : await migratedTemplate();
   if (TEST_DB === 'sqlite') {
+    if (from) {
+      mkdirSync(dataDir, { recursive: true });
+      copyFileSync(from, path.join(dataDir, 'test.sqlite'));
+    }
     const open = () => openDb({ databaseUrl: null, dataDir, sqliteFile: 'test.sqlite' });
     return { db: open(), reopen: open, drop: async () => {} };
   }
-  const scratch = await createScratchDatabase(TEST_DATABASE_URL);
+  const scratch = await createScratchDatabase(TEST_DATABASE_URL, undefined, { template: from });
   const open = () => openDb({ databaseUrl: scratch.url, dataDir, poolSize: 5 });
   return { db: open(), reopen: open, drop: scratch.drop };
 }
