@@ -93,7 +93,10 @@ export function ActionMenu({
   };
 
   const onButtonKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === ' ') {
+    if (event.key === 'Escape' && open) {
+      event.preventDefault();
+      close(true);
+    } else if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
       openWith('first');
     } else if (event.key === 'ArrowUp') {
@@ -137,7 +140,8 @@ export function ActionMenu({
         aria-expanded={open}
         aria-controls={open ? `${id}-menu` : undefined}
         className={triggerClassName}
-        onClick={() => (open ? close(false) : openWith(null))}
+        // Focus into the list however it was opened, so Escape and the arrows work from there.
+        onClick={() => (open ? close(false) : openWith('first'))}
         onKeyDown={onButtonKeyDown}
         {...triggerProps}
       >
