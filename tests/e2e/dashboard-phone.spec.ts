@@ -17,7 +17,7 @@ import { screenshotBothWidths } from './support/screenshots';
 test.describe.configure({ mode: 'serial' });
 
 const PHONE = { width: 390, height: 844 };
-/** The page's height with ten calls on a phone: 6,654 px before, about 3,300 now. */
+/** The page's height with ten calls on a phone: 6,243 px before (the issue measured 6,654). */
 const PAGE_HEIGHT_BUDGET = 3_500;
 /** Apple's and WCAG 2.5.5's smallest target a finger can hit. */
 const MIN_TARGET = 44;
