@@ -252,19 +252,22 @@ test('failed and transferred calls can be listed, and a phone shows each call as
   const inWeek = all.filter((c) => Date.parse(c.createdAt) > Date.now() - 7 * 24 * 3600_000);
   await expect(dashboard.pagination).toContainText(`of ${inWeek.length} results`);
 
-  // 390 px: cards with every field and every action, nothing cut off sideways.
+  // 390 px: cards with every figure and every action (in the card's menu), nothing cut off sideways.
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(dashboard.rows).toHaveCount(0);
-  const card = page.getByTestId('call-card').first();
-  await expect(page.getByTestId('call-card')).toHaveCount(10);
-  for (const label of ['Duration', 'Cost', 'Call type', 'Call ID']) await expect(card).toContainText(label);
-  const remove = card.getByRole('button', { name: 'Delete call' });
-  await expect(remove).toBeVisible();
-  const box = await remove.boundingBox();
+  const card = dashboard.cards.first();
+  await expect(dashboard.cards).toHaveCount(10);
+  for (const label of ['Duration', 'Cost', 'Call type', 'Outcome']) await expect(card).toContainText(label);
+  const menu = dashboard.cardMenuButton(card);
+  await expect(menu).toBeVisible();
+  const box = await menu.boundingBox();
   expect((box?.x ?? 999) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  await card.getByRole('button', { name: 'Show transcript' }).click();
+  await menu.click();
+  await expect(page.getByRole('menuitem', { name: 'Delete call…' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await dashboard.cardAction(card, 'Show transcript');
   await expect(card.getByTestId('transcript')).toBeVisible();
   await screenshotBothWidths(page, 'dashboard-all-statuses');
   await dashboard.setStatus('Completed');

@@ -14,6 +14,10 @@ export class DashboardPage {
   readonly audio: Locator;
   readonly deleteDialog: Locator;
   readonly transcripts: Locator;
+  /** A phone's call cards, and the button that opens its filters. */
+  readonly cards: Locator;
+  readonly filtersButton: Locator;
+  readonly filtersDialog: Locator;
 
   constructor(readonly page: Page) {
     this.rows = page.getByTestId('call-row');
@@ -23,6 +27,35 @@ export class DashboardPage {
     this.audio = page.getByTestId('call-audio');
     this.deleteDialog = page.getByRole('alertdialog');
     this.transcripts = page.getByTestId('transcript');
+    this.cards = page.getByTestId('call-card');
+    this.filtersButton = page.getByTestId('filters-button');
+    this.filtersDialog = page.getByRole('dialog', { name: 'Filters' });
+  }
+
+  card(callId: string): Locator {
+    return this.page.locator(`[data-testid="call-card"][data-call-id="${callId}"]`);
+  }
+
+  /** A phone card's one actions button. */
+  cardMenuButton(card: Locator): Locator {
+    return card.getByRole('button', { name: /^Actions for the call of / });
+  }
+
+  /** Opens a phone card's actions menu and chooses one ("Show transcript", "Delete call…"). */
+  async cardAction(card: Locator, action: string | RegExp) {
+    await this.cardMenuButton(card).click();
+    await this.page.getByRole('menu').getByRole('menuitem', { name: action }).click();
+  }
+
+  /** On a phone: opens the filters' dialog (the fields are behind one button there). */
+  async openFilters() {
+    await this.filtersButton.click();
+    await expect(this.filtersDialog).toBeVisible();
+  }
+
+  async closeFilters() {
+    await this.filtersDialog.getByRole('button', { name: 'Done' }).click();
+    await expect(this.filtersDialog).toHaveCount(0);
   }
 
   async open(path = '/dashboard') {

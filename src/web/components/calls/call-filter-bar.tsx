@@ -2,17 +2,39 @@
  * Date range, pathway and status filters of a calls view (SPEC §2 "Filter bar"), the outcome and
  * "Needs attention" where the view has outcomes, and conversation quality (issue 39).
  */
-import { Check } from 'lucide-react';
+import { Check, SlidersHorizontal } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { PATHWAYS, type StatusFilter } from '../../../contract/calls';
 import type { DateRange } from '../../../contract/common';
 import { pathwayWords, useShowPlatformDetails } from '../../lib/platform-details';
+import { WIDE_SCREEN, useMediaQuery } from '../../lib/use-media-query';
+import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '../ui/dialog';
 import { Label } from '../ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
 import { Switch } from '../ui/switch';
 import { ToggleGroup, ToggleGroupItem } from '../ui/toggle-group';
 import { DateRangeSelect } from './date-range-select';
-import { type CallFilters, QUALITY_FILTERS, type QualityFilterKey, narrowTo } from './filters';
+import { rangeLabel } from './custom-range-label';
+import {
+  type CallFilters,
+  DATE_RANGE_LABELS,
+  QUALITY_FILTERS,
+  type QualityFilterKey,
+  activeFilterCount,
+  isCustomRange,
+  narrowTo,
+} from './filters';
 
 const PATHWAY_LABELS: Record<string, string> = {
   sales: 'Sales',
@@ -53,109 +75,175 @@ export function filterScopeNote(searchable: boolean, withOutcomes = false, showP
   return `Date range and ${pathwayWords(showPlatform).lower} apply to the whole page. ${named} filter${logOnly.length === 1 ? 's' : ''} the call log only; the ${withOutcomes ? 'calls chart' : 'chart'} shows calls that completed.`;
 }
 
-export function CallFilterBar({
-  filters,
-  dateRanges,
-  onChange,
-  searchable = false,
-  outcomes,
-  timeZone,
-}: CallFilterBarProps) {
+export function CallFilterBar(props: CallFilterBarProps) {
+  // A phone keeps the numbers on its first screen: the filters wait behind one button.
+  const wide = useMediaQuery(WIDE_SCREEN);
   const pathway = pathwayWords(useShowPlatformDetails());
+  const note = (
+    <p id="filter-scope-note" className="text-muted-foreground text-xs" data-testid="filter-scope-note">
+      {filterScopeNote(props.searchable ?? false, !!props.outcomes, pathway.lower === 'pathway')}
+    </p>
+  );
+  if (!wide) return <FiltersSheet {...props} note={note} />;
   return (
     <Card className="gap-3 py-4" data-testid="call-filter-bar">
       <CardContent className="flex flex-col gap-4 px-4 sm:flex-row sm:flex-wrap sm:items-end">
-        <DateRangeSelect
-          id="filter-date-range"
-          className="flex min-w-0 flex-col gap-1.5 sm:w-72"
-          filters={filters}
-          dateRanges={dateRanges}
-          onChange={onChange}
-          timeZone={timeZone}
-        />
-        <div className="flex min-w-0 flex-col gap-1.5 sm:w-48">
-          <Label htmlFor="filter-pathway">{pathway.label}</Label>
-          <Select value={filters.pathway} onValueChange={(pathway) => onChange({ pathway })}>
-            <SelectTrigger id="filter-pathway" className="w-full" aria-label={pathway.label}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {['all', ...PATHWAYS].map((p) => (
-                <SelectItem key={p} value={p}>
-                  {p === 'all' ? pathway.all : (PATHWAY_LABELS[p] ?? p)}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <span className="font-medium text-sm leading-none" id="filter-status-label">
-            Status
-          </span>
-          <ToggleGroup
-            type="single"
-            variant="outline"
-            className="w-full sm:w-fit"
-            aria-labelledby="filter-status-label"
-            aria-describedby="filter-scope-note"
-            value={filters.status}
-            // Radix lets a single toggle be switched off; the log always shows one status.
-            onValueChange={(value) => value && onChange({ status: value as StatusFilter })}
-          >
-            {STATUS_OPTIONS.map((o) => (
-              <ToggleGroupItem
-                key={o.value}
-                value={o.value}
-                className="flex-auto px-1.5 text-xs sm:px-4 sm:text-sm"
-              >
-                {o.label}
-              </ToggleGroupItem>
-            ))}
-          </ToggleGroup>
-        </div>
-        {outcomes && (
-          <>
-            <div className="flex min-w-0 flex-col gap-1.5 sm:w-52">
-              <Label htmlFor="filter-outcome">Outcome</Label>
-              <Select
-                value={filters.outcome}
-                onValueChange={(outcome) =>
-                  onChange(outcome === 'all' ? { outcome } : narrowTo(filters, { outcome }))
-                }
-              >
-                <SelectTrigger id="filter-outcome" className="w-full" aria-label="Outcome">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value="all">All outcomes</SelectItem>
-                  {outcomes.map((name) => (
-                    <SelectItem key={name} value={name}>
-                      {name}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            </div>
-            <div className="flex items-center gap-2 sm:h-9">
-              <Switch
-                id="filter-attention"
-                checked={filters.attention}
-                onCheckedChange={(attention) =>
-                  onChange(attention ? narrowTo(filters, { attention }) : { attention })
-                }
-              />
-              <Label htmlFor="filter-attention">Needs attention only</Label>
-            </div>
-          </>
-        )}
-        <QualityFilters filters={filters} onChange={onChange} />
+        <FilterFields {...props} />
       </CardContent>
-      <CardContent className="px-4">
-        <p id="filter-scope-note" className="text-muted-foreground text-xs" data-testid="filter-scope-note">
-          {filterScopeNote(searchable, !!outcomes, pathway.lower === 'pathway')}
-        </p>
-      </CardContent>
+      <CardContent className="px-4">{note}</CardContent>
     </Card>
+  );
+}
+
+/**
+ * The phone's filters: a "Filters" button saying how many are on, and what the page counts (the
+ * window and status), opening the same fields in a dialog. Each choice applies at once, as on the
+ * bar; Done closes it and the focus goes back to the button.
+ */
+function FiltersSheet({ note, ...props }: CallFilterBarProps & { note: ReactNode }) {
+  const { filters } = props;
+  const count = activeFilterCount(filters);
+  const windowText = isCustomRange(filters)
+    ? rangeLabel(filters.from, filters.to)
+    : DATE_RANGE_LABELS[filters.dateRange];
+  const status = STATUS_OPTIONS.find((o) => o.value === filters.status)?.label ?? filters.status;
+  return (
+    <Dialog>
+      <div className="flex min-w-0 items-center gap-3" data-testid="filters-summary">
+        <DialogTrigger asChild>
+          <Button
+            variant="outline"
+            aria-label={count > 0 ? `Filters, ${count} on` : 'Filters'}
+            data-testid="filters-button"
+          >
+            <SlidersHorizontal aria-hidden="true" />
+            Filters
+            {count > 0 && (
+              <span
+                className="rounded-full bg-primary px-1.5 font-semibold text-primary-foreground text-xs tabular-nums"
+                aria-hidden="true"
+                data-testid="filters-count"
+              >
+                {count}
+              </span>
+            )}
+          </Button>
+        </DialogTrigger>
+        <p className="min-w-0 truncate text-muted-foreground text-sm">
+          {windowText} · {status}
+        </p>
+      </div>
+      <DialogContent className="gap-5" data-testid="call-filter-bar">
+        <DialogHeader>
+          <DialogTitle>Filters</DialogTitle>
+          <DialogDescription asChild>{note}</DialogDescription>
+        </DialogHeader>
+        <div className="flex flex-col gap-4">
+          <FilterFields {...props} />
+        </div>
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button>Done</Button>
+          </DialogClose>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** The filters themselves, in the bar on a wide screen and in the dialog on a phone. */
+function FilterFields({ filters, dateRanges, onChange, outcomes, timeZone }: CallFilterBarProps) {
+  const pathway = pathwayWords(useShowPlatformDetails());
+  return (
+    <>
+      <DateRangeSelect
+        id="filter-date-range"
+        className="flex min-w-0 flex-col gap-1.5 sm:w-72"
+        filters={filters}
+        dateRanges={dateRanges}
+        onChange={onChange}
+        timeZone={timeZone}
+      />
+      <div className="flex min-w-0 flex-col gap-1.5 sm:w-48">
+        <Label htmlFor="filter-pathway">{pathway.label}</Label>
+        <Select value={filters.pathway} onValueChange={(pathway) => onChange({ pathway })}>
+          <SelectTrigger id="filter-pathway" className="w-full" aria-label={pathway.label}>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {['all', ...PATHWAYS].map((p) => (
+              <SelectItem key={p} value={p}>
+                {p === 'all' ? pathway.all : (PATHWAY_LABELS[p] ?? p)}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </div>
+      <div className="flex flex-col gap-1.5">
+        <span className="font-medium text-sm leading-none" id="filter-status-label">
+          Status
+        </span>
+        <ToggleGroup
+          type="single"
+          variant="outline"
+          className="w-full sm:w-fit"
+          aria-labelledby="filter-status-label"
+          aria-describedby="filter-scope-note"
+          value={filters.status}
+          // Radix lets a single toggle be switched off; the log always shows one status.
+          onValueChange={(value) => value && onChange({ status: value as StatusFilter })}
+        >
+          {STATUS_OPTIONS.map((o) => (
+            <ToggleGroupItem
+              key={o.value}
+              value={o.value}
+              className="flex-auto px-1.5 text-xs sm:px-4 sm:text-sm"
+            >
+              {o.label}
+            </ToggleGroupItem>
+          ))}
+        </ToggleGroup>
+      </div>
+      {outcomes && (
+        <>
+          <div className="flex min-w-0 flex-col gap-1.5 sm:w-52">
+            <Label htmlFor="filter-outcome">Outcome</Label>
+            <Select
+              value={filters.outcome}
+              onValueChange={(outcome) =>
+                onChange(outcome === 'all' ? { outcome } : narrowTo(filters, { outcome }))
+              }
+            >
+              <SelectTrigger id="filter-outcome" className="w-full" aria-label="Outcome">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value="all">All outcomes</SelectItem>
+                {outcomes.map((name) => (
+                  <SelectItem key={name} value={name}>
+                    {name}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          {/* On a phone the label makes the row a finger high: a press on it flips the switch. */}
+          <div className="flex items-center gap-2 sm:h-9">
+            <Switch
+              id="filter-attention"
+              checked={filters.attention}
+              onCheckedChange={(attention) =>
+                onChange(attention ? narrowTo(filters, { attention }) : { attention })
+              }
+            />
+            <Label htmlFor="filter-attention" className="max-sm:min-h-11 max-sm:flex-1">
+              Needs attention only
+            </Label>
+          </div>
+        </>
+      )}
+      <QualityFilters filters={filters} onChange={onChange} />
+    </>
   );
 }
 

@@ -3,7 +3,17 @@
  * the expanded transcript, pagination and the delete dialog. What the rows may do comes from the
  * source: no delete URL, no delete button.
  */
-import { ArrowRight, Download, FileText, Loader2, PanelRightOpen, Play, Square, Trash2 } from 'lucide-react';
+import {
+  ArrowRight,
+  Download,
+  FileText,
+  Loader2,
+  MoreVertical,
+  PanelRightOpen,
+  Play,
+  Square,
+  Trash2,
+} from 'lucide-react';
 import { Fragment, type ReactNode, Suspense, lazy, useCallback, useEffect, useRef, useState } from 'react';
 import type { Call, CallSort, CallsPage, SortOrder } from '../../../contract/calls';
 import { formatCallCreated, formatDuration, formatMoney } from '../../../contract/format';
@@ -12,8 +22,9 @@ import type { CallSource } from '../../features/calls/call-source';
 import { useDeleteCall } from '../../features/calls/mutations';
 import { useCalls, useOutcomeSummary } from '../../features/calls/queries';
 import { useHasBeenTrue } from '../../lib/use-has-been-true';
-import { useMediaQuery } from '../../lib/use-media-query';
+import { WIDE_SCREEN, useMediaQuery } from '../../lib/use-media-query';
 import { cn } from '../../lib/utils';
+import { type ActionMenuItem, ActionMenu } from '../action-menu';
 import { CopyValue } from '../copy-field';
 import { SortableHead } from '../sortable-head';
 import { NativeSelect } from '../native-select';
@@ -89,8 +100,6 @@ function sortChange(filters: CallFilters, sort: CallSort): Partial<CallFilters> 
     return { sort, order: current.order === 'desc' ? 'asc' : 'desc' };
   return { sort, order: 'desc' };
 }
-/** Below this width each call is a card: a seven-column table does not fit a phone. */
-const TABLE_MEDIA = '(min-width: 768px)';
 
 // Loaded and mounted once a delete is first asked for: not on the first screen (issue 41).
 const DeleteCallDialog = lazy(() =>
@@ -142,7 +151,9 @@ export function CallLogTable({
   // After a delete the row's button is gone: focus the delete button now in its place, or the log.
   const deletedIndex = useRef(0);
   const focusAfterDelete = () => {
-    const buttons = logRef.current?.querySelectorAll<HTMLElement>('[data-delete-call]') ?? [];
+    // A row's delete button on a wide screen; on a phone, where delete is in a menu, the card's menu button.
+    const buttons =
+      logRef.current?.querySelectorAll<HTMLElement>('[data-delete-call], [data-call-menu]') ?? [];
     return buttons[Math.min(deletedIndex.current, buttons.length - 1)] ?? logRef.current;
   };
 
@@ -167,35 +178,41 @@ export function CallLogTable({
       onSuccess: () => setExpandedId((open) => (open === callId ? null : open)),
     });
 
-  const asTable = useMediaQuery(TABLE_MEDIA);
+  // Below this width each call is a card: a seven-column table does not fit a phone.
+  const asTable = useMediaQuery(WIDE_SCREEN);
   const rowView = (call: Call, index: number): CallView => {
     const lines = parseTranscript(call.transcript);
     const expanded = expandedId === call.id && lines !== null;
-    const actions = (
-      <CallActions
-        call={call}
-        source={source}
-        recordingExpired={expiredIds.has(call.id)}
-        hasTranscript={lines !== null}
-        expanded={expanded}
-        playback={playback.statusOf(call.id)}
-        downloading={downloadingId === call.id}
-        onPlay={() => playback.toggle(call.id)}
-        onDownload={() => download(call)}
-        onToggleTranscript={() => setExpandedId(expanded ? null : call.id)}
-        onOpen={onOpenCall && (() => onOpenCall(call.id))}
-        onDelete={() => {
-          deletedIndex.current = index;
-          setPendingDeleteId(call.id);
-        }}
-      />
-    );
+    const actionProps: CallActionsProps = {
+      call,
+      source,
+      recordingExpired: expiredIds.has(call.id),
+      hasTranscript: lines !== null,
+      expanded,
+      playback: playback.statusOf(call.id),
+      downloading: downloadingId === call.id,
+      onPlay: () => playback.toggle(call.id),
+      onDownload: () => download(call),
+      onToggleTranscript: () => setExpandedId(expanded ? null : call.id),
+      onOpen: onOpenCall && (() => onOpenCall(call.id)),
+      onDelete: () => {
+        deletedIndex.current = index;
+        setPendingDeleteId(call.id);
+      },
+    };
+    // A phone has no room for a row of icons, nor a finger for Delete beside Transcript: one menu.
+    const actions = asTable ? <CallActions {...actionProps} /> : <CallActionMenu {...actionProps} />;
     return { call, lines: expanded ? lines : null, actions, outcomeColor: colorOf(call.outcome) };
   };
 
   return (
-    <Card ref={logRef} tabIndex={-1} className="min-w-0 gap-4 outline-none" data-testid="call-log">
-      <CardHeader className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center sm:justify-between">
+    <Card
+      ref={logRef}
+      tabIndex={-1}
+      className="min-w-0 gap-4 outline-none max-sm:py-4"
+      data-testid="call-log"
+    >
+      <CardHeader className="flex flex-col gap-3 max-sm:px-4 sm:flex-row sm:flex-wrap sm:items-center sm:justify-between">
         <CardTitle className="text-lg">Recent Call Logs</CardTitle>
         <div className="flex flex-wrap items-center gap-2">
           {headerAction}
@@ -213,7 +230,7 @@ export function CallLogTable({
           )}
         </div>
       </CardHeader>
-      <CardContent className="min-w-0 px-3 sm:px-6">
+      <CardContent className="min-w-0 px-2 sm:px-6">
         <audio {...playback.audioProps} className="hidden" data-testid="call-audio" />
         <QueryView<CallsPage>
           query={query}
@@ -462,60 +479,56 @@ function SortSelect({
   );
 }
 
-/** The phone layout: every field of a call, labelled, with the same actions as the table row. */
+/**
+ * The phone layout: one compact card per call, when and who first, then how long, what it cost,
+ * its type and outcome; its actions in one menu. Everything else is in the call's details.
+ */
 function CallCards({ views }: { views: CallView[] }) {
   const showPlatform = useShowPlatformDetails();
   return (
-    <ul className="flex flex-col gap-3" aria-label="Calls">
+    <ul className="flex flex-col gap-2" aria-label="Calls">
       {views.map(({ call, lines, actions, outcomeColor }) => (
         <li
           key={call.id}
           data-testid="call-card"
           data-call-id={call.id}
-          className={cn('rounded-lg border p-3', lines && 'bg-muted/40')}
+          className={cn('rounded-lg border pt-0.5 pr-0.5 pb-2 pl-3', lines && 'bg-muted/40')}
         >
-          <div className="flex items-start justify-between gap-2">
-            <div className="min-w-0">
-              <p className="font-medium">
-                <FromTo call={call} />
-              </p>
-              <p className="text-muted-foreground text-sm">{formatCallCreated(call.createdAt)}</p>
-            </div>
-            <span className="flex flex-col items-end gap-1">
+          {/* The menu's row is a finger high; the lines under it use the card's whole width. */}
+          <div className="flex items-center gap-2">
+            <p className="min-w-0 flex-1 truncate font-medium text-sm">{formatCallCreated(call.createdAt)}</p>
+            <span className="flex shrink-0 items-center gap-1">
               <CallStatusBadge status={call.status} />
               {call.isSample && <SampleBadge />}
             </span>
+            <div className="flex shrink-0 items-center">{actions}</div>
           </div>
-          <dl className="mt-3 grid grid-cols-3 gap-x-3 gap-y-2 text-sm">
-            <CardField label="Duration" value={formatDuration(call.duration)} />
-            <CardField label="Cost" value={formatMoney(call.cost)} />
-            <CardField label={pathwayWords(showPlatform).label} value={call.pathway || '—'} />
-            <div className="col-span-3 flex min-w-0 flex-wrap items-center gap-2">
-              <dt className="sr-only">Outcome</dt>
-              <dd className="flex flex-wrap items-center gap-2">
-                <OutcomeBadge name={call.outcome} color={outcomeColor} />
-                {call.needsAttention && <AttentionBadge />}
-              </dd>
-            </div>
-            {call.qualityBrief && (
-              <div className="col-span-3 min-w-0">
-                <dt className="text-muted-foreground text-xs">Quality</dt>
-                <dd className="text-xs">
-                  <QualityBrief call={call} />
+          <div className="pr-2">
+            <p className="text-sm">
+              <FromTo call={call} />
+            </p>
+            <dl className="mt-0.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+              <CardField label="Duration" value={formatDuration(call.duration)} />
+              <CardField label="Cost" value={formatMoney(call.cost)} />
+              <CardField label={pathwayWords(showPlatform).label} value={call.pathway || '—'} />
+              <div className="flex min-w-0 flex-wrap items-center gap-1">
+                <dt className="sr-only">Outcome</dt>
+                <dd className="flex flex-wrap items-center gap-1">
+                  <OutcomeBadge name={call.outcome} color={outcomeColor} />
+                  {call.needsAttention && <AttentionBadge />}
                 </dd>
               </div>
-            )}
-            <div className="col-span-3 min-w-0">
-              <dt className="text-muted-foreground text-xs">Call ID</dt>
-              <dd data-testid="call-reference">
-                <CopyValue label="call ID" value={call.reference} />
-              </dd>
-            </div>
-          </dl>
-          {call.snippet && <SearchSnippet parts={call.snippet} className="mt-2" />}
-          <div className="mt-2 border-t pt-2">{actions}</div>
+              <div className="flex min-w-0 items-center gap-1">
+                <dt className="text-muted-foreground text-xs">Call ID</dt>
+                <dd data-testid="call-reference">
+                  <CopyValue label="call ID" value={call.reference} />
+                </dd>
+              </div>
+            </dl>
+          </div>
+          {call.snippet && <SearchSnippet parts={call.snippet} className="mt-2 pr-2" />}
           {lines && (
-            <div className="mt-2">
+            <div className="mt-2 pr-2">
               <TranscriptPanel lines={lines} />
             </div>
           )}
@@ -539,11 +552,12 @@ function SampleBadge() {
   );
 }
 
+/** A card's figure: its name said to screen readers, the value alone seen (its form says which). */
 function CardField({ label, value }: { label: string; value: string }) {
   return (
     <div className="min-w-0">
-      <dt className="text-muted-foreground text-xs">{label}</dt>
-      <dd className="truncate tabular-nums">{value}</dd>
+      <dt className="sr-only">{label}</dt>
+      <dd className="truncate text-muted-foreground tabular-nums">{value}</dd>
     </div>
   );
 }
@@ -628,6 +642,66 @@ function CallActions(props: CallActionsProps) {
         </Button>
       )}
     </div>
+  );
+}
+
+/**
+ * A phone card's actions: the same as the table row's, in one menu, Delete apart at its end and
+ * confirmed as on a wide screen. A recording that plays keeps its Stop button on the card.
+ */
+function CallActionMenu(props: CallActionsProps) {
+  const { call, source, hasTranscript, expanded } = props;
+  const playable = !!call.recordingUrl && !props.recordingExpired;
+  const missing = props.recordingExpired ? 'recording expired' : 'no recording';
+  const items: ActionMenuItem[] = [
+    ...(props.onOpen
+      ? [{ label: 'Open call details', icon: <PanelRightOpen />, onSelect: props.onOpen }]
+      : []),
+    ...(source.recordingUrl && props.playback === 'idle'
+      ? [
+          {
+            label: playable ? 'Play recording' : `Play recording (${missing})`,
+            icon: <Play />,
+            disabled: !playable,
+            onSelect: props.onPlay,
+          },
+        ]
+      : []),
+    ...(source.downloadUrl
+      ? [
+          {
+            label: playable ? 'Download recording' : `Download recording (${missing})`,
+            icon: <Download />,
+            disabled: !playable || props.downloading,
+            onSelect: props.onDownload,
+          },
+        ]
+      : []),
+    ...(hasTranscript
+      ? [
+          {
+            label: expanded ? 'Hide transcript' : 'Show transcript',
+            icon: <FileText />,
+            onSelect: props.onToggleTranscript,
+          },
+        ]
+      : []),
+    ...(source.deleteUrl
+      ? [{ label: 'Delete call…', icon: <Trash2 />, destructive: true, onSelect: props.onDelete }]
+      : []),
+  ];
+  return (
+    <>
+      {source.recordingUrl && props.playback !== 'idle' && (
+        <PlayButton status={props.playback} disabled={false} disabledTitle="" onClick={props.onPlay} />
+      )}
+      <ActionMenu
+        label={`Actions for the call of ${formatCallCreated(call.createdAt)}`}
+        trigger={<MoreVertical aria-hidden="true" />}
+        items={items}
+        triggerProps={{ 'data-call-menu': '' }}
+      />
+    </>
   );
 }
 

@@ -190,17 +190,17 @@ export function CallsWorkspace({
   return (
     <div className="min-h-screen bg-background">
       {typeof header === 'function' ? header(workspace) : header}
-      <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:px-8">
+      <main className="mx-auto flex max-w-7xl flex-col gap-4 px-4 py-4 sm:gap-6 sm:px-6 sm:py-6 lg:px-8">
         {show(shared)}
         <WorkspaceTabs
           label="What to show"
           tabs={VIEW_TABS}
           value={workspace.view}
           onValueChange={workspace.setView}
-          className="gap-6"
+          className="gap-4 sm:gap-6"
           listClassName="w-full sm:w-fit"
           triggerClassName="px-4"
-          panelClassName={workspace.view === 'calls' ? 'flex min-w-0 flex-col gap-6' : 'min-w-0'}
+          panelClassName={workspace.view === 'calls' ? 'flex min-w-0 flex-col gap-4 sm:gap-6' : 'min-w-0'}
         >
           {workspace.view === 'calls' ? (
             show(calls)

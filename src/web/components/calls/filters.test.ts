@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_FILTERS,
   QUALITY_FILTERS,
+  activeFilterCount,
   analyticsSearchParams,
   callsSearchParams,
   chartInterval,
@@ -145,5 +146,30 @@ describe('custom ranges', () => {
     rememberNextPage(searched, { page: 100, nextAfter: 'cursor-101' }, 101);
     expect(withReachablePage(searched).page).toBe(101);
     expect(callsSearchParams(searched, Date.now()).get('after')).toBe('cursor-101');
+  });
+});
+
+describe('activeFilterCount', () => {
+  it('is 0 for the defaults, and the search and sort do not count', () => {
+    expect(activeFilterCount(DEFAULT_FILTERS)).toBe(0);
+    expect(
+      activeFilterCount({ ...DEFAULT_FILTERS, search: 'refund', sort: 'cost', order: 'asc', page: 4 }),
+    ).toBe(0);
+  });
+
+  it('counts each filter that narrows the view from its default once', () => {
+    expect(activeFilterCount({ ...DEFAULT_FILTERS, dateRange: '30d' })).toBe(1);
+    expect(activeFilterCount({ ...DEFAULT_FILTERS, from: '2026-03-01', to: '2026-03-05' })).toBe(1);
+    expect(
+      activeFilterCount({
+        ...DEFAULT_FILTERS,
+        pathway: 'sales',
+        status: 'all',
+        outcome: 'Booked appointment',
+        attention: true,
+        minInterruptions: 1,
+        minDeadAirMs: 5000,
+      }),
+    ).toBe(6);
   });
 });

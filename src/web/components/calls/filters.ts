@@ -125,6 +125,24 @@ export function isCustomRange(scope: Pick<CallFilters, 'from' | 'to'>): boolean 
   return scope.from !== '' && scope.to !== '';
 }
 
+/**
+ * How many filters narrow the view from its defaults (a phone's "Filters" button shows it): the
+ * date range (a preset other than the default, or a custom range), pathway, status, outcome,
+ * "Needs attention only" and each quality bound. The search and the sort are not filters here:
+ * the search has its own box, and the sort only orders.
+ */
+export function activeFilterCount(filters: CallFilters): number {
+  const on = [
+    isCustomRange(filters) || filters.dateRange !== DEFAULT_FILTERS.dateRange,
+    filters.pathway !== DEFAULT_FILTERS.pathway,
+    filters.status !== DEFAULT_FILTERS.status,
+    filters.outcome !== DEFAULT_FILTERS.outcome,
+    filters.attention,
+    ...QUALITY_FILTERS.map(({ key }) => filters[key] !== null),
+  ];
+  return on.filter(Boolean).length;
+}
+
 /** The parts of a scope that tell its reads apart (cache keys). */
 export function scopeKey(scope: AnalyticsScope) {
   return isCustomRange(scope) ? [scope.from, scope.to, scope.pathway] : [scope.dateRange, scope.pathway];

@@ -46,7 +46,7 @@ export const OutcomeInsights = forwardRef<HTMLDivElement, OutcomeInsightsProps>(
         onSelect={(outcome) => (outcome === 'all' ? onChange({ outcome }) : narrow({ outcome }))}
       />
       {withCallsChart ? (
-        <div className="grid min-w-0 gap-6 lg:grid-cols-2">
+        <div className="grid min-w-0 gap-4 sm:gap-6 lg:grid-cols-2">
           <CallsOverTimeCard source={source} scope={filters} />
           <OutcomesOverTimeCard source={source} scope={filters} />
         </div>

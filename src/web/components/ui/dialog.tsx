@@ -50,7 +50,7 @@ function DialogContent({
         {showCloseButton && (
           <DialogPrimitive.Close
             data-slot="dialog-close"
-            className="absolute top-4 right-4 rounded-xs opacity-70 transition-opacity hover:opacity-100 focus:outline-hidden focus:ring-2 focus:ring-ring focus:ring-offset-2 disabled:pointer-events-none [&_svg]:size-4"
+            className="absolute top-4 right-4 flex items-center justify-center rounded-xs opacity-70 max-sm:top-1.5 max-sm:right-1.5 max-sm:size-11 transition-opacity hover:opacity-100 focus:outline-hidden focus:ring-2 focus:ring-ring focus:ring-offset-2 disabled:pointer-events-none [&_svg]:size-4"
           >
             <X />
             <span className="sr-only">Close</span>

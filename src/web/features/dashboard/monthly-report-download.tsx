@@ -20,11 +20,16 @@ export function MonthlyReportDownload() {
   const months = lastMonths(12);
   const [month, setMonth] = useState(months[1].value);
   return (
-    <div className="flex min-w-0 flex-wrap items-center gap-2">
+    <div className="flex min-w-0 flex-wrap items-center gap-2 max-sm:w-full max-sm:flex-nowrap">
       <label htmlFor="report-month" className="sr-only">
         Report month
       </label>
-      <NativeSelect id="report-month" value={month} onChange={(e) => setMonth(e.target.value)}>
+      <NativeSelect
+        id="report-month"
+        className="max-sm:flex-1"
+        value={month}
+        onChange={(e) => setMonth(e.target.value)}
+      >
         {months.map((m) => (
           <option key={m.value} value={m.value}>
             {m.label}
