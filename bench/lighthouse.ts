@@ -1,5 +1,5 @@
 /**
- * Lighthouse's mobile performance score (issue 41: ≥ 90 on /, /client-login, /demo and /dashboard),
+ * Lighthouse's mobile performance score (≥ 90 on /, /client-login, /demo and /dashboard),
  * run as part of `--page-load`: Lighthouse 12 (devDependency) with its default mobile profile
  * (simulated 4x CPU slowdown, 150 ms RTT, 1.6 Mbps), against Debian's Chromium, offline, three runs
  * per page, the median reported with its largest contentful paint, total blocking time and layout

@@ -1,10 +1,10 @@
 /**
- * How the client dashboard loads on a slow phone connection (issue 12): Chromium with the
+ * How the client dashboard loads on a slow phone connection: Chromium with the
  * network throttled to 1.6 Mbps down, 750 kbps up and 150 ms round trips (Lighthouse's mobile
  * profile), cold (empty cache) and warm (the same browser again), measuring the bytes that
  * crossed the wire for the whole page (charts included) and the time until the page shows data (the stats' first figure and the
  * call log's first row). The baseline, in the same run, is the cold load with compression
- * refused (Accept-Encoding: identity), so the figures read as a ratio. Issue 41: the targets are
+ * refused (Accept-Encoding: identity), so the figures read as a ratio. The targets are
  * 2.0 s cold and 1.0 s warm, the data requests before the rows are counted (one: the first-screen
  * read), and Lighthouse's mobile scores follow (lighthouse.ts).
  */
@@ -37,7 +37,7 @@ interface Load {
   ms: number;
   bytes: number;
   requests: number;
-  /** Requests to /api/ before the rows showed, besides the session check and the live stream (issue 41). */
+  /** Requests to /api/ before the rows showed, besides the session check and the live stream. */
   dataRequests: number;
 }
 
@@ -118,7 +118,7 @@ export async function pageLoadRows(base: string, email: string, password: string
         target: '≤ 1.0 s',
         ok: warm.ms <= 1000,
       },
-      // Lighthouse after the timed loads, with Chromium of its own (issue 41).
+      // Lighthouse after the timed loads, with Chromium of its own.
       // BENCH_LIGHTHOUSE=off leaves them out (twelve Lighthouse runs take minutes on a busy machine).
       ...(process.env.BENCH_LIGHTHOUSE === 'off' ? [] : await lighthouseRows(base, email, password)),
     ];

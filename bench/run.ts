@@ -46,7 +46,7 @@ const quick = process.argv.includes('--quick');
  */
 const fillOnly = process.argv.includes('--fill-only');
 /**
- * One scenario alone, printed, RESULTS.md left as it is: `--teams` (issue 36, bench/teams.ts),
+ * One scenario alone, printed, RESULTS.md left as it is: `--teams` (bench/teams.ts),
  * `--privacy` (38), `--quality` (39), `--operations` (40); `--reads` the read figures of the main
  * run, `--writes` its webhook ingestion and sync, `--page-load` the browser's throttled page loads
  * (SQLite only). The main run (no flag) measures reads, page loads and writes and writes RESULTS.md.
@@ -193,7 +193,7 @@ async function liveStreamRows(deps: AppDeps, base: string, withoutStreams: numbe
   global.gc?.();
   const rssBefore = ownedMemory();
   const cookies: string[] = [];
-  // Since teams (issue 36) a client session signs in a user: the data set's clients get their account login.
+  // Since teams a client session signs in a user: the data set's clients get their account login.
   await deps.db
     .insertInto('client_users')
     .values(
@@ -312,7 +312,7 @@ async function liveStreamRows(deps: AppDeps, base: string, withoutStreams: numbe
 }
 
 /**
- * Issue 16: the agency's console over every client (1,000 clients and 10M calls in the full run):
+ * The agency's console over every client (1,000 clients and 10M calls in the full run):
  * portfolio analytics
  * for 30 and 90 days and the at-risk list, read from the per-client days, beside a naive
  * aggregation of the raw calls for the same 30 days.
@@ -654,7 +654,7 @@ async function writeRows({ dialect, deps, base, headers, sim }: BenchContext): P
     ).rows[0].n,
   );
   const { perSecond } = load;
-  // Issue 41: against the bare POST of the same run (the machine's speed varies run to run).
+  // Against the bare POST of the same run (the machine's speed varies run to run).
   const ratio = perSecond / helloLoad.perSecond;
   const wanted = dialect === 'sqlite' ? 0.5 : 0.3;
   rows.push({

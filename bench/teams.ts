@@ -109,7 +109,7 @@ export async function teamsRows(
     .where('client_id', '=', BIG_CLIENT_ID)
     .limit(1)
     .executeTakeFirstOrThrow();
-  // A number search reads every call of the window today (issue 41 indexes it): 20 requests, as
+  // A number search reads every call of the window today (indexes it): 20 requests, as
   // run.ts does for its other slow reads, instead of 200.
   for (const [what, query, n] of [
     ['call log first page', window, undefined],

@@ -1,5 +1,5 @@
 /**
- * A small authoritative DNS server standing in for the agency's domain (issue 37): it answers TXT
+ * A small authoritative DNS server standing in for the agency's domain: it answers TXT
  * questions over UDP from records set by the test or the offline tour (SPF, DKIM, DMARC), NXDOMAIN
  * for names it does not hold, and can be told to stay silent (an unreachable resolver) or answer
  * SERVFAIL. Built on the `dns2` package's wire format; point DNS_SERVERS at `address`.

@@ -1,5 +1,5 @@
 /**
- * A local stand-in for Retell (issue 18): POST /v3/list-calls (filter_criteria on
+ * A local stand-in for Retell: POST /v3/list-calls (filter_criteria on
  * start_timestamp, end_timestamp and call_status, sort_order, limit, pagination_key → {items,
  * has_more, pagination_key}; a call that never connected has no start_timestamp, so a filter on
  * it leaves the call out, as a filter on a missing field does),

@@ -1,12 +1,12 @@
 /**
- * A local stand-in for Vapi (issue 18): GET /call (newest first, createdAt filters, limit),
+ * A local stand-in for Vapi: GET /call (newest first, createdAt filters, limit),
  * GET /call/{id}, DELETE /call/{id} (200 with the deleted call, which is gone afterwards; issue
  * 38), GET /assistant/{id}, GET /phone-number/{id} with the private key as a Bearer
  * token, Vapi's error bodies, public recording URLs, and server messages (status-update,
  * end-of-call-report) posted to a server URL signed as its credential would: by default an HMAC
  * credential left at Vapi's defaults (HmacAuthenticationPlan: x-signature = hex HMAC-SHA256 of
  * "{timestamp}.{body}", x-timestamp), or the older forms. Calls on the account's saved number
- * carry `phoneNumberId` only, as Vapi's do (issue 33.6). Shapes follow Vapi's published API
+ * carry `phoneNumberId` only, as Vapi's do. Shapes follow Vapi's published API
  * (Call, Artifact, Analysis, ServerMessageEndOfCallReport, PhoneNumber).
  */
 import { createHmac } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * A local SMTP server standing in for the agency's mail relay (issue 14): a real SMTP listener
+ * A local SMTP server standing in for the agency's mail relay: a real SMTP listener
  * (the `smtp-server` package, plain SMTP with optional AUTH PLAIN/LOGIN) that keeps every message
  * it receives, parsed, and shows them on a small page (GET /) and as JSON (GET /_sim/messages).
  * The same page is also a client's webhook endpoint for the offline tour: POST /hooks/<anything>

@@ -204,7 +204,7 @@ export function createSimActions(state: SimState, baseUrl: () => string) {
       createdAt: Date.now() - 90_000,
     });
     // A test that spells out the post-call lines (and their clock times) reads those lines back:
-    // the corrected transcript would replace them (issue 39), so it answers 404 unless the test
+    // the corrected transcript would replace them, so it answers 404 unless the test
     // sets it up itself (state.correctedAnswers).
     if (options.overrides?.transcripts) state.correctedAnswers.set(details.call_id, 'missing');
     const answer = await post(options.webhookUrl, details, options.signingSecret);

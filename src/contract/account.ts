@@ -40,7 +40,7 @@ const phoneField = z
   .refine((v) => v === '' || /^\+[1-9]\d{6,14}$/.test(v), ACCOUNT_MESSAGES.invalidPhone);
 
 /**
- * SPEC §5 account form; the body of PUT /api/client/account. A patch (issue 33): a field left
+ * SPEC §5 account form; the body of PUT /api/client/account. A patch: a field left
  * out keeps its stored value; the form sends them all. An optional text sent empty clears it.
  */
 export const AccountForm = z.object({
@@ -62,7 +62,7 @@ export const AccountForm = z.object({
 export type AccountFormInput = z.input<typeof AccountForm>;
 export type AccountForm = z.output<typeof AccountForm>;
 
-/** The account as GET /api/client/session answers it, with the signed-in person (issue 36). */
+/** The account as GET /api/client/session answers it, with the signed-in person. */
 export const AccountUpdateResponse = z.object({ success: z.literal(true), client: ClientSessionWithUser });
 export type AccountUpdateResponse = z.infer<typeof AccountUpdateResponse>;
 
@@ -111,7 +111,7 @@ export const NotificationSwitches = z.object({
 });
 export type NotificationSwitches = z.infer<typeof NotificationSwitches>;
 
-/** The e-mail digest of the period's calls (issue 14), sent at 08:00 in the client's time zone. */
+/** The e-mail digest of the period's calls, sent at 08:00 in the client's time zone. */
 export const DIGEST_FREQUENCIES = ['off', 'daily', 'weekly'] as const;
 export type DigestFrequency = (typeof DIGEST_FREQUENCIES)[number];
 const localHour = z.number().int().min(0).max(23);
@@ -139,7 +139,7 @@ export const NotificationPrefs = NotificationSwitches.extend({
 });
 export type NotificationPrefs = z.infer<typeof NotificationPrefs>;
 
-/** PUT /api/client/notifications: a patch (issue 33), each setting left out keeps its stored value. */
+/** PUT /api/client/notifications: a patch, each setting left out keeps its stored value. */
 export const NotificationPrefsBody = NotificationSwitches.partial().extend({
   digest: z.enum(DIGEST_FREQUENCIES).optional(),
   quietHours: QuietHours.optional(),

@@ -1,5 +1,5 @@
 /**
- * An activity line's detail in words, for the Activity tab and its CSV (issue 36): a role change
+ * An activity line's detail in words, for the Activity tab and its CSV: a role change
  * as "a@b.c: Manager → Viewer (export)", ended sessions as their device, anything else as
  * "key: value" pairs. Ids are left out: they mean nothing to a person reading the log.
  */

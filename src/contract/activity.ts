@@ -1,5 +1,5 @@
 /**
- * The client's activity log as its Owners read it (issue 36): GET /api/client/activity and its
+ * The client's activity log as its Owners read it: GET /api/client/activity and its
  * CSV. The action names are the ones the server writes (teams/activity.ts); the labels are what
  * the browser and the CSV show.
  */

@@ -150,7 +150,7 @@ const addressFields = {
   companyWebsite: websiteField.optional().default(''),
 };
 
-/** The same texts in an update: left out keeps the stored value (issue 33), so no default. */
+/** The same texts in an update: left out keeps the stored value, so no default. */
 const addressPatchFields = {
   companyName: text(200).optional(),
   jobTitle: text(200).optional(),
@@ -166,7 +166,7 @@ const addressPatchFields = {
 
 /** SPEC §5 create-client form; the body of POST /api/admin/generate-webhook. */
 export const CreateClientForm = z.object({
-  /** The voice platform the client's agents run on (issue 18). */
+  /** The voice platform the client's agents run on. */
   provider: z.enum(VOICE_PROVIDERS).default(DEFAULT_VOICE_PROVIDER),
   firstName: firstNameField,
   lastName: lastNameField,
@@ -196,7 +196,7 @@ export type CreateClientForm = z.output<typeof CreateClientForm>;
 
 /**
  * SPEC §5 and DESIGN §6 [6] edit-client dialog; the body of PUT /api/admin/client-config/{id}.
- * A patch (issue 33): every field may be left out and keeps its stored value then, never a
+ * A patch: every field may be left out and keeps its stored value then, never a
  * default; the dialog sends them all. An optional text sent empty clears it.
  */
 export const EditClientForm = z.object({

@@ -1,5 +1,5 @@
 /**
- * The agency's console (issue 16): portfolio analytics with margin, clients at risk, the support
+ * The agency's console: portfolio analytics with margin, clients at risk, the support
  * tools (webhook deliveries with replay, sync history, the audit log) and the admins. Shared by
  * the server (validation, answers) and the browser (types, labels).
  *
@@ -99,7 +99,7 @@ export const PortfolioClient = z.object({
   changes: AnalyticsChanges,
   /** ISO time of the client's newest call, any time; null: never. */
   lastCallAt: z.string().nullable(),
-  /** Median of the calls' median response times in the range (ms, issue 39); null: none measured. */
+  /** Median of the calls' median response times in the range (ms); null: none measured. */
   medianResponseMs: z.number().nullable(),
   /** Measured calls in which the caller interrupted the agent, in percent; null: none measured. */
   interruptionRate: z.number().nullable(),

@@ -35,7 +35,7 @@ export const ClientSession = z.object({
   hasWebhookSigningSecret: z.boolean(),
   apiKeyStatus: z.enum(API_KEY_STATUSES),
   timezone: z.string(),
-  /** The voice platform the account's agents run on (issue 18). */
+  /** The voice platform the account's agents run on. */
   provider: z.enum(VOICE_PROVIDERS),
   /**
    * Whether the agency lets this client see the voice platform named (its name, its terms such as

@@ -1,5 +1,5 @@
 /**
- * The contrast guard (issue 37): from the two colours an agency saves, every colour the product
+ * The contrast guard: from the two colours an agency saves, every colour the product
  * draws, each checked against WCAG 2.x AA with culori's `wcagContrast`. Where the saved colour
  * fails a pair, the guard keeps its hue and chroma and moves its OKLCH lightness, one step at a
  * time, until the pair passes, and reports what it changed so the admin sees why.

@@ -1,5 +1,5 @@
 /**
- * Mail from the agency's own domain (issue 37): GET /api/admin/brand/dns answers the SPF, DKIM
+ * Mail from the agency's own domain: GET /api/admin/brand/dns answers the SPF, DKIM
  * and DMARC records MAIL_FROM's domain needs and, with `check`, what DNS says about each.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The agency's brand (issue 37): one record that names and colours everything a client sees.
+ * The agency's brand: one record that names and colours everything a client sees.
  * - GET /api/brand: public, no secrets (`PublicBrand`), read before sign-in by the login pages.
  * - GET/PUT /api/admin/brand: the saved settings (`BrandSettings`) with the contrast report.
  * - POST/DELETE /api/admin/brand/logo?variant=light|dark|icon: the images.

@@ -60,14 +60,14 @@ export const Call = z.object({
   isSample: z.boolean(),
   /** The client's outcome the call matched ("Other" when none); null until it is classified. */
   outcome: z.string().nullable(),
-  /** Whether a person should look at the call (issue 13 "Needs attention"), until it is handled. */
+  /** Whether a person should look at the call ("Needs attention"), until it is handled. */
   needsAttention: z.boolean(),
   /**
    * With a text search: the passage that matched (from the summary or the transcript), in parts,
    * the matching words marked, so no markup travels as text.
    */
   snippet: z.array(z.object({ text: z.string(), match: z.boolean() })).optional(),
-  /** How well the agent spoke, in brief for the log (issue 39); null when the call was not measured. */
+  /** How well the agent spoke, in brief for the log; null when the call was not measured. */
   qualityBrief: CallQualityBrief.nullable().optional(),
 });
 export type Call = z.infer<typeof Call>;
@@ -92,10 +92,10 @@ export const CallDetail = Call.extend({
   attentionReasons: z.array(z.string()),
   handledAt: z.string().nullable(),
   handledBy: z.string().nullable(),
-  /** When the client's retention removed the transcript (and summary), or the recording (issue 38). */
+  /** When the client's retention removed the transcript (and summary), or the recording. */
   transcriptRemovedAt: z.string().nullable(),
   recordingRemovedAt: z.string().nullable(),
-  /** How well the agent spoke (issue 39), in full; null when the call has nothing to measure. */
+  /** How well the agent spoke, in full; null when the call has nothing to measure. */
   quality: CallQuality.nullable(),
 });
 export type CallDetail = z.infer<typeof CallDetail>;
@@ -133,7 +133,7 @@ const PathwayFilter = z
   .transform((v) => (!v || v.toLowerCase() === 'all' ? null : v));
 
 /**
- * Where a call log page ended, for the next one (issue 41): the sort and order it was read in, the
+ * Where a call log page ended, for the next one: the sort and order it was read in, the
  * last row's sort value (a number; for `relevance` its rank) and id. Sent as opaque base64url.
  */
 export interface LogCursor {
@@ -183,7 +183,7 @@ export const CUSTOM_RANGE_MESSAGES = {
 } as const;
 
 /**
- * A custom range: local days in the client's time zone, both included (issue 15). The server
+ * A custom range: local days in the client's time zone, both included. The server
  * turns them into a window with the client's zone, so a range means the same days whoever asks.
  */
 const customRangeFields = { from: LocalDay.optional(), to: LocalDay.optional() };
@@ -231,16 +231,16 @@ const callFilterFields = {
   endDate: QueryDate.optional(),
   ...customRangeFields,
   search: SearchText,
-  /** "true": only calls that still need a person (issue 13 "Needs attention"). */
+  /** "true": only calls that still need a person ("Needs attention"). */
   attention: z.enum(['true', 'false']).optional(),
-  /** An outcome's name (any case): only calls with that outcome (issue 13); "Other" for unmatched. */
+  /** An outcome's name (any case): only calls with that outcome; "Other" for unmatched. */
   outcome: z
     .string()
     .trim()
     .max(60)
     .optional()
     .transform((v) => (v ? v : null)),
-  /** Conversation quality (issue 39): calls at or above each figure (ms, or a count). */
+  /** Conversation quality: calls at or above each figure (ms, or a count). */
   minLatencyP90Ms: QualityBound,
   minInterruptions: QualityBound,
   minDeadAirMs: QualityBound,
@@ -248,9 +248,9 @@ const callFilterFields = {
   sort: z.enum(CALL_SORTS).optional(),
   order: z.enum(SORT_ORDERS).optional(),
   /**
-   * Alone, the last N days up to now, as on the stats (issue 35); from/to or startDate/endDate
+   * Alone, the last N days up to now, as on the stats; from/to or startDate/endDate
    * sent with it win. Left out, with no dates, the log lists every call. An unknown range is a
-   * 400, as everywhere (issue 33).
+   * 400, as everywhere.
    */
   dateRange: z.enum(DATE_RANGES).optional(),
 };
@@ -262,7 +262,7 @@ export const CallsQuery = z
     page: positiveInt(1_000_000).optional().default('1'),
     limit: positiveInt(100).optional().default(String(PAGE_SIZE)),
     /**
-     * Issue 41: the page after the one whose `pagination.nextAfter` this is (keyset, no OFFSET);
+     * The page after the one whose `pagination.nextAfter` this is (keyset, no OFFSET);
      * `page` then only numbers it. Required past the first 1,000 calls of a search or a
      * quality filter, whose count stops there.
      */
@@ -503,7 +503,7 @@ export const ClientCallParams = z.object({
   id: z.string().trim().min(1).max(100),
 });
 
-/** The call log's columns a person may hide (issue 15); the row's buttons always show. */
+/** The call log's columns a person may hide; the row's buttons always show. */
 export const CALL_LOG_COLUMNS = [
   'callId',
   'fromTo',
@@ -518,7 +518,7 @@ export const CALL_LOG_COLUMNS = [
 export type CallLogColumn = (typeof CALL_LOG_COLUMNS)[number];
 /**
  * What a person who never chose sees (a stored null): every column but conversation quality
- * (issue 39), which a busy table leaves to the Quality tab until someone asks for it.
+ *, which a busy table leaves to the Quality tab until someone asks for it.
  */
 export const DEFAULT_CALL_LOG_COLUMNS: readonly CallLogColumn[] = CALL_LOG_COLUMNS.filter(
   (c) => c !== 'quality',
@@ -537,6 +537,6 @@ export const UiPreferences = z.object({
     .nullable(),
 });
 export type UiPreferences = z.infer<typeof UiPreferences>;
-/** PUT /api/{client,admin}/preferences: a patch (issue 33), a choice left out keeps the stored one. */
+/** PUT /api/{client,admin}/preferences: a patch, a choice left out keeps the stored one. */
 export const UiPreferencesBody = UiPreferences.partial();
 export type UiPreferencesBody = z.infer<typeof UiPreferencesBody>;

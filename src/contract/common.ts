@@ -17,7 +17,7 @@ export {
 
 /**
  * A query's `dateRange`: one of DATE_RANGES; left out, 7 days (DESIGN §6). Any other value is a
- * 400 naming the parameter, never quietly 7 days (issue 33), as for every query parameter.
+ * 400 naming the parameter, never quietly 7 days, as for every query parameter.
  */
 export const DateRangeParam = z.enum(DATE_RANGES).default(DEFAULT_DATE_RANGE);
 
@@ -76,7 +76,7 @@ export const Pagination = z.object({
    */
   totalIsLowerBound: z.boolean().optional(),
   /**
-   * The call log's keyset cursor (issue 41): pass it back as `after` for the page after this one.
+   * The call log's keyset cursor: pass it back as `after` for the page after this one.
    * Opaque; set when a next page may exist. Pages past a bounded count are read only this way.
    */
   nextAfter: z.string().optional(),

@@ -1,5 +1,5 @@
 /**
- * The dashboard's first screen in one read (issue 41): GET /api/client/dashboard, the admin's
+ * The dashboard's first screen in one read: GET /api/client/dashboard, the admin's
  * GET /api/admin/clients/{clientId}/dashboard and the demo's GET /api/demo/dashboard. Its query is
  * the union of what the separate reads take (the log's filters and paging, the stats' and charts'
  * window, the chart's interval, the attention list's length) and each part is checked by that

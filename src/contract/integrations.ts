@@ -1,5 +1,5 @@
 /**
- * Webhook notifications (issue 14): the client's endpoint for call events, its signing secret,
+ * Webhook notifications: the client's endpoint for call events, its signing secret,
  * and the delivery log. The events themselves are documented in docs/webhooks.md.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The live stream's events (issue 17), as GET /api/client/events and the admin's
+ * The live stream's events, as GET /api/client/events and the admin's
  * /api/admin/clients/{id}/events send them (server-sent events, `event:` the kind, `id:` for
  * resuming with Last-Event-ID, `data:` this JSON).
  */

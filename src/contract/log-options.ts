@@ -3,7 +3,7 @@
  * the page size. The browser's first bundle reads them to put a view's filters in its URL (and to
  * start the first screen's read), and must not carry zod: a schema is built when its module loads,
  * so one constant imported from a schema module brings the library and every schema in that
- * module to the landing page (issue 41). common.ts and calls.ts re-export them for everyone else.
+ * module to the landing page. common.ts and calls.ts re-export them for everyone else.
  */
 
 /** Every range the server understands; views offer subsets (SPEC §9). */

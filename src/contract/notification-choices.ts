@@ -1,5 +1,5 @@
 /**
- * Per-user notification choices (issue 36): GET/PUT /api/client/me/notifications, what the
+ * Per-user notification choices: GET/PUT /api/client/me/notifications, what the
  * signed-in person chose for themselves. Each channel is `default` (follow the account-wide
  * switch in Settings › Notifications), `on` or `off`; texts go to the person's own mobile number.
  * Shared by the server (validation) and the browser (the "My notifications" card).

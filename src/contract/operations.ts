@@ -1,5 +1,5 @@
 /**
- * Operations (issue 40): what the probes answer. GET /healthz says the process is alive (no
+ * Operations: what the probes answer. GET /healthz says the process is alive (no
  * database); GET /readyz says whether this instance should get traffic, naming each part it
  * checked and the ones that failed; what each part found only with the metrics token.
  */

@@ -1,5 +1,5 @@
 /**
- * Outcomes (issue 13): what each call achieved, in the client's own terms. A client keeps an
+ * Outcomes: what each call achieved, in the client's own terms. A client keeps an
  * ordered list; a call takes the first outcome all of whose rules match, else "Other".
  */
 import { z } from 'zod';
@@ -73,7 +73,7 @@ export const Outcome = z.object({
 export type Outcome = z.output<typeof Outcome>;
 
 /**
- * An outcome as a body sends it (issue 33): value, needsAttention and notify left out keep what the
+ * An outcome as a body sends it: value, needsAttention and notify left out keep what the
  * stored outcome of the same name (any case) has; a new outcome starts without a value, unflagged.
  */
 export const OutcomePatch = Outcome.extend({
@@ -231,7 +231,7 @@ export const OutcomeSummaryItem = z.object({
 export type OutcomeSummaryItem = z.infer<typeof OutcomeSummaryItem>;
 export const OutcomeSummary = z.array(OutcomeSummaryItem);
 
-/** Why a call needs a person (issue 13 "Needs attention"), in the words the dashboard shows. */
+/** Why a call needs a person ("Needs attention"), in the words the dashboard shows. */
 export const ATTENTION_REASONS = {
   failed: 'The call failed',
   error: 'The call ended with an error',
@@ -257,7 +257,7 @@ export const HandledResponse = z.object({
 });
 export type HandledResponse = z.infer<typeof HandledResponse>;
 
-/** A window the attention list would ignore: it is every open call, whatever its date (issue 35). */
+/** A window the attention list would ignore: it is every open call, whatever its date. */
 const WINDOW_PARAMS = ['dateRange', 'from', 'to', 'startDate', 'endDate'] as const;
 export const ATTENTION_WINDOW_MESSAGE = 'The attention list holds every open call: it takes no date window';
 

@@ -1,5 +1,5 @@
 /**
- * Masked caller numbers (issue 36): what a user without `unmask_numbers` sees in place of a caller's
+ * Masked caller numbers: what a user without `unmask_numbers` sees in place of a caller's
  * number, in every answer, live event, export, e-mail and text. One function, so the server and the
  * browser mask alike. It keeps the country code, the first group (the area code, so a business can
  * still tell a local caller from a far one) and the last four digits: "+1 212 ••• 0100". Anything

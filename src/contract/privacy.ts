@@ -1,8 +1,8 @@
 /**
  * The client's privacy settings: GET/PUT /api/client/privacy (Owners: permission `privacy`),
  * the admin's the same under /api/admin/client-privacy/{clientId}, the agency's defaults at
- * /api/admin/privacy-defaults; callers' erasure and subject export (issue 38), and the answer of
- * POST /api/client/calls/{id}/unmask, one call's numbers in full (issue 36).
+ * /api/admin/privacy-defaults; callers' erasure and subject export, and the answer of
+ * POST /api/client/calls/{id}/unmask, one call's numbers in full.
  */
 import { z } from 'zod';
 
@@ -54,7 +54,7 @@ export type ReRedaction = z.infer<typeof ReRedaction>;
 const NationalIdCountries = z.array(z.enum(NATIONAL_ID_COUNTRIES)).max(NATIONAL_ID_COUNTRIES.length);
 
 /**
- * `hideNumbersUntilShown` (issue 36): callers' numbers are masked for everyone until "Show
+ * `hideNumbersUntilShown`: callers' numbers are masked for everyone until "Show
  * number" (one call). `retention` is what applies: the client's own, never longer than the
  * agency's; `agencyRetention` is the agency's limit.
  */

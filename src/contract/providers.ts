@@ -1,5 +1,5 @@
 /**
- * The voice platforms a client's agents can run on (issue 18), as the API and the browser name
+ * The voice platforms a client's agents can run on, as the API and the browser name
  * them. Each has its own adapter on the server (providers/voice/); a client has exactly one.
  */
 export const VOICE_PROVIDERS = ['bland', 'vapi', 'retell'] as const;

@@ -1,5 +1,5 @@
 /**
- * Conversation quality (issue 39): how well the agent talks, per call and per client, computed the
+ * Conversation quality: how well the agent talks, per call and per client, computed the
  * same way for every voice platform from the utterances' times the platform gives. What the
  * timing allows is said beside the figures (`precision`); a figure it cannot support is null.
  */
@@ -197,7 +197,7 @@ export const QUALITY_RULE_FIELDS = [
 export const QualityThresholdsState = z.object({
   thresholds: QualityThresholds,
   defaults: QualityThresholds,
-  /** Earlier calls measured so far (the backfill after issue 39 arrived); null when none is due. */
+  /** Earlier calls measured so far (the backfill after quality arrived); null when none is due. */
   measuring: z.object({ done: count, total: count }).nullable(),
 });
 export type QualityThresholdsState = z.infer<typeof QualityThresholdsState>;

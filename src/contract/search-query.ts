@@ -1,5 +1,5 @@
 /**
- * The call log's search language (issue 15), parsed once and compiled for each database, so no
+ * The call log's search language, parsed once and compiled for each database, so no
  * user text ever reaches SQLite's FTS5 or PostgreSQL's tsquery syntax directly.
  *
  *   refund policy      both words, anywhere in the summary or transcript
@@ -22,7 +22,7 @@ export interface SearchTerm {
 export type SearchQuery = SearchTerm[][];
 
 /**
- * A query's cost is bounded (issue 34.4): each term is a doclist to read, and a prefix reads every
+ * A query's cost is bounded: each term is a doclist to read, and a prefix reads every
  * word starting so. Three letters is also what the SQLite index keeps prefixes of (migration 019),
  * so the shortest prefix is one lookup within the client's entries.
  */

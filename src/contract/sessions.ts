@@ -1,5 +1,5 @@
 /**
- * A signed-in person's sessions (issue 36): where they are signed in, and ending the others.
+ * A signed-in person's sessions: where they are signed in, and ending the others.
  * `id` is a random public id of the session, never anything derived from its cookie.
  */
 import { z } from 'zod';

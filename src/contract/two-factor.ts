@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in (issue 36): TOTP (RFC 6238) with ten single-use recovery codes, for a
+ * Two-factor sign-in: TOTP (RFC 6238) with ten single-use recovery codes, for a
  * client's users (/api/client/2fa/…) and the agency's admins (/api/admin/2fa/…), and the second
  * step of both logins. Texts the browser shows and the tests assert live here.
  */

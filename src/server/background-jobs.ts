@@ -12,7 +12,7 @@
  * | paypal-reconcile | PAYPAL_RECONCILE_INTERVAL_MS (if set up)| re-reads PayPal subscriptions      |
  * | privacy          | minute, and at start                    | re-redaction runs, retention       |
  * | quality-backfill | minute, and at start                    | measures calls stored before       |
- * |                  |                                         | conversation quality (issue 39)    |
+ * |                  |                                         | conversation quality    |
  * | backup           | 30 s, and at start (BACKUP_SCHEDULE,    | a scheduled backup, taken by one   |
  * |                  | unless off)                             | instance (operations/backup-job.ts)|
  */

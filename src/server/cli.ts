@@ -4,7 +4,7 @@
  *   npm run cli -- admin reset-password <username> [--password <password>]
  *   npm run cli -- admin activate <username>
  * Without --password a random one is generated and printed once.
- * Operations (issue 40; `npm run migrate|backup|restore` run these):
+ * Operations (`npm run migrate|backup|restore` run these):
  *   migrate [--check]          apply pending migrations, or only say which are pending (exit 1 if any)
  *   backup                     a consistent copy into BACKUP_DIR (operations/backup.ts)
  *   restore <file> [--force] [--allow-unsigned]

@@ -177,7 +177,7 @@ describe('loadConfig', () => {
     );
   });
 
-  it('reads the operations settings (issue 40) with their defaults, and refuses bad ones', () => {
+  it('reads the operations settings with their defaults, and refuses bad ones', () => {
     const defaults = loadConfig({ DATA_DIR: tmp() }).operations;
     expect(defaults).toMatchObject({
       metricsToken: null,

@@ -55,7 +55,7 @@ export interface Config {
   /** Deliveries one webhook URL may make per minute, across all instances. */
   webhookDeliveriesPerMinute: number;
   creationCaps: CreationCaps;
-  /** Notifications (issue 14). */
+  /** Notifications. */
   mail: {
     /** smtp:// or smtps:// relay; null: e-mail is off. */
     smtpUrl: string | null;
@@ -85,7 +85,7 @@ export interface Config {
    * tests only: in production that would let a client make the server call inside its network).
    */
   clientWebhooksAllowPrivate: boolean;
-  /** Operations (issue 40): metrics, readiness, graceful stop, backups (docs/operations.md). */
+  /** Operations: metrics, readiness, graceful stop, backups (docs/operations.md). */
   operations: OperationsConfig;
 }
 
@@ -124,11 +124,11 @@ export interface CreationCaps {
   webhookResendsPerHour: number;
   /** Call exports (CSV/XLSX downloads) per account per hour: each reads the whole log window. */
   exportsPerHour: number;
-  /** Invitations (new or sent again) one client may send per day (issue 36). */
+  /** Invitations (new or sent again) one client may send per day. */
   invitationsPerDay: number;
-  /** "Check DNS" presses per admin per hour: each sends a few DNS queries (issue 37). */
+  /** "Check DNS" presses per admin per hour: each sends a few DNS queries. */
   dnsChecksPerHour: number;
-  /** Caller erasures and caller data exports one client may ask for per hour (issue 38). */
+  /** Caller erasures and caller data exports one client may ask for per hour. */
   erasuresPerHour: number;
   /** Verification codes one user may have texted per hour (each is a text). */
   smsCodesPerHour: number;

@@ -28,11 +28,11 @@ export interface AppDeps {
   now: () => number;
   /** Identifies this process in locks that live in the database (sync leases). */
   instanceId: string;
-  /** New live events, handed to this instance's open streams (issue 17). */
+  /** New live events, handed to this instance's open streams. */
   live: LiveHub;
   /** The modules keeping data derived from a client, told of its deletion and time-zone change. */
   clientChanges: readonly ClientChangeListener[];
-  /** Prometheus metrics (issue 40): features record into it, GET /metrics reads it. */
+  /** Prometheus metrics: features record into it, GET /metrics reads it. */
   metrics: Metrics;
   /** Starting, ready or stopping: what /readyz answers (main.ts moves it along). */
   lifecycle: Lifecycle;

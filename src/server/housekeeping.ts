@@ -4,7 +4,7 @@
  * are kept for WEBHOOK_DELIVERY_RETENTION_DAYS; rate counters go once they count nothing; live
  * events once no stream could resume from them; every client's running totals are carried to
  * the coming days, so the portfolio finds each client at any day it asks about; a client's
- * activity log keeps 365 days (issue 36).
+ * activity log keeps 365 days.
  */
 import { createCallsRepository } from './calls/write/calls-repository';
 import type { AppDeps } from './context';

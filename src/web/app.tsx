@@ -27,7 +27,7 @@ const NotFoundPage = lazy(() => import('./pages/not-found-page'));
 const ROUTES: Array<[path: string, page: LazyExoticComponent<ComponentType>]> = [
   ['/', LandingPage],
   ['/client-login', ClientLoginPage],
-  // Public: an invited person (or an agency's password reset) sets a password here (issue 36).
+  // Public: an invited person (or an agency's password reset) sets a password here.
   ['/accept-invite', AcceptInvitePage],
   // A first sign-in with the agency's password: nothing else answers until the person picks theirs.
   ['/choose-password', ChoosePasswordPage],

@@ -8,7 +8,7 @@ import './styles.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-// A dashboard's first screen is asked for now, while the page's code is still on the way (issue 41).
+// A dashboard's first screen is asked for now, while the page's code is still on the way.
 prefetchFirstScreen(queryClient, window.location);
 
 createRoot(root).render(

@@ -1,5 +1,5 @@
 /**
- * An admin reading a client's data leaves a trace (issue 34 point 6): the call log, a call with
+ * An admin reading a client's data leaves a trace (point 6): the call log, a call with
  * its transcript, an export of one client or of every client, and a change of the client's
  * outcomes. Repeated reads fold into one row per admin, client, action and half hour.
  */

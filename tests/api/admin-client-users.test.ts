@@ -1,5 +1,5 @@
 /**
- * The agency's side of a client's team (issue 36): an admin lists a client's users, resends an
+ * The agency's side of a client's team: an admin lists a client's users, resends an
  * invitation and e-mails a user a single-use link to choose a new password (served by the
  * invitation accept route), which ends their sessions. Another client's user is a 404; a client
  * session reaches none of it; each write is an audit line and a client activity line.

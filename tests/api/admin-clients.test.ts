@@ -626,7 +626,7 @@ describe(`admin client management (${TEST_DB})`, () => {
       expect((await req('GET', `/api/admin/client-stats/${owner.id}?dateRange=30d`)).json().totalCalls).toBe(
         3,
       );
-      // A missing range means 7 days; an unknown one is refused (issue 33).
+      // A missing range means 7 days; an unknown one is refused.
       expect((await req('GET', `/api/admin/client-stats/${owner.id}`)).json().totalCalls).toBe(2);
       expect((await req('GET', `/api/admin/client-stats/${owner.id}?dateRange=nope`)).statusCode).toBe(400);
 

@@ -1,5 +1,5 @@
 /**
- * The console can never lock itself out (issue 34 point 5): two admins switching each other off
+ * The console can never lock itself out (point 5): two admins switching each other off
  * at the same moment leave one of them active, and an operator locked out anyway gets back in
  * through a restart with ADMIN_USERNAME/ADMIN_PASSWORD or `cli admin activate`.
  */

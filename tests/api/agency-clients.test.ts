@@ -1,5 +1,5 @@
 /**
- * Issue 33.2: one definition of "the agency's clients" (onboarded ones: neither the demo tenant
+ * One definition of "the agency's clients" (onboarded ones: neither the demo tenant
  * nor a wizard draft) behind every admin list, total and the all-clients export.
  */
 import { parse } from 'csv-parse/sync';

@@ -1,5 +1,5 @@
 /**
- * The agency's console (issue 16), on the test database: portfolio margin to the cent, each
+ * The agency's console, on the test database: portfolio margin to the cent, each
  * at-risk rule, the delivery log with replay (idempotent), the sync history, the audit log, the
  * admins, and admin-only access to all of it.
  */

@@ -80,7 +80,7 @@ describe(`PayPal payments (${TEST_DB})`, () => {
     expect(paypal.state.subscriptions.size).toBe(0);
   });
 
-  it('names the agency’s saved brand on PayPal’s approval page (issue 37)', async () => {
+  it('names the agency’s saved brand on PayPal’s approval page', async () => {
     await t.deps.db
       .insertInto('agency_brand')
       .values({

@@ -1,5 +1,5 @@
 /**
- * Plan change on a card subscription and Resume (issue 12), against the Stripe stand-in with the
+ * Plan change on a card subscription and Resume, against the Stripe stand-in with the
  * real adapter and SDK: the price Stripe previews is the price charged, the saved card pays, a
  * pending cancellation stays pending, Resume withdraws it, and every way in that must go to
  * checkout (PayPal, no subscription) or is wrong (same plan, unknown plan, bad body) says so.

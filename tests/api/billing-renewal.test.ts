@@ -1,5 +1,5 @@
 /**
- * Renewals charged off-session (issue 11, defect 4), against the Stripe stand-in: a card saved
+ * Renewals charged off-session (defect 4), against the Stripe stand-in: a card saved
  * through a SetupIntent, or by a first payment with save_default_payment_method, renews without
  * the customer; one merely attached makes the bank ask, and the client completes that renewal
  * from a banner with Stripe.js. Card 3155 is Stripe's "authentication required unless set up".

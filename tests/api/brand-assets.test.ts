@@ -1,5 +1,5 @@
 /**
- * The brand's images (issue 37): uploads of each type are re-encoded and served from their own
+ * The brand's images: uploads of each type are re-encoded and served from their own
  * address with nosniff and a CSP that forbids script; an SVG carrying script, handlers,
  * foreignObject or an external image is stored as a PNG with none of it; what is too big, not an
  * image or not square is refused and nothing is stored; DELETE removes; only admins may change

@@ -1,5 +1,5 @@
 /**
- * The first HTML carries the brand (issue 37), so no page flashes the product's own name and
+ * The first HTML carries the brand, so no page flashes the product's own name and
  * blue before the app asks for the brand: the title, the theme colour, the manifest and icon
  * links, the CSS variables (brand-style) and the public brand as JSON (brand-data) that
  * src/web/lib/brand.ts reads. A name made to break out of the JSON block cannot. The built

@@ -1,5 +1,5 @@
 /**
- * Mail from the agency's domain (issue 37): with DKIM_SELECTOR and DKIM_PRIVATE_KEY every e-mail
+ * Mail from the agency's domain: with DKIM_SELECTOR and DKIM_PRIVATE_KEY every e-mail
  * leaves DKIM-signed, and the signature verifies (mailauth) against the record GET
  * /api/admin/brand/dns tells the admin to publish, served by the DNS stand-in (sim/dns). The
  * check says present / missing / different per record, "unknown" when DNS does not answer (never

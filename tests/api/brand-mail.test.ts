@@ -1,5 +1,5 @@
 /**
- * The agency's brand in what leaves the product (issue 37): an alert e-mail at the SMTP stand-in
+ * The agency's brand in what leaves the product: an alert e-mail at the SMTP stand-in
  * carries the saved name, logo (an absolute URL), colours, footer, support contacts, the From
  * name and Reply-To; an e-mail queued before a brand change goes out with the new brand; a text
  * names the agency; the monthly PDF prints the name and footer and embeds the logo.

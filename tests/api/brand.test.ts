@@ -1,5 +1,5 @@
 /**
- * The agency's brand (issue 37): GET /api/brand before any is saved (AGENCY_NAME), PUT as a
+ * The agency's brand: GET /api/brand before any is saved (AGENCY_NAME), PUT as a
  * patch with the contrast report, 400s naming the field, no secrets in the public answer, and
  * nobody but an admin changing it.
  */

@@ -55,7 +55,7 @@ describe(`call analytics (${TEST_DB})`, () => {
     });
   });
 
-  it('limits the call log and its export to the last 30 days for ?dateRange=30d, as the stats (issue 35)', async () => {
+  it('limits the call log and its export to the last 30 days for ?dateRange=30d, as the stats', async () => {
     const { client, cookie } = await clientWithCookie();
     await storeCalls(t.deps, client, [
       { createdAt: NOW - HOUR, providerCallId: 'recent' },
@@ -109,7 +109,7 @@ describe(`call analytics (${TEST_DB})`, () => {
     expect(csv.body).not.toContain(idOf('forty-days'));
   });
 
-  it('refuses a date window on the attention list, which holds every open call (issue 35)', async () => {
+  it('refuses a date window on the attention list, which holds every open call', async () => {
     const { cookie } = await clientWithCookie();
     for (const query of [
       'dateRange=30d',

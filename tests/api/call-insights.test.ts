@@ -1,5 +1,5 @@
 /**
- * What the provider says a call achieved (issue 13, "Keep what the provider sends"): stored from
+ * What the provider says a call achieved ("Keep what the provider sends"): stored from
  * webhooks, merged without losing values, shown in the call detail (the agency's price only to
  * the admin), and filled in for older calls from their stored payloads.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 15: full-text search with snippets, custom ranges in the client's zone, sorting, and the
+ * Full-text search with snippets, custom ranges in the client's zone, sorting, and the
  * call log's CSV and Excel exports, read back with a real CSV parser and an XLSX reader.
  */
 import { parse } from 'csv-parse/sync';
@@ -114,7 +114,7 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
       const bySummary = (await search('tuesday')).body;
       expect(ids(bySummary)).toEqual(['summary-only']);
       expect(bySummary.calls[0].snippet.find((p: { match: boolean }) => p.match).text).toBe('Tuesday');
-      // Newest first unless best match is asked for (issue 41), as with sort=created.
+      // Newest first unless best match is asked for, as with sort=created.
       for (const extra of ['', '&sort=created&order=desc'])
         expect(ids((await search('refund', extra)).body)).toEqual(['once', 'thrice', 'policy']);
     });
@@ -212,7 +212,7 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
     });
 
     it("asks the word index only for the client's own entries, however many matches other clients have", async () => {
-      // Another client with many calls saying the same words (issue 34.4: they used to be read
+      // Another client with many calls saying the same words (they used to be read
       // and then dropped, so this client's search cost what theirs did).
       const busy = await createClient(t.deps);
       await storeCalls(
@@ -393,7 +393,7 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
     });
 
     it('ranks the newest 1,000 matches best first with sort=relevance, its snippet first', async () => {
-      // Past 1,000 matches the newest 1,000 are ranked (issue 41: ranking every match cost
+      // Past 1,000 matches the newest 1,000 are ranked (ranking every match cost
       // seconds), so the old call that says "parcel" three times is not among them: m-500 leads.
       const { status, body } = await log('search=parcel&sort=relevance&limit=5');
       expect(status).toBe(200);
@@ -816,7 +816,7 @@ describe(`call search, ranges and export (${TEST_DB})`, () => {
         expect((await put(a.cookie, '/api/client/preferences', body)).statusCode, JSON.stringify(body)).toBe(
           400,
         );
-      // A body without the list keeps the stored one (issue 33: updates are patches).
+      // A body without the list keeps the stored one (updates are patches).
       expect((await put(a.cookie, '/api/client/preferences', {})).json()).toEqual({
         callLogColumns: ['created', 'cost'],
       });

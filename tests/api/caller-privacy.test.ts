@@ -1,5 +1,5 @@
 /**
- * Callers' personal data (issue 38), through the real app on the test database: redaction on
+ * Callers' personal data, through the real app on the test database: redaction on
  * arrival in every stored copy (the call, its search entry, its stored payload, the delivery log's
  * kept body), re-redaction when a category is turned on, retention that keeps the totals, erasure
  * by caller at the Vapi and Retell stand-ins with its receipt, the caller's data export, and who

@@ -1,5 +1,5 @@
 /**
- * The activity log the client reads (issue 36): Owners only; newest first, paged, filtered by
+ * The activity log the client reads: Owners only; newest first, paged, filtered by
  * person and action; bad queries are 400s; another client's lines never show; a removed user keeps
  * their name; the CSV of the same filter (formula cells guarded) is itself an `export` line; lines
  * past 365 days are deleted; an agency admin's view is one line per visit; settings, key and

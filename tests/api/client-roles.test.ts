@@ -1,5 +1,5 @@
 /**
- * The role × route sweep (issue 36): from Fastify's own route table, every route a client session
+ * The role × route sweep: from Fastify's own route table, every route a client session
  * reaches declares a permission, and each role reaches exactly the routes its permissions allow.
  * A refusal is 403 naming the missing permission; the Owner (the old single login) is refused none.
  */

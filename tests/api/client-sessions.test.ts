@@ -1,5 +1,5 @@
 /**
- * A person's own sessions (issue 36): the list (device, address, last seen, this one marked), only
+ * A person's own sessions: the list (device, address, last seen, this one marked), only
  * one's own; ending one (another's or another client's is a 404; the current one signs out);
  * ending all the others; at most 20 per user, the least recently seen ending first; the address
  * behind a trusted proxy; admins' sessions capped and recorded too.

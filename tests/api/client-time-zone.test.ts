@@ -1,5 +1,5 @@
 /**
- * The client's time zone everywhere (issue 50): the wizard stores the zone it was given, the Owner
+ * The client's time zone everywhere: the wizard stores the zone it was given, the Owner
  * changes it in Settings, and what the client receives (a call e-mail, the digest, the monthly
  * PDF, the calls export) writes times in that zone, in the locale its country gives, naming the
  * zone by its short name.

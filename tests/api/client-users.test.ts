@@ -1,5 +1,5 @@
 /**
- * Client teams (issue 36): the old login is the account's Owner; an Owner invites people by
+ * Client teams: the old login is the account's Owner; an Owner invites people by
  * e-mail (through the outbox to the SMTP stand-in), they accept and sign in; roles are enforced;
  * the last Owner stays; a user grants only what they hold; resend and revoke; expired links;
  * sessions end when a user is deactivated or removed.

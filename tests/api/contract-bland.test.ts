@@ -1,5 +1,5 @@
 /**
- * Contract tests (issue 11) for Bland, against what no one here wrote (specs/bland): the example
+ * Contract tests for Bland, against what no one here wrote (specs/bland): the example
  * bodies Bland publishes on docs.bland.ai, and an OpenAPI description of Bland's API written from
  * those pages by a third party. Bland's own bodies go through our webhook endpoint and our call
  * parser; every request our Bland adapter sends and every answer and webhook our stand-in gives
@@ -216,7 +216,7 @@ describe(`Bland contract (${TEST_DB})`, () => {
     // Optional in the interface (Vapi and Retell have none); the operations below prove it ran.
     await bland.placeTestCall?.(KEY, { phoneNumber: '+14155550123', webhookUrl: receiverUrl });
 
-    // The corrected transcript (issue 39) is documented by Bland but absent from the OpenAPI copy
+    // The corrected transcript is documented by Bland but absent from the OpenAPI copy
     // the contract holds: its answers are checked against Bland's documented example below.
     const isCorrected = (e: { path: string }) => /^\/v1\/calls\/[^/]+\/correct$/.test(e.path);
     const described = proxy.exchanges.filter((e) => !isCorrected(e));

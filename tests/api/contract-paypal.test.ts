@@ -1,5 +1,5 @@
 /**
- * Contract tests (issue 11): every request our PayPal adapter sends, and every answer and webhook
+ * Contract tests: every request our PayPal adapter sends, and every answer and webhook
  * event the PayPal stand-in gives, validated against PayPal's published OpenAPI documents
  * (specs/paypal, copied from paypal/paypal-rest-api-specifications). A stand-in that drifts from
  * PayPal's format, or an adapter that sends what PayPal would refuse, fails here.

@@ -1,5 +1,5 @@
 /**
- * Contract tests (issue 11) for Stripe: the real adapter (the official SDK) drives the Stripe
+ * Contract tests for Stripe: the real adapter (the official SDK) drives the Stripe
  * stand-in through a recording proxy over every call billing makes, and every object the
  * stand-in answers, and every event it sends, is held against Stripe's published example of that
  * object (specs/stripe/fixtures3.json, see tests/helpers/stripe-fixtures.ts). The requests need

@@ -1,5 +1,5 @@
 /**
- * Conversation quality (issue 39) through the API: a call's figures in the drawer's read and the
+ * Conversation quality through the API: a call's figures in the drawer's read and the
  * log, the thresholds putting a call in Needs attention (and saving them re-classifying), the
  * summary's medians against a naive computation in a non-UTC zone, the log filter and export
  * columns, an outcome rule on a quality field, the backfill of earlier calls, and one client never

@@ -1,5 +1,5 @@
 /**
- * Issue 21 §6: what one client can create per window, beyond sample sets and drafts
+ * What one client can create per window, beyond sample sets and drafts
  * (sample-data.test.ts). A purchase attempt writes a payment row and provider objects whether or
  * not the card is good, so a scan posting made-up card ids must not add rows without bound. Issue
  * 34 §7: "Send test event" and "Send again" each add a delivery row, so they are capped too.

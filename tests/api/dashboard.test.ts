@@ -1,5 +1,5 @@
 /**
- * The dashboard's first screen in one read (issue 41): GET /api/client/dashboard, the admin's
+ * The dashboard's first screen in one read: GET /api/client/dashboard, the admin's
  * GET /api/admin/clients/{clientId}/dashboard and GET /api/demo/dashboard answer, part for part,
  * what the separate endpoints answer for the same filters; one client never reads another's; the
  * admin's only through the admin route; a query the log refuses is refused with the same 400; a
@@ -256,7 +256,7 @@ describe(`dashboard first screen (${TEST_DB})`, () => {
     expect(board.twoFactor).toEqual(await json('/api/client/2fa', viewer));
   });
 
-  it('GET /robots.txt answers a robots file, not the app’s HTML (issue 41: SEO)', async () => {
+  it('GET /robots.txt answers a robots file, not the app’s HTML (SEO)', async () => {
     const res = await get('/robots.txt');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);

@@ -1,5 +1,5 @@
 /**
- * Issue 40: kill -TERM during a burst of provider deliveries, on the real server
+ * Kill -TERM during a burst of provider deliveries, on the real server
  * (src/server/main.ts as a child process). /readyz turns 503 at once; the live stream gets its
  * `end` event; every delivery the server acknowledged is stored; the client webhooks those calls
  * caused are each sent exactly once, across the stop and the next start: the sends in flight at

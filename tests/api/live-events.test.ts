@@ -1,5 +1,5 @@
 /**
- * The live streams (issue 17) over real HTTP: a client's stream gets its own calls' events and
+ * The live streams over real HTTP: a client's stream gets its own calls' events and
  * never another client's, resumes with Last-Event-ID, ends when the session does, and an event
  * written through one instance reaches a stream held by another.
  */

@@ -1,5 +1,5 @@
 /**
- * Masked callers' numbers (issue 36): a user without `unmask_numbers` (a Viewer) gets every
+ * Masked callers' numbers: a user without `unmask_numbers` (a Viewer) gets every
  * caller's number masked in every answer: the log, a call, search snippets, the attention list,
  * exports, the live stream; a full number still finds the call, a fragment finds nothing. The
  * privacy setting masks them for everyone until "Show number". The sweep walks Fastify's route

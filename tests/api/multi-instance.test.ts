@@ -170,7 +170,7 @@ describe(`two app instances on one database (${TEST_DB})`, () => {
     const results = await Promise.all(
       apps.map((app) => app.inject({ method: 'POST', url: '/api/client/calls/sync', headers: { cookie } })),
     );
-    // One instance runs the sync; the other answers at once that it is running (issue 34.9), or,
+    // One instance runs the sync; the other answers at once that it is running, or,
     // when the first has already finished, runs a second sync that finds nothing new.
     const statuses = results.map((r) => r.statusCode).sort();
     expect([

@@ -1,5 +1,5 @@
 /**
- * Per-user notification choices (issue 36): GET/PUT /api/client/me/notifications, and who of a
+ * Per-user notification choices: GET/PUT /api/client/me/notifications, and who of a
  * client's people each message reaches. A client with an Owner (its account login), a Manager and
  * a Viewer: a call alert reaches each user per their choice, once per address, with callers'
  * numbers masked for the Viewer (no unmask_numbers) in the e-mail's subject, text and HTML and in

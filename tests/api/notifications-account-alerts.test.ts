@@ -1,5 +1,5 @@
 /**
- * Account alerts (issue 14): minutes at 80 % and 100 % of the plan, once per month each, whatever
+ * Account alerts: minutes at 80 % and 100 % of the plan, once per month each, whatever
  * the switches; and, to the agency, clients whose calls stopped arriving, once a day.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * E-mail notifications through the outbox (issue 14), against a real SMTP listener (sim/smtp):
+ * E-mail notifications through the outbox, against a real SMTP listener (sim/smtp):
  * what a stored call queues, once; the switch; rendering at send time; retries and refusals; a
  * worker killed mid-send (its lease runs out, another takes over); two workers never sending one
  * message twice.

@@ -1,5 +1,5 @@
 /**
- * One client's slow webhook endpoint must not delay another client's notifications (issue 34.1).
+ * One client's slow webhook endpoint must not delay another client's notifications.
  * Client A's endpoint accepts connections and never answers, with 100 of its messages due and
  * older than anything else; client B's endpoint answers at once. B's event must arrive while A's
  * first requests are still hanging (before any of A's timeouts could expire), A's endpoint sees

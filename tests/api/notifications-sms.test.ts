@@ -1,5 +1,5 @@
 /**
- * Texts through the outbox and Twilio's Messages API (issue 14), against the Twilio stand-in:
+ * Texts through the outbox and Twilio's Messages API, against the Twilio stand-in:
  * only for calls that need attention, only with the switch on and a phone number, held through
  * the client's quiet hours, retried on Twilio's 5xx and 429, dropped on its 4xx.
  */

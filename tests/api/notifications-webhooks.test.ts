@@ -1,5 +1,5 @@
 /**
- * Webhook notifications (issue 14): the client's endpoint and secret (shown once, rotatable), a
+ * Webhook notifications: the client's endpoint and secret (shown once, rotatable), a
  * finished call POSTed signed as documented (docs/webhooks.md), retries with backoff on a
  * refusal, the delivery log, "Send again" with the same event id, "Send test event", private
  * addresses refused, and one client never reaching another's deliveries.
@@ -283,7 +283,7 @@ describe(`webhook addresses in production (${TEST_DB})`, () => {
       'http://169.254.169.254/latest/meta-data',
       'http://[::1]/hook',
       'http://192.168.0.10/hook',
-      // IPv4-compatible, NAT64 and 6to4 forms of loopback, IPv4-mapped private, multicast (issue 34.2)
+      // IPv4-compatible, NAT64 and 6to4 forms of loopback, IPv4-mapped private, multicast
       'http://[::127.0.0.1]/hook',
       'http://[64:ff9b::7f00:1]/hook',
       'http://[2002:7f00:1::1]/hook',

@@ -1,5 +1,5 @@
 /**
- * Issue 40: upgrades and scheduled backups.
+ * Upgrades and scheduled backups.
  * - `npm run migrate -- --check` names what is pending without applying it (exit 1), and three
  *   `npm run migrate` started together on a fresh database apply each migration exactly once.
  * - Scheduled backups: two instances on one database run the job at the same moment and exactly

@@ -1,5 +1,5 @@
 /**
- * Issue 40: the probes and the metrics. /healthz answers without the database; /readyz is 503
+ * The probes and the metrics. /healthz answers without the database; /readyz is 503
  * until start-up is done and from SIGTERM on, and names the failing part (what each part found only
  * with the metrics token): the database stopped
  * (PostgreSQL behind a proxy that is stopped and started again; SQLite through a connection that

@@ -1,5 +1,5 @@
 /**
- * Issue 34.3: the outcome preview (and the re-classification after a save) must not hold the
+ * The outcome preview (and the re-classification after a save) must not hold the
  * event loop: the worst list a client can send (every outcome and rule the schema allows, each a
  * `contains` on the transcript) over calls of about 900 KB. The bounds are on the most work done
  * between two event-loop turns and on /api/health's answers meanwhile, generous enough not to flake

@@ -1,5 +1,5 @@
 /**
- * Outcomes (issue 13) through the API: defaults, classification as calls arrive, a saved list
+ * Outcomes through the API: defaults, classification as calls arrive, a saved list
  * re-classifies the client's calls in the background, the summary's counts, values and changes,
  * the log's outcome filter, validation, and one client never seeing another's.
  */

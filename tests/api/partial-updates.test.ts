@@ -1,5 +1,5 @@
 /**
- * Issue 33.1: every update endpoint reads a body as a patch. A field left out keeps its stored
+ * Every update endpoint reads a body as a patch. A field left out keeps its stored
  * value, never a default: checked field by field on the admin's client configuration, the
  * client's account, notification preferences, screen preferences and outcomes; a deactivated
  * client stays deactivated when an update does not mention it.

@@ -1,5 +1,5 @@
 /**
- * What the privacy features hand out (issue 50), through the real app: an erasure's two documents
+ * What the privacy features hand out, through the real app: an erasure's two documents
  * (the caller's plain, branded confirmation and the agency's internal report), the caller's own
  * number kept or not under phone redaction, the fictional 555-01xx numbers redacted like real
  * ones, and the caller's data export as JSON, CSV or PDF.

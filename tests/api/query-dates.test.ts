@@ -1,5 +1,5 @@
 /**
- * Issue 10 §5: far-past and far-future dates in any date query answer 400 with a clear message,
+ * Far-past and far-future dates in any date query answer 400 with a clear message,
  * on every route that takes dates (client, admin, public demo), from the one shared schema.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

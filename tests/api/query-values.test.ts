@@ -1,5 +1,5 @@
 /**
- * Issue 33.5: a query parameter means one thing everywhere. An unknown value is a 400 naming the
+ * A query parameter means one thing everywhere. An unknown value is a 400 naming the
  * parameter (`{message, fields}`), never quietly read as a default; left out, the default holds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Digests and the monthly report (issue 14): the numbers of a period in the client's time zone
+ * Digests and the monthly report: the numbers of a period in the client's time zone
  * (a DST change inside it), the PDF and the numbers printed in it, GET /api/client/reports/monthly,
  * and the schedules: 08:00 local, Mondays for the weekly digest, the 1st for the report, once each
  * however many checks run, across time zones and the DST change.

@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in (issue 36): set-up, enable (ten recovery codes, once), disable; the login's
+ * Two-factor sign-in: set-up, enable (ten recovery codes, once), disable; the login's
  * second step with a TOTP code (good once: replay refused) or a recovery code (good once); wrong
  * codes in the login's attempt limits; the pending sign-in's five minutes; an Owner's and the
  * agency's requirement; the agency's reset of a client user's second factor. Codes are computed

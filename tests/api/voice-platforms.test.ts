@@ -1,10 +1,10 @@
 /**
- * Vapi and Retell beside Bland (issue 18), on the test database, through the real adapters
+ * Vapi and Retell beside Bland, on the test database, through the real adapters
  * against the stand-ins in sim/platforms: onboarding on each platform through the wizard's
  * endpoints (a test call arrives, signed the platform's way), the client's dashboard, outcome,
  * recording, sync and export; refused signatures; the platforms' error answers; cursor paging;
  * Vapi's HMAC defaults, stale and replayed deliveries, saved numbers, and Retell calls that never
- * connected (issue 33).
+ * connected.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RetellSim, startRetellSim } from '../../sim/platforms/retell';

@@ -1,5 +1,5 @@
 /**
- * Issue 10 §1: without a signing secret, a webhook delivery is a notification. The call counts
+ * Without a signing secret, a webhook delivery is a notification. The call counts
  * only once the provider confirms it; the provider's data wins over what was posted; a call the
  * provider cannot confirm yet is kept out of the log and totals until a sync settles it.
  */

@@ -185,7 +185,7 @@ describe(`voice webhook (${TEST_DB})`, () => {
       expect(typeof res.json().message).toBe('string');
     }
     expect(await callsOf(client.id)).toHaveLength(0);
-    // Logged as refused, with why and the body, for the admin's Support Tools (issue 16).
+    // Logged as refused, with why and the body, for the admin's Support Tools.
     const logged = await deliveriesOf(client.id);
     expect(logged).toHaveLength(bad.length);
     for (const d of logged) {

@@ -1,5 +1,5 @@
 /**
- * Settings › Activity and Settings › Security › Sessions (issue 36). The Owner's activity shows
+ * Settings › Activity and Settings › Security › Sessions. The Owner's activity shows
  * their sign-in and a failed one, and the filters narrow it; ending another session from a second
  * browser signs that browser out; an agency admin's visit is one line of the client's log.
  */

@@ -1,5 +1,5 @@
 /**
- * The admin's Brand tab (issue 37): the admin types "Northwind Voice" and the yellow #ffd400, the
+ * The admin's Brand tab: the admin types "Northwind Voice" and the yellow #ffd400, the
  * live preview follows before anything is saved and "Adjusted for readability" names the pairs
  * the guard changed; the save keeps only the changed fields and survives a reload. Then the
  * images: a wide PNG logo, a dark logo, and an SVG app icon carrying a script and an onload

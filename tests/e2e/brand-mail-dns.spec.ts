@@ -1,5 +1,5 @@
 /**
- * The Brand tab's "Mail from your domain" card (issue 37): the three records MAIL_FROM's domain
+ * The Brand tab's "Mail from your domain" card: the three records MAIL_FROM's domain
  * needs, with copy buttons, listed without asking DNS; "Check DNS" then shows each record's status.
  * This server sends as notifications@localhost, which is no public domain: the real check says so
  * ("Unknown" with the reason). DNS answers themselves are the API tests' (tests/api/

@@ -1,5 +1,5 @@
 /**
- * The agency's brand on every page a client sees (issue 37): the admin saves "Northwind Voice"
+ * The agency's brand on every page a client sees: the admin saves "Northwind Voice"
  * with a wide logo and the yellow #ffd400 (white text on it fails AA, and so does yellow text on
  * white), then, signed out, the landing page (the agency's own, without the admin entry), both
  * login pages (the clients' welcome only on theirs), the 404 and the demo, and signed in, the

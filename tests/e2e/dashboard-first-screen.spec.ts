@@ -1,5 +1,5 @@
 /**
- * The dashboard's first screen in one data request (issue 41): the client dashboard, the admin's
+ * The dashboard's first screen in one data request: the client dashboard, the admin's
  * view of a client and the demo each ask GET …/dashboard once, beside the session check (which
  * SPEC keeps: fetched on mount, never cached) and the live stream; every other read of the first
  * screen is served from that answer. The screen shows the numbers the separate endpoints give, and

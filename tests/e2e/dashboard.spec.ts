@@ -462,7 +462,7 @@ test('loading skeletons, then "No data available" when the stats answer has no t
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  // The first screen arrives in one read (issue 41); a new date range reads stats and chart on their own.
+  // The first screen arrives in one read; a new date range reads stats and chart on their own.
   const dashboard = new DashboardPage(page);
   await dashboard.open();
   await dashboard.waitForLog();

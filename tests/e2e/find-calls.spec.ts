@@ -129,7 +129,7 @@ test('the call log at phone width: sort select, export and snippets in cards', a
   await expect(page.getByRole('searchbox', { name: 'Search calls' })).toHaveValue('subscription');
   await expect(page.getByTestId('call-card')).toHaveCount(1);
   await expect(page.getByTestId('search-snippet').locator('mark')).toHaveText('subscription');
-  // Newest first with a search too (issue 41); best match is one choice away.
+  // Newest first with a search too; best match is one choice away.
   await expect(page.getByLabel('Sort')).toHaveValue('created:desc');
   await page.getByLabel('Sort').selectOption('cost:asc');
   await expect(page).toHaveURL(/sort=cost&order=asc/);
@@ -144,7 +144,7 @@ test('a common word lists the newest match first of "1,000+"; Best match puts th
   test.setTimeout(240_000);
   const client = await onboardClient(request, 'find-many');
   // 1,000 calls that mention a parcel once with the best match among them (Best match ranks the
-  // newest 1,000 matches, issue 41), and the newest last.
+  // newest 1,000 matches), and the newest last.
   const onceEach = async (from: number, to: number) => {
     for (let i = from; i < to; i += 20)
       await Promise.all(

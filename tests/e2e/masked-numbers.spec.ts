@@ -1,5 +1,5 @@
 /**
- * Masked numbers in the browser (issue 36): a Viewer (no unmask_numbers) sees callers' numbers
+ * Masked numbers in the browser: a Viewer (no unmask_numbers) sees callers' numbers
  * masked in the log, the call drawer, search and the live strip, and a fragment of a number finds
  * nothing; the Owner turns on "Hide callers' numbers until shown" in Settings › Privacy and uses
  * "Show number" in the drawer. Screenshots at both widths; axe on the drawer and the Privacy tab.

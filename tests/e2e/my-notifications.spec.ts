@@ -1,5 +1,5 @@
 /**
- * "My notifications" (issue 36): every signed-in person chooses for themselves, per channel,
+ * "My notifications": every signed-in person chooses for themselves, per channel,
  * the account's default, on or off, and a mobile number for texts. The choices survive a reload;
  * the account-wide switches stay below for users holding `notifications` and are not shown to
  * others (the tab itself is open to everyone). Texts go to a number only once a code texted to

@@ -1,5 +1,5 @@
 /**
- * Phone redaction's cost said where it is turned on (issue 50), with the agency's brand saved: an
+ * Phone redaction's cost said where it is turned on, with the agency's brand saved: an
  * Owner ticks "Phone numbers said during the call", reads that call-back numbers become [PHONE] in
  * transcripts and summaries, and turns "Keep the caller's own number" off; the choice is saved
  * and read back. Screenshots at 1280 and 390 px, axe on the form with the warning open.

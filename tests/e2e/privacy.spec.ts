@@ -1,5 +1,5 @@
 /**
- * Callers' personal data in the browser (issue 38). The agency limits how long whole calls are
+ * Callers' personal data in the browser. The agency limits how long whole calls are
  * kept (admin console › Privacy); an Owner turns on e-mail redaction and sets transcript retention
  * by keyboard, is told under the field when a retention is longer than the agency allows, sees a
  * card and an e-mail as chips in a call's transcript and summary, sees an old call's transcript

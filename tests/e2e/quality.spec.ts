@@ -1,5 +1,5 @@
 /**
- * Conversation quality (issue 39) as a client and the agency see it, on calls stored through the
+ * Conversation quality as a client and the agency see it, on calls stored through the
  * real calls store with known figures (support/quality-seed.ts, computed by hand there): the Quality
  * tab's medians against the period before, a worst call opening the drawer at its moment, the
  * drawer's figures and the transcript's marks, an order-only call saying what it cannot measure,

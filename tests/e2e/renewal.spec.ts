@@ -1,5 +1,5 @@
 /**
- * Off-session renewals in Chromium (issue 11, defect 4): a new card is saved through a
+ * Off-session renewals in Chromium (defect 4): a new card is saved through a
  * SetupIntent (3-D Secure once), and a renewal the bank wants confirmed shows a banner on the
  * dashboard and is completed on the Subscription tab with Stripe.js. The Stripe stand-in renews
  * the subscription on request and sends its webhooks to the app, as Stripe would.

@@ -1,5 +1,5 @@
 /**
- * The monthly report from the dashboard (issue 14): a client picks a month and downloads its PDF.
+ * The monthly report from the dashboard: a client picks a month and downloads its PDF.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * Client teams in Chromium (issue 36): an Owner invites a Manager and a Viewer from Settings ›
+ * Client teams in Chromium: an Owner invites a Manager and a Viewer from Settings ›
  * Users; the invitation e-mails arrive at the SMTP stand-in; each opens the link, sets a name and
  * password and lands signed in on the dashboard. The Viewer is not offered Subscription, Users,
  * export or sync (and the server refuses billing with 403); the Manager exports and syncs. A used

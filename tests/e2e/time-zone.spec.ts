@@ -1,5 +1,5 @@
 /**
- * The client's time zone in the browser (issue 50): the wizard suggests it from the company's
+ * The client's time zone in the browser: the wizard suggests it from the company's
  * country and state, or the admin's browser when neither says, and keeps a zone the admin picked;
  * the Owner changes it in Settings.
  */

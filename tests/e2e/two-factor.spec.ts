@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in (issue 36): an Owner sets it up in Settings › Security (QR code, the key by
+ * Two-factor sign-in: an Owner sets it up in Settings › Security (QR code, the key by
  * hand, a code computed here from that key), gets ten recovery codes once, and then signs in with
  * the password and a code from the same key. An admin does the same in the console's Support Tools.
  */

@@ -1,5 +1,5 @@
 /**
- * Webhook notifications in Chromium (issue 14): a client adds its endpoint, keeps the secret it
+ * Webhook notifications in Chromium: a client adds its endpoint, keeps the secret it
  * is shown once, sends a test event, and sees a call placed through the Bland stand-in arrive at
  * its endpoint signed, in the delivery log, and again after "Send again". The endpoint is a
  * receiver on this machine (the e2e server allows private addresses; production refuses them).

@@ -27,7 +27,7 @@ export const blandExamples = JSON.parse(
   'post-call-webhook-delayed': JsonObject;
   'live-events': JsonObject[];
   'send-call': JsonObject;
-  // GET /v1/calls/{id}/correct (issue 39): the corrected transcript's segments.
+  // GET /v1/calls/{id}/correct: the corrected transcript's segments.
   'corrected-transcript': { corrected: JsonObject[] };
 };
 

@@ -43,7 +43,7 @@ export async function readNotificationPrefs(
 }
 
 /**
- * Saves what the body holds, a patch (issue 33): a setting left out keeps its stored value, or
+ * Saves what the body holds, a patch: a setting left out keeps its stored value, or
  * the default on a first save. Only the columns sent are updated, so two saves of different
  * settings at once both hold.
  */

@@ -1,6 +1,6 @@
 /**
  * GET and PUT /api/client/notifications: the four switches (DESIGN §5, §6 [4]), the digest's
- * frequency and the quiet hours (issue 14), persisted; GET shows the webhook URL beside them.
+ * frequency and the quiet hours, persisted; GET shows the webhook URL beside them.
  */
 import type { FastifyInstance } from 'fastify';
 import { NotificationChannels, NotificationPrefs, NotificationPrefsBody } from '../../contract/account';

@@ -1,5 +1,5 @@
 /**
- * The signed-in person's screen choices (issue 15: the call log's columns), for clients and admins
+ * The signed-in person's screen choices (the call log's columns), for clients and admins
  * alike; each reads and writes only its own row, named by the session, never by the request.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -57,7 +57,7 @@ export default async function preferencesRoutes(fastify: FastifyInstance): Promi
       },
       async (request) => {
         const owner = ownerOf(request);
-        // A patch (issue 33): left out, the stored choice stays.
+        // A patch: left out, the stored choice stays.
         const { callLogColumns } = request.body;
         if (callLogColumns === undefined) return readPreferences(db, owner);
         await savePreferences(db, owner, { callLogColumns }, now());

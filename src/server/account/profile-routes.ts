@@ -1,5 +1,5 @@
 /**
- * PUT /api/client/account: the settings account form (SPEC §5, §7), read as a patch (issue 33),
+ * PUT /api/client/account: the settings account form (SPEC §5, §7), read as a patch,
  * and the account's time zone. The e-mail stays unique.
  */
 import type { FastifyInstance } from 'fastify';
@@ -46,8 +46,8 @@ export default async function profileRoutes(fastify: FastifyInstance): Promise<v
         throw conflict(ACCOUNT_MESSAGES.emailTaken);
       }
       try {
-        // A patch (issue 33): what the body leaves out keeps its stored value.
-        // The activity line is written with the change (issue 36).
+        // A patch: what the body leaves out keeps its stored value.
+        // The activity line is written with the change.
         await db.transaction().execute(async (trx) => {
           await updateClient(
             trx,

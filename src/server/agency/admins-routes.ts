@@ -1,5 +1,5 @@
 /**
- * The agency's admins (issue 16), managed from the console: list, create (a temporary password
+ * The agency's admins, managed from the console: list, create (a temporary password
  * shown once), deactivate and reactivate, reset a password. Each change is audited. An admin
  * cannot deactivate itself, and the last active admin stays, so the console never locks itself out.
  * The CLI (`npm run cli -- admin …`) keeps working beside it.

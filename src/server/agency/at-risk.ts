@@ -1,5 +1,5 @@
 /**
- * Clients at risk (issue 16), each with its reasons in words, from what the database already
+ * Clients at risk, each with its reasons in words, from what the database already
  * knows: the last 30 days against the 30 before them (client_call_days' running totals), the sync history against
  * the webhook delivery log, the API key's status, the subscription, and this month's minutes
  * against the plan. Thresholds are named below; small clients are left out of the volume rules,
@@ -35,7 +35,7 @@ export const MIN_CALLS_FOR_FAILURE_SHARE = 10;
 export const ATTENTION_BACKLOG_MIN = 5;
 /** No webhook delivery for this many days while the sync keeps finding calls: a broken webhook. */
 export const WEBHOOK_SILENT_DAYS = 3;
-/** The calls' p90 response time this much higher (ratio) than in the previous period (issue 39). */
+/** The calls' p90 response time this much higher (ratio) than in the previous period. */
 export const RESPONSE_TIME_RISE_RATIO = 1.5;
 /** A cancelled subscription ending within this many days. */
 export const ENDING_WITHIN_DAYS = 14;

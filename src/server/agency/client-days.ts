@@ -1,5 +1,5 @@
 /**
- * `client_call_days` (issue 16): one row per client and local day with what the agency's
+ * `client_call_days`: one row per client and local day with what the agency's
  * portfolio reads: calls, seconds, the client's bill, the provider's price, answered and failed
  * calls; and `agency_call_days`, the same day sums over every client (the portfolio's chart).
  * Kept exact by RollupDeltas in the transaction of every write to `calls`, like the other
@@ -133,7 +133,7 @@ export class ClientDayDeltas {
     if (rows.length === 0) return;
     const clientIds = [...new Set(rows.map((r) => r.clientId))];
     await lockClientDays(db, clientIds);
-    // A fixed number of statements whatever the number of clients and days (issue 41: a sync's
+    // A fixed number of statements whatever the number of clients and days (a sync's
     // page spanning many days wrote them one at a time): the clients' first and last days, one
     // update of every existing day from the earliest change on, one insert of the missing days.
     const bounds = await dayBounds(db, clientIds, rows);

@@ -1,5 +1,5 @@
 /**
- * The agency's portfolio (issue 16's Analytics): calls, minutes, billed revenue, provider cost and
+ * The agency's portfolio (Analytics): calls, minutes, billed revenue, provider cost and
  * margin per client and in total over a range of days, against the range of the same length
  * before it, from the running totals of `client_call_days` (running-totals.ts) and the agency's
  * day rows for the chart, whatever the number of calls or days.

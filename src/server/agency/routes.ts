@@ -1,5 +1,5 @@
 /**
- * The agency's console (issue 16) under /api/admin/: portfolio analytics, clients at risk, the
+ * The agency's console under /api/admin/: portfolio analytics, clients at risk, the
  * audit log, Support Tools and the admins. The /api/admin guard runs before every handler.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Support Tools (issue 16), admin-only like everything under /api/admin/: a client's webhook
+ * Support Tools, admin-only like everything under /api/admin/: a client's webhook
  * delivery log with Replay, its sync history and a test call placed through the provider with the
  * client's key. The admin's "Sync now" is the client's sync endpoint mounted again (calls/sync-routes.ts).
  */

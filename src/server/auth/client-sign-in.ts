@@ -1,5 +1,5 @@
 /**
- * Signing a client's user in, shared by the login and an accepted invitation (issue 36): the same
+ * Signing a client's user in, shared by the login and an accepted invitation: the same
  * rules decide who may, and the same session cookie comes out.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -10,7 +10,7 @@
  * (two-factor-requirement.ts), so no route that reads data is reached by a session that must first
  * set it up or choose its own password.
  *
- * A client session signs in one of the client's users (issue 36); every route it reaches says the
+ * A client session signs in one of the client's users; every route it reaches says the
  * permission it needs (`config: { permission }`, auth/permissions.ts), checked here too, so the
  * check is as impossible to forget as the session's.
  */

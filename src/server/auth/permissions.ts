@@ -1,5 +1,5 @@
 /**
- * What a client's user may do (issue 36). Every route a client session reaches declares the
+ * What a client's user may do. Every route a client session reaches declares the
  * permission it needs, `config: { permission: 'billing' }`; the guard (guards.ts) checks it in its
  * one hook, after loading the client and its user, and refuses with 403 naming what is missing. A
  * client route that declares none is refused for everyone (and tests/api/client-roles.test.ts

@@ -1,6 +1,6 @@
 /**
  * GET /api/client/sessions, DELETE /api/client/sessions/{id}, POST /api/client/sessions/end-others
- * (issue 36): a signed-in person's own sessions, and ending them. Any user reaches these
+ *: a signed-in person's own sessions, and ending them. Any user reaches these
  * ('signed_in'), only ever about themselves: another user's or client's session is a 404. Ending
  * one's current session signs this browser out. Each ending is a `session_ended` activity line,
  * written in the transaction of the delete.

@@ -19,14 +19,14 @@ export interface SubjectOf {
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /**
  * Sliding expiry and last seen are written at most this often, not on every request: often
- * enough for the sessions list's "last seen" (issue 36), rare enough to cost one write per
+ * enough for the sessions list's "last seen", rare enough to cost one write per
  * browser every few minutes.
  */
 export const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
-/** A user keeps at most this many sessions; a new one ends the least recently seen (issue 36). */
+/** A user keeps at most this many sessions; a new one ends the least recently seen. */
 export const MAX_SESSIONS_PER_USER = 20;
 
-/** Where a session was opened from, for the sessions list (issue 36). */
+/** Where a session was opened from, for the sessions list. */
 export interface SessionDevice {
   userAgent: string | null;
   ip: string | null;
@@ -40,7 +40,7 @@ export function deviceOf(request: FastifyRequest): SessionDevice {
 
 export const COOKIE_NAMES: Record<SessionKind, string> = { client: 'client_sid', admin: 'admin_sid' };
 
-/** The person of a client session (issue 36): what the permission check and the session answer need. */
+/** The person of a client session: what the permission check and the session answer need. */
 export type SessionUserRow = Pick<
   ClientUserRow,
   | 'id'

@@ -1,5 +1,5 @@
 /**
- * The second step of signing in (issue 36). A right password of someone with two-factor sign-in
+ * The second step of signing in. A right password of someone with two-factor sign-in
  * on answers `{twoFactorRequired: true}` and opens no session: it leaves a pending sign-in (five
  * minutes; the browser holds a random token in an httpOnly cookie, the database its sha256), and
  * POST /api/client/login/2fa or /api/admin/login/2fa with a code completes it, answering as the

@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in's settings (issue 36), written once and mounted twice: for the signed-in
+ * Two-factor sign-in's settings, written once and mounted twice: for the signed-in
  * client user under /api/client/2fa and for the signed-in admin under /api/admin/2fa. GET tells
  * whether it is on and required; setup gives a secret to scan; enable confirms it with a code and
  * answers the ten recovery codes, once; disable takes a code (TOTP or recovery). Codes typed here

@@ -1,5 +1,5 @@
 /**
- * One client user's own sessions (issue 36): the list they read, ending one or all the others.
+ * One client user's own sessions: the list they read, ending one or all the others.
  * Every query is held to the user and its client, so a session of another user or client is not
  * found. A session without a user id (opened before teams) is the account login's, as everywhere.
  * The cookie's hash never leaves this module: rows are named by their random `public_id`.

@@ -1,6 +1,5 @@
 /**
- * Renewals the bank wants the customer to authenticate, and renewals that failed (issue 11,
- * defect 4; issue 14's payment alerts). Stripe charges a renewal off-session; when the bank asks
+ * Renewals the bank wants the customer to authenticate, and renewals that failed (* defect 4). Stripe charges a renewal off-session; when the bank asks
  * for 3-D Secure, invoice.payment_action_required names the invoice. We keep that invoice on the
  * subscription, e-mail the client once, and the Subscription tab offers "Confirm payment", which
  * completes it with Stripe.js. invoice.paid clears it, from whichever side it comes.
@@ -147,7 +146,7 @@ export async function queuePaymentAlerts(
     },
     footer: 'Account alerts are always sent: they are about your plan and payments.',
   };
-  // The client's alert goes to each of its people holding `billing` (issue 36).
+  // The client's alert goes to each of its people holding `billing`.
   const messages: NewMessage[] = await toBillingHolders(db, [
     {
       clientId,

@@ -1,5 +1,5 @@
 /**
- * PayPal reconciliation (issue 11): a lost or refused webhook must not leave a subscription in a
+ * PayPal reconciliation: a lost or refused webhook must not leave a subscription in a
  * wrong state for long. Every run re-reads from PayPal the subscriptions we hold as active or
  * past due, and the attempts still waiting for a buyer (approved at PayPal but never activated
  * here), and applies what PayPal says through the same code the webhook and the return use.

@@ -1,5 +1,5 @@
 /**
- * Plan change on a card subscription and Resume (issue 12): GET the price Stripe computes for a
+ * Plan change on a card subscription and Resume: GET the price Stripe computes for a
  * change, POST the change at that price with the saved card, confirm it after 3-D Secure, and
  * withdraw a pending cancellation.
  */

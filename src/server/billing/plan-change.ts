@@ -1,5 +1,5 @@
 /**
- * Changing plan on a card subscription (issue 12): the price Stripe computes first (invoice
+ * Changing plan on a card subscription: the price Stripe computes first (invoice
  * preview with the prorations billed at once), then the change itself with the saved card at the
  * preview's proration date, so the charge is the one shown. A pending cancellation stays pending:
  * changing plan is not a decision to renew (Resume is). PayPal subscriptions and clients without a

@@ -1,5 +1,5 @@
 /**
- * Brand images as the server stores them (issue 37): every upload is decoded and re-encoded with
+ * Brand images as the server stores them: every upload is decoded and re-encoded with
  * sharp, never kept as sent. The format is read from the bytes (sharp's metadata), never from the
  * file name or the declared type. An SVG is rasterised to PNG (librsvg renders it: it runs no
  * script and loads no external reference), so no SVG is ever stored or served and nothing in one

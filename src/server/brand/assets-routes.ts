@@ -1,5 +1,5 @@
 /**
- * The brand's images and what is drawn from them (issue 37):
+ * The brand's images and what is drawn from them:
  * - POST /api/admin/brand/logo?variant=light|dark|icon: one multipart file (PNG, WebP or SVG, at
  *   most BRAND_ASSET_MAX_BYTES), re-encoded by assets-images.ts, stored (one per variant), audited;
  *   answers its address. DELETE removes it and answers the public brand without it.

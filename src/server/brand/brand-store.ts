@@ -1,5 +1,5 @@
 /**
- * The saved brand (issue 37): read from `agency_brand` and `brand_assets`, cached per database
+ * The saved brand: read from `agency_brand` and `brand_assets`, cached per database
  * handle for a few seconds, so every page, e-mail and report reads it without a query each time,
  * and a brand saved on one instance reaches the others within BRAND_CACHE_MS without a restart.
  * The routes drop this instance's cache after a save (forgetBrand), once the transaction commits.

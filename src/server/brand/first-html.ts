@@ -1,5 +1,5 @@
 /**
- * The first HTML with the brand in it (issue 37), so the login pages, the landing page and the 404
+ * The first HTML with the brand in it, so the login pages, the landing page and the 404
  * never flash the product's own name and blue before the app has asked for the brand. Into the
  * built index.html's <head> go: the title (the brand's name), the theme colour, the manifest,
  * the favicon and Apple touch icon (versioned addresses), a <style id="brand-style"> setting the

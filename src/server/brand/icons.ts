@@ -1,5 +1,5 @@
 /**
- * The brand's generated icons (issue 37): the favicon (32 px), the home-screen icons of the web app
+ * The brand's generated icons: the favicon (32 px), the home-screen icons of the web app
  * manifest (192 and 512 px, "any" and "maskable") and the Apple touch icon, drawn with sharp from,
  * in order of preference:
  *   1. the uploaded app icon;

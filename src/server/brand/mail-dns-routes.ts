@@ -1,5 +1,5 @@
 /**
- * GET /api/admin/brand/dns (issue 37): the SPF, DKIM and DMARC records MAIL_FROM's domain needs,
+ * GET /api/admin/brand/dns: the SPF, DKIM and DMARC records MAIL_FROM's domain needs,
  * and what DNS holds for each (mail-dns.ts). `check=false` answers the records without asking DNS
  * (the Brand tab's first view); a check sends three look-ups, so each admin may ask
  * CAP_DNS_CHECKS_PER_HOUR times an hour: the product must not become a way to flood a resolver.

@@ -1,5 +1,5 @@
 /**
- * Mail from the agency's own domain (issue 37): the SPF, DKIM and DMARC records MAIL_FROM's
+ * Mail from the agency's own domain: the SPF, DKIM and DMARC records MAIL_FROM's
  * domain needs for the product's mail to be delivered in its name, and a check of what DNS holds.
  *
  * - SPF names the relay (SMTP_URL's host) when that says something: a known provider's include,

@@ -1,5 +1,5 @@
 /**
- * The brand's settings (issue 37): GET /api/brand for every page (public, no secrets, cached by
+ * The brand's settings: GET /api/brand for every page (public, no secrets, cached by
  * browsers for a minute) and GET/PUT /api/admin/brand for the agency's admins. A PUT is a patch:
  * the fields sent replace the saved ones, the answer is the whole brand with what the contrast
  * guard changed. Every save writes an audit line naming the fields changed. DELETE forgets the

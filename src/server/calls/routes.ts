@@ -23,7 +23,7 @@ export default async function callsRoutes(app: FastifyInstance): Promise<void> {
   const adminView = adminCallsView(app.deps, exports);
   await app.register(callsViewRoutes(clientView));
   await app.register(callsViewRoutes(adminView));
-  // The dashboards' first screen in one read (issue 41), over the same views.
+  // The dashboards' first screen in one read, over the same views.
   await app.register(dashboardRoutes(clientView, clientDashboard));
   await app.register(dashboardRoutes(adminView, adminDashboard));
   await app.register(allClientsExportRoutes(exports));

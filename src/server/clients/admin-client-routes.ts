@@ -101,7 +101,7 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
       // A new platform takes its own key: the one sent is checked there, a kept one is re-checked.
       const provider = form.provider ?? current.provider;
       const key = await decideApiKey(current, form.blandApiKey, provider);
-      // A patch (issue 33): what the body leaves out keeps its stored value.
+      // A patch: what the body leaves out keeps its stored value.
       const changes: ClientUpdate = sentOnly({
         first_name: form.firstName,
         last_name: form.lastName,

@@ -1,5 +1,5 @@
 /**
- * Update bodies are patches (issue 33): a field left out keeps the stored value, never a default.
+ * Update bodies are patches: a field left out keeps the stored value, never a default.
  * These helpers turn a parsed body into the columns to set, leaving out what was not sent, so
  * neither the UPDATE nor an audit row's list of changed fields names it.
  */

@@ -16,7 +16,7 @@ import type { SecretBox } from '../crypto/secrets';
 import { newWebhookToken } from './webhook-token';
 
 /**
- * The agency's clients (issue 33): onboarded ones, active or deactivated. A wizard draft
+ * The agency's clients: onboarded ones, active or deactivated. A wizard draft
  * ('pending') is not one yet and the demo tenant ('demo') never is. Every admin list and total
  * and the all-clients export count these and only these, through this status or `agencyClientIds`.
  */

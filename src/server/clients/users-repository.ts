@@ -1,5 +1,5 @@
 /**
- * The people of a client (issue 36): the `client_users` table, and the sign-in reads that join it
+ * The people of a client: the `client_users` table, and the sign-in reads that join it
  * with the clients table (so they live here, behind the clients/ gate). The client's own login
  * (clients.email and password_hash) is the user marked `is_account_login`: `updateClient` keeps
  * the two equal, and a client created without a user (before teams existed, or by a factory) gets

@@ -36,7 +36,7 @@ export async function verifyAppSecret(db: Kysely<Database>, secrets: SecretBox):
 }
 
 /**
- * Whether `secrets` opens the check value a database holds (restore, issue 40): null when it
+ * Whether `secrets` opens the check value a database holds (restore): null when it
  * holds none (a database never started).
  */
 export function opensKeyCheck(sealed: string | null, secrets: SecretBox): boolean | null {

@@ -1,5 +1,5 @@
 /**
- * The dashboard's first screen in one read (issue 41): GET /api/client/dashboard, the admin's
+ * The dashboard's first screen in one read: GET /api/client/dashboard, the admin's
  * GET /api/admin/clients/{clientId}/dashboard and the demo's GET /api/demo/dashboard. One answer
  * carries what the first screen used to fetch in ten requests, with the same numbers: the calls
  * parts call the very read functions the separate endpoints call (calls/read, outcomes/), for the

@@ -68,7 +68,7 @@ export function openDb(options: OpenDbOptions): Db {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // An erased or expired caller's words must not linger in the file's free space (issue 38):
+  // An erased or expired caller's words must not linger in the file's free space:
   // FAST zeroes deleted content on the pages a write touches anyway, so it costs no extra I/O.
   sqlite.pragma('secure_delete = FAST');
   // Reads through a memory map instead of a read() into SQLite's small page cache per page: a
@@ -130,7 +130,7 @@ function restrictToOwner(location: string): void {
  * dropped). Safe because Kysely runs one query at a time on the connection; SQLite re-prepares a
  * cached statement itself if the schema changes under it. 2,000: a group commit's statements
  * differ by their number of rows and IN-list values (1 to 200 each), and at 500 the webhook load
- * missed often enough that preparing cost ~4 % of its CPU (issue 41).
+ * missed often enough that preparing cost ~4 % of its CPU.
  */
 function withStatementCache(sqlite: SQLite.Database, size = 2_000) {
   const cache = new Map<string, SQLite.Statement>();

@@ -1,6 +1,6 @@
 /**
  * Runs the migrations in order; idempotent (Kysely records what was applied). Under a lock, so
- * instances started together apply each once (issue 40): on PostgreSQL Kysely's advisory lock,
+ * instances started together apply each once: on PostgreSQL Kysely's advisory lock,
  * held while one instance migrates in a transaction; on SQLite an immediate transaction around
  * the whole run (SQLite's write lock is the file's, so a second process waits for it).
  */

@@ -90,7 +90,7 @@ export default async function demoRoutes(fastify: FastifyInstance): Promise<void
 
   const view = demoCallsView(demo);
   await app.register(callsViewRoutes(view));
-  // GET /api/demo/dashboard: the first screen in one read (issue 41).
+  // GET /api/demo/dashboard: the first screen in one read.
   await app.register(dashboardRoutes(view, demoDashboard));
 
   app.get(

@@ -243,7 +243,7 @@ function insightsFor(rng: Rng, pathway: Pathway, status: NormalizedCallStatus, l
 }
 
 /**
- * When each line was spoken (issue 39), as a platform with message timing reports it: a line
+ * When each line was spoken, as a platform with message timing reports it: a line
  * lasts by its words (about 160 a minute); the agent answers in 0.6–1.8 s, now and then slowly or
  * after a silence; the caller sometimes talks over the agent. Drawn from its own generator, seeded
  * by the call, so the rest of a sample call stays as it was before lines had times.

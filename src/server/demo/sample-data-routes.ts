@@ -1,5 +1,5 @@
 /**
- * Sample data a client can add to try the dashboard before its first real call (issue 12's rules,
+ * Sample data a client can add to try the dashboard before its first real call (the rules,
  * enforced here): POST /api/demo/seed adds one set of sample calls, only while the account has no
  * real calls and no sample set yet (under the client's lock, so concurrent presses add one set), and
  * at most CAP_SAMPLE_SETS_PER_DAY times a day; the calls are free (no usage, cost or revenue) and
@@ -43,7 +43,7 @@ export default async function sampleDataRoutes(fastify: FastifyInstance): Promis
       .executeTakeFirstOrThrow();
     return Number(row.n);
   };
-  /** Issue 12's rule: sample data only before the first real call, and one set at a time. */
+  /** The rule: sample data only before the first real call, and one set at a time. */
   const refuseUnlessSeedable = async (trx: Kysely<Database>, clientId: string) => {
     if ((await countCalls(trx, clientId, false)) > 0) throw conflict(SAMPLE_MESSAGES.hasRealCalls);
     if ((await countCalls(trx, clientId, true)) > 0) throw conflict(SAMPLE_MESSAGES.alreadySeeded);

@@ -441,7 +441,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /api/admin/logout': { summary: 'Sign the admin out', responses: SIGNED_OUT },
   'GET /api/admin/session': { summary: 'The signed-in admin', errors: [401], security: ADMIN },
 
-  // Two-factor sign-in (issue 36): the login's second step, and each person's own settings
+  // Two-factor sign-in: the login's second step, and each person's own settings
   'POST /api/client/login/2fa': {
     summary: 'Complete a sign-in that answered twoFactorRequired, with a TOTP or recovery code',
     errors: [401, 429],
@@ -486,7 +486,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'PUT /api/client/account': { summary: 'Update the account’s profile', errors: [404, 409] },
   'POST /api/client/change-password': { summary: 'Change the password', errors: [429] },
 
-  // The client's team (issue 36)
+  // The client's team
   'GET /api/client/users': { summary: 'The people of the account, with their roles' },
   'POST /api/client/users': { summary: 'Invite a person (e-mails the invitation)', errors: [409, 429] },
   'PATCH /api/client/users/{id}': {
@@ -498,7 +498,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Send the invitation again (the previous link stops working)',
     errors: [409, 429],
   },
-  // A person's own sessions, and the account's activity log (issue 36)
+  // A person's own sessions, and the account's activity log
   'GET /api/client/sessions': { summary: 'Where the signed-in person is signed in (this device marked)' },
   'DELETE /api/client/sessions/{id}': {
     summary: 'End one of the signed-in person’s sessions (the current one signs this browser out)',
@@ -589,13 +589,13 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/client/outcomes-over-time': { summary: 'Outcomes per day for the chart' },
   'GET /api/client/attention': { summary: 'Calls that still need a person' },
   'POST /api/client/calls/{id}/handled': { summary: 'Mark a call as handled' },
-  // Masked numbers and the privacy settings (issue 36)
+  // Masked numbers and the privacy settings
   'POST /api/client/calls/{id}/unmask': {
     summary: 'Show one call’s numbers in full (recorded in the activity log)',
   },
   'GET /api/client/privacy': { summary: 'The account’s privacy settings' },
   'PUT /api/client/privacy': { summary: 'Change the account’s privacy settings' },
-  // Callers' personal data (issue 38)
+  // Callers' personal data
   'POST /api/client/erasure': {
     summary: 'Erase every call of a caller (phone number or e-mail), here and at the platform',
     errors: [429],
@@ -879,7 +879,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /api/admin/client-calls/{clientId}/{id}/handled': { summary: 'Mark a client’s call as handled' },
 
   // Admin: the agency
-  // The agency's brand (issue 37)
+  // The agency's brand
   'GET /api/brand': {
     summary: 'The agency’s name, images, colours and support details (public, no secrets)',
   },

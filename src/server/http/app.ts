@@ -227,7 +227,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     await deps.db.selectFrom('plans').select('id').limit(1).execute();
     return { ok: true };
   });
-  // /healthz, /readyz, /metrics (issue 40).
+  // /healthz, /readyz, /metrics.
   await app.register(operationsRoutes);
   await app.register(authRoutes);
   await app.register(accountRoutes);

@@ -1,5 +1,5 @@
 /**
- * Where this instance is in its life (issue 40), for /readyz: `starting` until main.ts has done
+ * Where this instance is in its life, for /readyz: `starting` until main.ts has done
  * its start-up work and listens, `ready` while it serves, `stopping` from SIGTERM on (before it
  * drains, so a load balancer stops sending first). Plumbing: no I/O, no feature.
  */

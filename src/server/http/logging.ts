@@ -2,7 +2,7 @@
  * The server's request logging: Fastify's pino logger with what must never reach a log file taken
  * out. A webhook URL's token is the only credential a provider's delivery carries, so the path
  * segment is replaced before the URL is logged; cookies and authorization headers are redacted.
- * Nothing personal either (issue 38): what people search for (the log's `search`, the browser's
+ * Nothing personal either: what people search for (the log's `search`, the browser's
  * `q`, a phone or e-mail) is replaced, and any other run of digits long enough to be a phone or
  * card number keeps only its last four. Bodies are never logged.
  */

@@ -1,5 +1,5 @@
 /**
- * The server's Prometheus metrics (issue 40): one registry per app (tests build many), the
+ * The server's Prometheus metrics: one registry per app (tests build many), the
  * counters and histograms features record into (`deps.metrics`), and gauges read when scraped
  * (`addCollector`: the outbox, open streams, the database pool). What each metric means, and the
  * alerts worth setting on them, is in docs/operations.md; docs/grafana/ reads them.

@@ -1,5 +1,5 @@
 /**
- * One log line per request (issue 40) and its figure in the metrics: method, URL (redacted as
+ * One log line per request and its figure in the metrics: method, URL (redacted as
  * logging.ts does), route pattern, status, milliseconds and the request id, at info, once the
  * answer is sent. Fastify's own two lines per request are off (`disableRequestLogging`); the
  * probes (/healthz, /readyz, /metrics, /api/health) are counted but never logged: a load balancer

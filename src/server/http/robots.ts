@@ -1,5 +1,5 @@
 /**
- * GET /robots.txt (issue 41): a real answer instead of the app's HTML (which crawlers read as a
+ * GET /robots.txt: a real answer instead of the app's HTML (which crawlers read as a
  * broken robots file; Lighthouse's SEO audit said so). The public pages may be indexed; the API
  * and the signed-in pages are nobody's search result.
  */

@@ -1,5 +1,5 @@
 /**
- * Live events written in the transaction of the change they announce (issue 17): a call created,
+ * Live events written in the transaction of the change they announce: a call created,
  * updated or deleted, or many calls at once. Calls the provider has not confirmed are in no total
  * and no list, so they are not announced either.
  */

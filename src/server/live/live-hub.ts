@@ -1,5 +1,5 @@
 /**
- * Each instance's live hub (issue 17): reads new rows of `live_events` and hands them to the
+ * Each instance's live hub: reads new rows of `live_events` and hands them to the
  * streams open on this instance, by client. Every instance reads the same table, so an event
  * written through any instance reaches streams held by any other. What wakes the read:
  * - PostgreSQL: LISTEN live_events on a connection of its own (the table's trigger NOTIFYs on
@@ -44,7 +44,7 @@ export function createLiveHub({ db, listenUrl, log, pollMs = listenUrl ? 2000 : 
   let listener: pg.Client | null = null;
   let soon: NodeJS.Timeout | null = null;
   let closed = false;
-  // For /readyz (issue 40): since when reads fail, and since when LISTEN is down (PostgreSQL).
+  // For /readyz: since when reads fail, and since when LISTEN is down (PostgreSQL).
   let readFailingSince: number | null = null;
   let listenLostSince: number | null = null;
 

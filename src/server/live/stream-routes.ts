@@ -1,10 +1,10 @@
 /**
- * The live streams (issue 17): GET /api/client/events for the signed-in client and
+ * The live streams: GET /api/client/events for the signed-in client and
  * GET /api/admin/clients/{id}/events for an admin watching a client. Server-sent events: `call`
  * and `refresh` events with increasing ids, a comment every LIVE_HEARTBEAT_MS (15 s), and on reconnect
  * (Last-Event-ID) the events missed meanwhile, or a `refresh` when they are no longer kept. At each
  * heartbeat the session is checked again: logging out, an expired session, a deactivated
- * account or a two-factor requirement the person has not met ends the stream. When the server stops (SIGTERM, issue 40), every stream gets an `end`
+ * account or a two-factor requirement the person has not met ends the stream. When the server stops (SIGTERM), every stream gets an `end`
  * event with reason "restarting" and is closed, so browsers reconnect to another instance at once.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

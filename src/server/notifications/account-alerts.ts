@@ -1,8 +1,8 @@
 /**
- * Account alerts (issue 14), always on whatever the switches say: minutes used at 80 % and 100 %
+ * Account alerts, always on whatever the switches say: minutes used at 80 % and 100 %
  * of the plan (once per month each), a cancelled subscription about to end (once), and, to the
  * agency (ADMIN_EMAIL), clients whose calls stopped arriving. A client's alerts go to each of its
- * people holding `billing` (issue 36, recipients.ts). Payment alerts are queued by the
+ * people holding `billing` (recipients.ts). Payment alerts are queued by the
  * payment webhooks (billing/payment-action.ts); digests and reports by scheduled-reports.ts. Checked every few minutes by every instance; the outbox's dedupe keys make
  * the checks idempotent, so two instances checking at once still send one e-mail.
  */

@@ -1,9 +1,9 @@
 /**
- * What a stored call makes the product send (issue 14), decided in the transaction that stores
+ * What a stored call makes the product send, decided in the transaction that stores
  * it: an e-mail when it needs attention or reaches an outcome the client asked to hear about, a
  * text when it needs attention (held through quiet hours; only to holders of `receive_texts` at a
  * verified number), and a webhook event once it is finished. One message per call, channel and
- * recipient (issue 36: each of the client's people who chose it, recipients.ts), whatever
+ * recipient (each of the client's people who chose it, recipients.ts), whatever
  * re-deliveries or syncs follow (dedupe keys).
  * Alerts (e-mail, text) are for calls that just happened: only a provider's delivery as the call
  * happens may send one, and only within the client's alert window after the call ended (an hour by
@@ -46,7 +46,7 @@ interface ClientFacts {
   webhook_url: string | null;
 }
 
-/** What a call message carries: the call, why it was sent, and to whom (issue 36). */
+/** What a call message carries: the call, why it was sent, and to whom. */
 export interface CallMessagePayload {
   callId: string;
   reasons: string[];

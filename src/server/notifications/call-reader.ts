@@ -1,5 +1,5 @@
 /**
- * The person a call message is for, as they are when it is sent (issue 36): their address, and
+ * The person a call message is for, as they are when it is sent: their address, and
  * whether they see callers' numbers in full. A user deactivated, removed or no longer allowed to
  * read calls (or, for a text, to receive texts) since the message was queued gets nothing.
  * Numbers are masked as the call's answers are (teams/number-masking.ts, one rule): for a user

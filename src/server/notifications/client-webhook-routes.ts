@@ -1,5 +1,5 @@
 /**
- * The client's webhook endpoint (issue 14, docs/webhooks.md): set it, see and rotate its signing
+ * The client's webhook endpoint (docs/webhooks.md): set it, see and rotate its signing
  * secret (shown once), send a test event, read the delivery log, and send a delivery again.
  * Everything is scoped to the signed-in client: another client's delivery is not found.
  */

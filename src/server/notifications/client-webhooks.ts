@@ -1,5 +1,5 @@
 /**
- * Webhook notifications (issue 14): the client's endpoint, its signing secret, and one POST of
+ * Webhook notifications: the client's endpoint, its signing secret, and one POST of
  * one event. Signed the way Stripe signs: `X-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
  * "<t>.<raw body>">`, so a receiver can refuse replays older than a few minutes. The secret is
  * sealed at rest (SecretBox) and shown to the client only when it is made.

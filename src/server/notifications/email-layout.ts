@@ -3,7 +3,7 @@
  * they never say different things. Every value is escaped; nothing a caller or provider sent can
  * become markup.
  *
- * The agency's brand (issue 37: name, light logo, colours, footer, support contacts) is applied
+ * The agency's brand (name, light logo, colours, footer, support contacts) is applied
  * here and only here, from the brand as it is when the message is sent (email-sender.ts): callers
  * queue the content (`QueuedEmail`), never the rendered HTML, so an e-mail waiting in the outbox
  * while the admin changes the brand goes out with the new one.

@@ -1,6 +1,6 @@
 /**
  * The outbox's e-mail channel. Every e-mail is rendered here, when it is sent, with the agency's
- * brand as it is then (issue 37: loadBrand, cached a few seconds): a call message from the call
+ * brand as it is then (loadBrand, cached a few seconds): a call message from the call
  * as it is (handled or deleted meanwhile: not sent); other messages (digests, reports, alerts,
  * invitations) from the content queued with them (`QueuedEmail`). Rendering at send time rather
  * than at enqueue is what lets a message queued before a brand change (quiet hours, a retry, a
@@ -45,7 +45,7 @@ function isQueued(p: unknown): p is QueuedEmail {
 }
 
 /**
- * A message carrying a secret (an invitation's single-use link, issue 36) is queued sealed with
+ * A message carrying a secret (an invitation's single-use link) is queued sealed with
  * the app's secret box, so the database never holds the secret readable.
  */
 export interface SealedEmail {

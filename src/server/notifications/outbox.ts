@@ -1,9 +1,9 @@
 /**
- * The transactional outbox (issue 14). `enqueue` runs inside the transaction that causes the
+ * The transactional outbox. `enqueue` runs inside the transaction that causes the
  * message; `claimDue` hands due messages to one worker at a time (FOR UPDATE SKIP LOCKED on
  * PostgreSQL, so several instances never claim the same row; SQLite has a single writer), under
  * a lease, so a worker killed mid-send leaves the message to be taken over once the lease ends.
- * Claims are fair (issue 34): every destination's oldest message before anyone's second, and a
+ * Claims are fair: every destination's oldest message before anyone's second, and a
  * bounded number per destination at once, so one client's slow endpoint delays only its own.
  *
  * Delivery is at least once: a worker that dies after the SMTP server or the client's endpoint

@@ -1,5 +1,5 @@
 /**
- * Quiet hours (issue 14): texts that would arrive at night, in the client's time zone, wait for
+ * Quiet hours: texts that would arrive at night, in the client's time zone, wait for
  * the morning. E-mail and webhooks are not held: they do not wake anyone.
  */
 import { localDate, localHourOf, localInstant, shiftDate } from '../time/time-zones';

@@ -1,5 +1,5 @@
 /**
- * Who of a client's people gets each kind of message (issue 36), and at which address. Each
+ * Who of a client's people gets each kind of message, and at which address. Each
  * active user whose effective choice for the channel is on (their own, or the account-wide switch
  * when they chose "default") and who holds what the message is about:
  *

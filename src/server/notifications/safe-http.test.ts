@@ -1,5 +1,5 @@
 /**
- * Outgoing requests to client-set URLs (issue 34.2): the connection goes to the address that was
+ * Outgoing requests to client-set URLs: the connection goes to the address that was
  * checked, never to one a second DNS answer names; refused addresses in every literal form.
  */
 import { type Server, createServer } from 'node:http';

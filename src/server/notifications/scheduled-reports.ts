@@ -1,5 +1,5 @@
 /**
- * The e-mails sent on a schedule (issue 14), at 08:00 in each client's time zone: the daily or
+ * The e-mails sent on a schedule, at 08:00 in each client's time zone: the daily or
  * weekly digest (Mondays, the week before) and, on the 1st, last month's report with its PDF.
  * Checked every few minutes by every instance (ACCOUNT_ALERTS_INTERVAL_MS); a message is queued at
  * the first check after 08:00 local, and the dedupe key (client, kind, local date) makes every
@@ -129,7 +129,7 @@ export async function scheduledReports(
   for (const client of clients) {
     if (localHourOf(now, client.timezone) < SEND_HOUR) continue;
     const today = localDate(now, client.timezone);
-    // Issue 36: to each of the client's people holding `reports` (recipients.ts).
+    // To each of the client's people holding `reports` (recipients.ts).
     const people = recipientsOf(users, { ...client, phone_number: null }).filter((r) => holds(r, 'reports'));
     const emailOn = (client.email_on ?? 1) === 1;
     const digestTo = pickRecipients(people, 'email', (r) => wantsEmail(r, emailOn));

@@ -1,6 +1,6 @@
 /**
  * The outbox's text channel: a call message rendered now for its reader, sent through Twilio.
- * It names the agency as its brand is when it is sent (issue 37), like the e-mail channel.
+ * It names the agency as its brand is when it is sent, like the e-mail channel.
  * A text goes only to a verified number and within the client's daily budget (sms-numbers.ts);
  * otherwise it is cancelled with the reason, which the outbox row keeps.
  */

@@ -1,5 +1,5 @@
 /**
- * The backup file (issue 40): one file holding its manifest and the database's copy, so neither
+ * The backup file: one file holding its manifest and the database's copy, so neither
  * can travel without the other.
  *
  *   bytes 0-7   "CABACKUP" (what tells a backup from any other file)

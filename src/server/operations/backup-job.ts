@@ -1,5 +1,5 @@
 /**
- * Scheduled backups (issue 40): BACKUP_SCHEDULE in cron syntax (server time), BACKUP_KEEP kept.
+ * Scheduled backups: BACKUP_SCHEDULE in cron syntax (server time), BACKUP_KEEP kept.
  * Every instance runs this job; the scheduled time is claimed in the database (backup-state.ts)
  * so exactly one instance takes each backup, never beside another (a lease while it runs), and a
  * time missed while every instance was down is taken once at the next start. The backup itself runs as `cli backup` in a child process: the

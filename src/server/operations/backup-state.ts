@@ -1,5 +1,5 @@
 /**
- * What the instances sharing a database know of backups (issue 40), in `app_settings`:
+ * What the instances sharing a database know of backups, in `app_settings`:
  *   backup_last — the last backup that finished: when, its file and size (the metrics' gauges);
  *   backup_slot — the latest scheduled time an instance has claimed, so each scheduled backup
  *                 is taken by exactly one instance (claimSlot: one conditional update wins);

@@ -1,5 +1,5 @@
 /**
- * `npm run backup` and the scheduled backups (issue 40): a consistent copy of the database while
+ * `npm run backup` and the scheduled backups: a consistent copy of the database while
  * the product serves, into BACKUP_DIR under a timestamped name, with its manifest (backup-file.ts).
  *   SQLite     — SQLite's online backup API (better-sqlite3's backup()) on a connection of its
  *                own, in one step: one read snapshot (WAL lets the server keep writing), never

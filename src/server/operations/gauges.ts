@@ -1,5 +1,5 @@
 /**
- * The gauges read when /metrics is scraped (issue 40): the outbox's backlog by channel (the whole
+ * The gauges read when /metrics is scraped: the outbox's backlog by channel (the whole
  * database's, the same on every instance), the live streams open on this instance, and the last
  * backup's time and size. A gauge whose read fails is left empty for that scrape, never failing
  * the whole answer.

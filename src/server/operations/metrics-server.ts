@@ -1,5 +1,5 @@
 /**
- * METRICS_PORT (issue 40): /metrics on a listener of its own, bound to 127.0.0.1, for a
+ * METRICS_PORT: /metrics on a listener of its own, bound to 127.0.0.1, for a
  * Prometheus on the same machine (or a sidecar): no token, as nothing off the machine reaches it.
  * Plain node:http: it serves one path and must keep answering while the main app is busy.
  */

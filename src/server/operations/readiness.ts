@@ -1,5 +1,5 @@
 /**
- * Readiness (issue 40): whether this instance should get traffic now. Checked in order, each
+ * Readiness: whether this instance should get traffic now. Checked in order, each
  * part named in the answer:
  *   lifecycle  — start-up work done (main.ts), and not stopping (SIGTERM);
  *   database   — a query answers within DB_TIMEOUT_MS;

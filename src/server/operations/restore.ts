@@ -1,5 +1,5 @@
 /**
- * `npm run restore -- FILE [--force] [--allow-unsigned]` (issue 40): a backup (backup.ts) back
+ * `npm run restore -- FILE [--force] [--allow-unsigned]`: a backup (backup.ts) back
  * into DATA_DIR (SQLite) or the database DATABASE_URL names (PostgreSQL, through pg_restore).
  *
  * Everything that can refuse is checked before anything is replaced: the file is a backup of

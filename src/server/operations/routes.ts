@@ -1,5 +1,5 @@
 /**
- * The probes and the metrics (issue 40), outside /api/ as load balancers and Prometheus expect:
+ * The probes and the metrics, outside /api/ as load balancers and Prometheus expect:
  *   GET /healthz — the process answers (no database): restart it when this fails;
  *   GET /readyz  — 200 when this instance should get traffic, else 503 naming what failed
  *                  (readiness.ts); what each part found (streams open, the database's answer

@@ -1,5 +1,5 @@
 /**
- * The graceful stop (issue 40), on SIGTERM or SIGINT, in this order:
+ * The graceful stop, on SIGTERM or SIGINT, in this order:
  *   1. not ready: /readyz answers 503 from now on; after SHUTDOWN_DELAY_MS (for load balancers
  *      whose health checks need to notice) the server
  *   2. stops its background jobs: the outbox claims nothing new, no backup starts;

@@ -1,5 +1,5 @@
 /**
- * "Needs attention" (issue 13): the open list with its count (the header's badge), and marking a
+ * "Needs attention": the open list with its count (the header's badge), and marking a
  * call handled (who and when, kept). Read and written for the client, the admin's view of a
  * client and (the list only) the demo by calls/read/calls-view-routes.ts.
  */

@@ -29,7 +29,7 @@ export function attentionReasons(
   return reasons;
 }
 
-/** The client's quality thresholds a call crossed (issue 39); a figure the call lacks crosses none. */
+/** The client's quality thresholds a call crossed; a figure the call lacks crosses none. */
 function qualityReasons(quality: CallFacts['quality'], thresholds: QualityThresholds): string[] {
   if (!quality) return [];
   const reasons: string[] = [];

@@ -18,7 +18,7 @@ export interface CallFacts {
   /** The caller's lines only (what the caller asked for, not what the agent said). */
   callerTranscript: string | null;
   variables: Record<string, unknown> | null;
-  /** The call's quality figures (issue 39); null when it was not measured, a figure null when its precision cannot support it. */
+  /** The call's quality figures; null when it was not measured, a figure null when its precision cannot support it. */
   quality: Record<QualityMetric, number | null> | null;
 }
 

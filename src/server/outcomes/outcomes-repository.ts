@@ -1,6 +1,5 @@
 /**
- * The `client_outcomes` table: each client's ordered outcomes, its quality thresholds (issue 39:
- * they decide Needs attention with the outcomes) and the version calls are classified under. A
+ * The `client_outcomes` table: each client's ordered outcomes, its quality thresholds (* they decide Needs attention with the outcomes) and the version calls are classified under. A
  * client that never saved any has the defaults, at version 0.
  */
 import type { Kysely } from 'kysely';

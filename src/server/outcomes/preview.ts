@@ -3,7 +3,7 @@
  * "preview before saving"): the latest calls of the last PREVIEW_DAYS days classified in memory,
  * in keyset batches so a large client's transcripts are never all held at once.
  *
- * Bounded (issue 34.3), since a client chooses both the list and, through its agent, how long its
+ * Bounded, since a client chooses both the list and, through its agent, how long its
  * transcripts are: each call's texts are folded once for all its rules, the work stops at a budget
  * of rules × text size or a time limit (the answer is then a sample, `sampled`), reads are sized
  * by bytes rather than rows, and the work runs in slices that let the event loop turn. The route

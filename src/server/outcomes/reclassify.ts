@@ -4,7 +4,7 @@
  * progress kept in `client_outcomes`; then the outcome sums are rebuilt from the calls.
  *
  * A client's list may hold 200 `contains` rules and its transcripts run to 900 KB, so the run is
- * bounded like the preview (issue 34.3): reads sized by bytes, each call's texts folded once,
+ * bounded like the preview: reads sized by bytes, each call's texts folded once,
  * the classification in slices that let the event loop turn, and each batch written in one short
  * transaction after it is classified (never holding the connection across a pause).
  */

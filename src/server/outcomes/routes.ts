@@ -1,5 +1,5 @@
 /**
- * Outcomes (issue 13): the client's list (GET/PUT) and a preview of an unsaved list; the admin has
+ * Outcomes: the client's list (GET/PUT) and a preview of an unsaved list; the admin has
  * the same under /api/admin/client-outcomes/{clientId}. Saving starts re-classifying the client's
  * calls in the background; GET shows how far it got. The summary of a window and its points over
  * time are calls views' reads (outcome-reads.ts, mounted by calls/read/calls-view-routes.ts).
@@ -40,7 +40,7 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
     ]);
     return { outcomes, reclassification };
   };
-  // Bodies are patches (issue 33): a list left out stays, and an outcome's settings left out keep
+  // Bodies are patches: a list left out stays, and an outcome's settings left out keep
   // those of the stored outcome of its name.
   const filled = async (clientId: string, sent: z.output<typeof OutcomesBody>['outcomes']) =>
     fillOutcomes(sent, (await outcomeSetOf(db, clientId)).outcomes);

@@ -1,6 +1,6 @@
 /**
  * Long classification work (a preview, a re-classification) shares the one event loop with every
- * request of every client (issue 34.3): it runs in slices of a few milliseconds and lets the loop
+ * request of every client: it runs in slices of a few milliseconds and lets the loop
  * turn (setImmediate) between them, so /api/health and everyone's pages keep answering while it
  * runs. Measured on a monotonic clock, never the app's injectable `now`.
  */

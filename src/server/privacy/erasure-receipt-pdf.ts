@@ -1,5 +1,5 @@
 /**
- * An erasure's two documents (issue 38, reworded by issue 50), each one page or more of PDFKit's
+ * An erasure's two documents, each one page or more of PDFKit's
  * built-in Helvetica under the agency's brand (logo or name, reports/pdf-header.ts):
  * - the caller's confirmation (`renderCallerReceiptPdf`): what was erased in plain words, what the
  *   service that handled the calls may still hold and how to ask for it, what is kept and why. It

@@ -1,5 +1,5 @@
 /**
- * Erasure by caller and the caller's data export (issue 38), for Owners (permission `privacy`)
+ * Erasure by caller and the caller's data export, for Owners (permission `privacy`)
  * and for an admin naming the client:
  * - POST /api/client/erasure/preview {phone | email} → 200 {count, sample}: what an erasure would
  *   remove, by the same rule (erasure.ts `callsOf`), shown before it is confirmed.

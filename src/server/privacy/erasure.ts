@@ -1,5 +1,5 @@
 /**
- * Erasure by caller (issue 38, GDPR art. 17): every call from or to a phone number, or mentioning
+ * Erasure by caller (GDPR art. 17): every call from or to a phone number, or mentioning
  * an e-mail address, removed here and, where the platform has a delete API, at the platform, and a
  * receipt of what happened. Started by POST /api/client/erasure (202), run in the background,
  * followed with GET /api/client/erasure/{id}.

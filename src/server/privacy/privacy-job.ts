@@ -1,5 +1,5 @@
 /**
- * The privacy job (issue 38), every minute on every instance: finishes the re-redactions asked
+ * The privacy job, every minute on every instance: finishes the re-redactions asked
  * for (each under its client's lease, so one instance does each) and applies every client's
  * retention (idempotent: each cut-off is remembered). A change of settings wakes the same work at
  * once for its client (wakePrivacyWork), so it does not wait for the next minute.

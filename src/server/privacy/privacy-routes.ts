@@ -1,5 +1,5 @@
 /**
- * The privacy settings (issues 36 and 38): GET/PUT /api/client/privacy for Owners (permission
+ * The privacy settings: GET/PUT /api/client/privacy for Owners (permission
  * `privacy`), the same for an admin under /api/admin/client-privacy/{clientId}, and the agency's
  * defaults at /api/admin/privacy-defaults.
  *

@@ -1,5 +1,5 @@
 /**
- * A client's privacy settings (issue 38): its own redaction categories, national-ID countries and
+ * A client's privacy settings: its own redaction categories, national-ID countries and
  * retention in `client_privacy`, the agency's defaults in `app_settings`. A client follows the
  * defaults until it saves its own; retention is never longer than the agency's (a client may only
  * shorten it). Cached per database handle for PRIVACY_CACHE_MS, like the brand: every call written

@@ -1,10 +1,10 @@
 /**
- * Re-redacting a client's stored calls after it turned a redaction category on (issue 38): every
+ * Re-redacting a client's stored calls after it turned a redaction category on: every
  * text a call holds (transcript, summary, error, analysis, variables, the stored payload), the
  * search index with them (the database rebuilds a call's entry when its texts change), and the
  * delivery log's kept bodies. In batches, under a lease so two instances never run it at once,
  * with progress in `client_privacy` (GET /api/client/privacy's `reRedaction`), the event loop let
- * turn between slices as the outcomes' re-classification does (issue 34.3).
+ * turn between slices as the outcomes' re-classification does.
  */
 import type { Kysely } from 'kysely';
 import type { ReRedaction } from '../../contract/privacy';

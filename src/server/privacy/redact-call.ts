@@ -1,5 +1,5 @@
 /**
- * A call as it arrives, made fit to store under its client's privacy settings (issue 38): the
+ * A call as it arrives, made fit to store under its client's privacy settings: the
  * chosen categories redacted from every text it carries (transcript, summary, error, analysis,
  * variables and the provider's payload kept for re-processing), and what retention has already
  * removed from calls this old left out. The calls store runs it on every call before writing

@@ -1,5 +1,5 @@
 /**
- * The redaction engine (issue 38): takes text and a client's chosen categories, answers the text
+ * The redaction engine: takes text and a client's chosen categories, answers the text
  * with each piece of personal data replaced by a label, and how many of each it found. Pure: no
  * I/O, no database, no clock; the ingestion paths that call it (webhook, confirmation, sync,
  * replay) and the re-redaction run are wired elsewhere. It never throws on odd text.
@@ -1884,7 +1884,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /**
  * Texts already redacted with one set of options, by text. One call carries the same words more
  * than once (the transcript's turns again in the provider's payload, the summary in its insights
- * and its payload): kept for the call's redaction, each is scanned once (issue 41: redaction was
+ * and its payload): kept for the call's redaction, each is scanned once (redaction was
  * a sixth of a sync's time). Never kept across calls: texts are callers' words.
  */
 export type RedactionMemo = Map<string, RedactionResult>;

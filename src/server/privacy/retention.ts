@@ -1,5 +1,5 @@
 /**
- * Retention per client (issue 38): transcripts (with summaries, analysis, variables and stored
+ * Retention per client: transcripts (with summaries, analysis, variables and stored
  * payloads), recordings' links, and whole calls, each after its number of days. Run by the privacy
  * job every minute and at once after a change, so a change applies within a minute. Totals,
  * charts, usage and invoices keep their numbers (calls/write/personal-data.ts never touches the

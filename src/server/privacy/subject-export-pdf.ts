@@ -1,5 +1,5 @@
 /**
- * The caller's data export as a readable PDF (issue 50): the agency's brand, then every call of
+ * The caller's data export as a readable PDF: the agency's brand, then every call of
  * the number with its time, length and outcome, summary, transcript and what the agent noted, in
  * the words a caller reads (no ids of the platform's). PDFKit's built-in Helvetica; pages follow
  * the text.

@@ -1,5 +1,5 @@
 /**
- * The caller's data export (subject access, issue 38; readable forms, issue 50): every verified
+ * The caller's data export (subject access; readable forms): every verified
  * call from or to one number, as JSON (the default, the whole record), as a CSV with one row per
  * call for a spreadsheet, or as a readable PDF (subject-export-pdf.ts). Reads calls only; the
  * route caps, records and sends.

@@ -1,5 +1,5 @@
 /**
- * Conversation quality across the agency's clients (issue 39): per client of the Analytics table,
+ * Conversation quality across the agency's clients: per client of the Analytics table,
  * the median response time and the share of measured calls the caller interrupted; and which
  * clients' agents answer markedly slower than before (at-risk). From the daily quality rollups.
  */

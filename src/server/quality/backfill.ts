@@ -1,5 +1,5 @@
 /**
- * Measures the calls stored before conversation quality existed (issue 39), from what they kept:
+ * Measures the calls stored before conversation quality existed, from what they kept:
  * the provider's payload where it still holds the timed transcript (Retell's transcript_object,
  * Vapi's artifact), else the stored transcript's lines, which give turns and ended-by (`approx`).
  * One client at a time under a lease (client_quality.backfill_lock_until), so one instance does

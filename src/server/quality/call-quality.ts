@@ -96,7 +96,7 @@ export function qualityBrief(row: Pick<CallRow, keyof QualityColumns>): CallQual
   };
 }
 
-/** Who ended a call, from the lower-cased `call_ended_by` stored before issue 39 (backfill). */
+/** Who ended a call, from the lower-cased `call_ended_by` stored before quality was measured (backfill). */
 export function endedByOfStored(endedBy: string | null): EndedBy {
   if (endedBy === 'user' || endedBy === 'customer' || endedBy === 'caller') return 'caller';
   if (endedBy === 'assistant' || endedBy === 'agent') return 'agent';

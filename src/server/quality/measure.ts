@@ -1,5 +1,5 @@
 /**
- * A call's conversation quality from its utterances' times (issue 39). Pure: the same function
+ * A call's conversation quality from its utterances' times. Pure: the same function
  * measures a call as it arrives, in the backfill and in tests; it never guesses what the timing
  * cannot support (an `approx` call has turns, ended-by, escalation and sentiment only).
  *

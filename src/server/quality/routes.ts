@@ -1,5 +1,5 @@
 /**
- * A client's quality thresholds (issue 39): GET and PUT for the client, the same for an admin
+ * A client's quality thresholds: GET and PUT for the client, the same for an admin
  * under /api/admin/client-quality/{clientId}. Saving re-classifies the client's calls, as saving
  * outcomes does (the thresholds are classified with them: outcomes-repository.ts).
  */

@@ -1,8 +1,8 @@
 /**
- * The monthly report as a PDF (issue 14): the month's KPIs against the month before, outcomes,
+ * The monthly report as a PDF: the month's KPIs against the month before, outcomes,
  * completed calls per day, the busiest pathways, and cost and usage against the plan. Drawn with
  * PDFKit's vector operations and its built-in Helvetica, so no font or browser is needed.
- * Branded (issue 37) with the agency's light logo, name, primary colour and footer text
+ * Branded with the agency's light logo, name, primary colour and footer text
  * (pdf-brand.ts loads them); the page is white, so coloured text uses the palette's primaryText.
  */
 import PDFDocument from 'pdfkit';

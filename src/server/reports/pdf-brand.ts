@@ -1,5 +1,5 @@
 /**
- * The agency's brand as the monthly PDF draws it (issue 37): name, colours, footer text and the
+ * The agency's brand as the monthly PDF draws it: name, colours, footer text and the
  * light logo as PNG. PDFKit embeds only PNG and JPEG, and the logo is stored as PNG, WebP or SVG,
  * so it is converted with sharp (an SVG rasterised) at four times the size it is drawn, once per
  * stored image (keyed by its sha256, so a new upload is picked up at once).

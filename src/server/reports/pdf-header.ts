@@ -1,5 +1,5 @@
 /**
- * The agency's brand at the top of a PDF page (issue 37's look, for the privacy documents a caller
+ * The agency's brand at the top of a PDF page (the brand's look, for the privacy documents a caller
  * receives): the light logo with the agency's name beside it, or the name alone in the brand's
  * colour, then a rule in the primary colour. Draws only; the brand comes from pdf-brand.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * What a period's report says (issue 14): the numbers behind the e-mail digest and the monthly
+ * What a period's report says: the numbers behind the e-mail digest and the monthly
  * PDF, read from the rollups like the dashboard, so both agree with it. Periods are whole local
  * days in the client's time zone, `from` and `to` included.
  */

@@ -1,5 +1,5 @@
 /**
- * GET /api/client/reports/monthly?month=YYYY-MM (issue 14): the month's report as a PDF, the
+ * GET /api/client/reports/monthly?month=YYYY-MM: the month's report as a PDF, the
  * same one the 1st's e-mail attaches. The current month reads "to date"; a month to come is a 400.
  */
 import type { FastifyInstance } from 'fastify';

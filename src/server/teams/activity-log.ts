@@ -1,5 +1,5 @@
 /**
- * Reading the client's activity log (issue 36): a page of lines newest first, or every line of a
+ * Reading the client's activity log: a page of lines newest first, or every line of a
  * filter in keyset batches for the CSV, each with the person's name. The name comes from the user
  * row; for a removed user, from the line that recorded the removal (its detail keeps the name);
  * for lines nobody signed in wrote (an agency admin's view, a failed sign-in of an unknown

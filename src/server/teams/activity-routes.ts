@@ -1,5 +1,5 @@
 /**
- * GET /api/client/activity and GET /api/client/activity/export (issue 36): the client's activity
+ * GET /api/client/activity and GET /api/client/activity/export: the client's activity
  * log, for its Owners only (`users`). A page of lines newest first, filtered by person and
  * action; the same filter as CSV, streamed in batches, which is itself an `export` line. A client
  * reads only its own lines: the client id comes from the session, and a user id of another

@@ -1,5 +1,5 @@
 /**
- * The client's activity log (issue 36): what its people did, one line each, written in the
+ * The client's activity log: what its people did, one line each, written in the
  * transaction of what it records. Written now: sign_in, sign_in_failed, invite, invite_resent,
  * invite_revoked, invite_accepted, role_change, user_deactivated, user_activated, user_removed.
  * Read later by GET /api/client/activity (Owners only). The agency's audit log (audit/) is the
@@ -40,7 +40,7 @@ export type ActivityAction =
   | 'password_change'
   // An agency administrator opened this client's dashboard (detail: which admin).
   | 'view_as_client'
-  // A caller's data erased, or exported for the caller (issue 38; detail: the request's id).
+  // A caller's data erased, or exported for the caller (detail: the request's id).
   | 'caller_erased'
   | 'subject_export';
 

@@ -1,5 +1,5 @@
 /**
- * The agency's side of a client's team (issue 36), admin-only like everything under /api/admin/:
+ * The agency's side of a client's team, admin-only like everything under /api/admin/:
  * the client's users, resend an invitation, and send a user a single-use link to choose a new
  * password (the invitation mechanism: the /accept-invite page serves it). A reset ends the user's
  * sessions at once but leaves the current password working until the link is used, so a link sent
@@ -86,7 +86,7 @@ export default async function adminUsersRoutes(fastify: FastifyInstance): Promis
       // The agency may know whose the address is; the client's Owner is never told (users-routes).
       if (!(await invitationTarget(db, client, target.email)).deliverable)
         throw conflict(ADMIN_TEAM_MESSAGES.addressElsewhere);
-      // The agency invites under its brand's name (issue 37), read before the transaction.
+      // The agency invites under its brand's name, read before the transaction.
       const agencyName = (await loadBrand(app.deps)).settings.name;
       const updated = await db.transaction().execute(async (trx) => {
         await sendUserLink(app.deps, trx, client, target, { kind: 'invitation', inviter: agencyName });

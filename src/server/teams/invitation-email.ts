@@ -1,5 +1,5 @@
 /**
- * The single-use link a client user gets by e-mail (issue 36): an invitation (choose name and
+ * The single-use link a client user gets by e-mail: an invitation (choose name and
  * password) or a password reset the agency sent (choose a new password). Both are the same
  * mechanism: a fresh 32-byte token whose sha256 is stored on the user, the link
  * `/accept-invite?token=…`, the e-mail sealed in the outbox in the caller's transaction. A new link
@@ -38,7 +38,7 @@ export async function sendUserLink(
     invite_expires_at: now() + (reset ? PASSWORD_RESET_TTL_MS : INVITATION_TTL_MS),
     updated_at: now(),
   });
-  // The agency's name as its brand says (issue 37); the e-mail's layout is applied when it is sent.
+  // The agency's name as its brand says; the e-mail's layout is applied when it is sent.
   const company = client.company_name || (await loadBrand(deps)).settings.name;
   const url = `${config.publicUrl.replace(/\/$/, '')}/accept-invite?token=${encodeURIComponent(token)}${reset ? '&reset=1' : ''}`;
   const heading = reset ? `Set a new password for ${company}` : `${link.inviter} invited you to ${company}`;

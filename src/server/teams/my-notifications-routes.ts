@@ -1,5 +1,5 @@
 /**
- * GET and PUT /api/client/me/notifications (issue 36): the signed-in person's own notification
+ * GET and PUT /api/client/me/notifications: the signed-in person's own notification
  * choices, e-mail and SMS, each `default` (the account-wide switch), `on` or `off`, and their
  * mobile number. Any user, about themselves only (`signed_in`): the user comes from the session,
  * never from the request. Who then gets what: notifications/recipients.ts.

@@ -1,5 +1,5 @@
 /**
- * Per-user notification choices (issue 36), stored on `client_users` (025): `notify_email`,
+ * Per-user notification choices, stored on `client_users` (025): `notify_email`,
  * `notify_sms` (1 on, 0 off, null: the account's switch) and the user's own `sms_number`. This
  * module reads and writes those columns and lists who of a client may be notified; what each
  * alert kind requires and where it goes is notifications/recipients.ts.

@@ -1,5 +1,5 @@
 /**
- * Masked callers' numbers (issue 36), decided and applied in one place. `masksNumbersFor` says
+ * Masked callers' numbers, decided and applied in one place. `masksNumbersFor` says
  * whether a client's user sees masked numbers: without `unmask_numbers`, or with the client's
  * privacy setting "hide numbers until shown" on. The call routes, the live stream and the export
  * ask it once per request (connection, download) and then mask every call they answer with

@@ -1,5 +1,5 @@
 /**
- * The activity line of a change the signed-in person made to the account (issue 36):
+ * The activity line of a change the signed-in person made to the account:
  * `settings_change` (profile, notifications, outcomes, the webhook endpoint), `key_change` (the
  * voice API key, a signing secret), `password_change`. Pass the transaction of the change where
  * the route has one. Screen preferences are not recorded: they change nothing anyone else sees.

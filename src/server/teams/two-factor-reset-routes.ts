@@ -1,5 +1,5 @@
 /**
- * The agency turning off a client user's two-factor sign-in (issue 36), for someone who lost
+ * The agency turning off a client user's two-factor sign-in, for someone who lost
  * their phone and their recovery codes: the secret and the recovery codes go, the user's sessions
  * end, and it leaves a line in the client's activity log (naming the admin) and in the agency's
  * audit log. Another client's user id is a 404, like an unknown one. The admin client view's

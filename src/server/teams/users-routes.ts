@@ -1,5 +1,5 @@
 /**
- * The client's team (issue 36): list, invite, change, remove, re-invite its people, and accept an
+ * The client's team: list, invite, change, remove, re-invite its people, and accept an
  * invitation. Only a holder of `users` (Owners) reaches the management routes; a user grants only
  * what they hold; the last active Owner cannot be removed, demoted or deactivated (checked in the
  * transaction, under a lock of the Owners' rows on PostgreSQL); a user deactivated or removed is

@@ -1,5 +1,5 @@
 /**
- * The `view_as_client` line of a client's activity log (issue 36): an agency admin opened the
+ * The `view_as_client` line of a client's activity log: an agency admin opened the
  * client's dashboard. A dashboard asks many things at once and again as it refreshes, so one visit
  * is one line: an admin's next line for the same client comes at most every VIEW_QUIET_MS.
  */

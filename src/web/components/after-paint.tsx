@@ -1,6 +1,6 @@
 /**
  * A heavy, secondary part of a page (the dashboards' Recharts charts) mounted after the page has
- * painted (issue 41). First its placeholder, of the part's exact size so nothing moves; after the
+ * painted. First its placeholder, of the part's exact size so nothing moves; after the
  * commit and one macrotask (the browser paints what is there, the log's rows included) the part
  * mounts inside a transition, so React renders it in time slices instead of one long task that
  * blocks input. The placeholder's measured width goes to the part, so a chart that sizes itself

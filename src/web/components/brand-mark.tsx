@@ -1,5 +1,5 @@
 /**
- * The agency's mark (issue 37): its logo (the dark-background one in the dark theme, when there is
+ * The agency's mark: its logo (the dark-background one in the dark theme, when there is
  * one), or its name as text when it has none. Logos of any aspect ratio show at a fixed height
  * with their own width, capped so a wide logo never pushes a header past a phone's width. The box
  * is reserved while the brand loads, so the header does not move when it arrives.

@@ -18,7 +18,7 @@ export const billingKeys = {
 
 /** The client's subscription, or null without one. `pollMs` while a payment is still being confirmed. */
 export function useSubscription(pollMs: number | false = false) {
-  // Seeded by the dashboard's first-screen read (issue 41).
+  // Seeded by the dashboard's first-screen read.
   return useSeededQuery({
     queryKey: billingKeys.subscription(),
     queryFn: () => getJson<Subscription | null>('/api/client/subscription'),

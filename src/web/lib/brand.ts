@@ -1,5 +1,5 @@
 /**
- * The agency's brand in the browser (issue 37): `useBrand()` gives every page the PublicBrand
+ * The agency's brand in the browser: `useBrand()` gives every page the PublicBrand
  * (name, logos, support details, palette) and `<BrandTheme />` keeps the page's colours on it.
  *
  * Where the brand comes from, first to last:
@@ -59,7 +59,7 @@ const HEX = /^#[0-9a-f]{6}$/i;
 /**
  * PublicBrand's fields and what each holds. Checked by hand, not with contract/brand.ts's schema:
  * this module is in the first bundle of every page, and zod with the brand's schemas (and the
- * contrast guard's colour library) would add ~30 KB gzipped to the landing page (issue 41).
+ * contrast guard's colour library) would add ~30 KB gzipped to the landing page.
  * `satisfies` keeps the list in step with the contract's type.
  */
 const PUBLIC_BRAND_FIELDS = {

@@ -1,5 +1,5 @@
 /**
- * Whether a dashboard's first-screen read (issue 41, features/calls/first-screen.ts) is still on
+ * Whether a dashboard's first-screen read (features/calls/first-screen.ts) is still on
  * its way. The page renders at once with its loading states; meanwhile the queries that read will
  * seed hold back (`enabled: false`: TanStack Query then reports them pending, so each part shows
  * its skeleton), and once the parts are written into their cache entries they have fresh data and
@@ -27,7 +27,7 @@ function useEnabledAfterFirstScreen(enabled = true): boolean {
 }
 
 /**
- * useQuery for a query the first-screen read seeds (issue 41): held back while that read is on its
+ * useQuery for a query the first-screen read seeds: held back while that read is on its
  * way, with its own `enabled` condition beside.
  */
 export function useSeededQuery<TData, TKey extends QueryKey>(

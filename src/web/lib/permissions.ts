@@ -1,5 +1,5 @@
 /**
- * What the signed-in client user may do, for hiding what the server would refuse (issue 36). The
+ * What the signed-in client user may do, for hiding what the server would refuse. The
  * server decides (403 naming the permission); this only keeps the browser from offering it. Reads
  * `session.user.permissions` (the effective ones: role preset plus extras), nothing else.
  */

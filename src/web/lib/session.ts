@@ -18,7 +18,7 @@ export const sessionKeys = {
 };
 
 /**
- * The client session as the browser holds it: GET /api/client/session adds `user` (issue 36), but
+ * The client session as the browser holds it: GET /api/client/session adds `user`, but
  * a login's answer (cached until the refetch right after it) has none, so `user` may be missing for
  * a moment; permission checks treat that as "not yet" (lib/permissions.ts).
  */
@@ -33,7 +33,7 @@ export function useClientSession({ follow = false }: { follow?: boolean } = {}) 
     queryFn: getQueryFn<BrowserClientSession>({ on401: 'returnNull' }),
     staleTime: 0,
     // `follow`: a part of the page reading the session the page's check (RequireClient) keeps
-    // current; mounting it is not another check (issue 41: the dashboard asked twice).
+    // current; mounting it is not another check (the dashboard asked twice).
     refetchOnMount: !follow,
     refetchOnWindowFocus: !follow,
     retry: false,

@@ -22,7 +22,7 @@ function useInvitingCompany(token: string): string | null {
   return lookup.data?.companyName ?? null;
 }
 
-/** /accept-invite?token=… (issue 36): public; an invitation, or an agency's password reset (&reset=1). */
+/** /accept-invite?token=…: public; an invitation, or an agency's password reset (&reset=1). */
 export default function AcceptInvitePage() {
   const params = new URLSearchParams(useSearch());
   const reset = params.get('reset') === '1';

@@ -11,7 +11,7 @@ import { usePageTitle } from '../lib/use-page-title';
 export default function AdminClientPage() {
   usePageTitle('Client');
   const { clientId } = useParams<{ clientId: string }>();
-  // The client's header, team and first screen in one read, beside the session check (issue 41);
+  // The client's header, team and first screen in one read, beside the session check;
   // the view shows meanwhile with its parts in their loading states.
   const [source] = useState(() => (clientId ? adminCallSource(clientId) : null));
   const firstScreen = useFirstScreen(source);

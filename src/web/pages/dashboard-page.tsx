@@ -8,7 +8,7 @@ import { usePageTitle } from '../lib/use-page-title';
 
 export default function DashboardPage() {
   usePageTitle('Dashboard');
-  // The first screen in one read, beside the session check (issue 41). The dashboard shows as
+  // The first screen in one read, beside the session check. The dashboard shows as
   // soon as the session has a client, its parts in their loading states until the read is in.
   const firstScreen = useFirstScreen(CLIENT_CALL_SOURCE);
   return (

@@ -7,7 +7,7 @@ import { usePageTitle } from '../lib/use-page-title';
 
 export default function DemoPage() {
   usePageTitle('Demo');
-  // The first screen in one read (issue 41); the workspace's queries find its parts cached. The
+  // The first screen in one read; the workspace's queries find its parts cached. The
   // page shows at once, its parts in their loading states (the demo may bring its calls up to
   // date first, which can take a while).
   const firstScreen = useFirstScreen(DEMO_CALL_SOURCE);

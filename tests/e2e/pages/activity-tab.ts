@@ -1,4 +1,4 @@
-/** Page model of Settings › Activity (issue 36): the filters, the lines (table or phone list), the CSV link. */
+/** Page model of Settings › Activity: the filters, the lines (table or phone list), the CSV link. */
 import { type Locator, type Page, expect } from '@playwright/test';
 
 export class ActivityTabPage {

@@ -7,7 +7,7 @@ export class AdminClientViewPage {
   readonly callLog: Locator;
   readonly callRows: Locator;
   readonly chart: Locator;
-  /** The client's users (issue 36). */
+  /** The client's users. */
   readonly users: Locator;
 
   constructor(readonly page: Page) {

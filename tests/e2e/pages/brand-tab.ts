@@ -1,5 +1,5 @@
 /**
- * The admin console's Brand tab (issue 37): the settings form, the images, the live preview and
+ * The admin console's Brand tab: the settings form, the images, the live preview and
  * the list of what the contrast guard adjusted. Locators by role and label.
  */
 import { type Locator, type Page, expect } from '@playwright/test';

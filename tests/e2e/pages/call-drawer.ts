@@ -1,4 +1,4 @@
-/** The call detail drawer (opened with `?call=ID`) and its "Show number" action (issue 36). */
+/** The call detail drawer (opened with `?call=ID`) and its "Show number" action. */
 import { type Locator, type Page, expect } from '@playwright/test';
 
 export class CallDrawer {

@@ -1,5 +1,5 @@
 /**
- * The Brand tab's "Mail from your domain" card (issue 37): the SPF, DKIM and DMARC records with
+ * The Brand tab's "Mail from your domain" card: the SPF, DKIM and DMARC records with
  * their copy fields, the "Check DNS" button and each record's status after a check.
  */
 import type { Locator, Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-/** Page model of Settings › Notifications › "My notifications" (issue 36): the person's own choices. */
+/** Page model of Settings › Notifications › "My notifications": the person's own choices. */
 import { type Locator, type Page, expect } from '@playwright/test';
 
 type Channel = 'email' | 'sms';

@@ -1,4 +1,4 @@
-/** Settings › Privacy, its first card (issue 36): the Owner's switch hiding callers' numbers until shown. */
+/** Settings › Privacy, its first card: the Owner's switch hiding callers' numbers until shown. */
 import type { Locator, Page } from '@playwright/test';
 
 export class PrivacyCard {

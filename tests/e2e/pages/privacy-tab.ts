@@ -1,5 +1,5 @@
 /**
- * Callers' personal data (issue 38): Settings › Privacy (the client's), the same cards in the
+ * Callers' personal data: Settings › Privacy (the client's), the same cards in the
  * admin's client view, and the admin console's Privacy tab (the agency's defaults). Locators by
  * role and label; intent methods for what a person does.
  */

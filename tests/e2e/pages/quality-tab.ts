@@ -1,5 +1,5 @@
 /**
- * Conversation quality (issue 39) in a calls workspace: the Quality tab, the drawer's "Conversation
+ * Conversation quality in a calls workspace: the Quality tab, the drawer's "Conversation
  * quality" section with the synced transcript's marks, and the "Quality thresholds" card (Settings
  * › Outcomes, or the admin's client view).
  */

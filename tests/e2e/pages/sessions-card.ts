@@ -1,4 +1,4 @@
-/** Page model of Settings › Security › Sessions (issue 36): this device and the others, signing them out. */
+/** Page model of Settings › Security › Sessions: this device and the others, signing them out. */
 import { type Locator, type Page, expect } from '@playwright/test';
 
 export class SessionsCardPage {

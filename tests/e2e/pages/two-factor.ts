@@ -1,5 +1,5 @@
 /**
- * Page models of two-factor sign-in (issue 36): the card in Settings › Security with its set-up
+ * Page models of two-factor sign-in: the card in Settings › Security with its set-up
  * dialog, and the login's code step.
  */
 import { type Locator, type Page, expect } from '@playwright/test';

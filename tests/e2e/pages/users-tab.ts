@@ -1,4 +1,4 @@
-/** Page model of Settings › Users (issue 36) and of the Invite user dialog. */
+/** Page model of Settings › Users and of the Invite user dialog. */
 import { type Locator, type Page, expect } from '@playwright/test';
 
 export class UsersTab {

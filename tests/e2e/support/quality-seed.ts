@@ -1,5 +1,5 @@
 /**
- * Conversation quality's e2e world (issue 39, quality.spec.ts): a client in a non-UTC zone whose
+ * Conversation quality's e2e world (quality.spec.ts): a client in a non-UTC zone whose
  * calls are stored through the real calls store with timed transcripts and the conversation each
  * platform gives, so the store measures them as it measures a delivery. The figures below are
  * computed by hand; the spec asserts them.

@@ -29,7 +29,7 @@ export default async function providerWebhookRoutes(fastify: FastifyInstance): P
   app.addHook('onClose', () => rateLimit.close());
 
   // The token lookups of deliveries that arrive together are one query (a query per delivery was
-  // a measured cost of ingestion, issue 41). Nothing is cached: each delivery's lookup is a read
+  // a measured cost of ingestion). Nothing is cached: each delivery's lookup is a read
   // that starts after the delivery arrived, so a rotated or deleted token is refused at once, on
   // every instance. Deliveries arriving while a read is in flight form the next read.
   const lookups = createGroupCommit<string, ClientRow | undefined>(
@@ -53,7 +53,7 @@ export default async function providerWebhookRoutes(fastify: FastifyInstance): P
     // Looked up first: made-up URLs must not each leave a counter row behind.
     const client = await lookups.submit(token);
     if (!client) throw notFound('Unknown webhook URL');
-    // Counted by platform and what became of it (GET /metrics, issue 40).
+    // Counted by platform and what became of it (GET /metrics).
     const count = (metric: DeliveryMetric) => deps.metrics.delivery(voiceOf(deps.voices, client).id, metric);
 
     let result: DeliveryResult;

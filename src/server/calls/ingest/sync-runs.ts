@@ -1,8 +1,8 @@
 /**
- * The sync history (issue 16's Support Tools): a row when a sync starts, a heartbeat with its
+ * The sync history (Support Tools): a row when a sync starts, a heartbeat with its
  * progress every few seconds while it runs, completed with what it found or why it failed, so an
  * admin can see when a client's calls were last pulled, by whom, and which provider errors were
- * retried. A run whose process died is marked interrupted (issue 34 point 9): at the next start on
+ * retried. A run whose process died is marked interrupted (point 9): at the next start on
  * SQLite (one process, so every running row is left from before), and on PostgreSQL once its
  * heartbeat is stale, or as soon as another sync of the client holds the lock.
  */

@@ -282,7 +282,7 @@ async function runSync(
   let oldestUnfetched: number | null = null;
   let unfetched = 0;
 
-  // On PostgreSQL a page is written while the next one is read (issue 41: the write waits on the
+  // On PostgreSQL a page is written while the next one is read (the write waits on the
   // database, the read on the provider); pages are still written one after the other, in order.
   let writing: Promise<void> = Promise.resolve();
   try {

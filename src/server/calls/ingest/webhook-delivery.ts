@@ -1,7 +1,7 @@
 /**
  * One webhook delivery, from its bytes to the delivery log: parsed and checked by the provider,
  * confirmed, merged into the calls, logged with what became of it. The webhook route runs it for
- * what arrives; Support Tools runs it again for a stored delivery ("Replay", issue 16), with the
+ * what arrives; Support Tools runs it again for a stored delivery ("Replay"), with the
  * body and signature it came with, so a replay proves no more than the original delivery did.
  *
  * Refused and unconfirmed deliveries keep their body and signature headers (for the retention of
@@ -65,7 +65,7 @@ export function createDeliveryProcessor(
   const ingest = createWebhookIngest(deps);
   /**
    * The body to keep for a replay, when it is small enough to be worth the space, redacted with
-   * the client's categories (issue 38). A body redaction changed no longer matches its signature,
+   * the client's categories. A body redaction changed no longer matches its signature,
    * so it is kept without its signature headers: read in the log, not replayed.
    */
   const keep = async (input: DeliveryInput): Promise<Pick<DeliveryLog, 'rawBody' | 'signatureHeaders'>> => {

@@ -37,7 +37,7 @@ export function createWebhookRateLimit(
     // One statement per 500 URLs for the whole second: a commit per URL (an fsync each on SQLite,
     // taking the one write lock the deliveries' own commits wait for) cost more than the deliveries'
     // writes, and a statement per URL was ~5 % of the server's time under load on PostgreSQL
-    // (issue 41).
+    //.
     try {
       const counters = createRateCounters(deps.db, deps.now);
       for (let i = 0; i < batch.length; i += 500) {

@@ -27,7 +27,7 @@ export default async function adminCallsRoutes(fastify: FastifyInstance): Promis
       if (!found) throw notFound(MESSAGES.clientNotFound);
       const admin = requireAdmin(request);
       await recordClientRead(db, { adminId: admin.id, clientId: found.row.id, action: 'client.view' }, now());
-      // The client's own log says an agency admin looked (issue 36), once per visit.
+      // The client's own log says an agency admin looked, once per visit.
       await recordViewAsClient(db, admin, found.row.id, now());
       return { client: toAdminListItem(found.row, found.totals, config.publicUrl, secrets) };
     },

@@ -1,5 +1,5 @@
 /**
- * Exports of a call log's filtered view as CSV or Excel (issue 15), streamed from the database:
+ * Exports of a call log's filtered view as CSV or Excel, streamed from the database:
  * rows are read in keyset batches (never OFFSET, never all at once) and written as they arrive,
  * and the writer waits while the connection is slow, so memory stays flat whatever the row count.
  */
@@ -78,7 +78,7 @@ async function* exportBatches(
   let after: { key: number; id: string } | null = null;
   for (;;) {
     let q = filteredCalls(db, scope.clientId, query, scope.window, search)
-      // Every client's export is the agency's clients' calls: not the demo's, not a draft's (issue 33).
+      // Every client's export is the agency's clients' calls: not the demo's, not a draft's.
       .$if(scope.clientId === null, (q) => q.where('calls.client_id', 'in', agencyClientIds(db)))
       .select([
         'calls.id',
@@ -246,7 +246,7 @@ const COLUMNS: ExportColumn[] = [
   text('Summary', 60, (c) => c.summary),
   text('Call ID', 24, (c) => c.id, false),
   text('Link', 40, (c) => c.link, false),
-  // Conversation quality (issue 39), last so the earlier columns keep their places; empty when
+  // Conversation quality, last so the earlier columns keep their places; empty when
   // the call was not measured or its timing cannot say.
   seconds('Response p90 (seconds)', (c) => c.latencyP90Ms),
   count('Caller interruptions', (c) => c.interruptionsCaller),

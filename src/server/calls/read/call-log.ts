@@ -1,5 +1,5 @@
 /**
- * The call log (SPEC §7 GET …/calls, issue 15): its filters, search, sorting and paging, shared by
+ * The call log (SPEC §7 GET …/calls): its filters, search, sorting and paging, shared by
  * the client, the admin, the demo and the export. A page is read in two steps: the ids of the
  * page in order (an index walk, or the ranked matches), then those rows in full, so no sort ever
  * carries whole transcripts.
@@ -59,7 +59,7 @@ export const SORT_COLUMNS = {
 } as const satisfies Record<Exclude<CallSort, 'relevance'>, keyof CallRow>;
 
 /**
- * How a log is ordered: newest first unless asked otherwise, with a search too (issue 41: people
+ * How a log is ordered: newest first unless asked otherwise, with a search too (people
  * search a log to find a call, usually a recent one); best match first only when asked for
  * (`sort=relevance`), for a word search with nothing else to match.
  */
@@ -198,7 +198,7 @@ function postgresMatchesNewestFirst(
 }
 
 /**
- * A best-match page's ids (issue 41): the newest LOG_COUNT_BOUND matches, the very ones the bounded
+ * A best-match page's ids: the newest LOG_COUNT_BOUND matches, the very ones the bounded
  * count sees, ranked best first and paged by number within them; ranking every match cost seconds
  * for a common word. `calls`: the log's calls, filtered but not searched. `matches` is how many
  * there are, up to the bound and one more.
@@ -292,12 +292,12 @@ async function countCalls(
 export type CallsClient = Pick<ClientRow, 'id' | 'timezone'>;
 
 /**
- * A searched or quality-filtered log counts its calls exactly up to this many (issue 41): past it
+ * A searched or quality-filtered log counts its calls exactly up to this many: past it
  * the total is this bound with `totalIsLowerBound` ("of 1,000+"), and its pages past the bound are
  * read by keyset only (`after`). A best-match search ranks the newest this many.
  */
 export const LOG_COUNT_BOUND = 1000;
-/** The quality filters' bound (issue 39): the same. */
+/** The quality filters' bound: the same. */
 export const QUALITY_COUNT_BOUND = LOG_COUNT_BOUND;
 
 type ColumnSort = Exclude<CallSort, 'relevance'>;
@@ -487,7 +487,7 @@ export async function listCalls(
       bounded = { lowerBound: found.matches > LOG_COUNT_BOUND, fullPage: false };
     } else {
       const column = sort as ColumnSort;
-      // A search's pages past the bound are read by keyset only; the quality filters' (issue 39)
+      // A search's pages past the bound are read by keyset only; the quality filters'
       // still take a page number there too, as their tests and links do.
       if (search && !after && offset >= LOG_COUNT_BOUND)
         throw badRequest(

@@ -49,7 +49,7 @@ type TotalsRow = { status: string; count: number | null; seconds: number | null;
 // biome-ignore lint/suspicious/noExplicitAny: the tables differ per part, the row shape does not
 type TotalsQuery = SelectQueryBuilder<Database, any, TotalsRow>;
 
-/** What window totals are grouped by: a call's status, or its outcome (issue 13). */
+/** What window totals are grouped by: a call's status, or its outcome. */
 export type TotalsDimension = 'status' | 'outcome';
 const ROLLUP_TABLES = {
   status: { buckets: 'call_rollups', days: 'call_rollups_daily' },

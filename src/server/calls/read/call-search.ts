@@ -1,11 +1,11 @@
 /**
- * What the call log's search box finds (issue 15): words in a call's summary or transcript through
+ * What the call log's search box finds: words in a call's summary or transcript through
  * each database's full-text index, a phone number by its digits, a call by its id (ours or the
  * provider's) or by its reference (the start of our id, as the log, the drawer and e-mails show
  * it). The text is parsed once (contract/search-query.ts) and compiled per database, so
  * nothing typed is ever read as index syntax.
  *
- * A client's search reads only that client's index entries (issue 34.4): on PostgreSQL through the
+ * A client's search reads only that client's index entries: on PostgreSQL through the
  * GIN index on (client_id, search_vector) (migration 018); on SQLite every indexed word is the
  * client's own term, its key in front (migration 038), so a search's lists, its bm25 statistics
  * and its prefixes hold that client's calls alone, whatever the other clients said.
@@ -145,7 +145,7 @@ function wholeNumberMatch(phone: string): Expression<SqlBool> {
 }
 
 /**
- * The stored forms a full number typed any way may have (issue 41): its digits with and without a
+ * The stored forms a full number typed any way may have: its digits with and without a
  * `+`, a ten-digit national number with the North American country code, `00…` as `+…`. Null for
  * fewer than ten digits (a part of a number, found by containment).
  */

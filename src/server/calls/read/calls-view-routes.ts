@@ -73,7 +73,7 @@ export interface CallsView<C extends CallsClient = CallsClient> {
     call: string;
     outcomesSummary: string;
     outcomesOverTime: string;
-    /** Conversation quality of a period against the one before (issue 39). */
+    /** Conversation quality of a period against the one before. */
     qualitySummary: string;
     attention: string;
     /** POST, ends in `:id/handled`; left out: calls cannot be marked here (the demo). */

@@ -1,5 +1,5 @@
 /**
- * Call exports (issue 15): each is a download streamed from the database, holding one of its
+ * Call exports: each is a download streamed from the database, holding one of its
  * account's export slots until the download ends. One client's export (the client's own, the
  * admin's for one client) is a calls view's endpoint (calls-view-routes.ts); the admin's export
  * of every client is mounted here. The slots are the app's, shared by every export route.

@@ -2,7 +2,7 @@
  * Recordings are streamed from the provider (never buffered), with Range passed through so the
  * audio element can seek. Only the server holds the API key, so the browser always comes here.
  *
- * A client user's play and download are lines of the client's activity log (issue 36). The audio
+ * A client user's play and download are lines of the client's activity log. The audio
  * element asks for a recording in many Range requests as it plays and seeks, so a play is the
  * request that starts at the beginning: no Range, or a Range from byte 0. Seeking and the rest of
  * the file add no line; playing again from the start adds one. Admins' and the demo's add none.

@@ -1,5 +1,5 @@
 /**
- * The passage of a call that a word search matched, for the call log (issue 15): cut here rather
+ * The passage of a call that a word search matched, for the call log: cut here rather
  * than by the database, so both databases show the same snippet and the index stores no copy of
  * the text. The words are marked the way the indexes stem them, near enough to show why a call
  * matched: the exact word, its plural and -ed/-ing forms, and for refu* anything starting so.

@@ -1,5 +1,5 @@
 /**
- * "Show number" (issue 36): POST /api/client/calls/{id}/unmask answers one call's numbers in full
+ * "Show number": POST /api/client/calls/{id}/unmask answers one call's numbers in full
  * to a user holding `unmask_numbers`, when the client's privacy setting masks them for everyone
  * (teams/privacy-routes.ts). Each is a line of the client's activity log naming the call and the
  * masked form shown before, in the transaction of nothing else: reading is the event.

@@ -1,5 +1,5 @@
 /**
- * A one-sheet Excel workbook written as a stream (issue 15's exports): the sheet's XML is produced
+ * A one-sheet Excel workbook written as a stream (the exports): the sheet's XML is produced
  * row by row, as yazl's deflater asks for more, so a million rows take the memory of a few.
  *
  * Why not ExcelJS: its streaming writer keeps every hyperlink and formula cell until the sheet

@@ -318,7 +318,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
 
   /**
    * `privacy`: the clients' settings, when the caller read them before opening the transaction it
-   * passes as `db` (a transaction's reads are not cached: issue 41 measured reading and parsing
+   * passes as `db` (a transaction's reads are not cached: measured, reading and parsing
    * them per webhook batch). Each item's client must be in it.
    */
   async function upsertMany(
@@ -330,7 +330,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
     if (chunks.length === 0) return result;
     // One transaction and one after-write for all the chunks (a sync's page of a thousand calls):
     // the rollups and running totals are written once, netted over the page, and committed once
-    // (issue 41: a commit and a set of rollup statements per 200 calls made a sync slow).
+    // (a commit and a set of rollup statements per 200 calls made a sync slow).
     await inTransaction(async (trx) => {
       const after = await AfterCallsWrite.forCalls(
         trx,

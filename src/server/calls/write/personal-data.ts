@@ -1,5 +1,5 @@
 /**
- * The calls store's writes for callers' personal data (issue 38): texts redacted again, what
+ * The calls store's writes for callers' personal data: texts redacted again, what
  * retention removes, and calls erased. None of them changes a number the dashboard counts: the
  * rollups and running totals keep every call they counted (after-write is not run), so totals,
  * charts, usage and invoices stay as they were; only the personal data goes. A call removed here

@@ -1,5 +1,5 @@
 /**
- * Writes measured quality onto stored calls (the backfill of issue 39), with what follows from it
+ * Writes measured quality onto stored calls (the quality backfill), with what follows from it
  * in the same transaction: the call is classified again (its thresholds may put it in Needs
  * attention) and its rollups move (after-write.ts `remeasured`). Rows another write changed or
  * measured meanwhile are left as they are.

@@ -105,7 +105,7 @@ async function addSums(db: Kysely<Database>, table: RollupTable, rows: [string[]
 /**
  * The four rollup tables' upserts of one write. PostgreSQL runs them as one statement (each a
  * data-modifying WITH query; they touch different tables, so none sees another's rows): three
- * round trips fewer per batch of webhooks (issue 41). SQLite has no such statement, and its
+ * round trips fewer per batch of webhooks. SQLite has no such statement, and its
  * statements cost no round trip.
  */
 async function addAllSums(db: Kysely<Database>, tables: [RollupTable, [string[], Sums][]][]): Promise<void> {

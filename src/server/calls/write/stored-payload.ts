@@ -11,7 +11,7 @@ const MAX_KEPT_STRING = 1024;
 /**
  * The payload without the fields the call row already holds. Taken before the payload is
  * redacted (calls-repository.ts): redacting the transcript twice, once as the call's and once
- * inside a payload that is not going to keep it, was half of a sync's redaction time (issue 41).
+ * inside a payload that is not going to keep it, was half of a sync's redaction time.
  */
 export function withoutCopiedFields(raw: unknown): unknown {
   if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;

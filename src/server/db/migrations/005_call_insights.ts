@@ -1,5 +1,5 @@
 /**
- * What the provider says each call achieved (issue 13): summary, who answered, who ended it, the
+ * What the provider says each call achieved: summary, who answered, who ended it, the
  * error, the post-call tag, analysis and variables, and the provider's price (the agency's cost,
  * apart from the client's bill). Existing calls are filled in from their stored payloads, in
  * batches, so no re-sync is needed.

@@ -1,5 +1,5 @@
 /**
- * Outcomes (issue 13): each client's ordered outcome list, each call's outcome, and outcome sums
+ * Outcomes: each client's ordered outcome list, each call's outcome, and outcome sums
  * beside the status rollups (same buckets, days and sums), so the outcome summary reads as fast
  * as the stats. Calls stored before this get their outcome when the client's outcomes are first
  * read or saved (a background re-classification), not here: a migration should not run for long.

@@ -1,5 +1,5 @@
 /**
- * Notifications (issue 14): a transactional outbox. The write that causes a message (a call
+ * Notifications: a transactional outbox. The write that causes a message (a call
  * stored, a threshold crossed, a payment failed) inserts it in the same transaction; workers on
  * any instance claim and deliver it. `dedupe_key` is unique, so one cause never makes two
  * messages however often it is written again (a webhook re-delivered, a sync re-reading a call).

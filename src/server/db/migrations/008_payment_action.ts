@@ -1,7 +1,7 @@
 /**
  * A renewal the bank wants the customer to authenticate (3-D Secure on an off-session charge):
  * Stripe's invoice.payment_action_required names the invoice; the client completes it on the
- * Subscription tab, and invoice.paid clears it (issue 11, defect 4).
+ * Subscription tab, and invoice.paid clears it (defect 4).
  */
 import type { Kysely } from 'kysely';
 

@@ -1,5 +1,5 @@
 /**
- * Webhook notifications (issue 14): each client may give one URL the product POSTs its finished
+ * Webhook notifications: each client may give one URL the product POSTs its finished
  * calls to, signed with a secret only the client saw (kept encrypted, like provider keys). The
  * deliveries themselves are outbox messages on the 'webhook' channel (007_outbox).
  */

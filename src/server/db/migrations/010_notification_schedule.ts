@@ -1,5 +1,5 @@
 /**
- * Notification preferences grow (issue 14): the digest's frequency (off, daily, weekly; weekly by
+ * Notification preferences grow: the digest's frequency (off, daily, weekly; weekly by
  * default) and the quiet hours texts wait through (21:00 to 08:00 by default), per client.
  */
 import type { Kysely } from 'kysely';

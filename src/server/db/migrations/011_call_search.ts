@@ -1,5 +1,5 @@
 /**
- * Full-text search over a call's summary and transcript (issue 15), kept by the database itself so
+ * Full-text search over a call's summary and transcript, kept by the database itself so
  * every writer (upserts, syncs, backfills, deletes) updates it in the same transaction as the call.
  *
  * The document is the summary followed by the transcript's spoken text (each entry's text,

@@ -1,5 +1,5 @@
 /**
- * What each person chose for the screens (issue 15: the call log's columns), keyed by who they are
+ * What each person chose for the screens (the call log's columns), keyed by who they are
  * ('client:{id}' or 'admin:{id}'), so a choice follows them to any browser.
  */
 import type { Kysely } from 'kysely';

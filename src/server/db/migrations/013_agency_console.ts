@@ -1,5 +1,5 @@
 /**
- * The agency's console (issue 16):
+ * The agency's console:
  * - `client_call_days`: per client and local day, the sums the portfolio reads (calls, seconds,
  *   the client's bill, the provider's price, answered and failed calls), sample calls left out.
  *   Keyed (day, client_id) so a range over every client is one contiguous read.

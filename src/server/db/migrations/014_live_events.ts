@@ -1,5 +1,5 @@
 /**
- * Live events (issue 17): what changed for a client, written in the transaction of the change, so
+ * Live events: what changed for a client, written in the transaction of the change, so
  * every instance's streams can send it and a stream that reconnects can resume from the last id
  * it saw. Kept for a few minutes (housekeeping). On PostgreSQL a statement trigger NOTIFYs
  * `live_events` on commit, waking every instance's hub at once.

@@ -1,5 +1,5 @@
 /**
- * The agency's portfolio at any number of calls and days (issue 16):
+ * The agency's portfolio at any number of calls and days:
  * - `client_call_days` gains each client's running totals through the day, and its rows become
  *   dense (a row for every day between a client's first and last), so a client's sums over a
  *   range are two rows subtracted and every client at one day is one contiguous read;

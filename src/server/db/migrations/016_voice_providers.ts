@@ -1,5 +1,5 @@
 /**
- * Vapi and Retell beside Bland (issue 18): each client's voice platform. Existing clients keep
+ * Vapi and Retell beside Bland: each client's voice platform. Existing clients keep
  * Bland, the only one there was.
  */
 import type { Kysely } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL: every client's running totals at one day read from an index alone (issue 16). The
+ * PostgreSQL: every client's running totals at one day read from an index alone. The
  * portfolio and the at-risk list read all the clients at three days; through the primary key that
  * is a heap page per row (a day's rows lie wherever each client's updates put them), through this
  * index a few contiguous leaf pages. SQLite's rows of a day are few pages away already, and its

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL: the word search's index keyed by client as well as by word (issue 15), a GIN index
+ * PostgreSQL: the word search's index keyed by client as well as by word, a GIN index
  * on (client_id, search_vector) through the btree_gin extension (PostgreSQL's contrib, trusted:
  * no superuser needed). A search is always one client's (or, in the admin's all-clients export,
  * every client's, which the same index serves), and the word-only index handed the planner every

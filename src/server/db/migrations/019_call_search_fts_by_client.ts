@@ -1,5 +1,5 @@
 /**
- * SQLite: the word search's index keyed by client (issue 34.4). Until now a search asked FTS5 for
+ * SQLite: the word search's index keyed by client. Until now a search asked FTS5 for
  * every client's matches and dropped the other clients' afterwards, row by row: a 41-call client's
  * search cost what the whole instance's matches cost, and a word common in another client's calls
  * answered measurably slower than an absent one (a timing oracle on other tenants' data).

@@ -1,5 +1,5 @@
 /**
- * Sync runs that survive faults and crashes (issue 34 point 9):
+ * Sync runs that survive faults and crashes (point 9):
  * - `status`: running, succeeded, failed, or interrupted (the process stopped mid-sync; marked so
  *   at the next start, or by the next sync of the client once the run's heartbeat has gone stale).
  * - `heartbeat_at`: renewed every few seconds by the process running the sync, with its progress.

@@ -1,5 +1,5 @@
 /**
- * Client teams (issue 36):
+ * Client teams:
  * - `client_users`: the people of a client. Each signs in with their own e-mail (unique across
  *   every client's users) and password; `role` is owner | manager | viewer, `permissions` a JSON
  *   array of extras granted on top of it (unmask_numbers, export); `status` invited | active |

@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in (issue 36), for client users and admins alike:
+ * Two-factor sign-in, for client users and admins alike:
  * - `client_users` and `admins`: the TOTP secret (sealed with the app's secret box, never plain),
  *   the secret being set up (sealed too, until a code confirms it), when it was turned on, and the
  *   last time step a code was accepted at (a code of that step or an earlier one is a replay).

@@ -1,5 +1,5 @@
 /**
- * Sessions list and activity log (issue 36):
+ * Sessions list and activity log:
  * - `sessions.public_id`: a random id the sessions list and DELETE /api/client/sessions/{id} use,
  *   so nothing derived from the cookie (id_hash) ever leaves the server. Older rows get one here.
  * - `sessions.user_agent`, `sessions.ip`: the device and address a session was opened from; null

@@ -1,8 +1,8 @@
 /**
- * The client's privacy settings (issue 36): `hide_numbers_until_shown`, when 1, masks callers'
+ * The client's privacy settings: `hide_numbers_until_shown`, when 1, masks callers'
  * numbers even for users holding `unmask_numbers`, who then reveal one call's number at a time
  * (POST /api/client/calls/{id}/unmask, recorded in the activity log). 0 (the default) keeps the
- * answers every client had before teams. Issue 38 adds further privacy settings beside it.
+ * answers every client had before teams. Later privacy settings sit beside it.
  */
 import { type Kysely, sql } from 'kysely';
 

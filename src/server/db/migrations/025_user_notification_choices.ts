@@ -1,5 +1,5 @@
 /**
- * Per-user notification choices (issue 36): what each of a client's people chose for themselves,
+ * Per-user notification choices: what each of a client's people chose for themselves,
  * per channel, on `client_users`:
  * - `notify_email`, `notify_sms`: 1 on, 0 off, null (every existing user) follows the account's
  *   switch in notification_prefs, so nothing anyone receives changes with this migration.

@@ -1,5 +1,5 @@
 /**
- * The agency's brand (issue 37), one row for every instance to read:
+ * The agency's brand, one row for every instance to read:
  * - `agency_brand`: the saved settings as JSON (contract/brand.ts `BrandSettings`, validated on
  *   every read), who saved them and when. No row: AGENCY_NAME and the product's colours.
  * - `brand_assets`: the logo for light and for dark backgrounds and the app icon, as the server

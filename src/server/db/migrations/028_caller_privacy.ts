@@ -1,5 +1,5 @@
 /**
- * Callers' personal data (issue 38):
+ * Callers' personal data:
  * - `client_privacy`: a client's own redaction categories, national-ID countries and retention
  *   (JSON, contract/privacy.ts; absent parts follow the agency's defaults, kept in app_settings),
  *   where re-redacting its stored calls stands (under a lease, as outcomes' re-classification),

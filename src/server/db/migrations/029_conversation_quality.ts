@@ -1,5 +1,5 @@
 /**
- * Conversation quality (issue 39):
+ * Conversation quality:
  * - `calls.quality_json`: the call's measured quality (contract/quality.ts CallQuality), and four
  *   of its figures as columns, which the log filters on and the worst-call lists sort by;
  * - `quality_rollups_daily`: per client, local day and metric, how many calls had each value (a

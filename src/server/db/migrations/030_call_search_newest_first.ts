@@ -1,5 +1,5 @@
 /**
- * Issue 41: the call log's search answers newest first, and its duration sort reaches the first
+ * The call log's search answers newest first, and its duration sort reaches the first
  * page from an index.
  *
  * SQLite: the FTS5 table is rebuilt with a rowid ordered by time, `created_at * 2^20 + (calls.rowid

@@ -3,7 +3,7 @@
  * smtps:// for implicit TLS); MAIL_FROM the sender's address. Without SMTP_URL e-mail is off:
  * messages stay in the outbox, unsent, and the Notifications tab says so. With DKIM_PRIVATE_KEY
  * and DKIM_SELECTOR every message is DKIM-signed for MAIL_FROM's domain (nodemailer's `dkim`), so
- * mail from the agency's own domain passes DMARC (issue 37; the records: brand/mail-dns.ts).
+ * mail from the agency's own domain passes DMARC (the records: brand/mail-dns.ts).
  */
 import nodemailer from 'nodemailer';
 

@@ -51,7 +51,7 @@ export interface PaypalGateway extends PaymentGateway {
     returnUrl: string;
     cancelUrl: string;
     requestId: string;
-    /** The agency's brand at the time of checkout (issue 37); else the gateway's brandName. */
+    /** The agency's brand at the time of checkout; else the gateway's brandName. */
     brandName?: string;
   }): Promise<{ id: string; approveUrl: string }>;
   getSubscription(id: string): Promise<PaypalSubscriptionInfo>;

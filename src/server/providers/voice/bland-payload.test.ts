@@ -295,7 +295,7 @@ const segment = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-describe('Bland timed transcript and conversation (issue 39)', () => {
+describe('Bland timed transcript and conversation', () => {
   it('reads the fixture: the post-call lines are untimed (approx), the agent ended the call', () => {
     const parsed = parseBlandCall(blandFixture, FIXTURE_NOW);
     if (!parsed.success) throw new Error(parsed.message);
@@ -432,7 +432,7 @@ describe('Bland timed transcript and conversation (issue 39)', () => {
   });
 });
 
-describe('readBlandCallFast (issue 41: the sync reads call objects without zod)', () => {
+describe('readBlandCallFast (the sync reads call objects without zod)', () => {
   const state = { transcriptSeq: 0 };
   const generated = Array.from({ length: 40 }, (_, i) =>
     JSON.parse(

@@ -4,7 +4,7 @@
  * Validation is lenient about fields we do not use (Bland adds fields freely) and strict, with
  * length caps, about the ones we store. No I/O here.
  *
- * Timed lines (issue 39): the post-call `transcripts[]` carry only the clock time each line was
+ * Timed lines: the post-call `transcripts[]` carry only the clock time each line was
  * logged (`created_at`), no durations, so they are `approx`. Bland's corrected transcript, read
  * from the recording, times each segment: GET /v1/calls/{call_id}/correct answers {status,
  * message, corrected: [{start, end, text, speaker, speaker_label, confidence}], aligned (deprecated)}
@@ -228,7 +228,7 @@ const CALL_FIELDS: [string, FieldReader][] = [
 /**
  * What blandCallSchema answers for a call object whose every field is plainly valid (what Bland
  * sends), without zod: a sync reads ~20,000 of them and the schema's parse was a large part of its
- * CPU time (issue 41). null as soon as a field is not plainly valid: the caller then asks the
+ * CPU time. null as soon as a field is not plainly valid: the caller then asks the
  * schema, which says what is wrong. Never accepts what the schema refuses.
  */
 export function readBlandCallFast(json: unknown): BlandCallPayload | null {
@@ -245,7 +245,7 @@ export const blandCorrectedAnswerSchema = z
 /**
  * A corrected segment's fields we read, or null when it is not one: start and end numbers, text
  * and speaker_label strings within their caps (or absent). Written out rather than a zod schema:
- * a sync reads ~100,000 segments (issue 41).
+ * a sync reads ~100,000 segments.
  */
 function readCorrectedSegment(
   item: unknown,

@@ -2,7 +2,7 @@
  * The Bland AI adapter: Bland's paths, wire format and answers, over the shared provider HTTP
  * client (provider-http.ts: bounded concurrency per key, retries, timeouts, typed errors). It
  * never buffers a recording; it hands back the provider's stream. A call's details come with its
- * corrected transcript when Bland has one (GET /v1/calls/{call_id}/correct, issue 39): segments
+ * corrected transcript when Bland has one (GET /v1/calls/{call_id}/correct): segments
  * timed from the recording, which the post-call transcript's lines are not.
  */
 import {

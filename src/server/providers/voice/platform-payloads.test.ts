@@ -248,7 +248,7 @@ describe('Retell webhooks', () => {
   });
 });
 
-describe('readStoredPayload (issue 39 backfill)', () => {
+describe('readStoredPayload (backfill)', () => {
   const voices = createVoiceProviders({
     blandApiUrl: 'http://127.0.0.1:9',
     vapiApiUrl: 'http://127.0.0.1:9',

@@ -6,7 +6,7 @@
  *
  * Requests go through undici's `request` on one kept-alive Agent, not the global fetch: a sync
  * makes ~20,000 of them, and fetch's Request/Response objects and WHATWG streams were the largest
- * single cost of its CPU time (issue 41). Redirects are followed as fetch follows them (the key is
+ * single cost of its CPU time. Redirects are followed as fetch follows them (the key is
  * dropped when one leads to another origin); no Accept-Encoding is sent, so answers come plain.
  * A recording URL the provider hands out is the exception: it may name any address, so it is
  * fetched through the media address checks (MediaAccess) with each redirect checked, and only

@@ -1,5 +1,5 @@
 /**
- * One adapter per voice platform, chosen by each client's `provider` (issue 18). Everything that
+ * One adapter per voice platform, chosen by each client's `provider`. Everything that
  * talks to a provider for a client asks here, so no code path can reach Bland with a Vapi key.
  */
 import { DEFAULT_VOICE_PROVIDER, type VoiceProviderId, isVoiceProvider } from '../../../contract/providers';

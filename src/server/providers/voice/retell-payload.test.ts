@@ -1,7 +1,7 @@
 /**
  * Every value of Retell's `disconnection_reason` (retell-typescript-sdk src/resources/call.ts at
  * b274013, PhoneCallResponse.disconnection_reason, 34 values) and of its call_status, each read
- * deliberately (issue 33.7). The SDK's list is written out; the expectations beside it are stated
+ * deliberately. The SDK's list is written out; the expectations beside it are stated
  * independently of the adapter's table.
  */
 import { describe, expect, it } from 'vitest';
@@ -177,7 +177,7 @@ const FIXTURE_NOW = Date.parse('2026-03-05T00:00:00Z');
 const linesOf = (transcript: { role: string; startMs?: number; endMs?: number }[] | null | undefined) =>
   (transcript ?? []).map((l) => [l.role, l.startMs, l.endMs]);
 
-describe('Retell timed transcript and conversation (issue 39)', () => {
+describe('Retell timed transcript and conversation', () => {
   it('reads the fixture: each line from its first word to its last, word precision', () => {
     const parsed = parseRetellCall(retellFixture, FIXTURE_NOW);
     if (!parsed.success) throw new Error(parsed.message);

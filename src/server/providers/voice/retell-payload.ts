@@ -4,7 +4,7 @@
  * where Retell's field names meet ours (docs/voice-provider.md). Field names follow Retell's
  * published API (retell-typescript-sdk, generated from its OpenAPI spec). No I/O here.
  *
- * Timed lines (issue 39), checked against RetellAI/retell-typescript-sdk src/resources/call.ts at
+ * Timed lines, checked against RetellAI/retell-typescript-sdk src/resources/call.ts at
  * b274013 (2026-07-31): `transcript_object[]` is {role: 'agent' | 'user' | 'transfer_target',
  * content, words: [{word, start, end}]}, word times in seconds of audio from the call's start
  * ("relative audio time, not wall time"; "not guaranteed to be accurate"); a line runs from its
@@ -92,7 +92,7 @@ export const retellCallSchema = z
 export type RetellCall = z.infer<typeof retellCallSchema>;
 
 /**
- * How a Retell call ended, read from its `disconnection_reason` (issue 33.7): every value of the
+ * How a Retell call ended, read from its `disconnection_reason`: every value of the
  * SDK's enum is named here, with its reason in docs/voice-provider.md §6 (the table there matches
  * this one). A call Retell reports as `not_connected` or `error` failed whatever its reason.
  */

@@ -1,7 +1,7 @@
 /**
  * The real Retell adapter against its stand-in (sim/platforms/retell.ts): a call that never
  * connected has no start_timestamp, so a listing filtered by start time leaves it out; the sync's
- * listing still brings it (issue 33.7), once, dated by its end. Deleting a call (issue 38).
+ * listing still brings it, once, dated by its end. Deleting a call.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -72,7 +72,7 @@ describe('listCalls since a date', () => {
   });
 });
 
-describe('timed transcript (issue 39)', () => {
+describe('timed transcript', () => {
   it("getCall gives the stand-in's lines timed by their words (precision word), its sentiment as sent", async () => {
     const [call] = sim.addCalls(KEY);
     const { call: read } = await retell().getCall(KEY, call.call_id);
@@ -87,7 +87,7 @@ describe('timed transcript (issue 39)', () => {
   });
 });
 
-describe('deleteCall (issue 38)', () => {
+describe('deleteCall', () => {
   it('deletes the call at Retell (204), and Retell no longer has it', async () => {
     const [call, kept] = sim.addCalls(KEY, { count: 2 });
     const voice = retell();

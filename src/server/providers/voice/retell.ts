@@ -1,11 +1,11 @@
 /**
- * The Retell adapter (issue 18): Retell's REST API with the client's API key as a Bearer token,
+ * The Retell adapter: Retell's REST API with the client's API key as a Bearer token,
  * over the shared HTTP client (provider-http.ts). Calls are listed by POST /v3/list-calls (the v2
  * list is retired), oldest first from the start date, paged by Retell's pagination_key; recordings
  * are streamed from the call's recording_url. A call that never connected has no start_timestamp,
  * so a listing since a date is read in two passes: the calls started since then, then the ones
- * that never connected and ended since then (issue 33.7). A call is deleted by
- * DELETE /v2/delete-call/{call_id} (issue 38).
+ * that never connected and ended since then. A call is deleted by
+ * DELETE /v2/delete-call/{call_id}.
  */
 import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
 import { ProviderNotFoundError, VoiceProviderError } from './errors';

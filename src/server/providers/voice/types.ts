@@ -15,7 +15,7 @@ export interface NormalizedTranscriptEntry {
   text: string;
   timestamp?: string;
   /**
-   * When the line was spoken, in whole ms from the call's start (issue 39), where the platform
+   * When the line was spoken, in whole ms from the call's start, where the platform
    * says: Retell's first and last word, Vapi's message times, Bland's corrected segments.
    */
   startMs?: number;
@@ -23,7 +23,7 @@ export interface NormalizedTranscriptEntry {
 }
 
 /**
- * What conversation quality needs beyond the transcript (issue 39): how precise the transcript's
+ * What conversation quality needs beyond the transcript: how precise the transcript's
  * times are, who ended the call in the product's terms, and the provider's sentiment label.
  */
 export interface NormalizedConversation {
@@ -168,7 +168,7 @@ export interface VoiceProvider {
   placeTestCall?(apiKey: string, request: TestCallRequest): Promise<{ callId: string }>;
   /**
    * Deletes a call at the provider with what it keeps of it (recording, transcript, analysis), for
-   * erasure by caller (issue 38). 'not_found': the provider has no such call for this key (never
+   * erasure by caller. 'not_found': the provider has no such call for this key (never
    * there, another account's, or already deleted, perhaps by a retry of our own request whose first
    * answer was lost). Every other failure throws the errors of errors.ts, as getCall does
    * (ProviderAuthError for a refused key, ProviderUnavailableError after retries on 429/5xx or

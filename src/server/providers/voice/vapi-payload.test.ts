@@ -1,7 +1,7 @@
 /**
  * Every value of Vapi's `endedReason` (the server SDK's CallEndedReason, VapiAI/server-sdk-typescript
  * src/api/types/CallEndedReason.ts at 7ec0a68, 571 values, the same list as
- * ServerMessageEndOfCallReportEndedReason) and of its CallStatus, each read deliberately (issue 33.7).
+ * ServerMessageEndOfCallReportEndedReason) and of its CallStatus, each read deliberately.
  * The SDK's list is written out here; the expectations are stated beside it, independently of the
  * adapter's table: the reasons below that are not listed as connected, transferred or never
  * connected are all errors, and read as failed with the reason as the error.
@@ -682,7 +682,7 @@ describe('Vapi endedReason: every value of the SDK’s enum', () => {
   it('reads a reason outside the enum by its words: an error fails, anything else is unknown', () => {
     expect(call({ endedReason: 'call.in-progress.error-something-new' }).status).toBe('failed');
     expect(call({ endedReason: 'some-new-ending' }).status).toBe('unknown');
-    // Named in issue 33 but not in the SDK's enum: the transfer target did not answer.
+    // Named in the brief but not in the SDK's enum: the transfer target did not answer.
     expect(call({ endedReason: 'call.forwarding.no-answer' }).status).toBe('failed');
   });
 });
@@ -746,7 +746,7 @@ const AGENT_ENDED = [
   'assistant-ended-call-with-hangup-task',
 ];
 
-describe('Vapi timed transcript and conversation (issue 39)', () => {
+describe('Vapi timed transcript and conversation', () => {
   it('reads the fixture: secondsFromStart, lasting endTime − time; system and tool messages left out', () => {
     const parsed = parseVapiWebhook(JSON.stringify(vapiFixture), {}, null, FIXTURE_NOW);
     if (parsed.kind !== 'call') throw new Error(parsed.kind);

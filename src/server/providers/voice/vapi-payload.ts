@@ -4,7 +4,7 @@
  * Field names follow Vapi's published API (server-sdk-typescript, generated from its OpenAPI
  * definition): Call, Artifact, Analysis, ServerMessageEndOfCallReport. No I/O here.
  *
- * Timed lines (issue 39), checked against VapiAI/server-sdk-typescript at 7ec0a68 (2026-06-25),
+ * Timed lines, checked against VapiAI/server-sdk-typescript at 7ec0a68 (2026-06-25),
  * src/api/types: Artifact.messages is UserMessage | SystemMessage | BotMessage | ToolCallMessage |
  * ToolCallResultMessage; UserMessage and BotMessage carry `time` and `endTime` (epoch ms),
  * `secondsFromStart` and an optional `duration` (documented as seconds, sent as ms: Vapi's own
@@ -110,7 +110,7 @@ export const vapiCallSchema = z
 export type VapiCall = z.infer<typeof vapiCallSchema>;
 
 /**
- * How a Vapi call ended, read from its `endedReason` (issue 33.7): every value of the SDK's
+ * How a Vapi call ended, read from its `endedReason`: every value of the SDK's
  * CallEndedReason is decided here, each named below or by its documented family, and written down
  * with its reason in docs/voice-provider.md §5 (the table there matches this one).
  * - completed: the line was connected and the call ended normally;

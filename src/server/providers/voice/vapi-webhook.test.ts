@@ -1,5 +1,5 @@
 /**
- * Vapi's credential forms on a server message (issue 33.3, 34.8): the HMAC credential with Vapi's
+ * Vapi's credential forms on a server message: the HMAC credential with Vapi's
  * defaults (HmacAuthenticationPlan in VapiAI/server-sdk-typescript: x-signature, x-timestamp,
  * payload "{timestamp}.{body}", hex) and its documented variations (sha512/sha1, base64, a prefix,
  * the body alone, the x-vapi-signature header), the legacy secret header and a Bearer token; a

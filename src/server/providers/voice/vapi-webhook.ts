@@ -2,13 +2,13 @@
  * Vapi's server messages as the product reads them: `{message: {type, call, …}}` posted to the
  * client's webhook URL. An end-of-call-report is a call; every other type (status-update,
  * transcript, conversation-update, hang…) is acknowledged and, when it names a call, shown live.
- * With a secret set, a delivery must carry it in one of the ways Vapi sends credentials (issue
- * 33.3; docs/voice-provider.md §5):
+ * With a secret set, a delivery must carry it in one of the ways Vapi sends credentials
+ * (docs/voice-provider.md §5):
  * - an HMAC credential (the SDK's HmacAuthenticationPlan): by default `x-signature`, the hex
  *   HMAC-SHA256 of "{timestamp}.{body}" with the timestamp in `x-timestamp`; also SHA-512 or SHA-1,
  *   base64, a "sha256=" prefix, the `x-vapi-signature` header, or the body alone (no timestamp);
  * - the legacy X-Vapi-Secret header, the secret itself in X-Vapi-Signature, or a Bearer token.
- * A timestamped signature is refused more than five minutes from our clock (a replay, issue 34.8);
+ * A timestamped signature is refused more than five minutes from our clock (a replay);
  * a body-only one cannot be dated, and its replay merges as a duplicate of the call. Pure: no I/O.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
  * The real Vapi adapter against its stand-in (sim/platforms/vapi.ts), over HTTP on a free port:
- * paging until the platform has nothing more (issue 33.8) and the agency's own number read from a
- * call's phoneNumberId (issue 33.6), and deleting a call (issue 38).
+ * paging until the platform has nothing more and the agency's own number read from a
+ * call's phoneNumberId, and deleting a call.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { VAPI_SIM_PHONE_NUMBER, type VapiSim, startVapiSim } from '../../../../sim/platforms/vapi';
@@ -44,7 +44,7 @@ const listLimits = () =>
     .filter((line) => line.startsWith('GET /call?'))
     .map((line) => Number(new URL(line.slice(4), 'http://x').searchParams.get('limit')));
 
-describe('timed transcript (issue 39)', () => {
+describe('timed transcript', () => {
   it("getCall and the list give the stand-in's lines timed by their messages (precision message)", async () => {
     const [call] = sim.addCalls(KEY);
     const { call: read } = await vapi.getCall(KEY, call.id);
@@ -63,7 +63,7 @@ describe('timed transcript (issue 39)', () => {
   });
 });
 
-describe('listCalls paging (issue 33.8)', () => {
+describe('listCalls paging', () => {
   it('does not take a page shorter than asked for the last: pages until one is empty', async () => {
     const added = sim.addCalls(KEY, { count: 10, endAt: Date.now() - 60_000 });
     sim.setPageCap(3);
@@ -87,7 +87,7 @@ describe('listCalls paging (issue 33.8)', () => {
   });
 });
 
-describe('the agency’s number from phoneNumberId (issue 33.6)', () => {
+describe('the agency’s number from phoneNumberId', () => {
   it('fills the from-number of an outbound call and the to-number of an inbound one, asking once', async () => {
     const [outbound] = sim.addCalls(KEY, { count: 1, endAt: Date.now() - 120_000 });
     const [inbound] = sim.addCalls(KEY, { count: 1, endAt: Date.now() - 60_000 });
@@ -125,7 +125,7 @@ describe('the agency’s number from phoneNumberId (issue 33.6)', () => {
   });
 });
 
-describe('deleteCall (issue 38)', () => {
+describe('deleteCall', () => {
   const UNKNOWN = '00000000-0000-4000-8000-000000000000';
   const deletes = () => sim.requestLog().filter((line) => line.startsWith('DELETE '));
 

@@ -1,9 +1,9 @@
 /**
- * The Vapi adapter (issue 18): Vapi's REST API with the client's private key as a Bearer token,
+ * The Vapi adapter: Vapi's REST API with the client's private key as a Bearer token,
  * over the shared HTTP client (provider-http.ts). Calls are listed newest first by GET /call and
- * paged by creation time until a page brings nothing (issue 33.8); a call on a saved number names
- * it by phoneNumberId, read once by GET /phone-number/{id} (issue 33.6); recordings are streamed
- * from the artifact's URL; a call is deleted by DELETE /call/{id} (issue 38).
+ * paged by creation time until a page brings nothing; a call on a saved number names
+ * it by phoneNumberId, read once by GET /phone-number/{id}; recordings are streamed
+ * from the artifact's URL; a call is deleted by DELETE /call/{id}.
  */
 import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
 import { ProviderAuthError, ProviderNotFoundError, VoiceProviderError } from './errors';

@@ -1,5 +1,5 @@
 /**
- * "Needs attention" (issue 13): the calls a person should look at, newest first, each with why,
+ * "Needs attention": the calls a person should look at, newest first, each with why,
  * a button to open it and one to mark it handled. "Show all in the call log" filters the log.
  */
 import { Check, CheckCircle2 } from 'lucide-react';

@@ -1,5 +1,5 @@
 /**
- * The call detail drawer (issue 13), opened from the call log, "Needs attention" or a link
+ * The call detail drawer, opened from the call log, "Needs attention" or a link
  * (`?call=ID&t=SECONDS`). In the order a business person reads a call: its ID (copyable, the one
  * the e-mails name), what came of it, the recording, the summary, then the transcript in step
  * with the recording; how well the agent spoke in one line (every figure behind "Details"); what
@@ -8,8 +8,8 @@
  * (the agency's views) do they show, behind "Platform details". A row with nothing to say is left
  * out. Space plays or pauses and the arrow keys move 5 seconds, wherever the focus is in the
  * drawer but on a control of its own. Texts show redaction's labels as chips; a transcript or
- * recording the client's retention removed says so (issue 38). The transcript marks the slow
- * answers, interruptions and dead air (issue 39).
+ * recording the client's retention removed says so. The transcript marks the slow
+ * answers, interruptions and dead air.
  */
 import { Check, Link2 } from 'lucide-react';
 import { type KeyboardEvent, useRef } from 'react';

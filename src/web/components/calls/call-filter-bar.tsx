@@ -1,6 +1,6 @@
 /**
  * Date range, pathway and status filters of a calls view (SPEC §2 "Filter bar"), the outcome and
- * "Needs attention" where the view has outcomes, and conversation quality (issue 39).
+ * "Needs attention" where the view has outcomes, and conversation quality.
  */
 import { Check, SlidersHorizontal } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -248,7 +248,7 @@ function FilterFields({ filters, dateRanges, onChange, outcomes, timeZone }: Cal
 }
 
 /**
- * Slow answers, interruptions and dead air (issue 39): each a bound on the call log (the default
+ * Slow answers, interruptions and dead air: each a bound on the call log (the default
  * thresholds'), toggled on and off; a link naming another bound shows it in the label.
  */
 function QualityFilters({

@@ -1,6 +1,6 @@
 /**
- * Which call log columns a person sees (issue 15), remembered on the server per person (so it
- * follows them to any browser; the quality column, issue 39, in this browser: log-columns.ts),
+ * Which call log columns a person sees, remembered on the server per person (so it
+ * follows them to any browser; the quality column, in this browser: log-columns.ts),
  * and the "Columns" dialog that chooses them.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -18,7 +18,7 @@ import { type LogColumn, storedColumns, visibleColumns } from './log-columns';
 
 export { COLUMN_LABELS } from './log-column-labels';
 
-// The dialog (its checkboxes) is loaded and mounted once first opened: not on the first screen (issue 41).
+// The dialog (its checkboxes) is loaded and mounted once first opened: not on the first screen.
 const ColumnChooserDialog = lazy(() => import('./column-chooser-dialog'));
 
 /** The visible columns, in the log's order, and how to change them. */
@@ -26,7 +26,7 @@ export function useCallLogColumns(source: CallSource) {
   const url = source.preferencesUrl;
   const queryClient = useQueryClient();
   const [local, setLocal] = useState<UiPreferences['callLogColumns']>(null);
-  // Seeded by the first screen's read (issue 41).
+  // Seeded by the first screen's read.
   const stored = useSeededQuery({
     queryKey: preferencesKey(url ?? ''),
     queryFn: () => getJson<UiPreferences>(url ?? ''),

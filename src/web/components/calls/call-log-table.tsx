@@ -85,7 +85,7 @@ const SORTABLE: Partial<Record<LogColumn, Exclude<CallSort, 'relevance'>>> = {
 /** The order the log is in: what the filters name, else the server's default for them. */
 export function effectiveSort(filters: CallFilters): { sort: CallSort; order: SortOrder } {
   const text = filters.search.trim();
-  // Newest first with a search too (issue 41); best match only when chosen, for words alone.
+  // Newest first with a search too; best match only when chosen, for words alone.
   const sort =
     filters.sort === 'relevance' && !isRankable(text ? textSearchOf(text) : null)
       ? 'created'
@@ -101,7 +101,7 @@ function sortChange(filters: CallFilters, sort: CallSort): Partial<CallFilters> 
   return { sort, order: 'desc' };
 }
 
-// Loaded and mounted once a delete is first asked for: not on the first screen (issue 41).
+// Loaded and mounted once a delete is first asked for: not on the first screen.
 const DeleteCallDialog = lazy(() =>
   import('./delete-call-dialog').then((m) => ({ default: m.DeleteCallDialog })),
 );
@@ -438,7 +438,7 @@ function CallTable({
   );
 }
 
-/** The sort as a select: the phone layout's, and while searching the way to "Best match" (issue 41). */
+/** The sort as a select: the phone layout's, and while searching the way to "Best match". */
 function SortSelect({
   sort,
   order,

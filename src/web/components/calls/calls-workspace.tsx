@@ -2,7 +2,7 @@
  * One calls workspace, the body of the client dashboard, the admin client view and the demo
  * (SPEC §2): the filter bar and search, the stats strip, outcomes, the charts, "Needs attention",
  * "Live now", the call log (exports, column chooser, pagination) and the call detail drawer; and
- * beside the calls, on a tab of its own, conversation quality (issue 39; `?view=quality`).
+ * beside the calls, on a tab of its own, conversation quality (`?view=quality`).
  * What a view may do comes from its CallSource (no delete URL, no delete; no stream, no live
  * updates; its date ranges, cache times, exports and saved columns); how it is laid out from the
  * props below. The page keeps only its header and banners.
@@ -31,7 +31,7 @@ import {
 } from './workspace-layout';
 import { WorkspaceTabs } from './workspace-tabs';
 
-// Not on the first screen: loaded and mounted only once wanted (issue 41, a slowed phone's first
+// Not on the first screen: loaded and mounted only once wanted (a slowed phone's first
 // render). The drawer stays mounted after its first opening, so it closes with its animation.
 const CallDetailDrawer = lazy(() =>
   import('./call-detail-drawer').then((m) => ({ default: m.CallDetailDrawer })),

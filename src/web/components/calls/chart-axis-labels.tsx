@@ -1,6 +1,6 @@
 /**
  * The axis labels of the dashboards' charts, chosen by chart-ticks.ts instead of by Recharts'
- * text measuring (issue 41). Drawn as Recharts draws its own (same class, colour and offset), as
+ * text measuring. Drawn as Recharts draws its own (same class, colour and offset), as
  * plain SVG text: Recharts' Text component would measure the words again.
  */
 import type { ReactNode } from 'react';

@@ -1,5 +1,5 @@
 /**
- * Which day or hour labels a dashboard chart shows under its x axis (issue 41). Recharts picks
+ * Which day or hour labels a dashboard chart shows under its x axis. Recharts picks
  * them by measuring every label's text in the page (a span in the body and getBoundingClientRect
  * for each), which forces the browser to lay out the whole page once per label: most of the
  * demo's longest task on a slowed phone. Labels here are short ("Nov 28", "11 PM"), so a fixed

@@ -1,4 +1,4 @@
-/** The call log's "Columns" dialog (issue 15), loaded by `ColumnChooser` when first opened (issue 41). */
+/** The call log's "Columns" dialog, loaded by `ColumnChooser` when first opened. */
 import { type Dispatch, type SetStateAction, useId } from 'react';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';

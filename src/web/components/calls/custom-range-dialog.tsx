@@ -1,5 +1,5 @@
 /**
- * "Custom range" (issue 15): two calendar days, both included, in the account's time zone (named,
+ * "Custom range": two calendar days, both included, in the account's time zone (named,
  * since the days are the account's, not the browser's). The browser's own date picker is the
  * calendar: keyboard-operable and localized everywhere without another dependency.
  */

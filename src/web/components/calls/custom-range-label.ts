@@ -1,4 +1,4 @@
-/** The Date Range select's label of a custom range, apart from the dialog that picks it (loaded only when opened, issue 41). */
+/** The Date Range select's label of a custom range, apart from the dialog that picks it (loaded only when opened). */
 import { formatChartDate } from '../../../contract/format';
 
 /** "Mar 10 – Mar 12, 2026"-style label of a range, for the Date Range select. */

@@ -15,7 +15,7 @@ import { type CallFilters, DATE_RANGE_LABELS, isCustomRange } from './filters';
 import { windowLabel } from './window-label';
 
 /** The select's item that opens the custom range dialog. */
-// Loaded and mounted once first opened: not on the first screen (issue 41).
+// Loaded and mounted once first opened: not on the first screen.
 const CustomRangeDialog = lazy(() =>
   import('./custom-range-dialog').then((m) => ({ default: m.CustomRangeDialog })),
 );

@@ -1,5 +1,5 @@
 /**
- * A dashboard card's chart area (issue 41): the chart-height skeleton until the page has painted
+ * A dashboard card's chart area: the chart-height skeleton until the page has painted
  * (AfterPaint) and the chart's lazy chunk is in, then the chart at the width the skeleton measured.
  * Recharts stays out of this module: the charts are the callers' lazy imports.
  */

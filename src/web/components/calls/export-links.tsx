@@ -1,5 +1,5 @@
 /**
- * "Export": the call log's current view (its filters, search and sort) as CSV or Excel (issue 15).
+ * "Export": the call log's current view (its filters, search and sort) as CSV or Excel.
  * Plain links, so the browser streams the file to disk itself however large it is; the window is
  * taken when the link is followed, not when the page was drawn.
  */

@@ -19,18 +19,18 @@ export interface CallFilters {
   page: number;
   /** Phone number, call id or transcript text (DESIGN §6 [2]); '' for none. */
   search: string;
-  /** 'all' or one outcome's name (issue 13). */
+  /** 'all' or one outcome's name. */
   outcome: string;
   /** Only the calls that still need a person. */
   attention: boolean;
   /**
-   * Conversation quality (issue 39): only calls at or above each figure (a call's p90 response
+   * Conversation quality: only calls at or above each figure (a call's p90 response
    * time and longest dead air in ms, the caller's interruptions); null for no bound.
    */
   minLatencyP90Ms: number | null;
   minInterruptions: number | null;
   minDeadAirMs: number | null;
-  /** null: the server's default, newest first (with a search too, issue 41; "Best match" is asked for). */
+  /** null: the server's default, newest first (with a search too; "Best match" is asked for). */
   sort: CallSort | null;
   order: SortOrder | null;
 }
@@ -186,7 +186,7 @@ export function logFilterParams(filters: CallFilters, now: number): URLSearchPar
 }
 
 /**
- * A searched log counts up to 1,000 calls and is read past them by keyset (issue 41): the
+ * A searched log counts up to 1,000 calls and is read past them by keyset: the
  * `nextAfter` of the page Next was pressed on, kept per view (the filters but the page) and page.
  */
 export const LOG_COUNT_BOUND = 1000;

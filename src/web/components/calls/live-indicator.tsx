@@ -1,5 +1,5 @@
 /**
- * "Live" while the view's event stream is open, "Reconnecting…" while it is not (issue 17). The
+ * "Live" while the view's event stream is open, "Reconnecting…" while it is not. The
  * badge sits in a box as wide as its longest label, so "Connecting…" turning into "Live" never
  * changes what fits on the heading's line (on a phone it moved the page up by a line).
  */

@@ -1,5 +1,5 @@
 /**
- * "Live now" (issue 17): the calls in progress (the provider's active status), with their numbers,
+ * "Live now": the calls in progress (the provider's active status), with their numbers,
  * pathway and how long they have run, kept fresh by the live stream. Shown only while there are some.
  */
 import { PhoneCall } from 'lucide-react';
@@ -17,7 +17,7 @@ import type { LiveActivity } from './use-live-calls';
 const SHOWN = 5;
 
 export function LiveNowStrip({ source, inProgress }: { source: CallSource; inProgress: LiveActivity[] }) {
-  // Seeded by the first screen's read (issue 41).
+  // Seeded by the first screen's read.
   const active = useSeededQuery({
     queryKey: [...callKeys.source(source.key), 'live-now'],
     queryFn: () =>

@@ -1,4 +1,4 @@
-/** The call log's column names (issue 15), for the log's headers and the Columns dialog. */
+/** The call log's column names, for the log's headers and the Columns dialog. */
 import type { LogColumn } from './log-columns';
 
 /** SPEC's columns in SPEC's order, then the call's outcome, its quality and cost. */

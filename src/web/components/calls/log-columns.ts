@@ -1,5 +1,5 @@
 /**
- * Which call log columns show (issue 15), conversation quality among them (issue 39). The server
+ * Which call log columns show, conversation quality among them. The server
  * remembers a person's choice (`UiPreferences.callLogColumns`); null is the defaults, every column
  * but quality (`DEFAULT_CALL_LOG_COLUMNS`). The order is the browser's (`LOG_COLUMNS`), whatever
  * the stored order. Pure.

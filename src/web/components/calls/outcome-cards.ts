@@ -1,4 +1,4 @@
-/** The outcomes strip's cards and its headline (issue 13), as display-ready values. */
+/** The outcomes strip's cards and its headline, as display-ready values. */
 import type { OutcomeSummaryItem } from '../../../contract/outcomes';
 import { OTHER_OUTCOME } from '../../../contract/outcomes';
 import {

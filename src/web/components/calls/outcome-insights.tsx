@@ -1,5 +1,5 @@
 /**
- * What the calls achieved, as every calls page shows it (issue 13): the outcomes strip, the
+ * What the calls achieved, as every calls page shows it: the outcomes strip, the
  * calls and outcomes charts side by side, and "Needs attention". The page owns the filters and
  * the drawer; cards filter the log, "Open" opens the drawer.
  */

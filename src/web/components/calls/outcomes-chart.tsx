@@ -21,8 +21,7 @@ import { type OutcomeChartRow, type OutcomeSeries, countIn } from './outcome-cha
 /**
  * One accessor per outcome for the chart's whole life. Recharts keeps each Bar's settings in its
  * store and registers them again whenever a prop changes identity: an accessor made on each render
- * made every render of the chart register every bar again, and re-render the chart for it (issue 41:
- * 1.5 s of one long task on a 4x slowed phone for the demo's chart).
+ * made every render of the chart register every bar again, and re-render the chart for it (* 1.5 s of one long task on a 4x slowed phone for the demo's chart).
  */
 const accessors = new Map<string, (row: OutcomeChartRow) => number>();
 function countOf(name: string): (row: OutcomeChartRow) => number {

@@ -1,5 +1,5 @@
 /**
- * The outcomes strip under the stats (issue 13): what the window's calls were worth, then one
+ * The outcomes strip under the stats: what the window's calls were worth, then one
  * card per outcome with its count, share of calls, value and change. A card filters the call log
  * to its outcome (and a second press clears it).
  */

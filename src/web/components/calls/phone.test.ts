@@ -13,7 +13,7 @@ describe('formatPhone', () => {
     expect(formatPhone('')).toBe('—');
   });
 
-  it('shows a masked number as the server gave it (issue 36)', () => {
+  it('shows a masked number as the server gave it', () => {
     expect(formatPhone('+1 212 ••• 0100')).toBe('+1 212 ••• 0100');
     expect(formatPhone('••• 0100')).toBe('••• 0100');
   });

@@ -1,7 +1,7 @@
 /**
  * A call's text with the labels redaction left in it (`[CARD]`, `[EMAIL]`, …) shown as chips, each
  * named for screen readers ("card number removed"). The one way the call views show a transcript
- * line, a summary, a collected value or a search snippet's passage (issue 38).
+ * line, a summary, a collected value or a search snippet's passage.
  */
 import { ShieldCheck } from 'lucide-react';
 import { Fragment } from 'react';

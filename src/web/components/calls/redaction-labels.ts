@@ -1,5 +1,5 @@
 /**
- * The labels redaction on arrival leaves in a call's texts (issue 38: `[CARD]`, `[EMAIL]`, …), found
+ * The labels redaction on arrival leaves in a call's texts (`[CARD]`, `[EMAIL]`, …), found
  * in a transcript line, a summary or a search snippet so the views can show them as chips. Pure;
  * the chip itself is `redacted-text.tsx`.
  */

@@ -1,4 +1,4 @@
-/** The passage of a call a word search matched, its matching words marked (issue 15). */
+/** The passage of a call a word search matched, its matching words marked. */
 import type { SnippetPart } from '../../../contract/calls';
 import { cn } from '../../lib/utils';
 import { RedactedText } from './redacted-text';

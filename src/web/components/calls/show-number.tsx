@@ -1,5 +1,5 @@
 /**
- * "Show number" in the call drawer (issue 36): when the server answered the call's numbers masked
+ * "Show number" in the call drawer: when the server answered the call's numbers masked
  * and the signed-in user holds `unmask_numbers` (the client's privacy setting hides numbers until
  * shown), a button asks the server for them in full (recorded in the activity log). Once shown,
  * "Copy number" copies the caller's number as stored (E.164). Nothing is offered to those who

@@ -1,8 +1,8 @@
 /**
- * The recording of a call with its transcript in step (issue 13): the line being spoken is
+ * The recording of a call with its transcript in step: the line being spoken is
  * highlighted and kept in view, a click on a line seeks there, speeds 1×/1.5×/2×. The player
  * exposes its position so "Copy link at this moment" can link to it. Lines where quality slipped
- * (a slow answer, an interruption, dead air: issue 39) carry a mark in words.
+ * (a slow answer, an interruption, dead air) carry a mark in words.
  */
 import { AudioLines, Hourglass, MessageSquareWarning, Pause, Play } from 'lucide-react';
 import { type ReactNode, forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
@@ -30,7 +30,7 @@ export interface SyncedTranscriptProps {
   src: string | null;
   lines: SpokenLine[] | null;
   durationSeconds: number;
-  /** The call's quality moments, marked on their lines (issue 39). */
+  /** The call's quality moments, marked on their lines. */
   moments?: readonly QualityMoment[];
   /** Where to start (a link to a moment). */
   startAt: number | null;

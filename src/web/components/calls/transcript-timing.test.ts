@@ -27,7 +27,7 @@ describe('transcript timing', () => {
     expect(timed.lines.map((l) => l.start)).toEqual([0, 12.5]);
   });
 
-  it('takes the lines’ measured starts in ms over any timestamp (issue 39)', () => {
+  it('takes the lines’ measured starts in ms over any timestamp', () => {
     const timed = timeTranscript(
       [
         { ...line('Hello', '2026-03-05T14:00:01.000Z'), startMs: 0 },

@@ -1,7 +1,7 @@
 /**
  * When each transcript line is spoken in the recording, so the player can highlight the line
  * being spoken and a click on a line can seek to it. Lines measured for quality carry their start
- * in ms (issue 39), which wins; otherwise providers send a time per line (Bland: the instant it
+ * in ms, which wins; otherwise providers send a time per line (Bland: the instant it
  * was said; others: seconds from the start); without one, the lines are spread over the call by
  * their length and marked estimated.
  */

@@ -46,7 +46,7 @@ describe('parseTranscript', () => {
 });
 
 describe('parseTimedTranscript', () => {
-  it('keeps each line’s start and end in ms where the stored line has them (issue 39)', () => {
+  it('keeps each line’s start and end in ms where the stored line has them', () => {
     const raw = JSON.stringify([
       { role: 'agent', text: 'Hello', startMs: 0, endMs: 3000 },
       'not a line',

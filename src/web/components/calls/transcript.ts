@@ -22,7 +22,7 @@ export function formatTranscriptTime(timestamp: string, timeZone?: string): stri
   });
 }
 
-/** A transcript line with when it was spoken, in ms from the call's start, where the platform said (issue 39). */
+/** A transcript line with when it was spoken, in ms from the call's start, where the platform said. */
 export interface SpokenLine extends TranscriptLine {
   startMs?: number;
   endMs?: number;

@@ -1,5 +1,5 @@
 /**
- * A calls view's filters in the page's query string (issue 15), so a reload, back and forward, and
+ * A calls view's filters in the page's query string, so a reload, back and forward, and
  * a link a colleague opens all show the same view. Only what differs from the view's defaults is
  * written; parameters the filters do not own (the open call, `call` and `t`) are left alone.
  * Anything unreadable in a hand-edited link falls back to the default.

@@ -19,7 +19,7 @@ export interface CallsWorkspaceState {
   change: (change: Partial<CallFilters>) => void;
   setPage: (page: number) => void;
   drawer: ReturnType<typeof useCallDrawer>;
-  /** The calls, or conversation quality (issue 39). */
+  /** The calls, or conversation quality. */
   view: WorkspaceView;
   setView: (view: WorkspaceView) => void;
   /** Whether the search box shows. */

@@ -1,5 +1,5 @@
 /**
- * Live updates of a calls view (issue 17): an EventSource on the source's stream; each call
+ * Live updates of a calls view: an EventSource on the source's stream; each call
  * event refreshes the view's log, stats, charts and outcomes, at most once per burst (a campaign
  * sending a hundred calls in a second refetches once, not a hundred times). EventSource reconnects
  * by itself and resumes with Last-Event-ID; a stream the server refused is retried after a pause.

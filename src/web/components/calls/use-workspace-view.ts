@@ -1,5 +1,5 @@
 /**
- * Which view of a calls workspace shows (the calls, or conversation quality: issue 39), kept in
+ * Which view of a calls workspace shows (the calls, or conversation quality), kept in
  * the page's URL (`?view=quality`) so a reload or a link opens the same tab; each switch is a
  * history entry, as a filter change is.
  */

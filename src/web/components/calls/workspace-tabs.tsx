@@ -2,7 +2,7 @@
  * The workspace's two tabs (Calls, Quality) as plain WAI-ARIA tabs, drawn as `ui/tabs.tsx` draws
  * Radix's: the same classes and data-state. Radix's Tabs measured the panel's computed style on
  * mount (Presence) and registered each trigger in a roving-focus collection, forced style work
- * in the dashboards' first long task on a slowed phone (issue 41). Keyboard as Radix's (automatic
+ * in the dashboards' first long task on a slowed phone. Keyboard as Radix's (automatic
  * activation): the selected tab alone is in the tab order, the arrow keys, Home and End move to a
  * tab and select it; only the selected panel is rendered, focusable as Radix's is.
  */

@@ -1,5 +1,5 @@
 /**
- * Callers' personal data for one account (issue 38), the same in Settings › Privacy and the
+ * Callers' personal data for one account, the same in Settings › Privacy and the
  * admin's client view: redaction and retention, the voice platform's own settings, erasure by
  * caller and the caller's data export, through the account's `PrivacyApi`.
  */

@@ -1,5 +1,5 @@
 /**
- * "Erase a caller" (issue 38): a phone number or an e-mail address, a confirmation saying what goes
+ * "Erase a caller": a phone number or an e-mail address, a confirmation saying what goes
  * (and that totals stay) with the calls it will take — how many, and the newest few (time, masked
  * caller, a line around the subject) from the server's preview, by the same rule the erasure runs,
  * Erase waiting until they are known — then the account's erasures: where each stands (read again each second

@@ -1,5 +1,5 @@
 /**
- * Callers' personal data in one account's settings (issue 38): "Redact on arrival" (the kinds of
+ * Callers' personal data in one account's settings: "Redact on arrival" (the kinds of
  * data replaced by labels, with the progress of redacting the stored calls again after one is
  * turned on) and "Keep personal data" (days, within the agency's limit). One save sends what
  * changed; the server's field errors show under their inputs. Settings › Privacy and the admin's

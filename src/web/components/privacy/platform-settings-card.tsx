@@ -1,5 +1,5 @@
 /**
- * What each voice platform offers for its own copy of a call (issue 38): we redact and delete what
+ * What each voice platform offers for its own copy of a call: we redact and delete what
  * we store; the platform keeps its own, under its own settings. Plain words, the client's platform
  * first.
  */

@@ -1,5 +1,5 @@
 /**
- * Where one account's privacy lives (issue 38): the client's own endpoints, or the admin's naming
+ * Where one account's privacy lives: the client's own endpoints, or the admin's naming
  * the client. The settings, erasure and export components take one of these, so Settings › Privacy
  * and the admin's client view are the same components.
  */

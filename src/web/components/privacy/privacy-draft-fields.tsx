@@ -1,5 +1,5 @@
 /**
- * The two parts of a privacy form (issue 38), "Redact on arrival" and "Keep personal data", on a
+ * The two parts of a privacy form, "Redact on arrival" and "Keep personal data", on a
  * `PrivacyDraft`: the client's (with the agency's limits and the re-redaction progress) and the
  * agency's defaults render the same fields.
  */

@@ -1,5 +1,5 @@
 /**
- * The privacy forms' state as typed (issue 38), pure and tested: retention as the text of its
+ * The privacy forms' state as typed, pure and tested: retention as the text of its
  * inputs (empty keeps), what a save sends (only what changed: PUT is a patch, and a retention the
  * agency limits must not be sent back as "keep"), who an erasure names, and the words of an
  * erasure's platform answers. Shared by Settings › Privacy, the admin's client view and the

@@ -1,5 +1,5 @@
 /**
- * One account's privacy requests (issues 36 and 38), for the client's own endpoints or the
+ * One account's privacy requests, for the client's own endpoints or the
  * admin's naming the client (`PrivacyApi`): the settings (read again each second while stored
  * calls are being redacted), their save, the erasures (read again each second while one runs),
  * starting one, and the caller's data export saved as a file.

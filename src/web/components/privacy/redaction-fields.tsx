@@ -1,5 +1,5 @@
 /**
- * "Redact on arrival" (issue 38): the six kinds of personal data as checkboxes, with the Canadian
+ * "Redact on arrival": the six kinds of personal data as checkboxes, with the Canadian
  * SIN under national IDs while those are on, and under phone numbers (while on) the warning that
  * call-back numbers disappear from transcripts and summaries, with a client's "Keep the caller's
  * own number". Controlled; the card around it saves. Used by a client's settings and the

@@ -1,5 +1,5 @@
 /**
- * "Keep personal data" (issue 38): days for transcripts, recordings and whole calls, empty to keep.
+ * "Keep personal data": days for transcripts, recordings and whole calls, empty to keep.
  * A client sees the agency's limit under each; the server's 400 shows under its field. Controlled;
  * the card around it saves.
  */

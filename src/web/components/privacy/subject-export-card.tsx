@@ -1,5 +1,5 @@
 /**
- * "Export a caller's data" (issue 38, subject access): every call of one phone number, with its
+ * "Export a caller's data" (subject access): every call of one phone number, with its
  * transcript and what the agent collected, downloaded to send to the caller: a readable PDF, a
  * CSV for a spreadsheet, or the whole record as JSON.
  */

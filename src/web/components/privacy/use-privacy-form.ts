@@ -1,5 +1,5 @@
 /**
- * The state and save of a privacy form (issue 38): the draft of categories and retention, the
+ * The state and save of a privacy form: the draft of categories and retention, the
  * format problems and the server's field errors, and one submit that sends only what changed.
  * Settings › Privacy (a client's settings) and the admin's Privacy tab (the agency's defaults)
  * differ only in what they save and the words they say.

@@ -1,5 +1,5 @@
 /**
- * The "Two-factor sign-in" card (issue 36): whether it is on for the person signed in, set it up
+ * The "Two-factor sign-in" card: whether it is on for the person signed in, set it up
  * or turn it off; for those who may, the switch that requires it of everyone (an Owner for the
  * client's users in Settings › Security, any admin for every admin in the admin console).
  */

@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in's requests (issue 36), the same for a client user (/api/client/2fa) and an
+ * Two-factor sign-in's requests, the same for a client user (/api/client/2fa) and an
  * admin (/api/admin/2fa): its state, set-up, enable, disable and the requirement.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -17,7 +17,7 @@ export type TwoFactorApi = '/api/client/2fa' | '/api/admin/2fa';
 
 export const twoFactorKey = (api: TwoFactorApi) => [api] as const;
 
-/** The client's state is part of the dashboard's first-screen read (issue 41): asked after it. */
+/** The client's state is part of the dashboard's first-screen read: asked after it. */
 export function useTwoFactorStatus(api: TwoFactorApi, enabled = true) {
   return useSeededQuery({
     queryKey: twoFactorKey(api),

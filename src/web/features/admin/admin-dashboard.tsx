@@ -1,7 +1,7 @@
 /**
  * The admin dashboard body (SPEC §2 "Admin dashboard"): welcome line and the header actions,
  * the four stat cards, and the tabs: client management, the portfolio's analytics and the
- * support tools (issue 16), the brand (issue 37) and the privacy defaults (issue 38).
+ * support tools, the brand and the privacy defaults.
  */
 import { LogOut, Plus, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
@@ -37,7 +37,7 @@ export function AdminDashboard({ admin }: { admin: AdminSession }) {
   };
   const logout = useAdminLogout();
   const syncAll = useSyncAllClients();
-  // The agency requires two-factor sign-in and this admin has none: only the set-up (issue 36).
+  // The agency requires two-factor sign-in and this admin has none: only the set-up.
   const twoFactor = useTwoFactorStatus('/api/admin/2fa');
   if (twoFactor.data?.required && !twoFactor.data.enabled) return <AdminTwoFactorRequired />;
 

@@ -1,6 +1,6 @@
 /**
  * The admin console for an admin who must use two-factor sign-in and has not set it up (the
- * agency's rule, issue 36): only the set-up, and a way out; the server refuses everything else.
+ * agency's rule): only the set-up, and a way out; the server refuses everything else.
  */
 import { LogOut } from 'lucide-react';
 import { BrandMark } from '../../components/brand-mark';

@@ -1,5 +1,5 @@
 /**
- * The admin's export of every client's calls (issue 15) over a recent range: one file, a Client
+ * The admin's export of every client's calls over a recent range: one file, a Client
  * column first, each call's time in its client's zone.
  */
 import { useId, useState } from 'react';

@@ -1,5 +1,5 @@
 /**
- * The console's Analytics tab (issue 16): over a range of days, what the agency billed, what the
+ * The console's Analytics tab: over a range of days, what the agency billed, what the
  * provider charged and the margin, in total and per client, against the period before; the days
  * on a chart; and the clients at risk with their reasons.
  */

@@ -8,7 +8,7 @@ import { ApiKeyStatusBadge } from './api-key-badge';
 import { formatLastActivity } from './client-table';
 
 /**
- * `client` null: still being read (the first screen's read, issue 41): the same labels with a
+ * `client` null: still being read (the first screen's read): the same labels with a
  * line's placeholder each, so the card keeps its height when the values arrive.
  */
 export function ClientInformationCard({ client }: { client: AdminClientListItem | null }) {

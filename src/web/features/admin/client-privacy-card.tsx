@@ -1,5 +1,5 @@
 /**
- * A client's privacy in the admin client view (issue 38): closed by default so the calls stay
+ * A client's privacy in the admin client view: closed by default so the calls stay
  * near the top; opened, the same cards as the client's Settings › Privacy (redaction, retention,
  * erasure, the caller's export) on the admin's endpoints for this client.
  */

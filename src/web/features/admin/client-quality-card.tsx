@@ -1,5 +1,5 @@
 /**
- * A client's quality thresholds in the admin client view (issue 39): closed by default so the
+ * A client's quality thresholds in the admin client view: closed by default so the
  * calls stay near the top; opened, the same card as the client's Settings › Outcomes, on the
  * admin's endpoints for this client. Changes are recorded in the audit log.
  */

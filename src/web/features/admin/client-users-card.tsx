@@ -1,5 +1,5 @@
 /**
- * A client's users in the admin client view (issue 36): name, e-mail, role, status, last sign-in,
+ * A client's users in the admin client view: name, e-mail, role, status, last sign-in,
  * two-factor; the agency can send an invited user's invitation again, e-mail an active user a link
  * to choose a new password (their sessions end), and turn off a user's two-factor sign-in.
  */

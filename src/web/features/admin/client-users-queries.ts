@@ -1,4 +1,4 @@
-/** The agency's view of one client's team (issue 36): the list and the three support actions. */
+/** The agency's view of one client's team: the list and the three support actions. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ClientUser } from '../../../contract/teams';
 import { apiJson, getJson } from '../../lib/api';
@@ -8,7 +8,7 @@ const usersUrl = (clientId: string) => `/api/admin/clients/${encodeURIComponent(
 export const adminClientUsersKey = (clientId: string) => ['admin', 'client-users', clientId] as const;
 
 export function useAdminClientUsers(clientId: string) {
-  // Seeded by the client view's first-screen read (issue 41).
+  // Seeded by the client view's first-screen read.
   return useSeededQuery({
     queryKey: adminClientUsersKey(clientId),
     queryFn: () => getJson<ClientUser[]>(usersUrl(clientId)),

@@ -1,5 +1,5 @@
 /**
- * Server state of the agency's console (issue 16): analytics, clients at risk, a client's delivery
+ * Server state of the agency's console: analytics, clients at risk, a client's delivery
  * log and sync history, the audit log and the admins. Keys start with 'admin', so every admin
  * write (mutations.ts) refreshes them too.
  */

@@ -44,7 +44,7 @@ const COLUMNS: { key: SortKey; label: string; numeric: boolean; show: (c: Portfo
 ];
 
 /**
- * How well each client's agent speaks (issue 39), for the range: not sortable, since the server
+ * How well each client's agent speaks, for the range: not sortable, since the server
  * pages the table by its stored figures and these come from the quality rollups of the page.
  */
 const QUALITY_COLUMNS: { key: string; label: string; title: string; show: (c: PortfolioClient) => string }[] =

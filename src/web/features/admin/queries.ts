@@ -71,7 +71,7 @@ export const clientDataQuery = (clientId: string) => ({
   refetchOnWindowFocus: false,
 });
 
-/** Seeded by the client view's first-screen read (issue 41). */
+/** Seeded by the client view's first-screen read. */
 export function useAdminClientData(clientId: string | undefined) {
   return useSeededQuery({ ...clientDataQuery(clientId ?? ''), enabled: Boolean(clientId) });
 }

@@ -1,5 +1,5 @@
 /**
- * The console's Support Tools tab (issue 16): for one client, the webhook delivery log with
+ * The console's Support Tools tab: for one client, the webhook delivery log with
  * Replay, the sync history with "Sync now", and a test call; for the agency, the audit log and the
  * admins.
  */

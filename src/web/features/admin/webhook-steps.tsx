@@ -65,7 +65,7 @@ export function WebhookConfigurationStep({
 }
 
 /**
- * Vapi's HMAC credential as the server checks it (issue 33.3): the settings to choose in Vapi,
+ * Vapi's HMAC credential as the server checks it: the settings to choose in Vapi,
  * which are Vapi's own defaults (HmacAuthenticationPlan). docs/voice-provider.md §5 lists the other
  * forms that are accepted too.
  */

@@ -1,5 +1,5 @@
 /**
- * /accept-invite?token=… (issue 36): the invited person chooses a name and password (the same
+ * /accept-invite?token=…: the invited person chooses a name and password (the same
  * rules as the login's), then is signed in and on the dashboard. The same link mechanism carries
  * a password reset the agency sent (`&reset=1`): only a new password is asked. An unknown, used,
  * replaced or expired link gets the server's words and a way to sign in instead.

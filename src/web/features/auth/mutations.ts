@@ -1,7 +1,7 @@
 /**
  * The two ways in (SPEC §4, §8 "Client login", "Admin"): each POSTs the credentials, starts from
  * an empty cache holding the new session, says welcome and opens its home page. With two-factor
- * sign-in on (issue 36) the password answers `{twoFactorRequired: true}` instead, and the code
+ * sign-in on the password answers `{twoFactorRequired: true}` instead, and the code
  * POSTed to the login's `/2fa` finishes the same way.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';

@@ -1,5 +1,5 @@
 /**
- * The login's second step (issue 36), after a right password of someone with two-factor sign-in
+ * The login's second step, after a right password of someone with two-factor sign-in
  * on: a code from the authenticator app or a recovery code. A sign-in left waiting too long (five
  * minutes) goes back to the password.
  */

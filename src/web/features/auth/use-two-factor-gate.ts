@@ -1,6 +1,6 @@
 /**
  * Someone who must use two-factor sign-in and has not set it up reaches nothing but the set-up
- * (the server answers 403 elsewhere, issue 36): the client pages take them to Settings › Security.
+ * (the server answers 403 elsewhere): the client pages take them to Settings › Security.
  */
 import { useEffect } from 'react';
 import { useLocation, useSearch } from 'wouter';

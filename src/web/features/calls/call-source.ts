@@ -15,11 +15,11 @@ export interface CallSource {
   overTimeUrl: string;
   /** GET one call in full (the call detail drawer). */
   callUrl: (callId: string) => string;
-  /** Outcomes (issue 13): the summary strip, the stacked chart and the "Needs attention" list. */
+  /** Outcomes: the summary strip, the stacked chart and the "Needs attention" list. */
   outcomesSummaryUrl: string;
   outcomesOverTimeUrl: string;
   attentionUrl: string;
-  /** Conversation quality (issue 39): the period's medians, precision, distribution and worst calls. */
+  /** Conversation quality: the period's medians, precision, distribution and worst calls. */
   qualitySummaryUrl: string;
   /**
    * GET/PUT the quality thresholds (and how far measuring earlier calls got, which the Quality tab
@@ -34,7 +34,7 @@ export interface CallSource {
   dateRanges: readonly DateRange[];
   /** Audio for playback. */
   recordingUrl?: (callId: string) => string;
-  /** "Show number" (issue 36): one call's numbers in full, where numbers can be masked (the client's). */
+  /** "Show number": one call's numbers in full, where numbers can be masked (the client's). */
   unmaskUrl?: (callId: string) => string;
   /** The same audio as an attachment. */
   downloadUrl?: (callId: string) => string;
@@ -44,10 +44,10 @@ export interface CallSource {
   preferencesUrl?: string;
   /** DELETE target; without it rows have no delete button. */
   deleteUrl?: (callId: string) => string;
-  /** The live stream of this account's call events (issue 17); none: no live updates (the demo). */
+  /** The live stream of this account's call events; none: no live updates (the demo). */
   eventsUrl?: string;
   /**
-   * GET target of the first screen in one read (issue 41): the log's first page, stats, charts,
+   * GET target of the first screen in one read: the log's first page, stats, charts,
    * outcomes, attention, live calls and the account's small reads, seeded into the separate
    * queries (first-screen.ts). Later reads (filters, paging, refresh, live) use the separate URLs.
    */
@@ -57,7 +57,7 @@ export interface CallSource {
 }
 
 /**
- * Where one account's quality thresholds are read and saved (issue 39), and where the
+ * Where one account's quality thresholds are read and saved, and where the
  * re-classification a save starts is followed (the outcomes' state): the client's own, or the
  * admin's naming a client.
  */
@@ -151,7 +151,7 @@ export function adminCallSource(clientId: string): CallSource {
 }
 
 /**
- * The client's source for the signed-in user (issue 36): what their role lacks is left out, so
+ * The client's source for the signed-in user: what their role lacks is left out, so
  * the workspace does not offer it (no `calls.manage`: no delete, no "Mark handled"; no `export`:
  * no export). The server refuses those anyway; this keeps the browser from offering them.
  */

@@ -1,5 +1,5 @@
 /**
- * The dashboard's first screen in one request (issue 41): GET {source.dashboardUrl} with the
+ * The dashboard's first screen in one request: GET {source.dashboardUrl} with the
  * filters in the page's URL, its parts written into the separate queries' cache entries (the log,
  * stats, charts, outcomes, attention, live calls, column choices, sample data, two-factor state,
  * subscription, the admin's client header and team), so the components that read them find them

@@ -101,7 +101,7 @@ export function useMarkHandled(source: CallSource) {
 }
 
 /**
- * "Show number" (issue 36): one call's numbers in full, asked of the server each time (it records
+ * "Show number": one call's numbers in full, asked of the server each time (it records
  * the line in the activity log); kept only in this hook's state, never in the calls cache, so
  * every other view stays masked.
  */
@@ -120,7 +120,7 @@ export function useUnmaskNumbers(source: CallSource) {
 }
 
 /**
- * Saves quality thresholds (a patch; issue 39). The server re-classifies the calls under them in
+ * Saves quality thresholds (a patch). The server re-classifies the calls under them in
  * the background: every calls read is refreshed now, and again when that ends (the card follows it).
  */
 export function useSaveQualityThresholds(api: QualityThresholdsApi) {

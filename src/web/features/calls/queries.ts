@@ -108,7 +108,7 @@ export function useOutcomesOverTime(source: CallSource, scope: AnalyticsScope) {
 }
 
 /**
- * Conversation quality over the page's window (issue 39): a preset range as the server's local
+ * Conversation quality over the page's window: a preset range as the server's local
  * days up to today, or the custom days; the pathway does not narrow it.
  */
 export function useQualitySummary(source: CallSource, scope: AnalyticsScope) {

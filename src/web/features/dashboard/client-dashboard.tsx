@@ -1,7 +1,7 @@
 /**
- * The client dashboard (SPEC §2; issue 13): its header and payment banner around the calls
+ * The client dashboard (SPEC §2): its header and payment banner around the calls
  * workspace, with the search opened from the header and the filters at the top. What the
- * signed-in user's role lacks is not offered (issue 36): billing banner, report, export, delete.
+ * signed-in user's role lacks is not offered: billing banner, report, export, delete.
  */
 import type { ClientSession } from '../../../contract/auth';
 import { CallsWorkspace } from '../../components/calls/calls-workspace';

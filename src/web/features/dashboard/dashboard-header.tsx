@@ -66,7 +66,7 @@ function HeaderIconButton({
 
 /**
  * The count of calls that need a person, as a badge; shown only while there are some. Its place
- * is kept whether or not it shows: the count arrives after the header is drawn (issue 41), and a
+ * is kept whether or not it shows: the count arrives after the header is drawn, and a
  * button appearing then would move the buttons beside it or wrap the row and push the page down.
  */
 function AttentionButton({ onClick, reserve = true }: { onClick: () => void; reserve?: boolean }) {
@@ -111,7 +111,7 @@ export function DashboardHeader({
   const removeSamples = useRemoveSampleCalls();
   // Sample data is for trying the dashboard: offered only before the first real call.
   const samples = useSampleData().data;
-  // Sync and sample data write calls: only for holders of calls.manage (issue 36).
+  // Sync and sample data write calls: only for holders of calls.manage.
   const canManage = useCan('calls.manage');
   const canSeed = canManage && !!samples && !samples.hasRealCalls && samples.sampleCalls === 0;
   const canRemoveSamples = canManage && !!samples?.sampleCalls;
@@ -216,7 +216,7 @@ export function DashboardHeader({
             {signedInEmail}
           </span>
           {/*
-           * What the first screen's read decides (issue 41), drawn once it is in: first in the row,
+           * What the first screen's read decides, drawn once it is in: first in the row,
            * where the row grows to the left and nothing beside it moves.
            */}
           <div className="flex flex-wrap items-center gap-2">

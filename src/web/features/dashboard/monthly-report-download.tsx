@@ -1,5 +1,5 @@
 /**
- * Download a month's report as a PDF (issue 14): GET /api/client/reports/monthly?month=, the same
+ * Download a month's report as a PDF: GET /api/client/reports/monthly?month=, the same
  * report the 1st's e-mail attaches. The last twelve months, the current one "so far".
  */
 import { FileDown } from 'lucide-react';

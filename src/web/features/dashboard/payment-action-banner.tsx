@@ -1,5 +1,5 @@
 /**
- * On the dashboard: a renewal is waiting for the bank's confirmation (issue 11). The client
+ * On the dashboard: a renewal is waiting for the bank's confirmation. The client
  * completes it on the Subscription tab, where Stripe.js is loaded; here it is only a pointer.
  */
 import { AlertTriangle } from 'lucide-react';

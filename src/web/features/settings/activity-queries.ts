@@ -1,4 +1,4 @@
-/** Settings › Activity (issue 36): a page of the activity log, and the people to filter it by. */
+/** Settings › Activity: a page of the activity log, and the people to filter it by. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ActivityActionName, ActivityPage } from '../../../contract/activity';
 import type { ClientUser } from '../../../contract/teams';

@@ -1,5 +1,5 @@
 /**
- * Settings › Activity (issue 36, Owners): what the account's people did, and every agency view of
+ * Settings › Activity (Owners): what the account's people did, and every agency view of
  * the dashboard, newest first. Filter by person and action; a table on wide screens and a list on
  * phones; "Download CSV" takes the same filters (a plain link, so the browser streams the file).
  */

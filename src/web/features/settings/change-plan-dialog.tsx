@@ -1,5 +1,5 @@
 /**
- * The plan-change confirmation (issue 12): choosing another plan while paying by card changes the
+ * The plan-change confirmation: choosing another plan while paying by card changes the
  * current subscription in place. The dialog says so, shows what Stripe computes for the change
  * (the prorated charge today, or the credit), the card that pays, the new monthly price and next
  * billing date, and that a pending cancellation stays pending. "Change plan" sends the preview's

@@ -1,4 +1,4 @@
-/** Change a user's role and extras (issue 36). The server keeps the last Owner; its refusal is shown as it says it. */
+/** Change a user's role and extras. The server keeps the last Owner; its refusal is shown as it says it. */
 import { type FormEvent, useState } from 'react';
 import type { ClientUser, SessionUser } from '../../../contract/teams';
 import { FormDialogFooter } from '../../components/form-dialog-footer';

@@ -1,5 +1,5 @@
 /**
- * "Invite user" (issue 36): e-mail, name, role and extras; the server e-mails the single-use link.
+ * "Invite user": e-mail, name, role and extras; the server e-mails the single-use link.
  * A refusal (an e-mail that is already a user, the daily cap) is shown in the server's words.
  */
 import { UserPlus } from 'lucide-react';

@@ -110,7 +110,7 @@ export function useSaveNotifications() {
   });
 }
 
-/** The signed-in person's own choices (issue 36). */
+/** The signed-in person's own choices. */
 export function useSaveMyNotifications() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -220,7 +220,7 @@ export function usePreviewOutcomes() {
   });
 }
 
-/** Webhook notifications (issue 14): every change refreshes the endpoint and its delivery log. */
+/** Webhook notifications: every change refreshes the endpoint and its delivery log. */
 function useWebhookMutation<TInput, TResult>(fn: (input: TInput) => Promise<TResult>) {
   const queryClient = useQueryClient();
   return useMutation({

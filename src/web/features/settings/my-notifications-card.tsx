@@ -1,5 +1,5 @@
 /**
- * "My notifications" (issue 36): what the signed-in person receives themselves, for every user
+ * "My notifications": what the signed-in person receives themselves, for every user
  * whatever their role. Each channel follows the account-wide switch ("Account default", saying
  * what it is now), or is on or off for this person; texts go to their own mobile number, once
  * verified with a code texted to it, and only for people holding `receive_texts` (others see

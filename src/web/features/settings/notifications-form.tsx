@@ -1,7 +1,7 @@
 /**
- * The Notifications tab: "My notifications" for every signed-in user (issue 36), then, for users
+ * The Notifications tab: "My notifications" for every signed-in user, then, for users
  * holding `notifications`, the account-wide four switches (SPEC §2, §3 defaults; the defaults each
- * person's choices follow), the e-mail digest and the quiet hours for texts (issue 14). The tab
+ * person's choices follow), the e-mail digest and the quiet hours for texts. The tab
  * is open to everyone; what each part needs is decided here.
  */
 import { useEffect, useState } from 'react';

@@ -1,5 +1,5 @@
 /**
- * The Outcomes tab's editable copy of the list (issue 13): every value as the inputs hold it
+ * The Outcomes tab's editable copy of the list: every value as the inputs hold it
  * (text), turned into the API's shape on save or preview. Pure, so the editor's rules are tested
  * without a browser.
  */

@@ -1,5 +1,5 @@
 /**
- * The Outcomes tab (issue 13): the client's ordered outcomes with their rules, a preview of what
+ * The Outcomes tab: the client's ordered outcomes with their rules, a preview of what
  * an unsaved list makes of the last 30 days' calls, and saving, which re-classifies every call
  * in the background with its progress shown here.
  */

@@ -1,6 +1,6 @@
 /**
  * Up to six plans (SPEC §2, §9): the current one is marked "Current Plan", the others lead to
- * checkout, or, while the client pays by card, to the plan-change confirmation (issue 12).
+ * checkout, or, while the client pays by card, to the plan-change confirmation.
  */
 import { Check } from 'lucide-react';
 import { forwardRef, useState } from 'react';

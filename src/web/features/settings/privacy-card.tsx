@@ -1,8 +1,8 @@
 /**
- * The Privacy card at the top of Settings › Privacy (issue 36), for Owners (`privacy`): "hide
+ * The Privacy card at the top of Settings › Privacy, for Owners (`privacy`): "hide
  * callers' numbers until shown" masks every caller's number for everyone; those allowed to see
- * full numbers use "Show number" on one call at a time, and each time is recorded. Issue 38's
- * settings follow it in the tab (components/privacy/).
+ * full numbers use "Show number" on one call at a time, and each time is recorded. The
+ * redaction, retention and erasure settings follow it in the tab (components/privacy/).
  */
 import { EyeOff } from 'lucide-react';
 import { PRIVACY_TEXTS } from '../../../contract/privacy';

@@ -1,6 +1,6 @@
 /**
- * Settings › Privacy (Owners: `privacy`): callers' numbers hidden until shown (issue 36), then
- * callers' personal data (issue 38): redaction on arrival, how long it is kept, the voice
+ * Settings › Privacy (Owners: `privacy`): callers' numbers hidden until shown, then
+ * callers' personal data: redaction on arrival, how long it is kept, the voice
  * platform's own settings, erasure by caller and the caller's data export.
  */
 import type { ClientSession } from '../../../contract/auth';

@@ -62,7 +62,7 @@ export function useWebhookDeliveries(page: number, enabled: boolean) {
   });
 }
 
-/** The signed-in person's own notification choices (issue 36); every user may read their own. */
+/** The signed-in person's own notification choices; every user may read their own. */
 export const myNotificationsKey = ['me', 'notifications'] as const;
 
 export function useMyNotifications() {

@@ -1,5 +1,5 @@
 /**
- * Settings › Security › Sessions (issue 36): where the signed-in person is signed in (this device
+ * Settings › Security › Sessions: where the signed-in person is signed in (this device
  * marked), the device, the address and when each was last seen; sign out any other one, or all
  * the others at once.
  */

@@ -1,4 +1,4 @@
-/** The signed-in person's sessions (issue 36): the list, ending one, ending all the others. */
+/** The signed-in person's sessions: the list, ending one, ending all the others. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EndOtherSessionsResponse, EndSessionResponse, UserSession } from '../../../contract/sessions';
 import { apiJson, getJson } from '../../lib/api';

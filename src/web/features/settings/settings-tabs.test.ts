@@ -13,7 +13,7 @@ describe('settings tabs', () => {
   });
 });
 
-describe('settings tabs by role (issue 36)', () => {
+describe('settings tabs by role', () => {
   const as = (role: ClientRole) => ({ permissions: effectivePermissions(role, []) });
 
   it('offers an Owner every tab, and opens Account as before', () => {
@@ -32,7 +32,7 @@ describe('settings tabs by role (issue 36)', () => {
     expect(missingTabNote('subscription')).toBe(
       'Your role does not include billing and the subscription. Ask an Owner of this account if you need it.',
     );
-    // Privacy (issue 38) is the Owners' alone.
+    // Privacy is the Owners' alone.
     expect(openedTab('privacy', viewerTabs)).toBe('privacy');
     expect(missingTabNote('privacy')).toBe(
       'Your role does not include privacy settings and callers’ personal data. Ask an Owner of this account if you need it.',

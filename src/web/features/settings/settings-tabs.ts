@@ -20,7 +20,7 @@ export function parseSettingsTab(value: string | null | undefined): SettingsTab 
 }
 
 /**
- * What a tab needs (issue 36); null: every signed-in user (Security holds their own password,
+ * What a tab needs; null: every signed-in user (Security holds their own password,
  * sessions and two-factor; Notifications their own choices).
  */
 export const TAB_PERMISSION: Record<SettingsTab, Permission | null> = {

@@ -1,5 +1,5 @@
 /**
- * /settings (SPEC §2 "Client settings", issue 13's Outcomes with issue 39's quality thresholds):
+ * /settings (SPEC §2 "Client settings"):
  * the tabs chosen by `?tab=`; Back to Dashboard; the subscription tab shows the outcome of a
  * checkout from `?success=true`.
  */

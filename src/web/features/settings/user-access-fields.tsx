@@ -1,5 +1,5 @@
 /**
- * Role and extra permissions, the part the invite and edit dialogs share (issue 36). Offers only
+ * Role and extra permissions, the part the invite and edit dialogs share. Offers only
  * what the signed-in user holds (the server refuses the rest); an extra the role already includes
  * shows as included rather than as a grant.
  */

@@ -1,4 +1,4 @@
-/** Settings › Users (issue 36): the client's people and the writes on them, one hook per endpoint. */
+/** Settings › Users: the client's people and the writes on them, one hook per endpoint. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ClientUser, InviteUserBody, UpdateUserBody } from '../../../contract/teams';
 import { apiJson, getJson } from '../../lib/api';

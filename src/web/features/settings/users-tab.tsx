@@ -1,5 +1,5 @@
 /**
- * Settings › Users (issue 36): the client's people (name, e-mail, role, extras, status, last
+ * Settings › Users: the client's people (name, e-mail, role, extras, status, last
  * sign-in, two-factor), invite, change access, deactivate or reactivate, resend an invitation,
  * remove. Owners only (the tab is hidden otherwise). A table on wide screens, a list of cards on a
  * phone. The server's refusals (the last Owner, an e-mail already a user, the daily cap) are shown

@@ -1,5 +1,5 @@
 /**
- * Webhook notifications (issue 14) in the Notifications tab: the URL the product POSTs finished
+ * Webhook notifications in the Notifications tab: the URL the product POSTs finished
  * calls to, its signing secret (shown once, when made or rotated), a test event, and the
  * delivery log with "Send again". The event format is in docs/webhooks.md.
  */

@@ -1,5 +1,5 @@
 /**
- * The webhook signing secret (issue 10): the secret Bland signs each delivery with, so a forged
+ * The webhook signing secret: the secret Bland signs each delivery with, so a forged
  * delivery to the webhook URL is refused. Write-only: the page only ever knows whether one is set.
  */
 import { zodResolver } from '@hookform/resolvers/zod';

@@ -1,5 +1,5 @@
 /**
- * One call's conversation quality (issue 39) as the drawer shows it: one line first (a verdict in
+ * One call's conversation quality as the drawer shows it: one line first (a verdict in
  * plain words and two or three figures), then, behind "Details", every figure the call's timing
  * could measure, labelled in plain words. A figure that could not be measured is left out (never
  * a row of "—"), and a note says why some are missing. Pure.

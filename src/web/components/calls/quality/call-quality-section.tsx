@@ -1,5 +1,5 @@
 /**
- * "Conversation quality" in the call drawer (issue 39), in one line: a verdict in plain words
+ * "Conversation quality" in the call drawer, in one line: a verdict in plain words
  * against the client's thresholds and two or three figures. "Details" opens every figure the
  * call's timing could measure, how precisely it was timed, and why a figure is missing (a figure
  * that could not be measured is left out, never shown as "—").

@@ -1,5 +1,5 @@
 /**
- * How the period's figures were measured and how they spread (issue 39): calls per timing
+ * How the period's figures were measured and how they spread: calls per timing
  * precision with what each lets us say, and the three worst-call metrics as plain bar lists
  * (text first; the bars only repeat it, so they are hidden from screen readers).
  */

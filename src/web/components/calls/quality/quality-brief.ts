@@ -1,5 +1,5 @@
 /**
- * The call log's compact quality column (issue 39) from a call's brief: what stands out, short
+ * The call log's compact quality column from a call's brief: what stands out, short
  * ("answers within 4.5 s · 1 interruption · dead air 6.0 s"), and the same in full for a title and screen
  * readers. Pure.
  */

@@ -1,5 +1,5 @@
 /**
- * The Quality tab's cards (issue 39) as display-ready values: each metric's median and p90 over
+ * The Quality tab's cards as display-ready values: each metric's median and p90 over
  * the period's calls, and the median's change against the period before, coloured by which
  * direction is better where one is (a slower answer is worse; more agent talk is neither).
  */

@@ -1,5 +1,5 @@
 /**
- * How conversation quality figures read (issue 39), everywhere they show: the Quality tab, the
+ * How conversation quality figures read, everywhere they show: the Quality tab, the
  * drawer, the log's column and the filters. Times as seconds with one decimal ("1.2 s", as the
  * Needs-attention reasons say them), shares as percentages, the talk/listen ratio with two
  * decimals. Pure; no figure is invented: a missing one is "—".

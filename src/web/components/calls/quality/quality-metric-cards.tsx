@@ -1,4 +1,4 @@
-/** The Quality tab's figures (issue 39): each metric's median and p90 with its change, in words and colour. */
+/** The Quality tab's figures: each metric's median and p90 with its change, in words and colour. */
 import { AudioLines, Gauge, Hourglass, MessageSquareWarning, Mic, Scale, Timer } from 'lucide-react';
 import type { QualityMetric, QualitySummary } from '../../../../contract/quality';
 import { cn } from '../../../lib/utils';

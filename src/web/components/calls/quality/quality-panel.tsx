@@ -1,5 +1,5 @@
 /**
- * The calls workspace's Quality tab (issue 39): for the workspace's date range, how well the agent
+ * The calls workspace's Quality tab: for the workspace's date range, how well the agent
  * spoke against the period before (the typical call and the worst 1 in 10, in plain words), how precisely the calls were timed, how
  * they spread, and the worst calls, each opening the drawer at its moment. Says when no call of
  * the period was measured, and while earlier calls are still being measured.

@@ -1,5 +1,5 @@
 /**
- * The rest of the Quality tab (issue 39) as display-ready rows: calls per precision with what each
+ * The rest of the Quality tab as display-ready rows: calls per precision with what each
  * precision lets us measure, the distribution of the three worst-call metrics in fixed buckets
  * (so two periods read alike), and the worst calls grouped per metric with the moment each opens
  * the call drawer at. Pure.

@@ -1,5 +1,5 @@
 /**
- * "Quality thresholds" (issue 39): what puts a call in Needs attention for how the agent spoke:
+ * "Quality thresholds": what puts a call in Needs attention for how the agent spoke:
  * slow answers, dead air, caller interruptions, each with its unit, each can be turned off, the
  * defaults said. A save sends only what changed; the server then re-classifies the calls, whose
  * progress shows here as the outcomes editor shows its own. Settings (Outcomes tab, the

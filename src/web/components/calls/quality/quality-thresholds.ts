@@ -1,5 +1,5 @@
 /**
- * The quality thresholds form (issue 39) as typed, pure and tested: each threshold on or off, its
+ * The quality thresholds form as typed, pure and tested: each threshold on or off, its
  * value in the unit people think in (seconds, times), the problems of what was typed, and the
  * patch a save sends (only what changed; null turns a check off).
  */

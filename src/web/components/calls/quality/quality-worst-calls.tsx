@@ -1,5 +1,5 @@
 /**
- * The period's worst calls (issue 39): the slowest answers, the most interruptions and the longest
+ * The period's worst calls: the slowest answers, the most interruptions and the longest
  * dead air, each opening the call drawer at the moment it happened.
  */
 import { PanelRightOpen } from 'lucide-react';

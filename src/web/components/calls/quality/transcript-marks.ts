@@ -1,5 +1,5 @@
 /**
- * Which transcript lines the synced transcript marks (issue 39): a slow answer and dead air mark
+ * Which transcript lines the synced transcript marks: a slow answer and dead air mark
  * the line that ended the wait (the moment's start plus its length), an interruption the line that
  * cut in (the moment's start). Each mark carries words, so it never rests on colour alone. Pure.
  */

@@ -1,5 +1,5 @@
 /**
- * "Adjusted for readability" (issue 37): each colour pair the contrast guard changed, in words,
+ * "Adjusted for readability": each colour pair the contrast guard changed, in words,
  * with the colour the admin chose and the one the product draws instead, side by side.
  */
 import { ArrowRight } from 'lucide-react';

@@ -1,5 +1,5 @@
 /**
- * The Brand settings form (issue 37): the agency's name, colours, support contacts, login-page
+ * The Brand settings form: the agency's name, colours, support contacts, login-page
  * words, footer and e-mail sender. Validated with the contract's BrandSettings; a save sends only
  * the fields that changed and shows the server's 400 messages beside their fields.
  */

@@ -1,5 +1,5 @@
 /**
- * The brand's images (issue 37): the logo for light backgrounds, the logo for dark ones and the
+ * The brand's images: the logo for light backgrounds, the logo for dark ones and the
  * app icon. Each shows what is saved on the background it is drawn on, uploads as soon as a file
  * is chosen (checked here first, then again by the server, which re-encodes it) and can be removed.
  */

@@ -1,5 +1,5 @@
 /**
- * The Brand tab's live preview (issue 37): the login page, the dashboard header (light and dark
+ * The Brand tab's live preview: the login page, the dashboard header (light and dark
  * theme), an e-mail and the monthly report's first page in miniature, drawn from the form's
  * values and the palette the contrast guard derives from them, so what the admin sees is what
  * clients will see. Pictures only: nothing in it can be focused or pressed.

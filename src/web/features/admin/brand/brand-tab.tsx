@@ -1,5 +1,5 @@
 /**
- * The admin console's Brand tab (issue 37, "Settings › Brand"): the brand's settings and images
+ * The admin console's Brand tab ("Settings › Brand"): the brand's settings and images
  * beside a live preview of what clients will see and what the contrast guard adjusted. The
  * preview follows the form as the admin types (brandPalette runs here, no request); saving sends
  * the changed fields. Other brand cards (mail DNS) follow at the end.

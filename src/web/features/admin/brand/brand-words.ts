@@ -1,5 +1,5 @@
 /**
- * The contrast guard's changes in plain words for the admin (issue 37, "Adjusted for
+ * The contrast guard's changes in plain words for the admin ("Adjusted for
  * readability"): which pair was hard to read, how hard, and what the product draws instead.
  * Pure: the Brand tab's preview calls it on every keystroke, without a request.
  */

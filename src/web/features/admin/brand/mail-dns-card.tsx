@@ -1,5 +1,5 @@
 /**
- * "Mail from your domain" (issue 37), at the end of the Brand tab: the SPF, DKIM and DMARC records
+ * "Mail from your domain", at the end of the Brand tab: the SPF, DKIM and DMARC records
  * MAIL_FROM's domain needs, each with a copy button, and after "Check DNS" whether DNS holds each.
  * The records are read without asking DNS (`check=false`); only the button sends the look-ups,
  * which the server caps per admin (a 429 lands in the toast in the server's words).

@@ -1,5 +1,5 @@
 /**
- * Server state of the Brand tab (issue 37): the saved brand (GET /api/admin/brand), its save and
+ * Server state of the Brand tab: the saved brand (GET /api/admin/brand), its save and
  * its images. Every key starts with 'admin', so the admin area's writes refresh it too; a brand
  * write also refreshes the public brand the rest of the app reads (GET /api/brand).
  */

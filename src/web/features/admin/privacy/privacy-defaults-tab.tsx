@@ -1,5 +1,5 @@
 /**
- * The admin console's Privacy tab (issue 38): the agency's defaults for callers' personal data.
+ * The admin console's Privacy tab: the agency's defaults for callers' personal data.
  * What every client redacts until it chooses for itself, and the longest each kind of data is
  * kept: a client may shorten it, never lengthen it. A client's own settings and its erasures are
  * in the admin's client view.

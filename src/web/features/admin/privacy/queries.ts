@@ -1,4 +1,4 @@
-/** The agency's privacy defaults (issue 38): GET/PUT /api/admin/privacy-defaults. */
+/** The agency's privacy defaults: GET/PUT /api/admin/privacy-defaults. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 // Types only: the contract's runtime half carries Zod.
 import type { PrivacyDefaults, PrivacyDefaultsUpdate } from '../../../../contract/privacy';
