@@ -275,6 +275,16 @@ test('signed in: the client dashboard and settings carry the brand', async ({ pa
   await expect(logo(page)).toBeVisible();
   await expect(page).toHaveTitle(`Settings · ${NAME}`);
   await checkBothWidths(page, 'settings');
+
+  // The one notification panel, in the brand's colours.
+  await page.goto('/settings?tab=notifications');
+  await expect(page.getByTestId('notifications-panel')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save Preferences' })).toHaveCSS(
+    'background-color',
+    rgb('#ffd400'),
+  );
+  await checkBothWidths(page, 'settings notifications');
+  await screenshotBothWidths(page, 'brand-settings-notifications');
 });
 
 test('a client who logs out returns to the agency’s sign-in page', async ({ page }) => {
