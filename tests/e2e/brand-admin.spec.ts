@@ -4,7 +4,8 @@
  * the guard changed; the save keeps only the changed fields and survives a reload. Then the
  * images: a wide PNG logo, a dark logo, and an SVG app icon carrying a script and an onload
  * handler, which shows as a picture and runs nothing; a file over 1 MB is refused in the browser;
- * a logo is removed. Screenshots and axe at 1280 and 390 px.
+ * a logo is removed. Chosen or removed images wait for "Save brand": until then no client sees
+ * them, and "Discard changes" puts the saved ones back. Screenshots and axe at 1280 and 390 px.
  *
  * The brand is shared by every spec on this server: afterAll puts the saved settings back and
  * removes the images, whatever happened in between.
@@ -184,20 +185,31 @@ test('the admin uploads a wide logo, a dark logo and an SVG icon that runs nothi
   });
   const brand = await openBrandTab(page);
 
+  const publicImages = async () => {
+    const b = await (await admin.get('/api/brand')).json();
+    return [b.logoUrl, b.logoDarkUrl, b.iconUrl];
+  };
+  const imagesBefore = await publicImages();
   await brand.upload('light logo', {
     name: 'northwind.png',
     mimeType: 'image/png',
     buffer: await wideLogo('#1b2a4a'),
   });
-  await expectToast(page, 'Light logo uploaded');
   await brand.upload('dark logo', {
     name: 'northwind-dark.png',
     mimeType: 'image/png',
     buffer: await wideLogo('#f8fafc'),
   });
-  await expectToast(page, 'Dark logo uploaded');
   await brand.upload('app icon', { name: 'icon.svg', mimeType: 'image/svg+xml', buffer: HOSTILE_SVG });
-  await expectToast(page, 'App icon uploaded');
+  // Chosen, shown, not saved: the public brand has none of them yet.
+  for (const which of ['light logo', 'dark logo', 'app icon'] as const) {
+    await expect(brand.stagedThumbnail(which)).toBeVisible();
+    await expect(brand.stagedNote(which)).toContainText('not saved yet');
+  }
+  expect(await publicImages()).toEqual(imagesBefore);
+  await brand.save.click();
+  await expectToast(page, 'Brand saved');
+  await expect(brand.stagedNote('light logo')).toHaveCount(0);
 
   for (const which of ['light logo', 'dark logo', 'app icon'] as const) {
     const thumbnail = brand.thumbnail(which);
@@ -260,10 +272,52 @@ test('the admin uploads a wide logo, a dark logo and an SVG icon that runs nothi
   await axeBothWidths(page, 'Admin › Brand');
 
   await brand.remove('dark logo');
-  await expectToast(page, 'Dark logo removed');
   await expect(brand.thumbnail('dark logo')).toHaveCount(0);
   await expect(brand.image('dark logo')).toContainText('No image');
+  await expect(brand.stagedNote('dark logo')).toHaveText('Removed when you save the brand.');
+  expect((await (await admin.get('/api/brand')).json()).logoDarkUrl).not.toBeNull();
+  await brand.save.click();
+  await expectToast(page, 'Brand saved');
   const after = await (await admin.get('/api/admin/brand')).json();
   expect(after.logoDarkUrl).toBeNull();
   expect(after.logoUrl).not.toBeNull();
+});
+
+test('a chosen logo waits for Save brand, and Discard keeps the saved one', async ({ page }) => {
+  // A logo saved before: the one clients see.
+  const saved = await admin.post('/api/admin/brand/logo?variant=light', {
+    multipart: { file: { name: 'old.png', mimeType: 'image/png', buffer: await wideLogo('#1b2a4a') } },
+  });
+  expect(saved.status()).toBe(200);
+  const publicLogo = async () => (await (await admin.get('/api/brand')).json()).logoUrl as string | null;
+  const oldUrl = await publicLogo();
+  expect(oldUrl).not.toBeNull();
+
+  const brand = await openBrandTab(page);
+  await expect(brand.thumbnail('light logo')).toHaveAttribute('src', String(oldUrl));
+  const newLogo = { name: 'new.png', mimeType: 'image/png', buffer: await wideLogo('#7c2d12') };
+
+  // Chosen, then discarded: clients never saw it and the editor shows the saved logo again.
+  await brand.upload('light logo', newLogo);
+  await expect(brand.stagedThumbnail('light logo')).toBeVisible();
+  await expect(brand.previewOf('Login page').getByRole('img')).toHaveAttribute('src', /^data:image\/png/);
+  expect(await publicLogo()).toBe(oldUrl);
+  await expect(brand.discard).toBeEnabled();
+  await expect(brand.save).toBeEnabled();
+  await screenshotBothWidths(page, 'brand-admin-logo-staged');
+  await axeBothWidths(page, 'Admin › Brand with a logo not saved yet');
+  await brand.discard.click();
+  await expect(brand.thumbnail('light logo')).toHaveAttribute('src', String(oldUrl));
+  await expect(brand.stagedNote('light logo')).toHaveCount(0);
+  await expect(brand.save).toBeDisabled();
+  expect(await publicLogo()).toBe(oldUrl);
+
+  // Chosen, then saved: the new logo is the one clients see.
+  await brand.upload('light logo', newLogo);
+  await brand.save.click();
+  await expectToast(page, 'Brand saved');
+  await expect.poll(publicLogo).not.toBe(oldUrl);
+  const newUrl = await publicLogo();
+  expect(newUrl).not.toBeNull();
+  await expect(brand.thumbnail('light logo')).toHaveAttribute('src', String(newUrl));
 });

@@ -45,6 +45,13 @@ const BRAND = {
 };
 let admin: APIRequestContext;
 let before: SavedBrand;
+/** The brand's colour as lines and text on light surfaces, as the contrast guard derived it. */
+let primaryText = '';
+
+const rgb = (hex: string) => {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return `rgb(${n >> 16}, ${(n >> 8) & 255}, ${n & 255})`;
+};
 
 /** A wide logo (about 5:1), as agencies' logos are: a navy mark and the name on a transparent ground. */
 function wideLogo(): Promise<Buffer> {
@@ -71,6 +78,8 @@ test.beforeAll(async ({ playwright }) => {
   expect(answer.palette.primary).toBe('#ffd400');
   expect(answer.palette.primaryForeground).toBe('#000000');
   expect(answer.contrast.adjusted.length).toBeGreaterThan(0);
+  primaryText = answer.palette.primaryText;
+  expect(primaryText).not.toBe('#ffd400');
 
   const upload = await admin.post('/api/admin/brand/logo?variant=light', {
     multipart: { file: { name: 'northwind.png', mimeType: 'image/png', buffer: await wideLogo() } },
@@ -86,6 +95,8 @@ test.afterAll(async () => {
   await restoreBrand(admin, before);
   await admin.dispose();
 });
+
+const literally = (text: string) => text.replace(/[()]/g, '\\$&');
 
 const WIDTHS = [
   ['desktop', 1280, 900],
@@ -223,7 +234,21 @@ test('signed in: the client dashboard and settings carry the brand', async ({ pa
   await checkBothWidths(page, 'client dashboard');
   await screenshotBothWidths(page, 'brand-dashboard');
 
-  // The transcript's current line: amber, with the agent's name in the brand's text shade.
+  // The brand's colour reaches the chart's line and the status pills: the fill where text sits
+  // on it, the guard's darker shade where it is a line on white.
+  await expect(page.locator('[data-testid="calls-chart"] path.recharts-line-curve')).toHaveCSS(
+    'stroke',
+    rgb(primaryText),
+  );
+  const completed = page
+    .getByTestId(/^call-(row|card)$/)
+    .getByText('completed', { exact: true })
+    .first();
+  await expect(completed).toHaveCSS('background-color', rgb('#ffd400'));
+  await expect(completed).toHaveCSS('color', rgb('#000000'));
+
+  // The transcript's current line: ringed in the brand's text shade, as is the chosen speed chip,
+  // with the agent's name in that shade too.
   const calls = await (await page.request.get('/api/client/calls')).json();
   const callId: string = calls.calls.find(
     (c: { providerCallId: string }) => c.providerCallId === call.call_id,
@@ -233,6 +258,10 @@ test('signed in: the client dashboard and settings carry the brand', async ({ pa
   await expect(current).toBeVisible();
   const agent = page.getByTestId('transcript-line').getByText('AI Agent', { exact: true }).first();
   await expect(agent).not.toHaveCSS('color', 'rgb(255, 212, 0)');
+  await expect(current).toHaveCSS('box-shadow', new RegExp(literally(rgb(primaryText))));
+  const speed = page.getByRole('radio', { name: '1×' });
+  await expect(speed).toHaveAttribute('data-state', 'on');
+  await expect(speed).toHaveCSS('color', rgb(primaryText));
   // A modal: the header's logo is hidden from assistive technology behind it, so axe alone here.
   for (const [label, width, height] of WIDTHS) {
     await page.setViewportSize({ width, height });
@@ -246,6 +275,16 @@ test('signed in: the client dashboard and settings carry the brand', async ({ pa
   await expect(logo(page)).toBeVisible();
   await expect(page).toHaveTitle(`Settings · ${NAME}`);
   await checkBothWidths(page, 'settings');
+
+  // The one notification panel, in the brand's colours.
+  await page.goto('/settings?tab=notifications');
+  await expect(page.getByTestId('notifications-panel')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save Preferences' })).toHaveCSS(
+    'background-color',
+    rgb('#ffd400'),
+  );
+  await checkBothWidths(page, 'settings notifications');
+  await screenshotBothWidths(page, 'brand-settings-notifications');
 });
 
 test('a client who logs out returns to the agency’s sign-in page', async ({ page }) => {

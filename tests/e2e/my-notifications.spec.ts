@@ -1,8 +1,8 @@
 /**
  * "My notifications": every signed-in person chooses for themselves, per channel,
  * the account's default, on or off, and a mobile number for texts. The choices survive a reload;
- * the account-wide switches stay below for users holding `notifications` and are not shown to
- * others (the tab itself is open to everyone). Texts go to a number only once a code texted to
+ * the account-wide switches sit below in the same panel for users holding `notifications` and are
+ * not shown to others (the tab itself is open to everyone); the panel has one Save for both. Texts go to a number only once a code texted to
  * it is confirmed; people without `receive_texts` choose e-mail only.
  */
 import { expect, test } from '@playwright/test';
@@ -48,9 +48,46 @@ test('my notification choices are saved and survive a reload', async ({ page, re
 
   // The account-wide switch moves what "Account default" says.
   await settings.checkbox('SMS notifications').click();
-  await settings.savePreferences.click();
+  await mine.save.click();
   await expectToast(page, 'Notifications Updated', 'Your notification preferences have been saved.');
   await expect(mine.radio('sms', 'default')).toHaveAccessibleName('Account default (on)');
+});
+
+test('one panel with one Save sends both my choices and the account switches', async ({ page, request }) => {
+  await loginAsNewClient(page, request, 'my-notify-one-save');
+  const mine = new MyNotificationsCard(page);
+  const settings = new SettingsPage(page);
+  await mine.open();
+  // One panel, one button that saves: the account's switches are a section of it.
+  await expect(page.getByTestId('notifications-panel')).toHaveCount(1);
+  await expect(mine.panel.getByRole('heading', { name: 'My notifications' })).toBeVisible();
+  await expect(mine.panel.getByRole('heading', { name: 'Notification Preferences' })).toBeVisible();
+  await expect(mine.panel.getByRole('checkbox', { name: 'Email notifications' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Save (Preferences|my choices)$/ })).toHaveCount(1);
+
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'PUT' && /\/api\/client\/(me\/)?notifications$/.test(r.url()))
+      sent.push(new URL(r.url()).pathname);
+  });
+  await mine.radio('email', 'off').check();
+  await settings.checkbox('Monthly reports').click();
+  await mine.save.click();
+  await expectToast(page, 'Notifications Updated', 'Your notification preferences have been saved.');
+  expect(sent.sort()).toEqual(['/api/client/me/notifications', '/api/client/notifications']);
+
+  // Only what changed is sent.
+  sent.length = 0;
+  await settings.checkbox('Webhook notifications').click();
+  await mine.save.click();
+  await expectToast(page, 'Notifications Updated', 'Your notification preferences have been saved.');
+  expect(sent).toEqual(['/api/client/notifications']);
+
+  await page.reload();
+  await expect(mine.radio('email', 'off')).toBeChecked();
+  await expect(settings.checkbox('Monthly reports')).not.toBeChecked();
+  await expect(settings.checkbox('Webhook notifications')).not.toBeChecked();
+  await screenshotBothWidths(page, 'settings-notifications-one-panel');
 });
 
 test('a person without the notifications permission sees only their own choices', async ({
@@ -71,7 +108,7 @@ test('a person without the notifications permission sees only their own choices'
   const mine = new MyNotificationsCard(page);
   await mine.open();
   await expect(page.getByRole('checkbox', { name: 'Email notifications' })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Save Preferences' })).toHaveCount(0);
+  await expect(mine.panel.getByRole('heading', { name: 'Notification Preferences' })).toHaveCount(0);
   await mine.radio('email', 'on').check();
   await mine.save.click();
   await expectToast(page, 'Notifications Updated', 'Your notification choices have been saved.');

@@ -14,6 +14,7 @@ export class BrandTab {
   readonly primaryPicker: Locator;
   readonly accent: Locator;
   readonly save: Locator;
+  readonly discard: Locator;
   readonly preview: Locator;
   readonly adjusted: Locator;
 
@@ -25,6 +26,7 @@ export class BrandTab {
     this.primaryPicker = this.form.getByLabel('Primary colour picker');
     this.accent = this.form.getByLabel('Accent colour', { exact: true });
     this.save = this.form.getByRole('button', { name: 'Save brand' });
+    this.discard = this.form.getByRole('button', { name: 'Discard changes' });
     this.preview = page.getByTestId('brand-preview');
     this.adjusted = page.getByTestId('brand-adjusted');
   }
@@ -52,10 +54,21 @@ export class BrandTab {
     return this.image(which).getByRole('img', { name: `Current ${which}` });
   }
 
+  /** A chosen file shown before the save, and the note that it is not saved yet. */
+  stagedThumbnail(which: BrandImage): Locator {
+    return this.image(which).getByRole('img', { name: `New ${which}, not saved` });
+  }
+
+  stagedNote(which: BrandImage): Locator {
+    return this.image(which).getByTestId(/^brand-image-.*-staged$/);
+  }
+
+  /** Chooses a file: held by the editor until Save brand. */
   async upload(which: BrandImage, file: { name: string; mimeType: string; buffer: Buffer }) {
     await this.fileInput(which).setInputFiles(file);
   }
 
+  /** Marks an image for removal at the next Save brand. */
   async remove(which: BrandImage) {
     await this.page.getByRole('button', { name: `Remove ${which}` }).click();
   }

@@ -1,4 +1,7 @@
-/** Page model of Settings › Notifications › "My notifications": the person's own choices. */
+/**
+ * Page model of Settings › Notifications: the one panel, its "My notifications" section (the
+ * person's own choices) and the panel's one Save.
+ */
 import { type Locator, type Page, expect } from '@playwright/test';
 
 type Channel = 'email' | 'sms';
@@ -8,6 +11,8 @@ const LEGENDS: Record<Channel, string> = { email: 'E-mail', sms: 'Text messages 
 const LABELS: Record<Choice, RegExp> = { default: /^Account default/, on: /^On$/, off: /^Off$/ };
 
 export class MyNotificationsCard {
+  /** The whole panel: My notifications, then the account-wide switches for those who may. */
+  readonly panel: Locator;
   readonly card: Locator;
   readonly smsNumber: Locator;
   readonly save: Locator;
@@ -18,9 +23,10 @@ export class MyNotificationsCard {
   readonly confirmCode: Locator;
 
   constructor(readonly page: Page) {
+    this.panel = page.getByTestId('notifications-panel');
     this.card = page.getByTestId('my-notifications');
     this.smsNumber = this.card.getByLabel('Mobile number for texts');
-    this.save = this.card.getByRole('button', { name: 'Save my choices' });
+    this.save = this.panel.getByRole('button', { name: 'Save Preferences' });
     this.verification = this.card.getByTestId('sms-verification');
     this.sendCode = this.card.getByRole('button', { name: /^Text me (a|a new) code$/ });
     this.code = this.card.getByLabel('Code from the text');

@@ -19,5 +19,13 @@ export function CallStatusBadge({ status }: { status: string }) {
       </Badge>
     );
   }
-  return <Badge variant={variant}>{status}</Badge>;
+  // A call in progress is outlined in the brand's text shade; "completed" is already the brand's fill.
+  return (
+    <Badge
+      variant={variant}
+      className={status === 'active' ? 'border-primary-text text-primary-text' : undefined}
+    >
+      {status}
+    </Badge>
+  );
 }

@@ -16,10 +16,22 @@ import {
 import { describeChart, type ChartPoint } from './chart-points';
 import { CHART_HEIGHT_PX as CHART_HEIGHT } from './chart-size';
 import { xAxisLabel, yAxisLabel } from './chart-axis-labels';
+import { isDefaultPalette, useBrand } from '../../lib/brand';
 
+/** SPEC's blue line, while no agency colour is saved. */
 export const LINE_COLOR = '#3b82f6';
+/**
+ * With a brand saved, its colour as lines on light surfaces: the contrast guard's --primary-text
+ * (src/contract/brand-contrast.ts), so a pale brand colour still draws a visible line.
+ */
+const BRAND_LINE_COLOR = 'var(--primary-text)';
+
+function useLineColor(): string {
+  return isDefaultPalette(useBrand()) ? LINE_COLOR : BRAND_LINE_COLOR;
+}
 
 function PointTooltip({ active, payload }: Partial<TooltipContentProps<number, string>>) {
+  const lineColor = useLineColor();
   const point = payload?.[0]?.payload as ChartPoint | undefined;
   if (!active || !point) return null;
   return (
@@ -28,7 +40,7 @@ function PointTooltip({ active, payload }: Partial<TooltipContentProps<number, s
       <p className="mt-0.5 flex items-center gap-2 text-muted-foreground">
         <span
           className="inline-block size-2 rounded-full"
-          style={{ background: LINE_COLOR }}
+          style={{ background: lineColor }}
           aria-hidden="true"
         />
         <span>
@@ -44,6 +56,7 @@ function PointTooltip({ active, payload }: Partial<TooltipContentProps<number, s
 
 /** `initialWidth`: the width measured before mounting (AfterPaint), so the first render is the last. */
 export default function CallsChart({ points, initialWidth }: { points: ChartPoint[]; initialWidth: number }) {
+  const lineColor = useLineColor();
   return (
     <div style={{ height: CHART_HEIGHT }} data-testid="calls-chart">
       <ResponsiveContainer
@@ -73,7 +86,7 @@ export default function CallsChart({ points, initialWidth }: { points: ChartPoin
             type="monotone"
             dataKey="count"
             name="Completed Calls"
-            stroke={LINE_COLOR}
+            stroke={lineColor}
             strokeWidth={2}
             dot={points.length <= 31 ? { r: 3 } : false}
             activeDot={{ r: 5 }}

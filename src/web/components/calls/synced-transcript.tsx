@@ -193,7 +193,8 @@ export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptP
                     type="button"
                     className={cn(
                       'flex w-full flex-col gap-0.5 rounded-md px-2 py-1.5 text-left text-sm outline-none hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring',
-                      i === active && 'bg-amber-100 ring-1 ring-amber-400 hover:bg-amber-100',
+                      // The brand's text shade as a ring on the card surface: the contrast guard checks it there.
+                      i === active && 'bg-card ring-2 ring-primary-text hover:bg-card',
                     )}
                     aria-current={i === active ? 'true' : undefined}
                     title={src ? `Play from ${formatClock(line.start)}` : undefined}

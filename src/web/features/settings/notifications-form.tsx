@@ -1,222 +1,108 @@
 /**
- * The Notifications tab: "My notifications" for every signed-in user, then, for users
- * holding `notifications`, the account-wide four switches (SPEC §2, §3 defaults; the defaults each
- * person's choices follow), the e-mail digest and the quiet hours for texts. The tab
- * is open to everyone; what each part needs is decided here.
+ * The Notifications tab's one panel: "My notifications" for every signed-in user,
+ * then, for users holding `notifications`, the account-wide switches. One Save sends what changed
+ * to each part's own endpoint; the tab is open to everyone, what each part needs is decided here.
  */
 import { useEffect, useState } from 'react';
-import {
-  DIGEST_FREQUENCIES,
-  type DigestFrequency,
-  NOTIFICATION_LABELS,
-  type NotificationChannels,
-  type NotificationPrefs,
-  type NotificationSwitches,
-} from '../../../contract/account';
+import type { NotificationPrefs } from '../../../contract/account';
+import { MY_NOTIFICATION_MESSAGES } from '../../../contract/notification-choices';
+import { SaveFooter } from '../../components/save-footer';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Checkbox } from '../../components/ui/checkbox';
-import { NativeSelect } from '../../components/native-select';
-import { Label } from '../../components/ui/label';
-import { Skeleton } from '../../components/ui/skeleton';
+import { serverFieldErrors } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { useCan } from '../../lib/permissions';
 import { toast } from '../../lib/use-toast';
-import { LoadFailed } from './load-failed';
-import { MyNotificationsCard } from './my-notifications-card';
-import { useSaveNotifications } from './mutations';
-import { useNotificationChannels, useNotificationPrefs } from './queries';
-import { SaveFooter } from '../../components/save-footer';
+import { AccountNotificationsSection } from './account-notifications-section';
+import { useSaveMyNotifications, useSaveNotifications } from './mutations';
+import {
+  type MyNotificationsDraft,
+  MyNotificationsSection,
+  isMyDraftChanged,
+  myBodyOf,
+  myDraftOf,
+} from './my-notifications-section';
+import { useMyNotifications, useNotificationChannels, useNotificationPrefs } from './queries';
 
-const KEYS = Object.keys(NOTIFICATION_LABELS) as (keyof NotificationSwitches)[];
-const DIGEST_LABELS: Record<DigestFrequency, string> = {
-  off: 'No digest',
-  daily: 'Daily, at 8 AM',
-  weekly: 'Weekly, Mondays at 8 AM',
-};
-const HOURS = Array.from({ length: 24 }, (_, h) => h);
-/** How long after a call ended it may still alert: a few choices within what the server accepts. */
-const ALERT_WINDOWS = [15, 30, 60, 120, 240, 720, 1440];
-const windowLabel = (m: number) =>
-  m < 60 ? `${m} minutes` : m === 60 ? '1 hour' : m % 60 === 0 ? `${m / 60} hours` : `${m} minutes`;
-const hourLabel = (h: number) => `${h % 12 === 0 ? 12 : h % 12}:00 ${h < 12 ? 'AM' : 'PM'}`;
+/** SPEC's confirmation for the account's switches; the person's own choices have their own words. */
+const ACCOUNT_SAVED = 'Your notification preferences have been saved.';
 
 export function NotificationsForm() {
   const canManage = useCan('notifications');
-  return (
-    <>
-      <MyNotificationsCard />
-      {canManage && <AccountNotificationsCard />}
-    </>
-  );
-}
-
-/** The account-wide switches: the defaults for everyone who left a channel on "Account default". */
-function AccountNotificationsCard() {
-  const prefs = useNotificationPrefs();
-  const channels = useNotificationChannels().data;
-  const save = useSaveNotifications();
-  const [draft, setDraft] = useState<NotificationPrefs | null>(null);
+  const mine = useMyNotifications();
+  const saveMine = useSaveMyNotifications();
+  const [myDraft, setMyDraft] = useState<MyNotificationsDraft | null>(null);
+  const [numberError, setNumberError] = useState<string | null>(null);
   useEffect(() => {
-    if (prefs.data) setDraft(prefs.data);
+    if (mine.data) setMyDraft(myDraftOf(mine.data));
+  }, [mine.data]);
+
+  // The account's switches are only asked for by those who may change them.
+  const prefs = useNotificationPrefs(canManage);
+  const channels = useNotificationChannels(canManage).data;
+  const saveAccount = useSaveNotifications();
+  const [accountDraft, setAccountDraft] = useState<NotificationPrefs | null>(null);
+  useEffect(() => {
+    if (prefs.data) setAccountDraft(prefs.data);
   }, [prefs.data]);
 
-  function submit() {
-    if (!draft) return;
-    save.mutate(draft, {
-      onSuccess: () =>
-        toast({
-          title: 'Notifications Updated',
-          description: 'Your notification preferences have been saved.',
-        }),
-      onError: (error) => failureToast('Update Failed', error, 'Your preferences could not be saved.'),
+  const ready = myDraft !== null && (!canManage || accountDraft !== null);
+  const pending = saveMine.isPending || saveAccount.isPending;
+
+  async function submit() {
+    if (!ready) return;
+    setNumberError(null);
+    const myChanged = mine.data !== undefined && isMyDraftChanged(myDraft, mine.data);
+    const accountChanged =
+      canManage && accountDraft !== null && JSON.stringify(accountDraft) !== JSON.stringify(prefs.data);
+    const [myResult, accountResult] = await Promise.allSettled([
+      myChanged && mine.data ? saveMine.mutateAsync(myBodyOf(myDraft, mine.data)) : null,
+      accountChanged && accountDraft ? saveAccount.mutateAsync(accountDraft) : null,
+    ]);
+    if (myResult.status === 'rejected') {
+      // A refused number is said under the field; anything else in a toast.
+      const field = serverFieldErrors(myResult.reason).smsNumber;
+      if (field) setNumberError(field);
+      else failureToast('Update Failed', myResult.reason, 'Your choices could not be saved.');
+    } else if (accountResult.status === 'rejected') {
+      failureToast('Update Failed', accountResult.reason, 'Your preferences could not be saved.');
+    }
+    if (myResult.status === 'rejected' || accountResult.status === 'rejected') return;
+    toast({
+      title: 'Notifications Updated',
+      description: myChanged && !accountChanged ? MY_NOTIFICATION_MESSAGES.saved : ACCOUNT_SAVED,
     });
   }
 
   return (
-    <Card>
+    <Card data-testid="notifications-panel">
       <CardHeader>
-        <CardTitle>Notification Preferences</CardTitle>
-        <CardDescription>Choose how we keep you informed about your calls and account.</CardDescription>
+        <CardTitle>Notifications</CardTitle>
+        <CardDescription>
+          {canManage
+            ? 'What you receive yourself, and the switches for the whole account.'
+            : 'How we keep you informed about your calls.'}
+        </CardDescription>
       </CardHeader>
-      <CardContent className="grid gap-4">
-        {prefs.isError && !draft ? (
-          <LoadFailed onRetry={() => prefs.refetch()}>Your preferences could not be loaded.</LoadFailed>
-        ) : !draft ? (
-          <div className="grid gap-3">
-            {KEYS.map((k) => (
-              <Skeleton key={k} className="h-10 w-full" />
-            ))}
-          </div>
-        ) : (
-          <ul className="grid gap-1">
-            {KEYS.map((key) => (
-              <li key={key} className="flex items-start gap-3 rounded-md p-2 hover:bg-muted/50">
-                <Checkbox
-                  id={`notify-${key}`}
-                  checked={draft[key]}
-                  onCheckedChange={(checked) => setDraft({ ...draft, [key]: checked === true })}
-                  className="mt-0.5"
-                />
-                <div className="grid gap-0.5">
-                  <Label htmlFor={`notify-${key}`}>{NOTIFICATION_LABELS[key].label}</Label>
-                  <p className="text-muted-foreground text-xs">{NOTIFICATION_LABELS[key].description}</p>
-                  <ChannelNote channel={key} channels={channels} />
-                </div>
-              </li>
-            ))}
-          </ul>
+      <CardContent className="grid gap-6">
+        <MyNotificationsSection
+          mine={mine.data}
+          loadFailed={mine.isError}
+          onRetry={() => mine.refetch()}
+          draft={myDraft}
+          numberError={numberError}
+          onChange={setMyDraft}
+        />
+        {canManage && (
+          <AccountNotificationsSection
+            draft={accountDraft}
+            channels={channels}
+            loadFailed={prefs.isError}
+            onRetry={() => prefs.refetch()}
+            onChange={setAccountDraft}
+          />
         )}
-        {draft && (
-          <div className="grid gap-4 border-t pt-4 sm:grid-cols-2">
-            <div className="grid gap-1.5">
-              <Label htmlFor="notify-digest">E-mail digest</Label>
-              <NativeSelect
-                id="notify-digest"
-                value={draft.digest}
-                onChange={(e) => setDraft({ ...draft, digest: e.target.value as DigestFrequency })}
-              >
-                {DIGEST_FREQUENCIES.map((d) => (
-                  <option key={d} value={d}>
-                    {DIGEST_LABELS[d]}
-                  </option>
-                ))}
-              </NativeSelect>
-              <p className="text-muted-foreground text-xs">
-                The period's calls, outcomes and calls needing attention, in your time zone. Needs e-mail
-                notifications on.
-              </p>
-            </div>
-            <fieldset className="grid gap-1.5">
-              <legend className="mb-1.5 font-medium text-sm">Quiet hours for texts</legend>
-              <div className="flex items-center gap-2">
-                <label htmlFor="quiet-start" className="sr-only">
-                  Quiet from
-                </label>
-                <NativeSelect
-                  id="quiet-start"
-                  value={draft.quietHours.start}
-                  onChange={(e) =>
-                    setDraft({ ...draft, quietHours: { ...draft.quietHours, start: Number(e.target.value) } })
-                  }
-                >
-                  {HOURS.map((h) => (
-                    <option key={h} value={h}>
-                      {hourLabel(h)}
-                    </option>
-                  ))}
-                </NativeSelect>
-                <span className="text-muted-foreground text-sm">to</span>
-                <label htmlFor="quiet-end" className="sr-only">
-                  Quiet until
-                </label>
-                <NativeSelect
-                  id="quiet-end"
-                  value={draft.quietHours.end}
-                  onChange={(e) =>
-                    setDraft({ ...draft, quietHours: { ...draft.quietHours, end: Number(e.target.value) } })
-                  }
-                >
-                  {HOURS.map((h) => (
-                    <option key={h} value={h}>
-                      {hourLabel(h)}
-                    </option>
-                  ))}
-                </NativeSelect>
-              </div>
-              <p className="text-muted-foreground text-xs">
-                Texts that would arrive then wait until it ends. The same hour twice: never held.
-              </p>
-            </fieldset>
-            <div className="grid gap-1.5">
-              <Label htmlFor="notify-alert-window">Alert about calls that ended within</Label>
-              <NativeSelect
-                id="notify-alert-window"
-                value={draft.alertWindowMinutes}
-                onChange={(e) => setDraft({ ...draft, alertWindowMinutes: Number(e.target.value) })}
-              >
-                {[...new Set([...ALERT_WINDOWS, draft.alertWindowMinutes])]
-                  .sort((a, b) => a - b)
-                  .map((m) => (
-                    <option key={m} value={m}>
-                      {windowLabel(m)}
-                    </option>
-                  ))}
-              </NativeSelect>
-              <p className="text-muted-foreground text-xs">
-                E-mails and texts are about calls that just happened: calls brought in later by a sync, or
-                ended longer ago, show on the dashboard without an alert.
-              </p>
-            </div>
-          </div>
-        )}
-        <SaveFooter label="Save Preferences" onClick={submit} disabled={!draft} pending={save.isPending} />
+        <SaveFooter label="Save Preferences" onClick={submit} disabled={!ready} pending={pending} />
       </CardContent>
     </Card>
   );
-}
-
-/** Why a switched-on channel would still send nothing: said beside the switch, not discovered later. */
-function ChannelNote({
-  channel,
-  channels,
-}: {
-  channel: keyof NotificationSwitches;
-  channels: NotificationChannels | undefined;
-}) {
-  if (!channels) return null;
-  const note =
-    (channel === 'emailNotifications' || channel === 'monthlyReports') && !channels.email
-      ? 'E-mail is not set up on this server yet: messages wait until it is.'
-      : channel === 'smsNotifications' && !channels.sms
-        ? 'Texting is not set up on this server yet: texts wait until it is.'
-        : channel === 'smsNotifications' && !channels.smsTo
-          ? 'Add a phone number in Account to receive texts.'
-          : channel === 'smsNotifications'
-            ? `Texts go to ${channels.smsTo}, outside your quiet hours.`
-            : null;
-  return note ? (
-    <p className="text-amber-800 text-xs" data-testid={`channel-note-${channel}`}>
-      {note}
-    </p>
-  ) : null;
 }

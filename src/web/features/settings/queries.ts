@@ -11,8 +11,9 @@ import { callKeys } from '../calls/query-keys';
 import { getJson } from '../../lib/api';
 import { billingKeys } from '../../lib/billing-queries';
 
-export function useNotificationPrefs() {
+export function useNotificationPrefs(enabled = true) {
   return useQuery({
+    enabled,
     queryKey: billingKeys.notifications(),
     queryFn: () => getJson<NotificationPrefs>('/api/client/notifications'),
   });
@@ -31,8 +32,9 @@ export function useOutcomesState() {
 }
 
 /** Which channels the server can send on (e-mail needs SMTP, texts Twilio and a phone number). */
-export function useNotificationChannels() {
+export function useNotificationChannels(enabled = true) {
   return useQuery({
+    enabled,
     queryKey: [...billingKeys.notifications(), 'channels'],
     queryFn: () => getJson<NotificationChannels>('/api/client/notifications/channels'),
   });

@@ -18,13 +18,17 @@ export function BrandSettingsForm({
   onSubmit,
   onDiscard,
   pending,
+  imagesChanged,
 }: {
   form: BrandForm;
   onSubmit: () => void;
   onDiscard: () => void;
   pending: boolean;
+  /** Images chosen or removed but not saved yet: they make the brand unsaved as a field does. */
+  imagesChanged: boolean;
 }) {
-  const { errors, isDirty } = form.formState;
+  const { errors } = form.formState;
+  const isDirty = form.formState.isDirty || imagesChanged;
   const field = (name: keyof BrandFormInput) => ({
     registration: form.register(name),
     error: errors[name]?.message,

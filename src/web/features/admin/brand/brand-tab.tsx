@@ -1,27 +1,40 @@
 /**
  * The admin console's Brand tab ("Settings › Brand"): the brand's settings and images
  * beside a live preview of what clients will see and what the contrast guard adjusted. The
- * preview follows the form as the admin types (brandPalette runs here, no request); saving sends
- * the changed fields. Other brand cards (mail DNS) follow at the end.
+ * preview follows the form as the admin types (brandPalette runs here, no request); chosen or
+ * removed images are held here too. "Save brand" sends the images first (each to its own upload or
+ * remove endpoint), then the changed fields; "Discard changes" drops both. Other brand cards (mail
+ * DNS) follow at the end.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { type AdminBrand, BRAND_TEXTS, BrandSettings } from '../../../../contract/brand';
+import {
+  type AdminBrand,
+  BRAND_TEXTS,
+  type BrandAssetVariant,
+  BrandSettings,
+} from '../../../../contract/brand';
 import { type BrandPalette, brandPalette } from '../../../../contract/brand-contrast';
 import { QueryView } from '../../../components/query-view';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { serverFieldErrors } from '../../../lib/api';
+import { serverFieldErrors, serverMessageOf } from '../../../lib/api';
 import { failureToast } from '../../../lib/failure-toast';
 import { toast } from '../../../lib/use-toast';
 import { AdjustedList } from './adjusted-list';
 import { BrandSettingsForm } from './brand-form';
 import { type BrandFormInput, changedFields, formValuesOf, isBrandField } from './brand-form-values';
-import { BrandImagesCard } from './brand-images';
+import {
+  BrandImagesCard,
+  type ImageProblems,
+  type StagedImage,
+  type StagedImages,
+  shownImageUrl,
+} from './brand-images';
 import { BrandPreview, type PreviewBrand } from './brand-preview';
 import { MailDnsCard } from './mail-dns-card';
-import { useAdminBrand, useSaveBrand } from './queries';
+import { useAdminBrand, useRemoveBrandImage, useSaveBrand, useUploadBrandImage } from './queries';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
@@ -45,7 +58,43 @@ function BrandEditor({ brand }: { brand: AdminBrand }) {
     defaultValues: formValuesOf(brand),
   });
   const save = useSaveBrand();
+  const upload = useUploadBrandImage();
+  const remove = useRemoveBrandImage();
   const values = useWatch({ control: form.control });
+  const [staged, setStaged] = useState<StagedImages>({});
+  const [imageProblems, setImageProblems] = useState<ImageProblems>({});
+  const [savingImages, setSavingImages] = useState(false);
+  const imagesChanged = Object.keys(staged).length > 0;
+
+  function stage(variant: BrandAssetVariant, image: StagedImage | null) {
+    setStaged(({ [variant]: _, ...rest }) => (image ? { ...rest, [variant]: image } : rest));
+    setImageProblems(({ [variant]: _, ...rest }) => rest);
+  }
+
+  function discard() {
+    form.reset(formValuesOf(brand));
+    setStaged({});
+    setImageProblems({});
+  }
+
+  /** Sends each staged image; what failed stays staged with the server's reason beside it. */
+  async function saveImages(): Promise<boolean> {
+    const problems: ImageProblems = {};
+    for (const [variant, image] of Object.entries(staged) as [BrandAssetVariant, StagedImage][]) {
+      try {
+        if (image.kind === 'upload') await upload.mutateAsync({ variant, file: image.file });
+        else await remove.mutateAsync(variant);
+        setStaged(({ [variant]: _, ...rest }) => rest);
+      } catch (error) {
+        problems[variant] = serverMessageOf(
+          error,
+          image.kind === 'upload' ? 'The image could not be uploaded.' : 'The image could not be removed.',
+        );
+      }
+    }
+    setImageProblems(problems);
+    return Object.keys(problems).length === 0;
+  }
 
   // Another admin's save (a refetch with a newer time) replaces the form, unless this one has edits.
   const updatedAt = brand.updatedAt;
@@ -65,15 +114,28 @@ function BrandEditor({ brand }: { brand: AdminBrand }) {
     loginText: values.loginText?.trim() ?? '',
     footerText: values.footerText?.trim() ?? '',
     supportEmail: values.supportEmail?.trim() ?? '',
-    logoUrl: brand.logoUrl,
-    logoDarkUrl: brand.logoDarkUrl,
+    logoUrl: shownImageUrl(brand.logoUrl, staged.light),
+    logoDarkUrl: shownImageUrl(brand.logoDarkUrl, staged.dark),
   };
 
-  const submit = form.handleSubmit((next) => {
+  const submit = form.handleSubmit(async (next) => {
     const changes = changedFields(next, brand);
-    if (Object.keys(changes).length === 0) {
+    if (Object.keys(changes).length === 0 && !imagesChanged) {
       form.reset(formValuesOf(brand));
       toast({ title: 'Nothing to save', description: 'The brand is as saved.' });
+      return;
+    }
+    if (imagesChanged) {
+      setSavingImages(true);
+      const imagesSaved = await saveImages().finally(() => setSavingImages(false));
+      if (!imagesSaved) {
+        failureToast('Brand not saved', null, 'An image could not be saved: see beside it.');
+        return;
+      }
+    }
+    if (Object.keys(changes).length === 0) {
+      form.reset(formValuesOf(brand));
+      toast({ title: BRAND_TEXTS.saved });
       return;
     }
     save.mutate(changes, {
@@ -105,12 +167,13 @@ function BrandEditor({ brand }: { brand: AdminBrand }) {
             <BrandSettingsForm
               form={form}
               onSubmit={submit}
-              onDiscard={() => form.reset(formValuesOf(brand))}
-              pending={save.isPending}
+              onDiscard={discard}
+              pending={save.isPending || savingImages}
+              imagesChanged={imagesChanged}
             />
           </CardContent>
         </Card>
-        <BrandImagesCard brand={brand} />
+        <BrandImagesCard brand={brand} staged={staged} problems={imageProblems} onStage={stage} />
       </div>
       <div className="grid min-w-0 gap-6">
         <Card>

@@ -3,18 +3,17 @@
  * whatever their role. Each channel follows the account-wide switch ("Account default", saying
  * what it is now), or is on or off for this person; texts go to their own mobile number, once
  * verified with a code texted to it, and only for people holding `receive_texts` (others see
- * e-mail only). The account-wide switches stay below for users holding `notifications`.
+ * e-mail only). A section of the one Notifications panel (notifications-form.tsx), which holds the
+ * draft and saves it; verifying a number acts at once, as it texts a code.
  */
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import {
-  MY_NOTIFICATION_MESSAGES,
   type MyNotifications,
   NOTIFICATION_CHOICES,
   type NotificationChoice,
   SMS_NUMBER_MESSAGES,
 } from '../../../contract/notification-choices';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Skeleton } from '../../components/ui/skeleton';
@@ -22,100 +21,96 @@ import { serverFieldErrors } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
 import { LoadFailed } from './load-failed';
-import { useConfirmSmsCode, useSaveMyNotifications, useSendSmsCode } from './mutations';
-import { useMyNotifications } from './queries';
-import { SaveFooter } from '../../components/save-footer';
+import { useConfirmSmsCode, useSendSmsCode } from './mutations';
 
 type Channel = 'email' | 'sms';
 const CHANNEL_LABELS: Record<Channel, string> = { email: 'E-mail', sms: 'Text messages (SMS)' };
 
-interface Draft {
+export interface MyNotificationsDraft {
   email: NotificationChoice;
   sms: NotificationChoice;
   smsNumber: string;
 }
 
-const draftOf = (mine: MyNotifications): Draft => ({
+export const myDraftOf = (mine: MyNotifications): MyNotificationsDraft => ({
   email: mine.email,
   sms: mine.sms,
   smsNumber: mine.smsNumber ?? '',
 });
 
-export function MyNotificationsCard() {
-  const mine = useMyNotifications();
-  const save = useSaveMyNotifications();
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [numberError, setNumberError] = useState<string | null>(null);
-  useEffect(() => {
-    if (mine.data) setDraft(draftOf(mine.data));
-  }, [mine.data]);
+/** What this person's save sends: without receive_texts only e-mail is theirs to choose. */
+export const myBodyOf = (draft: MyNotificationsDraft, mine: MyNotifications) =>
+  mine.smsAllowed ? draft : { email: draft.email };
 
-  function submit() {
-    if (!draft) return;
-    setNumberError(null);
-    // Without receive_texts only e-mail is this person's to choose.
-    const body = mine.data?.smsAllowed ? draft : { email: draft.email };
-    save.mutate(body, {
-      onSuccess: () => toast({ title: 'Notifications Updated', description: MY_NOTIFICATION_MESSAGES.saved }),
-      onError: (error) => {
-        // A refused number is said under the field; anything else in a toast.
-        const field = serverFieldErrors(error).smsNumber;
-        if (field) setNumberError(field);
-        else failureToast('Update Failed', error, 'Your choices could not be saved.');
-      },
-    });
-  }
+export const isMyDraftChanged = (draft: MyNotificationsDraft, mine: MyNotifications) =>
+  JSON.stringify(myBodyOf(draft, mine)) !== JSON.stringify(myBodyOf(myDraftOf(mine), mine));
 
+/** The person's own choices, drafted by the panel that saves them with the account's switches. */
+export function MyNotificationsSection({
+  mine,
+  loadFailed,
+  onRetry,
+  draft,
+  numberError,
+  onChange,
+}: {
+  mine: MyNotifications | undefined;
+  loadFailed: boolean;
+  onRetry: () => void;
+  draft: MyNotificationsDraft | null;
+  numberError: string | null;
+  onChange: (draft: MyNotificationsDraft) => void;
+}) {
+  const headingId = useId();
   return (
-    <Card data-testid="my-notifications">
-      <CardHeader>
-        <CardTitle>My notifications</CardTitle>
-        <CardDescription>
+    <section className="grid gap-4" aria-labelledby={headingId} data-testid="my-notifications">
+      <div className="grid gap-1">
+        <h3 id={headingId} className="font-semibold">
+          My notifications
+        </h3>
+        <p className="text-muted-foreground text-sm">
           What you receive yourself. "Account default" follows the account-wide switches.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        {mine.isError && !draft ? (
-          <LoadFailed onRetry={() => mine.refetch()}>Your choices could not be loaded.</LoadFailed>
-        ) : !draft || !mine.data ? (
-          <div className="grid gap-3">
-            <Skeleton className="h-16 w-full" />
-            <Skeleton className="h-16 w-full" />
+        </p>
+      </div>
+      {loadFailed && !draft ? (
+        <LoadFailed onRetry={onRetry}>Your choices could not be loaded.</LoadFailed>
+      ) : !draft || !mine ? (
+        <div className="grid gap-3">
+          <Skeleton className="h-16 w-full" />
+          <Skeleton className="h-16 w-full" />
+        </div>
+      ) : (
+        <>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {(mine.smsAllowed ? (['email', 'sms'] as const) : (['email'] as const)).map((channel) => (
+              <ChoiceGroup
+                key={channel}
+                channel={channel}
+                value={draft[channel]}
+                accountDefault={mine.defaults[channel]}
+                onChange={(value) => onChange({ ...draft, [channel]: value })}
+              />
+            ))}
           </div>
-        ) : (
-          <>
-            <div className="grid gap-4 sm:grid-cols-2">
-              {(mine.data.smsAllowed ? (['email', 'sms'] as const) : (['email'] as const)).map((channel) => (
-                <ChoiceGroup
-                  key={channel}
-                  channel={channel}
-                  value={draft[channel]}
-                  accountDefault={mine.data.defaults[channel]}
-                  onChange={(value) => setDraft({ ...draft, [channel]: value })}
-                />
-              ))}
-            </div>
-            {mine.data.smsAllowed ? (
-              <>
-                <SmsNumberField
-                  value={draft.smsNumber}
-                  choice={draft.sms}
-                  error={numberError}
-                  mine={mine.data}
-                  onChange={(smsNumber) => setDraft({ ...draft, smsNumber })}
-                />
-                <SmsVerification mine={mine.data} unsaved={draft.smsNumber !== (mine.data.smsNumber ?? '')} />
-              </>
-            ) : (
-              <p className="text-muted-foreground text-sm">
-                Text messages are for people whose role allows them; ask an Owner if you need them.
-              </p>
-            )}
-          </>
-        )}
-        <SaveFooter label="Save my choices" onClick={submit} disabled={!draft} pending={save.isPending} />
-      </CardContent>
-    </Card>
+          {mine.smsAllowed ? (
+            <>
+              <SmsNumberField
+                value={draft.smsNumber}
+                choice={draft.sms}
+                error={numberError}
+                mine={mine}
+                onChange={(smsNumber) => onChange({ ...draft, smsNumber })}
+              />
+              <SmsVerification mine={mine} unsaved={draft.smsNumber !== (mine.smsNumber ?? '')} />
+            </>
+          ) : (
+            <p className="text-muted-foreground text-sm">
+              Text messages are for people whose role allows them; ask an Owner if you need them.
+            </p>
+          )}
+        </>
+      )}
+    </section>
   );
 }
 
