@@ -89,16 +89,16 @@ test('empty state, then webhook calls: stats match the table, formats and pagina
 
   // Formats of every column.
   const first = dashboard.rows.first();
-  await expect(first.locator('td').nth(2)).toHaveText(/^\d+:\d{2}$/);
+  await expect(first.locator('td').nth(4)).toHaveText(/^\d+:\d{2}$/);
   await expect(first.locator('td').nth(3)).toHaveText('completed');
-  await expect(first.locator('td').nth(5)).toHaveText(/^\d{1,2}\/\d{1,2}\/\d{4}, \d{1,2}:\d{2} (AM|PM)$/);
+  await expect(first.locator('td').nth(0)).toHaveText(/^\d{1,2}\/\d{1,2}\/\d{4}, \d{1,2}:\d{2} (AM|PM)$/);
   // Numbers grouped for reading ("+1 415 555 0123"), the E.164 form kept in the title.
   await expect(first.locator('td').nth(1)).toHaveText(/^\+\d[\d ]*\d\s*\+\d[\d ]*\d$/);
   await expect(first.locator('td').nth(1).locator('span[title^="+"]').first()).toHaveAttribute(
     'title',
     /^\+\d+$/,
   );
-  await expect(first.locator('td').nth(7)).toHaveText(/^\$\d+\.\d{2}$/);
+  await expect(first.locator('td').nth(6)).toHaveText(/^\$\d+\.\d{2}$/);
 
   const durations = await dashboard.rowDurations();
   await dashboard.page.getByRole('button', { name: 'Next' }).click();

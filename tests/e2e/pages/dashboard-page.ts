@@ -91,7 +91,7 @@ export class DashboardPage {
 
   /** Durations of the visible rows in seconds (the Duration column reads m:ss). */
   async rowDurations(): Promise<number[]> {
-    const texts = await this.rows.locator('td:nth-child(3)').allInnerTexts();
+    const texts = await this.rows.locator('td:nth-child(5)').allInnerTexts();
     return texts.map((t) => {
       const [m, s] = t.trim().split(':').map(Number);
       return m * 60 + s;
