@@ -36,6 +36,18 @@ async function setApiKey(admin: AdminDashboardPage, page: Page, key: string, out
   await expect(admin.editDialog).toBeHidden();
 }
 
+/** A key the platform refuses is saved (the agency sees it fail), and the dialog says why. */
+async function setRefusedApiKey(admin: AdminDashboardPage, page: Page, key: string) {
+  await page.getByRole('tab', { name: 'Client Management' }).click();
+  await admin.rowAction(admin.rowByText(SUPPORT_CLIENT.company), 'Edit');
+  await admin.editField('Bland AI API Key').fill(key);
+  await admin.editDialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expectToast(page, 'API key refused', 'The other changes are saved');
+  await expect(admin.editDialog.getByText(/rejected the API key/)).toBeVisible();
+  await admin.editDialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(admin.editDialog).toBeHidden();
+}
+
 test('an agency owner finds a client at risk, replays its refused deliveries and sees its calls appear', async ({
   page,
 }) => {
@@ -49,7 +61,7 @@ test('an agency owner finds a client at risk, replays its refused deliveries and
   const client = clients.find((c: { email: string }) => c.email === SUPPORT_CLIENT.email);
 
   // The key stops working; the provider's calls arrive, but cannot be confirmed with it.
-  await setApiKey(admin, page, 'sim_e2e_support_revoked', /rejected the API key/);
+  await setRefusedApiKey(admin, page, 'sim_e2e_support_revoked');
   const placed = [
     await placeTestCall(page.request, client.webhookUrl, SUPPORT_CLIENT.apiKey),
     await placeTestCall(page.request, client.webhookUrl, SUPPORT_CLIENT.apiKey),

@@ -17,8 +17,11 @@ import { screenshotBothWidths } from './support/screenshots';
 test.describe.configure({ mode: 'serial' });
 
 const PHONE = { width: 390, height: 844 };
-/** The page's height with ten calls on a phone: 6,243 px before (the issue measured 6,654). */
-const PAGE_HEIGHT_BUDGET = 3_500;
+/**
+ * The page's height with ten calls on a phone: 6,243 px before (the issue measured 6,654); each
+ * card now also carries its copyable call ID, the one the e-mails name.
+ */
+const PAGE_HEIGHT_BUDGET = 4_000;
 /** Apple's and WCAG 2.5.5's smallest target a finger can hit. */
 const MIN_TARGET = 44;
 
@@ -121,7 +124,7 @@ test('on a phone the numbers come first, the filters wait behind one button, eve
   await page.keyboard.press('Escape');
   await expect(dashboard.filtersDialog).toHaveCount(0);
   await expect(dashboard.filtersButton).toBeFocused();
-  await expect(dashboard.filtersButton).toHaveAccessibleName('Filters, 2 on');
+  await expect(dashboard.filtersButton).toHaveAccessibleName('Filters 2 on');
   await expect(page.getByTestId('filters-count')).toHaveText('2');
   await expect(page).toHaveURL(/status=all/);
   await dashboard.openFilters();

@@ -70,7 +70,7 @@ test('the demo shows stats, chart, recent activity, filters and a read-only call
 
   await demo.selectPathway('Booking');
   await expect(demo.rows.first()).toBeVisible();
-  await expect(demo.rows.locator('td:nth-child(5)').filter({ hasNotText: 'Booking' })).toHaveCount(0);
+  await expect(demo.rows.locator('td:nth-child(6)').filter({ hasNotText: 'Booking' })).toHaveCount(0);
 
   // Transcripts and recordings work on the demo too.
   const [first] = await demo.rowIds();
