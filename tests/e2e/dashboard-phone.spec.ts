@@ -142,8 +142,9 @@ test("on a phone each call's actions are in one menu, Delete apart and confirmed
   await dashboard.waitForLog();
   const card = dashboard.cards.first();
 
-  // Nothing but the menu on the card: no Delete beside Transcript.
-  await expect(card.getByRole('button')).toHaveCount(1);
+  // Nothing but the menu and the call ID's copy button on the card: no Delete beside Transcript.
+  await expect(card.getByRole('button')).toHaveCount(2);
+  await expect(card.getByRole('button', { name: 'Copy call ID' })).toBeVisible();
   await expect(dashboard.cardMenuButton(card)).toHaveAttribute('aria-haspopup', 'menu');
   for (const label of ['Duration', 'Cost', 'Call type', 'Outcome']) await expect(card).toContainText(label);
 

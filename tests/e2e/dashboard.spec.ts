@@ -166,7 +166,7 @@ test('any filter change goes back to page 1; status, pathway and search filter t
   request = nextCallsRequest('pathway=support');
   await dashboard.selectPathway('Support');
   expect(pageOf((await request).url())).toBe('1');
-  await expect(dashboard.rows.locator('td:nth-child(5)').filter({ hasNotText: 'Support' })).toHaveCount(0);
+  await expect(dashboard.rows.locator('td:nth-child(6)').filter({ hasNotText: 'Support' })).toHaveCount(0);
   // The stats and the chart follow the date range and pathway too, and count what the log lists.
   await expect(page.getByTestId('filter-scope-note')).toHaveText(
     'Date range and call type apply to the whole page. Status, outcome, needs attention and search filter the call log only; the calls chart shows calls that completed.',
@@ -425,7 +425,7 @@ test('sample data before the first real call: marked, free, removable; then sync
 
   await dashboard.selectPathway('Sales');
   await expect(dashboard.rows.first()).toBeVisible();
-  await expect(dashboard.rows.locator('td:nth-child(5)').filter({ hasNotText: 'Sales' })).toHaveCount(0);
+  await expect(dashboard.rows.locator('td:nth-child(6)').filter({ hasNotText: 'Sales' })).toHaveCount(0);
   await dashboard.selectPathway('All Pathways');
 
   await removeSamples.click();

@@ -54,7 +54,7 @@ test('a client finds calls by what was said, shares the view by its link, and ex
   await expect(rows(page)).toHaveCount(4);
   await page.getByRole('button', { name: 'Duration', exact: true }).click();
   await expect(page).toHaveURL(/sort=duration&order=desc/);
-  const durations = await rows(page).locator('td:nth-child(3)').allTextContents();
+  const durations = await rows(page).locator('td:nth-child(5)').allTextContents();
   const seconds = durations.map((d) => d.split(':').reduce((m, s) => m * 60 + Number(s), 0));
   expect([...seconds].sort((a, b) => b - a)).toEqual(seconds);
   await page.getByRole('button', { name: 'Duration', exact: true }).click();
