@@ -49,6 +49,16 @@ test.beforeEach(async ({ page }) => {
  * press also toggles.
  */
 async function smallTargets(page: Page): Promise<string[]> {
+  // A dialog or menu opening is scaled up from 95 %: measure once those have ended (the live
+  // dot's pulse never does).
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (a) =>
+          a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY,
+      ),
+  );
   return page.evaluate((min) => {
     const selector =
       'a[href], button, input:not([type=hidden]), select, textarea, [role=button], [role=tab], [role=menuitem], [role=radio], [role=switch], [role=checkbox], [role=combobox]';
