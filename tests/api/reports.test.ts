@@ -4,7 +4,6 @@
  * and the schedules: 08:00 local, Mondays for the weekly digest, the 1st for the report, once each
  * however many checks run, across time zones and the DST change.
  */
-import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
 import { createNotifications } from '../../src/server/notifications';
@@ -15,25 +14,7 @@ import { periodReport } from '../../src/server/reports/period-report';
 import { storeCalls } from '../helpers/calls';
 import { createClient, createSubscription, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
-
-/** The text a PDF shows: PDFKit writes the standard fonts' text as hex strings in Tj/TJ. */
-function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1');
-  const lines: string[] = [];
-  for (const m of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-    let content: string;
-    try {
-      content = inflateSync(Buffer.from(m[1], 'latin1')).toString('latin1');
-    } catch {
-      content = m[1];
-    }
-    for (const op of content.matchAll(/\[([^\]]*)\]\s*TJ|<([0-9a-fA-F]+)>\s*Tj/g)) {
-      const hexes = op[1] ? [...op[1].matchAll(/<([0-9a-fA-F]+)>/g)].map((h) => h[1]) : [op[2]];
-      lines.push(hexes.map((h) => Buffer.from(h, 'hex').toString('latin1')).join(''));
-    }
-  }
-  return lines.join('\n');
-}
+import { pdfText } from '../helpers/pdf-text';
 
 const NY = 'America/New_York';
 /** The clients' first sign-in: before every period these tests report on. */

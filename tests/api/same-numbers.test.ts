@@ -4,7 +4,6 @@
  * client whose zone is not UTC and whose calls sit on the periods' edges (a second before and at
  * local midnight, across the end of daylight saving time).
  */
-import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
 import { createNotifications } from '../../src/server/notifications';
@@ -12,25 +11,7 @@ import { plainEmailBrand, renderQueuedEmail } from '../../src/server/notificatio
 import { storeCalls } from '../helpers/calls';
 import { createClient, loginClient } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
-
-/** The text a PDF shows: PDFKit writes the standard fonts' text as hex strings in Tj/TJ. */
-function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1');
-  const lines: string[] = [];
-  for (const m of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-    let content: string;
-    try {
-      content = inflateSync(Buffer.from(m[1], 'latin1')).toString('latin1');
-    } catch {
-      content = m[1];
-    }
-    for (const op of content.matchAll(/\[([^\]]*)\]\s*TJ|<([0-9a-fA-F]+)>\s*Tj/g)) {
-      const hexes = op[1] ? [...op[1].matchAll(/<([0-9a-fA-F]+)>/g)].map((h) => h[1]) : [op[2]];
-      lines.push(hexes.map((h) => Buffer.from(h, 'hex').toString('latin1')).join(''));
-    }
-  }
-  return lines.join('\n');
-}
+import { pdfText } from '../helpers/pdf-text';
 
 const LA = 'America/Los_Angeles';
 // Monday Nov 2, 2026, 08:05 in Los Angeles (PST since 02:00 on Sunday Nov 1): the weekly digest's hour.
