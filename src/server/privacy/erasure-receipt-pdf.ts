@@ -12,7 +12,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import PDFDocument from 'pdfkit';
 import { formatCount } from '../../contract/format';
-import type { PdfBrand } from '../reports/monthly-pdf';
+import type { PdfBrand } from '../reports/pdf-header';
 import { drawBrandHeader } from '../reports/pdf-header';
 import type { ErasureReceipt } from './erasure';
 

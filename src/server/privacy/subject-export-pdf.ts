@@ -6,7 +6,7 @@
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import PDFDocument from 'pdfkit';
-import type { PdfBrand } from '../reports/monthly-pdf';
+import type { PdfBrand } from '../reports/pdf-header';
 import { drawBrandHeader } from '../reports/pdf-header';
 import { type SubjectExport, detailsOf, utcTime } from './subject-export';
 

@@ -8,6 +8,7 @@
 import PDFDocument from 'pdfkit';
 import { formatCount, formatDuration, formatMoney } from '../../contract/format';
 import { formatCalendarDate } from '../../contract/local-time';
+import { type PdfBrand, drawBrandHeader } from './pdf-header';
 import type { PeriodReport } from './period-report';
 
 const INK = '#0f172a';
@@ -15,20 +16,6 @@ const MUTED = '#475569';
 const LINE = '#e2e8f0';
 const DEFAULT_ACCENT = '#1d4ed8';
 const MARGIN = 48;
-/** The logo's height in the header, in points; its width follows its aspect ratio. */
-const LOGO_HEIGHT = 28;
-
-/** What the PDF shows of the agency's brand. */
-export interface PdfBrand {
-  name: string;
-  /** Fills: the bars and the usage meter. */
-  primary: string;
-  /** Text and lines in the brand's colour on the white page (AA on white). */
-  primaryText: string;
-  footerText: string | null;
-  /** PNG or JPEG bytes (PDFKit reads no other format; pdf-brand.ts converts), with their size. */
-  logo: { png: Buffer; width: number; height: number } | null;
-}
 
 export function plainPdfBrand(name: string): PdfBrand {
   return { name, primary: DEFAULT_ACCENT, primaryText: DEFAULT_ACCENT, footerText: null, logo: null };
@@ -71,32 +58,7 @@ export async function renderMonthlyPdf(
   const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
   const width = doc.page.width - MARGIN * 2;
 
-  // Header: the logo (with the name beside it for screen readers of the text layer and for
-  // anyone copying it), or the name alone in the brand's colour.
-  if (look.logo) {
-    const w = Math.min(width * 0.5, (look.logo.width / Math.max(1, look.logo.height)) * LOGO_HEIGHT);
-    doc.image(look.logo.png, MARGIN, MARGIN, { fit: [w, LOGO_HEIGHT] });
-    doc
-      .fillColor(MUTED)
-      .font('Helvetica')
-      .fontSize(10)
-      .text(brand, MARGIN + w + 12, MARGIN + LOGO_HEIGHT / 2 - 5, {
-        width: width - w - 12,
-        lineBreak: false,
-        ellipsis: true,
-      });
-    doc.y = MARGIN + LOGO_HEIGHT + 8;
-    doc.x = MARGIN;
-  } else {
-    doc.fillColor(look.primaryText).font('Helvetica-Bold').fontSize(11).text(brand, MARGIN, MARGIN);
-  }
-  doc
-    .moveTo(MARGIN, doc.y + 2)
-    .lineTo(MARGIN + width, doc.y + 2)
-    .strokeColor(look.primary)
-    .lineWidth(2)
-    .stroke();
-  doc.y += 10;
+  drawBrandHeader(doc, look, MARGIN, 10);
   doc
     .fillColor(INK)
     .font('Helvetica-Bold')

@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { AA_UI, contrastRatio } from '../../contract/brand-contrast';
 import { loadBrand } from '../brand/brand-store';
 import type { AppDeps } from '../context';
-import type { PdfBrand } from './monthly-pdf';
+import type { PdfBrand } from './pdf-header';
 
 /** Drawn 28 pt high; rendered at 4x so it stays sharp when printed. */
 const LOGO_RENDER_HEIGHT = 112;
