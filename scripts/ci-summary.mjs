@@ -42,6 +42,13 @@ const seconds = ciSteps.length
   : Math.round(Object.values(parts).reduce((sum, p) => sum + (p?.seconds ?? 0), 0) * 10) / 10;
 writeFileSync('.test-output/summary.json', JSON.stringify({ ...total, seconds, steps, parts }, null, 2));
 
+const failed = Object.entries(parts).flatMap(([part, p]) => (p?.failures ?? []).map((f) => `${part}: ${f}`));
+if (failed.length) {
+  console.log('\n=== failed tests');
+  for (const line of failed.slice(0, 40)) console.log(line);
+  if (failed.length > 40) console.log(`… and ${failed.length - 40} more`);
+}
+
 console.log('\n=== step durations');
 for (const s of steps) {
   console.log(

@@ -31,6 +31,8 @@ interface Tally {
 }
 const total: Tally = { passed: 0, failed: 0, skipped: 0 };
 const steps: { step: string; seconds: number; ok: boolean }[] = [];
+/** Each failed test as "step: file › title: first line of the error", for CI's last lines. */
+const failures: string[] = [];
 const runStarted = Date.now();
 
 function timed(title: string, started: number, ok: boolean): boolean {
@@ -56,7 +58,15 @@ function count(ok: boolean): boolean {
 }
 
 function check(title: string, command: string, args: string[]): boolean {
-  return count(run(title, command, args));
+  const ok = run(title, command, args);
+  if (!ok) failures.push(`${title}: failed`);
+  return count(ok);
+}
+
+function firstLine(message: string | undefined): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the reporters' ANSI colours
+  const plain = (message ?? '').replace(/\u001b\[[0-9;]*m/g, '').trim();
+  return plain.split('\n')[0]?.slice(0, 200) ?? '';
 }
 
 function addVitest(file: string, stepOk: boolean): void {
@@ -70,10 +80,35 @@ function addVitest(file: string, stepOk: boolean): void {
     numPendingTests: number;
     numTodoTests: number;
     numFailedTestSuites: number;
+    testResults: {
+      name: string;
+      message?: string;
+      status: string;
+      assertionResults: { status: string; fullName: string; failureMessages: string[] }[];
+    }[];
   };
+  for (const file of report.testResults) {
+    const where = path.relative(process.cwd(), file.name);
+    const failed = file.assertionResults.filter((t) => t.status === 'failed');
+    for (const t of failed) failures.push(`${where} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
+    if (failed.length === 0 && file.status === 'failed')
+      failures.push(`${where}: ${firstLine(file.message)}`);
+  }
   total.passed += report.numPassedTests;
   total.failed += report.numFailedTests + (report.numFailedTests === 0 && !stepOk ? 1 : 0);
   total.skipped += report.numPendingTests + report.numTodoTests;
+}
+
+interface PlaywrightSuite {
+  title: string;
+  file: string;
+  specs?: {
+    title: string;
+    file: string;
+    ok: boolean;
+    tests: { results: { error?: { message?: string } }[] }[];
+  }[];
+  suites?: PlaywrightSuite[];
 }
 
 function addPlaywright(file: string, stepOk: boolean): void {
@@ -81,9 +116,19 @@ function addPlaywright(file: string, stepOk: boolean): void {
     total.failed++;
     return;
   }
-  const { stats } = JSON.parse(readFileSync(file, 'utf8')) as {
+  const { stats, suites } = JSON.parse(readFileSync(file, 'utf8')) as {
     stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+    suites: PlaywrightSuite[];
   };
+  const walk = (suite: PlaywrightSuite, titles: string[]): void => {
+    for (const spec of suite.specs ?? []) {
+      if (spec.ok) continue;
+      const error = spec.tests.flatMap((t) => t.results).find((r) => r.error)?.error?.message;
+      failures.push(`${spec.file} › ${[...titles, spec.title].join(' › ')}: ${firstLine(error)}`);
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  for (const suite of suites) walk(suite, []);
   total.passed += stats.expected + stats.flaky;
   total.failed += stats.unexpected + (stats.unexpected === 0 && !stepOk ? 1 : 0);
   total.skipped += stats.skipped;
@@ -170,12 +215,13 @@ if (unitAndStart) {
 const seconds = Math.round((Date.now() - runStarted) / 100) / 10;
 writeFileSync(
   `${out}/summary.json`,
-  JSON.stringify({ node: process.version, ...total, seconds, steps }, null, 2),
+  JSON.stringify({ node: process.version, ...total, seconds, steps, failures }, null, 2),
 );
 console.log(`\n=== steps (${name}, Node ${process.version})`);
 for (const s of steps)
   console.log(`${s.step.padEnd(36)} ${s.seconds.toFixed(1).padStart(8)} s  ${s.ok ? 'ok' : 'FAILED'}`);
 console.log(`${'total'.padEnd(36)} ${seconds.toFixed(1).padStart(8)} s`);
+if (failures.length) console.log(`\n=== failed (${name})\n${failures.join('\n')}`);
 const skipped = total.skipped ? `, ${total.skipped} skipped` : '';
 console.log(`\ntests: ${total.passed} passed, ${total.failed} failed${skipped}`);
 process.exit(total.failed === 0 ? 0 : 1);
