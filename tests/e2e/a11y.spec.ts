@@ -44,6 +44,10 @@ test('public pages: landing, logins, demo and the 404 page', async ({ page }) =>
   await checkBothWidths(page, 'client login', async () => {
     await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
   });
+  // An error toast, checked while it shows: its text sits on the destructive colour.
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByRole('region', { name: /Notifications/ }).getByRole('status').first()).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'client login with an error toast');
   await page.goto('/admin-login');
   await checkBothWidths(page, 'admin login', async () => {
     await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();

@@ -85,7 +85,12 @@ function ToastTitle({ className, ...props }: React.ComponentProps<typeof ToastPr
 }
 
 function ToastDescription({ className, ...props }: React.ComponentProps<typeof ToastPrimitives.Description>) {
-  return <ToastPrimitives.Description className={cn('text-sm opacity-90', className)} {...props} />;
+  return (
+    <ToastPrimitives.Description
+      className={cn('text-sm opacity-90 group-[.destructive]:opacity-100', className)}
+      {...props}
+    />
+  );
 }
 
 type ToastProps = React.ComponentProps<typeof Toast>;
