@@ -11,6 +11,7 @@ import { loginAsNewClient } from './pages/settings-page';
 import { clientSession, loginClientApi, placeTestCall } from './support/api';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { ADMIN, CLIENT } from './support/env';
+import { expectToast } from './support/toast';
 
 // Each test checks many pages at two widths.
 test.describe.configure({ timeout: 120_000 });
@@ -45,8 +46,10 @@ test('public pages: landing, logins, demo and the 404 page', async ({ page }) =>
     await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
   });
   // An error toast, checked while it shows: its text sits on the destructive colour.
+  await page.getByLabel('Email Address').fill('nobody@example.com');
+  await page.getByLabel('Password', { exact: true }).fill('not-the-password');
   await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page.getByRole('region', { name: /Notifications/ }).getByRole('status').first()).toBeVisible();
+  await expectToast(page, 'Login Failed', 'Invalid email or password');
   await expectNoSeriousA11yViolations(page, 'client login with an error toast');
   await page.goto('/admin-login');
   await checkBothWidths(page, 'admin login', async () => {
