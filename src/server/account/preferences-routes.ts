@@ -8,6 +8,7 @@ import { UiPreferences, UiPreferencesBody } from '../../contract/calls';
 import { requireAdmin, requireClient } from '../auth/guards';
 import type { Database } from '../db/schema';
 import type { ZodTypeProvider } from '../http/route-schemas';
+import { mountDoc } from '../http/route-docs';
 
 async function readPreferences(db: Kysely<Database>, owner: string): Promise<UiPreferences> {
   const row = await db
@@ -39,21 +40,37 @@ export default async function preferencesRoutes(fastify: FastifyInstance): Promi
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, now } = app.deps;
   const owners = {
-    client: (request: FastifyRequest) => `client:${requireClient(request).id}`,
-    admin: (request: FastifyRequest) => `admin:${requireAdmin(request).id}`,
+    client: {
+      ownerOf: (request: FastifyRequest) => `client:${requireClient(request).id}`,
+      whose: 'client’s',
+    },
+    admin: {
+      ownerOf: (request: FastifyRequest) => `admin:${requireAdmin(request).id}`,
+      whose: 'admin’s',
+    },
   };
-  for (const [role, ownerOf] of Object.entries(owners)) {
+  for (const [role, { ownerOf, whose }] of Object.entries(owners)) {
     const path = `/api/${role}/preferences`;
     app.get(
       path,
-      { config: { permission: 'signed_in' }, schema: { response: { 200: UiPreferences } } },
+      {
+        config: { permission: 'signed_in' },
+        schema: {
+          ...mountDoc(role, { summary: `The ${whose} interface preferences` }),
+          response: { 200: UiPreferences },
+        },
+      },
       async (request) => readPreferences(db, ownerOf(request)),
     );
     app.put(
       path,
       {
         config: { permission: 'signed_in' },
-        schema: { body: UiPreferencesBody, response: { 200: UiPreferences } },
+        schema: {
+          ...mountDoc(role, { summary: `Save the ${whose} interface preferences` }),
+          body: UiPreferencesBody,
+          response: { 200: UiPreferences },
+        },
       },
       async (request) => {
         const owner = ownerOf(request);

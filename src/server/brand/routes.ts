@@ -34,19 +34,44 @@ export default async function brandRoutes(fastify: FastifyInstance): Promise<voi
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { deps } = app;
 
-  app.get('/api/brand', { schema: { response: { 200: PublicBrand } } }, async (_request, reply) => {
-    // Short, and revalidated: a saved brand reaches open tabs within a minute.
-    reply.header('cache-control', 'public, max-age=60, must-revalidate');
-    return (await loadBrand(deps)).publicBrand;
-  });
+  app.get(
+    '/api/brand',
+    {
+      schema: {
+        summary: 'The agency’s name, images, colours and support details (public, no secrets)',
+        tags: ['public'],
+        response: { 200: PublicBrand },
+      },
+    },
+    async (_request, reply) => {
+      // Short, and revalidated: a saved brand reaches open tabs within a minute.
+      reply.header('cache-control', 'public, max-age=60, must-revalidate');
+      return (await loadBrand(deps)).publicBrand;
+    },
+  );
 
-  app.get('/api/admin/brand', { schema: { response: { 200: AdminBrand } } }, async () =>
-    toAdminBrand(await loadBrand(deps)),
+  app.get(
+    '/api/admin/brand',
+    {
+      schema: {
+        summary: 'The saved brand, with what the contrast guard changed',
+        tags: ['admin'],
+        response: { 200: AdminBrand },
+      },
+    },
+    async () => toAdminBrand(await loadBrand(deps)),
   );
 
   app.put(
     '/api/admin/brand',
-    { schema: { body: BrandUpdate, response: { 200: AdminBrand } } },
+    {
+      schema: {
+        summary: 'Change the brand (a patch); answers it with the contrast report',
+        tags: ['admin'],
+        body: BrandUpdate,
+        response: { 200: AdminBrand },
+      },
+    },
     async (request) => {
       const admin = requireAdmin(request);
       const current = await loadBrand(deps);
@@ -70,14 +95,26 @@ export default async function brandRoutes(fastify: FastifyInstance): Promise<voi
     },
   );
 
-  app.delete('/api/admin/brand', { schema: { response: { 200: AdminBrand } } }, async (request) => {
-    const admin = requireAdmin(request);
-    const at = deps.now();
-    await deps.db.transaction().execute(async (trx) => {
-      await deleteBrandSettings(trx);
-      await recordAudit(trx, { adminId: admin.id, action: 'brand.update', detail: { reset: true } }, at);
-    });
-    forgetBrand(deps.db);
-    return toAdminBrand(await loadBrand(deps));
-  });
+  app.delete(
+    '/api/admin/brand',
+    {
+      schema: {
+        summary: 'Forget the saved settings: the product’s own name, colours and landing page return',
+        tags: ['admin'],
+        description:
+          'The images stay (DELETE /api/admin/brand/logo removes them). Answers the brand as it now is.',
+        response: { 200: AdminBrand },
+      },
+    },
+    async (request) => {
+      const admin = requireAdmin(request);
+      const at = deps.now();
+      await deps.db.transaction().execute(async (trx) => {
+        await deleteBrandSettings(trx);
+        await recordAudit(trx, { adminId: admin.id, action: 'brand.update', detail: { reset: true } }, at);
+      });
+      forgetBrand(deps.db);
+      return toAdminBrand(await loadBrand(deps));
+    },
+  );
 }

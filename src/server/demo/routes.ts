@@ -19,6 +19,7 @@ import type { AppDeps } from '../context';
 import { notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { DEMO_CLIENT, DEMO_CLIENT_ID, type DemoData, createDemoData } from './demo-data';
+import { RECORDING, apiDoc } from '../http/route-docs';
 
 export const demoRecordingPath = (id: string) => `/api/demo/recording/${id}`;
 
@@ -69,6 +70,17 @@ function demoCallsView(demo: DemoData): CallsView {
       outcomesOverTime: '/api/demo/outcomes-over-time',
       attention: '/api/demo/attention',
     },
+    docs: {
+      tag: 'public',
+      log: { summary: 'The demo’s call log' },
+      stats: { summary: 'The demo’s call statistics' },
+      overTime: { summary: 'The demo’s calls per day or hour' },
+      call: { summary: 'One demo call' },
+      outcomesSummary: { summary: 'The demo’s calls per outcome' },
+      qualitySummary: { summary: 'The demo’s conversation quality' },
+      outcomesOverTime: { summary: 'The demo’s outcomes per day' },
+      attention: { summary: 'The demo’s calls that need a person' },
+    },
     clientOf: async () => tenant,
     beforeRead: () => demo.ensureCurrent(),
     // The whole page is a demo: its generated calls are not marked one by one.
@@ -95,7 +107,15 @@ export default async function demoRoutes(fastify: FastifyInstance): Promise<void
 
   app.get(
     '/api/demo/recording/:id',
-    { schema: { params: IdParam, querystring: RecordingQuery } },
+    {
+      schema: {
+        summary: 'Stream a demo call’s recording',
+        tags: ['public'],
+        ...apiDoc({ errors: [410, 416, 502], responses: RECORDING }),
+        params: IdParam,
+        querystring: RecordingQuery,
+      },
+    },
     async (request, reply) => {
       const { id } = request.params;
       const { download } = request.query;

@@ -19,48 +19,49 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { ZodError } from 'zod';
-import accountRoutes from '../account/routes';
-import agencyRoutes from '../agency/routes';
-import streamRoutes from '../live/stream-routes';
-import authRoutes from '../auth/routes';
-import billingRoutes from '../billing/routes';
-import callsRoutes from '../calls/routes';
-import clientsRoutes from '../clients/routes';
-import type { AppDeps } from '../context';
-import demoRoutes from '../demo/routes';
-import sampleDataRoutes from '../demo/sample-data-routes';
-import clientWebhookRoutes from '../notifications/client-webhook-routes';
-import reportRoutes from '../reports/report-routes';
-import usersRoutes from '../teams/users-routes';
-import twoFactorRoutes from '../auth/two-factor-routes';
-import twoFactorResetRoutes from '../teams/two-factor-reset-routes';
-import erasureRoutes from '../privacy/erasure-routes';
-import privacyRoutes from '../privacy/privacy-routes';
-import myNotificationsRoutes from '../teams/my-notifications-routes';
-import sessionsRoutes from '../auth/sessions-routes';
-import activityRoutes from '../teams/activity-routes';
-import outcomeRoutes from '../outcomes/routes';
-import qualityRoutes from '../quality/routes';
-import brandRoutes from '../brand/routes';
-import brandAssetRoutes from '../brand/assets-routes';
-import mailDnsRoutes from '../brand/mail-dns-routes';
-import { createFirstHtml } from '../brand/first-html';
-import { loadBrand } from '../brand/brand-store';
-import { registerGuards } from '../auth/guards';
+import accountRoutes from './account/routes';
+import agencyRoutes from './agency/routes';
+import streamRoutes from './live/stream-routes';
+import authRoutes from './auth/routes';
+import billingRoutes from './billing/routes';
+import callsRoutes from './calls/routes';
+import clientsRoutes from './clients/routes';
+import type { AppDeps } from './context';
+import demoRoutes from './demo/routes';
+import sampleDataRoutes from './demo/sample-data-routes';
+import clientWebhookRoutes from './notifications/client-webhook-routes';
+import reportRoutes from './reports/report-routes';
+import usersRoutes from './teams/users-routes';
+import twoFactorRoutes from './auth/two-factor-routes';
+import twoFactorResetRoutes from './teams/two-factor-reset-routes';
+import erasureRoutes from './privacy/erasure-routes';
+import privacyRoutes from './privacy/privacy-routes';
+import myNotificationsRoutes from './teams/my-notifications-routes';
+import sessionsRoutes from './auth/sessions-routes';
+import activityRoutes from './teams/activity-routes';
+import outcomeRoutes from './outcomes/routes';
+import qualityRoutes from './quality/routes';
+import brandRoutes from './brand/routes';
+import brandAssetRoutes from './brand/assets-routes';
+import mailDnsRoutes from './brand/mail-dns-routes';
+import { createFirstHtml } from './brand/first-html';
+import { loadBrand } from './brand/brand-store';
+import { registerGuards } from './auth/guards';
 import { registerApiDocs } from './api-docs';
-import operationsRoutes from '../operations/routes';
-import { observeRequests, requestId } from './request-log';
-import { paymentHttpError } from '../billing/gateways';
-import { isPaymentError } from '../providers/payments/errors';
-import { isVoiceProviderError, voiceHttpError } from '../providers/voice/errors';
-import { platformNameFor } from '../providers/voice/registry';
-import { TwilioError } from '../providers/messaging/twilio';
-import { SMS_NUMBER_MESSAGES } from '../../contract/notification-choices';
-import { HttpError, zodFields } from './errors';
-import { assertJsonDepth } from './json-body';
-import { type HeaderMap, rawJsonAnswer, securityHeaders } from './security-headers';
-import { schemaValidationError, serializerCompiler, validatorCompiler } from './route-schemas';
-import robotsRoutes from './robots';
+import operationsRoutes from './operations/routes';
+import { observeRequests, requestId } from './http/request-log';
+import { paymentHttpError } from './billing/gateways';
+import { isPaymentError } from './providers/payments/errors';
+import { isVoiceProviderError, voiceHttpError } from './providers/voice/errors';
+import { platformNameFor } from './providers/voice/registry';
+import { TwilioError } from './providers/messaging/twilio';
+import { SMS_NUMBER_MESSAGES } from '../contract/notification-choices';
+import { HttpError, zodFields } from './http/errors';
+import { assertJsonDepth } from './http/json-body';
+import { type HeaderMap, rawJsonAnswer, securityHeaders } from './http/security-headers';
+import { schemaValidationError, serializerCompiler, validatorCompiler } from './http/route-schemas';
+import robotsRoutes from './http/robots';
+import { apiDoc, ok } from './http/route-docs';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
 
@@ -223,10 +224,26 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
 
   await registerApiDocs(app);
   // For load balancers and the test harness: answers once the database is reachable.
-  app.get('/api/health', async () => {
-    await deps.db.selectFrom('plans').select('id').limit(1).execute();
-    return { ok: true };
-  });
+  app.get(
+    '/api/health',
+    {
+      schema: {
+        summary: 'Check that the server and its database answer',
+        tags: ['public'],
+        ...apiDoc({
+          responses: ok('The database answered.', {
+            type: 'object',
+            required: ['ok'],
+            properties: { ok: { type: 'boolean', enum: [true] } },
+          }),
+        }),
+      },
+    },
+    async () => {
+      await deps.db.selectFrom('plans').select('id').limit(1).execute();
+      return { ok: true };
+    },
+  );
   // /healthz, /readyz, /metrics.
   await app.register(operationsRoutes);
   await app.register(authRoutes);
