@@ -1,4 +1,8 @@
-/** Login, logout and session endpoints for clients and admins (SPEC §7, DESIGN §6 [1] [8] [9] [13]). */
+/**
+ * Everything about signing in, registered by the app as one plugin: login, logout and session
+ * endpoints for clients and admins (below; SPEC §7, DESIGN §6 [1] [8] [9] [13]), two-factor
+ * settings (two-factor-routes.ts) and each user's sessions (sessions-routes.ts).
+ */
 import type { ZodTypeProvider } from '../http/route-schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -31,6 +35,8 @@ import { beginTwoFactorSignIn, registerTwoFactorLogin } from './two-factor-login
 import { mustChangePasswordFlag } from './two-factor-requirement';
 import { clearSessionCookie, deviceOf, sessionCookie, setSessionCookie } from './sessions';
 import { ADMIN_SESSION, CLIENT_SESSION, apiDoc, ok, redirect } from '../http/route-docs';
+import sessionsRoutes from './sessions-routes';
+import twoFactorRoutes from './two-factor-routes';
 
 const SIGNED_OUT = ok('Signed out (also when there was no session).', {
   type: 'object',
@@ -38,7 +44,13 @@ const SIGNED_OUT = ok('Signed out (also when there was no session).', {
   properties: { success: { type: 'boolean', enum: [true] } },
 });
 
-export default async function authRoutes(fastify: FastifyInstance): Promise<void> {
+export default async function authRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(signInRoutes);
+  await app.register(twoFactorRoutes);
+  await app.register(sessionsRoutes);
+}
+
+async function signInRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, sessions, config, now } = app.deps;
   const cookieOpts = { secure: config.publicUrl.startsWith('https://') };

@@ -4,6 +4,8 @@
  * the fields sent replace the saved ones, the answer is the whole brand with what the contrast
  * guard changed. Every save writes an audit line naming the fields changed. DELETE forgets the
  * saved settings, so the installation is the product again (its own landing page among them).
+ * The app registers the brand as this one plugin, with its images (assets-routes.ts) and the mail
+ * domain's DNS check (mail-dns-routes.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { AdminBrand, BrandSettings, BrandUpdate, PublicBrand } from '../../contract/brand';
@@ -17,6 +19,8 @@ import {
   loadBrand,
   saveBrandSettings,
 } from './brand-store';
+import brandAssetRoutes from './assets-routes';
+import mailDnsRoutes from './mail-dns-routes';
 
 function toAdminBrand(brand: LoadedBrand): AdminBrand {
   const { adjusted, ...palette } = brand.palette;
@@ -30,7 +34,13 @@ function toAdminBrand(brand: LoadedBrand): AdminBrand {
   };
 }
 
-export default async function brandRoutes(fastify: FastifyInstance): Promise<void> {
+export default async function brandRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(brandSettingsRoutes);
+  await app.register(brandAssetRoutes);
+  await app.register(mailDnsRoutes);
+}
+
+async function brandSettingsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { deps } = app;
 

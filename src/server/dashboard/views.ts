@@ -1,7 +1,7 @@
 /**
  * The three dashboards' first-screen reads (dashboard-routes.ts): where each is mounted and the
- * parts it reads through other modules' endpoints. The client's and the admin's are mounted with
- * their calls views (calls/routes.ts), the demo's with the demo's (demo/routes.ts).
+ * parts it reads through other modules' endpoints. The client's and the admin's are mounted over
+ * their calls views by dashboard/routes.ts, the demo's with the demo's (demo/routes.ts).
  */
 import { AdminClientDashboard, ClientDashboard, DemoDashboard } from '../../contract/dashboard';
 import { ClientIdParam } from '../calls/read/calls-view-routes';

@@ -3,7 +3,7 @@
  * sample data a signed-in client can add to its own account is sample-data-routes.ts.)
  * The demo is a calls view (calls/read/calls-view-routes.ts) of the demo tenant: the same
  * endpoints as the client dashboard, without delete, export or marking handled; its recordings
- * are served here.
+ * are served here. The app registers the demo as this one plugin, with the sample data.
  */
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
@@ -20,6 +20,7 @@ import { notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { DEMO_CLIENT, DEMO_CLIENT_ID, type DemoData, createDemoData } from './demo-data';
 import { RECORDING, apiDoc } from '../http/route-docs';
+import sampleDataRoutes from './sample-data-routes';
 
 export const demoRecordingPath = (id: string) => `/api/demo/recording/${id}`;
 
@@ -94,7 +95,12 @@ function demoCallsView(demo: DemoData): CallsView {
   };
 }
 
-export default async function demoRoutes(fastify: FastifyInstance): Promise<void> {
+export default async function demoRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(publicDemoRoutes);
+  await app.register(sampleDataRoutes);
+}
+
+async function publicDemoRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const deps: AppDeps = app.deps;
   const demo = createDemoData(deps, (error) => app.log.warn({ err: error }, 'demo sync failed'));
