@@ -39,17 +39,15 @@ async function savePreferences(db: Kysely<Database>, owner: string, prefs: UiPre
 export default async function preferencesRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, now } = app.deps;
-  const owners = {
-    client: {
-      ownerOf: (request: FastifyRequest) => `client:${requireClient(request).id}`,
+  const owners: { role: 'client' | 'admin'; ownerOf(request: FastifyRequest): string; whose: string }[] = [
+    {
+      role: 'client',
+      ownerOf: (request) => `client:${requireClient(request).id}`,
       whose: 'client’s',
     },
-    admin: {
-      ownerOf: (request: FastifyRequest) => `admin:${requireAdmin(request).id}`,
-      whose: 'admin’s',
-    },
-  };
-  for (const [role, { ownerOf, whose }] of Object.entries(owners)) {
+    { role: 'admin', ownerOf: (request) => `admin:${requireAdmin(request).id}`, whose: 'admin’s' },
+  ];
+  for (const { role, ownerOf, whose } of owners) {
     const path = `/api/${role}/preferences`;
     app.get(
       path,

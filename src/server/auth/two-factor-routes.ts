@@ -37,7 +37,7 @@ import {
   setAdminsRequireTwoFactor,
   twoFactorStateOf,
 } from './two-factor-store';
-import { type ExtraError, apiDoc, mountDoc } from '../http/route-docs';
+import { type ApiTag, type ExtraError, apiDoc, mountDoc } from '../http/route-docs';
 
 /** The person the request is about, as one mount sees them. */
 interface Person {
@@ -64,7 +64,7 @@ const ADMIN_AUDIT: Partial<Record<ActivityAction, AuditAction>> = {
 interface TwoFactorMount {
   prefix: '/api/client/2fa' | '/api/admin/2fa';
   /** The API description's tag, and the summary of GET on the prefix. */
-  tag: 'client' | 'admin';
+  tag: Extract<ApiTag, 'client' | 'admin'>;
   statusSummary: string;
   config: FastifyContextConfig;
   person(request: FastifyRequest): Person;

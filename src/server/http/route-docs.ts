@@ -27,6 +27,9 @@ import { STATUS_CODES } from 'node:http';
 import { DATE_RANGES, DEFAULT_DATE_RANGE } from '../../contract/common';
 
 type Json = Record<string, unknown>;
+/** The document's tags (api-docs.ts describes them); a route names one in `schema.tags`. */
+export type ApiTag = 'admin' | 'auth' | 'client' | 'public' | 'operations';
+
 /** OpenAPI's security requirement: any one of the listed schemes. */
 export type Security = Record<string, string[]>[];
 
@@ -76,7 +79,7 @@ export interface MountDoc {
 }
 
 /** The schema fields of one mount: its tag, its own MountDoc, and what every mount shares. */
-export function mountDoc(tag: string, doc: MountDoc, shared: RouteDocExtras = {}) {
+export function mountDoc(tag: ApiTag, doc: MountDoc, shared: RouteDocExtras = {}) {
   const errors = [...(shared.errors ?? []), ...(doc.errors ?? [])];
   return {
     summary: doc.summary,
@@ -227,6 +230,7 @@ export function completeDescription(openapi: Json, accessOf: (key: string) => Op
     for (const [method, op] of Object.entries(item)) {
       const key = `${method.toUpperCase()} ${path}`;
       const access = accessOf(key);
+      // The extensions are what apiDoc wrote (typed there); in the generated document they are plain JSON.
       const errors = (op['x-errors'] as number[] | undefined) ?? [];
       const extraResponses = op['x-responses'] as Record<string, Json> | undefined;
       const rawBody = op['x-raw-body'] as Json | undefined;

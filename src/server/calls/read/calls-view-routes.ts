@@ -39,7 +39,7 @@ import { QualitySummary, QualitySummaryQuery } from '../../../contract/quality';
 import type { CallRow } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import type { ZodTypeProvider } from '../../http/route-schemas';
-import { type MountDoc, type RouteDocExtras, mountDoc } from '../../http/route-docs';
+import { type ApiTag, type MountDoc, type RouteDocExtras, mountDoc } from '../../http/route-docs';
 import { attentionList, markHandled } from '../../outcomes/attention-list';
 import { classificationGuardOf } from '../../outcomes/classification-guard';
 import { outcomeReads } from '../../outcomes/outcome-reads';
@@ -85,7 +85,7 @@ export interface CallsView<C extends CallsClient = CallsClient> {
     export?: string;
   };
   /** How the API description names each endpoint here: the view's tag, and a summary per path. */
-  docs: { tag: string } & { [K in keyof CallsView['paths']]: MountDoc };
+  docs: { tag: ApiTag } & { [K in keyof CallsView['paths']]: MountDoc };
   /** The path's parameters besides a call's `id` (the admin's `clientId`). */
   params?: typeof ClientIdParam;
   /** The DELETE's query, when the client is named there (the admin's DELETE /api/admin/calls/{id}). */
