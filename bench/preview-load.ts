@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MAX_OUTCOMES, MAX_RULES_PER_OUTCOME, type Outcome } from '../src/contract/outcomes';
-import { buildApp } from '../src/server/http/app';
+import { buildApp } from '../src/server/app';
 import { createDeps } from '../src/server/bootstrap';
 import { createCallsRepository } from '../src/server/calls/write/calls-repository';
 import { loadConfig } from '../src/server/config';

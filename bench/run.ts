@@ -15,7 +15,7 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { primeDemo } from '../src/server/demo/demo-data';
 import { type VoiceSimProcess, startVoiceSimProcess } from './voice-sim-process';
-import { buildApp } from '../src/server/http/app';
+import { buildApp } from '../src/server/app';
 import { hashPassword } from '../src/server/auth/passwords';
 import { createDeps } from '../src/server/bootstrap';
 import type { AppDeps } from '../src/server/context';

@@ -6,7 +6,7 @@
 import './runtime-check';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApp } from './http/app';
+import { buildApp } from './app';
 import { backgroundJobs } from './background-jobs';
 import { loggerOptions } from './http/logging';
 import { createDeps } from './bootstrap';

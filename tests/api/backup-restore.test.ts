@@ -21,7 +21,7 @@ import { createDeps } from '../../src/server/bootstrap';
 import { type Config, loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
 import { openDb } from '../../src/server/db/connect';
-import { buildApp } from '../../src/server/http/app';
+import { buildApp } from '../../src/server/app';
 import {
   BackupError,
   type BackupManifest,

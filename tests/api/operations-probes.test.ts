@@ -21,7 +21,7 @@ import { createDeps } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
 import { type Db, openDb } from '../../src/server/db/connect';
-import { buildApp } from '../../src/server/http/app';
+import { buildApp } from '../../src/server/app';
 import { loggerOptions } from '../../src/server/http/logging';
 import { createNotifications } from '../../src/server/notifications';
 import { enqueue } from '../../src/server/notifications/outbox';

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
-import { buildApp } from '../../src/server/http/app';
+import { buildApp } from '../../src/server/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { SYNC_STALE_MS } from '../../src/server/calls/ingest/sync-runs';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
-import { buildApp } from '../../src/server/http/app';
+import { buildApp } from '../../src/server/app';
 import { pruneRateCounters, pruneWebhookDeliveries } from '../../src/server/housekeeping';
 import { loggerOptions } from '../../src/server/http/logging';
 import { blandCallBody, deliverWebhook } from '../helpers/bland';

@@ -11,7 +11,7 @@ import { startStripeSim } from '../../sim/stripe';
 import { startRetellSim } from '../../sim/platforms/retell';
 import { startVapiSim } from '../../sim/platforms/vapi';
 import { startVoiceSim } from '../../sim/voice-provider';
-import { buildApp } from '../../src/server/http/app';
+import { buildApp } from '../../src/server/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/config';
 import { backgroundJobs } from '../../src/server/background-jobs';

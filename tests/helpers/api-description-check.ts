@@ -11,7 +11,8 @@
  */
 import { appendFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { DOCS_PATH, OPENAPI_PATH, openApiPath } from '../../src/server/http/api-docs';
+import { DOCS_PATH, OPENAPI_PATH } from '../../src/server/api-docs';
+import { openApiPath } from '../../src/server/http/route-docs';
 import { OpenApiContract } from './openapi-contract';
 
 type Json = Record<string, unknown>;

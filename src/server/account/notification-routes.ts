@@ -23,13 +23,23 @@ export default async function notificationRoutes(fastify: FastifyInstance): Prom
 
   app.get(
     '/api/client/notifications',
-    { config: { permission: 'notifications' }, schema: { response: { 200: NotificationPrefs } } },
+    {
+      config: { permission: 'notifications' },
+      schema: { summary: 'Notification preferences', tags: ['client'], response: { 200: NotificationPrefs } },
+    },
     async (request) => prefsWithWebhook(requireClient(request).id),
   );
 
   app.get(
     '/api/client/notifications/channels',
-    { config: { permission: 'notifications' }, schema: { response: { 200: NotificationChannels } } },
+    {
+      config: { permission: 'notifications' },
+      schema: {
+        summary: 'Which notification channels this server can send',
+        tags: ['client'],
+        response: { 200: NotificationChannels },
+      },
+    },
     async (request) => ({
       email: app.deps.config.mail.smtpUrl !== null,
       sms: app.deps.config.twilio !== null,
@@ -41,7 +51,12 @@ export default async function notificationRoutes(fastify: FastifyInstance): Prom
     '/api/client/notifications',
     {
       config: { permission: 'notifications' },
-      schema: { body: NotificationPrefsBody, response: { 200: NotificationPrefs } },
+      schema: {
+        summary: 'Update notification preferences',
+        tags: ['client'],
+        body: NotificationPrefsBody,
+        response: { 200: NotificationPrefs },
+      },
     },
     async (request) => {
       const client = requireClient(request);

@@ -8,6 +8,7 @@ import { UiPreferences, UiPreferencesBody } from '../../contract/calls';
 import { requireAdmin, requireClient } from '../auth/guards';
 import type { Database } from '../db/schema';
 import type { ZodTypeProvider } from '../http/route-schemas';
+import { mountDoc } from '../http/route-docs';
 
 async function readPreferences(db: Kysely<Database>, owner: string): Promise<UiPreferences> {
   const row = await db
@@ -38,22 +39,36 @@ async function savePreferences(db: Kysely<Database>, owner: string, prefs: UiPre
 export default async function preferencesRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, now } = app.deps;
-  const owners = {
-    client: (request: FastifyRequest) => `client:${requireClient(request).id}`,
-    admin: (request: FastifyRequest) => `admin:${requireAdmin(request).id}`,
-  };
-  for (const [role, ownerOf] of Object.entries(owners)) {
+  const owners: { role: 'client' | 'admin'; ownerOf(request: FastifyRequest): string; whose: string }[] = [
+    {
+      role: 'client',
+      ownerOf: (request) => `client:${requireClient(request).id}`,
+      whose: 'client’s',
+    },
+    { role: 'admin', ownerOf: (request) => `admin:${requireAdmin(request).id}`, whose: 'admin’s' },
+  ];
+  for (const { role, ownerOf, whose } of owners) {
     const path = `/api/${role}/preferences`;
     app.get(
       path,
-      { config: { permission: 'signed_in' }, schema: { response: { 200: UiPreferences } } },
+      {
+        config: { permission: 'signed_in' },
+        schema: {
+          ...mountDoc(role, { summary: `The ${whose} interface preferences` }),
+          response: { 200: UiPreferences },
+        },
+      },
       async (request) => readPreferences(db, ownerOf(request)),
     );
     app.put(
       path,
       {
         config: { permission: 'signed_in' },
-        schema: { body: UiPreferencesBody, response: { 200: UiPreferences } },
+        schema: {
+          ...mountDoc(role, { summary: `Save the ${whose} interface preferences` }),
+          body: UiPreferencesBody,
+          response: { 200: UiPreferences },
+        },
       },
       async (request) => {
         const owner = ownerOf(request);

@@ -15,6 +15,7 @@ import { isUniqueViolation } from '../clients/db-errors';
 import { conflict, notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { recordChange } from '../teams/record-change';
+import { apiDoc } from '../http/route-docs';
 
 /** The names of the form's fields the patch sent (what changed, without the values). */
 const sentFields = (form: object) =>
@@ -30,7 +31,13 @@ export default async function profileRoutes(fastify: FastifyInstance): Promise<v
     '/api/client/account',
     {
       config: { permission: 'account' },
-      schema: { body: AccountForm, response: { 200: AccountUpdateResponse } },
+      schema: {
+        summary: 'Update the account’s profile',
+        tags: ['client'],
+        ...apiDoc({ errors: [404, 409] }),
+        body: AccountForm,
+        response: { 200: AccountUpdateResponse },
+      },
     },
     async (request) => {
       const client = requireClient(request);

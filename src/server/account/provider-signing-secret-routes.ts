@@ -22,7 +22,12 @@ export default async function providerSigningSecretRoutes(fastify: FastifyInstan
     '/api/client/webhook-signing-secret',
     {
       config: { permission: 'keys' },
-      schema: { body: WebhookSecretBody, response: { 200: WebhookSecretResponse } },
+      schema: {
+        summary: 'Set or remove the voice webhook signing secret',
+        tags: ['client'],
+        body: WebhookSecretBody,
+        response: { 200: WebhookSecretResponse },
+      },
     },
     async (request) => {
       const client = requireClient(request);
@@ -42,7 +47,14 @@ export default async function providerSigningSecretRoutes(fastify: FastifyInstan
   // The old URL stops working at once; the new one is answered (and shown by the session again).
   app.post(
     '/api/client/rotate-webhook',
-    { config: { permission: 'keys' }, schema: { response: { 200: RotatedWebhook } } },
+    {
+      config: { permission: 'keys' },
+      schema: {
+        summary: 'Replace the voice webhook URL (the old one stops working)',
+        tags: ['client'],
+        response: { 200: RotatedWebhook },
+      },
+    },
     async (request, reply) => {
       const client = requireClient(request);
       const token = await db.transaction().execute(async (trx) => {

@@ -19,6 +19,7 @@ import { isVoiceProviderError } from '../providers/voice/errors';
 import { voiceOf } from '../providers/voice/registry';
 import { SuccessBody } from '../../contract/common';
 import { recordChange } from '../teams/record-change';
+import { apiDoc } from '../http/route-docs';
 
 /** Provider checks of new API keys per client (or admin) per 15 minutes. */
 export const KEY_CHECKS_PER_WINDOW = 10;
@@ -32,7 +33,13 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
     '/api/client/change-password',
     {
       config: { permission: 'signed_in' },
-      schema: { body: ChangePasswordBody, response: { 200: SuccessBody } },
+      schema: {
+        summary: 'Change the password',
+        tags: ['client'],
+        ...apiDoc({ errors: [429] }),
+        body: ChangePasswordBody,
+        response: { 200: SuccessBody },
+      },
     },
     async (request, reply) => {
       const user = requireClientUser(request);
@@ -68,7 +75,16 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
 
   app.put(
     '/api/client/api-key',
-    { config: { permission: 'keys' }, schema: { body: ApiKeyBody, response: { 200: ApiKeyResponse } } },
+    {
+      config: { permission: 'keys' },
+      schema: {
+        summary: 'Replace the voice platform API key',
+        tags: ['client'],
+        ...apiDoc({ errors: [403, 429, 502] }),
+        body: ApiKeyBody,
+        response: { 200: ApiKeyResponse },
+      },
+    },
     async (request, reply): Promise<ApiKeyResponse> => {
       const client = requireClient(request);
       // The key is the agency's contract with its supplier unless the agency hands it over.

@@ -18,6 +18,7 @@ import type { AdminRow, Database } from '../db/schema';
 import { conflict, notFound, unauthorized } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { createAdmin } from '../seed';
+import { apiDoc } from '../http/route-docs';
 
 const LAST_ADMIN_MESSAGE = 'At least one active admin must remain';
 
@@ -55,15 +56,27 @@ export default async function adminsRoutes(fastify: FastifyInstance): Promise<vo
     return row;
   }
 
-  app.get('/api/admin/admins', { schema: { response: { 200: z.array(AdminAccount) } } }, async (request) => {
-    const you = requireAdmin(request).id;
-    const rows = await db.selectFrom('admins').selectAll().orderBy('created_at').orderBy('id').execute();
-    return rows.map((r) => toAccount(r, you));
-  });
+  app.get(
+    '/api/admin/admins',
+    { schema: { summary: 'The agency’s admins', tags: ['admin'], response: { 200: z.array(AdminAccount) } } },
+    async (request) => {
+      const you = requireAdmin(request).id;
+      const rows = await db.selectFrom('admins').selectAll().orderBy('created_at').orderBy('id').execute();
+      return rows.map((r) => toAccount(r, you));
+    },
+  );
 
   app.post(
     '/api/admin/admins',
-    { schema: { body: CreateAdminBody, response: { 201: AdminCredentials } } },
+    {
+      schema: {
+        summary: 'Add an admin (answers a temporary password)',
+        tags: ['admin'],
+        ...apiDoc({ errors: [409] }),
+        body: CreateAdminBody,
+        response: { 201: AdminCredentials },
+      },
+    },
     async (request, reply) => {
       const you = requireAdmin(request);
       const { username, name } = request.body;
@@ -131,17 +144,32 @@ export default async function adminsRoutes(fastify: FastifyInstance): Promise<vo
     return toAccount(updated, you.id);
   }
 
-  const toggle = { schema: { params: AdminParam, response: { 200: AdminAccount } } };
-  app.post('/api/admin/admins/:adminId/deactivate', toggle, (request) =>
+  const toggle = (summary: string) => ({
+    schema: {
+      summary,
+      tags: ['admin'],
+      ...apiDoc({ errors: [409] }),
+      params: AdminParam,
+      response: { 200: AdminAccount },
+    },
+  });
+  app.post('/api/admin/admins/:adminId/deactivate', toggle('Deactivate an admin'), (request) =>
     setActive(request, request.params.adminId, false),
   );
-  app.post('/api/admin/admins/:adminId/activate', toggle, (request) =>
+  app.post('/api/admin/admins/:adminId/activate', toggle('Activate an admin'), (request) =>
     setActive(request, request.params.adminId, true),
   );
 
   app.post(
     '/api/admin/admins/:adminId/reset-password',
-    { schema: { params: AdminParam, response: { 200: AdminCredentials } } },
+    {
+      schema: {
+        summary: 'Give an admin a new temporary password',
+        tags: ['admin'],
+        params: AdminParam,
+        response: { 200: AdminCredentials },
+      },
+    },
     async (request, reply) => {
       const you = requireAdmin(request);
       const target = await adminOr404(request.params.adminId);

@@ -28,6 +28,7 @@ import type { ZodTypeProvider } from '../http/route-schemas';
 import { adminNames, describeStarter, toDelivery } from './support-views';
 import { paginationOf } from '../../contract/common';
 import { voiceOf } from '../providers/voice/registry';
+import { apiDoc } from '../http/route-docs';
 
 const ClientParam = z.object({ id: z.string().trim().min(1).max(100) });
 const DeliveryParam = ClientParam.extend({ deliveryId: z.string().trim().min(1).max(100) });
@@ -46,7 +47,15 @@ export default async function supportRoutes(fastify: FastifyInstance): Promise<v
 
   app.get(
     '/api/admin/clients/:id/deliveries',
-    { schema: { params: ClientParam, querystring: DeliveriesQuery, response: { 200: DeliveriesPage } } },
+    {
+      schema: {
+        summary: 'A client’s recent webhook deliveries',
+        tags: ['admin'],
+        params: ClientParam,
+        querystring: DeliveriesQuery,
+        response: { 200: DeliveriesPage },
+      },
+    },
     async (request) => {
       const client = await clientOr404(request.params.id);
       const { page, limit, outcome } = request.query;
@@ -83,7 +92,14 @@ export default async function supportRoutes(fastify: FastifyInstance): Promise<v
 
   app.get(
     '/api/admin/clients/:id/deliveries/:deliveryId',
-    { schema: { params: DeliveryParam, response: { 200: Delivery } } },
+    {
+      schema: {
+        summary: 'One webhook delivery as it arrived',
+        tags: ['admin'],
+        params: DeliveryParam,
+        response: { 200: Delivery },
+      },
+    },
     async (request) => {
       const client = await clientOr404(request.params.id);
       const row = await deliveryOr404(client.id, request.params.deliveryId);
@@ -93,7 +109,15 @@ export default async function supportRoutes(fastify: FastifyInstance): Promise<v
 
   app.post(
     '/api/admin/clients/:id/deliveries/:deliveryId/replay',
-    { schema: { params: DeliveryParam, response: { 200: ReplayResult } } },
+    {
+      schema: {
+        summary: 'Process a stored webhook delivery again',
+        tags: ['admin'],
+        ...apiDoc({ errors: [409] }),
+        params: DeliveryParam,
+        response: { 200: ReplayResult },
+      },
+    },
     async (request) => {
       const admin = requireAdmin(request);
       const client = await clientOr404(request.params.id);
@@ -131,7 +155,15 @@ export default async function supportRoutes(fastify: FastifyInstance): Promise<v
 
   app.get(
     '/api/admin/clients/:id/sync-runs',
-    { schema: { params: ClientParam, querystring: PageQuery, response: { 200: SyncRunsPage } } },
+    {
+      schema: {
+        summary: 'A client’s recent syncs',
+        tags: ['admin'],
+        params: ClientParam,
+        querystring: PageQuery,
+        response: { 200: SyncRunsPage },
+      },
+    },
     async (request) => {
       const client = await clientOr404(request.params.id);
       const { page, limit } = request.query;
@@ -171,7 +203,16 @@ export default async function supportRoutes(fastify: FastifyInstance): Promise<v
 
   app.post(
     '/api/admin/clients/:id/test-call',
-    { schema: { params: ClientParam, body: TestCallBody, response: { 200: TestCallResult } } },
+    {
+      schema: {
+        summary: 'Place a test call on a client’s number',
+        tags: ['admin'],
+        ...apiDoc({ errors: [502] }),
+        params: ClientParam,
+        body: TestCallBody,
+        response: { 200: TestCallResult },
+      },
+    },
     async (request) => {
       const admin = requireAdmin(request);
       const client = await clientOr404(request.params.id);

@@ -1,4 +1,8 @@
-/** Login, logout and session endpoints for clients and admins (SPEC §7, DESIGN §6 [1] [8] [9] [13]). */
+/**
+ * Everything about signing in, registered by the app as one plugin: login, logout and session
+ * endpoints for clients and admins (below; SPEC §7, DESIGN §6 [1] [8] [9] [13]), two-factor
+ * settings (two-factor-routes.ts) and each user's sessions (sessions-routes.ts).
+ */
 import type { ZodTypeProvider } from '../http/route-schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -30,8 +34,23 @@ import { canSignIn, signInClientUser } from './client-sign-in';
 import { beginTwoFactorSignIn, registerTwoFactorLogin } from './two-factor-login-routes';
 import { mustChangePasswordFlag } from './two-factor-requirement';
 import { clearSessionCookie, deviceOf, sessionCookie, setSessionCookie } from './sessions';
+import { ADMIN_SESSION, CLIENT_SESSION, apiDoc, ok, redirect } from '../http/route-docs';
+import sessionsRoutes from './sessions-routes';
+import twoFactorRoutes from './two-factor-routes';
 
-export default async function authRoutes(fastify: FastifyInstance): Promise<void> {
+const SIGNED_OUT = ok('Signed out (also when there was no session).', {
+  type: 'object',
+  required: ['success'],
+  properties: { success: { type: 'boolean', enum: [true] } },
+});
+
+export default async function authRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(signInRoutes);
+  await app.register(twoFactorRoutes);
+  await app.register(sessionsRoutes);
+}
+
+async function signInRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, sessions, config, now } = app.deps;
   const cookieOpts = { secure: config.publicUrl.startsWith('https://') };
@@ -70,12 +89,22 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
 
   // Signing in and out, and the session probes, answer without a session (auth/guards.ts).
   const PUBLIC = { config: { access: 'public' as const } };
+  const signOut = (summary: string) => ({
+    ...PUBLIC,
+    schema: { summary, tags: ['auth'], ...apiDoc({ responses: SIGNED_OUT }) },
+  });
 
   app.post(
     '/api/client/login',
     {
       ...PUBLIC,
-      schema: { body: ClientLoginBody, response: { 200: ClientLoginResponse.or(TwoFactorRequired) } },
+      schema: {
+        summary: 'Sign a client in (sets the client session cookie)',
+        tags: ['auth'],
+        ...apiDoc({ errors: [401, 429] }),
+        body: ClientLoginBody,
+        response: { 200: ClientLoginResponse.or(TwoFactorRequired) },
+      },
     },
     async (request, reply) => {
       const body = request.body;
@@ -119,7 +148,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
     },
   );
 
-  app.post('/api/client/logout', PUBLIC, async (request, reply) => {
+  app.post('/api/client/logout', signOut('Sign the client out'), async (request, reply) => {
     await sessions.destroy(sessionCookie(request, 'client'));
     clearSessionCookie(reply, 'client', cookieOpts);
     return { success: true };
@@ -127,7 +156,16 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
 
   app.get(
     '/api/client/session',
-    { ...PUBLIC, schema: { response: { 200: ClientSessionWithUser } } },
+    {
+      ...PUBLIC,
+      schema: {
+        summary: 'The signed-in client',
+        tags: ['auth'],
+        security: CLIENT_SESSION,
+        ...apiDoc({ errors: [401] }),
+        response: { 200: ClientSessionWithUser },
+      },
+    },
     async (request) => {
       const signedIn = await currentClientAndUser(app, request);
       if (!signedIn) throw unauthorized();
@@ -142,7 +180,16 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
 
   app.post(
     '/api/admin/login',
-    { ...PUBLIC, schema: { body: AdminLoginBody, response: { 200: AdminSession.or(TwoFactorRequired) } } },
+    {
+      ...PUBLIC,
+      schema: {
+        summary: 'Sign an admin in (sets the admin session cookie)',
+        tags: ['auth'],
+        ...apiDoc({ errors: [401, 429] }),
+        body: AdminLoginBody,
+        response: { 200: AdminSession.or(TwoFactorRequired) },
+      },
+    },
     async (request, reply) => {
       const body = request.body;
       const username = body.username.toLowerCase();
@@ -171,7 +218,7 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
     },
   );
 
-  app.post('/api/admin/logout', PUBLIC, async (request, reply) => {
+  app.post('/api/admin/logout', signOut('Sign the admin out'), async (request, reply) => {
     await sessions.destroy(sessionCookie(request, 'admin'));
     clearSessionCookie(reply, 'admin', cookieOpts);
     return { success: true };
@@ -179,7 +226,16 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
 
   app.get(
     '/api/admin/session',
-    { ...PUBLIC, schema: { response: { 200: AdminSession } } },
+    {
+      ...PUBLIC,
+      schema: {
+        summary: 'The signed-in admin',
+        tags: ['auth'],
+        security: ADMIN_SESSION,
+        ...apiDoc({ errors: [401] }),
+        response: { 200: AdminSession },
+      },
+    },
     async (request) => {
       const admin = await currentAdmin(app, request);
       if (!admin) throw unauthorized();
@@ -193,7 +249,17 @@ export default async function authRoutes(fastify: FastifyInstance): Promise<void
   });
 
   // The browser's unauthorized path sends people here (SPEC §8); the login page is the answer.
-  app.get('/api/login', async (_request, reply) => reply.redirect('/client-login'));
+  app.get(
+    '/api/login',
+    {
+      schema: {
+        summary: 'Send the browser to the sign-in page',
+        tags: ['auth'],
+        ...apiDoc({ responses: redirect(302, 'To the client sign-in page') }),
+      },
+    },
+    async (_request, reply) => reply.redirect('/client-login'),
+  );
 }
 
 function toAdminSession(admin: { id: string; username: string; name: string }): AdminSession {

@@ -44,7 +44,14 @@ export default async function sessionsRoutes(fastify: FastifyInstance): Promise<
 
   app.get(
     '/api/client/sessions',
-    { ...SIGNED_IN, schema: { response: { 200: UserSessionList } } },
+    {
+      ...SIGNED_IN,
+      schema: {
+        summary: 'Where the signed-in person is signed in (this device marked)',
+        tags: ['client'],
+        response: { 200: UserSessionList },
+      },
+    },
     async (request) => {
       const user = requireClientUser(request);
       const current = currentHash(request);
@@ -61,7 +68,15 @@ export default async function sessionsRoutes(fastify: FastifyInstance): Promise<
 
   app.delete(
     '/api/client/sessions/:id',
-    { ...SIGNED_IN, schema: { params: SessionIdParam, response: { 200: EndSessionResponse } } },
+    {
+      ...SIGNED_IN,
+      schema: {
+        summary: 'End one of the signed-in person’s sessions (the current one signs this browser out)',
+        tags: ['client'],
+        params: SessionIdParam,
+        response: { 200: EndSessionResponse },
+      },
+    },
     async (request, reply) => {
       const user = requireClientUser(request);
       const found = await findUserSession(db, user, request.params.id, now());
@@ -87,7 +102,14 @@ export default async function sessionsRoutes(fastify: FastifyInstance): Promise<
 
   app.post(
     '/api/client/sessions/end-others',
-    { ...SIGNED_IN, schema: { response: { 200: EndOtherSessionsResponse } } },
+    {
+      ...SIGNED_IN,
+      schema: {
+        summary: 'End every other session of the signed-in person',
+        tags: ['client'],
+        response: { 200: EndOtherSessionsResponse },
+      },
+    },
     async (request) => {
       const user = requireClientUser(request);
       const ended = await db.transaction().execute(async (trx) => {

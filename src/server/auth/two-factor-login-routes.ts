@@ -30,6 +30,7 @@ import {
   twoFactorStateOf,
 } from './two-factor-store';
 import { TWO_FACTOR_CHALLENGE_TTL_MS } from '../../contract/two-factor';
+import { apiDoc } from '../http/route-docs';
 
 const CHALLENGE_COOKIES: Record<TwoFactorSubjectKind, string> = {
   client_user: 'client_2fa',
@@ -91,7 +92,16 @@ export function registerTwoFactorLogin(fastify: FastifyInstance, starters: Sessi
 
   app.post(
     '/api/client/login/2fa',
-    { config: PUBLIC, schema: { body: TwoFactorCodeBody, response: { 200: ClientLoginResponse } } },
+    {
+      config: PUBLIC,
+      schema: {
+        summary: 'Complete a sign-in that answered twoFactorRequired, with a TOTP or recovery code',
+        tags: ['client'],
+        ...apiDoc({ errors: [401, 429] }),
+        body: TwoFactorCodeBody,
+        response: { 200: ClientLoginResponse },
+      },
+    },
     async (request, reply) => {
       const subject = await pendingSubject(request, 'client_user');
       const row = await db
@@ -143,7 +153,16 @@ export function registerTwoFactorLogin(fastify: FastifyInstance, starters: Sessi
 
   app.post(
     '/api/admin/login/2fa',
-    { config: PUBLIC, schema: { body: TwoFactorCodeBody, response: { 200: AdminSession } } },
+    {
+      config: PUBLIC,
+      schema: {
+        summary: 'Complete an admin sign-in that answered twoFactorRequired, with a TOTP or recovery code',
+        tags: ['admin'],
+        ...apiDoc({ errors: [401, 429] }),
+        body: TwoFactorCodeBody,
+        response: { 200: AdminSession },
+      },
+    },
     async (request, reply) => {
       const subject = await pendingSubject(request, 'admin');
       const admin = await db.selectFrom('admins').selectAll().where('id', '=', subject.id).executeTakeFirst();

@@ -37,6 +37,7 @@ import {
   setAdminsRequireTwoFactor,
   twoFactorStateOf,
 } from './two-factor-store';
+import { type ApiTag, type ExtraError, apiDoc, mountDoc } from '../http/route-docs';
 
 /** The person the request is about, as one mount sees them. */
 interface Person {
@@ -62,6 +63,9 @@ const ADMIN_AUDIT: Partial<Record<ActivityAction, AuditAction>> = {
 
 interface TwoFactorMount {
   prefix: '/api/client/2fa' | '/api/admin/2fa';
+  /** The API description's tag, and the summary of GET on the prefix. */
+  tag: Extract<ApiTag, 'client' | 'admin'>;
+  statusSummary: string;
   config: FastifyContextConfig;
   person(request: FastifyRequest): Person;
 }
@@ -73,6 +77,8 @@ export default async function twoFactorRoutes(fastify: FastifyInstance): Promise
 
   const clientMount: TwoFactorMount = {
     prefix: '/api/client/2fa',
+    tag: 'client',
+    statusSummary: 'Whether two-factor sign-in is on for me, and required',
     config: { permission: 'signed_in' },
     person(request) {
       const client = requireClient(request);
@@ -90,6 +96,8 @@ export default async function twoFactorRoutes(fastify: FastifyInstance): Promise
   };
   const adminMount: TwoFactorMount = {
     prefix: '/api/admin/2fa',
+    tag: 'admin',
+    statusSummary: 'Whether two-factor sign-in is on for this admin, and required',
     config: {},
     person(request) {
       const admin = requireAdmin(request);
@@ -109,16 +117,27 @@ export default async function twoFactorRoutes(fastify: FastifyInstance): Promise
 
   for (const mount of [clientMount, adminMount]) {
     const { prefix, config } = mount;
+    const doc = (summary: string, errors?: ExtraError[]) => mountDoc(mount.tag, { summary, errors });
 
-    app.get(prefix, { config, schema: { response: { 200: TwoFactorStatus } } }, async (request) => {
-      const person = mount.person(request);
-      const state = await twoFactorStateOf(db, person.subject);
-      return { enabled: state?.enabledAt != null, required: await person.required() };
-    });
+    app.get(
+      prefix,
+      { config, schema: { ...doc(mount.statusSummary), response: { 200: TwoFactorStatus } } },
+      async (request) => {
+        const person = mount.person(request);
+        const state = await twoFactorStateOf(db, person.subject);
+        return { enabled: state?.enabledAt != null, required: await person.required() };
+      },
+    );
 
     app.post(
       `${prefix}/setup`,
-      { config, schema: { response: { 200: TwoFactorSetup } } },
+      {
+        config,
+        schema: {
+          ...doc('Start setting up two-factor sign-in (a secret to scan)', [409]),
+          response: { 200: TwoFactorSetup },
+        },
+      },
       async (request) => {
         const person = mount.person(request);
         const state = await twoFactorStateOf(db, person.subject);
@@ -129,7 +148,14 @@ export default async function twoFactorRoutes(fastify: FastifyInstance): Promise
 
     app.post(
       `${prefix}/enable`,
-      { config, schema: { body: TwoFactorCodeBody, response: { 200: TwoFactorRecoveryCodes } } },
+      {
+        config,
+        schema: {
+          ...doc('Turn two-factor sign-in on with a code; answers the ten recovery codes, once', [409, 429]),
+          body: TwoFactorCodeBody,
+          response: { 200: TwoFactorRecoveryCodes },
+        },
+      },
       async (request, reply) => {
         const person = mount.person(request);
         const state = await twoFactorStateOf(db, person.subject);
@@ -150,7 +176,14 @@ export default async function twoFactorRoutes(fastify: FastifyInstance): Promise
 
     app.post(
       `${prefix}/disable`,
-      { config, schema: { body: TwoFactorCodeBody, response: { 200: SuccessBody } } },
+      {
+        config,
+        schema: {
+          ...doc('Turn two-factor sign-in off with a TOTP or recovery code', [409, 429]),
+          body: TwoFactorCodeBody,
+          response: { 200: SuccessBody },
+        },
+      },
       async (request, reply) => {
         const person = mount.person(request);
         const state = await twoFactorStateOf(db, person.subject);
@@ -176,7 +209,13 @@ export default async function twoFactorRoutes(fastify: FastifyInstance): Promise
     '/api/client/2fa/requirement',
     {
       config: { permission: 'users' },
-      schema: { body: TwoFactorRequirementBody, response: { 200: TwoFactorRequirementBody } },
+      schema: {
+        summary: 'Require two-factor sign-in of every user of the account (Owners)',
+        tags: ['client'],
+        ...apiDoc({ errors: [409] }),
+        body: TwoFactorRequirementBody,
+        response: { 200: TwoFactorRequirementBody },
+      },
     },
     async (request) => {
       const client = requireClient(request);
@@ -203,7 +242,15 @@ export default async function twoFactorRoutes(fastify: FastifyInstance): Promise
 
   app.put(
     '/api/admin/2fa/requirement',
-    { schema: { body: TwoFactorRequirementBody, response: { 200: TwoFactorRequirementBody } } },
+    {
+      schema: {
+        summary: 'Require two-factor sign-in of every admin',
+        tags: ['admin'],
+        ...apiDoc({ errors: [409] }),
+        body: TwoFactorRequirementBody,
+        response: { 200: TwoFactorRequirementBody },
+      },
+    },
     async (request) => {
       const admin = requireAdmin(request);
       const { required } = request.body;

@@ -24,6 +24,7 @@ import { confirmPaymentAction, pendingPaymentAction } from './payment-action';
 
 const PaymentMethodConfirmed = z.object({ success: z.literal(true) });
 import { findActivePlan } from './plans';
+import { apiDoc } from '../http/route-docs';
 
 // Provider failures (a declined card, Stripe unreachable) reach the app's error handler as
 // PaymentError and are answered there (app.ts), the same way for every route.
@@ -44,7 +45,13 @@ export default async function cardRoutes(
     '/api/client/process-stripe-payment',
     {
       config: { permission: 'billing' },
-      schema: { body: StripePaymentBody, response: { 200: StripePaymentResponse } },
+      schema: {
+        summary: 'Subscribe with a card',
+        tags: ['client'],
+        ...apiDoc({ errors: [402, 404, 409, 429, 502, 503] }),
+        body: StripePaymentBody,
+        response: { 200: StripePaymentResponse },
+      },
     },
     async (request, reply) => {
       const client = requireClient(request);
@@ -58,7 +65,13 @@ export default async function cardRoutes(
     '/api/client/confirm-stripe-payment',
     {
       config: { permission: 'billing' },
-      schema: { body: ConfirmStripePaymentBody, response: { 200: StripePaymentResponse } },
+      schema: {
+        summary: 'Confirm a card payment the bank authenticated',
+        tags: ['client'],
+        ...apiDoc({ errors: [402, 404, 409, 502, 503] }),
+        body: ConfirmStripePaymentBody,
+        response: { 200: StripePaymentResponse },
+      },
     },
     async (request) => {
       const plan = await planOr404(request.body.planId);
@@ -70,7 +83,13 @@ export default async function cardRoutes(
     '/api/client/payment-method',
     {
       config: { permission: 'billing' },
-      schema: { body: PaymentMethodBody, response: { 200: PaymentMethodResponse } },
+      schema: {
+        summary: 'Replace the card',
+        tags: ['client'],
+        ...apiDoc({ errors: [402, 404, 502, 503] }),
+        body: PaymentMethodBody,
+        response: { 200: PaymentMethodResponse },
+      },
     },
     async (request) => ({
       success: true as const,
@@ -80,19 +99,43 @@ export default async function cardRoutes(
 
   app.post(
     '/api/client/payment-method/setup-intent',
-    { config: { permission: 'billing' }, schema: { response: { 200: SetupIntentResponse } } },
+    {
+      config: { permission: 'billing' },
+      schema: {
+        summary: 'Start adding a card',
+        tags: ['client'],
+        ...apiDoc({ errors: [402, 404, 502, 503] }),
+        response: { 200: SetupIntentResponse },
+      },
+    },
     async (request) => ({ clientSecret: await setUpNewCard(ctx, requireClient(request)) }),
   );
 
   app.get(
     '/api/client/payment-action',
-    { config: { permission: 'billing' }, schema: { response: { 200: PaymentAction } } },
+    {
+      config: { permission: 'billing' },
+      schema: {
+        summary: 'A payment that waits for the card holder, if any',
+        tags: ['client'],
+        ...apiDoc({ errors: [404] }),
+        response: { 200: PaymentAction },
+      },
+    },
     async (request) => pendingPaymentAction(ctx, requireClient(request)),
   );
 
   app.post(
     '/api/client/payment-action/confirm',
-    { config: { permission: 'billing' }, schema: { response: { 200: PaymentMethodConfirmed } } },
+    {
+      config: { permission: 'billing' },
+      schema: {
+        summary: 'Confirm a payment that waited for the card holder',
+        tags: ['client'],
+        ...apiDoc({ errors: [402, 404, 409, 502, 503] }),
+        response: { 200: PaymentMethodConfirmed },
+      },
+    },
     async (request) => {
       await confirmPaymentAction(ctx, requireClient(request));
       return { success: true as const };

@@ -21,6 +21,28 @@ import { findPaymentByProviderId } from './payments-repository';
 import { keepRawBody, rawBodyOf } from '../http/raw-body';
 import type { BillingPluginOptions } from './billing-context';
 import { receivePaymentWebhook } from './payment-webhooks';
+import { apiDoc, received, redirect as redirectAnswer } from '../http/route-docs';
+
+/** What PayPal posts, for the API description: the route reads it raw. */
+const PAYPAL_EVENT_BODY = {
+  description:
+    'A PayPal webhook event, read raw and verified with PayPal (the `PAYPAL-TRANSMISSION-*` headers).',
+  required: true,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['id', 'event_type'],
+        properties: {
+          id: { type: 'string' },
+          event_type: { type: 'string', example: 'BILLING.SUBSCRIPTION.ACTIVATED' },
+          resource: { type: 'object' },
+        },
+        additionalProperties: true,
+      },
+    },
+  },
+};
 
 const SETTINGS = '/settings?tab=subscription';
 const ReturnQuery = z.object({ subscription_id: z.string().trim().min(1).max(100).optional() });
@@ -36,7 +58,13 @@ export default async function paypalRoutes(
     '/api/client/process-paypal-payment',
     {
       config: { permission: 'billing' },
-      schema: { body: PaypalPaymentBody, response: { 200: PaypalPaymentResponse } },
+      schema: {
+        summary: 'Subscribe with PayPal (answers where to approve it)',
+        tags: ['client'],
+        ...apiDoc({ errors: [409, 429, 502, 503] }),
+        body: PaypalPaymentBody,
+        response: { 200: PaypalPaymentResponse },
+      },
     },
     async (request, reply) => {
       const client = requireClient(request);
@@ -48,31 +76,65 @@ export default async function paypalRoutes(
   );
 
   /** The buyer comes back from PayPal: PayPal is asked, and only ACTIVE activates. Always a redirect. */
-  app.get(PAYPAL_RETURN_PATH, async (request, reply) => {
-    const query = ReturnQuery.safeParse(request.query);
-    const subscriptionId = query.success ? query.data.subscription_id : undefined;
-    const paypal = ctx.gateways.paypal;
-    if (!subscriptionId || !paypal) return redirect(reply, SETTINGS);
-    const attempt = await findPaymentByProviderId(db, 'paypal', subscriptionId);
-    if (!attempt) return redirect(reply, SETTINGS);
-    try {
-      const activatedFor = await syncPaypalSubscription(ctx, await paypal.getSubscription(subscriptionId));
-      const viewer = await currentClient(app, request);
-      if (activatedFor && viewer?.id === activatedFor) return redirect(reply, `${SETTINGS}&success=true`);
-      return redirect(reply, `${SETTINGS}&paypal=pending`);
-    } catch (error) {
-      request.log.warn({ err: error }, 'PayPal return could not be confirmed');
-      return redirect(reply, `${SETTINGS}&paypal=error`);
-    }
-  });
+  app.get(
+    PAYPAL_RETURN_PATH,
+    {
+      schema: {
+        summary: 'Where PayPal sends the buyer back after approving',
+        tags: ['public'],
+        ...apiDoc({
+          responses: redirectAnswer(303, 'To the subscription settings, with the outcome in the query'),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const query = ReturnQuery.safeParse(request.query);
+      const subscriptionId = query.success ? query.data.subscription_id : undefined;
+      const paypal = ctx.gateways.paypal;
+      if (!subscriptionId || !paypal) return redirect(reply, SETTINGS);
+      const attempt = await findPaymentByProviderId(db, 'paypal', subscriptionId);
+      if (!attempt) return redirect(reply, SETTINGS);
+      try {
+        const activatedFor = await syncPaypalSubscription(ctx, await paypal.getSubscription(subscriptionId));
+        const viewer = await currentClient(app, request);
+        if (activatedFor && viewer?.id === activatedFor) return redirect(reply, `${SETTINGS}&success=true`);
+        return redirect(reply, `${SETTINGS}&paypal=pending`);
+      } catch (error) {
+        request.log.warn({ err: error }, 'PayPal return could not be confirmed');
+        return redirect(reply, `${SETTINGS}&paypal=error`);
+      }
+    },
+  );
 
   // PayPal keeps an unapproved subscription pending forever; nothing of ours changes.
-  app.get(PAYPAL_CANCEL_PATH, async (_request, reply) => redirect(reply, SETTINGS));
+  app.get(
+    PAYPAL_CANCEL_PATH,
+    {
+      schema: {
+        summary: 'Where PayPal sends the buyer back after cancelling',
+        tags: ['public'],
+        ...apiDoc({ responses: redirectAnswer(303, 'To the subscription settings') }),
+      },
+    },
+    async (_request, reply) => redirect(reply, SETTINGS),
+  );
 
   await app.register(async (webhooks) => {
     keepRawBody(webhooks);
-    webhooks.post('/api/webhooks/paypal', async (request) =>
-      receivePaymentWebhook(ctx, 'paypal', rawBodyOf(request.body), request.headers),
+    webhooks.post(
+      '/api/webhooks/paypal',
+      {
+        schema: {
+          summary: 'Receive a PayPal event',
+          tags: ['public'],
+          ...apiDoc({
+            errors: [400, 502, 503],
+            responses: received('Handled, or already handled before (`duplicate`).'),
+            rawBody: PAYPAL_EVENT_BODY,
+          }),
+        },
+      },
+      async (request) => receivePaymentWebhook(ctx, 'paypal', rawBodyOf(request.body), request.headers),
     );
   });
 }

@@ -21,6 +21,7 @@ import type { BillingPluginOptions } from './billing-context';
 import { resumeSubscription } from './cancellation';
 import { changePlan, confirmPlanChange, previewPlanChange, subscriptionOf } from './plan-change';
 import { findSubscription, isEnded } from './subscriptions-repository';
+import { apiDoc } from '../http/route-docs';
 
 export default async function planChangeRoutes(
   fastify: FastifyInstance,
@@ -33,7 +34,13 @@ export default async function planChangeRoutes(
     '/api/client/subscription/change-preview',
     {
       config: { permission: 'billing' },
-      schema: { querystring: ChangePreviewQuery, response: { 200: PlanChangePreview } },
+      schema: {
+        summary: 'Preview a plan change and its charge',
+        tags: ['client'],
+        ...apiDoc({ errors: [404, 409] }),
+        querystring: ChangePreviewQuery,
+        response: { 200: PlanChangePreview },
+      },
     },
     async (request) => previewPlanChange(ctx, requireClient(request), request.query.planId),
   );
@@ -42,7 +49,13 @@ export default async function planChangeRoutes(
     '/api/client/subscription/change-plan',
     {
       config: { permission: 'billing' },
-      schema: { body: ChangePlanBody, response: { 200: ChangePlanResponse } },
+      schema: {
+        summary: 'Change plan',
+        tags: ['client'],
+        ...apiDoc({ errors: [402, 404, 409, 429, 502, 503] }),
+        body: ChangePlanBody,
+        response: { 200: ChangePlanResponse },
+      },
     },
     async (request, reply) => {
       const client = requireClient(request);
@@ -55,14 +68,28 @@ export default async function planChangeRoutes(
     '/api/client/subscription/confirm-change',
     {
       config: { permission: 'billing' },
-      schema: { body: ConfirmPlanChangeBody, response: { 200: ChangePlanResponse } },
+      schema: {
+        summary: 'Confirm a plan change the bank authenticated',
+        tags: ['client'],
+        ...apiDoc({ errors: [402, 404, 409, 502, 503] }),
+        body: ConfirmPlanChangeBody,
+        response: { 200: ChangePlanResponse },
+      },
     },
     async (request) => confirmPlanChange(ctx, requireClient(request), request.body.planId),
   );
 
   app.post(
     '/api/client/subscription/resume',
-    { config: { permission: 'billing' }, schema: { response: { 200: ResumeSubscriptionResponse } } },
+    {
+      config: { permission: 'billing' },
+      schema: {
+        summary: 'Undo a cancellation',
+        tags: ['client'],
+        ...apiDoc({ errors: [402, 404, 409, 502, 503] }),
+        response: { 200: ResumeSubscriptionResponse },
+      },
+    },
     async (request) => {
       const client = requireClient(request);
       const row = await findSubscription(db, client.id);

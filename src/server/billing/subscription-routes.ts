@@ -19,6 +19,7 @@ import { findPlan, listActivePlans, toPlan } from './plans';
 import type { BillingPluginOptions } from './billing-context';
 import { findSubscription, isEnded, toSubscription } from './subscriptions-repository';
 import { minutesUsedThisMonth } from '../calls/read/usage';
+import { apiDoc } from '../http/route-docs';
 
 export default async function subscriptionRoutes(
   fastify: FastifyInstance,
@@ -41,7 +42,14 @@ export default async function subscriptionRoutes(
 
   app.get(
     '/api/client/subscription',
-    { config: { permission: 'billing' }, schema: { response: { 200: Subscription.nullable() } } },
+    {
+      config: { permission: 'billing' },
+      schema: {
+        summary: 'The subscription, its plan and usage',
+        tags: ['client'],
+        response: { 200: Subscription.nullable() },
+      },
+    },
     async (request, reply) => {
       const subscription = await currentSubscription(requireClient(request));
       // JSON null, not an empty body: "no subscription" is an answer, not an error.
@@ -51,13 +59,24 @@ export default async function subscriptionRoutes(
 
   app.get(
     '/api/client/subscription-plans',
-    { config: { permission: 'billing' }, schema: { response: { 200: Plans } } },
+    {
+      config: { permission: 'billing' },
+      schema: { summary: 'The plans on offer', tags: ['client'], response: { 200: Plans } },
+    },
     async () => (await listActivePlans(db)).map(toPlan),
   );
 
   app.post(
     '/api/client/subscription/cancel',
-    { config: { permission: 'billing' }, schema: { response: { 200: CancelSubscriptionResponse } } },
+    {
+      config: { permission: 'billing' },
+      schema: {
+        summary: 'Cancel at the end of the period',
+        tags: ['client'],
+        ...apiDoc({ errors: [404, 409] }),
+        response: { 200: CancelSubscriptionResponse },
+      },
+    },
     async (request) => {
       const client = requireClient(request);
       const row = await findSubscription(db, client.id);
@@ -70,9 +89,19 @@ export default async function subscriptionRoutes(
   );
 
   // Public: the publishable key is meant for browsers, and the page asks before anyone pays.
-  app.get('/api/billing/config', { schema: { response: { 200: BillingConfig } } }, async () => ({
-    stripePublishableKey: ctx.gateways.stripePublishableKey,
-    paypalEnabled: !!ctx.gateways.paypal,
-    stripeJsUrl: app.deps.config.stripe.jsUrl,
-  }));
+  app.get(
+    '/api/billing/config',
+    {
+      schema: {
+        summary: 'Which payment methods are on offer, and Stripe’s publishable key',
+        tags: ['public'],
+        response: { 200: BillingConfig },
+      },
+    },
+    async () => ({
+      stripePublishableKey: ctx.gateways.stripePublishableKey,
+      paypalEnabled: !!ctx.gateways.paypal,
+      stripeJsUrl: app.deps.config.stripe.jsUrl,
+    }),
+  );
 }

@@ -31,6 +31,7 @@ import { readBrandAsset, removeBrandAsset, saveBrandAsset } from './assets-store
 import { BRAND_ICON_FILES, brandIconPath, brandIconVersion } from './assets-version';
 import { type LoadedBrand, brandAssetPath, forgetBrand, loadBrand } from './brand-store';
 import { type IconPurpose, type IconSize, type IconSources, brandIcon } from './icons';
+import { apiDoc } from '../http/route-docs';
 
 export const BRAND_UPLOAD_MESSAGES = {
   tooLarge: `The image is larger than ${BRAND_ASSET_MAX_BYTES / (1024 * 1024)} MB`,
@@ -112,7 +113,33 @@ export default async function brandAssetRoutes(fastify: FastifyInstance): Promis
 
   app.post(
     '/api/admin/brand/logo',
-    { schema: { querystring: BrandAssetQuery, response: { 200: BrandAssetUploaded } } },
+    {
+      schema: {
+        summary:
+          'Upload the light or dark logo or the app icon (PNG, WebP or SVG, at most 1 MB); answers its address',
+        tags: ['admin'],
+        description:
+          'One file, multipart. The format is read from the bytes; every image is re-encoded (an SVG is ' +
+          'drawn to PNG, so none of its scripts, handlers or links survive). A logo is kept 256 px high, ' +
+          'at most 2048 px wide; the icon must be square and is kept at 512 × 512. 413 over 1 MB.',
+        ...apiDoc({
+          rawBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  required: ['file'],
+                  properties: { file: { type: 'string', format: 'binary', description: 'The image' } },
+                },
+              },
+            },
+          },
+        }),
+        querystring: BrandAssetQuery,
+        response: { 200: BrandAssetUploaded },
+      },
+    },
     async (request) => {
       const admin = requireAdmin(request);
       const { variant } = request.query;
@@ -139,7 +166,14 @@ export default async function brandAssetRoutes(fastify: FastifyInstance): Promis
 
   app.delete(
     '/api/admin/brand/logo',
-    { schema: { querystring: BrandAssetQuery, response: { 200: PublicBrand } } },
+    {
+      schema: {
+        summary: 'Remove the light or dark logo or the app icon; answers the public brand without it',
+        tags: ['admin'],
+        querystring: BrandAssetQuery,
+        response: { 200: PublicBrand },
+      },
+    },
     async (request) => {
       const admin = requireAdmin(request);
       const { variant } = request.query;

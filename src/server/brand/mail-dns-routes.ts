@@ -10,6 +10,7 @@ import { requireAdmin } from '../auth/guards';
 import { enforceCreationCap } from '../http/creation-caps';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { mailDnsRecords } from './mail-dns';
+import { apiDoc } from '../http/route-docs';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -19,7 +20,18 @@ export default async function mailDnsRoutes(fastify: FastifyInstance): Promise<v
 
   app.get(
     '/api/admin/brand/dns',
-    { schema: { querystring: MailDnsQuery, response: { 200: MailDnsAnswer } } },
+    {
+      schema: {
+        summary: 'The SPF, DKIM and DMARC records MAIL_FROM’s domain needs, and which DNS holds',
+        tags: ['admin'],
+        description:
+          'check=false lists the records without asking DNS. A check asks each name once (3 s timeout); ' +
+          'DNS that does not answer gives status "unknown". Capped per admin (CAP_DNS_CHECKS_PER_HOUR).',
+        ...apiDoc({ errors: [429] }),
+        querystring: MailDnsQuery,
+        response: { 200: MailDnsAnswer },
+      },
+    },
     async (request, reply) => {
       const admin = requireAdmin(request);
       const check = request.query.check !== 'false';

@@ -4,6 +4,8 @@
  * the fields sent replace the saved ones, the answer is the whole brand with what the contrast
  * guard changed. Every save writes an audit line naming the fields changed. DELETE forgets the
  * saved settings, so the installation is the product again (its own landing page among them).
+ * The app registers the brand as this one plugin, with its images (assets-routes.ts) and the mail
+ * domain's DNS check (mail-dns-routes.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { AdminBrand, BrandSettings, BrandUpdate, PublicBrand } from '../../contract/brand';
@@ -17,6 +19,8 @@ import {
   loadBrand,
   saveBrandSettings,
 } from './brand-store';
+import brandAssetRoutes from './assets-routes';
+import mailDnsRoutes from './mail-dns-routes';
 
 function toAdminBrand(brand: LoadedBrand): AdminBrand {
   const { adjusted, ...palette } = brand.palette;
@@ -30,23 +34,54 @@ function toAdminBrand(brand: LoadedBrand): AdminBrand {
   };
 }
 
-export default async function brandRoutes(fastify: FastifyInstance): Promise<void> {
+export default async function brandRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(brandSettingsRoutes);
+  await app.register(brandAssetRoutes);
+  await app.register(mailDnsRoutes);
+}
+
+async function brandSettingsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { deps } = app;
 
-  app.get('/api/brand', { schema: { response: { 200: PublicBrand } } }, async (_request, reply) => {
-    // Short, and revalidated: a saved brand reaches open tabs within a minute.
-    reply.header('cache-control', 'public, max-age=60, must-revalidate');
-    return (await loadBrand(deps)).publicBrand;
-  });
+  app.get(
+    '/api/brand',
+    {
+      schema: {
+        summary: 'The agency’s name, images, colours and support details (public, no secrets)',
+        tags: ['public'],
+        response: { 200: PublicBrand },
+      },
+    },
+    async (_request, reply) => {
+      // Short, and revalidated: a saved brand reaches open tabs within a minute.
+      reply.header('cache-control', 'public, max-age=60, must-revalidate');
+      return (await loadBrand(deps)).publicBrand;
+    },
+  );
 
-  app.get('/api/admin/brand', { schema: { response: { 200: AdminBrand } } }, async () =>
-    toAdminBrand(await loadBrand(deps)),
+  app.get(
+    '/api/admin/brand',
+    {
+      schema: {
+        summary: 'The saved brand, with what the contrast guard changed',
+        tags: ['admin'],
+        response: { 200: AdminBrand },
+      },
+    },
+    async () => toAdminBrand(await loadBrand(deps)),
   );
 
   app.put(
     '/api/admin/brand',
-    { schema: { body: BrandUpdate, response: { 200: AdminBrand } } },
+    {
+      schema: {
+        summary: 'Change the brand (a patch); answers it with the contrast report',
+        tags: ['admin'],
+        body: BrandUpdate,
+        response: { 200: AdminBrand },
+      },
+    },
     async (request) => {
       const admin = requireAdmin(request);
       const current = await loadBrand(deps);
@@ -70,14 +105,26 @@ export default async function brandRoutes(fastify: FastifyInstance): Promise<voi
     },
   );
 
-  app.delete('/api/admin/brand', { schema: { response: { 200: AdminBrand } } }, async (request) => {
-    const admin = requireAdmin(request);
-    const at = deps.now();
-    await deps.db.transaction().execute(async (trx) => {
-      await deleteBrandSettings(trx);
-      await recordAudit(trx, { adminId: admin.id, action: 'brand.update', detail: { reset: true } }, at);
-    });
-    forgetBrand(deps.db);
-    return toAdminBrand(await loadBrand(deps));
-  });
+  app.delete(
+    '/api/admin/brand',
+    {
+      schema: {
+        summary: 'Forget the saved settings: the product’s own name, colours and landing page return',
+        tags: ['admin'],
+        description:
+          'The images stay (DELETE /api/admin/brand/logo removes them). Answers the brand as it now is.',
+        response: { 200: AdminBrand },
+      },
+    },
+    async (request) => {
+      const admin = requireAdmin(request);
+      const at = deps.now();
+      await deps.db.transaction().execute(async (trx) => {
+        await deleteBrandSettings(trx);
+        await recordAudit(trx, { adminId: admin.id, action: 'brand.update', detail: { reset: true } }, at);
+      });
+      forgetBrand(deps.db);
+      return toAdminBrand(await loadBrand(deps));
+    },
+  );
 }

@@ -50,6 +50,7 @@ import {
   CredentialsResponse,
   RotatedWebhook,
 } from '../../contract/admin';
+import { apiDoc } from '../http/route-docs';
 
 export default async function adminClientRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -61,18 +62,39 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
     return row;
   }
 
-  app.get('/api/admin/clients', { schema: { response: { 200: AdminClientList } } }, async () => {
-    const clients = await listClientsWithTotals(db);
-    return clients.map(({ row, totals }) => toAdminListItem(row, totals, config.publicUrl, secrets));
-  });
+  app.get(
+    '/api/admin/clients',
+    {
+      schema: {
+        summary: 'Every client with its totals',
+        tags: ['admin'],
+        response: { 200: AdminClientList },
+      },
+    },
+    async () => {
+      const clients = await listClientsWithTotals(db);
+      return clients.map(({ row, totals }) => toAdminListItem(row, totals, config.publicUrl, secrets));
+    },
+  );
 
-  app.get('/api/admin/stats', { schema: { response: { 200: AdminStats } } }, async () => {
-    return getAdminStats(db);
-  });
+  app.get(
+    '/api/admin/stats',
+    { schema: { summary: 'The agency’s totals', tags: ['admin'], response: { 200: AdminStats } } },
+    async () => {
+      return getAdminStats(db);
+    },
+  );
 
   app.get(
     '/api/admin/client-config/:id',
-    { schema: { params: IdParam, response: { 200: ClientConfig } } },
+    {
+      schema: {
+        summary: 'A client’s configuration',
+        tags: ['admin'],
+        params: IdParam,
+        response: { 200: ClientConfig },
+      },
+    },
     async (request) => {
       const { id } = request.params;
       return toAdminClient(await clientOr404(id), config.publicUrl, secrets);
@@ -81,7 +103,16 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
 
   app.put(
     '/api/admin/client-config/:id',
-    { schema: { params: IdParam, body: EditClientForm, response: { 200: ClientConfigUpdateResponse } } },
+    {
+      schema: {
+        summary: 'Update a client’s configuration',
+        tags: ['admin'],
+        ...apiDoc({ errors: [409, 429, 502] }),
+        params: IdParam,
+        body: EditClientForm,
+        response: { 200: ClientConfigUpdateResponse },
+      },
+    },
     async (request, reply): Promise<ClientConfigUpdateResponse> => {
       const admin = requireAdmin(request);
       const { id } = request.params;
@@ -249,7 +280,15 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
   // The wizard's webhook step sets the secret on a draft, before the client is complete.
   app.put(
     '/api/admin/clients/:id/webhook-signing-secret',
-    { schema: { params: IdParam, body: WebhookSecretBody, response: { 200: WebhookSecretResponse } } },
+    {
+      schema: {
+        summary: 'Set or remove a client’s voice webhook signing secret',
+        tags: ['admin'],
+        params: IdParam,
+        body: WebhookSecretBody,
+        response: { 200: WebhookSecretResponse },
+      },
+    },
     async (request) => {
       const admin = requireAdmin(request);
       const { id } = request.params;
@@ -282,7 +321,14 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
   // A leaked webhook URL is replaced: the old token stops working at once.
   app.post(
     '/api/admin/clients/:id/rotate-webhook',
-    { schema: { params: IdParam, response: { 200: RotatedWebhook } } },
+    {
+      schema: {
+        summary: 'Replace a client’s webhook URL',
+        tags: ['admin'],
+        params: IdParam,
+        response: { 200: RotatedWebhook },
+      },
+    },
     async (request): Promise<{ webhookUrl: string }> => {
       const admin = requireAdmin(request);
       const { id } = request.params;
@@ -299,7 +345,15 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
 
   app.post(
     '/api/admin/clients/:id/generate-credentials',
-    { schema: { params: IdParam, response: { 200: CredentialsResponse } } },
+    {
+      schema: {
+        summary: 'Give a client a new temporary password',
+        tags: ['admin'],
+        ...apiDoc({ errors: [409] }),
+        params: IdParam,
+        response: { 200: CredentialsResponse },
+      },
+    },
     async (request, reply): Promise<CredentialsResponse> => {
       const admin = requireAdmin(request);
       const { id } = request.params;
@@ -374,7 +428,14 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
 
   app.delete(
     '/api/admin/clients/:id',
-    { schema: { params: IdParam, response: { 200: SuccessBody } } },
+    {
+      schema: {
+        summary: 'Delete a client and its calls',
+        tags: ['admin'],
+        params: IdParam,
+        response: { 200: SuccessBody },
+      },
+    },
     async (request) => {
       const admin = requireAdmin(request);
       const { id } = request.params;

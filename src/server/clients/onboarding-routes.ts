@@ -32,6 +32,7 @@ import {
   updateClient,
 } from './clients-repository';
 import { isUniqueViolation } from './db-errors';
+import { apiDoc } from '../http/route-docs';
 
 /** 32 random bytes: 256 bits, far beyond guessing (DESIGN §5 asks for ≥ 128). */
 const DRAFT_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -42,7 +43,15 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
 
   app.post(
     '/api/admin/generate-webhook',
-    { schema: { body: CreateClientForm, response: { 201: WebhookGenerated } } },
+    {
+      schema: {
+        summary: 'Start a new client: a draft with its webhook URL',
+        tags: ['admin'],
+        ...apiDoc({ errors: [409, 429] }),
+        body: CreateClientForm,
+        response: { 201: WebhookGenerated },
+      },
+    },
     async (request, reply): Promise<WebhookGenerated> => {
       const admin = requireAdmin(request);
       const form = request.body;
@@ -110,7 +119,14 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
 
   app.get(
     '/api/admin/webhook-status/:id',
-    { schema: { params: IdParam, response: { 200: WebhookStatus } } },
+    {
+      schema: {
+        summary: 'Whether a draft client’s webhook has been called',
+        tags: ['admin'],
+        params: IdParam,
+        response: { 200: WebhookStatus },
+      },
+    },
     async (request, reply): Promise<WebhookStatus> => {
       const { id } = request.params;
       const client = await findClient(db, id);
@@ -127,7 +143,15 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
 
   app.post(
     '/api/admin/finalize-client/:id',
-    { schema: { params: IdParam, response: { 200: FinalizeResponse } } },
+    {
+      schema: {
+        summary: 'Finish creating a client',
+        tags: ['admin'],
+        ...apiDoc({ errors: [409] }),
+        params: IdParam,
+        response: { 200: FinalizeResponse },
+      },
+    },
     async (request): Promise<FinalizeResponse> => {
       const admin = requireAdmin(request);
       const { id } = request.params;

@@ -19,6 +19,7 @@ import { DASHBOARD_LIVE_LIMIT, DashboardQuery } from '../../contract/dashboard';
 import type { CallPlace, CallsView, ClientIdParam } from '../calls/read/calls-view-routes';
 import { type CallsClient, listCalls } from '../calls/read/call-log';
 import { chartFor, statsFor } from '../calls/read/call-queries';
+import { type MountDoc, mountDoc } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { attentionList } from '../outcomes/attention-list';
 import { classificationGuardOf } from '../outcomes/classification-guard';
@@ -41,6 +42,8 @@ export interface DashboardExtra {
 
 export interface DashboardOptions<C extends CallsClient> {
   path: string;
+  /** How the API description names this mount (its tag is the view's). */
+  doc: MountDoc;
   /** The path's parameters (the admin's `clientId`). */
   params?: typeof ClientIdParam;
   /** The answer's schema (contract/dashboard.ts). */
@@ -92,6 +95,7 @@ export function dashboardRoutes<C extends CallsClient>(
       {
         config: { permission: 'calls.read' as const },
         schema: {
+          ...mountDoc(view.docs.tag, options.doc),
           ...(options.params ? { params: options.params } : {}),
           querystring: DashboardQuery,
           response: { 200: options.response },

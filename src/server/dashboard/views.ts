@@ -1,7 +1,7 @@
 /**
  * The three dashboards' first-screen reads (dashboard-routes.ts): where each is mounted and the
- * parts it reads through other modules' endpoints. The client's and the admin's are mounted with
- * their calls views (calls/routes.ts), the demo's with the demo's (demo/routes.ts).
+ * parts it reads through other modules' endpoints. The client's and the admin's are mounted over
+ * their calls views by dashboard/routes.ts, the demo's with the demo's (demo/routes.ts).
  */
 import { AdminClientDashboard, ClientDashboard, DemoDashboard } from '../../contract/dashboard';
 import { ClientIdParam } from '../calls/read/calls-view-routes';
@@ -15,6 +15,11 @@ export const DEMO_DASHBOARD_PATH = '/api/demo/dashboard';
 /** The signed-in client's: its column choices, sample data, two-factor state and (with `billing`) subscription. */
 export const clientDashboard: DashboardOptions<CallsClient> = {
   path: CLIENT_DASHBOARD_PATH,
+  doc: {
+    summary:
+      'The dashboard’s first screen in one read (log, stats, charts, outcomes, attention, live, account)',
+    errors: [429],
+  },
   response: ClientDashboard,
   live: true,
   extras: () => ({
@@ -28,6 +33,7 @@ export const clientDashboard: DashboardOptions<CallsClient> = {
 /** The admin's view of a client: the client's header (GET /api/admin/client-data/{id}, audited there), its team and the admin's column choices. */
 export const adminDashboard: DashboardOptions<CallsClient> = {
   path: ADMIN_DASHBOARD_PATH,
+  doc: { summary: 'A client’s dashboard first screen in one read' },
   params: ClientIdParam,
   response: AdminClientDashboard,
   live: true,
@@ -44,6 +50,7 @@ export const adminDashboard: DashboardOptions<CallsClient> = {
 /** The public demo: the calls parts only (no live strip, nobody signed in). */
 export const demoDashboard: DashboardOptions<CallsClient> = {
   path: DEMO_DASHBOARD_PATH,
+  doc: { summary: 'The demo’s first screen in one read' },
   response: DemoDashboard,
   live: false,
 };

@@ -3,7 +3,7 @@
  * sample data a signed-in client can add to its own account is sample-data-routes.ts.)
  * The demo is a calls view (calls/read/calls-view-routes.ts) of the demo tenant: the same
  * endpoints as the client dashboard, without delete, export or marking handled; its recordings
- * are served here.
+ * are served here. The app registers the demo as this one plugin, with the sample data.
  */
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
@@ -19,6 +19,8 @@ import type { AppDeps } from '../context';
 import { notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { DEMO_CLIENT, DEMO_CLIENT_ID, type DemoData, createDemoData } from './demo-data';
+import { RECORDING, apiDoc } from '../http/route-docs';
+import sampleDataRoutes from './sample-data-routes';
 
 export const demoRecordingPath = (id: string) => `/api/demo/recording/${id}`;
 
@@ -69,6 +71,17 @@ function demoCallsView(demo: DemoData): CallsView {
       outcomesOverTime: '/api/demo/outcomes-over-time',
       attention: '/api/demo/attention',
     },
+    docs: {
+      tag: 'public',
+      log: { summary: 'The demo’s call log' },
+      stats: { summary: 'The demo’s call statistics' },
+      overTime: { summary: 'The demo’s calls per day or hour' },
+      call: { summary: 'One demo call' },
+      outcomesSummary: { summary: 'The demo’s calls per outcome' },
+      qualitySummary: { summary: 'The demo’s conversation quality' },
+      outcomesOverTime: { summary: 'The demo’s outcomes per day' },
+      attention: { summary: 'The demo’s calls that need a person' },
+    },
     clientOf: async () => tenant,
     beforeRead: () => demo.ensureCurrent(),
     // The whole page is a demo: its generated calls are not marked one by one.
@@ -82,7 +95,12 @@ function demoCallsView(demo: DemoData): CallsView {
   };
 }
 
-export default async function demoRoutes(fastify: FastifyInstance): Promise<void> {
+export default async function demoRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(publicDemoRoutes);
+  await app.register(sampleDataRoutes);
+}
+
+async function publicDemoRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const deps: AppDeps = app.deps;
   const demo = createDemoData(deps, (error) => app.log.warn({ err: error }, 'demo sync failed'));
@@ -95,7 +113,15 @@ export default async function demoRoutes(fastify: FastifyInstance): Promise<void
 
   app.get(
     '/api/demo/recording/:id',
-    { schema: { params: IdParam, querystring: RecordingQuery } },
+    {
+      schema: {
+        summary: 'Stream a demo call’s recording',
+        tags: ['public'],
+        ...apiDoc({ errors: [410, 416, 502], responses: RECORDING }),
+        params: IdParam,
+        querystring: RecordingQuery,
+      },
+    },
     async (request, reply) => {
       const { id } = request.params;
       const { download } = request.query;

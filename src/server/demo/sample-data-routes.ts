@@ -17,6 +17,7 @@ import { conflict } from '../http/errors';
 import { enforceCreationCap } from '../http/creation-caps';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { clientSampleCalls } from './sample-calls';
+import { apiDoc, CLIENT_SESSION } from '../http/route-docs';
 
 export const SEED_CALL_COUNT = 25;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -51,7 +52,16 @@ export default async function sampleDataRoutes(fastify: FastifyInstance): Promis
 
   app.post(
     '/api/demo/seed',
-    { config: { access: 'client', permission: 'calls.manage' }, schema: { response: { 200: SeedResult } } },
+    {
+      config: { access: 'client', permission: 'calls.manage' },
+      schema: {
+        summary: 'Add sample calls to the signed-in client’s account',
+        tags: ['public'],
+        security: CLIENT_SESSION,
+        ...apiDoc({ errors: [401, 409, 429] }),
+        response: { 200: SeedResult },
+      },
+    },
     async (request, reply) => {
       const client = requireClient(request);
       // Checked first so a refused click costs nothing from the day's budget...
@@ -80,7 +90,14 @@ export default async function sampleDataRoutes(fastify: FastifyInstance): Promis
 
   app.get(
     '/api/client/sample-calls',
-    { config: { permission: 'calls.read' }, schema: { response: { 200: SampleDataState } } },
+    {
+      config: { permission: 'calls.read' },
+      schema: {
+        summary: 'Whether the account has sample calls',
+        tags: ['client'],
+        response: { 200: SampleDataState },
+      },
+    },
     async (request) => {
       const client = requireClient(request);
       const [sampleCalls, realCalls] = await Promise.all([
@@ -93,7 +110,10 @@ export default async function sampleDataRoutes(fastify: FastifyInstance): Promis
 
   app.delete(
     '/api/client/sample-calls',
-    { config: { permission: 'calls.manage' }, schema: { response: { 200: RemovedSamples } } },
+    {
+      config: { permission: 'calls.manage' },
+      schema: { summary: 'Remove the sample calls', tags: ['client'], response: { 200: RemovedSamples } },
+    },
     async (request) => {
       const client = requireClient(request);
       const deleted = await calls.deleteCalls(client.id, { sources: ['sample'] });

@@ -23,6 +23,15 @@ import type { ZodTypeProvider } from '../http/route-schemas';
 import { MESSAGES } from '../../contract/admin';
 import { maskLiveCall, masksNumbersFor } from '../teams/number-masking';
 import type { LiveMessage } from './live-hub';
+import { apiDoc, file } from '../http/route-docs';
+
+/** The stream as the API description shows it. */
+const EVENTS = {
+  200: file(
+    'Server-sent events (`call`, `refresh`), held open while the session lasts.',
+    'text/event-stream',
+  ),
+};
 
 /** Streams one client may have open on one instance (tabs, devices): beyond, 429. */
 export const MAX_STREAMS_PER_CLIENT = 20;
@@ -164,7 +173,15 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
 
   app.get(
     '/api/client/events',
-    { config: { permission: 'calls.read' }, schema: { querystring: LastEventId } },
+    {
+      config: { permission: 'calls.read' },
+      schema: {
+        summary: 'Live call events for the signed-in client',
+        tags: ['client'],
+        ...apiDoc({ errors: [429], responses: EVENTS }),
+        querystring: LastEventId,
+      },
+    },
     async (request, reply) => {
       const client = requireClient(request);
       // Masked per connection, for the user who opened it; read again at each heartbeat, so a
@@ -188,7 +205,15 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
 
   app.get(
     '/api/admin/clients/:id/events',
-    { schema: { params: ClientParam, querystring: LastEventId } },
+    {
+      schema: {
+        summary: 'Live call events of one client',
+        tags: ['admin'],
+        ...apiDoc({ errors: [429], responses: EVENTS }),
+        params: ClientParam,
+        querystring: LastEventId,
+      },
+    },
     async (request, reply) => {
       const admin = requireAdmin(request);
       const client = await findClient(app.deps.db, request.params.id);

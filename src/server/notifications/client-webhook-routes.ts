@@ -35,6 +35,7 @@ import {
 import { webhookContext } from './index';
 import { enqueue } from './outbox';
 import { type WebhookPayload, eventIdOf, renderEvent } from './webhook-sender';
+import { apiDoc } from '../http/route-docs';
 
 const Success = z.object({ success: z.literal(true) });
 const DeliveryParams = z.object({ id: z.string().uuid() });
@@ -77,7 +78,14 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
 
   app.get(
     '/api/client/integrations/webhook',
-    { config: { permission: 'integrations' }, schema: { response: { 200: ClientWebhook } } },
+    {
+      config: { permission: 'integrations' },
+      schema: {
+        summary: 'The client’s outgoing webhook',
+        tags: ['client'],
+        response: { 200: ClientWebhook },
+      },
+    },
     async (request) => {
       const { secret: _never, ...shown } = view(
         await findWebhookEndpoint(db, secrets, requireClient(request).id),
@@ -90,7 +98,13 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
     '/api/client/integrations/webhook',
     {
       config: { permission: 'integrations' },
-      schema: { body: WebhookUrlBody, response: { 200: ClientWebhookSaved } },
+      schema: {
+        summary: 'Set the outgoing webhook’s URL and events',
+        tags: ['client'],
+        ...apiDoc({ errors: [429] }),
+        body: WebhookUrlBody,
+        response: { 200: ClientWebhookSaved },
+      },
     },
     async (request) => {
       const client = requireClient(request);
@@ -105,7 +119,10 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
 
   app.delete(
     '/api/client/integrations/webhook',
-    { config: { permission: 'integrations' }, schema: { response: { 200: Success } } },
+    {
+      config: { permission: 'integrations' },
+      schema: { summary: 'Remove the outgoing webhook', tags: ['client'], response: { 200: Success } },
+    },
     async (request) => {
       await removeWebhookEndpoint(db, requireClient(request).id);
       await recordChange(
@@ -121,7 +138,15 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
 
   app.post(
     '/api/client/integrations/webhook/rotate',
-    { config: { permission: 'integrations' }, schema: { response: { 200: ClientWebhookSaved } } },
+    {
+      config: { permission: 'integrations' },
+      schema: {
+        summary: 'Replace the outgoing webhook’s signing secret',
+        tags: ['client'],
+        ...apiDoc({ errors: [404] }),
+        response: { 200: ClientWebhookSaved },
+      },
+    },
     async (request) => {
       const saved = await saveWebhookEndpoint(
         db,
@@ -139,7 +164,15 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
   // Sent at once, so the client sees what its endpoint answered; kept in the log, never retried.
   app.post(
     '/api/client/integrations/webhook/test',
-    { config: { permission: 'integrations' }, schema: { response: { 200: WebhookTestResult } } },
+    {
+      config: { permission: 'integrations' },
+      schema: {
+        summary: 'Send a test event to the outgoing webhook',
+        tags: ['client'],
+        ...apiDoc({ errors: [404, 429] }),
+        response: { 200: WebhookTestResult },
+      },
+    },
     async (request, reply) => {
       const client = requireClient(request);
       const endpoint = await findWebhookEndpoint(db, secrets, client.id);
@@ -192,7 +225,12 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
     '/api/client/integrations/webhook/deliveries',
     {
       config: { permission: 'integrations' },
-      schema: { querystring: WebhookDeliveriesQuery, response: { 200: WebhookDeliveries } },
+      schema: {
+        summary: 'Recent deliveries of the outgoing webhook',
+        tags: ['client'],
+        querystring: WebhookDeliveriesQuery,
+        response: { 200: WebhookDeliveries },
+      },
     },
     async (request) => {
       const client = requireClient(request);
@@ -220,7 +258,13 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
     '/api/client/integrations/webhook/deliveries/:id/resend',
     {
       config: { permission: 'integrations' },
-      schema: { params: DeliveryParams, response: { 202: WebhookDelivery } },
+      schema: {
+        summary: 'Send a delivery again',
+        tags: ['client'],
+        ...apiDoc({ errors: [409, 429] }),
+        params: DeliveryParams,
+        response: { 202: WebhookDelivery },
+      },
     },
     async (request, reply) => {
       const client = requireClient(request);

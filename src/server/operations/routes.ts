@@ -16,6 +16,7 @@ import { notFound, unauthorized } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { registerOperationalGauges } from './gauges';
 import { createReadiness } from './readiness';
+import { apiDoc, file } from '../http/route-docs';
 
 export const PROBE_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
 
@@ -26,27 +27,75 @@ export default async function operationsRoutes(fastify: FastifyInstance): Promis
   const token = deps.config.operations.metricsToken;
   registerOperationalGauges(deps, app.log);
 
-  app.get('/healthz', { schema: { response: { 200: Liveness } } }, async () => ({ ok: true as const }));
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        summary: 'Liveness: the process answers (the database is not asked)',
+        tags: ['operations'],
+        description: 'For a process supervisor or an orchestrator’s liveness probe; never logged.',
+        response: { 200: Liveness },
+      },
+    },
+    async () => ({ ok: true as const }),
+  );
 
-  app.get('/readyz', { schema: { response: { 200: Readiness, 503: Readiness } } }, async (request, reply) => {
-    const answer = await readiness.check();
-    const detailed = token !== null && isBearer(request.headers.authorization, token);
-    return reply
-      .code(answer.ready ? 200 : 503)
-      .header('cache-control', 'no-store')
-      .send(detailed ? answer : statusOnly(answer));
-  });
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        summary: 'Readiness: whether this instance should get traffic (503 naming what failed)',
+        tags: ['operations'],
+        description:
+          'Checks, in order: start-up done and not stopping (503 from SIGTERM on), the database answers, ' +
+          'every migration applied, no due outbox message older than READY_OUTBOX_MAX_AGE_MS, the live ' +
+          'hub reading. `failing` lists those that failed; what each part found (`checks`) only with ' +
+          '`Authorization: Bearer <METRICS_TOKEN>`. Never logged.',
+        response: { 200: Readiness, 503: Readiness },
+      },
+    },
+    async (request, reply) => {
+      const answer = await readiness.check();
+      const detailed = token !== null && isBearer(request.headers.authorization, token);
+      return reply
+        .code(answer.ready ? 200 : 503)
+        .header('cache-control', 'no-store')
+        .send(detailed ? answer : statusOnly(answer));
+    },
+  );
 
-  app.get('/metrics', async (request, reply) => {
-    if (!token)
-      throw notFound('Metrics are not served on this port: set METRICS_TOKEN, or read them on METRICS_PORT');
-    if (!isBearer(request.headers.authorization, token)) {
-      reply.header('www-authenticate', 'Bearer realm="metrics"');
-      throw unauthorized('Send the metrics token: Authorization: Bearer <METRICS_TOKEN>');
-    }
-    const text = await deps.metrics.render();
-    return reply.header('cache-control', 'no-store').type(deps.metrics.contentType).send(text);
-  });
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        summary: 'Prometheus metrics (text exposition format), with the METRICS_TOKEN bearer token',
+        tags: ['operations'],
+        description:
+          'HTTP request durations by route and status, provider deliveries, sync runs, the outbox, live ' +
+          'streams, the database pool, the last backup and the process’s own figures (docs/operations.md). ' +
+          '404 when METRICS_TOKEN is not set (METRICS_PORT serves them on loopback instead).',
+        security: [{ metricsBearer: [] }],
+        ...apiDoc({
+          errors: [401, 404],
+          responses: {
+            200: file('The metrics, Prometheus text format 0.0.4.', 'text/plain'),
+          },
+        }),
+      },
+    },
+    async (request, reply) => {
+      if (!token)
+        throw notFound(
+          'Metrics are not served on this port: set METRICS_TOKEN, or read them on METRICS_PORT',
+        );
+      if (!isBearer(request.headers.authorization, token)) {
+        reply.header('www-authenticate', 'Bearer realm="metrics"');
+        throw unauthorized('Send the metrics token: Authorization: Bearer <METRICS_TOKEN>');
+      }
+      const text = await deps.metrics.render();
+      return reply.header('cache-control', 'no-store').type(deps.metrics.contentType).send(text);
+    },
+  );
 }
 
 /** What anyone may know: ready or not, and which parts failed, not what they found. */

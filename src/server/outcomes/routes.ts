@@ -24,6 +24,7 @@ import { classificationGuardOf } from './classification-guard';
 import { outcomeSetOf, saveOutcomes } from './outcomes-repository';
 import { limitPreviews, previewOutcomes } from './preview';
 import { reclassificationOf } from './reclassify';
+import { apiDoc } from '../http/route-docs';
 
 const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
 
@@ -62,14 +63,22 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
 
   app.get(
     '/api/client/outcomes',
-    { config: { permission: 'calls.read' }, schema: { response: { 200: OutcomesState } } },
+    {
+      config: { permission: 'calls.read' },
+      schema: { summary: 'The account’s outcome rules', tags: ['client'], response: { 200: OutcomesState } },
+    },
     async (request) => stateOf(requireClient(request).id),
   );
   app.put(
     '/api/client/outcomes',
     {
       config: { permission: 'outcomes' },
-      schema: { body: OutcomesUpdateBody, response: { 200: OutcomesState } },
+      schema: {
+        summary: 'Save the outcome rules',
+        tags: ['client'],
+        body: OutcomesUpdateBody,
+        response: { 200: OutcomesState },
+      },
     },
     async (request) => {
       const state = await save(requireClient(request).id, request.body);
@@ -79,13 +88,29 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
   );
   app.post(
     '/api/client/outcomes/preview',
-    { config: { permission: 'outcomes' }, schema: { body: OutcomesBody, response: { 200: OutcomePreview } } },
+    {
+      config: { permission: 'outcomes' },
+      schema: {
+        summary: 'Preview outcome rules against recent calls',
+        tags: ['client'],
+        ...apiDoc({ errors: [429] }),
+        body: OutcomesBody,
+        response: { 200: OutcomePreview },
+      },
+    },
     async (request, reply) => preview(requireClient(request).id, request.body, reply),
   );
 
   app.get(
     '/api/admin/client-outcomes/:clientId',
-    { schema: { params: ClientIdParam, response: { 200: OutcomesState } } },
+    {
+      schema: {
+        summary: 'A client’s outcome rules',
+        tags: ['admin'],
+        params: ClientIdParam,
+        response: { 200: OutcomesState },
+      },
+    },
     async (request) => {
       requireAdmin(request);
       return stateOf(await clientOr404(request.params.clientId));
@@ -93,7 +118,15 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
   );
   app.put(
     '/api/admin/client-outcomes/:clientId',
-    { schema: { params: ClientIdParam, body: OutcomesUpdateBody, response: { 200: OutcomesState } } },
+    {
+      schema: {
+        summary: 'Save a client’s outcome rules',
+        tags: ['admin'],
+        params: ClientIdParam,
+        body: OutcomesUpdateBody,
+        response: { 200: OutcomesState },
+      },
+    },
     async (request) => {
       const admin = requireAdmin(request);
       const clientId = await clientOr404(request.params.clientId);
@@ -113,7 +146,16 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
   );
   app.post(
     '/api/admin/client-outcomes/:clientId/preview',
-    { schema: { params: ClientIdParam, body: OutcomesBody, response: { 200: OutcomePreview } } },
+    {
+      schema: {
+        summary: 'Preview a client’s outcome rules',
+        tags: ['admin'],
+        ...apiDoc({ errors: [429] }),
+        params: ClientIdParam,
+        body: OutcomesBody,
+        response: { 200: OutcomePreview },
+      },
+    },
     async (request, reply) => {
       requireAdmin(request);
       return preview(await clientOr404(request.params.clientId), request.body, reply);

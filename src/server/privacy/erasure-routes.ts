@@ -55,6 +55,17 @@ import {
 import { renderCallerReceiptPdf, renderErasureReportPdf } from './erasure-receipt-pdf';
 import { subjectExportCsv, subjectExportOf } from './subject-export';
 import { renderSubjectExportPdf } from './subject-export-pdf';
+import { apiDoc, file, jsonDownload } from '../http/route-docs';
+
+/** The caller's calls: the record as JSON (the default), a CSV row per call, or a readable PDF. */
+const SUBJECT_EXPORT = {
+  description: 'The caller’s calls in the `format` asked for (JSON unless csv or pdf).',
+  content: {
+    'application/json': { schema: { type: 'object' } },
+    'text/csv': { schema: { type: 'string' } },
+    'application/pdf': { schema: { type: 'string', format: 'binary' } },
+  },
+};
 
 const PRIVACY = { config: { permission: 'privacy' as const } };
 const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
@@ -228,12 +239,29 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
   // ---- the client's ----
   app.post(
     '/api/client/erasure',
-    { ...PRIVACY, schema: { body: ErasureRequestBody, response: { 202: ErasureAccepted } } },
+    {
+      ...PRIVACY,
+      schema: {
+        summary: 'Erase every call of a caller (phone number or e-mail), here and at the platform',
+        tags: ['client'],
+        ...apiDoc({ errors: [429] }),
+        body: ErasureRequestBody,
+        response: { 202: ErasureAccepted },
+      },
+    },
     async (request, reply) => start(requireClient(request), clientWho(request), request.body, reply),
   );
   app.post(
     '/api/client/erasure/preview',
-    { ...PRIVACY, schema: { body: ErasureRequestBody, response: { 200: ErasurePreview } } },
+    {
+      ...PRIVACY,
+      schema: {
+        summary: 'How many calls erasing a caller would remove, and a few',
+        tags: ['client'],
+        body: ErasureRequestBody,
+        response: { 200: ErasurePreview },
+      },
+    },
     async (request) => {
       const client = requireClient(request);
       return previewErasure(db, client.id, subjectOf(request.body));
@@ -241,7 +269,10 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
   );
   app.get(
     '/api/client/erasure',
-    { ...PRIVACY, schema: { response: { 200: ErasureList } } },
+    {
+      ...PRIVACY,
+      schema: { summary: 'The latest caller erasures', tags: ['client'], response: { 200: ErasureList } },
+    },
     async (request) => {
       const client = requireClient(request);
       const rows = await listErasures(db, client.id);
@@ -250,22 +281,66 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
   );
   app.get(
     '/api/client/erasure/:id',
-    { ...PRIVACY, schema: { params: ErasureParams, response: { 200: ErasureStatus } } },
+    {
+      ...PRIVACY,
+      schema: {
+        summary: 'Where a caller erasure stands',
+        tags: ['client'],
+        params: ErasureParams,
+        response: { 200: ErasureStatus },
+      },
+    },
     async (request) => status(requireClient(request), request.params.id, '/api/client/erasure'),
   );
   app.get(
     '/api/client/erasure/:id/receipt',
-    { ...PRIVACY, schema: { params: ErasureParams, querystring: ReceiptQuery } },
+    {
+      ...PRIVACY,
+      schema: {
+        summary: 'Download an erasure’s receipt (PDF or JSON)',
+        tags: ['client'],
+        ...apiDoc({
+          errors: [409],
+          responses: {
+            200: jsonDownload('The caller’s confirmation as a PDF, or (format=json) the whole record.', true),
+          },
+        }),
+        params: ErasureParams,
+        querystring: ReceiptQuery,
+      },
+    },
     async (request, reply) => receipt(requireClient(request), request.params.id, request.query.format, reply),
   );
   app.get(
     '/api/client/erasure/:id/report',
-    { ...PRIVACY, schema: { params: ErasureParams } },
+    {
+      ...PRIVACY,
+      schema: {
+        summary: 'Download an erasure’s internal report (PDF)',
+        tags: ['client'],
+        ...apiDoc({
+          errors: [409],
+          responses: {
+            200: file('What was removed, by kind, and each platform’s answer per call.', 'application/pdf'),
+          },
+        }),
+        params: ErasureParams,
+      },
+    },
     async (request, reply) => report(requireClient(request), request.params.id, false, reply),
   );
   app.post(
     '/api/client/subject-export',
-    { ...PRIVACY, schema: { body: SubjectExportBody, querystring: SubjectExportQuery } },
+    {
+      ...PRIVACY,
+      schema: {
+        summary: 'Download every call of a caller’s number (JSON, CSV or PDF)',
+        tags: ['client'],
+        ...apiDoc({ errors: [429], responses: { 200: SUBJECT_EXPORT } }),
+        body: SubjectExportBody,
+        querystring: SubjectExportQuery,
+      },
+    },
     async (request, reply) =>
       subjectExport(
         requireClient(request),
@@ -279,7 +354,16 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
   // ---- the admin's, naming the client ----
   app.post(
     '/api/admin/client-erasure/:clientId',
-    { schema: { params: ClientIdParam, body: ErasureRequestBody, response: { 202: ErasureAccepted } } },
+    {
+      schema: {
+        summary: 'Erase every call of a client’s caller, here and at the platform',
+        tags: ['admin'],
+        ...apiDoc({ errors: [429] }),
+        params: ClientIdParam,
+        body: ErasureRequestBody,
+        response: { 202: ErasureAccepted },
+      },
+    },
     async (request, reply) => {
       const who = adminWho(request);
       return start(await clientOr404(request.params.clientId), who, request.body, reply);
@@ -287,7 +371,15 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
   );
   app.post(
     '/api/admin/client-erasure/:clientId/preview',
-    { schema: { params: ClientIdParam, body: ErasureRequestBody, response: { 200: ErasurePreview } } },
+    {
+      schema: {
+        summary: 'How many calls erasing a client’s caller would remove, and a few',
+        tags: ['admin'],
+        params: ClientIdParam,
+        body: ErasureRequestBody,
+        response: { 200: ErasurePreview },
+      },
+    },
     async (request) => {
       const admin = requireAdmin(request);
       const client = await clientOr404(request.params.clientId);
@@ -303,7 +395,14 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
   );
   app.get(
     '/api/admin/client-erasure/:clientId',
-    { schema: { params: ClientIdParam, response: { 200: ErasureList } } },
+    {
+      schema: {
+        summary: 'A client’s latest caller erasures',
+        tags: ['admin'],
+        params: ClientIdParam,
+        response: { 200: ErasureList },
+      },
+    },
     async (request) => {
       requireAdmin(request);
       const client = await clientOr404(request.params.clientId);
@@ -313,7 +412,14 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
   );
   app.get(
     '/api/admin/client-erasure/:clientId/:id',
-    { schema: { params: AdminErasureParams, response: { 200: ErasureStatus } } },
+    {
+      schema: {
+        summary: 'Where a client’s caller erasure stands',
+        tags: ['admin'],
+        params: AdminErasureParams,
+        response: { 200: ErasureStatus },
+      },
+    },
     async (request) => {
       requireAdmin(request);
       const client = await clientOr404(request.params.clientId);
@@ -322,7 +428,20 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
   );
   app.get(
     '/api/admin/client-erasure/:clientId/:id/receipt',
-    { schema: { params: AdminErasureParams, querystring: ReceiptQuery } },
+    {
+      schema: {
+        summary: 'Download a client’s erasure receipt (PDF or JSON)',
+        tags: ['admin'],
+        ...apiDoc({
+          errors: [409],
+          responses: {
+            200: jsonDownload('The caller’s confirmation as a PDF, or (format=json) the whole record.', true),
+          },
+        }),
+        params: AdminErasureParams,
+        querystring: ReceiptQuery,
+      },
+    },
     async (request, reply) => {
       requireAdmin(request);
       return receipt(
@@ -335,7 +454,19 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
   );
   app.get(
     '/api/admin/client-erasure/:clientId/:id/report',
-    { schema: { params: AdminErasureParams } },
+    {
+      schema: {
+        summary: 'Download a client’s erasure report for the agency (PDF)',
+        tags: ['admin'],
+        ...apiDoc({
+          errors: [409],
+          responses: {
+            200: file('What was removed, by kind, and the platform’s answer per call.', 'application/pdf'),
+          },
+        }),
+        params: AdminErasureParams,
+      },
+    },
     async (request, reply) => {
       requireAdmin(request);
       return report(await clientOr404(request.params.clientId), request.params.id, true, reply);
@@ -343,7 +474,16 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
   );
   app.post(
     '/api/admin/client-subject-export/:clientId',
-    { schema: { params: ClientIdParam, body: SubjectExportBody, querystring: SubjectExportQuery } },
+    {
+      schema: {
+        summary: 'Download every call of a client’s caller (JSON, CSV or PDF)',
+        tags: ['admin'],
+        ...apiDoc({ errors: [429], responses: { 200: SUBJECT_EXPORT } }),
+        params: ClientIdParam,
+        body: SubjectExportBody,
+        querystring: SubjectExportQuery,
+      },
+    },
     async (request, reply) => {
       const who = adminWho(request);
       return subjectExport(

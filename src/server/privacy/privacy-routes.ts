@@ -132,13 +132,28 @@ export default async function privacyRoutes(fastify: FastifyInstance): Promise<v
 
   app.get(
     '/api/client/privacy',
-    { ...PRIVACY, schema: { response: { 200: PrivacySettings } } },
+    {
+      ...PRIVACY,
+      schema: {
+        summary: 'The account’s privacy settings',
+        tags: ['client'],
+        response: { 200: PrivacySettings },
+      },
+    },
     async (request) => settingsOf(requireClient(request)),
   );
 
   app.put(
     '/api/client/privacy',
-    { ...PRIVACY, schema: { body: PrivacyUpdate, response: { 200: PrivacySettings } } },
+    {
+      ...PRIVACY,
+      schema: {
+        summary: 'Change the account’s privacy settings',
+        tags: ['client'],
+        body: PrivacyUpdate,
+        response: { 200: PrivacySettings },
+      },
+    },
     async (request: FastifyRequest<{ Body: Update }>) => {
       const client = requireClient(request);
       const changed = await update(client, request.body);
@@ -159,7 +174,14 @@ export default async function privacyRoutes(fastify: FastifyInstance): Promise<v
 
   app.get(
     '/api/admin/client-privacy/:clientId',
-    { schema: { params: ClientIdParam, response: { 200: PrivacySettings } } },
+    {
+      schema: {
+        summary: 'A client’s privacy settings',
+        tags: ['admin'],
+        params: ClientIdParam,
+        response: { 200: PrivacySettings },
+      },
+    },
     async (request) => {
       requireAdmin(request);
       return settingsOf(await clientOr404(request.params.clientId));
@@ -168,7 +190,15 @@ export default async function privacyRoutes(fastify: FastifyInstance): Promise<v
 
   app.put(
     '/api/admin/client-privacy/:clientId',
-    { schema: { params: ClientIdParam, body: PrivacyUpdate, response: { 200: PrivacySettings } } },
+    {
+      schema: {
+        summary: 'Change a client’s privacy settings',
+        tags: ['admin'],
+        params: ClientIdParam,
+        body: PrivacyUpdate,
+        response: { 200: PrivacySettings },
+      },
+    },
     async (request) => {
       const admin = requireAdmin(request);
       const client = await clientOr404(request.params.clientId);
@@ -185,7 +215,13 @@ export default async function privacyRoutes(fastify: FastifyInstance): Promise<v
 
   app.get(
     '/api/admin/privacy-defaults',
-    { schema: { response: { 200: PrivacyDefaults } } },
+    {
+      schema: {
+        summary: 'The agency’s privacy defaults',
+        tags: ['admin'],
+        response: { 200: PrivacyDefaults },
+      },
+    },
     async (request) => {
       requireAdmin(request);
       return loadPrivacyDefaults(db);
@@ -194,7 +230,14 @@ export default async function privacyRoutes(fastify: FastifyInstance): Promise<v
 
   app.put(
     '/api/admin/privacy-defaults',
-    { schema: { body: PrivacyDefaultsUpdate, response: { 200: PrivacyDefaults } } },
+    {
+      schema: {
+        summary: 'Change the agency’s privacy defaults',
+        tags: ['admin'],
+        body: PrivacyDefaultsUpdate,
+        response: { 200: PrivacyDefaults },
+      },
+    },
     async (request) => {
       const admin = requireAdmin(request);
       const before = await loadPrivacyDefaults(db);

@@ -49,14 +49,26 @@ export default async function qualityRoutes(fastify: FastifyInstance): Promise<v
 
   app.get(
     '/api/client/quality/thresholds',
-    { config: { permission: 'calls.read' }, schema: { response: { 200: QualityThresholdsState } } },
+    {
+      config: { permission: 'calls.read' },
+      schema: {
+        summary: 'What puts a call in Needs attention for its quality',
+        tags: ['client'],
+        response: { 200: QualityThresholdsState },
+      },
+    },
     async (request) => stateOf(requireClient(request).id),
   );
   app.put(
     '/api/client/quality/thresholds',
     {
       config: { permission: 'outcomes' },
-      schema: { body: QualityThresholdsUpdate, response: { 200: QualityThresholdsState } },
+      schema: {
+        summary: 'Save the quality thresholds (re-classifies the calls)',
+        tags: ['client'],
+        body: QualityThresholdsUpdate,
+        response: { 200: QualityThresholdsState },
+      },
     },
     async (request) => {
       const state = await save(requireClient(request).id, request.body);
@@ -67,7 +79,14 @@ export default async function qualityRoutes(fastify: FastifyInstance): Promise<v
 
   app.get(
     '/api/admin/client-quality/:clientId/thresholds',
-    { schema: { params: ClientIdParam, response: { 200: QualityThresholdsState } } },
+    {
+      schema: {
+        summary: 'A client’s quality thresholds',
+        tags: ['admin'],
+        params: ClientIdParam,
+        response: { 200: QualityThresholdsState },
+      },
+    },
     async (request) => {
       requireAdmin(request);
       return stateOf(await clientOr404(request.params.clientId));
@@ -77,6 +96,8 @@ export default async function qualityRoutes(fastify: FastifyInstance): Promise<v
     '/api/admin/client-quality/:clientId/thresholds',
     {
       schema: {
+        summary: 'Save a client’s quality thresholds',
+        tags: ['admin'],
         params: ClientIdParam,
         body: QualityThresholdsUpdate,
         response: { 200: QualityThresholdsState },

@@ -12,6 +12,7 @@ import type { ZodTypeProvider } from '../http/route-schemas';
 import { renderMonthlyPdf } from './monthly-pdf';
 import { loadPdfBrand } from './pdf-brand';
 import { periodReport } from './period-report';
+import { apiDoc, file } from '../http/route-docs';
 
 const MonthlyReportQuery = z.object({
   month: z.string().regex(/^(20\d\d)-(0[1-9]|1[0-2])$/, 'month must look like 2026-10'),
@@ -23,7 +24,16 @@ export default async function reportRoutes(fastify: FastifyInstance): Promise<vo
 
   app.get(
     '/api/client/reports/monthly',
-    { config: { permission: 'reports' }, schema: { querystring: MonthlyReportQuery }, compress: false },
+    {
+      config: { permission: 'reports' },
+      schema: {
+        summary: 'Download a month’s report',
+        tags: ['client'],
+        ...apiDoc({ responses: { 200: file('The month’s report.', 'application/pdf') } }),
+        querystring: MonthlyReportQuery,
+      },
+      compress: false,
+    },
     async (request, reply) => {
       const client = requireClient(request);
       const { month } = request.query;

@@ -24,6 +24,7 @@ import type { ZodTypeProvider } from '../http/route-schemas';
 import { localDateTime } from '../time/time-zones';
 import { type ActivityAction, recordActivity } from './activity';
 import { type ActivityFilter, activityBatches, activityPage } from './activity-log';
+import { apiDoc, file } from '../http/route-docs';
 
 const USERS = { config: { permission: 'users' as const } };
 
@@ -46,7 +47,15 @@ export default async function activityRoutes(fastify: FastifyInstance): Promise<
 
   app.get(
     '/api/client/activity',
-    { ...USERS, schema: { querystring: ActivityQuery, response: { 200: ActivityPage } } },
+    {
+      ...USERS,
+      schema: {
+        summary: 'The account’s activity log, newest first, filtered and paged',
+        tags: ['client'],
+        querystring: ActivityQuery,
+        response: { 200: ActivityPage },
+      },
+    },
     async (request) => {
       const client = requireClient(request);
       const { page, limit } = request.query;
@@ -69,7 +78,15 @@ export default async function activityRoutes(fastify: FastifyInstance): Promise<
 
   app.get(
     '/api/client/activity/export',
-    { ...USERS, schema: { querystring: ActivityExportQuery } },
+    {
+      ...USERS,
+      schema: {
+        summary: 'Download the filtered activity log as CSV',
+        tags: ['client'],
+        ...apiDoc({ errors: [429], responses: { 200: file('The activity log as CSV.', 'text/csv') } }),
+        querystring: ActivityExportQuery,
+      },
+    },
     async (request, reply) => {
       const client = requireClient(request);
       const user = requireClientUser(request);

@@ -24,6 +24,7 @@ import type { ZodTypeProvider } from '../http/route-schemas';
 import { recordActivity } from './activity';
 import { sendUserLink } from './invitation-email';
 import { toClientUser } from './client-user-view';
+import { apiDoc } from '../http/route-docs';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const ClientParam = z.object({ id: z.string().trim().min(1).max(100) });
@@ -64,7 +65,14 @@ export default async function adminUsersRoutes(fastify: FastifyInstance): Promis
 
   app.get(
     '/api/admin/clients/:id/users',
-    { schema: { params: ClientParam, response: { 200: z.array(ClientUser) } } },
+    {
+      schema: {
+        summary: 'A client’s users: role, status, last sign-in, two-factor',
+        tags: ['admin'],
+        params: ClientParam,
+        response: { 200: z.array(ClientUser) },
+      },
+    },
     async (request) => {
       const client = await clientOr404(request.params.id);
       // A client whose login was made before teams, or by the agency, and never signed in has no
@@ -76,7 +84,15 @@ export default async function adminUsersRoutes(fastify: FastifyInstance): Promis
 
   app.post(
     '/api/admin/clients/:id/users/:userId/resend-invite',
-    { schema: { params: ClientUserParam, response: { 200: ClientUser } } },
+    {
+      schema: {
+        summary: 'Send a client user’s invitation again (the previous link stops working)',
+        tags: ['admin'],
+        ...apiDoc({ errors: [409, 429] }),
+        params: ClientUserParam,
+        response: { 200: ClientUser },
+      },
+    },
     async (request, reply) => {
       const admin = requireAdmin(request);
       const client = await clientOr404(request.params.id);
@@ -114,7 +130,16 @@ export default async function adminUsersRoutes(fastify: FastifyInstance): Promis
 
   app.post(
     '/api/admin/clients/:id/users/:userId/reset-password',
-    { schema: { params: ClientUserParam, response: { 200: z.object({ success: z.literal(true) }) } } },
+    {
+      schema: {
+        summary:
+          'E-mail an active client user a single-use link to choose a new password; ends their sessions',
+        tags: ['admin'],
+        ...apiDoc({ errors: [409, 429] }),
+        params: ClientUserParam,
+        response: { 200: z.object({ success: z.literal(true) }) },
+      },
+    },
     async (request, reply) => {
       const admin = requireAdmin(request);
       const client = await clientOr404(request.params.id);

@@ -44,6 +44,7 @@ import {
 import { createTwilioClient } from '../providers/messaging/twilio';
 import { readChoices, saveChoices } from './notification-choices';
 import { recordChange } from './record-change';
+import { apiDoc } from '../http/route-docs';
 
 const SIGNED_IN = { config: { permission: 'signed_in' as const } };
 const RECEIVE_TEXTS = { config: { permission: 'receive_texts' as const } };
@@ -85,13 +86,28 @@ export default async function myNotificationsRoutes(fastify: FastifyInstance): P
 
   app.get(
     '/api/client/me/notifications',
-    { ...SIGNED_IN, schema: { response: { 200: MyNotifications } } },
+    {
+      ...SIGNED_IN,
+      schema: {
+        summary: 'The signed-in person’s own notification choices',
+        tags: ['client'],
+        response: { 200: MyNotifications },
+      },
+    },
     async (request) => answer(requireClient(request), requireClientUser(request).id),
   );
 
   app.put(
     '/api/client/me/notifications',
-    { ...SIGNED_IN, schema: { body: MyNotificationsBody, response: { 200: MyNotifications } } },
+    {
+      ...SIGNED_IN,
+      schema: {
+        summary: 'Save the signed-in person’s own notification choices',
+        tags: ['client'],
+        body: MyNotificationsBody,
+        response: { 200: MyNotifications },
+      },
+    },
     async (request) => {
       const client = requireClient(request);
       const user = requireClientUser(request);
@@ -127,7 +143,17 @@ export default async function myNotificationsRoutes(fastify: FastifyInstance): P
 
   app.post(
     '/api/client/me/notifications/sms-code',
-    { ...RECEIVE_TEXTS, schema: { response: { 200: MyNotifications } } },
+    {
+      ...RECEIVE_TEXTS,
+      schema: {
+        summary: 'Text a 6-digit code to the person’s number, to verify it for texts',
+        tags: ['client'],
+        description:
+          'Texts go only to a verified mobile number: this texts a code, good for 10 minutes and 5 tries, to the number texts would go to (`smsTo`). Premium-rate, shared-cost, satellite and other numbers that are not mobile are refused (400); an already verified number answers 409; a code costs one of the client’s texts for the day (TEXTS_PER_CLIENT_PER_DAY) and codes are capped per user (CAP_SMS_CODES_PER_HOUR): 429. 502 when Twilio fails, 503 when this server sends no texts.',
+        ...apiDoc({ errors: [409, 429, 502, 503] }),
+        response: { 200: MyNotifications },
+      },
+    },
     async (request, reply) => {
       const client = requireClient(request);
       const user = requireClientUser(request);
@@ -168,7 +194,15 @@ export default async function myNotificationsRoutes(fastify: FastifyInstance): P
 
   app.post(
     '/api/client/me/notifications/sms-code/confirm',
-    { ...RECEIVE_TEXTS, schema: { body: ConfirmSmsCodeBody, response: { 200: MyNotifications } } },
+    {
+      ...RECEIVE_TEXTS,
+      schema: {
+        summary: 'Confirm the code texted to the person’s number: texts may go to it from now on',
+        tags: ['client'],
+        body: ConfirmSmsCodeBody,
+        response: { 200: MyNotifications },
+      },
+    },
     async (request) => {
       const client = requireClient(request);
       const user = requireClientUser(request);

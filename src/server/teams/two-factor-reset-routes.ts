@@ -30,7 +30,14 @@ export default async function twoFactorResetRoutes(fastify: FastifyInstance): Pr
 
   app.post(
     '/api/admin/clients/:id/users/:userId/reset-2fa',
-    { schema: { params: ClientUserParam, response: { 200: SuccessBody } } },
+    {
+      schema: {
+        summary: 'Turn off a client user’s two-factor sign-in (ends their sessions)',
+        tags: ['admin'],
+        params: ClientUserParam,
+        response: { 200: SuccessBody },
+      },
+    },
     async (request) => {
       const admin = requireAdmin(request);
       const client = await findClient(db, request.params.id);

@@ -54,6 +54,7 @@ import { recordActivity } from './activity';
 import adminUsersRoutes from './admin-users-routes';
 import { toClientUser } from './client-user-view';
 import { sendUserLink } from './invitation-email';
+import { apiDoc } from '../http/route-docs';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const USERS = { config: { permission: 'users' as const } };
@@ -106,13 +107,29 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
 
   app.get(
     '/api/client/users',
-    { ...USERS, schema: { response: { 200: z.array(ClientUser) } } },
+    {
+      ...USERS,
+      schema: {
+        summary: 'The people of the account, with their roles',
+        tags: ['client'],
+        response: { 200: z.array(ClientUser) },
+      },
+    },
     async (request) => (await listUsers(db, requireClient(request).id)).map(toClientUser),
   );
 
   app.post(
     '/api/client/users',
-    { ...USERS, schema: { body: InviteUserBody, response: { 201: ClientUser } } },
+    {
+      ...USERS,
+      schema: {
+        summary: 'Invite a person (e-mails the invitation)',
+        tags: ['client'],
+        ...apiDoc({ errors: [409, 429] }),
+        body: InviteUserBody,
+        response: { 201: ClientUser },
+      },
+    },
     async (request, reply) => {
       const client = requireClient(request);
       const actor = requireClientUser(request);
@@ -167,7 +184,17 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
 
   app.patch(
     '/api/client/users/:id',
-    { ...USERS, schema: { params: UserIdParam, body: UpdateUserBody, response: { 200: ClientUser } } },
+    {
+      ...USERS,
+      schema: {
+        summary: 'Change a person’s role, extra permissions or access (a patch)',
+        tags: ['client'],
+        ...apiDoc({ errors: [409] }),
+        params: UserIdParam,
+        body: UpdateUserBody,
+        response: { 200: ClientUser },
+      },
+    },
     async (request) => {
       const client = requireClient(request);
       const actor = requireClientUser(request);
@@ -234,7 +261,16 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
 
   app.delete(
     '/api/client/users/:id',
-    { ...USERS, schema: { params: UserIdParam, response: { 200: z.object({ success: z.literal(true) }) } } },
+    {
+      ...USERS,
+      schema: {
+        summary: 'Remove a person, or revoke an invitation',
+        tags: ['client'],
+        ...apiDoc({ errors: [409] }),
+        params: UserIdParam,
+        response: { 200: z.object({ success: z.literal(true) }) },
+      },
+    },
     async (request) => {
       const client = requireClient(request);
       const actor = requireClientUser(request);
@@ -263,7 +299,16 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
 
   app.post(
     '/api/client/users/:id/resend-invite',
-    { ...USERS, schema: { params: UserIdParam, response: { 200: ClientUser } } },
+    {
+      ...USERS,
+      schema: {
+        summary: 'Send the invitation again (the previous link stops working)',
+        tags: ['client'],
+        ...apiDoc({ errors: [409, 429] }),
+        params: UserIdParam,
+        response: { 200: ClientUser },
+      },
+    },
     async (request, reply) => {
       const client = requireClient(request);
       const actor = requireClientUser(request);
@@ -293,7 +338,13 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
     '/api/client/invitations/lookup',
     {
       config: { access: 'public' },
-      schema: { body: InvitationLookupBody, response: { 200: InvitationLookup } },
+      schema: {
+        summary: 'Whose invitation (or password-reset link) a token is: the company’s name, before accepting',
+        tags: ['client'],
+        ...apiDoc({ errors: [401, 410] }),
+        body: InvitationLookupBody,
+        response: { 200: InvitationLookup },
+      },
     },
     async (request) => {
       // The same checks, in the same order and words, as accepting: a dead link reads the same.
@@ -312,7 +363,13 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
     '/api/client/invitations/accept',
     {
       config: { access: 'public' },
-      schema: { body: AcceptInvitationBody, response: { 200: ClientLoginResponse.or(TwoFactorRequired) } },
+      schema: {
+        summary: 'Accept an invitation: set name and password, and sign in (sets the client session cookie)',
+        tags: ['client'],
+        ...apiDoc({ errors: [401, 409, 410] }),
+        body: AcceptInvitationBody,
+        response: { 200: ClientLoginResponse.or(TwoFactorRequired) },
+      },
     },
     async (request, reply) => {
       const { token, name, password } = request.body;

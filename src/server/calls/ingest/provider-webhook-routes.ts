@@ -16,6 +16,96 @@ import { createGroupCommit } from '../../http/group-commit';
 import type { ClientRow } from '../../db/schema';
 import type { DeliveryResult as DeliveryMetric } from '../../http/metrics';
 import { voiceOf } from '../../providers/voice/registry';
+import { apiDoc } from '../../http/route-docs';
+
+const nullableString = { type: 'string', nullable: true };
+/** What a voice platform posts, for the API description: the route reads it raw. */
+const VOICE_WEBHOOK_BODY = {
+  description:
+    'What the client’s voice platform posts, read as the client’s platform sends it. The body is ' +
+    'read raw (its signature covers the bytes): Bland signs with `X-Webhook-Signature`, Vapi with ' +
+    '`X-Vapi-Secret`, a Bearer token or `x-vapi-signature`, Retell with `X-Retell-Signature`.',
+  required: true,
+  content: {
+    'application/json': {
+      schema: {
+        anyOf: [
+          {
+            title: 'Bland call or event',
+            type: 'object',
+            description:
+              'A finished call (`call_id` with its fields) or a live event (`call_id`, `message`, `category`).',
+            required: ['call_id'],
+            properties: {
+              call_id: { type: 'string' },
+              to: nullableString,
+              from: nullableString,
+              call_length: { type: 'number', nullable: true, description: 'Minutes' },
+              created_at: nullableString,
+              completed: { type: 'boolean', nullable: true },
+              status: nullableString,
+              recording_url: nullableString,
+              price: { type: 'number', nullable: true },
+              transcripts: { type: 'array', nullable: true, items: { type: 'object' } },
+              summary: nullableString,
+              message: { ...nullableString, description: 'A live event’s text' },
+              category: nullableString,
+            },
+            additionalProperties: true,
+          },
+          {
+            title: 'Vapi server message',
+            type: 'object',
+            description:
+              'An `end-of-call-report` is stored as a call; any other message type is acknowledged.',
+            required: ['message'],
+            properties: {
+              message: {
+                type: 'object',
+                required: ['type'],
+                properties: {
+                  type: { type: 'string', example: 'end-of-call-report' },
+                  call: {
+                    type: 'object',
+                    properties: { id: { type: 'string' }, type: { type: 'string' } },
+                    additionalProperties: true,
+                  },
+                  endedReason: { type: 'string' },
+                  cost: { type: 'number' },
+                },
+                additionalProperties: true,
+              },
+            },
+            additionalProperties: true,
+          },
+          {
+            title: 'Retell event',
+            type: 'object',
+            description:
+              '`call_ended` and `call_analyzed` are stored as a call; other events are acknowledged.',
+            required: ['event', 'call'],
+            properties: {
+              event: { type: 'string', example: 'call_ended' },
+              call: {
+                type: 'object',
+                required: ['call_id'],
+                properties: {
+                  call_id: { type: 'string' },
+                  call_status: { type: 'string' },
+                  start_timestamp: { type: 'number' },
+                  end_timestamp: { type: 'number' },
+                  disconnection_reason: { type: 'string' },
+                },
+                additionalProperties: true,
+              },
+            },
+            additionalProperties: true,
+          },
+        ],
+      },
+    },
+  },
+};
 
 export default async function providerWebhookRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -48,48 +138,61 @@ export default async function providerWebhookRoutes(fastify: FastifyInstance): P
 
   // The body is read raw (the signature covers its bytes) and validated by the provider's parser.
   const schema = { params: WebhookTokenParam, response: { 200: WebhookAnswer } };
-  app.post('/api/webhooks/voice/:token', { schema }, async (request, reply) => {
-    const { token } = request.params;
-    // Looked up first: made-up URLs must not each leave a counter row behind.
-    const client = await lookups.submit(token);
-    if (!client) throw notFound('Unknown webhook URL');
-    // Counted by platform and what became of it (GET /metrics).
-    const count = (metric: DeliveryMetric) => deps.metrics.delivery(voiceOf(deps.voices, client).id, metric);
+  app.post(
+    '/api/webhooks/voice/:token',
+    {
+      schema: {
+        summary: 'Receive a call or event from the client’s voice platform (Bland, Vapi or Retell)',
+        tags: ['public'],
+        security: [{}, { webhookBearer: [] }],
+        ...apiDoc({ errors: [401, 429], rawBody: VOICE_WEBHOOK_BODY }),
+        ...schema,
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      // Looked up first: made-up URLs must not each leave a counter row behind.
+      const client = await lookups.submit(token);
+      if (!client) throw notFound('Unknown webhook URL');
+      // Counted by platform and what became of it (GET /metrics).
+      const count = (metric: DeliveryMetric) =>
+        deps.metrics.delivery(voiceOf(deps.voices, client).id, metric);
 
-    let result: DeliveryResult;
-    try {
-      result = await processDelivery({
-        client,
-        body: rawBodyOf(request.body),
-        headers: request.headers,
-        // Counted once it is known whether the delivery is believed, in that budget.
-        admit: (budget) => rateLimit.allow(client.id, budget),
+      let result: DeliveryResult;
+      try {
+        result = await processDelivery({
+          client,
+          body: rawBodyOf(request.body),
+          headers: request.headers,
+          // Counted once it is known whether the delivery is believed, in that budget.
+          admit: (budget) => rateLimit.allow(client.id, budget),
+        });
+      } catch (error) {
+        // The client was deleted while its delivery waited to be written.
+        if (!(await clientExists(deps.db, client.id))) throw notFound('Unknown webhook URL');
+        throw error;
+      }
+      if (result.kind === 'limited') {
+        count('rate_limited');
+        reply.header('retry-after', '60');
+        throw tooManyRequests('Too many webhook deliveries; slow down');
+      }
+      count(
+        result.kind !== 'call'
+          ? result.kind
+          : result.outcome === 'duplicate' || result.outcome === 'unconfirmed'
+            ? result.outcome
+            : 'accepted',
+      );
+      if (result.kind === 'refused')
+        throw result.status === 401 ? unauthorized(result.message) : badRequest(result.message);
+      if (result.kind === 'event') return reply.code(200).send({ received: true, kind: 'event' });
+      return reply.code(200).send({
+        received: true,
+        kind: 'call',
+        callId: result.callId,
+        ...(result.unverified ? { verified: false } : {}),
       });
-    } catch (error) {
-      // The client was deleted while its delivery waited to be written.
-      if (!(await clientExists(deps.db, client.id))) throw notFound('Unknown webhook URL');
-      throw error;
-    }
-    if (result.kind === 'limited') {
-      count('rate_limited');
-      reply.header('retry-after', '60');
-      throw tooManyRequests('Too many webhook deliveries; slow down');
-    }
-    count(
-      result.kind !== 'call'
-        ? result.kind
-        : result.outcome === 'duplicate' || result.outcome === 'unconfirmed'
-          ? result.outcome
-          : 'accepted',
-    );
-    if (result.kind === 'refused')
-      throw result.status === 401 ? unauthorized(result.message) : badRequest(result.message);
-    if (result.kind === 'event') return reply.code(200).send({ received: true, kind: 'event' });
-    return reply.code(200).send({
-      received: true,
-      kind: 'call',
-      callId: result.callId,
-      ...(result.unverified ? { verified: false } : {}),
-    });
-  });
+    },
+  );
 }

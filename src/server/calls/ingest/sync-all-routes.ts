@@ -11,7 +11,13 @@ export default async function syncAllRoutes(fastify: FastifyInstance): Promise<v
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/api/admin/sync-all-clients',
-    { schema: { response: { 200: SyncAllResult } } },
+    {
+      schema: {
+        summary: 'Fetch the latest calls for every client',
+        tags: ['admin'],
+        response: { 200: SyncAllResult },
+      },
+    },
     async (request) => {
       const admin = requireAdmin(request);
       const result = await syncAllClients(app.deps, syncClientCalls, request.log, admin.id);

@@ -34,6 +34,7 @@ import {
   stopSyncs,
 } from './sync';
 import { findSyncRun, toSyncProgress } from './sync-runs';
+import { apiDoc } from '../../http/route-docs';
 
 /** How long the POST waits for the result: a quarter of the idle-socket timeout, at most 20 s. */
 export const syncAnswerWaitMs = (connectionTimeoutMs: number) => Math.min(20_000, connectionTimeoutMs / 4);
@@ -91,19 +92,43 @@ export default async function syncRoutes(fastify: FastifyInstance): Promise<void
   const start = { response: { 200: SyncResult, 202: SyncProgress, 409: SyncBusy } };
   app.post(
     '/api/client/calls/sync',
-    { config: { permission: 'calls.manage' }, schema: start },
+    {
+      config: { permission: 'calls.manage' },
+      schema: {
+        summary: 'Fetch the latest calls from the voice platform',
+        tags: ['client'],
+        ...apiDoc({ errors: [502] }),
+        ...start,
+      },
+    },
     async (request, reply) => startAndAnswer(deps, reply, await clientTarget(request)),
   );
   app.post(
     '/api/admin/clients/:id/sync',
-    { schema: { params: AdminClientParam, ...start } },
+    {
+      schema: {
+        summary: 'Fetch the latest calls for one client',
+        tags: ['admin'],
+        ...apiDoc({ errors: [409, 502] }),
+        params: AdminClientParam,
+        ...start,
+      },
+    },
     async (request, reply) => startAndAnswer(deps, reply, await adminTarget(request, request.params.id)),
   );
 
   const follow = { response: { 200: SyncProgress } };
   app.get(
     '/api/client/calls/sync/runs/:runId',
-    { config: { permission: 'calls.manage' }, schema: { params: SyncRunParam, ...follow } },
+    {
+      config: { permission: 'calls.manage' },
+      schema: {
+        summary: 'Follow a sync running in the background',
+        tags: ['client'],
+        params: SyncRunParam,
+        ...follow,
+      },
+    },
     async (request) => {
       const { client } = await clientTarget(request);
       return progressOf(deps, client, request.params.runId, platformNameFor(deps.voices, client));
@@ -111,7 +136,14 @@ export default async function syncRoutes(fastify: FastifyInstance): Promise<void
   );
   app.get(
     '/api/admin/clients/:id/sync/runs/:runId',
-    { schema: { params: AdminClientParam.merge(SyncRunParam), ...follow } },
+    {
+      schema: {
+        summary: 'Follow a client’s sync running in the background',
+        tags: ['admin'],
+        params: AdminClientParam.merge(SyncRunParam),
+        ...follow,
+      },
+    },
     async (request) => {
       const { client } = await adminTarget(request, request.params.id);
       return progressOf(deps, client, request.params.runId, voiceOf(deps.voices, client).name);

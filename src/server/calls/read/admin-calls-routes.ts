@@ -21,7 +21,14 @@ export default async function adminCallsRoutes(fastify: FastifyInstance): Promis
 
   app.get(
     '/api/admin/client-data/:clientId',
-    { schema: { params: ClientIdParam, response: { 200: AdminClientData } } },
+    {
+      schema: {
+        summary: 'A client as its dashboard shows it',
+        tags: ['admin'],
+        params: ClientIdParam,
+        response: { 200: AdminClientData },
+      },
+    },
     async (request): Promise<AdminClientData> => {
       const [found] = await listClientsWithTotals(db, request.params.clientId);
       if (!found) throw notFound(MESSAGES.clientNotFound);

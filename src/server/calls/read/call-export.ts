@@ -11,11 +11,15 @@ import { agencyClientIds } from '../../clients/clients-repository';
 import type { Database } from '../../db/schema';
 import { type LogWindow, SORT_COLUMNS, filteredCalls, logOrder } from './call-log';
 import { logSearchOf } from './call-search';
+import { XLSX, file } from '../../http/route-docs';
 import { numberMasker } from '../../teams/number-masking';
 import { maskPhoneNumber } from '../../../contract/phone-mask';
 import { localDateTime } from '../../time/time-zones';
 import { formatLocalDateTime } from '../../../contract/local-time';
 import { type XlsxColumn, type XlsxRow, xlsxStream } from './xlsx-stream';
+
+/** The log's download as the API description shows it. */
+export const CALL_LOG_DOWNLOAD = { 200: file('The call log as CSV or XLSX (`format`).', 'text/csv', XLSX) };
 
 const BATCH = 2_000;
 

@@ -39,13 +39,14 @@ import { QualitySummary, QualitySummaryQuery } from '../../../contract/quality';
 import type { CallRow } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import type { ZodTypeProvider } from '../../http/route-schemas';
+import { type ApiTag, type MountDoc, type RouteDocExtras, mountDoc } from '../../http/route-docs';
 import { attentionList, markHandled } from '../../outcomes/attention-list';
 import { classificationGuardOf } from '../../outcomes/classification-guard';
 import { outcomeReads } from '../../outcomes/outcome-reads';
 import { qualitySummary } from '../../quality/summary';
 import { maskCall } from '../../teams/number-masking';
 import { createCallsRepository } from '../write/calls-repository';
-import type { ExportScope } from './call-export';
+import { CALL_LOG_DOWNLOAD, type ExportScope } from './call-export';
 import { type CallsClient, listCalls } from './call-log';
 import { chartFor, statsFor, toCallDetail } from './call-queries';
 import type { CallExports } from './export-routes';
@@ -83,6 +84,8 @@ export interface CallsView<C extends CallsClient = CallsClient> {
     /** The log's download; left out: no export (the demo). */
     export?: string;
   };
+  /** How the API description names each endpoint here: the view's tag, and a summary per path. */
+  docs: { tag: ApiTag } & { [K in keyof CallsView['paths']]: MountDoc };
   /** The path's parameters besides a call's `id` (the admin's `clientId`). */
   params?: typeof ClientIdParam;
   /** The DELETE's query, when the client is named there (the admin's DELETE /api/admin/calls/{id}). */
@@ -152,6 +155,12 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
       return numbersMasked ? maskCall(shown) : shown;
     };
     /** The client of a read, after the view's own preparation. */
+    /** The description of this view's endpoint at `path`, with what every view's shares. */
+    const doc = (path: keyof CallsView['paths'], shared?: RouteDocExtras) => {
+      const own = view.docs[path];
+      if (!own) throw new Error(`The view describes no ${path} endpoint`);
+      return mountDoc(view.docs.tag, own, shared);
+    };
     const readerOf = async (request: FastifyRequest): Promise<C> => {
       const client = await view.clientOf(request);
       await view.beforeRead?.();
@@ -162,7 +171,12 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
       view.paths.log,
       {
         config: { permission: 'calls.read' as const },
-        schema: { ...pathParams, querystring: CallsQuery, response: { 200: CallsPage } },
+        schema: {
+          ...doc('log'),
+          ...pathParams,
+          querystring: CallsQuery,
+          response: { 200: CallsPage },
+        },
       },
       async (request, reply) => {
         const client = await readerOf(request);
@@ -179,6 +193,7 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
       {
         config: { permission: 'calls.read' as const },
         schema: {
+          ...doc('stats'),
           ...pathParams,
           querystring: StatsQuery,
           response: { 200: view.stats?.response ?? ClientStats },
@@ -194,7 +209,12 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
       view.paths.overTime,
       {
         config: { permission: 'calls.read' as const },
-        schema: { ...pathParams, querystring: ChartQuery, response: { 200: DailyPoints } },
+        schema: {
+          ...doc('overTime'),
+          ...pathParams,
+          querystring: ChartQuery,
+          response: { 200: DailyPoints },
+        },
       },
       async (request) => chartFor(db, await readerOf(request), request.query, now()),
     );
@@ -203,7 +223,11 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
       view.paths.call,
       {
         config: { permission: 'calls.read' as const },
-        schema: { params: callParams, response: { 200: view.detail?.response ?? CallDetailSchema } },
+        schema: {
+          ...doc('call'),
+          params: callParams,
+          response: { 200: view.detail?.response ?? CallDetailSchema },
+        },
       },
       async (request) => {
         const client = await readerOf(request);
@@ -224,7 +248,12 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
         view.paths.delete,
         {
           config: { permission: 'calls.manage' as const },
-          schema: { params: IdParam, ...query, response: { 200: SuccessBody } },
+          schema: {
+            ...doc('delete'),
+            params: IdParam,
+            ...query,
+            response: { 200: SuccessBody },
+          },
         },
         async (request) => {
           const client = await view.clientOf(request);
@@ -241,7 +270,12 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
       view.paths.outcomesSummary,
       {
         config: { permission: 'calls.read' as const },
-        schema: { ...pathParams, querystring: StatsQuery, response: { 200: OutcomeSummary } },
+        schema: {
+          ...doc('outcomesSummary'),
+          ...pathParams,
+          querystring: StatsQuery,
+          response: { 200: OutcomeSummary },
+        },
       },
       async (request) => outcomes.summary(await readerOf(request), request.query),
     );
@@ -250,7 +284,12 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
       view.paths.outcomesOverTime,
       {
         config: { permission: 'calls.read' as const },
-        schema: { ...pathParams, querystring: ChartQuery, response: { 200: OutcomePoints } },
+        schema: {
+          ...doc('outcomesOverTime'),
+          ...pathParams,
+          querystring: ChartQuery,
+          response: { 200: OutcomePoints },
+        },
       },
       async (request) => outcomes.overTime(await readerOf(request), request.query),
     );
@@ -259,7 +298,12 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
       view.paths.qualitySummary,
       {
         config: { permission: 'calls.read' as const },
-        schema: { ...pathParams, querystring: QualitySummaryQuery, response: { 200: QualitySummary } },
+        schema: {
+          ...doc('qualitySummary'),
+          ...pathParams,
+          querystring: QualitySummaryQuery,
+          response: { 200: QualitySummary },
+        },
       },
       async (request) => qualitySummary(db, await readerOf(request), request.query, now()),
     );
@@ -268,7 +312,12 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
       view.paths.attention,
       {
         config: { permission: 'calls.read' as const },
-        schema: { ...pathParams, querystring: AttentionQuery, response: { 200: AttentionList } },
+        schema: {
+          ...doc('attention'),
+          ...pathParams,
+          querystring: AttentionQuery,
+          response: { 200: AttentionList },
+        },
       },
       async (request) => {
         const client = await readerOf(request);
@@ -287,7 +336,11 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
         view.paths.handled,
         {
           config: { permission: 'calls.manage' as const },
-          schema: { params: callParams, response: { 200: HandledResponse } },
+          schema: {
+            ...doc('handled'),
+            params: callParams,
+            response: { 200: HandledResponse },
+          },
         },
         async (request) => {
           const client = await view.clientOf(request);
@@ -305,7 +358,11 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
         view.paths.export,
         {
           config: { permission: 'export' as const },
-          schema: { ...pathParams, querystring: CallsExportQuery },
+          schema: {
+            ...doc('export', { errors: [429], responses: CALL_LOG_DOWNLOAD }),
+            ...pathParams,
+            querystring: CallsExportQuery,
+          },
         },
         async (request, reply) => {
           const client = await view.clientOf(request);

@@ -15,7 +15,8 @@ import { enforceCreationCap } from '../../http/creation-caps';
 import { tooManyRequests } from '../../http/errors';
 import type { ZodTypeProvider } from '../../http/route-schemas';
 import { logWindow } from './call-log';
-import { EXPORT_TYPES, type ExportScope, exportCalls } from './call-export';
+import { CALL_LOG_DOWNLOAD, EXPORT_TYPES, type ExportScope, exportCalls } from './call-export';
+import { apiDoc } from '../../http/route-docs';
 
 /** Exports one account may run at once on an instance: each holds a database reader for minutes. */
 const EXPORTS_PER_ACCOUNT = 2;
@@ -103,7 +104,14 @@ export function allClientsExportRoutes(exports: CallExports): FastifyPluginAsync
     const { db, now } = app.deps;
     app.get(
       '/api/admin/calls/export',
-      { schema: { querystring: CallsExportQuery } },
+      {
+        schema: {
+          summary: 'Download every client’s call log',
+          tags: ['admin'],
+          ...apiDoc({ errors: [429], responses: CALL_LOG_DOWNLOAD }),
+          querystring: CallsExportQuery,
+        },
+      },
       async (request, reply) => {
         const admin = requireAdmin(request);
         const scope: ExportScope = {

@@ -20,6 +20,7 @@ import { createCallsRepository } from '../write/calls-repository';
 import { findClient } from '../../clients/clients-repository';
 import { voiceOf } from '../../providers/voice/registry';
 import { recordActivity } from '../../teams/activity';
+import { RECORDING, apiDoc } from '../../http/route-docs';
 
 const CallParam = IdParam;
 const AdminParams = ClientCallParams;
@@ -114,7 +115,15 @@ export default async function recordingRoutes(fastify: FastifyInstance): Promise
 
   app.get(
     '/api/client/recording/:id',
-    { config: { permission: 'calls.read' }, schema: { params: CallParam } },
+    {
+      config: { permission: 'calls.read' },
+      schema: {
+        summary: 'Stream a call’s recording',
+        tags: ['client'],
+        ...apiDoc({ errors: [410, 502], responses: RECORDING }),
+        params: CallParam,
+      },
+    },
     async (request, reply) =>
       streamForUser(
         request,
@@ -130,7 +139,15 @@ export default async function recordingRoutes(fastify: FastifyInstance): Promise
   // guard admits either (permission and two-factor requirement included).
   app.get(
     '/api/recording/:id',
-    { config: { access: 'client_or_admin', permission: 'calls.read' }, schema: { params: CallParam } },
+    {
+      config: { access: 'client_or_admin', permission: 'calls.read' },
+      schema: {
+        summary: 'Download a call’s recording (the client’s own, or any for an admin)',
+        tags: ['public'],
+        ...apiDoc({ errors: [410, 502], responses: RECORDING }),
+        params: CallParam,
+      },
+    },
     async (request, reply) => {
       const { id } = request.params;
       if (request.client)
@@ -147,7 +164,14 @@ export default async function recordingRoutes(fastify: FastifyInstance): Promise
 
   app.get(
     '/api/admin/client-recording/:clientId/:id',
-    { schema: { params: AdminParams } },
+    {
+      schema: {
+        summary: 'Stream one of a client’s recordings',
+        tags: ['admin'],
+        ...apiDoc({ errors: [410, 502], responses: RECORDING }),
+        params: AdminParams,
+      },
+    },
     async (request, reply) => {
       const { clientId, id } = request.params;
       return stream(request, reply, await calls.findCall(clientId, id), false);

@@ -24,7 +24,12 @@ export default async function unmaskRoutes(fastify: FastifyInstance): Promise<vo
     '/api/client/calls/:id/unmask',
     {
       config: { permission: 'unmask_numbers' },
-      schema: { params: IdParam, response: { 200: UnmaskedNumbers } },
+      schema: {
+        summary: 'Show one call’s numbers in full (recorded in the activity log)',
+        tags: ['client'],
+        params: IdParam,
+        response: { 200: UnmaskedNumbers },
+      },
     },
     async (request) => {
       const client = requireClient(request);

@@ -1,7 +1,9 @@
 /**
  * buildApp(deps): the whole HTTP application as one Fastify instance. main.ts starts it; tests
  * build exactly the same app with their own database and simulators.
- * Order: outside plugins → cross-cutting hooks (origin check, errors) → route modules → static/SPA.
+ * Order: outside plugins → cross-cutting hooks (origin check, errors) → the API description →
+ * each feature's routes (its routes.ts) → static/SPA. This is the composition root: it sits beside
+ * bootstrap.ts, above the features, so http/ (plumbing) never imports one.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,50 +21,64 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { ZodError } from 'zod';
-import accountRoutes from '../account/routes';
-import agencyRoutes from '../agency/routes';
-import streamRoutes from '../live/stream-routes';
-import authRoutes from '../auth/routes';
-import billingRoutes from '../billing/routes';
-import callsRoutes from '../calls/routes';
-import clientsRoutes from '../clients/routes';
-import type { AppDeps } from '../context';
-import demoRoutes from '../demo/routes';
-import sampleDataRoutes from '../demo/sample-data-routes';
-import clientWebhookRoutes from '../notifications/client-webhook-routes';
-import reportRoutes from '../reports/report-routes';
-import usersRoutes from '../teams/users-routes';
-import twoFactorRoutes from '../auth/two-factor-routes';
-import twoFactorResetRoutes from '../teams/two-factor-reset-routes';
-import erasureRoutes from '../privacy/erasure-routes';
-import privacyRoutes from '../privacy/privacy-routes';
-import myNotificationsRoutes from '../teams/my-notifications-routes';
-import sessionsRoutes from '../auth/sessions-routes';
-import activityRoutes from '../teams/activity-routes';
-import outcomeRoutes from '../outcomes/routes';
-import qualityRoutes from '../quality/routes';
-import brandRoutes from '../brand/routes';
-import brandAssetRoutes from '../brand/assets-routes';
-import mailDnsRoutes from '../brand/mail-dns-routes';
-import { createFirstHtml } from '../brand/first-html';
-import { loadBrand } from '../brand/brand-store';
-import { registerGuards } from '../auth/guards';
+import accountRoutes from './account/routes';
+import agencyRoutes from './agency/routes';
+import authRoutes from './auth/routes';
+import billingRoutes from './billing/routes';
+import brandRoutes from './brand/routes';
+import callsRoutes from './calls/routes';
+import clientsRoutes from './clients/routes';
+import dashboardRoutes from './dashboard/routes';
+import demoRoutes from './demo/routes';
+import liveRoutes from './live/routes';
+import notificationsRoutes from './notifications/routes';
+import operationsRoutes from './operations/routes';
+import outcomesRoutes from './outcomes/routes';
+import privacyRoutes from './privacy/routes';
+import qualityRoutes from './quality/routes';
+import reportsRoutes from './reports/routes';
+import teamsRoutes from './teams/routes';
+import robotsRoutes from './http/robots';
+import type { AppDeps } from './context';
+import { createFirstHtml } from './brand/first-html';
+import { loadBrand } from './brand/brand-store';
+import { registerGuards } from './auth/guards';
 import { registerApiDocs } from './api-docs';
-import operationsRoutes from '../operations/routes';
-import { observeRequests, requestId } from './request-log';
-import { paymentHttpError } from '../billing/gateways';
-import { isPaymentError } from '../providers/payments/errors';
-import { isVoiceProviderError, voiceHttpError } from '../providers/voice/errors';
-import { platformNameFor } from '../providers/voice/registry';
-import { TwilioError } from '../providers/messaging/twilio';
-import { SMS_NUMBER_MESSAGES } from '../../contract/notification-choices';
-import { HttpError, zodFields } from './errors';
-import { assertJsonDepth } from './json-body';
-import { type HeaderMap, rawJsonAnswer, securityHeaders } from './security-headers';
-import { schemaValidationError, serializerCompiler, validatorCompiler } from './route-schemas';
-import robotsRoutes from './robots';
+import { observeRequests, requestId } from './http/request-log';
+import { paymentHttpError } from './billing/gateways';
+import { isPaymentError } from './providers/payments/errors';
+import { isVoiceProviderError, voiceHttpError } from './providers/voice/errors';
+import { platformNameFor } from './providers/voice/registry';
+import { TwilioError } from './providers/messaging/twilio';
+import { SMS_NUMBER_MESSAGES } from '../contract/notification-choices';
+import { HttpError, zodFields } from './http/errors';
+import { assertJsonDepth } from './http/json-body';
+import { type HeaderMap, rawJsonAnswer, securityHeaders } from './http/security-headers';
+import { schemaValidationError, serializerCompiler, validatorCompiler } from './http/route-schemas';
+import { apiDoc, ok } from './http/route-docs';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
+
+/** Every feature's routes, one plugin per feature folder (its routes.ts). */
+const FEATURE_ROUTES = [
+  operationsRoutes,
+  authRoutes,
+  accountRoutes,
+  callsRoutes,
+  dashboardRoutes,
+  clientsRoutes,
+  agencyRoutes,
+  liveRoutes,
+  billingRoutes,
+  demoRoutes,
+  outcomesRoutes,
+  qualityRoutes,
+  notificationsRoutes,
+  reportsRoutes,
+  teamsRoutes,
+  privacyRoutes,
+  brandRoutes,
+];
 
 export interface BuildAppOptions {
   /** Folder of the built browser app; served with an SPA fallback when it exists. */
@@ -223,36 +239,28 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
 
   await registerApiDocs(app);
   // For load balancers and the test harness: answers once the database is reachable.
-  app.get('/api/health', async () => {
-    await deps.db.selectFrom('plans').select('id').limit(1).execute();
-    return { ok: true };
-  });
-  // /healthz, /readyz, /metrics.
-  await app.register(operationsRoutes);
-  await app.register(authRoutes);
-  await app.register(accountRoutes);
-  await app.register(callsRoutes);
-  await app.register(clientsRoutes);
-  await app.register(agencyRoutes);
-  await app.register(streamRoutes);
-  await app.register(billingRoutes);
-  await app.register(demoRoutes);
-  await app.register(sampleDataRoutes);
-  await app.register(outcomeRoutes);
-  await app.register(qualityRoutes);
-  await app.register(clientWebhookRoutes);
-  await app.register(reportRoutes);
-  await app.register(usersRoutes);
-  await app.register(twoFactorRoutes);
-  await app.register(twoFactorResetRoutes);
-  await app.register(privacyRoutes);
-  await app.register(erasureRoutes);
-  await app.register(myNotificationsRoutes);
-  await app.register(sessionsRoutes);
-  await app.register(activityRoutes);
-  await app.register(brandRoutes);
-  await app.register(brandAssetRoutes);
-  await app.register(mailDnsRoutes);
+  app.get(
+    '/api/health',
+    {
+      schema: {
+        summary: 'Check that the server and its database answer',
+        tags: ['public'],
+        ...apiDoc({
+          responses: ok('The database answered.', {
+            type: 'object',
+            required: ['ok'],
+            properties: { ok: { type: 'boolean', enum: [true] } },
+          }),
+        }),
+      },
+    },
+    async () => {
+      await deps.db.selectFrom('plans').select('id').limit(1).execute();
+      return { ok: true };
+    },
+  );
+  // Each feature's one routes.ts; /healthz, /readyz and /metrics are operations'.
+  for (const routes of FEATURE_ROUTES) await app.register(routes);
   await app.register(robotsRoutes);
 
   // Decided once: @fastify/static serves the files present at start (`npm start` builds first).
