@@ -11,13 +11,13 @@
  * - POST /api/client/subject-export?format=json|csv|pdf {phone} → every call of that number as a
  *   download: the whole record as JSON (the default), a CSV row per call, or a readable PDF.
  * - The admin's: /api/admin/client-erasure/{clientId}[/preview | /{id}[/receipt | /report]] and
- *   /api/admin/client-subject-export/{clientId}.
+ *   /api/admin/client-subject-export/{clientId}: each endpoint is written once and mounted for the
+ *   client and for an admin naming the client (clients/client-scope.ts).
  * Each erasure and export is a line of the client's activity log, or of the agency's audit log
  * when an admin asked. Erasing a number with no calls is a receipt with 0, not an error.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { MESSAGES } from '../../contract/admin';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { z } from 'zod';
 import {
   ErasureAccepted,
   ErasureList,
@@ -30,17 +30,14 @@ import {
   type SubjectExportFormat,
   SubjectExportQuery,
 } from '../../contract/privacy';
-import { recordAudit, recordClientRead } from '../audit/audit-log';
-import { requireAdmin, requireClient, requireClientUser } from '../auth/guards';
 import { loadBrand } from '../brand/brand-store';
-import { findClient } from '../clients/clients-repository';
+import { type Asker, type ClientScope, type ScopedLine, clientScopes } from '../clients/client-scope';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
 import { conflict, notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { loadPdfBrand } from '../reports/pdf-brand';
-import { recordActivity } from '../teams/activity';
 import {
   type ErasureSubject,
   erasureReceiptOf,
@@ -57,13 +54,9 @@ import { subjectExportCsv, subjectExportOf } from './subject-export';
 import { renderSubjectExportPdf } from './subject-export-pdf';
 
 const PRIVACY = { config: { permission: 'privacy' as const } };
-const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
-const AdminErasureParams = ClientIdParam.merge(ErasureParams);
 const HOUR_MS = 60 * 60 * 1000;
 const NOT_FOUND = 'No such erasure';
 const NOT_DONE = 'The receipt is ready once the erasure is done';
-
-type Who = { kind: 'user'; id: string; label: string } | { kind: 'admin'; id: string; label: string };
 
 export default async function erasureRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -74,20 +67,6 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
     while (running.size > 0) await Promise.allSettled([...running]);
   });
 
-  const clientWho = (request: FastifyRequest): Who => {
-    const user = requireClientUser(request);
-    return { kind: 'user', id: user.id, label: `${user.name} <${user.email}>` };
-  };
-  const adminWho = (request: FastifyRequest): Who => {
-    const admin = requireAdmin(request);
-    return { kind: 'admin', id: admin.id, label: `Agency: ${admin.name}` };
-  };
-  const clientOr404 = async (clientId: string) => {
-    const client = await findClient(db, clientId);
-    if (!client) throw notFound(MESSAGES.clientNotFound);
-    return client;
-  };
-
   /** Erasures and caller exports share one hourly budget per client (each reads all its calls). */
   const capErasures = (client: ClientRow, reply: FastifyReply) =>
     enforceCreationCap(deps, reply, {
@@ -97,42 +76,19 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
       what: 'erasures and caller exports',
     });
 
-  async function record(
-    client: ClientRow,
-    who: Who,
-    action: 'erasure' | 'export',
-    detail: Record<string, unknown>,
-  ) {
-    if (who.kind === 'user')
-      await recordActivity(
-        db,
-        {
-          clientId: client.id,
-          userId: who.id,
-          action: action === 'erasure' ? 'caller_erased' : 'subject_export',
-          detail,
-        },
-        now(),
-      );
-    else
-      await recordAudit(
-        db,
-        {
-          adminId: who.id,
-          action: action === 'erasure' ? 'client.erasure' : 'client.subject_export',
-          clientId: client.id,
-          detail,
-        },
-        now(),
-      );
-  }
+  /** What an erasure or a caller's export is, as the asker's log keeps it. */
+  const lineOf = (action: 'erasure' | 'export', detail: Record<string, unknown>): ScopedLine =>
+    action === 'erasure'
+      ? { client: { action: 'caller_erased', detail }, admin: { action: 'client.erasure', detail } }
+      : { client: { action: 'subject_export', detail }, admin: { action: 'client.subject_export', detail } };
 
   const subjectOf = (body: z.output<typeof ErasureRequestBody>): ErasureSubject =>
     body.phone ? { kind: 'phone', value: normalisePhone(body.phone) } : { kind: 'email', value: body.email! };
 
   async function start(
+    scope: ClientScope,
     client: ClientRow,
-    who: Who,
+    who: Asker,
     body: z.output<typeof ErasureRequestBody>,
     reply: FastifyReply,
   ) {
@@ -143,7 +99,11 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
       .then(async () => {
         const row = await findErasure(db, client.id, id);
         if (row)
-          await record(client, who, 'erasure', { erasureId: id, calls: row.calls, copies: row.copies });
+          await scope.record(
+            who,
+            client,
+            lineOf('erasure', { erasureId: id, calls: row.calls, copies: row.copies }),
+          );
       })
       .catch((error) => app.log.error({ err: error, erasureId: id }, 'erasure failed'))
       .finally(() => running.delete(work));
@@ -197,8 +157,9 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
   }
 
   async function subjectExport(
+    scope: ClientScope,
     client: ClientRow,
-    who: Who,
+    who: Asker,
     phone: string,
     format: SubjectExportFormat,
     reply: FastifyReply,
@@ -206,7 +167,7 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
     const number = normalisePhone(phone);
     await capErasures(client, reply);
     const body = await subjectExportOf(db, client, number, now());
-    await record(client, who, 'export', { calls: body.calls.length, format });
+    await scope.record(who, client, lineOf('export', { calls: body.calls.length, format }));
     const name = `caller-data-${number.slice(1)}`;
     const attachment = (ext: string) => `attachment; filename="${name}.${ext}"`;
     if (format === 'csv')
@@ -225,134 +186,82 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
       .send(JSON.stringify(body, null, 2));
   }
 
-  // ---- the client's ----
-  app.post(
-    '/api/client/erasure',
-    { ...PRIVACY, schema: { body: ErasureRequestBody, response: { 202: ErasureAccepted } } },
-    async (request, reply) => start(requireClient(request), clientWho(request), request.body, reply),
-  );
-  app.post(
-    '/api/client/erasure/preview',
-    { ...PRIVACY, schema: { body: ErasureRequestBody, response: { 200: ErasurePreview } } },
-    async (request) => {
-      const client = requireClient(request);
-      return previewErasure(db, client.id, subjectOf(request.body));
-    },
-  );
-  app.get(
-    '/api/client/erasure',
-    { ...PRIVACY, schema: { response: { 200: ErasureList } } },
-    async (request) => {
-      const client = requireClient(request);
-      const rows = await listErasures(db, client.id);
-      return { erasures: rows.map((r) => erasureStatusOf(r, '/api/client/erasure')) };
-    },
-  );
-  app.get(
-    '/api/client/erasure/:id',
-    { ...PRIVACY, schema: { params: ErasureParams, response: { 200: ErasureStatus } } },
-    async (request) => status(requireClient(request), request.params.id, '/api/client/erasure'),
-  );
-  app.get(
-    '/api/client/erasure/:id/receipt',
-    { ...PRIVACY, schema: { params: ErasureParams, querystring: ReceiptQuery } },
-    async (request, reply) => receipt(requireClient(request), request.params.id, request.query.format, reply),
-  );
-  app.get(
-    '/api/client/erasure/:id/report',
-    { ...PRIVACY, schema: { params: ErasureParams } },
-    async (request, reply) => report(requireClient(request), request.params.id, false, reply),
-  );
-  app.post(
-    '/api/client/subject-export',
-    { ...PRIVACY, schema: { body: SubjectExportBody, querystring: SubjectExportQuery } },
-    async (request, reply) =>
-      subjectExport(
-        requireClient(request),
-        clientWho(request),
-        request.body.phone,
-        request.query.format,
-        reply,
-      ),
-  );
-
-  // ---- the admin's, naming the client ----
-  app.post(
-    '/api/admin/client-erasure/:clientId',
-    { schema: { params: ClientIdParam, body: ErasureRequestBody, response: { 202: ErasureAccepted } } },
-    async (request, reply) => {
-      const who = adminWho(request);
-      return start(await clientOr404(request.params.clientId), who, request.body, reply);
-    },
-  );
-  app.post(
-    '/api/admin/client-erasure/:clientId/preview',
-    { schema: { params: ClientIdParam, body: ErasureRequestBody, response: { 200: ErasurePreview } } },
-    async (request) => {
-      const admin = requireAdmin(request);
-      const client = await clientOr404(request.params.clientId);
-      const preview = await previewErasure(db, client.id, subjectOf(request.body));
-      // The sample shows what callers said: an admin's read of the client's calls.
-      await recordClientRead(
-        db,
-        { adminId: admin.id, clientId: client.id, action: 'client.read_calls' },
-        now(),
-      );
-      return preview;
-    },
-  );
-  app.get(
-    '/api/admin/client-erasure/:clientId',
-    { schema: { params: ClientIdParam, response: { 200: ErasureList } } },
-    async (request) => {
-      requireAdmin(request);
-      const client = await clientOr404(request.params.clientId);
-      const rows = await listErasures(db, client.id);
-      return { erasures: rows.map((r) => erasureStatusOf(r, `/api/admin/client-erasure/${client.id}`)) };
-    },
-  );
-  app.get(
-    '/api/admin/client-erasure/:clientId/:id',
-    { schema: { params: AdminErasureParams, response: { 200: ErasureStatus } } },
-    async (request) => {
-      requireAdmin(request);
-      const client = await clientOr404(request.params.clientId);
-      return status(client, request.params.id, `/api/admin/client-erasure/${client.id}`);
-    },
-  );
-  app.get(
-    '/api/admin/client-erasure/:clientId/:id/receipt',
-    { schema: { params: AdminErasureParams, querystring: ReceiptQuery } },
-    async (request, reply) => {
-      requireAdmin(request);
-      return receipt(
-        await clientOr404(request.params.clientId),
-        request.params.id,
-        request.query.format,
-        reply,
-      );
-    },
-  );
-  app.get(
-    '/api/admin/client-erasure/:clientId/:id/report',
-    { schema: { params: AdminErasureParams } },
-    async (request, reply) => {
-      requireAdmin(request);
-      return report(await clientOr404(request.params.clientId), request.params.id, true, reply);
-    },
-  );
-  app.post(
-    '/api/admin/client-subject-export/:clientId',
-    { schema: { params: ClientIdParam, body: SubjectExportBody, querystring: SubjectExportQuery } },
-    async (request, reply) => {
-      const who = adminWho(request);
-      return subjectExport(
-        await clientOr404(request.params.clientId),
-        who,
-        request.body.phone,
-        request.query.format,
-        reply,
-      );
-    },
-  );
+  for (const scope of clientScopes(deps)) {
+    const params = scope.params ? { params: scope.params } : {};
+    const erasureParams = scope.params ? scope.params.merge(ErasureParams) : ErasureParams;
+    const erasures = { client: '/api/client/erasure', admin: '/api/admin/client-erasure/:clientId' };
+    app.post(
+      scope.path(erasures),
+      { ...PRIVACY, schema: { ...params, body: ErasureRequestBody, response: { 202: ErasureAccepted } } },
+      async (request, reply) => {
+        const asker = scope.askerOf(request);
+        return start(scope, await scope.clientOf(request), asker, request.body, reply);
+      },
+    );
+    app.post(
+      scope.path({
+        client: '/api/client/erasure/preview',
+        admin: '/api/admin/client-erasure/:clientId/preview',
+      }),
+      { ...PRIVACY, schema: { ...params, body: ErasureRequestBody, response: { 200: ErasurePreview } } },
+      async (request) => {
+        const asker = scope.askerOf(request);
+        const client = await scope.clientOf(request);
+        const preview = await previewErasure(db, client.id, subjectOf(request.body));
+        // The sample shows what callers said: an admin's read of the client's calls.
+        await scope.readCalls(asker, client);
+        return preview;
+      },
+    );
+    app.get(
+      scope.path(erasures),
+      { ...PRIVACY, schema: { ...params, response: { 200: ErasureList } } },
+      async (request) => {
+        const client = await scope.clientOf(request);
+        const rows = await listErasures(db, client.id);
+        return { erasures: rows.map((r) => erasureStatusOf(r, scope.link(erasures, client))) };
+      },
+    );
+    app.get(
+      scope.path({ client: '/api/client/erasure/:id', admin: '/api/admin/client-erasure/:clientId/:id' }),
+      { ...PRIVACY, schema: { params: erasureParams, response: { 200: ErasureStatus } } },
+      async (request) => {
+        const client = await scope.clientOf(request);
+        return status(client, request.params.id, scope.link(erasures, client));
+      },
+    );
+    app.get(
+      scope.path({
+        client: '/api/client/erasure/:id/receipt',
+        admin: '/api/admin/client-erasure/:clientId/:id/receipt',
+      }),
+      { ...PRIVACY, schema: { params: erasureParams, querystring: ReceiptQuery } },
+      async (request, reply) =>
+        receipt(await scope.clientOf(request), request.params.id, request.query.format, reply),
+    );
+    app.get(
+      scope.path({
+        client: '/api/client/erasure/:id/report',
+        admin: '/api/admin/client-erasure/:clientId/:id/report',
+      }),
+      { ...PRIVACY, schema: { params: erasureParams } },
+      async (request, reply) => {
+        // The agency always reads its platform's name in the report.
+        const forAgency = scope.audience === 'admin';
+        return report(await scope.clientOf(request), request.params.id, forAgency, reply);
+      },
+    );
+    app.post(
+      scope.path({
+        client: '/api/client/subject-export',
+        admin: '/api/admin/client-subject-export/:clientId',
+      }),
+      { ...PRIVACY, schema: { ...params, body: SubjectExportBody, querystring: SubjectExportQuery } },
+      async (request, reply) => {
+        const asker = scope.askerOf(request);
+        const client = await scope.clientOf(request);
+        return subjectExport(scope, client, asker, request.body.phone, request.query.format, reply);
+      },
+    );
+  }
 }
