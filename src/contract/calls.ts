@@ -1,9 +1,11 @@
 /** Calls, call-log queries, stats and chart points (SPEC §3, §7; DESIGN §6). */
 import { z } from 'zod';
 import {
+  ClientIdParam,
   DATE_RANGES,
   DATE_RANGE_DAYS,
   DateRangeQuery,
+  IdParam,
   LocalDay,
   PAGE_SIZE,
   Pagination,
@@ -498,10 +500,7 @@ export const WebhookAnswer = z.object({
 export type WebhookAnswer = z.infer<typeof WebhookAnswer>;
 
 /** An admin's view of one client's call (recordings). */
-export const ClientCallParams = z.object({
-  clientId: z.string().trim().min(1).max(100),
-  id: z.string().trim().min(1).max(100),
-});
+export const ClientCallParams = ClientIdParam.merge(IdParam);
 
 /** The call log's columns a person may hide; the row's buttons always show. */
 export const CALL_LOG_COLUMNS = [

@@ -111,6 +111,9 @@ export function isoTime(ms: number | string | null | undefined): string | null {
 
 export const IdParam = z.object({ id: z.string().trim().min(1).max(100) });
 
+/** The client an admin's path names (`/api/admin/…/:clientId`); a client's own paths name none. */
+export const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
+
 /**
  * Provider API keys and webhook signing secrets: printable ASCII without spaces. A NUL, a line
  * break or a non-Latin-1 character cannot travel in the HTTP header a key is sent in, so such a

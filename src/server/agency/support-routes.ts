@@ -15,12 +15,10 @@ import {
   TestCallBody,
   TestCallResult,
 } from '../../contract/agency';
-import { MESSAGES } from '../../contract/admin';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { parseRetried } from '../calls/ingest/sync-runs';
 import { createDeliveryProcessor } from '../calls/ingest/webhook-delivery';
-import { findClient } from '../clients/clients-repository';
 import { webhookUrlOf } from '../clients/webhook-token';
 import type { ClientRow } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';
@@ -29,6 +27,7 @@ import { adminNames, describeStarter, toDelivery } from './support-views';
 import { paginationOf } from '../../contract/common';
 import { voiceOf } from '../providers/voice/registry';
 import { apiDoc } from '../http/route-docs';
+import { namedClient } from '../clients/client-scope';
 
 const ClientParam = z.object({ id: z.string().trim().min(1).max(100) });
 const DeliveryParam = ClientParam.extend({ deliveryId: z.string().trim().min(1).max(100) });
@@ -39,11 +38,7 @@ export default async function supportRoutes(fastify: FastifyInstance): Promise<v
   const { db, now } = deps;
   const processDelivery = createDeliveryProcessor(deps, app.log);
 
-  async function clientOr404(id: string): Promise<ClientRow> {
-    const client = await findClient(db, id);
-    if (!client) throw notFound(MESSAGES.clientNotFound);
-    return client;
-  }
+  const clientOr404 = (id: string): Promise<ClientRow> => namedClient(db, id);
 
   app.get(
     '/api/admin/clients/:id/deliveries',

@@ -13,7 +13,7 @@ import { requireAdmin } from '../auth/guards';
 import { recordActivity } from '../teams/activity';
 import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
 import type { ApiKeyStatus, ClientRow, ClientUpdate } from '../db/schema';
-import { conflict, notFound } from '../http/errors';
+import { conflict } from '../http/errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
 import { voiceOf } from '../providers/voice/registry';
 import { KEY_CHECKS_PER_WINDOW } from '../account/security-routes';
@@ -34,7 +34,6 @@ import { webhookUrlFor } from './webhook-token';
 import {
   deleteClientCascade,
   findByEmail,
-  findClient,
   getAdminStats,
   listClientsWithTotals,
   rotateWebhookToken,
@@ -51,16 +50,13 @@ import {
   RotatedWebhook,
 } from '../../contract/admin';
 import { apiDoc } from '../http/route-docs';
+import { namedClient } from './client-scope';
 
 export default async function adminClientRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, config, secrets, voices, now, clientChanges } = app.deps;
 
-  async function clientOr404(id: string): Promise<ClientRow> {
-    const row = await findClient(db, id);
-    if (!row) throw notFound(MESSAGES.clientNotFound);
-    return row;
-  }
+  const clientOr404 = (id: string): Promise<ClientRow> => namedClient(db, id);
 
   app.get(
     '/api/admin/clients',

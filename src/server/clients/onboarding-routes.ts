@@ -20,19 +20,19 @@ import { IdParam } from '../../contract/common';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { enforceCreationCap } from '../http/creation-caps';
-import { conflict, notFound } from '../http/errors';
+import { conflict } from '../http/errors';
 import { loginAddressConflict } from './address-identity';
 import { newWebhookToken, webhookUrlFor } from './webhook-token';
 import {
   deleteClientCascade,
   findByEmail,
-  findClient,
   insertClient,
   listStaleDrafts,
   updateClient,
 } from './clients-repository';
 import { isUniqueViolation } from './db-errors';
 import { apiDoc } from '../http/route-docs';
+import { namedClient } from './client-scope';
 
 /** 32 random bytes: 256 bits, far beyond guessing (DESIGN §5 asks for ≥ 128). */
 const DRAFT_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -129,8 +129,7 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
     },
     async (request, reply): Promise<WebhookStatus> => {
       const { id } = request.params;
-      const client = await findClient(db, id);
-      if (!client) throw notFound(MESSAGES.clientNotFound);
+      const client = await namedClient(db, id);
       // Polled every 2 s: an intermediate cache must never answer an old "false".
       reply.header('cache-control', 'no-store');
       const verifiedAt =
@@ -155,8 +154,7 @@ export default async function onboardingRoutes(fastify: FastifyInstance): Promis
     async (request): Promise<FinalizeResponse> => {
       const admin = requireAdmin(request);
       const { id } = request.params;
-      const client = await findClient(db, id);
-      if (!client) throw notFound(MESSAGES.clientNotFound);
+      const client = await namedClient(db, id);
       if (client.webhook_verified_at === null) throw conflict(MESSAGES.webhookNotVerified);
       // Finalizing twice (a double click, a retried request) is harmless.
       if (client.onboarding_status !== 'active') {

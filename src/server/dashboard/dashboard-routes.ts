@@ -16,7 +16,8 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import type { z } from 'zod';
 import { type Call, CallsQuery } from '../../contract/calls';
 import { DASHBOARD_LIVE_LIMIT, DashboardQuery } from '../../contract/dashboard';
-import type { CallPlace, CallsView, ClientIdParam } from '../calls/read/calls-view-routes';
+import type { ClientIdParam } from '../../contract/common';
+import type { CallPlace, CallsView } from '../calls/read/calls-view-routes';
 import { type CallsClient, listCalls } from '../calls/read/call-log';
 import { chartFor, statsFor } from '../calls/read/call-queries';
 import { type MountDoc, mountDoc } from '../http/route-docs';

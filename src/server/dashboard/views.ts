@@ -4,7 +4,7 @@
  * their calls views by dashboard/routes.ts, the demo's with the demo's (demo/routes.ts).
  */
 import { AdminClientDashboard, ClientDashboard, DemoDashboard } from '../../contract/dashboard';
-import { ClientIdParam } from '../calls/read/calls-view-routes';
+import { ClientIdParam } from '../../contract/common';
 import type { CallsClient } from '../calls/read/call-log';
 import type { DashboardOptions } from './dashboard-routes';
 

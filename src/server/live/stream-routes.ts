@@ -16,11 +16,9 @@ import {
   requireClient,
   requireClientUser,
 } from '../auth/guards';
-import { findClient } from '../clients/clients-repository';
-import { notFound, tooManyRequests } from '../http/errors';
+import { tooManyRequests } from '../http/errors';
 import { startJob } from '../http/jobs';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { MESSAGES } from '../../contract/admin';
 import { maskLiveCall, masksNumbersFor } from '../teams/number-masking';
 import type { LiveMessage } from './live-hub';
 import { apiDoc, file } from '../http/route-docs';
@@ -32,6 +30,7 @@ const EVENTS = {
     'text/event-stream',
   ),
 };
+import { namedClient } from '../clients/client-scope';
 
 /** Streams one client may have open on one instance (tabs, devices): beyond, 429. */
 export const MAX_STREAMS_PER_CLIENT = 20;
@@ -216,8 +215,7 @@ export default async function streamRoutes(fastify: FastifyInstance): Promise<vo
     },
     async (request, reply) => {
       const admin = requireAdmin(request);
-      const client = await findClient(app.deps.db, request.params.id);
-      if (!client) throw notFound(MESSAGES.clientNotFound);
+      const client = await namedClient(app.deps.db, request.params.id);
       await stream(
         request,
         reply,

@@ -1,12 +1,12 @@
 /**
- * Outcomes: the client's list (GET/PUT) and a preview of an unsaved list; the admin has
- * the same under /api/admin/client-outcomes/{clientId}. Saving starts re-classifying the client's
- * calls in the background; GET shows how far it got. The summary of a window and its points over
- * time are calls views' reads (outcome-reads.ts, mounted by calls/read/calls-view-routes.ts).
+ * Outcomes: the client's list (GET/PUT) and a preview of an unsaved list, each written once and
+ * mounted for the client and for an admin naming the client (clients/client-scope.ts) under
+ * /api/admin/client-outcomes/{clientId}. Saving starts re-classifying the client's calls in the
+ * background; GET shows how far it got. The summary of a window and its points over time are calls
+ * views' reads (outcome-reads.ts, mounted by calls/read/calls-view-routes.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { z } from 'zod';
-import { MESSAGES } from '../../contract/admin';
+import type { z } from 'zod';
 import {
   OutcomePreview,
   OutcomesBody,
@@ -14,19 +14,12 @@ import {
   OutcomesUpdateBody,
   fillOutcomes,
 } from '../../contract/outcomes';
-import { recordAudit } from '../audit/audit-log';
-import { requireAdmin, requireClient } from '../auth/guards';
-import { findClient } from '../clients/clients-repository';
-import { notFound } from '../http/errors';
+import { clientScopes } from '../clients/client-scope';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordChange } from '../teams/record-change';
 import { classificationGuardOf } from './classification-guard';
 import { outcomeSetOf, saveOutcomes } from './outcomes-repository';
 import { limitPreviews, previewOutcomes } from './preview';
 import { reclassificationOf } from './reclassify';
-import { apiDoc } from '../http/route-docs';
-
-const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
 
 export default async function outcomeRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -55,110 +48,69 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
     await limitPreviews(app.deps, reply, clientId);
     return previewOutcomes(db, clientId, await filled(clientId, body.outcomes), now());
   };
-  const clientOr404 = async (clientId: string) => {
-    const client = await findClient(db, clientId);
-    if (!client) throw notFound(MESSAGES.clientNotFound);
-    return client.id;
-  };
-
-  app.get(
-    '/api/client/outcomes',
-    {
-      config: { permission: 'calls.read' },
-      schema: { summary: 'The account’s outcome rules', tags: ['client'], response: { 200: OutcomesState } },
-    },
-    async (request) => stateOf(requireClient(request).id),
-  );
-  app.put(
-    '/api/client/outcomes',
-    {
-      config: { permission: 'outcomes' },
-      schema: {
-        summary: 'Save the outcome rules',
-        tags: ['client'],
-        body: OutcomesUpdateBody,
-        response: { 200: OutcomesState },
-      },
-    },
-    async (request) => {
-      const state = await save(requireClient(request).id, request.body);
-      await recordChange(db, request, 'settings_change', { what: 'outcomes' }, now());
-      return state;
-    },
-  );
-  app.post(
-    '/api/client/outcomes/preview',
-    {
-      config: { permission: 'outcomes' },
-      schema: {
-        summary: 'Preview outcome rules against recent calls',
-        tags: ['client'],
-        ...apiDoc({ errors: [429] }),
-        body: OutcomesBody,
-        response: { 200: OutcomePreview },
-      },
-    },
-    async (request, reply) => preview(requireClient(request).id, request.body, reply),
-  );
-
-  app.get(
-    '/api/admin/client-outcomes/:clientId',
-    {
-      schema: {
-        summary: 'A client’s outcome rules',
-        tags: ['admin'],
-        params: ClientIdParam,
-        response: { 200: OutcomesState },
-      },
-    },
-    async (request) => {
-      requireAdmin(request);
-      return stateOf(await clientOr404(request.params.clientId));
-    },
-  );
-  app.put(
-    '/api/admin/client-outcomes/:clientId',
-    {
-      schema: {
-        summary: 'Save a client’s outcome rules',
-        tags: ['admin'],
-        params: ClientIdParam,
-        body: OutcomesUpdateBody,
-        response: { 200: OutcomesState },
-      },
-    },
-    async (request) => {
-      const admin = requireAdmin(request);
-      const clientId = await clientOr404(request.params.clientId);
-      const state = await save(clientId, request.body);
-      await recordAudit(
-        db,
-        {
-          adminId: admin.id,
-          action: 'client.outcomes',
-          clientId,
-          detail: { outcomes: state.outcomes.length },
+  for (const scope of clientScopes(app.deps)) {
+    const params = scope.params ? { params: scope.params } : {};
+    app.get(
+      scope.path({ client: '/api/client/outcomes', admin: '/api/admin/client-outcomes/:clientId' }),
+      {
+        config: { permission: 'calls.read' },
+        schema: {
+          ...scope.doc({
+            client: { summary: 'The account’s outcome rules' },
+            admin: { summary: 'A client’s outcome rules' },
+          }),
+          ...params,
+          response: { 200: OutcomesState },
         },
-        now(),
-      );
-      return state;
-    },
-  );
-  app.post(
-    '/api/admin/client-outcomes/:clientId/preview',
-    {
-      schema: {
-        summary: 'Preview a client’s outcome rules',
-        tags: ['admin'],
-        ...apiDoc({ errors: [429] }),
-        params: ClientIdParam,
-        body: OutcomesBody,
-        response: { 200: OutcomePreview },
       },
-    },
-    async (request, reply) => {
-      requireAdmin(request);
-      return preview(await clientOr404(request.params.clientId), request.body, reply);
-    },
-  );
+      async (request) => stateOf((await scope.clientOf(request)).id),
+    );
+    app.put(
+      scope.path({ client: '/api/client/outcomes', admin: '/api/admin/client-outcomes/:clientId' }),
+      {
+        config: { permission: 'outcomes' },
+        schema: {
+          ...scope.doc({
+            client: { summary: 'Save the outcome rules' },
+            admin: { summary: 'Save a client’s outcome rules' },
+          }),
+          ...params,
+          body: OutcomesUpdateBody,
+          response: { 200: OutcomesState },
+        },
+      },
+      async (request) => {
+        const asker = scope.askerOf(request);
+        const client = await scope.clientOf(request);
+        const state = await save(client.id, request.body);
+        await scope.record(asker, client, {
+          client: { action: 'settings_change', detail: { what: 'outcomes' } },
+          admin: { action: 'client.outcomes', detail: { outcomes: state.outcomes.length } },
+        });
+        return state;
+      },
+    );
+    app.post(
+      scope.path({
+        client: '/api/client/outcomes/preview',
+        admin: '/api/admin/client-outcomes/:clientId/preview',
+      }),
+      {
+        config: { permission: 'outcomes' },
+        schema: {
+          ...scope.doc(
+            {
+              client: { summary: 'Preview outcome rules against recent calls' },
+              admin: { summary: 'Preview a client’s outcome rules' },
+            },
+            { errors: [429] },
+          ),
+          ...params,
+          body: OutcomesBody,
+          response: { 200: OutcomePreview },
+        },
+      },
+      async (request, reply) => preview((await scope.clientOf(request)).id, request.body, reply),
+    );
+  }
 }

@@ -11,13 +11,13 @@
  * - POST /api/client/subject-export?format=json|csv|pdf {phone} → every call of that number as a
  *   download: the whole record as JSON (the default), a CSV row per call, or a readable PDF.
  * - The admin's: /api/admin/client-erasure/{clientId}[/preview | /{id}[/receipt | /report]] and
- *   /api/admin/client-subject-export/{clientId}.
+ *   /api/admin/client-subject-export/{clientId}: each endpoint is written once and mounted for the
+ *   client and for an admin naming the client (clients/client-scope.ts).
  * Each erasure and export is a line of the client's activity log, or of the agency's audit log
  * when an admin asked. Erasing a number with no calls is a receipt with 0, not an error.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { MESSAGES } from '../../contract/admin';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { z } from 'zod';
 import {
   ErasureAccepted,
   ErasureList,
@@ -30,17 +30,15 @@ import {
   type SubjectExportFormat,
   SubjectExportQuery,
 } from '../../contract/privacy';
-import { recordAudit, recordClientRead } from '../audit/audit-log';
-import { requireAdmin, requireClient, requireClientUser } from '../auth/guards';
 import { loadBrand } from '../brand/brand-store';
-import { findClient } from '../clients/clients-repository';
+import { type Asker, type ClientScope, type ScopedLine, clientScopes } from '../clients/client-scope';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
 import { conflict, notFound } from '../http/errors';
+import { file, jsonDownload } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { loadPdfBrand } from '../reports/pdf-brand';
-import { recordActivity } from '../teams/activity';
 import {
   type ErasureSubject,
   erasureReceiptOf,
@@ -55,7 +53,6 @@ import {
 import { renderCallerReceiptPdf, renderErasureReportPdf } from './erasure-receipt-pdf';
 import { subjectExportCsv, subjectExportOf } from './subject-export';
 import { renderSubjectExportPdf } from './subject-export-pdf';
-import { apiDoc, file, jsonDownload } from '../http/route-docs';
 
 /** The caller's calls: the record as JSON (the default), a CSV row per call, or a readable PDF. */
 const SUBJECT_EXPORT = {
@@ -68,13 +65,9 @@ const SUBJECT_EXPORT = {
 };
 
 const PRIVACY = { config: { permission: 'privacy' as const } };
-const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
-const AdminErasureParams = ClientIdParam.merge(ErasureParams);
 const HOUR_MS = 60 * 60 * 1000;
 const NOT_FOUND = 'No such erasure';
 const NOT_DONE = 'The receipt is ready once the erasure is done';
-
-type Who = { kind: 'user'; id: string; label: string } | { kind: 'admin'; id: string; label: string };
 
 export default async function erasureRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -85,20 +78,6 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
     while (running.size > 0) await Promise.allSettled([...running]);
   });
 
-  const clientWho = (request: FastifyRequest): Who => {
-    const user = requireClientUser(request);
-    return { kind: 'user', id: user.id, label: `${user.name} <${user.email}>` };
-  };
-  const adminWho = (request: FastifyRequest): Who => {
-    const admin = requireAdmin(request);
-    return { kind: 'admin', id: admin.id, label: `Agency: ${admin.name}` };
-  };
-  const clientOr404 = async (clientId: string) => {
-    const client = await findClient(db, clientId);
-    if (!client) throw notFound(MESSAGES.clientNotFound);
-    return client;
-  };
-
   /** Erasures and caller exports share one hourly budget per client (each reads all its calls). */
   const capErasures = (client: ClientRow, reply: FastifyReply) =>
     enforceCreationCap(deps, reply, {
@@ -108,42 +87,19 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
       what: 'erasures and caller exports',
     });
 
-  async function record(
-    client: ClientRow,
-    who: Who,
-    action: 'erasure' | 'export',
-    detail: Record<string, unknown>,
-  ) {
-    if (who.kind === 'user')
-      await recordActivity(
-        db,
-        {
-          clientId: client.id,
-          userId: who.id,
-          action: action === 'erasure' ? 'caller_erased' : 'subject_export',
-          detail,
-        },
-        now(),
-      );
-    else
-      await recordAudit(
-        db,
-        {
-          adminId: who.id,
-          action: action === 'erasure' ? 'client.erasure' : 'client.subject_export',
-          clientId: client.id,
-          detail,
-        },
-        now(),
-      );
-  }
+  /** What an erasure or a caller's export is, as the asker's log keeps it. */
+  const lineOf = (action: 'erasure' | 'export', detail: Record<string, unknown>): ScopedLine =>
+    action === 'erasure'
+      ? { client: { action: 'caller_erased', detail }, admin: { action: 'client.erasure', detail } }
+      : { client: { action: 'subject_export', detail }, admin: { action: 'client.subject_export', detail } };
 
   const subjectOf = (body: z.output<typeof ErasureRequestBody>): ErasureSubject =>
     body.phone ? { kind: 'phone', value: normalisePhone(body.phone) } : { kind: 'email', value: body.email! };
 
   async function start(
+    scope: ClientScope,
     client: ClientRow,
-    who: Who,
+    who: Asker,
     body: z.output<typeof ErasureRequestBody>,
     reply: FastifyReply,
   ) {
@@ -154,7 +110,11 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
       .then(async () => {
         const row = await findErasure(db, client.id, id);
         if (row)
-          await record(client, who, 'erasure', { erasureId: id, calls: row.calls, copies: row.copies });
+          await scope.record(
+            who,
+            client,
+            lineOf('erasure', { erasureId: id, calls: row.calls, copies: row.copies }),
+          );
       })
       .catch((error) => app.log.error({ err: error, erasureId: id }, 'erasure failed'))
       .finally(() => running.delete(work));
@@ -208,8 +168,9 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
   }
 
   async function subjectExport(
+    scope: ClientScope,
     client: ClientRow,
-    who: Who,
+    who: Asker,
     phone: string,
     format: SubjectExportFormat,
     reply: FastifyReply,
@@ -217,7 +178,7 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
     const number = normalisePhone(phone);
     await capErasures(client, reply);
     const body = await subjectExportOf(db, client, number, now());
-    await record(client, who, 'export', { calls: body.calls.length, format });
+    await scope.record(who, client, lineOf('export', { calls: body.calls.length, format }));
     const name = `caller-data-${number.slice(1)}`;
     const attachment = (ext: string) => `attachment; filename="${name}.${ext}"`;
     if (format === 'csv')
@@ -236,263 +197,184 @@ export default async function erasureRoutes(fastify: FastifyInstance): Promise<v
       .send(JSON.stringify(body, null, 2));
   }
 
-  // ---- the client's ----
-  app.post(
-    '/api/client/erasure',
-    {
-      ...PRIVACY,
-      schema: {
-        summary: 'Erase every call of a caller (phone number or e-mail), here and at the platform',
-        tags: ['client'],
-        ...apiDoc({ errors: [429] }),
-        body: ErasureRequestBody,
-        response: { 202: ErasureAccepted },
+  for (const scope of clientScopes(deps)) {
+    const params = scope.params ? { params: scope.params } : {};
+    const erasureParams = scope.params ? scope.params.merge(ErasureParams) : ErasureParams;
+    const erasures = { client: '/api/client/erasure', admin: '/api/admin/client-erasure/:clientId' };
+    app.post(
+      scope.path(erasures),
+      {
+        ...PRIVACY,
+        schema: {
+          ...scope.doc(
+            {
+              client: {
+                summary: 'Erase every call of a caller (phone number or e-mail), here and at the platform',
+              },
+              admin: { summary: 'Erase every call of a client’s caller, here and at the platform' },
+            },
+            { errors: [429] },
+          ),
+          ...params,
+          body: ErasureRequestBody,
+          response: { 202: ErasureAccepted },
+        },
       },
-    },
-    async (request, reply) => start(requireClient(request), clientWho(request), request.body, reply),
-  );
-  app.post(
-    '/api/client/erasure/preview',
-    {
-      ...PRIVACY,
-      schema: {
-        summary: 'How many calls erasing a caller would remove, and a few',
-        tags: ['client'],
-        body: ErasureRequestBody,
-        response: { 200: ErasurePreview },
+      async (request, reply) => {
+        const asker = scope.askerOf(request);
+        return start(scope, await scope.clientOf(request), asker, request.body, reply);
       },
-    },
-    async (request) => {
-      const client = requireClient(request);
-      return previewErasure(db, client.id, subjectOf(request.body));
-    },
-  );
-  app.get(
-    '/api/client/erasure',
-    {
-      ...PRIVACY,
-      schema: { summary: 'The latest caller erasures', tags: ['client'], response: { 200: ErasureList } },
-    },
-    async (request) => {
-      const client = requireClient(request);
-      const rows = await listErasures(db, client.id);
-      return { erasures: rows.map((r) => erasureStatusOf(r, '/api/client/erasure')) };
-    },
-  );
-  app.get(
-    '/api/client/erasure/:id',
-    {
-      ...PRIVACY,
-      schema: {
-        summary: 'Where a caller erasure stands',
-        tags: ['client'],
-        params: ErasureParams,
-        response: { 200: ErasureStatus },
+    );
+    app.post(
+      scope.path({
+        client: '/api/client/erasure/preview',
+        admin: '/api/admin/client-erasure/:clientId/preview',
+      }),
+      {
+        ...PRIVACY,
+        schema: {
+          ...scope.doc({
+            client: { summary: 'How many calls erasing a caller would remove, and a few' },
+            admin: { summary: 'How many calls erasing a client’s caller would remove, and a few' },
+          }),
+          ...params,
+          body: ErasureRequestBody,
+          response: { 200: ErasurePreview },
+        },
       },
-    },
-    async (request) => status(requireClient(request), request.params.id, '/api/client/erasure'),
-  );
-  app.get(
-    '/api/client/erasure/:id/receipt',
-    {
-      ...PRIVACY,
-      schema: {
-        summary: 'Download an erasure’s receipt (PDF or JSON)',
-        tags: ['client'],
-        ...apiDoc({
-          errors: [409],
-          responses: {
-            200: jsonDownload('The caller’s confirmation as a PDF, or (format=json) the whole record.', true),
-          },
-        }),
-        params: ErasureParams,
-        querystring: ReceiptQuery,
+      async (request) => {
+        const asker = scope.askerOf(request);
+        const client = await scope.clientOf(request);
+        const preview = await previewErasure(db, client.id, subjectOf(request.body));
+        // The sample shows what callers said: an admin's read of the client's calls.
+        await scope.readCalls(asker, client);
+        return preview;
       },
-    },
-    async (request, reply) => receipt(requireClient(request), request.params.id, request.query.format, reply),
-  );
-  app.get(
-    '/api/client/erasure/:id/report',
-    {
-      ...PRIVACY,
-      schema: {
-        summary: 'Download an erasure’s internal report (PDF)',
-        tags: ['client'],
-        ...apiDoc({
-          errors: [409],
-          responses: {
-            200: file('What was removed, by kind, and each platform’s answer per call.', 'application/pdf'),
-          },
-        }),
-        params: ErasureParams,
+    );
+    app.get(
+      scope.path(erasures),
+      {
+        ...PRIVACY,
+        schema: {
+          ...scope.doc({
+            client: { summary: 'The latest caller erasures' },
+            admin: { summary: 'A client’s latest caller erasures' },
+          }),
+          ...params,
+          response: { 200: ErasureList },
+        },
       },
-    },
-    async (request, reply) => report(requireClient(request), request.params.id, false, reply),
-  );
-  app.post(
-    '/api/client/subject-export',
-    {
-      ...PRIVACY,
-      schema: {
-        summary: 'Download every call of a caller’s number (JSON, CSV or PDF)',
-        tags: ['client'],
-        ...apiDoc({ errors: [429], responses: { 200: SUBJECT_EXPORT } }),
-        body: SubjectExportBody,
-        querystring: SubjectExportQuery,
+      async (request) => {
+        const client = await scope.clientOf(request);
+        const rows = await listErasures(db, client.id);
+        return { erasures: rows.map((r) => erasureStatusOf(r, scope.link(erasures, client))) };
       },
-    },
-    async (request, reply) =>
-      subjectExport(
-        requireClient(request),
-        clientWho(request),
-        request.body.phone,
-        request.query.format,
-        reply,
-      ),
-  );
-
-  // ---- the admin's, naming the client ----
-  app.post(
-    '/api/admin/client-erasure/:clientId',
-    {
-      schema: {
-        summary: 'Erase every call of a client’s caller, here and at the platform',
-        tags: ['admin'],
-        ...apiDoc({ errors: [429] }),
-        params: ClientIdParam,
-        body: ErasureRequestBody,
-        response: { 202: ErasureAccepted },
+    );
+    app.get(
+      scope.path({ client: '/api/client/erasure/:id', admin: '/api/admin/client-erasure/:clientId/:id' }),
+      {
+        ...PRIVACY,
+        schema: {
+          ...scope.doc({
+            client: { summary: 'Where a caller erasure stands' },
+            admin: { summary: 'Where a client’s caller erasure stands' },
+          }),
+          params: erasureParams,
+          response: { 200: ErasureStatus },
+        },
       },
-    },
-    async (request, reply) => {
-      const who = adminWho(request);
-      return start(await clientOr404(request.params.clientId), who, request.body, reply);
-    },
-  );
-  app.post(
-    '/api/admin/client-erasure/:clientId/preview',
-    {
-      schema: {
-        summary: 'How many calls erasing a client’s caller would remove, and a few',
-        tags: ['admin'],
-        params: ClientIdParam,
-        body: ErasureRequestBody,
-        response: { 200: ErasurePreview },
+      async (request) => {
+        const client = await scope.clientOf(request);
+        return status(client, request.params.id, scope.link(erasures, client));
       },
-    },
-    async (request) => {
-      const admin = requireAdmin(request);
-      const client = await clientOr404(request.params.clientId);
-      const preview = await previewErasure(db, client.id, subjectOf(request.body));
-      // The sample shows what callers said: an admin's read of the client's calls.
-      await recordClientRead(
-        db,
-        { adminId: admin.id, clientId: client.id, action: 'client.read_calls' },
-        now(),
-      );
-      return preview;
-    },
-  );
-  app.get(
-    '/api/admin/client-erasure/:clientId',
-    {
-      schema: {
-        summary: 'A client’s latest caller erasures',
-        tags: ['admin'],
-        params: ClientIdParam,
-        response: { 200: ErasureList },
+    );
+    app.get(
+      scope.path({
+        client: '/api/client/erasure/:id/receipt',
+        admin: '/api/admin/client-erasure/:clientId/:id/receipt',
+      }),
+      {
+        ...PRIVACY,
+        schema: {
+          ...scope.doc(
+            {
+              client: { summary: 'Download an erasure’s receipt (PDF or JSON)' },
+              admin: { summary: 'Download a client’s erasure receipt (PDF or JSON)' },
+            },
+            {
+              errors: [409],
+              responses: {
+                200: jsonDownload(
+                  'The caller’s confirmation as a PDF, or (format=json) the whole record.',
+                  true,
+                ),
+              },
+            },
+          ),
+          params: erasureParams,
+          querystring: ReceiptQuery,
+        },
       },
-    },
-    async (request) => {
-      requireAdmin(request);
-      const client = await clientOr404(request.params.clientId);
-      const rows = await listErasures(db, client.id);
-      return { erasures: rows.map((r) => erasureStatusOf(r, `/api/admin/client-erasure/${client.id}`)) };
-    },
-  );
-  app.get(
-    '/api/admin/client-erasure/:clientId/:id',
-    {
-      schema: {
-        summary: 'Where a client’s caller erasure stands',
-        tags: ['admin'],
-        params: AdminErasureParams,
-        response: { 200: ErasureStatus },
+      async (request, reply) =>
+        receipt(await scope.clientOf(request), request.params.id, request.query.format, reply),
+    );
+    app.get(
+      scope.path({
+        client: '/api/client/erasure/:id/report',
+        admin: '/api/admin/client-erasure/:clientId/:id/report',
+      }),
+      {
+        ...PRIVACY,
+        schema: {
+          ...scope.doc(
+            {
+              client: { summary: 'Download an erasure’s internal report (PDF)' },
+              admin: { summary: 'Download a client’s erasure report for the agency (PDF)' },
+            },
+            {
+              errors: [409],
+              responses: {
+                200: file(
+                  'What was removed, by kind, and each platform’s answer per call.',
+                  'application/pdf',
+                ),
+              },
+            },
+          ),
+          params: erasureParams,
+        },
       },
-    },
-    async (request) => {
-      requireAdmin(request);
-      const client = await clientOr404(request.params.clientId);
-      return status(client, request.params.id, `/api/admin/client-erasure/${client.id}`);
-    },
-  );
-  app.get(
-    '/api/admin/client-erasure/:clientId/:id/receipt',
-    {
-      schema: {
-        summary: 'Download a client’s erasure receipt (PDF or JSON)',
-        tags: ['admin'],
-        ...apiDoc({
-          errors: [409],
-          responses: {
-            200: jsonDownload('The caller’s confirmation as a PDF, or (format=json) the whole record.', true),
-          },
-        }),
-        params: AdminErasureParams,
-        querystring: ReceiptQuery,
+      async (request, reply) => {
+        // The agency always reads its platform's name in the report.
+        const forAgency = scope.audience === 'admin';
+        return report(await scope.clientOf(request), request.params.id, forAgency, reply);
       },
-    },
-    async (request, reply) => {
-      requireAdmin(request);
-      return receipt(
-        await clientOr404(request.params.clientId),
-        request.params.id,
-        request.query.format,
-        reply,
-      );
-    },
-  );
-  app.get(
-    '/api/admin/client-erasure/:clientId/:id/report',
-    {
-      schema: {
-        summary: 'Download a client’s erasure report for the agency (PDF)',
-        tags: ['admin'],
-        ...apiDoc({
-          errors: [409],
-          responses: {
-            200: file('What was removed, by kind, and the platform’s answer per call.', 'application/pdf'),
-          },
-        }),
-        params: AdminErasureParams,
+    );
+    app.post(
+      scope.path({
+        client: '/api/client/subject-export',
+        admin: '/api/admin/client-subject-export/:clientId',
+      }),
+      {
+        ...PRIVACY,
+        schema: {
+          ...scope.doc(
+            {
+              client: { summary: 'Download every call of a caller’s number (JSON, CSV or PDF)' },
+              admin: { summary: 'Download every call of a client’s caller (JSON, CSV or PDF)' },
+            },
+            { errors: [429], responses: { 200: SUBJECT_EXPORT } },
+          ),
+          ...params,
+          body: SubjectExportBody,
+          querystring: SubjectExportQuery,
+        },
       },
-    },
-    async (request, reply) => {
-      requireAdmin(request);
-      return report(await clientOr404(request.params.clientId), request.params.id, true, reply);
-    },
-  );
-  app.post(
-    '/api/admin/client-subject-export/:clientId',
-    {
-      schema: {
-        summary: 'Download every call of a client’s caller (JSON, CSV or PDF)',
-        tags: ['admin'],
-        ...apiDoc({ errors: [429], responses: { 200: SUBJECT_EXPORT } }),
-        params: ClientIdParam,
-        body: SubjectExportBody,
-        querystring: SubjectExportQuery,
+      async (request, reply) => {
+        const asker = scope.askerOf(request);
+        const client = await scope.clientOf(request);
+        return subjectExport(scope, client, asker, request.body.phone, request.query.format, reply);
       },
-    },
-    async (request, reply) => {
-      const who = adminWho(request);
-      return subjectExport(
-        await clientOr404(request.params.clientId),
-        who,
-        request.body.phone,
-        request.query.format,
-        reply,
-      );
-    },
-  );
+    );
+  }
 }

@@ -1,7 +1,7 @@
 /**
- * The privacy settings: GET/PUT /api/client/privacy for Owners (permission
- * `privacy`), the same for an admin under /api/admin/client-privacy/{clientId}, and the agency's
- * defaults at /api/admin/privacy-defaults.
+ * The privacy settings: GET/PUT /api/client/privacy for Owners (permission `privacy`), written
+ * once and mounted for an admin naming the client too (clients/client-scope.ts) under
+ * /api/admin/client-privacy/{clientId}; the agency's defaults at /api/admin/privacy-defaults.
  *
  * `hideNumbersUntilShown` masks callers' numbers for every user (teams/number-masking.ts) until one
  * call's number is shown; it is a column of the client, written through clients/. Redaction,
@@ -10,9 +10,8 @@
  * job each minute). Each change is a line of the client's activity log, or of the audit log for
  * an admin.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { MESSAGES } from '../../contract/admin';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import {
   PrivacyDefaults,
   PrivacyDefaultsUpdate,
@@ -22,13 +21,13 @@ import {
   type RetentionField,
 } from '../../contract/privacy';
 import { recordAudit } from '../audit/audit-log';
-import { requireAdmin, requireClient, requireClientUser } from '../auth/guards';
+import { requireAdmin } from '../auth/guards';
+import { clientScopes } from '../clients/client-scope';
 import { findClient, listClientIds, updateClient } from '../clients/clients-repository';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordActivity } from '../teams/activity';
 import { privacyWorkSettled, wakePrivacyWork } from './privacy-job';
 import {
   type StoredClientPrivacy,
@@ -44,7 +43,6 @@ import {
 import { reRedactionOf } from './re-redaction';
 
 const PRIVACY = { config: { permission: 'privacy' as const } };
-const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
 
 type Update = z.output<typeof PrivacyUpdate>;
 
@@ -124,94 +122,52 @@ export default async function privacyRoutes(fastify: FastifyInstance): Promise<v
     return Object.keys(now_).length > 0 ? { before: was, after: now_ } : null;
   }
 
-  const clientOr404 = async (clientId: string) => {
-    const client = await findClient(db, clientId);
-    if (!client) throw notFound(MESSAGES.clientNotFound);
-    return client;
-  };
-
-  app.get(
-    '/api/client/privacy',
-    {
-      ...PRIVACY,
-      schema: {
-        summary: 'The account’s privacy settings',
-        tags: ['client'],
-        response: { 200: PrivacySettings },
+  for (const scope of clientScopes(deps)) {
+    const params = scope.params ? { params: scope.params } : {};
+    const paths = { client: '/api/client/privacy', admin: '/api/admin/client-privacy/:clientId' };
+    app.get(
+      scope.path(paths),
+      {
+        ...PRIVACY,
+        schema: {
+          ...scope.doc({
+            client: { summary: 'The account’s privacy settings' },
+            admin: { summary: 'A client’s privacy settings' },
+          }),
+          ...params,
+          response: { 200: PrivacySettings },
+        },
       },
-    },
-    async (request) => settingsOf(requireClient(request)),
-  );
+      async (request) => settingsOf(await scope.clientOf(request)),
+    );
 
-  app.put(
-    '/api/client/privacy',
-    {
-      ...PRIVACY,
-      schema: {
-        summary: 'Change the account’s privacy settings',
-        tags: ['client'],
-        body: PrivacyUpdate,
-        response: { 200: PrivacySettings },
+    app.put(
+      scope.path(paths),
+      {
+        ...PRIVACY,
+        schema: {
+          ...scope.doc({
+            client: { summary: 'Change the account’s privacy settings' },
+            admin: { summary: 'Change a client’s privacy settings' },
+          }),
+          ...params,
+          body: PrivacyUpdate,
+          response: { 200: PrivacySettings },
+        },
       },
-    },
-    async (request: FastifyRequest<{ Body: Update }>) => {
-      const client = requireClient(request);
-      const changed = await update(client, request.body);
-      if (changed)
-        await recordActivity(
-          db,
-          {
-            clientId: client.id,
-            userId: requireClientUser(request).id,
-            action: 'settings_change',
-            detail: { settings: 'privacy', ...changed },
-          },
-          now(),
-        );
-      return settingsOf((await findClient(db, client.id)) ?? client);
-    },
-  );
-
-  app.get(
-    '/api/admin/client-privacy/:clientId',
-    {
-      schema: {
-        summary: 'A client’s privacy settings',
-        tags: ['admin'],
-        params: ClientIdParam,
-        response: { 200: PrivacySettings },
+      async (request) => {
+        const asker = scope.askerOf(request);
+        const client = await scope.clientOf(request);
+        const changed = await update(client, request.body);
+        if (changed)
+          await scope.record(asker, client, {
+            client: { action: 'settings_change', detail: { settings: 'privacy', ...changed } },
+            admin: { action: 'client.privacy', detail: changed },
+          });
+        return settingsOf((await findClient(db, client.id)) ?? client);
       },
-    },
-    async (request) => {
-      requireAdmin(request);
-      return settingsOf(await clientOr404(request.params.clientId));
-    },
-  );
-
-  app.put(
-    '/api/admin/client-privacy/:clientId',
-    {
-      schema: {
-        summary: 'Change a client’s privacy settings',
-        tags: ['admin'],
-        params: ClientIdParam,
-        body: PrivacyUpdate,
-        response: { 200: PrivacySettings },
-      },
-    },
-    async (request) => {
-      const admin = requireAdmin(request);
-      const client = await clientOr404(request.params.clientId);
-      const changed = await update(client, request.body);
-      if (changed)
-        await recordAudit(
-          db,
-          { adminId: admin.id, action: 'client.privacy', clientId: client.id, detail: changed },
-          now(),
-        );
-      return settingsOf((await findClient(db, client.id)) ?? client);
-    },
-  );
+    );
+  }
 
   app.get(
     '/api/admin/privacy-defaults',

@@ -1,27 +1,20 @@
 /**
- * A client's quality thresholds: GET and PUT for the client, the same for an admin
- * under /api/admin/client-quality/{clientId}. Saving re-classifies the client's calls, as saving
- * outcomes does (the thresholds are classified with them: outcomes-repository.ts).
+ * A client's quality thresholds: GET and PUT, each written once and mounted for the client and for
+ * an admin naming the client (clients/client-scope.ts) under /api/admin/client-quality/{clientId}.
+ * Saving re-classifies the client's calls, as saving outcomes does (the thresholds are classified
+ * with them: outcomes-repository.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { MESSAGES } from '../../contract/admin';
 import {
   DEFAULT_QUALITY_THRESHOLDS,
   QualityThresholdsState,
   QualityThresholdsUpdate,
 } from '../../contract/quality';
-import { recordAudit } from '../audit/audit-log';
-import { requireAdmin, requireClient } from '../auth/guards';
-import { findClient } from '../clients/clients-repository';
-import { notFound } from '../http/errors';
+import { clientScopes } from '../clients/client-scope';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { classificationGuardOf } from '../outcomes/classification-guard';
 import { outcomeSetOf, saveQualityThresholds } from '../outcomes/outcomes-repository';
-import { recordChange } from '../teams/record-change';
 import { backfillProgress } from './backfill';
-
-const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
 
 export default async function qualityRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -41,78 +34,52 @@ export default async function qualityRoutes(fastify: FastifyInstance): Promise<v
     guard.restart(clientId);
     return stateOf(clientId);
   };
-  const clientOr404 = async (clientId: string) => {
-    const client = await findClient(db, clientId);
-    if (!client) throw notFound(MESSAGES.clientNotFound);
-    return client.id;
+
+  const paths = {
+    client: '/api/client/quality/thresholds',
+    admin: '/api/admin/client-quality/:clientId/thresholds',
   };
-
-  app.get(
-    '/api/client/quality/thresholds',
-    {
-      config: { permission: 'calls.read' },
-      schema: {
-        summary: 'What puts a call in Needs attention for its quality',
-        tags: ['client'],
-        response: { 200: QualityThresholdsState },
+  for (const scope of clientScopes(app.deps)) {
+    const params = scope.params ? { params: scope.params } : {};
+    app.get(
+      scope.path(paths),
+      {
+        config: { permission: 'calls.read' },
+        schema: {
+          ...scope.doc({
+            client: { summary: 'What puts a call in Needs attention for its quality' },
+            admin: { summary: 'A client’s quality thresholds' },
+          }),
+          ...params,
+          response: { 200: QualityThresholdsState },
+        },
       },
-    },
-    async (request) => stateOf(requireClient(request).id),
-  );
-  app.put(
-    '/api/client/quality/thresholds',
-    {
-      config: { permission: 'outcomes' },
-      schema: {
-        summary: 'Save the quality thresholds (re-classifies the calls)',
-        tags: ['client'],
-        body: QualityThresholdsUpdate,
-        response: { 200: QualityThresholdsState },
+      async (request) => stateOf((await scope.clientOf(request)).id),
+    );
+    app.put(
+      scope.path(paths),
+      {
+        config: { permission: 'outcomes' },
+        schema: {
+          ...scope.doc({
+            client: { summary: 'Save the quality thresholds (re-classifies the calls)' },
+            admin: { summary: 'Save a client’s quality thresholds' },
+          }),
+          ...params,
+          body: QualityThresholdsUpdate,
+          response: { 200: QualityThresholdsState },
+        },
       },
-    },
-    async (request) => {
-      const state = await save(requireClient(request).id, request.body);
-      await recordChange(db, request, 'settings_change', { what: 'quality thresholds' }, now());
-      return state;
-    },
-  );
-
-  app.get(
-    '/api/admin/client-quality/:clientId/thresholds',
-    {
-      schema: {
-        summary: 'A client’s quality thresholds',
-        tags: ['admin'],
-        params: ClientIdParam,
-        response: { 200: QualityThresholdsState },
+      async (request) => {
+        const asker = scope.askerOf(request);
+        const client = await scope.clientOf(request);
+        const state = await save(client.id, request.body);
+        await scope.record(asker, client, {
+          client: { action: 'settings_change', detail: { what: 'quality thresholds' } },
+          admin: { action: 'client.quality_thresholds', detail: state.thresholds },
+        });
+        return state;
       },
-    },
-    async (request) => {
-      requireAdmin(request);
-      return stateOf(await clientOr404(request.params.clientId));
-    },
-  );
-  app.put(
-    '/api/admin/client-quality/:clientId/thresholds',
-    {
-      schema: {
-        summary: 'Save a client’s quality thresholds',
-        tags: ['admin'],
-        params: ClientIdParam,
-        body: QualityThresholdsUpdate,
-        response: { 200: QualityThresholdsState },
-      },
-    },
-    async (request) => {
-      const admin = requireAdmin(request);
-      const clientId = await clientOr404(request.params.clientId);
-      const state = await save(clientId, request.body);
-      await recordAudit(
-        db,
-        { adminId: admin.id, action: 'client.quality_thresholds', clientId, detail: state.thresholds },
-        now(),
-      );
-      return state;
-    },
-  );
+    );
+  }
 }

@@ -9,13 +9,11 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { MESSAGES } from '../../contract/admin';
 import { ClientUser, TEAM_MESSAGES } from '../../contract/teams';
 import { recordAudit } from '../audit/audit-log';
 import { loadBrand } from '../brand/brand-store';
 import { requireAdmin } from '../auth/guards';
 import { invitationTarget } from '../clients/address-identity';
-import { findClient } from '../clients/clients-repository';
 import { endUserSessions, ensureAccountLogin, findUser, listUsers } from '../clients/users-repository';
 import type { ClientRow, ClientUserRow } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
@@ -25,6 +23,7 @@ import { recordActivity } from './activity';
 import { sendUserLink } from './invitation-email';
 import { toClientUser } from './client-user-view';
 import { apiDoc } from '../http/route-docs';
+import { namedClient } from '../clients/client-scope';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const ClientParam = z.object({ id: z.string().trim().min(1).max(100) });
@@ -41,11 +40,7 @@ export default async function adminUsersRoutes(fastify: FastifyInstance): Promis
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, now, config } = app.deps;
 
-  async function clientOr404(id: string): Promise<ClientRow> {
-    const client = await findClient(db, id);
-    if (!client) throw notFound(MESSAGES.clientNotFound);
-    return client;
-  }
+  const clientOr404 = (id: string): Promise<ClientRow> => namedClient(db, id);
 
   async function userOr404(client: ClientRow, userId: string): Promise<ClientUserRow> {
     const user = await findUser(db, client.id, userId);

@@ -7,17 +7,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { MESSAGES } from '../../contract/admin';
 import { SuccessBody } from '../../contract/common';
 import { TEAM_MESSAGES } from '../../contract/teams';
 import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
 import { disableTwoFactor } from '../auth/two-factor-store';
-import { findClient } from '../clients/clients-repository';
 import { endUserSessions, findUser } from '../clients/users-repository';
 import { notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { recordActivity } from './activity';
+import { namedClient } from '../clients/client-scope';
 
 const ClientUserParam = z.object({
   id: z.string().trim().min(1).max(100),
@@ -40,8 +39,7 @@ export default async function twoFactorResetRoutes(fastify: FastifyInstance): Pr
     },
     async (request) => {
       const admin = requireAdmin(request);
-      const client = await findClient(db, request.params.id);
-      if (!client) throw notFound(MESSAGES.clientNotFound);
+      const client = await namedClient(db, request.params.id);
       const user = await findUser(db, client.id, request.params.userId);
       if (!user) throw notFound(TEAM_MESSAGES.userNotFound);
       await db.transaction().execute(async (trx) => {

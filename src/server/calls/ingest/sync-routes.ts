@@ -13,11 +13,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { MESSAGES } from '../../../contract/admin';
 import { SyncBusy, SyncProgress, SyncResult, SyncRunParam } from '../../../contract/calls';
 import { recordAudit } from '../../audit/audit-log';
 import { requireAdmin, requireClient } from '../../auth/guards';
-import { findClient } from '../../clients/clients-repository';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
 import { notFound } from '../../http/errors';
@@ -35,6 +33,7 @@ import {
 } from './sync';
 import { findSyncRun, toSyncProgress } from './sync-runs';
 import { apiDoc } from '../../http/route-docs';
+import { namedClient } from '../../clients/client-scope';
 
 /** How long the POST waits for the result: a quarter of the idle-socket timeout, at most 20 s. */
 export const syncAnswerWaitMs = (connectionTimeoutMs: number) => Math.min(20_000, connectionTimeoutMs / 4);
@@ -60,11 +59,7 @@ export default async function syncRoutes(fastify: FastifyInstance): Promise<void
   });
   app.addHook('onClose', async () => stopSyncs(deps));
 
-  async function clientOr404(id: string): Promise<ClientRow> {
-    const client = await findClient(deps.db, id);
-    if (!client) throw notFound(MESSAGES.clientNotFound);
-    return client;
-  }
+  const clientOr404 = (id: string): Promise<ClientRow> => namedClient(deps.db, id);
   const clientTarget = async (request: FastifyRequest): Promise<SyncTarget> => ({
     client: await clientOr404(requireClient(request).id),
     startedBy: 'client',

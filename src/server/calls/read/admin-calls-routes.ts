@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { AdminClientData, MESSAGES } from '../../../contract/admin';
+import { ClientIdParam } from '../../../contract/common';
 import { recordClientRead } from '../../audit/audit-log';
 import { requireAdmin } from '../../auth/guards';
 import { toAdminListItem } from '../../clients/admin-client-view';
@@ -13,7 +14,6 @@ import { listClientsWithTotals } from '../../clients/clients-repository';
 import { notFound } from '../../http/errors';
 import type { ZodTypeProvider } from '../../http/route-schemas';
 import { recordViewAsClient } from '../../teams/view-as-client';
-import { ClientIdParam } from './calls-view-routes';
 
 export default async function adminCallsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -12,7 +12,7 @@
  * client up, so it answers an unknown client as an unknown call.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   type AdminCallDetail,
   type Call,
@@ -27,7 +27,7 @@ import {
   type DemoStats,
   StatsQuery,
 } from '../../../contract/calls';
-import { IdParam, SuccessBody } from '../../../contract/common';
+import { type ClientIdParam, IdParam, SuccessBody } from '../../../contract/common';
 import {
   AttentionList,
   AttentionQuery,
@@ -50,9 +50,6 @@ import { CALL_LOG_DOWNLOAD, type ExportScope } from './call-export';
 import { type CallsClient, listCalls } from './call-log';
 import { chartFor, statsFor, toCallDetail } from './call-queries';
 import type { CallExports } from './export-routes';
-
-/** The admin's path parameter naming the client. */
-export const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
 
 /** Where a call is shown: its recording link may differ between the log, the drawer and the list. */
 export type CallPlace = 'log' | 'detail' | 'attention';

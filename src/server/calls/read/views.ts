@@ -5,18 +5,17 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { MESSAGES } from '../../../contract/admin';
 import { AdminCallDetail, type CallsExportQuery } from '../../../contract/calls';
+import { ClientIdParam } from '../../../contract/common';
 import { recordAudit, recordClientRead } from '../../audit/audit-log';
 import { requireAdmin, requireClient, requireClientUser } from '../../auth/guards';
-import { findClient } from '../../clients/clients-repository';
+import { namedClient } from '../../clients/client-scope';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
-import { notFound } from '../../http/errors';
 import { recordActivity } from '../../teams/activity';
 import { masksNumbersFor } from '../../teams/number-masking';
 import { limitNumberSearch } from '../../teams/number-searches';
-import { type CallsView, ClientIdParam } from './calls-view-routes';
+import type { CallsView } from './calls-view-routes';
 import type { CallExports } from './export-routes';
 
 /** An export's filters as its activity line keeps them: what was sent, without the format. */
@@ -147,9 +146,7 @@ export function adminCallsView(deps: AppDeps, exports: CallExports): CallsView<C
     deleteQuery: ClientIdQuery,
     async clientOf(request) {
       requireAdmin(request);
-      const client = await findClient(db, clientIdOf(request));
-      if (!client) throw notFound(MESSAGES.clientNotFound);
-      return client;
+      return namedClient(db, clientIdOf(request));
     },
     // The admin plays recordings through the admin path, which names the client; the attention
     // list keeps the download path (/api/recording/{id}), which serves admins too.
