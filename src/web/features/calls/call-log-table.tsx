@@ -1,19 +1,9 @@
 /**
- * "Recent Call Logs": the call table with its row actions (play, download, transcript, delete),
- * the expanded transcript, pagination and the delete dialog. What the rows may do comes from the
- * source: no delete URL, no delete button.
+ * "Recent Call Logs": the call table with its row actions (call-row-actions.tsx: play, download,
+ * transcript, delete), the expanded transcript, pagination and the delete dialog. What the rows may
+ * do comes from the source: no delete URL, no delete button.
  */
-import {
-  ArrowRight,
-  Download,
-  FileText,
-  Loader2,
-  MoreVertical,
-  PanelRightOpen,
-  Play,
-  Square,
-  Trash2,
-} from 'lucide-react';
+import { ArrowRight } from 'lucide-react';
 import { Fragment, type ReactNode, Suspense, lazy, useCallback, useEffect, useRef, useState } from 'react';
 import type { Call, CallSort, CallsPage, SortOrder } from '../../../contract/calls';
 import { formatCallCreated, formatDuration, formatMoney } from '../../../contract/format';
@@ -24,17 +14,16 @@ import { useCalls, useOutcomeSummary } from './queries';
 import { useHasBeenTrue } from '../../lib/use-has-been-true';
 import { WIDE_SCREEN, useMediaQuery } from '../../lib/use-media-query';
 import { cn } from '../../lib/utils';
-import { type ActionMenuItem, ActionMenu } from '../../components/action-menu';
 import { CopyValue } from '../../components/copy-field';
 import { SortableHead } from '../../components/sortable-head';
 import { NativeSelect } from '../../components/native-select';
 import { QueryView } from '../../components/query-view';
 import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { CallPagination } from './call-pagination';
+import { CallActionMenu, CallActions, type CallActionsProps } from './call-row-actions';
 import { CallStatusBadge } from './call-status-badge';
 import { AttentionBadge, OutcomeBadge } from './outcome-badge';
 import { formatPhone } from './phone';
@@ -559,183 +548,6 @@ function CardField({ label, value }: { label: string; value: string }) {
       <dt className="sr-only">{label}</dt>
       <dd className="truncate text-muted-foreground tabular-nums">{value}</dd>
     </div>
-  );
-}
-
-interface CallActionsProps {
-  call: Call;
-  source: CallSource;
-  recordingExpired: boolean;
-  hasTranscript: boolean;
-  expanded: boolean;
-  playback: 'idle' | 'loading' | 'playing';
-  downloading: boolean;
-  onPlay: () => void;
-  onDownload: () => void;
-  onToggleTranscript: () => void;
-  onDelete: () => void;
-  onOpen?: () => void;
-}
-
-/** Play, download, transcript and delete: what the source allows, greyed out without a recording. */
-function CallActions(props: CallActionsProps) {
-  const { call, source, hasTranscript, expanded } = props;
-  const playable = !!call.recordingUrl && !props.recordingExpired;
-  const missing = props.recordingExpired ? 'Recording expired' : 'No recording';
-  return (
-    <div className="flex items-center justify-end gap-0.5">
-      {props.onOpen && (
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label="Open call details"
-          title="Open call details"
-          onClick={props.onOpen}
-          data-open-call
-        >
-          <PanelRightOpen />
-        </Button>
-      )}
-      {source.recordingUrl && (
-        <PlayButton
-          status={props.playback}
-          disabled={!playable}
-          disabledTitle={missing}
-          onClick={props.onPlay}
-        />
-      )}
-      {source.downloadUrl && (
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label="Download recording"
-          title={playable ? 'Download recording' : missing}
-          disabled={!playable || props.downloading}
-          onClick={props.onDownload}
-        >
-          <Download />
-        </Button>
-      )}
-      {hasTranscript && (
-        <Button
-          variant={expanded ? 'secondary' : 'ghost'}
-          size="icon"
-          aria-label={expanded ? 'Hide transcript' : 'Show transcript'}
-          aria-expanded={expanded}
-          title={expanded ? 'Hide transcript' : 'Show transcript'}
-          onClick={props.onToggleTranscript}
-        >
-          <FileText />
-        </Button>
-      )}
-      {source.deleteUrl && (
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label="Delete call"
-          title="Delete call"
-          className="text-destructive hover:text-destructive"
-          onClick={props.onDelete}
-          data-delete-call
-        >
-          <Trash2 />
-        </Button>
-      )}
-    </div>
-  );
-}
-
-/**
- * A phone card's actions: the same as the table row's, in one menu, Delete apart at its end and
- * confirmed as on a wide screen. A recording that plays keeps its Stop button on the card.
- */
-function CallActionMenu(props: CallActionsProps) {
-  const { call, source, hasTranscript, expanded } = props;
-  const playable = !!call.recordingUrl && !props.recordingExpired;
-  const missing = props.recordingExpired ? 'recording expired' : 'no recording';
-  const items: ActionMenuItem[] = [
-    ...(props.onOpen
-      ? [{ label: 'Open call details', icon: <PanelRightOpen />, onSelect: props.onOpen }]
-      : []),
-    ...(source.recordingUrl && props.playback === 'idle'
-      ? [
-          {
-            label: playable ? 'Play recording' : `Play recording (${missing})`,
-            icon: <Play />,
-            disabled: !playable,
-            onSelect: props.onPlay,
-          },
-        ]
-      : []),
-    ...(source.downloadUrl
-      ? [
-          {
-            label: playable ? 'Download recording' : `Download recording (${missing})`,
-            icon: <Download />,
-            disabled: !playable || props.downloading,
-            onSelect: props.onDownload,
-          },
-        ]
-      : []),
-    ...(hasTranscript
-      ? [
-          {
-            label: expanded ? 'Hide transcript' : 'Show transcript',
-            icon: <FileText />,
-            onSelect: props.onToggleTranscript,
-          },
-        ]
-      : []),
-    ...(source.deleteUrl
-      ? [{ label: 'Delete call…', icon: <Trash2 />, destructive: true, onSelect: props.onDelete }]
-      : []),
-  ];
-  return (
-    <>
-      {source.recordingUrl && props.playback !== 'idle' && (
-        <PlayButton status={props.playback} disabled={false} disabledTitle="" onClick={props.onPlay} />
-      )}
-      <ActionMenu
-        label={`Actions for the call of ${formatCallCreated(call.createdAt)}`}
-        trigger={<MoreVertical aria-hidden="true" />}
-        items={items}
-        triggerProps={{ 'data-call-menu': '' }}
-      />
-    </>
-  );
-}
-
-function PlayButton({
-  status,
-  disabled,
-  disabledTitle,
-  onClick,
-}: {
-  status: 'idle' | 'loading' | 'playing';
-  disabled: boolean;
-  disabledTitle: string;
-  onClick: () => void;
-}) {
-  const label =
-    status === 'playing' ? 'Stop recording' : status === 'loading' ? 'Loading recording' : 'Play recording';
-  return (
-    <Button
-      variant={status === 'idle' ? 'ghost' : 'secondary'}
-      size="icon"
-      aria-label={label}
-      title={disabled ? disabledTitle : label}
-      data-playback={status}
-      disabled={disabled}
-      onClick={onClick}
-    >
-      {status === 'playing' ? (
-        <Square />
-      ) : status === 'loading' ? (
-        <Loader2 className="animate-spin" />
-      ) : (
-        <Play />
-      )}
-    </Button>
   );
 }
 
