@@ -4,7 +4,7 @@
  */
 import type { CallSort, ChartInterval, SortOrder, StatusFilter } from '../../../contract/calls';
 import { DATE_RANGE_DAYS, type DateRange, PAGE_SIZE } from '../../../contract/log-options';
-import { DEFAULT_QUALITY_THRESHOLDS } from '../../../contract/quality-defaults';
+import { DEFAULT_QUALITY_THRESHOLDS } from '../../../contract/quality-metrics';
 import { formatMs } from './quality/quality-format';
 
 export interface CallFilters {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallQuality } from '../../../../contract/quality';
-import { DEFAULT_QUALITY_THRESHOLDS } from '../../../../contract/quality-defaults';
+import { DEFAULT_QUALITY_THRESHOLDS } from '../../../../contract/quality-metrics';
 import {
   APPROX_NOTE,
   NOTHING_TO_MEASURE_NOTE,

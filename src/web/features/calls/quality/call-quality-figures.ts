@@ -5,7 +5,7 @@
  * a row of "—"), and a note says why some are missing. Pure.
  */
 import type { CallQuality, EndedBy } from '../../../../contract/quality';
-import type { QualityThresholdValues } from '../../../../contract/quality-defaults';
+import { QUALITY_METRIC_TABLE, type QualityThresholdValues } from '../../../../contract/quality-metrics';
 import { NO_FIGURE, PRECISION_TEXTS, formatMs, formatPct, formatTimes } from './quality-format';
 
 export interface QualityFigure {
@@ -48,7 +48,7 @@ export function callQualityFigures(quality: CallQuality): { figures: QualityFigu
     },
     {
       key: 'interruptions-agent',
-      label: 'Agent interrupted the caller',
+      label: QUALITY_METRIC_TABLE.interruptionsAgent.label,
       value: formatTimes(quality.interruptions?.agent),
     },
     {
@@ -72,8 +72,12 @@ export function callQualityFigures(quality: CallQuality): { figures: QualityFigu
       label: 'Agent talk vs. caller talk',
       value: quality.talkListenRatio === null ? NO_FIGURE : talkComparison(quality.talkListenRatio),
     },
-    { key: 'monologue', label: 'Agent’s longest stretch', value: formatMs(quality.longestMonologueMs) },
-    { key: 'turns', label: 'Turns (who spoke, in runs)', value: String(quality.turns) },
+    {
+      key: 'monologue',
+      label: QUALITY_METRIC_TABLE.longestMonologueMs.label,
+      value: formatMs(quality.longestMonologueMs),
+    },
+    { key: 'turns', label: QUALITY_METRIC_TABLE.turns.label, value: String(quality.turns) },
     { key: 'ended-by', label: 'Ended by', value: ENDED_BY_LABELS[quality.endedBy] },
     { key: 'escalated', label: 'Passed to a person', value: quality.escalated ? 'Yes' : 'No' },
     ...(quality.sentiment ? [{ key: 'sentiment', label: 'Caller’s mood', value: quality.sentiment }] : []),

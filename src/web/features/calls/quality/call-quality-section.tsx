@@ -9,7 +9,7 @@ import type { CallQuality } from '../../../../contract/quality';
 import {
   DEFAULT_QUALITY_THRESHOLDS,
   type QualityThresholdValues,
-} from '../../../../contract/quality-defaults';
+} from '../../../../contract/quality-metrics';
 import { useShowPlatformDetails } from '../../../lib/platform-details';
 import { cn } from '../../../lib/utils';
 import { VERDICT_WORDS, callQualityFigures, qualityLine } from './call-quality-figures';

@@ -6,6 +6,8 @@
 import {
   DEAD_AIR_MS,
   type MetricFigures,
+  QUALITY_METRIC_TABLE,
+  type QualityDirection,
   type QualityMetric,
   type QualitySummary,
   SILENCE_MS,
@@ -30,50 +32,35 @@ export interface QualityCard {
   calls: number;
 }
 
-type Direction = 'lower' | 'none';
-
-const CARDS: { metric: QualityMetric; title: string; hint: string; better: Direction }[] = [
+/** The metrics with a card and what each figure is; name, unit and direction: the contract's table. */
+const CARDS: { metric: QualityMetric; hint: string }[] = [
   {
     metric: 'responseLatencyP50Ms',
-    title: 'Answer time',
     hint: 'How long the agent took to start answering once the caller stopped.',
-    better: 'lower',
   },
   {
     metric: 'responseLatencyP90Ms',
-    title: 'Slow answers',
     hint: 'In a call, 9 answers in 10 came within this time; the slowest 1 in 10 took longer.',
-    better: 'lower',
   },
   {
     metric: 'interruptionsCaller',
-    title: 'Caller interruptions',
     hint: 'Times in a call the caller had to speak over the agent.',
-    better: 'lower',
   },
   {
     metric: 'deadAirLongestMs',
-    title: 'Longest dead air',
     hint: `A call’s longest gap of ${formatMs(DEAD_AIR_MS)} or more where nobody spoke.`,
-    better: 'lower',
   },
   {
     metric: 'silencePct',
-    title: 'Silence',
     hint: `Share of a call spent in silences longer than ${formatMs(SILENCE_MS)}.`,
-    better: 'lower',
   },
   {
     metric: 'agentTalkPct',
-    title: 'Agent talked',
     hint: 'Share of a call the agent was speaking (50%: half the time).',
-    better: 'none',
   },
   {
     metric: 'talkListenRatio',
-    title: 'Agent vs. caller talk',
     hint: 'Seconds the agent spoke for each second the caller spoke (1.00: as much as the caller).',
-    better: 'none',
   },
 ];
 
@@ -81,7 +68,7 @@ export const QUALITY_CARD_METRICS = CARDS.map((c) => c.metric);
 
 const EMPTY: MetricFigures = { median: null, p90: null, calls: 0 };
 
-function trendOf(difference: number, change: string, better: Direction): QualityTrend {
+function trendOf(difference: number, change: string, better: QualityDirection): QualityTrend {
   if (change === 'no change') return 'same';
   if (better === 'none') return 'neutral';
   return difference < 0 ? 'better' : 'worse';
@@ -95,7 +82,8 @@ export function buildQualityCards(
   summary: Pick<QualitySummary, 'current' | 'previous'>,
   slowAnswerMs: number | null = null,
 ): QualityCard[] {
-  return CARDS.map(({ metric, title, better, ...rest }) => {
+  return CARDS.map(({ metric, ...rest }) => {
+    const { label: title, better } = QUALITY_METRIC_TABLE[metric];
     const hint =
       metric === 'responseLatencyP90Ms' && slowAnswerMs !== null
         ? `${rest.hint} From ${formatMs(slowAnswerMs)} a call needs attention.`

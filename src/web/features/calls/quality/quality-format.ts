@@ -4,7 +4,8 @@
  * Needs-attention reasons say them), shares as percentages, the talk/listen ratio with two
  * decimals. Pure; no figure is invented: a missing one is "—".
  */
-import type { QualityMetric, TimingPrecision } from '../../../../contract/quality';
+import type { TimingPrecision } from '../../../../contract/quality';
+import { QUALITY_METRIC_TABLE, type QualityMetric } from '../../../../contract/quality-metrics';
 
 export const NO_FIGURE = '—';
 
@@ -34,25 +35,10 @@ export function formatTimes(count: number | null | undefined, one = 'time', many
   return `${count} ${count === 1 ? one : many}`;
 }
 
-type Unit = 'ms' | 'count' | 'pct' | 'ratio';
-
-export const METRIC_UNIT: Record<QualityMetric, Unit> = {
-  responseLatencyP50Ms: 'ms',
-  responseLatencyP90Ms: 'ms',
-  interruptionsCaller: 'count',
-  interruptionsAgent: 'count',
-  deadAirLongestMs: 'ms',
-  silencePct: 'pct',
-  agentTalkPct: 'pct',
-  talkListenRatio: 'ratio',
-  longestMonologueMs: 'ms',
-  turns: 'count',
-};
-
 /** A metric's value in its unit ("2.5 s", "12%", "1.40", "3"). */
 export function formatMetric(metric: QualityMetric, value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return NO_FIGURE;
-  switch (METRIC_UNIT[metric]) {
+  switch (QUALITY_METRIC_TABLE[metric].unit) {
     case 'ms':
       return formatMs(value);
     case 'pct':
@@ -66,7 +52,7 @@ export function formatMetric(metric: QualityMetric, value: number | null | undef
 
 /** The difference between two values of a metric, signed, in its unit: "+0.5 s", "−2 pts", "+1". */
 export function formatMetricChange(metric: QualityMetric, difference: number): string {
-  const unit = METRIC_UNIT[metric];
+  const { unit } = QUALITY_METRIC_TABLE[metric];
   const rounded =
     unit === 'ms'
       ? Math.round(difference / 100) / 10

@@ -7,7 +7,7 @@
 import { Info } from 'lucide-react';
 import { formatCount } from '../../../../contract/format';
 import type { QualitySummary } from '../../../../contract/quality';
-import { DEFAULT_QUALITY_THRESHOLDS } from '../../../../contract/quality-defaults';
+import { DEFAULT_QUALITY_THRESHOLDS } from '../../../../contract/quality-metrics';
 import type { CallSource } from '../call-source';
 import { useQualitySummary, useQualityThresholds } from '../queries';
 import { QueryView } from '../../../components/query-view';
