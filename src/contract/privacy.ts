@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 
-/** What the redaction on arrival replaces (server/privacy/redaction.ts); cards are on by default. */
+/** What the redaction on arrival replaces (server/privacy/redaction/); cards are on by default. */
 export const RedactionCategories = z
   .object({
     cards: z.boolean(),

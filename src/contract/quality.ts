@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { DateRangeParam, LocalDay } from './common';
-import type { QualityThresholdValues } from './quality-defaults';
+import { QUALITY_METRICS, type QualityThresholdValues } from './quality-metrics';
 
 /**
  * How precise a call's utterance times are: per word (Retell), per message (Vapi), per corrected
@@ -78,23 +78,15 @@ export const CallQualityBrief = z.object({
 });
 export type CallQualityBrief = z.infer<typeof CallQualityBrief>;
 
-/**
- * The per-call figures the client's summary aggregates (median and p90 over its calls). Stored as
- * daily rollups of their values on a grid (quality/grid.ts), so a summary reads days, not calls.
- */
-export const QUALITY_METRICS = [
-  'responseLatencyP50Ms',
-  'responseLatencyP90Ms',
-  'interruptionsCaller',
-  'interruptionsAgent',
-  'deadAirLongestMs',
-  'silencePct',
-  'agentTalkPct',
-  'talkListenRatio',
-  'longestMonologueMs',
-  'turns',
-] as const;
-export type QualityMetric = (typeof QUALITY_METRICS)[number];
+/** The per-call figures the client's summary aggregates: the table in quality-metrics.ts. */
+export {
+  QUALITY_METRICS,
+  QUALITY_METRIC_TABLE,
+  type QualityDirection,
+  type QualityMetric,
+  type QualityMetricSpec,
+  type QualityUnit,
+} from './quality-metrics';
 
 export const MetricFigures = z.object({
   median: z.number().nullable(),
@@ -161,7 +153,7 @@ export const QualityThresholds = z.object({
   interruptionsCaller: z.number().int().min(1).max(1000).nullable(),
 }) satisfies z.ZodType<QualityThresholdValues>;
 export type QualityThresholds = z.infer<typeof QualityThresholds>;
-export { DEFAULT_QUALITY_THRESHOLDS } from './quality-defaults';
+export { DEFAULT_QUALITY_THRESHOLDS } from './quality-metrics';
 /** PUT body: a patch; a field left out keeps its value. */
 export const QualityThresholdsUpdate = QualityThresholds.partial().strict();
 export type QualityThresholdsUpdate = z.infer<typeof QualityThresholdsUpdate>;

@@ -5,7 +5,7 @@
  */
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { formatDuration, formatMoney } from '../../src/contract/format';
-import { formatPhone } from '../../src/web/components/calls/phone';
+import { formatPhone } from '../../src/web/features/calls/phone';
 import { DashboardPage } from './pages/dashboard-page';
 import { clientSession, loginClientApi, placeTestCall } from './support/api';
 import { CLIENT, VOICE_SIM_URL } from './support/env';

@@ -3,24 +3,10 @@
  * snapped to a grid, so a month of calls is a few hundred rows per metric, not one per call. The
  * summary's medians are those of the snapped values (nearest-rank, as per call): times to 50 ms
  * under 5 s, 250 ms under 30 s, then whole seconds; percentages to whole points; counts exact;
- * the talk/listen ratio to 0.05 (kept ×100 as an integer).
+ * the talk/listen ratio to 0.05 (kept ×100 as an integer). Each metric's unit comes from the
+ * contract's metric table.
  */
-import type { CallQuality, QualityMetric } from '../../contract/quality';
-
-type Kind = 'ms' | 'count' | 'pct' | 'ratio';
-
-const KIND: Record<QualityMetric, Kind> = {
-  responseLatencyP50Ms: 'ms',
-  responseLatencyP90Ms: 'ms',
-  interruptionsCaller: 'count',
-  interruptionsAgent: 'count',
-  deadAirLongestMs: 'ms',
-  silencePct: 'pct',
-  agentTalkPct: 'pct',
-  talkListenRatio: 'ratio',
-  longestMonologueMs: 'ms',
-  turns: 'count',
-};
+import { type CallQuality, QUALITY_METRIC_TABLE, type QualityMetric } from '../../contract/quality';
 
 const MAX_MS = 3_600_000;
 const MAX_COUNT = 100_000;
@@ -33,7 +19,7 @@ function snapMs(ms: number): number {
 
 /** The stored grid value of a figure (an integer). */
 export function gridValue(metric: QualityMetric, value: number): number {
-  switch (KIND[metric]) {
+  switch (QUALITY_METRIC_TABLE[metric].unit) {
     case 'ms':
       return snapMs(value);
     case 'count':
@@ -47,7 +33,7 @@ export function gridValue(metric: QualityMetric, value: number): number {
 
 /** A grid value as the API shows it (the ratio back to a number). */
 export function shownValue(metric: QualityMetric, grid: number): number {
-  return KIND[metric] === 'ratio' ? grid / 100 : grid;
+  return QUALITY_METRIC_TABLE[metric].unit === 'ratio' ? grid / 100 : grid;
 }
 
 /** A call's figure of each metric, or null where its precision does not support it. */

@@ -15,7 +15,7 @@ import {
   readBlandStoredPayload,
   withCorrectedTranscript,
 } from './bland-payload';
-import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
+import { VOICE_PLATFORMS } from '../../../contract/providers';
 import { parseBlandWebhook } from './bland-webhook';
 import { ProviderNotFoundError, RecordingExpiredError, VoiceProviderError } from './errors';
 import {
@@ -109,7 +109,7 @@ export function createBlandProvider(options: BlandProviderOptions): VoiceProvide
 
   return {
     id: 'bland',
-    name: VOICE_PROVIDER_NAMES.bland,
+    name: VOICE_PLATFORMS.bland.name,
     signatureKey: 'webhookSecret',
     parseWebhook: parseBlandWebhook,
     readStoredPayload: readBlandStoredPayload,

@@ -7,7 +7,7 @@
  * that never connected and ended since then. A call is deleted by
  * DELETE /v2/delete-call/{call_id}.
  */
-import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
+import { VOICE_PLATFORMS } from '../../../contract/providers';
 import { ProviderNotFoundError, VoiceProviderError } from './errors';
 import { isProviderId } from './payload-fields';
 import {
@@ -85,7 +85,7 @@ export function createRetellProvider(options: ProviderHttpOptions): VoiceProvide
 
   return {
     id: 'retell',
-    name: VOICE_PROVIDER_NAMES.retell,
+    name: VOICE_PLATFORMS.retell.name,
     signatureKey: 'apiKey',
     parseWebhook: parseRetellWebhook,
     readStoredPayload: readRetellStoredPayload,

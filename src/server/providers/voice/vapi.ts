@@ -5,7 +5,7 @@
  * it by phoneNumberId, read once by GET /phone-number/{id}; recordings are streamed
  * from the artifact's URL; a call is deleted by DELETE /call/{id}.
  */
-import { VOICE_PROVIDER_NAMES } from '../../../contract/providers';
+import { VOICE_PLATFORMS } from '../../../contract/providers';
 import { ProviderAuthError, ProviderNotFoundError, VoiceProviderError } from './errors';
 import { isProviderId } from './payload-fields';
 import {
@@ -123,7 +123,7 @@ export function createVapiProvider(options: ProviderHttpOptions): VoiceProvider 
 
   return {
     id: 'vapi',
-    name: VOICE_PROVIDER_NAMES.vapi,
+    name: VOICE_PLATFORMS.vapi.name,
     signatureKey: 'webhookSecret',
     parseWebhook: parseVapiWebhook,
     readStoredPayload: readVapiStoredPayload,

@@ -15,7 +15,7 @@ import { serverFieldErrors } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
 import { cn } from '../../lib/utils';
-import { formatPhone } from '../calls/phone';
+import { formatPhone } from '../../features/calls/phone';
 import { ConfirmDeleteDialog } from '../confirm-delete-dialog';
 import { QueryView } from '../query-view';
 import { Badge } from '../ui/badge';

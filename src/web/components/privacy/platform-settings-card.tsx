@@ -4,18 +4,10 @@
  * first.
  */
 import { Server } from 'lucide-react';
-import { VOICE_PROVIDERS, VOICE_PROVIDER_NAMES, type VoiceProviderId } from '../../../contract/providers';
+import { VOICE_PLATFORMS, VOICE_PROVIDERS, type VoiceProviderId } from '../../../contract/providers';
 import { useShowPlatformDetails } from '../../lib/platform-details';
 import { Badge } from '../ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
-
-const PLATFORM_SETTINGS: Record<VoiceProviderId, string> = {
-  vapi: 'Each assistant has a compliance plan: PCI mode keeps card details out of what Vapi stores, and the transcript and the recording can be redacted or not kept at all. Set it per assistant in Vapi’s dashboard.',
-  retell:
-    'Each agent has PII redaction, with the categories Retell removes from its transcripts and recordings, and a data storage retention: how long Retell keeps calls. Set them per agent in Retell’s dashboard.',
-  bland:
-    'Each call can be started with a recording lifespan: how long Bland keeps its recording. Bland has no way to delete a call afterwards, so an erasure here says on its receipt that Bland’s copy was kept.',
-};
 
 export function PlatformSettingsCard({ provider }: { provider?: VoiceProviderId }) {
   const showPlatform = useShowPlatformDetails();
@@ -40,10 +32,10 @@ export function PlatformSettingsCard({ provider }: { provider?: VoiceProviderId 
           {order.map((id) => (
             <div key={id} className="grid gap-1">
               <dt className="flex items-center gap-2 font-medium text-sm">
-                {VOICE_PROVIDER_NAMES[id]}
+                {VOICE_PLATFORMS[id].name}
                 {id === provider && <Badge variant="secondary">Your platform</Badge>}
               </dt>
-              <dd className="text-muted-foreground text-sm">{PLATFORM_SETTINGS[id]}</dd>
+              <dd className="text-muted-foreground text-sm">{VOICE_PLATFORMS[id].ownCopy}</dd>
             </div>
           ))}
         </dl>

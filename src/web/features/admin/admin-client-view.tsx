@@ -9,7 +9,7 @@ import { type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
 import { type AdminClientListItem, clientDisplayName } from '../../../contract/admin';
 import { BrandMark } from '../../components/brand-mark';
-import { CallsWorkspace } from '../../components/calls/calls-workspace';
+import { CallsWorkspace } from '../calls/calls-workspace';
 import { CopyField } from '../../components/copy-field';
 import { PageLoading } from '../../components/page-loading';
 import { Badge } from '../../components/ui/badge';

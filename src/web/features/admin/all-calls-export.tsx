@@ -4,8 +4,8 @@
  */
 import { useId, useState } from 'react';
 import { ADMIN_DATE_RANGES, type DateRange } from '../../../contract/common';
-import { ExportLinks } from '../../components/calls/export-links';
-import { DATE_RANGE_LABELS, dateWindow } from '../../components/calls/filters';
+import { ExportLinks } from '../calls/export-links';
+import { DATE_RANGE_LABELS, dateWindow } from '../calls/filters';
 import { NativeSelect } from '../../components/native-select';
 import { Card, CardContent } from '../../components/ui/card';
 

@@ -12,7 +12,7 @@ import {
   formatPercentChange,
   isChangeFromNothing,
 } from '../../../contract/format';
-import { CustomRangeDialog, rangeLabel } from '../../components/calls/custom-range-dialog';
+import { CustomRangeDialog, rangeLabel } from '../calls/custom-range-dialog';
 import { NativeSelect } from '../../components/native-select';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';

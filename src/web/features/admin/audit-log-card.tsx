@@ -8,7 +8,7 @@ import {
 } from '../../../contract/agency';
 import { clientName } from '../../../contract/admin';
 import { formatCallCreated } from '../../../contract/format';
-import { CallPagination } from '../../components/calls/call-pagination';
+import { CallPagination } from '../calls/call-pagination';
 import { NativeSelect } from '../../components/native-select';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';

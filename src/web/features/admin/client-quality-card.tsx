@@ -5,7 +5,7 @@
  */
 import { ChevronDown, Gauge } from 'lucide-react';
 import { useState } from 'react';
-import { QualityThresholdsCard } from '../../components/calls/quality/quality-thresholds-card';
+import { QualityThresholdsCard } from '../calls/quality/quality-thresholds-card';
 import { Button } from '../../components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { cn } from '../../lib/utils';

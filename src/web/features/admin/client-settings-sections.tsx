@@ -14,7 +14,7 @@ import { RotateWebhookUrl } from '../../components/rotate-webhook-url';
 import { useRotateWebhook } from './mutations';
 import { ACCOUNT_TYPE_OPTIONS, PROVIDER_OPTIONS } from './options';
 import { TimeZoneField } from '../../components/time-zone-field';
-import { PROVIDER_SETUP, VOICE_PROVIDER_NAMES } from '../../../contract/providers';
+import { VOICE_PLATFORMS } from '../../../contract/providers';
 
 export function AccountSettingsSection() {
   const {
@@ -79,7 +79,8 @@ export function ApiIntegrationSection({ config }: { config: ClientConfig }) {
   } = useFormContext<EditClientFormInput>();
   const removingSecret = watch('webhookSigningSecret') === null;
   const provider = watch('provider') ?? config.provider;
-  const name = VOICE_PROVIDER_NAMES[provider];
+  const platform = VOICE_PLATFORMS[provider];
+  const { name, signingSecret } = platform;
   const rotateWebhook = useRotateWebhook();
   const moved = provider !== config.provider;
   return (
@@ -128,8 +129,8 @@ export function ApiIntegrationSection({ config }: { config: ClientConfig }) {
         registration={register('organizationId')}
         error={errors.organizationId?.message}
       />
-      {provider === 'retell' ? (
-        <p className="text-muted-foreground text-sm sm:col-span-2">{PROVIDER_SETUP.retell.signing}</p>
+      {signingSecret === null ? (
+        <p className="text-muted-foreground text-sm sm:col-span-2">{platform.signing}</p>
       ) : (
         <TextField
           id="edit-webhookSigningSecret"
@@ -147,9 +148,7 @@ export function ApiIntegrationSection({ config }: { config: ClientConfig }) {
                 ? 'Will be removed when you save: unsigned deliveries will be accepted again.'
                 : config.hasWebhookSigningSecret
                   ? 'Set: deliveries without a valid signature are refused. Type a new one to replace it.'
-                  : provider === 'vapi'
-                    ? 'Not set. Paste the secret of the server URL’s credential in Vapi (X-Vapi-Secret or HMAC) to refuse unsigned deliveries.'
-                    : 'Not set. Paste the secret from Bland’s Dev Portal (Account Settings → Keys) to refuse unsigned deliveries.'}
+                  : signingSecret.adminHint}
               {config.hasWebhookSigningSecret && !removingSecret && (
                 <Button
                   type="button"
@@ -168,7 +167,7 @@ export function ApiIntegrationSection({ config }: { config: ClientConfig }) {
       <CopyField id="edit-webhookUrl" label="Webhook URL" value={config.webhookUrl} />
       <RotateWebhookUrl
         rotate={() => rotateWebhook.mutateAsync(config.id)}
-        platform={VOICE_PROVIDER_NAMES[config.provider]}
+        platform={VOICE_PLATFORMS[config.provider].name}
         size="sm"
       />
       <DisclosureSwitch

@@ -14,6 +14,7 @@ import {
   DialogTitle,
 } from '../../components/ui/dialog';
 import { cn } from '../../lib/utils';
+import { DEFAULT_VOICE_PROVIDER } from '../../../contract/providers';
 import { AccountCreationStep } from './account-creation-step';
 import { ClientInformationStep } from './client-information-step';
 import { WebhookConfigurationStep, WebhookTestingStep } from './webhook-steps';
@@ -56,7 +57,7 @@ export function CreateClientWizard({
         )}
         {state.step === 2 && (
           <WebhookConfigurationStep
-            provider={state.form?.provider ?? 'bland'}
+            provider={state.form?.provider ?? DEFAULT_VOICE_PROVIDER}
             clientId={state.clientId ?? ''}
             webhookUrl={state.webhookUrl ?? ''}
             onBack={() => dispatch({ type: 'back' })}

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { DELIVERY_OUTCOMES, DELIVERY_OUTCOME_LABELS, type DeliveryOutcome } from '../../../contract/agency';
 import { formatCallCreated } from '../../../contract/format';
-import { CallPagination } from '../../components/calls/call-pagination';
+import { CallPagination } from '../calls/call-pagination';
 import { NativeSelect } from '../../components/native-select';
 import { PendingButton } from '../../components/pending-button';
 import { Badge } from '../../components/ui/badge';

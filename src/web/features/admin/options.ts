@@ -6,12 +6,12 @@ import {
   INDUSTRIES,
   INDUSTRY_LABELS,
 } from '../../../contract/admin';
-import { VOICE_PROVIDERS, VOICE_PROVIDER_NAMES } from '../../../contract/providers';
+import { VOICE_PLATFORMS, VOICE_PROVIDERS } from '../../../contract/providers';
 
 /** The voice platforms a client's agents can run on. */
 export const PROVIDER_OPTIONS = VOICE_PROVIDERS.map((value) => ({
   value,
-  label: VOICE_PROVIDER_NAMES[value],
+  label: VOICE_PLATFORMS[value].name,
 }));
 
 const industry = (value: string) => ({ value, label: INDUSTRY_LABELS[value] ?? value });

@@ -8,7 +8,7 @@ import { Link } from 'wouter';
 import { type PortfolioClient, type PortfolioSort, defaultOrderOf } from '../../../contract/agency';
 import type { Pagination } from '../../../contract/common';
 import { formatCount } from '../../../contract/format';
-import { CallPagination } from '../../components/calls/call-pagination';
+import { CallPagination } from '../calls/call-pagination';
 import { SearchField } from '../../components/search-field';
 import { SortableHead } from '../../components/sortable-head';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';

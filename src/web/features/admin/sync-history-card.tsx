@@ -2,8 +2,8 @@
 import { useState } from 'react';
 import type { SyncRun } from '../../../contract/agency';
 import { formatCallCreated } from '../../../contract/format';
-import { CallPagination } from '../../components/calls/call-pagination';
-import { SyncProgressStatus } from '../../components/calls/sync-progress-status';
+import { CallPagination } from '../calls/call-pagination';
+import { SyncProgressStatus } from '../calls/sync-progress-status';
 import { PendingButton } from '../../components/pending-button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';

@@ -5,7 +5,7 @@
 import { ArrowLeft, CheckCircle2, PhoneCall } from 'lucide-react';
 import { type FormEvent, Fragment, useEffect, useRef, useState } from 'react';
 import { webhookSigningSecretField } from '../../../contract/common';
-import { PROVIDER_SETUP, VOICE_PROVIDER_NAMES, type VoiceProviderId } from '../../../contract/providers';
+import { type HmacSetting, VOICE_PLATFORMS, type VoiceProviderId } from '../../../contract/providers';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
@@ -31,23 +31,23 @@ export function WebhookConfigurationStep({
   onBack: () => void;
   onTest: () => void;
 }) {
-  const setup = PROVIDER_SETUP[provider];
-  const name = VOICE_PROVIDER_NAMES[provider];
+  const platform = VOICE_PLATFORMS[provider];
+  const { name, signingSecret } = platform;
   return (
     <div className="grid gap-5">
       <CopyField id="wizard-webhook-url" label="Webhook URL" value={webhookUrl} />
-      {/* Retell signs with the client's API key (entered in the edit dialog), not a separate secret. */}
-      {provider === 'retell' ? (
-        <p className="text-muted-foreground text-sm">{setup.signing}</p>
+      {/* A platform signing with the client's API key (entered in the edit dialog) has no secret. */}
+      {signingSecret === null ? (
+        <p className="text-muted-foreground text-sm">{platform.signing}</p>
       ) : (
-        <SigningSecretField clientId={clientId} provider={provider} />
+        <SigningSecretField clientId={clientId} name={name} hint={signingSecret.wizardHint} />
       )}
-      {provider === 'vapi' && <VapiHmacSettings />}
+      {signingSecret?.hmacSettings && <HmacSettings name={name} settings={signingSecret.hmacSettings} />}
       <div className="rounded-lg border bg-muted/50 p-4 text-sm">
         <p className="font-medium">Connect the client’s voice agent on {name}</p>
         <ol className="mt-2 list-decimal space-y-1 pl-5 text-muted-foreground">
           <li>Copy the webhook URL above.</li>
-          {setup.steps.map((step) => (
+          {platform.setupSteps.map((step) => (
             <li key={step}>{step}</li>
           ))}
         </ol>
@@ -64,32 +64,15 @@ export function WebhookConfigurationStep({
   );
 }
 
-/**
- * Vapi's HMAC credential as the server checks it: the settings to choose in Vapi,
- * which are Vapi's own defaults (HmacAuthenticationPlan). docs/voice-provider.md §5 lists the other
- * forms that are accepted too.
- */
-const VAPI_HMAC_SETTINGS: [setting: string, value: string, literal: boolean][] = [
-  ['Type', 'HMAC', true],
-  ['Secret key', 'the secret entered above', false],
-  ['Algorithm', 'SHA256', true],
-  ['Signature header', 'x-signature', true],
-  ['Timestamp header', 'x-timestamp', true],
-  ['Include timestamp', 'on', true],
-  ['Payload format', '{timestamp}.{body}', true],
-  ['Signature encoding', 'hex', true],
-  ['Signature prefix', 'leave empty', false],
-  ['Secret is base64', 'off', true],
-];
-
-function VapiHmacSettings() {
+/** The platform's HMAC credential as the server checks it: the settings to choose there. */
+function HmacSettings({ name, settings }: { name: string; settings: HmacSetting[] }) {
   return (
-    <section aria-labelledby="vapi-hmac-title" className="rounded-lg border p-4 text-sm">
-      <p id="vapi-hmac-title" className="font-medium">
-        To sign deliveries: an HMAC credential on the server URL, at Vapi’s defaults
+    <section aria-labelledby="hmac-title" className="rounded-lg border p-4 text-sm">
+      <p id="hmac-title" className="font-medium">
+        To sign deliveries: an HMAC credential on the server URL, at {name}’s defaults
       </p>
       <dl className="mt-2 grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 sm:grid-cols-[auto_1fr]">
-        {VAPI_HMAC_SETTINGS.map(([setting, value, literal]) => (
+        {settings.map(([setting, value, literal]) => (
           <Fragment key={setting}>
             <dt className="text-muted-foreground">{setting}</dt>
             <dd className={literal ? 'whitespace-nowrap font-mono' : undefined}>{value}</dd>
@@ -104,7 +87,7 @@ function VapiHmacSettings() {
 }
 
 /** Optional: the secret the platform signs deliveries with, so a forged one is refused from the start. */
-function SigningSecretField({ clientId, provider }: { clientId: string; provider: VoiceProviderId }) {
+function SigningSecretField({ clientId, name, hint }: { clientId: string; name: string; hint: string }) {
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
@@ -113,11 +96,7 @@ function SigningSecretField({ clientId, provider }: { clientId: string; provider
     event.preventDefault();
     const checked = webhookSigningSecretField.safeParse(secret);
     if (!checked.success || !checked.data) {
-      setError(
-        checked.success
-          ? `Paste the signing secret from ${VOICE_PROVIDER_NAMES[provider]}`
-          : checked.error.issues[0].message,
-      );
+      setError(checked.success ? `Paste the signing secret from ${name}` : checked.error.issues[0].message);
       return;
     }
     setError(null);
@@ -154,12 +133,7 @@ function SigningSecretField({ clientId, provider }: { clientId: string; provider
         id="wizard-signing-secret-hint"
         className={error ? 'text-destructive text-sm' : 'text-muted-foreground text-sm'}
       >
-        {error ??
-          (saved
-            ? 'Saved: deliveries without a valid signature are refused.'
-            : provider === 'vapi'
-              ? 'The secret of the server URL’s credential in Vapi (X-Vapi-Secret, or an HMAC credential). With it, unsigned deliveries are refused.'
-              : 'From Bland’s Dev Portal (Account Settings → Keys). With it, unsigned deliveries are refused.')}
+        {error ?? (saved ? 'Saved: deliveries without a valid signature are refused.' : hint)}
       </p>
     </form>
   );

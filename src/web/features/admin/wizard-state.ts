@@ -4,6 +4,7 @@
  * Pure, so the rules are tested without a browser.
  */
 import type { CreateClientFormInput } from '../../../contract/admin';
+import { DEFAULT_VOICE_PROVIDER } from '../../../contract/providers';
 
 export type WizardStep = 1 | 2 | 3 | 4;
 
@@ -34,7 +35,7 @@ export type WizardAction =
 
 /** Step 1 before anything was typed. */
 export const EMPTY_CLIENT_FORM: CreateClientFormInput = {
-  provider: 'bland',
+  provider: DEFAULT_VOICE_PROVIDER,
   firstName: '',
   lastName: '',
   email: '',

@@ -15,7 +15,7 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AdminClientDashboard, ClientDashboard, DemoDashboard } from '../../../contract/dashboard';
-import type { ChartData } from '../../components/calls/chart-points';
+import type { ChartData } from './chart-points';
 import {
   type CallFilters,
   DEFAULT_FILTERS,
@@ -23,8 +23,8 @@ import {
   callsSearchParams,
   chartInterval,
   isCustomRange,
-} from '../../components/calls/filters';
-import { readFilters } from '../../components/calls/url-filters';
+} from './filters';
+import { readFilters } from './url-filters';
 import { getJson } from '../../lib/api';
 import { billingKeys } from '../../lib/billing-queries';
 import { twoFactorKey } from '../../components/two-factor/two-factor-queries';

@@ -19,7 +19,7 @@ import type {
   OutcomesState,
 } from '../../../contract/outcomes';
 import type { QualitySummary, QualityThresholdsState } from '../../../contract/quality';
-import type { ChartData } from '../../components/calls/chart-points';
+import type { ChartData } from './chart-points';
 import {
   type AnalyticsScope,
   type CallFilters,
@@ -27,7 +27,7 @@ import {
   callsSearchParams,
   chartInterval,
   isCustomRange,
-} from '../../components/calls/filters';
+} from './filters';
 import { getJson } from '../../lib/api';
 import { useSeededQuery } from '../../lib/first-screen-pending';
 import type { CallSource, QualityThresholdsApi } from './call-source';

@@ -2,12 +2,7 @@
  * Cache keys of everything calls-related, one factory. Every key starts with 'calls', so a write
  * (sync, delete, sample data) refreshes the log, stats and chart of every source by that prefix.
  */
-import {
-  type AnalyticsScope,
-  type CallFilters,
-  isCustomRange,
-  scopeKey,
-} from '../../components/calls/filters';
+import { type AnalyticsScope, type CallFilters, isCustomRange, scopeKey } from './filters';
 
 export const callKeys = {
   all: ['calls'] as const,

@@ -4,7 +4,7 @@
  * signed-in user's role lacks is not offered: billing banner, report, export, delete.
  */
 import type { ClientSession } from '../../../contract/auth';
-import { CallsWorkspace } from '../../components/calls/calls-workspace';
+import { CallsWorkspace } from '../calls/calls-workspace';
 import { useMemo } from 'react';
 import { can, useSessionUser } from '../../lib/permissions';
 import { clientCallSourceFor } from '../calls/call-source';

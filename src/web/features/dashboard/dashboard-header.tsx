@@ -28,8 +28,8 @@ import { cn } from '../../lib/utils';
 import { useRemoveSampleCalls, useSeedSampleCalls, useSyncCalls } from '../calls/mutations';
 import { CLIENT_CALL_SOURCE } from '../calls/call-source';
 import { useAttention, useSampleData } from '../calls/queries';
-import { ATTENTION_SHOWN } from '../../components/calls/attention-panel';
-import { SyncProgressStatus } from '../../components/calls/sync-progress-status';
+import { ATTENTION_SHOWN } from '../calls/attention-panel';
+import { SyncProgressStatus } from '../calls/sync-progress-status';
 
 export interface DashboardHeaderProps {
   client: ClientSession;

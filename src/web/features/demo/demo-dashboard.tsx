@@ -6,7 +6,7 @@
 import { ArrowLeft } from 'lucide-react';
 import { Link } from 'wouter';
 import { BrandMark } from '../../components/brand-mark';
-import { CallsWorkspace } from '../../components/calls/calls-workspace';
+import { CallsWorkspace } from '../calls/calls-workspace';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { DEMO_CALL_SOURCE } from '../calls/call-source';

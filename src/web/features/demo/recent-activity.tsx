@@ -1,5 +1,5 @@
 /** The demo's Recent Activity box (SPEC §2 "Demo dashboard"): revenue and duration from the stats, two fixed figures. */
-import type { AnalyticsScope } from '../../components/calls/filters';
+import type { AnalyticsScope } from '../calls/filters';
 import { formatCount, formatMoney } from '../../../contract/format';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';

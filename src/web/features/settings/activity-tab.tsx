@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { ACTIVITY_ACTIONS, ACTIVITY_ACTION_LABELS, type ActivityItem } from '../../../contract/activity';
 import { describeActivityDetail } from '../../../contract/activity-detail';
 import { formatCallCreated } from '../../../contract/format';
-import { CallPagination } from '../../components/calls/call-pagination';
+import { CallPagination } from '../calls/call-pagination';
 import { NativeSelect } from '../../components/native-select';
 import { QueryView } from '../../components/query-view';
 import { Button } from '../../components/ui/button';

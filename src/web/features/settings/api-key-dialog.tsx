@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ApiKeyBody } from '../../../contract/account';
-import { VOICE_PROVIDER_NAMES, type VoiceProviderId } from '../../../contract/providers';
+import { VOICE_PLATFORMS, type VoiceProviderId } from '../../../contract/providers';
 import { FormDialogFooter } from '../../components/form-dialog-footer';
 import { TextField } from '../../components/form-fields';
 import { serverFieldErrors, serverMessageOf } from '../../lib/api';
@@ -18,7 +18,7 @@ export function ApiKeyDialog({
   provider: VoiceProviderId;
   showPlatform: boolean;
 }) {
-  const name = VOICE_PROVIDER_NAMES[provider];
+  const name = VOICE_PLATFORMS[provider].name;
   const [open, setOpen] = useState(false);
   const form = useForm<ApiKeyBody>({ resolver: zodResolver(ApiKeyBody), defaultValues: { blandApiKey: '' } });
   const update = useUpdateApiKey();

@@ -4,7 +4,7 @@
  */
 import { Check, Copy, KeyRound, Link2, Lock, ShieldCheck } from 'lucide-react';
 import type { ClientSession } from '../../../contract/auth';
-import { PROVIDER_SETUP, VOICE_PROVIDER_NAMES } from '../../../contract/providers';
+import { VOICE_PLATFORMS } from '../../../contract/providers';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -56,7 +56,7 @@ export function SecurityTab({ client }: { client: ClientSession }) {
             <CardHeader>
               <CardTitle className="flex items-center gap-2">
                 <KeyRound className="size-4" aria-hidden="true" />
-                {showPlatform ? `${VOICE_PROVIDER_NAMES[client.provider]} API Key` : 'API Key'}
+                {showPlatform ? `${VOICE_PLATFORMS[client.provider].name} API Key` : 'API Key'}
               </CardTitle>
               <CardDescription>Used to sync your calls and play recordings.</CardDescription>
             </CardHeader>
@@ -87,7 +87,7 @@ export function SecurityTab({ client }: { client: ClientSession }) {
               </CardTitle>
               <CardDescription>
                 {showPlatform
-                  ? `Your unique address for ${VOICE_PROVIDER_NAMES[client.provider]}'s post-call webhooks. Keep it private.`
+                  ? `Your unique address for ${VOICE_PLATFORMS[client.provider].name}'s post-call webhooks. Keep it private.`
                   : 'Your unique address for post-call webhooks. Keep it private.'}
               </CardDescription>
             </CardHeader>
@@ -99,7 +99,7 @@ export function SecurityTab({ client }: { client: ClientSession }) {
               )}
               <RotateWebhookUrl
                 rotate={() => rotateWebhook.mutateAsync()}
-                platform={showPlatform ? VOICE_PROVIDER_NAMES[client.provider] : null}
+                platform={showPlatform ? VOICE_PLATFORMS[client.provider].name : null}
               />
             </CardContent>
           </Card>
@@ -113,13 +113,12 @@ export function SecurityTab({ client }: { client: ClientSession }) {
               <CardDescription>
                 {!showPlatform
                   ? 'With a secret set, only deliveries signed with it are accepted.'
-                  : client.provider === 'bland'
-                    ? 'With a secret set, only deliveries Bland AI signed with it (X-Webhook-Signature) are accepted.'
-                    : PROVIDER_SETUP[client.provider].signing}
+                  : (VOICE_PLATFORMS[client.provider].securityTabSigning ??
+                    VOICE_PLATFORMS[client.provider].signing)}
               </CardDescription>
             </CardHeader>
-            {/* Retell signs with the API key above: there is no separate secret to set. */}
-            {client.provider !== 'retell' && (
+            {/* A platform signing with the API key above has no separate secret to set. */}
+            {VOICE_PLATFORMS[client.provider].signingSecret !== null && (
               <CardContent className="flex flex-wrap items-center gap-3">
                 <span className="text-sm">Status:</span>
                 <Badge

@@ -17,7 +17,7 @@ import { AccountSettingsForm } from './account-form';
 import { NotificationsForm } from './notifications-form';
 import { WebhookEndpointCard } from './webhook-endpoint-card';
 import { OutcomesTab } from './outcomes-tab';
-import { QualityThresholdsCard } from '../../components/calls/quality/quality-thresholds-card';
+import { QualityThresholdsCard } from '../calls/quality/quality-thresholds-card';
 import { CLIENT_QUALITY_THRESHOLDS } from '../calls/call-source';
 import { ActivityTab } from './activity-tab';
 import { PrivacyTab } from './privacy-tab';

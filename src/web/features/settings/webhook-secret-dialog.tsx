@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { webhookSigningSecretField } from '../../../contract/common';
-import type { VoiceProviderId } from '../../../contract/providers';
+import { VOICE_PLATFORMS, type VoiceProviderId } from '../../../contract/providers';
 import { FormDialogFooter } from '../../components/form-dialog-footer';
 import { TextField } from '../../components/form-fields';
 import { Button } from '../../components/ui/button';
@@ -71,9 +71,7 @@ export function WebhookSecretDialog({
         description={
           !showPlatform
             ? 'Paste the secret your deliveries are signed with, as set where your calls are configured.'
-            : provider === 'vapi'
-              ? "The secret of your server URL's credential in Vapi (sent as X-Vapi-Secret, or an HMAC credential's key): paste the same secret here."
-              : "Create it in Bland's Dev Portal (Account Settings → Keys → Replace Secret) and paste it here. Bland shows it only once."
+            : (VOICE_PLATFORMS[provider].signingSecret?.clientDialog ?? '')
         }
         open={open}
         onOpenChange={onOpenChange}
