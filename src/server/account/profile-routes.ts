@@ -14,7 +14,7 @@ import { findByEmail, findClient, updateClient } from '../clients/clients-reposi
 import { isUniqueViolation } from '../clients/db-errors';
 import { conflict, notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordChange } from '../teams/record-change';
+import { recordChange } from '../activity/record';
 
 /** The names of the form's fields the patch sent (what changed, without the values). */
 const sentFields = (form: object) =>
@@ -68,7 +68,7 @@ export default async function profileRoutes(fastify: FastifyInstance): Promise<v
             await announceTimeZoneChanged(trx, clientChanges, client.id, form.timezone);
           await recordChange(
             trx,
-            request,
+            requireClientUser(request),
             'settings_change',
             { what: 'profile', fields: sentFields(form) },
             now(),

@@ -18,7 +18,7 @@ import { badGateway, badRequest, forbidden } from '../http/errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
 import { voiceOf } from '../providers/voice/registry';
 import { SuccessBody } from '../../contract/common';
-import { recordChange } from '../teams/record-change';
+import { recordChange } from '../activity/record';
 
 /** Provider checks of new API keys per client (or admin) per 15 minutes. */
 export const KEY_CHECKS_PER_WINDOW = 10;
@@ -60,7 +60,7 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
         if (user.must_change_password === 1)
           await updateUser(trx, user.client_id, user.id, { must_change_password: 0, updated_at: now() });
         await endUserSessions(trx, user, current ? sha256Hex(current) : undefined);
-        await recordChange(trx, request, 'password_change', { email: user.email }, now());
+        await recordChange(trx, requireClientUser(request), 'password_change', { email: user.email }, now());
       });
       return { success: true as const };
     },
@@ -96,7 +96,7 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
           ...apiKeyChange(secrets, client, blandApiKey, 'valid'),
           updated_at: now(),
         });
-        await recordChange(trx, request, 'key_change', { what: 'voice API key' }, now());
+        await recordChange(trx, requireClientUser(request), 'key_change', { what: 'voice API key' }, now());
       });
       return { success: true as const, apiKeyStatus: 'valid' as const };
     },

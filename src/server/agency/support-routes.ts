@@ -16,7 +16,7 @@ import {
   TestCallResult,
 } from '../../contract/agency';
 import { MESSAGES } from '../../contract/admin';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit } from '../activity/record';
 import { requireAdmin } from '../auth/guards';
 import { parseRetried } from '../calls/ingest/sync-runs';
 import { createDeliveryProcessor } from '../calls/ingest/webhook-delivery';

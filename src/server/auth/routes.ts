@@ -23,7 +23,7 @@ import {
   markSignedIn,
   setUserPassword,
 } from '../clients/users-repository';
-import { recordActivity } from '../teams/activity';
+import { recordActivity } from '../activity/record';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
 import { canSeeWebhookUrl, toSessionUser } from './permissions';
 import { canSignIn, signInClientUser } from './client-sign-in';

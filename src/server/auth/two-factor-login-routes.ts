@@ -9,7 +9,12 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AdminSession, ClientLoginResponse } from '../../contract/auth';
-import { TWO_FACTOR_MESSAGES, TwoFactorCodeBody, type TwoFactorRequired } from '../../contract/two-factor';
+import {
+  TWO_FACTOR_MESSAGES,
+  TwoFactorCodeBody,
+  type TwoFactorRequired,
+  TWO_FACTOR_CHALLENGE_TTL_MS,
+} from '../../contract/two-factor';
 import { mustChangePasswordFlag } from './two-factor-requirement';
 import { toClientSession } from '../clients/client-view';
 import { canSeeWebhookUrl } from './permissions';
@@ -18,7 +23,7 @@ import type { AppDeps } from '../context';
 import type { TwoFactorSubjectKind } from '../db/schema';
 import { unauthorized } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordActivity } from '../teams/activity';
+import { recordActivity } from '../activity/record';
 import { createAttemptLimits } from './attempt-limits';
 import { canSignIn } from './client-sign-in';
 import { checkSecondFactor } from './two-factor';
@@ -29,7 +34,6 @@ import {
   findChallenge,
   twoFactorStateOf,
 } from './two-factor-store';
-import { TWO_FACTOR_CHALLENGE_TTL_MS } from '../../contract/two-factor';
 
 const CHALLENGE_COOKIES: Record<TwoFactorSubjectKind, string> = {
   client_user: 'client_2fa',

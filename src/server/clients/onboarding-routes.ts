@@ -17,7 +17,7 @@ import {
   WebhookStatus,
 } from '../../contract/admin';
 import { IdParam } from '../../contract/common';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit } from '../activity/record';
 import { requireAdmin } from '../auth/guards';
 import { enforceCreationCap } from '../http/creation-caps';
 import { conflict, notFound } from '../http/errors';

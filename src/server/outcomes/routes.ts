@@ -14,12 +14,11 @@ import {
   OutcomesUpdateBody,
   fillOutcomes,
 } from '../../contract/outcomes';
-import { recordAudit } from '../audit/audit-log';
-import { requireAdmin, requireClient } from '../auth/guards';
+import { recordAudit, recordChange } from '../activity/record';
+import { requireAdmin, requireClient, requireClientUser } from '../auth/guards';
 import { findClient } from '../clients/clients-repository';
 import { notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordChange } from '../teams/record-change';
 import { classificationGuardOf } from './classification-guard';
 import { outcomeSetOf, saveOutcomes } from './outcomes-repository';
 import { limitPreviews, previewOutcomes } from './preview';
@@ -73,7 +72,7 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
     },
     async (request) => {
       const state = await save(requireClient(request).id, request.body);
-      await recordChange(db, request, 'settings_change', { what: 'outcomes' }, now());
+      await recordChange(db, requireClientUser(request), 'settings_change', { what: 'outcomes' }, now());
       return state;
     },
   );

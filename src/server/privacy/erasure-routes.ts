@@ -30,7 +30,7 @@ import {
   type SubjectExportFormat,
   SubjectExportQuery,
 } from '../../contract/privacy';
-import { recordAudit, recordClientRead } from '../audit/audit-log';
+import { recordAudit, recordClientRead, recordActivity } from '../activity/record';
 import { requireAdmin, requireClient, requireClientUser } from '../auth/guards';
 import { loadBrand } from '../brand/brand-store';
 import { findClient } from '../clients/clients-repository';
@@ -40,7 +40,6 @@ import { enforceCreationCap } from '../http/creation-caps';
 import { conflict, notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { loadPdfBrand } from '../reports/pdf-brand';
-import { recordActivity } from '../teams/activity';
 import {
   type ErasureSubject,
   erasureReceiptOf,

@@ -21,14 +21,13 @@ import {
   type Retention,
   type RetentionField,
 } from '../../contract/privacy';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit, recordActivity } from '../activity/record';
 import { requireAdmin, requireClient, requireClientUser } from '../auth/guards';
 import { findClient, listClientIds, updateClient } from '../clients/clients-repository';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordActivity } from '../teams/activity';
 import { privacyWorkSettled, wakePrivacyWork } from './privacy-job';
 import {
   type StoredClientPrivacy,

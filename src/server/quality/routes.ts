@@ -11,14 +11,13 @@ import {
   QualityThresholdsState,
   QualityThresholdsUpdate,
 } from '../../contract/quality';
-import { recordAudit } from '../audit/audit-log';
-import { requireAdmin, requireClient } from '../auth/guards';
+import { recordAudit, recordChange } from '../activity/record';
+import { requireAdmin, requireClient, requireClientUser } from '../auth/guards';
 import { findClient } from '../clients/clients-repository';
 import { notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { classificationGuardOf } from '../outcomes/classification-guard';
 import { outcomeSetOf, saveQualityThresholds } from '../outcomes/outcomes-repository';
-import { recordChange } from '../teams/record-change';
 import { backfillProgress } from './backfill';
 
 const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
@@ -60,7 +59,13 @@ export default async function qualityRoutes(fastify: FastifyInstance): Promise<v
     },
     async (request) => {
       const state = await save(requireClient(request).id, request.body);
-      await recordChange(db, request, 'settings_change', { what: 'quality thresholds' }, now());
+      await recordChange(
+        db,
+        requireClientUser(request),
+        'settings_change',
+        { what: 'quality thresholds' },
+        now(),
+      );
       return state;
     },
   );

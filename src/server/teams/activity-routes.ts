@@ -22,8 +22,8 @@ import { safeCell } from '../calls/read/call-export';
 import { enforceCreationCap } from '../http/creation-caps';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { localDateTime } from '../time/time-zones';
-import { type ActivityAction, recordActivity } from './activity';
-import { type ActivityFilter, activityBatches, activityPage } from './activity-log';
+import { type ActivityAction, recordActivity } from '../activity/record';
+import { type ActivityFilter, activityBatches, activityPage } from '../activity/read';
 
 const USERS = { config: { permission: 'users' as const } };
 

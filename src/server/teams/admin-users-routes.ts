@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { MESSAGES } from '../../contract/admin';
 import { ClientUser, TEAM_MESSAGES } from '../../contract/teams';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit, recordActivity } from '../activity/record';
 import { loadBrand } from '../brand/brand-store';
 import { requireAdmin } from '../auth/guards';
 import { invitationTarget } from '../clients/address-identity';
@@ -21,7 +21,6 @@ import type { ClientRow, ClientUserRow } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
 import { conflict, notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordActivity } from './activity';
 import { sendUserLink } from './invitation-email';
 import { toClientUser } from './client-user-view';
 

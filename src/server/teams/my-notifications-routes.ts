@@ -43,7 +43,7 @@ import {
 } from '../notifications/sms-numbers';
 import { createTwilioClient } from '../providers/messaging/twilio';
 import { readChoices, saveChoices } from './notification-choices';
-import { recordChange } from './record-change';
+import { recordChange } from '../activity/record';
 
 const SIGNED_IN = { config: { permission: 'signed_in' as const } };
 const RECEIVE_TEXTS = { config: { permission: 'receive_texts' as const } };
@@ -115,7 +115,7 @@ export default async function myNotificationsRoutes(fastify: FastifyInstance): P
         await saveChoices(trx, client.id, user.id, request.body, now());
         await recordChange(
           trx,
-          request,
+          requireClientUser(request),
           'settings_change',
           { what: 'my notifications', changed: Object.keys(request.body) },
           now(),
@@ -161,7 +161,13 @@ export default async function myNotificationsRoutes(fastify: FastifyInstance): P
         await refundText(deps, client.id, spentAt);
         throw error;
       }
-      await recordChange(db, request, 'settings_change', { what: 'sms number code sent' }, now());
+      await recordChange(
+        db,
+        requireClientUser(request),
+        'settings_change',
+        { what: 'sms number code sent' },
+        now(),
+      );
       return answer(client, user.id);
     },
   );
@@ -178,7 +184,13 @@ export default async function myNotificationsRoutes(fastify: FastifyInstance): P
         throw badRequest(SMS_NUMBER_MESSAGES.noCode, { code: SMS_NUMBER_MESSAGES.noCode });
       if (result === 'wrong')
         throw badRequest(SMS_NUMBER_MESSAGES.codeWrong, { code: SMS_NUMBER_MESSAGES.codeWrong });
-      await recordChange(db, request, 'settings_change', { what: 'sms number verified' }, now());
+      await recordChange(
+        db,
+        requireClientUser(request),
+        'settings_change',
+        { what: 'sms number verified' },
+        now(),
+      );
       return answer(client, user.id);
     },
   );

@@ -17,7 +17,7 @@ import type { SessionUserRow } from '../auth/sessions';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
-import { recordActivity } from './activity';
+import { recordActivity } from '../activity/record';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** Fewer digits are not a caller's number (the masker's own bound): nothing a guess could confirm. */

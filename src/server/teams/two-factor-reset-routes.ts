@@ -10,14 +10,13 @@ import { z } from 'zod';
 import { MESSAGES } from '../../contract/admin';
 import { SuccessBody } from '../../contract/common';
 import { TEAM_MESSAGES } from '../../contract/teams';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit, recordActivity } from '../activity/record';
 import { requireAdmin } from '../auth/guards';
 import { disableTwoFactor } from '../auth/two-factor-store';
 import { findClient } from '../clients/clients-repository';
 import { endUserSessions, findUser } from '../clients/users-repository';
 import { notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordActivity } from './activity';
 
 const ClientUserParam = z.object({
   id: z.string().trim().min(1).max(100),

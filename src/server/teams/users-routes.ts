@@ -50,7 +50,7 @@ import type { ClientRow, ClientUserRow, Database } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
 import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordActivity } from './activity';
+import { recordActivity } from '../activity/record';
 import adminUsersRoutes from './admin-users-routes';
 import { toClientUser } from './client-user-view';
 import { sendUserLink } from './invitation-email';

@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { MESSAGES } from '../../../contract/admin';
 import { SyncBusy, SyncProgress, SyncResult, SyncRunParam } from '../../../contract/calls';
-import { recordAudit } from '../../audit/audit-log';
+import { recordAudit } from '../../activity/record';
 import { requireAdmin, requireClient } from '../../auth/guards';
 import { findClient } from '../../clients/clients-repository';
 import type { AppDeps } from '../../context';

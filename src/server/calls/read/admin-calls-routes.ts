@@ -6,13 +6,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { AdminClientData, MESSAGES } from '../../../contract/admin';
-import { recordClientRead } from '../../audit/audit-log';
+import { recordClientRead, recordViewAsClient } from '../../activity/record';
 import { requireAdmin } from '../../auth/guards';
 import { toAdminListItem } from '../../clients/admin-client-view';
 import { listClientsWithTotals } from '../../clients/clients-repository';
 import { notFound } from '../../http/errors';
 import type { ZodTypeProvider } from '../../http/route-schemas';
-import { recordViewAsClient } from '../../teams/view-as-client';
 import { ClientIdParam } from './calls-view-routes';
 
 export default async function adminCallsRoutes(fastify: FastifyInstance): Promise<void> {

@@ -19,7 +19,7 @@ import { notFound } from '../../http/errors';
 import { createCallsRepository } from '../write/calls-repository';
 import { findClient } from '../../clients/clients-repository';
 import { voiceOf } from '../../providers/voice/registry';
-import { recordActivity } from '../../teams/activity';
+import { recordActivity } from '../../activity/record';
 
 const CallParam = IdParam;
 const AdminParams = ClientCallParams;
