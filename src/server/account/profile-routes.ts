@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_MESSAGES, AccountForm, AccountUpdateResponse } from '../../contract/account';
 import { requireClient, requireClientUser } from '../auth/guards';
-import { canSeeWebhookUrl, toSessionUser } from '../auth/permissions';
+import { canSeeWebhookUrl, toSessionUser } from '../access/permissions';
 import { announceTimeZoneChanged } from '../clients/client-changes';
 import { sentOnly, textOrNull } from '../clients/client-patch';
 import { toClientSession } from '../clients/client-view';

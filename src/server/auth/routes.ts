@@ -25,7 +25,7 @@ import {
 } from '../clients/users-repository';
 import { recordActivity } from '../activity/record';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
-import { canSeeWebhookUrl, toSessionUser } from './permissions';
+import { canSeeWebhookUrl, toSessionUser } from '../access/permissions';
 import { canSignIn, signInClientUser } from './client-sign-in';
 import { beginTwoFactorSignIn, registerTwoFactorLogin } from './two-factor-login-routes';
 import { mustChangePasswordFlag } from './two-factor-requirement';

@@ -17,7 +17,7 @@ import {
 } from '../../contract/two-factor';
 import { mustChangePasswordFlag } from './two-factor-requirement';
 import { toClientSession } from '../clients/client-view';
-import { canSeeWebhookUrl } from './permissions';
+import { canSeeWebhookUrl } from '../access/permissions';
 import { findSignInUser, markSignedIn } from '../clients/users-repository';
 import type { AppDeps } from '../context';
 import type { TwoFactorSubjectKind } from '../db/schema';

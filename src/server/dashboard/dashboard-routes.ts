@@ -23,7 +23,7 @@ import type { ZodTypeProvider } from '../http/route-schemas';
 import { attentionList } from '../outcomes/attention-list';
 import { classificationGuardOf } from '../outcomes/classification-guard';
 import { outcomeReads } from '../outcomes/outcome-reads';
-import { maskCall } from '../teams/number-masking';
+import { maskCall } from '../access/number-masking';
 
 /** "Live now": the calls in progress, newest first, as the strip asks the log for them. */
 const LIVE_QUERY = CallsQuery.parse({

@@ -21,7 +21,7 @@ import { notFound, tooManyRequests } from '../http/errors';
 import { startJob } from '../http/jobs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { MESSAGES } from '../../contract/admin';
-import { maskLiveCall, masksNumbersFor } from '../teams/number-masking';
+import { maskLiveCall, masksNumbersFor } from '../access/number-masking';
 import type { LiveMessage } from './live-hub';
 
 /** Streams one client may have open on one instance (tabs, devices): beyond, 429. */

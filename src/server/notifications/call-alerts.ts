@@ -20,7 +20,7 @@ import { attentionReasonsOf } from '../calls/read/call-queries';
 import { notificationTargetsOf } from '../clients/clients-repository';
 import type { CallRow, CallSource, Database } from '../db/schema';
 import type { OutcomeSet } from '../outcomes/outcomes-repository';
-import { type UserRecipient, listRecipientUsers } from '../teams/notification-choices';
+import { type UserRecipient, listRecipientUsers } from '../access/notification-choices';
 import { type NewMessage, enqueue } from './outbox';
 import { endOfQuietHours } from './quiet-hours';
 import {

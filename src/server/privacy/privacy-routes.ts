@@ -3,7 +3,7 @@
  * `privacy`), the same for an admin under /api/admin/client-privacy/{clientId}, and the agency's
  * defaults at /api/admin/privacy-defaults.
  *
- * `hideNumbersUntilShown` masks callers' numbers for every user (teams/number-masking.ts) until one
+ * `hideNumbersUntilShown` masks callers' numbers for every user (access/number-masking.ts) until one
  * call's number is shown; it is a column of the client, written through clients/. Redaction,
  * national-ID countries and retention are privacy-settings.ts's. Turning a category on asks for
  * the stored calls to be redacted again; a retention change is applied at once (and by the privacy

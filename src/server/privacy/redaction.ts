@@ -33,7 +33,7 @@
  * quantifiers, so time grows linearly with the text (no catastrophic backtracking).
  */
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
-import { REPEATS, TEENS, TENS, UNITS, wordTable } from './number-text';
+import { REPEATS, TEENS, TENS, UNITS, wordTable } from '../access/number-text';
 
 export interface RedactionOptions {
   cards: boolean;

@@ -20,7 +20,7 @@ import {
 import { TEAM_MESSAGES } from '../../contract/teams';
 import { readNotificationPrefs } from '../account/notification-prefs';
 import { requireClient, requireClientUser } from '../auth/guards';
-import { hasPermission } from '../auth/permissions';
+import { hasPermission } from '../access/permissions';
 import { loadBrand } from '../brand/brand-store';
 import type { ClientRow } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
@@ -42,7 +42,7 @@ import {
   textableNumberProblem,
 } from '../notifications/sms-numbers';
 import { createTwilioClient } from '../providers/messaging/twilio';
-import { readChoices, saveChoices } from './notification-choices';
+import { readChoices, saveChoices } from '../access/notification-choices';
 import { recordChange } from '../activity/record';
 
 const SIGNED_IN = { config: { permission: 'signed_in' as const } };

@@ -25,9 +25,8 @@ import { TwoFactorRequired } from '../../contract/two-factor';
 import { canSignIn, signInClientUser } from '../auth/client-sign-in';
 import { beginTwoFactorSignIn } from '../auth/two-factor-login-routes';
 import { requireClient, requireClientUser } from '../auth/guards';
-import { canSeeWebhookUrl, ungrantable } from '../auth/permissions';
+import { canSeeWebhookUrl, grantsOf, ungrantable, type SessionUserRow } from '../access/permissions';
 import { hashPassword } from '../auth/passwords';
-import type { SessionUserRow } from '../auth/sessions';
 import { toClientSession } from '../clients/client-view';
 import { isUniqueViolation } from '../clients/db-errors';
 import { invitationTarget, isAddressTakenForInvitation } from '../clients/address-identity';
@@ -37,7 +36,6 @@ import {
   endUserSessions,
   findUser,
   findUserByInviteHash,
-  grantsOf,
   insertInvitedUser,
   listUsers,
   lockActiveOwners,

@@ -2,7 +2,7 @@
  * The header of an admin's view of one client (SPEC §2 admin client view): the client with its
  * totals, its read audited. The view's calls endpoints are the client's own, mounted for the
  * admin (calls-view-routes.ts with adminCallsView in views.ts). Opening the view is also a
- * `view_as_client` line of the client's own activity log (teams/view-as-client.ts).
+ * `view_as_client` line of the client's own activity log (activity/record.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { AdminClientData, MESSAGES } from '../../../contract/admin';

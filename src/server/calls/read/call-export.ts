@@ -11,7 +11,7 @@ import { agencyClientIds } from '../../clients/clients-repository';
 import type { Database } from '../../db/schema';
 import { type LogWindow, SORT_COLUMNS, filteredCalls, logOrder } from './call-log';
 import { logSearchOf } from './call-search';
-import { numberMasker } from '../../teams/number-masking';
+import { numberMasker } from '../../access/number-masking';
 import { maskPhoneNumber } from '../../../contract/phone-mask';
 import { localDateTime } from '../../time/time-zones';
 import { formatLocalDateTime } from '../../../contract/local-time';

@@ -43,7 +43,7 @@ import { attentionList, markHandled } from '../../outcomes/attention-list';
 import { classificationGuardOf } from '../../outcomes/classification-guard';
 import { outcomeReads } from '../../outcomes/outcome-reads';
 import { qualitySummary } from '../../quality/summary';
-import { maskCall } from '../../teams/number-masking';
+import { maskCall } from '../../access/number-masking';
 import { createCallsRepository } from '../write/calls-repository';
 import type { ExportScope } from './call-export';
 import { type CallsClient, listCalls } from './call-log';
@@ -101,7 +101,7 @@ export interface CallsView<C extends CallsClient = CallsClient> {
   numbersMasked?(request: FastifyRequest, client: C): boolean;
   /**
    * Before a read with a search (the log, the first screen, an export): a search by phone number of
-   * a reader who sees numbers masked is capped and recorded (teams/number-searches.ts); over the cap
+   * a reader who sees numbers masked is capped and recorded (access/number-searches.ts); over the cap
    * it throws 429.
    */
   searched?(

@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ClientCallParams } from '../../../contract/calls';
 import { IdParam } from '../../../contract/common';
 import { requireAdmin, requireClient, requireClientUser } from '../../auth/guards';
-import type { SessionUserRow } from '../../auth/sessions';
+import type { SessionUserRow } from '../../access/permissions';
 import type { AppDeps } from '../../context';
 import type { CallRow, ClientRow } from '../../db/schema';
 import { notFound } from '../../http/errors';

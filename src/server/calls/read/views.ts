@@ -13,8 +13,8 @@ import { findClient } from '../../clients/clients-repository';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
 import { notFound } from '../../http/errors';
-import { masksNumbersFor } from '../../teams/number-masking';
-import { limitNumberSearch } from '../../teams/number-searches';
+import { masksNumbersFor } from '../../access/number-masking';
+import { limitNumberSearch } from '../../access/number-searches';
 import { type CallsView, ClientIdParam } from './calls-view-routes';
 import type { CallExports } from './export-routes';
 
@@ -37,7 +37,7 @@ export function adminRecordingPath(clientId: string, callId: string): string {
 
 /**
  * The signed-in client's own calls: the client the guard loaded from the session. Its users may see
- * callers' numbers masked (teams/number-masking.ts), and each export is a line of the client's
+ * callers' numbers masked (access/number-masking.ts), and each export is a line of the client's
  * activity log.
  */
 export function clientCallsView(deps: AppDeps, exports: CallExports): CallsView<ClientRow> {
