@@ -9,7 +9,7 @@ import { sessionWithSubject } from '../clients/clients-joined';
 import { clientSessionWithUser } from '../clients/users-repository';
 import { randomToken, sha256Hex } from '../crypto/secrets';
 import type { SessionUserRow } from '../access/permissions';
-import type { AdminRow, ClientRow, ClientUserRow, Database, SessionKind } from '../db/schema';
+import type { AdminRow, ClientRow, Database, SessionKind } from '../db/schema';
 
 /** What a session of each kind signs in. */
 export interface SubjectOf {

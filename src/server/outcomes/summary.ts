@@ -6,10 +6,11 @@ import {
   type OutcomeSummaryItem,
   outcomeGoodWhen,
 } from '../../contract/outcomes';
-import { percentChange, totalsByStatus } from '../calls/read/call-queries';
+import { totalsByStatus } from '../calls/read/call-queries';
 import type { CallWindow } from '../time/date-windows';
 import type { Database } from '../db/schema';
 import { outcomeSetOf } from './outcomes-repository';
+import { percentChange } from '../time/window-change';
 
 export async function outcomeSummary(
   db: Kysely<Database>,

@@ -18,7 +18,8 @@ import type {
   NormalizedTranscriptEntry,
   VoiceProvider,
 } from '../providers/voice/types';
-import { type QualityColumns, endedByOfStored, qualityColumns, qualityOfCall } from './call-quality';
+import { endedByOfStored, qualityOfCall } from './call-quality';
+import { type QualityColumns, qualityColumns } from '../call-rows/quality-columns';
 
 const LEASE_MS = 60_000;
 const BATCH = 200;

@@ -5,7 +5,7 @@
  * under 5 s, 250 ms under 30 s, then whole seconds; percentages to whole points; counts exact;
  * the talk/listen ratio to 0.05 (kept ×100 as an integer).
  */
-import type { CallQuality, QualityMetric } from '../../contract/quality';
+import type { QualityMetric } from '../../contract/quality';
 
 type Kind = 'ms' | 'count' | 'pct' | 'ratio';
 
@@ -48,20 +48,4 @@ export function gridValue(metric: QualityMetric, value: number): number {
 /** A grid value as the API shows it (the ratio back to a number). */
 export function shownValue(metric: QualityMetric, grid: number): number {
   return KIND[metric] === 'ratio' ? grid / 100 : grid;
-}
-
-/** A call's figure of each metric, or null where its precision does not support it. */
-export function metricValues(q: CallQuality): Record<QualityMetric, number | null> {
-  return {
-    responseLatencyP50Ms: q.responseLatencyMs?.p50 ?? null,
-    responseLatencyP90Ms: q.responseLatencyMs?.p90 ?? null,
-    interruptionsCaller: q.interruptions?.caller ?? null,
-    interruptionsAgent: q.interruptions?.agent ?? null,
-    deadAirLongestMs: q.deadAir?.longestMs ?? null,
-    silencePct: q.silencePct,
-    agentTalkPct: q.agentTalkPct,
-    talkListenRatio: q.talkListenRatio,
-    longestMonologueMs: q.longestMonologueMs,
-    turns: q.turns,
-  };
 }

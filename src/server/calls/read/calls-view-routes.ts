@@ -47,8 +47,9 @@ import { maskCall } from '../../access/number-masking';
 import { createCallsRepository } from '../write/calls-repository';
 import type { ExportScope } from './call-export';
 import { type CallsClient, listCalls } from './call-log';
-import { chartFor, statsFor, toCallDetail } from './call-queries';
+import { chartFor, statsFor } from './call-queries';
 import type { CallExports } from './export-routes';
+import { toCallDetail } from '../../call-rows/call';
 
 /** The admin's path parameter naming the client. */
 export const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });

@@ -13,7 +13,7 @@ import { notFound } from '../../http/errors';
 import type { ZodTypeProvider } from '../../http/route-schemas';
 import { recordActivity } from '../../activity/record';
 import { createCallsRepository } from '../write/calls-repository';
-import { toCallDetail } from './call-queries';
+import { toCallDetail } from '../../call-rows/call';
 
 export default async function unmaskRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
