@@ -11,7 +11,7 @@ import { endUserSessions, setUserPassword, updateUser } from '../clients/users-r
 import { sha256Hex } from '../crypto/secrets';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { sessionCookie } from '../auth/sessions';
-import { apiKeyChange } from '../clients/api-key-change';
+import { KEY_CHECKS_PER_WINDOW, apiKeyChange } from '../clients/api-key-change';
 import { updateClient } from '../clients/clients-repository';
 import { enforceCreationCap } from '../http/creation-caps';
 import { badGateway, badRequest, forbidden } from '../http/errors';
@@ -19,9 +19,6 @@ import { isVoiceProviderError } from '../providers/voice/errors';
 import { voiceOf } from '../providers/voice/registry';
 import { SuccessBody } from '../../contract/common';
 import { recordChange } from '../activity/record';
-
-/** Provider checks of new API keys per client (or admin) per 15 minutes. */
-export const KEY_CHECKS_PER_WINDOW = 10;
 
 export default async function securityRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -27,7 +27,8 @@ import { recordActivity } from '../activity/record';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
 import { canSeeWebhookUrl, toSessionUser } from '../access/permissions';
 import { canSignIn, signInClientUser } from './client-sign-in';
-import { beginTwoFactorSignIn, registerTwoFactorLogin } from './two-factor-login-routes';
+import { beginTwoFactorSignIn } from './two-factor-challenge';
+import { registerTwoFactorLogin } from './two-factor-login-routes';
 import { mustChangePasswordFlag } from './two-factor-requirement';
 import { clearSessionCookie, deviceOf, sessionCookie, setSessionCookie } from './sessions';
 

@@ -15,7 +15,7 @@ import type { ApiKeyStatus, ClientRow, ClientUpdate } from '../db/schema';
 import { conflict, notFound } from '../http/errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
 import { voiceOf } from '../providers/voice/registry';
-import { KEY_CHECKS_PER_WINDOW } from '../account/security-routes';
+import { KEY_CHECKS_PER_WINDOW } from './api-key-change';
 import { enforceCreationCap } from '../http/creation-caps';
 import { loginAddressConflict } from './address-identity';
 import { apiKeyChange } from './api-key-change';

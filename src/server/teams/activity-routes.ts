@@ -18,7 +18,7 @@ import {
 import { describeActivityDetail } from '../../contract/activity-detail';
 import { paginationOf } from '../../contract/common';
 import { requireClient, requireClientUser } from '../auth/guards';
-import { safeCell } from '../calls/read/call-export';
+import { safeCell } from '../http/csv-cell';
 import { enforceCreationCap } from '../http/creation-caps';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { localDateTime } from '../time/time-zones';

@@ -23,7 +23,7 @@ import {
 } from '../../contract/teams';
 import { TwoFactorRequired } from '../../contract/two-factor';
 import { canSignIn, signInClientUser } from '../auth/client-sign-in';
-import { beginTwoFactorSignIn } from '../auth/two-factor-login-routes';
+import { beginTwoFactorSignIn } from '../auth/two-factor-challenge';
 import { requireClient, requireClientUser } from '../auth/guards';
 import { canSeeWebhookUrl, grantsOf, ungrantable, type SessionUserRow } from '../access/permissions';
 import { hashPassword } from '../auth/passwords';
