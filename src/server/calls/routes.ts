@@ -4,8 +4,6 @@
  * each), the admin's every-client export and recordings (read/).
  */
 import type { FastifyInstance } from 'fastify';
-import { dashboardRoutes } from '../dashboard/dashboard-routes';
-import { adminDashboard, clientDashboard } from '../dashboard/views';
 import providerWebhookRoutes from './ingest/provider-webhook-routes';
 import syncAllRoutes from './ingest/sync-all-routes';
 import syncRoutes from './ingest/sync-routes';
@@ -19,13 +17,8 @@ import { adminCallsView, clientCallsView } from './read/views';
 export default async function callsRoutes(app: FastifyInstance): Promise<void> {
   // One account's export slots are shared by every export route it may use.
   const exports = createCallExports(app.deps);
-  const clientView = clientCallsView(app.deps, exports);
-  const adminView = adminCallsView(app.deps, exports);
-  await app.register(callsViewRoutes(clientView));
-  await app.register(callsViewRoutes(adminView));
-  // The dashboards' first screen in one read, over the same views.
-  await app.register(dashboardRoutes(clientView, clientDashboard));
-  await app.register(dashboardRoutes(adminView, adminDashboard));
+  await app.register(callsViewRoutes(clientCallsView(app.deps, exports)));
+  await app.register(callsViewRoutes(adminCallsView(app.deps, exports)));
   await app.register(allClientsExportRoutes(exports));
   await app.register(providerWebhookRoutes);
   await app.register(syncRoutes);

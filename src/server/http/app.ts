@@ -25,6 +25,7 @@ import streamRoutes from '../live/stream-routes';
 import authRoutes from '../auth/routes';
 import billingRoutes from '../billing/routes';
 import callsRoutes from '../calls/routes';
+import dashboardsRoutes from '../dashboard/routes';
 import clientsRoutes from '../clients/routes';
 import type { AppDeps } from '../context';
 import demoRoutes from '../demo/routes';
@@ -232,6 +233,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(authRoutes);
   await app.register(accountRoutes);
   await app.register(callsRoutes);
+  await app.register(dashboardsRoutes);
   await app.register(clientsRoutes);
   await app.register(agencyRoutes);
   await app.register(streamRoutes);
