@@ -1,6 +1,7 @@
 /**
  * The agency's console under /api/admin/: portfolio analytics, clients at risk, the
- * audit log, Support Tools and the admins. The /api/admin guard runs before every handler.
+ * audit log and the admins (Support Tools, over ingest's records, are
+ * calls/ingest/support-routes.ts). The /api/admin guard runs before every handler.
  */
 import type { FastifyInstance } from 'fastify';
 import { AdminAnalytics, AnalyticsQuery, AtRiskList, AuditPage, AuditQuery } from '../../contract/agency';
@@ -11,13 +12,11 @@ import { auditPageWithNames } from '../clients/clients-joined';
 import adminsRoutes from './admins-routes';
 import { clientsAtRisk } from './at-risk';
 import { portfolioAnalytics } from './portfolio';
-import supportRoutes from './support-routes';
 import { paginationOf } from '../../contract/common';
 
 export default async function agencyRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, now, voices } = app.deps;
-  await app.register(supportRoutes);
   await app.register(adminsRoutes);
 
   app.get(

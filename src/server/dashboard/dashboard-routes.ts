@@ -22,7 +22,7 @@ import { chartFor, statsFor } from '../calls/read/call-queries';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { attentionList } from '../outcomes/attention-list';
 import { classificationGuardOf } from '../outcomes/classification-guard';
-import { outcomeReads } from '../outcomes/outcome-reads';
+import { outcomeReads } from '../calls/read/outcome-reads';
 import { maskCall } from '../access/number-masking';
 
 /** "Live now": the calls in progress, newest first, as the strip asks the log for them. */

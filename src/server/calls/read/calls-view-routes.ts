@@ -41,7 +41,7 @@ import { notFound } from '../../http/errors';
 import type { ZodTypeProvider } from '../../http/route-schemas';
 import { attentionList, markHandled } from '../../outcomes/attention-list';
 import { classificationGuardOf } from '../../outcomes/classification-guard';
-import { outcomeReads } from '../../outcomes/outcome-reads';
+import { outcomeReads } from './outcome-reads';
 import { qualitySummary } from '../../quality/summary';
 import { maskCall } from '../../access/number-masking';
 import { createCallsRepository } from '../write/calls-repository';

@@ -14,20 +14,20 @@ import {
   SyncRunsPage,
   TestCallBody,
   TestCallResult,
-} from '../../contract/agency';
-import { MESSAGES } from '../../contract/admin';
-import { recordAudit } from '../activity/record';
-import { requireAdmin } from '../auth/guards';
-import { parseRetried } from '../calls/ingest/sync-runs';
-import { createDeliveryProcessor } from '../calls/ingest/webhook-delivery';
-import { findClient } from '../clients/clients-repository';
-import { webhookUrlOf } from '../clients/webhook-token';
-import type { ClientRow } from '../db/schema';
-import { badRequest, conflict, notFound } from '../http/errors';
-import type { ZodTypeProvider } from '../http/route-schemas';
+} from '../../../contract/agency';
+import { MESSAGES } from '../../../contract/admin';
+import { recordAudit } from '../../activity/record';
+import { requireAdmin } from '../../auth/guards';
+import { parseRetried } from './sync-runs';
+import { createDeliveryProcessor } from './webhook-delivery';
+import { findClient } from '../../clients/clients-repository';
+import { webhookUrlOf } from '../../clients/webhook-token';
+import type { ClientRow } from '../../db/schema';
+import { badRequest, conflict, notFound } from '../../http/errors';
+import type { ZodTypeProvider } from '../../http/route-schemas';
 import { adminNames, describeStarter, toDelivery } from './support-views';
-import { paginationOf } from '../../contract/common';
-import { voiceOf } from '../providers/voice/registry';
+import { paginationOf } from '../../../contract/common';
+import { voiceOf } from '../../providers/voice/registry';
 
 const ClientParam = z.object({ id: z.string().trim().min(1).max(100) });
 const DeliveryParam = ClientParam.extend({ deliveryId: z.string().trim().min(1).max(100) });
