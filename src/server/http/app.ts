@@ -26,7 +26,6 @@ import authRoutes from '../auth/routes';
 import billingRoutes from '../billing/routes';
 import callsRoutes from '../calls/routes';
 import dashboardsRoutes from '../dashboard/routes';
-import clientsRoutes from '../clients/routes';
 import type { AppDeps } from '../context';
 import demoRoutes from '../demo/routes';
 import sampleDataRoutes from '../demo/sample-data-routes';
@@ -234,7 +233,6 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(accountRoutes);
   await app.register(callsRoutes);
   await app.register(dashboardsRoutes);
-  await app.register(clientsRoutes);
   await app.register(agencyRoutes);
   await app.register(streamRoutes);
   await app.register(billingRoutes);

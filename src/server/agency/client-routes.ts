@@ -3,7 +3,7 @@
  * deletion. The /api/admin guard (auth/guards.ts) runs before every handler; every change writes an audit row in the same
  * transaction. The API key is stored encrypted and only ever answered masked.
  */
-import { announceTimeZoneChanged } from './client-changes';
+import { announceTimeZoneChanged } from '../clients/client-changes';
 import type { FastifyInstance } from 'fastify';
 import { type ApiKeyCheck, EditClientForm, MESSAGES, isMaskedApiKey } from '../../contract/admin';
 import { WebhookSecretBody, WebhookSecretResponse } from '../../contract/account';
@@ -15,10 +15,10 @@ import type { ApiKeyStatus, ClientRow, ClientUpdate } from '../db/schema';
 import { conflict, notFound } from '../http/errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
 import { voiceOf } from '../providers/voice/registry';
-import { KEY_CHECKS_PER_WINDOW } from './api-key-change';
+import { KEY_CHECKS_PER_WINDOW } from '../clients/api-key-change';
 import { enforceCreationCap } from '../http/creation-caps';
-import { loginAddressConflict } from './address-identity';
-import { apiKeyChange } from './api-key-change';
+import { loginAddressConflict } from '../clients/address-identity';
+import { apiKeyChange } from '../clients/api-key-change';
 import {
   endUserSessions,
   findAccountLogin,
@@ -26,10 +26,10 @@ import {
   requireAccountLoginPasswordChange,
   listUsers,
   updateUser,
-} from './users-repository';
-import { ifSent, sentOnly, textOrNull } from './client-patch';
-import { toAdminClient, toAdminListItem } from './admin-client-view';
-import { webhookUrlFor } from './webhook-token';
+} from '../clients/users-repository';
+import { ifSent, sentOnly, textOrNull } from '../clients/client-patch';
+import { toAdminClient, toAdminListItem } from '../clients/admin-client-view';
+import { webhookUrlFor } from '../clients/webhook-token';
 import {
   deleteClientCascade,
   findByEmail,
@@ -38,9 +38,9 @@ import {
   listClientsWithTotals,
   rotateWebhookToken,
   updateClient,
-} from './clients-repository';
+} from '../clients/clients-repository';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { isUniqueViolation } from './db-errors';
+import { isUniqueViolation } from '../clients/db-errors';
 import {
   AdminClientList,
   AdminStats,

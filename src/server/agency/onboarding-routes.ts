@@ -21,8 +21,8 @@ import { recordAudit } from '../activity/record';
 import { requireAdmin } from '../auth/guards';
 import { enforceCreationCap } from '../http/creation-caps';
 import { conflict, notFound } from '../http/errors';
-import { loginAddressConflict } from './address-identity';
-import { newWebhookToken, webhookUrlFor } from './webhook-token';
+import { loginAddressConflict } from '../clients/address-identity';
+import { newWebhookToken, webhookUrlFor } from '../clients/webhook-token';
 import {
   deleteClientCascade,
   findByEmail,
@@ -30,8 +30,8 @@ import {
   insertClient,
   listStaleDrafts,
   updateClient,
-} from './clients-repository';
-import { isUniqueViolation } from './db-errors';
+} from '../clients/clients-repository';
+import { isUniqueViolation } from '../clients/db-errors';
 
 /** 32 random bytes: 256 bits, far beyond guessing (DESIGN §5 asks for ≥ 128). */
 const DRAFT_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
