@@ -9,12 +9,11 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AdminSession, ClientLoginResponse } from '../../contract/auth';
-import { TWO_FACTOR_MESSAGES, TwoFactorCodeBody, type TwoFactorRequired } from '../../contract/two-factor';
+import { TWO_FACTOR_MESSAGES, TwoFactorCodeBody } from '../../contract/two-factor';
 import { mustChangePasswordFlag } from './two-factor-requirement';
 import { toClientSession } from '../clients/client-view';
 import { canSeeWebhookUrl } from '../access/permissions';
 import { findSignInUser, markSignedIn } from '../clients/users-repository';
-import type { AppDeps } from '../context';
 import type { TwoFactorSubjectKind } from '../db/schema';
 import { unauthorized } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
@@ -23,13 +22,7 @@ import { createAttemptLimits } from './attempt-limits';
 import { CHALLENGE_COOKIES, challengeCookieOptions } from './two-factor-challenge';
 import { canSignIn } from './client-sign-in';
 import { checkSecondFactor } from './two-factor';
-import {
-  type TwoFactorSubject,
-  createChallenge,
-  deleteChallenge,
-  findChallenge,
-  twoFactorStateOf,
-} from './two-factor-store';
+import { deleteChallenge, findChallenge, twoFactorStateOf } from './two-factor-store';
 
 /** How authRoutes opens sessions, so that both steps open them the same way. */
 export interface SessionStarters {
