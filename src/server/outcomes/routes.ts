@@ -2,7 +2,7 @@
  * Outcomes: the client's list (GET/PUT) and a preview of an unsaved list; the admin has
  * the same under /api/admin/client-outcomes/{clientId}. Saving starts re-classifying the client's
  * calls in the background; GET shows how far it got. The summary of a window and its points over
- * time are calls views' reads (outcome-reads.ts, mounted by calls/read/calls-view-routes.ts).
+ * time are calls views' reads (calls/read/outcome-reads.ts, mounted by calls-view-routes.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
