@@ -1,6 +1,6 @@
 /**
  * The client's activity log as its Owners read it: GET /api/client/activity and its
- * CSV. The action names are the ones the server writes (teams/activity.ts); the labels are what
+ * CSV. The action names are the ones the server writes (activity/record.ts); the labels are what
  * the browser and the CSV show.
  */
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 /**
  * Client teams: the people of a client, their roles and permissions, invitations.
  * A role is a preset of permissions; two permissions can be granted on top of any role. The
- * server checks a permission on every client route (auth/permissions.ts); the browser reads the
+ * server checks a permission on every client route (access/permissions.ts); the browser reads the
  * signed-in user's effective permissions from GET /api/client/session to hide what it cannot use.
  */
 import { z } from 'zod';

@@ -27,7 +27,6 @@ import authRoutes from './auth/routes';
 import billingRoutes from './billing/routes';
 import brandRoutes from './brand/routes';
 import callsRoutes from './calls/routes';
-import clientsRoutes from './clients/routes';
 import dashboardRoutes from './dashboard/routes';
 import demoRoutes from './demo/routes';
 import liveRoutes from './live/routes';
@@ -66,7 +65,6 @@ const FEATURE_ROUTES = [
   accountRoutes,
   callsRoutes,
   dashboardRoutes,
-  clientsRoutes,
   agencyRoutes,
   liveRoutes,
   billingRoutes,

@@ -12,7 +12,7 @@ import { LIVE_RESUME_MS } from '../contract/live';
 import { pruneLiveEvents } from './live/live-events';
 import { carryClientDaysForward } from './agency/client-days';
 import type { Job } from './http/jobs';
-import { pruneActivity } from './teams/activity-log';
+import { pruneActivity } from './activity/read';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INTERVAL_MS = 60 * 60 * 1000;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditPage } from '../../src/contract/agency';
-import { READ_AUDIT_QUIET_MS } from '../../src/server/audit/audit-log';
+import { READ_AUDIT_QUIET_MS } from '../../src/server/activity/record';
 import { storeCalls } from '../helpers/calls';
 import { createAdminUser, createClient, loginAdmin } from '../helpers/factories';
 import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';

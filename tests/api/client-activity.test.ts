@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityItem } from '../../src/contract/activity';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { paginationOf } from '../../src/contract/common';
-import { ACTIVITY_RETENTION_DAYS, activityPage, pruneActivity } from '../../src/server/teams/activity-log';
-import { VIEW_QUIET_MS } from '../../src/server/teams/view-as-client';
+import { ACTIVITY_RETENTION_DAYS, activityPage, pruneActivity } from '../../src/server/activity/read';
+import { VIEW_QUIET_MS } from '../../src/server/activity/record';
 import {
   TEST_PASSWORD,
   createAdminUser,

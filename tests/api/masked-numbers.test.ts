@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
 import type { ClientRole } from '../../src/contract/teams';
 import { hashPassword } from '../../src/server/auth/passwords';
-import { normaliseDigits } from '../../src/server/privacy/number-text';
+import { normaliseDigits } from '../../src/server/access/number-text';
 import type { ClientRow } from '../../src/server/db/schema';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { createClientWithSimCalls } from '../helpers/bland';

@@ -4,7 +4,7 @@
  * sample sets or wizard drafts without bound.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minutesUsedThisMonth } from '../../src/server/calls/read/usage';
+import { minutesUsedThisMonth } from '../../src/server/call-rows/usage';
 import { SAMPLE_MESSAGES, SEED_CALL_COUNT } from '../../src/server/demo/sample-data-routes';
 import { blandCallBody } from '../helpers/bland';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';

@@ -4,9 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { NotificationChannels, NotificationPrefs, NotificationPrefsBody } from '../../contract/account';
-import { requireClient } from '../auth/guards';
+import { requireClient, requireClientUser } from '../auth/guards';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordChange } from '../teams/record-change';
+import { recordChange } from '../activity/record';
 import { readNotificationPrefs, saveNotificationPrefs } from './notification-prefs';
 
 export default async function notificationRoutes(fastify: FastifyInstance): Promise<void> {
@@ -61,7 +61,7 @@ export default async function notificationRoutes(fastify: FastifyInstance): Prom
     async (request) => {
       const client = requireClient(request);
       await saveNotificationPrefs(db, client.id, request.body, now());
-      await recordChange(db, request, 'settings_change', { what: 'notifications' }, now());
+      await recordChange(db, requireClientUser(request), 'settings_change', { what: 'notifications' }, now());
       return prefsWithWebhook(client.id);
     },
   );

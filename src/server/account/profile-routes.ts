@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_MESSAGES, AccountForm, AccountUpdateResponse } from '../../contract/account';
 import { requireClient, requireClientUser } from '../auth/guards';
-import { canSeeWebhookUrl, toSessionUser } from '../auth/permissions';
+import { canSeeWebhookUrl, toSessionUser } from '../access/permissions';
 import { announceTimeZoneChanged } from '../clients/client-changes';
 import { sentOnly, textOrNull } from '../clients/client-patch';
 import { toClientSession } from '../clients/client-view';
@@ -14,8 +14,8 @@ import { findByEmail, findClient, updateClient } from '../clients/clients-reposi
 import { isUniqueViolation } from '../clients/db-errors';
 import { conflict, notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordChange } from '../teams/record-change';
 import { apiDoc } from '../http/route-docs';
+import { recordChange } from '../activity/record';
 
 /** The names of the form's fields the patch sent (what changed, without the values). */
 const sentFields = (form: object) =>
@@ -75,7 +75,7 @@ export default async function profileRoutes(fastify: FastifyInstance): Promise<v
             await announceTimeZoneChanged(trx, clientChanges, client.id, form.timezone);
           await recordChange(
             trx,
-            request,
+            requireClientUser(request),
             'settings_change',
             { what: 'profile', fields: sentFields(form) },
             now(),

@@ -8,11 +8,11 @@
 import type { FastifyInstance } from 'fastify';
 import { WebhookSecretBody, WebhookSecretResponse } from '../../contract/account';
 import { RotatedWebhook } from '../../contract/admin';
-import { requireClient } from '../auth/guards';
+import { requireClient, requireClientUser } from '../auth/guards';
 import { rotateWebhookToken, updateClient } from '../clients/clients-repository';
 import { webhookUrlFor } from '../clients/webhook-token';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordChange } from '../teams/record-change';
+import { recordChange } from '../activity/record';
 
 export default async function providerSigningSecretRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -38,7 +38,13 @@ export default async function providerSigningSecretRoutes(fastify: FastifyInstan
           webhook_secret_enc: secret ? secrets.encrypt(secret) : null,
           updated_at: now(),
         });
-        await recordChange(trx, request, 'key_change', { what: 'webhook signing secret', change }, now());
+        await recordChange(
+          trx,
+          requireClientUser(request),
+          'key_change',
+          { what: 'webhook signing secret', change },
+          now(),
+        );
       });
       return { hasWebhookSigningSecret: !!secret };
     },
@@ -59,7 +65,13 @@ export default async function providerSigningSecretRoutes(fastify: FastifyInstan
       const client = requireClient(request);
       const token = await db.transaction().execute(async (trx) => {
         const rotated = await rotateWebhookToken(trx, secrets, client.id, now());
-        await recordChange(trx, request, 'key_change', { what: 'webhook URL', change: 'rotated' }, now());
+        await recordChange(
+          trx,
+          requireClientUser(request),
+          'key_change',
+          { what: 'webhook URL', change: 'rotated' },
+          now(),
+        );
         return rotated;
       });
       reply.header('cache-control', 'no-store');

@@ -11,18 +11,15 @@ import { endUserSessions, setUserPassword, updateUser } from '../clients/users-r
 import { sha256Hex } from '../crypto/secrets';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { sessionCookie } from '../auth/sessions';
-import { apiKeyChange } from '../clients/api-key-change';
+import { KEY_CHECKS_PER_WINDOW, apiKeyChange } from '../clients/api-key-change';
 import { updateClient } from '../clients/clients-repository';
 import { enforceCreationCap } from '../http/creation-caps';
 import { badGateway, badRequest, forbidden } from '../http/errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
 import { voiceOf } from '../providers/voice/registry';
 import { SuccessBody } from '../../contract/common';
-import { recordChange } from '../teams/record-change';
+import { recordChange } from '../activity/record';
 import { apiDoc } from '../http/route-docs';
-
-/** Provider checks of new API keys per client (or admin) per 15 minutes. */
-export const KEY_CHECKS_PER_WINDOW = 10;
 
 export default async function securityRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -67,7 +64,7 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
         if (user.must_change_password === 1)
           await updateUser(trx, user.client_id, user.id, { must_change_password: 0, updated_at: now() });
         await endUserSessions(trx, user, current ? sha256Hex(current) : undefined);
-        await recordChange(trx, request, 'password_change', { email: user.email }, now());
+        await recordChange(trx, requireClientUser(request), 'password_change', { email: user.email }, now());
       });
       return { success: true as const };
     },
@@ -112,7 +109,7 @@ export default async function securityRoutes(fastify: FastifyInstance): Promise<
           ...apiKeyChange(secrets, client, blandApiKey, 'valid'),
           updated_at: now(),
         });
-        await recordChange(trx, request, 'key_change', { what: 'voice API key' }, now());
+        await recordChange(trx, requireClientUser(request), 'key_change', { what: 'voice API key' }, now());
       });
       return { success: true as const, apiKeyStatus: 'valid' as const };
     },

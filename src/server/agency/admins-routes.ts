@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AdminAccount, AdminCredentials, CreateAdminBody } from '../../contract/agency';
 import { isoTime } from '../../contract/common';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit } from '../activity/record';
 import { requireAdmin } from '../auth/guards';
 import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
 import { sessionCookie } from '../auth/sessions';

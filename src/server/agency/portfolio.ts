@@ -18,7 +18,6 @@ import {
 } from '../../contract/agency';
 import { clientNameOfRow } from '../../contract/admin';
 import { isoTime, paginationOf } from '../../contract/common';
-import { percentChange } from '../calls/read/call-queries';
 import { shiftDate } from '../time/time-zones';
 import { isPostgres } from '../db/dialect';
 import type { Database } from '../db/schema';
@@ -27,6 +26,7 @@ import { type PortfolioTableReader, cents, figures, figuresOfLine } from './port
 import { readTableInApp } from './portfolio-table-in-app';
 import { readTableInDatabase } from './portfolio-table-in-database';
 import { type DayRange, analyticsRange, previousRange } from './running-totals';
+import { percentChange } from '../time/window-change';
 
 /**
  * The portfolio's chart: every onboarded client's calls, revenue and cost per day, from the

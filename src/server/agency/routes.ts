@@ -1,6 +1,8 @@
 /**
  * The agency's console under /api/admin/: portfolio analytics, clients at risk, the
- * audit log, Support Tools and the admins. The /api/admin guard runs before every handler.
+ * audit log, the admins, the clients list and form and the onboarding wizard (client-routes.ts,
+ * onboarding-routes.ts, over the clients/ gate). Support Tools, over ingest's records, are
+ * calls/ingest/support-routes.ts. The /api/admin guard runs before every handler.
  */
 import type { FastifyInstance } from 'fastify';
 import { AdminAnalytics, AnalyticsQuery, AtRiskList, AuditPage, AuditQuery } from '../../contract/agency';
@@ -9,16 +11,18 @@ import { parseJsonObject } from '../http/json-body';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { auditPageWithNames } from '../clients/clients-joined';
 import adminsRoutes from './admins-routes';
+import clientRoutes from './client-routes';
+import onboardingRoutes from './onboarding-routes';
 import { clientsAtRisk } from './at-risk';
 import { portfolioAnalytics } from './portfolio';
-import supportRoutes from './support-routes';
 import { paginationOf } from '../../contract/common';
 
 export default async function agencyRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, now, voices } = app.deps;
-  await app.register(supportRoutes);
   await app.register(adminsRoutes);
+  await app.register(clientRoutes);
+  await app.register(onboardingRoutes);
 
   app.get(
     '/api/admin/analytics',

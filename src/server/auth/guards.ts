@@ -11,15 +11,15 @@
  * set it up or choose its own password.
  *
  * A client session signs in one of the client's users; every route it reaches says the
- * permission it needs (`config: { permission }`, auth/permissions.ts), checked here too, so the
+ * permission it needs (`config: { permission }`, access/permissions.ts), checked here too, so the
  * check is as impossible to forget as the session's.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TEAM_MESSAGES } from '../../contract/teams';
 import type { AdminRow, ClientRow } from '../db/schema';
 import { forbidden, unauthorized } from '../http/errors';
-import { type RoutePermission, hasPermission } from './permissions';
-import { type SessionUserRow, sessionCookie } from './sessions';
+import { type RoutePermission, type SessionUserRow, hasPermission } from '../access/permissions';
+import { sessionCookie } from './sessions';
 import {
   adminMustSetUp,
   clientMustChangePassword,
@@ -33,7 +33,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Overrides the access the path's prefix implies ('public': no session needed). */
     access?: Access;
-    /** What a client user needs to reach the route (auth/permissions.ts); required on client routes. */
+    /** What a client user needs to reach the route (access/permissions.ts); required on client routes. */
     permission?: RoutePermission;
   }
   interface FastifyInstance {

@@ -27,11 +27,12 @@ import {
   markSignedIn,
   setUserPassword,
 } from '../clients/users-repository';
-import { recordActivity } from '../teams/activity';
+import { recordActivity } from '../activity/record';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
-import { canSeeWebhookUrl, toSessionUser } from './permissions';
+import { canSeeWebhookUrl, toSessionUser } from '../access/permissions';
 import { canSignIn, signInClientUser } from './client-sign-in';
-import { beginTwoFactorSignIn, registerTwoFactorLogin } from './two-factor-login-routes';
+import { beginTwoFactorSignIn } from './two-factor-challenge';
+import { registerTwoFactorLogin } from './two-factor-login-routes';
 import { mustChangePasswordFlag } from './two-factor-requirement';
 import { clearSessionCookie, deviceOf, sessionCookie, setSessionCookie } from './sessions';
 import { ADMIN_SESSION, CLIENT_SESSION, apiDoc, ok, redirect } from '../http/route-docs';

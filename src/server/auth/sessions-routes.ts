@@ -18,7 +18,7 @@ import { describeDevice } from '../../contract/user-agent';
 import { sha256Hex } from '../crypto/secrets';
 import { notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordActivity } from '../teams/activity';
+import { recordActivity } from '../activity/record';
 import { requireClientUser } from './guards';
 import { clearSessionCookie, sessionCookie } from './sessions';
 import {

@@ -8,7 +8,8 @@ import type { Kysely } from 'kysely';
 import { sessionWithSubject } from '../clients/clients-joined';
 import { clientSessionWithUser } from '../clients/users-repository';
 import { randomToken, sha256Hex } from '../crypto/secrets';
-import type { AdminRow, ClientRow, ClientUserRow, Database, SessionKind } from '../db/schema';
+import type { SessionUserRow } from '../access/permissions';
+import type { AdminRow, ClientRow, Database, SessionKind } from '../db/schema';
 
 /** What a session of each kind signs in. */
 export interface SubjectOf {
@@ -39,21 +40,6 @@ export function deviceOf(request: FastifyRequest): SessionDevice {
 }
 
 export const COOKIE_NAMES: Record<SessionKind, string> = { client: 'client_sid', admin: 'admin_sid' };
-
-/** The person of a client session: what the permission check and the session answer need. */
-export type SessionUserRow = Pick<
-  ClientUserRow,
-  | 'id'
-  | 'client_id'
-  | 'name'
-  | 'email'
-  | 'role'
-  | 'permissions'
-  | 'status'
-  | 'is_account_login'
-  | 'password_hash'
-  | 'must_change_password'
->;
 
 export interface SessionStore {
   /**

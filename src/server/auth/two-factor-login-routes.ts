@@ -9,56 +9,21 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AdminSession, ClientLoginResponse } from '../../contract/auth';
-import { TWO_FACTOR_MESSAGES, TwoFactorCodeBody, type TwoFactorRequired } from '../../contract/two-factor';
+import { TWO_FACTOR_MESSAGES, TwoFactorCodeBody } from '../../contract/two-factor';
 import { mustChangePasswordFlag } from './two-factor-requirement';
 import { toClientSession } from '../clients/client-view';
-import { canSeeWebhookUrl } from './permissions';
+import { canSeeWebhookUrl } from '../access/permissions';
 import { findSignInUser, markSignedIn } from '../clients/users-repository';
-import type { AppDeps } from '../context';
 import type { TwoFactorSubjectKind } from '../db/schema';
 import { unauthorized } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordActivity } from '../teams/activity';
+import { recordActivity } from '../activity/record';
 import { createAttemptLimits } from './attempt-limits';
+import { CHALLENGE_COOKIES, challengeCookieOptions } from './two-factor-challenge';
 import { canSignIn } from './client-sign-in';
 import { checkSecondFactor } from './two-factor';
-import {
-  type TwoFactorSubject,
-  createChallenge,
-  deleteChallenge,
-  findChallenge,
-  twoFactorStateOf,
-} from './two-factor-store';
-import { TWO_FACTOR_CHALLENGE_TTL_MS } from '../../contract/two-factor';
+import { deleteChallenge, findChallenge, twoFactorStateOf } from './two-factor-store';
 import { apiDoc } from '../http/route-docs';
-
-const CHALLENGE_COOKIES: Record<TwoFactorSubjectKind, string> = {
-  client_user: 'client_2fa',
-  admin: 'admin_2fa',
-};
-
-function cookieOptions(deps: Pick<AppDeps, 'config'>) {
-  return {
-    path: '/api/',
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: deps.config.publicUrl.startsWith('https://'),
-  };
-}
-
-/** The password was right: the pending sign-in, and the answer that asks for the code. */
-export async function beginTwoFactorSignIn(
-  deps: Pick<AppDeps, 'db' | 'config' | 'now'>,
-  reply: FastifyReply,
-  subject: TwoFactorSubject,
-): Promise<TwoFactorRequired> {
-  const raw = await createChallenge(deps.db, subject, deps.now());
-  reply.setCookie(CHALLENGE_COOKIES[subject.kind], raw, {
-    ...cookieOptions(deps),
-    maxAge: TWO_FACTOR_CHALLENGE_TTL_MS / 1000,
-  });
-  return { twoFactorRequired: true };
-}
 
 /** How authRoutes opens sessions, so that both steps open them the same way. */
 export interface SessionStarters {
@@ -86,7 +51,7 @@ export function registerTwoFactorLogin(fastify: FastifyInstance, starters: Sessi
   }
 
   function endChallenge(request: FastifyRequest, reply: FastifyReply, kind: TwoFactorSubjectKind) {
-    reply.clearCookie(CHALLENGE_COOKIES[kind], cookieOptions(app.deps));
+    reply.clearCookie(CHALLENGE_COOKIES[kind], challengeCookieOptions(app.deps));
     return deleteChallenge(db, request.cookies[CHALLENGE_COOKIES[kind]]);
   }
 

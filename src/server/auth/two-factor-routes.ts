@@ -18,13 +18,12 @@ import {
   TwoFactorSetup,
   TwoFactorStatus,
 } from '../../contract/two-factor';
-import { type AuditAction, recordAudit } from '../audit/audit-log';
+import { type AuditAction, recordAudit, type ActivityAction, recordActivity } from '../activity/record';
 import { sha256Hex } from '../crypto/secrets';
 import { updateClient } from '../clients/clients-repository';
 import type { Database } from '../db/schema';
 import { badRequest, conflict } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { type ActivityAction, recordActivity } from '../teams/activity';
 import { createAttemptLimits } from './attempt-limits';
 import { endOtherAdminSessions, sessionCookie } from './sessions';
 import { requireAdmin, requireClient, requireClientUser } from './guards';

@@ -32,7 +32,7 @@ import {
 } from './payments-repository';
 import { ensureProviderPrice, findActivePlan, findPlan, toPlan } from './plans';
 import { findSubscription, isEnded, toSubscription, updateSubscription } from './subscriptions-repository';
-import { minutesUsedThisMonth } from '../calls/read/usage';
+import { minutesUsedThisMonth } from '../call-rows/usage';
 import type { Subscription } from '../../contract/billing';
 
 const REPEAT_WAIT_MS = 25_000;

@@ -18,8 +18,8 @@ import { cancelAtPeriodEnd } from './cancellation';
 import { findPlan, listActivePlans, toPlan } from './plans';
 import type { BillingPluginOptions } from './billing-context';
 import { findSubscription, isEnded, toSubscription } from './subscriptions-repository';
-import { minutesUsedThisMonth } from '../calls/read/usage';
 import { apiDoc } from '../http/route-docs';
+import { minutesUsedThisMonth } from '../call-rows/usage';
 
 export default async function subscriptionRoutes(
   fastify: FastifyInstance,

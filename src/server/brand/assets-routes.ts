@@ -22,7 +22,7 @@ import {
   type BrandAssetVariant,
   PublicBrand,
 } from '../../contract/brand';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit } from '../activity/record';
 import { requireAdmin } from '../auth/guards';
 import { HttpError, badRequest, notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';

@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { AdminBrand, BrandSettings, BrandUpdate, PublicBrand } from '../../contract/brand';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit } from '../activity/record';
 import { requireAdmin } from '../auth/guards';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import {

@@ -20,3 +20,6 @@ export function apiKeyChange(
     ...(previous === key ? {} : { sync_watermark: null }),
   };
 }
+
+/** Provider checks of new API keys per client (or admin) per 15 minutes. */
+export const KEY_CHECKS_PER_WINDOW = 10;

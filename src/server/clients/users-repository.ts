@@ -4,23 +4,13 @@
  * (clients.email and password_hash) is the user marked `is_account_login`: `updateClient` keeps
  * the two equal, and a client created without a user (before teams existed, or by a factory) gets
  * it the first time it signs in (`ensureAccountLogin`). Nothing here decides who may do what: that
- * is auth/permissions.ts and the teams routes.
+ * is access/permissions.ts and the teams routes.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Updateable } from 'kysely';
-import { type ClientRole, GRANTABLE_PERMISSIONS, type GrantablePermission } from '../../contract/teams';
+import type { ClientRole, GrantablePermission } from '../../contract/teams';
 import { isPostgres } from '../db/dialect';
 import type { ClientRow, ClientUserRow, ClientUsersTable, Database } from '../db/schema';
-
-/** The extras stored on a user, read defensively (unknown names are dropped). */
-export function grantsOf(user: Pick<ClientUserRow, 'permissions'>): GrantablePermission[] {
-  try {
-    const list: unknown = JSON.parse(user.permissions);
-    return Array.isArray(list) ? GRANTABLE_PERMISSIONS.filter((p) => list.includes(p)) : [];
-  } catch {
-    return [];
-  }
-}
 
 export function displayName(client: Pick<ClientRow, 'first_name' | 'last_name' | 'email'>): string {
   return `${client.first_name} ${client.last_name}`.trim() || client.email;

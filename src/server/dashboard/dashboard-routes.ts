@@ -24,8 +24,8 @@ import { type MountDoc, mountDoc } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { attentionList } from '../outcomes/attention-list';
 import { classificationGuardOf } from '../outcomes/classification-guard';
-import { outcomeReads } from '../outcomes/outcome-reads';
-import { maskCall } from '../teams/number-masking';
+import { outcomeReads } from '../calls/read/outcome-reads';
+import { maskCall } from '../access/number-masking';
 
 /** "Live now": the calls in progress, newest first, as the strip asks the log for them. */
 const LIVE_QUERY = CallsQuery.parse({

@@ -19,7 +19,7 @@ import {
 import { tooManyRequests } from '../http/errors';
 import { startJob } from '../http/jobs';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { maskLiveCall, masksNumbersFor } from '../teams/number-masking';
+import { maskLiveCall, masksNumbersFor } from '../access/number-masking';
 import type { LiveMessage } from './live-hub';
 import { apiDoc, file } from '../http/route-docs';
 
@@ -30,7 +30,7 @@ const EVENTS = {
     'text/event-stream',
   ),
 };
-import { namedClient } from '../clients/client-scope';
+import { namedClient } from '../clients/named-client';
 
 /** Streams one client may have open on one instance (tabs, devices): beyond, 429. */
 export const MAX_STREAMS_PER_CLIENT = 20;

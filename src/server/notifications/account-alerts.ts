@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import { formatCount } from '../../contract/format';
 import { clockOf, formatLocalDate } from '../../contract/local-time';
 import { localDate } from '../time/time-zones';
-import { startOfLocalMonth, minutesUsedThisMonth } from '../calls/read/usage';
+import { startOfLocalMonth, minutesUsedThisMonth } from '../call-rows/usage';
 import {
   type UsageAlertRow,
   clientsWithActivePlans,

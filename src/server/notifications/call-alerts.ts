@@ -16,11 +16,10 @@
  */
 import type { Kysely } from 'kysely';
 import { type StoredNotificationPrefs, readNotificationPrefsOf } from '../account/notification-prefs';
-import { attentionReasonsOf } from '../calls/read/call-queries';
 import { notificationTargetsOf } from '../clients/clients-repository';
 import type { CallRow, CallSource, Database } from '../db/schema';
 import type { OutcomeSet } from '../outcomes/outcomes-repository';
-import { type UserRecipient, listRecipientUsers } from '../teams/notification-choices';
+import { type UserRecipient, listRecipientUsers } from '../access/notification-choices';
 import { type NewMessage, enqueue } from './outbox';
 import { endOfQuietHours } from './quiet-hours';
 import {
@@ -33,6 +32,7 @@ import {
   wantsSms,
 } from './recipients';
 import { verifiedNumbersOf } from './sms-numbers';
+import { attentionReasonsOf } from '../call-rows/call';
 
 /** Statuses after which a call changes no more (a webhook event is sent once). */
 const FINISHED = new Set(['completed', 'failed', 'transferred']);

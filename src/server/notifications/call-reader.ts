@@ -2,16 +2,16 @@
  * The person a call message is for, as they are when it is sent: their address, and
  * whether they see callers' numbers in full. A user deactivated, removed or no longer allowed to
  * read calls (or, for a text, to receive texts) since the message was queued gets nothing.
- * Numbers are masked as the call's answers are (teams/number-masking.ts, one rule): for a user
+ * Numbers are masked as the call's answers are (access/number-masking.ts, one rule): for a user
  * without `unmask_numbers`, and for everyone while the client hides numbers until shown (a
  * message cannot offer "Show number").
  */
 import type { Kysely } from 'kysely';
 import { maskPhoneNumber } from '../../contract/phone-mask';
-import { hasPermission } from '../auth/permissions';
+import { hasPermission } from '../access/permissions';
 import { findUser } from '../clients/users-repository';
 import type { CallRow, ClientRow, Database } from '../db/schema';
-import { masksNumbersFor, numberMasker } from '../teams/number-masking';
+import { masksNumbersFor, numberMasker } from '../access/number-masking';
 
 export interface CallReader {
   /** The e-mail address or the number to text; null: nowhere to send. */

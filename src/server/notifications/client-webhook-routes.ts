@@ -18,12 +18,12 @@ import {
   WebhookTestResult,
   WebhookUrlBody,
 } from '../../contract/integrations';
-import { requireClient } from '../auth/guards';
+import { requireClient, requireClientUser } from '../auth/guards';
 import { enforceWebhookSendCap } from '../http/creation-caps';
 import type { OutboxRow } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordChange } from '../teams/record-change';
+import { recordChange } from '../activity/record';
 import {
   type WebhookEndpoint,
   findWebhookEndpoint,
@@ -112,7 +112,13 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
       if (!config.clientWebhooksAllowPrivate && !(await isPublicTarget(url)))
         throw badRequest(INTEGRATION_MESSAGES.urlPrivate, { url: INTEGRATION_MESSAGES.urlPrivate });
       const saved = await saveWebhookEndpoint(db, secrets, client.id, { url }, now());
-      await recordChange(db, request, 'settings_change', { what: 'webhook endpoint', url }, now());
+      await recordChange(
+        db,
+        requireClientUser(request),
+        'settings_change',
+        { what: 'webhook endpoint', url },
+        now(),
+      );
       return view(saved!.endpoint, saved!.newSecret);
     },
   );
@@ -127,7 +133,7 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
       await removeWebhookEndpoint(db, requireClient(request).id);
       await recordChange(
         db,
-        request,
+        requireClientUser(request),
         'settings_change',
         { what: 'webhook endpoint', change: 'removed' },
         now(),
@@ -156,7 +162,13 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
         now(),
       );
       if (!saved) throw notFound(INTEGRATION_MESSAGES.noWebhook);
-      await recordChange(db, request, 'key_change', { what: 'webhook endpoint signing secret' }, now());
+      await recordChange(
+        db,
+        requireClientUser(request),
+        'key_change',
+        { what: 'webhook endpoint signing secret' },
+        now(),
+      );
       return view(saved.endpoint, saved.newSecret);
     },
   );

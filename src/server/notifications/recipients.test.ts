@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UserRecipient } from '../teams/notification-choices';
+import type { UserRecipient } from '../access/notification-choices';
 import {
   copyForRecipients,
   pickRecipients,

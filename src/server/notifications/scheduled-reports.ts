@@ -19,7 +19,7 @@ import type { PdfBrand } from '../reports/pdf-header';
 import { loadPdfBrand } from '../reports/pdf-brand';
 import { type PeriodReport, periodReport } from '../reports/period-report';
 import type { EmailContent, QueuedEmail } from './email-layout';
-import { listRecipientUsers } from '../teams/notification-choices';
+import { listRecipientUsers } from '../access/notification-choices';
 import type { NewMessage } from './outbox';
 import {
   copyForRecipients,

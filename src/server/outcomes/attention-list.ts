@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { attentionReasonsOf, toCall } from '../calls/read/call-queries';
+import { attentionReasonsOf, toCall } from '../call-rows/call';
 
 function openAttention(db: Kysely<Database>, clientId: string) {
   return db

@@ -1,8 +1,7 @@
 /** What outcome rules read of a stored call. */
 import type { CallRow } from '../db/schema';
-import { storedQuality } from '../quality/call-quality';
-import { metricValues } from '../quality/grid';
 import type { CallFacts } from './classify';
+import { storedQuality, metricValues } from '../call-rows/quality-columns';
 
 type Line = { role?: unknown; text?: unknown };
 

@@ -23,7 +23,7 @@ import type { Database } from '../db/schema';
 import { tooManyRequests } from '../http/errors';
 import { factsOf } from './call-facts';
 import { classifySteps } from './classify';
-import { createWorkSlices, nextBatchSize } from './work-slices';
+import { createWorkSlices, nextBatchSize } from '../http/work-slices';
 
 const MAX_BATCH = 2_000;
 const FIRST_BATCH = 4;

@@ -15,7 +15,7 @@ import { timeZoneOf } from '../clients/clients-repository';
 import type { Database } from '../db/schema';
 import { type ClassifiedColumns, classifyRowSteps } from './classify-row';
 import { outcomeSetOf } from './outcomes-repository';
-import { createWorkSlices, nextBatchSize, runSliced } from './work-slices';
+import { createWorkSlices, nextBatchSize, runSliced } from '../http/work-slices';
 
 const MAX_BATCH = 1_000;
 const FIRST_BATCH = 4;

@@ -14,7 +14,7 @@ import {
   OutcomesUpdateBody,
   fillOutcomes,
 } from '../../contract/outcomes';
-import { clientScopes } from '../clients/client-scope';
+import { clientScopes } from '../auth/client-scope';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { classificationGuardOf } from './classification-guard';
 import { outcomeSetOf, saveOutcomes } from './outcomes-repository';

@@ -31,7 +31,7 @@ import {
   SubjectExportQuery,
 } from '../../contract/privacy';
 import { loadBrand } from '../brand/brand-store';
-import { type Asker, type ClientScope, type ScopedLine, clientScopes } from '../clients/client-scope';
+import { type Asker, type ClientScope, type ScopedLine, clientScopes } from '../auth/client-scope';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';

@@ -3,7 +3,7 @@
  * once and mounted for an admin naming the client too (clients/client-scope.ts) under
  * /api/admin/client-privacy/{clientId}; the agency's defaults at /api/admin/privacy-defaults.
  *
- * `hideNumbersUntilShown` masks callers' numbers for every user (teams/number-masking.ts) until one
+ * `hideNumbersUntilShown` masks callers' numbers for every user (access/number-masking.ts) until one
  * call's number is shown; it is a column of the client, written through clients/. Redaction,
  * national-ID countries and retention are privacy-settings.ts's. Turning a category on asks for
  * the stored calls to be redacted again; a retention change is applied at once (and by the privacy
@@ -20,9 +20,9 @@ import {
   type Retention,
   type RetentionField,
 } from '../../contract/privacy';
-import { recordAudit } from '../audit/audit-log';
 import { requireAdmin } from '../auth/guards';
-import { clientScopes } from '../clients/client-scope';
+import { clientScopes } from '../auth/client-scope';
+import { recordAudit } from '../activity/record';
 import { findClient, listClientIds, updateClient } from '../clients/clients-repository';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';

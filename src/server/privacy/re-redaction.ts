@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { ReRedaction } from '../../contract/privacy';
 import { PERSONAL_TEXT_COLUMNS, type PersonalTexts, rewriteCallTexts } from '../calls/write/personal-data';
 import type { Database } from '../db/schema';
-import { createWorkSlices, nextBatchSize } from '../outcomes/work-slices';
+import { createWorkSlices, nextBatchSize } from '../http/work-slices';
 import { loadPrivacy, redactionOptionsOf } from './privacy-settings';
 import { redactJsonText } from './redact-call';
 import { type RedactionOptions, redactText } from './redaction';

@@ -6,7 +6,7 @@
  * (webhook, confirmation read-back, sync, replay, samples), so no path stores the raw words.
  *
  * Pure apart from the settings given; the call's own from/to numbers are never redacted (they are
- * its metadata, masked for people by teams/number-masking.ts).
+ * its metadata, masked for people by access/number-masking.ts).
  */
 import type { NormalizedCall, NormalizedTranscriptEntry } from '../providers/voice/types';
 import type { EffectivePrivacy } from './privacy-settings';

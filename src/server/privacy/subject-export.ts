@@ -7,7 +7,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
 import { parseTranscript } from '../../contract/transcript';
-import { safeCell } from '../calls/read/call-export';
+import { safeCell } from '../http/csv-cell';
 import type { Database } from '../db/schema';
 import { parseJsonObject } from '../http/json-body';
 

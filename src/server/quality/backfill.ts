@@ -3,7 +3,7 @@
  * the provider's payload where it still holds the timed transcript (Retell's transcript_object,
  * Vapi's artifact), else the stored transcript's lines, which give turns and ended-by (`approx`).
  * One client at a time under a lease (client_quality.backfill_lock_until), so one instance does
- * each; progress in client_quality, shown with the thresholds. Runs in slices (work-slices.ts).
+ * each; progress in client_quality, shown with the thresholds. Runs in slices (http/work-slices.ts).
  */
 import type { Kysely } from 'kysely';
 import type { CallRow, Database } from '../db/schema';
@@ -11,14 +11,15 @@ import { findClient } from '../clients/clients-repository';
 import type { AppDeps } from '../context';
 import { writeMeasuredQuality } from '../calls/write/quality-write';
 import type { Job } from '../http/jobs';
-import { createWorkSlices } from '../outcomes/work-slices';
+import { createWorkSlices } from '../http/work-slices';
 import { voiceOf } from '../providers/voice/registry';
 import type {
   NormalizedConversation,
   NormalizedTranscriptEntry,
   VoiceProvider,
 } from '../providers/voice/types';
-import { type QualityColumns, endedByOfStored, qualityColumns, qualityOfCall } from './call-quality';
+import { endedByOfStored, qualityOfCall } from './call-quality';
+import { type QualityColumns, qualityColumns } from '../call-rows/quality-columns';
 
 const LEASE_MS = 60_000;
 const BATCH = 200;

@@ -6,7 +6,7 @@
  * the talk/listen ratio to 0.05 (kept ×100 as an integer). Each metric's unit comes from the
  * contract's metric table.
  */
-import { type CallQuality, QUALITY_METRIC_TABLE, type QualityMetric } from '../../contract/quality';
+import { QUALITY_METRIC_TABLE, type QualityMetric } from '../../contract/quality';
 
 const MAX_MS = 3_600_000;
 const MAX_COUNT = 100_000;
@@ -34,20 +34,4 @@ export function gridValue(metric: QualityMetric, value: number): number {
 /** A grid value as the API shows it (the ratio back to a number). */
 export function shownValue(metric: QualityMetric, grid: number): number {
   return QUALITY_METRIC_TABLE[metric].unit === 'ratio' ? grid / 100 : grid;
-}
-
-/** A call's figure of each metric, or null where its precision does not support it. */
-export function metricValues(q: CallQuality): Record<QualityMetric, number | null> {
-  return {
-    responseLatencyP50Ms: q.responseLatencyMs?.p50 ?? null,
-    responseLatencyP90Ms: q.responseLatencyMs?.p90 ?? null,
-    interruptionsCaller: q.interruptions?.caller ?? null,
-    interruptionsAgent: q.interruptions?.agent ?? null,
-    deadAirLongestMs: q.deadAir?.longestMs ?? null,
-    silencePct: q.silencePct,
-    agentTalkPct: q.agentTalkPct,
-    talkListenRatio: q.talkListenRatio,
-    longestMonologueMs: q.longestMonologueMs,
-    turns: q.turns,
-  };
 }

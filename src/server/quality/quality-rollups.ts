@@ -15,9 +15,9 @@ import { QUALITY_METRICS } from '../../contract/quality';
 import type { Database } from '../db/schema';
 import { isPostgres } from '../db/dialect';
 import { localDate, shiftDate } from '../time/time-zones';
-import { storedQuality } from './call-quality';
-import { gridValue, metricValues } from './grid';
+import { gridValue } from './grid';
 import { type Histogram, addToHistogram } from './histogram';
+import { storedQuality, metricValues } from '../call-rows/quality-columns';
 
 const SEP = '\u0000';
 

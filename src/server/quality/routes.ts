@@ -10,7 +10,7 @@ import {
   QualityThresholdsState,
   QualityThresholdsUpdate,
 } from '../../contract/quality';
-import { clientScopes } from '../clients/client-scope';
+import { clientScopes } from '../auth/client-scope';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { classificationGuardOf } from '../outcomes/classification-guard';
 import { outcomeSetOf, saveQualityThresholds } from '../outcomes/outcomes-repository';

@@ -20,11 +20,11 @@ import {
 } from '../../contract/quality';
 import type { Database } from '../db/schema';
 import { localDate, shiftDate, startOfLocalDay } from '../time/time-zones';
-import { storedQuality } from './call-quality';
 import { shownValue } from './grid';
 import { type Histogram, histogramCalls, histogramPercentiles } from './histogram';
 import { precisionMetric } from './quality-rollups';
 import { periodHistograms } from './settled-histograms';
+import { storedQuality } from '../call-rows/quality-columns';
 
 /** Worst calls listed per metric. */
 export const WORST_PER_METRIC = 5;

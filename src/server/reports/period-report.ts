@@ -7,11 +7,11 @@ import type { Kysely } from 'kysely';
 import type { ClientStats, DailyPoint } from '../../contract/calls';
 import { clockOf, zoneNamesBetween } from '../../contract/local-time';
 import type { OutcomeSummaryItem } from '../../contract/outcomes';
-import { minutesBetween } from '../calls/read/usage';
+import { minutesBetween } from '../call-rows/usage';
 import { getCallsPerDayInWindow, getClientStats } from '../calls/read/call-queries';
 import { localDaysWindow } from '../time/date-windows';
 import type { ClientRow, Database } from '../db/schema';
-import { outcomeSummary } from '../outcomes/summary';
+import { outcomeSummary } from '../calls/read/outcome-summary';
 
 export interface PeriodReport {
   clientName: string;

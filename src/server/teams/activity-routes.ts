@@ -18,13 +18,13 @@ import {
 import { describeActivityDetail } from '../../contract/activity-detail';
 import { paginationOf } from '../../contract/common';
 import { requireClient, requireClientUser } from '../auth/guards';
-import { safeCell } from '../calls/read/call-export';
+import { safeCell } from '../http/csv-cell';
 import { enforceCreationCap } from '../http/creation-caps';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { localDateTime } from '../time/time-zones';
-import { type ActivityAction, recordActivity } from './activity';
-import { type ActivityFilter, activityBatches, activityPage } from './activity-log';
 import { apiDoc, file } from '../http/route-docs';
+import { type ActivityAction, recordActivity } from '../activity/record';
+import { type ActivityFilter, activityBatches, activityPage } from '../activity/read';
 
 const USERS = { config: { permission: 'users' as const } };
 

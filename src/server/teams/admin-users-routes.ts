@@ -10,7 +10,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ClientUser, TEAM_MESSAGES } from '../../contract/teams';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit, recordActivity } from '../activity/record';
 import { loadBrand } from '../brand/brand-store';
 import { requireAdmin } from '../auth/guards';
 import { invitationTarget } from '../clients/address-identity';
@@ -19,11 +19,10 @@ import type { ClientRow, ClientUserRow } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
 import { conflict, notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordActivity } from './activity';
 import { sendUserLink } from './invitation-email';
 import { toClientUser } from './client-user-view';
 import { apiDoc } from '../http/route-docs';
-import { namedClient } from '../clients/client-scope';
+import { namedClient } from '../clients/named-client';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const ClientParam = z.object({ id: z.string().trim().min(1).max(100) });

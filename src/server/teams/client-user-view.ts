@@ -1,7 +1,7 @@
 /** A client user row as the users lists show it (the client's, and the agency's of a client). */
 import { isoTime } from '../../contract/common';
 import type { ClientUser } from '../../contract/teams';
-import { grantsOf } from '../clients/users-repository';
+import { grantsOf } from '../access/permissions';
 import type { ClientUserRow } from '../db/schema';
 
 /** One user as the lists (the client's and the admin's, admin-users-routes.ts) show it. */

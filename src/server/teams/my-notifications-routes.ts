@@ -20,7 +20,7 @@ import {
 import { TEAM_MESSAGES } from '../../contract/teams';
 import { readNotificationPrefs } from '../account/notification-prefs';
 import { requireClient, requireClientUser } from '../auth/guards';
-import { hasPermission } from '../auth/permissions';
+import { hasPermission } from '../access/permissions';
 import { loadBrand } from '../brand/brand-store';
 import type { ClientRow } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
@@ -42,9 +42,9 @@ import {
   textableNumberProblem,
 } from '../notifications/sms-numbers';
 import { createTwilioClient } from '../providers/messaging/twilio';
-import { readChoices, saveChoices } from './notification-choices';
-import { recordChange } from './record-change';
 import { apiDoc } from '../http/route-docs';
+import { readChoices, saveChoices } from '../access/notification-choices';
+import { recordChange } from '../activity/record';
 
 const SIGNED_IN = { config: { permission: 'signed_in' as const } };
 const RECEIVE_TEXTS = { config: { permission: 'receive_texts' as const } };
@@ -131,7 +131,7 @@ export default async function myNotificationsRoutes(fastify: FastifyInstance): P
         await saveChoices(trx, client.id, user.id, request.body, now());
         await recordChange(
           trx,
-          request,
+          requireClientUser(request),
           'settings_change',
           { what: 'my notifications', changed: Object.keys(request.body) },
           now(),
@@ -187,7 +187,13 @@ export default async function myNotificationsRoutes(fastify: FastifyInstance): P
         await refundText(deps, client.id, spentAt);
         throw error;
       }
-      await recordChange(db, request, 'settings_change', { what: 'sms number code sent' }, now());
+      await recordChange(
+        db,
+        requireClientUser(request),
+        'settings_change',
+        { what: 'sms number code sent' },
+        now(),
+      );
       return answer(client, user.id);
     },
   );
@@ -212,7 +218,13 @@ export default async function myNotificationsRoutes(fastify: FastifyInstance): P
         throw badRequest(SMS_NUMBER_MESSAGES.noCode, { code: SMS_NUMBER_MESSAGES.noCode });
       if (result === 'wrong')
         throw badRequest(SMS_NUMBER_MESSAGES.codeWrong, { code: SMS_NUMBER_MESSAGES.codeWrong });
-      await recordChange(db, request, 'settings_change', { what: 'sms number verified' }, now());
+      await recordChange(
+        db,
+        requireClientUser(request),
+        'settings_change',
+        { what: 'sms number verified' },
+        now(),
+      );
       return answer(client, user.id);
     },
   );

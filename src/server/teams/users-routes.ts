@@ -23,11 +23,10 @@ import {
 } from '../../contract/teams';
 import { TwoFactorRequired } from '../../contract/two-factor';
 import { canSignIn, signInClientUser } from '../auth/client-sign-in';
-import { beginTwoFactorSignIn } from '../auth/two-factor-login-routes';
+import { beginTwoFactorSignIn } from '../auth/two-factor-challenge';
 import { requireClient, requireClientUser } from '../auth/guards';
-import { canSeeWebhookUrl, ungrantable } from '../auth/permissions';
+import { canSeeWebhookUrl, grantsOf, ungrantable, type SessionUserRow } from '../access/permissions';
 import { hashPassword } from '../auth/passwords';
-import type { SessionUserRow } from '../auth/sessions';
 import { toClientSession } from '../clients/client-view';
 import { isUniqueViolation } from '../clients/db-errors';
 import { invitationTarget, isAddressTakenForInvitation } from '../clients/address-identity';
@@ -37,7 +36,6 @@ import {
   endUserSessions,
   findUser,
   findUserByInviteHash,
-  grantsOf,
   insertInvitedUser,
   listUsers,
   lockActiveOwners,
@@ -50,7 +48,7 @@ import type { ClientRow, ClientUserRow, Database } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
 import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordActivity } from './activity';
+import { recordActivity } from '../activity/record';
 import adminUsersRoutes from './admin-users-routes';
 import { toClientUser } from './client-user-view';
 import { sendUserLink } from './invitation-email';

@@ -1,7 +1,7 @@
 /** POST /api/admin/sync-all-clients: the per-client sync for every active client (sync-all.ts). */
 import type { FastifyInstance } from 'fastify';
 import { SyncAllResult } from '../../../contract/admin';
-import { recordAudit } from '../../audit/audit-log';
+import { recordAudit } from '../../activity/record';
 import { requireAdmin } from '../../auth/guards';
 import { syncClientCalls } from './sync';
 import { syncAllClients } from './sync-all';

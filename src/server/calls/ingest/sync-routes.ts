@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SyncBusy, SyncProgress, SyncResult, SyncRunParam } from '../../../contract/calls';
-import { recordAudit } from '../../audit/audit-log';
+import { recordAudit } from '../../activity/record';
 import { requireAdmin, requireClient } from '../../auth/guards';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
@@ -33,7 +33,7 @@ import {
 } from './sync';
 import { findSyncRun, toSyncProgress } from './sync-runs';
 import { apiDoc } from '../../http/route-docs';
-import { namedClient } from '../../clients/client-scope';
+import { namedClient } from '../../clients/named-client';
 
 /** How long the POST waits for the result: a quarter of the idle-socket timeout, at most 20 s. */
 export const syncAnswerWaitMs = (connectionTimeoutMs: number) => Math.min(20_000, connectionTimeoutMs / 4);

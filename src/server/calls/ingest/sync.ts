@@ -9,7 +9,7 @@
  */
 import pLimit from 'p-limit';
 import type { SyncResult } from '../../../contract/calls';
-import { adminNames, describeStarter } from '../../agency/support-views';
+import { adminNames, describeStarter } from './support-views';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
 import { HttpError, badRequest, notFound } from '../../http/errors';

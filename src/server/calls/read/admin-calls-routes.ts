@@ -2,18 +2,17 @@
  * The header of an admin's view of one client (SPEC §2 admin client view): the client with its
  * totals, its read audited. The view's calls endpoints are the client's own, mounted for the
  * admin (calls-view-routes.ts with adminCallsView in views.ts). Opening the view is also a
- * `view_as_client` line of the client's own activity log (teams/view-as-client.ts).
+ * `view_as_client` line of the client's own activity log (activity/record.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { AdminClientData, MESSAGES } from '../../../contract/admin';
 import { ClientIdParam } from '../../../contract/common';
-import { recordClientRead } from '../../audit/audit-log';
+import { recordClientRead, recordViewAsClient } from '../../activity/record';
 import { requireAdmin } from '../../auth/guards';
 import { toAdminListItem } from '../../clients/admin-client-view';
 import { listClientsWithTotals } from '../../clients/clients-repository';
 import { notFound } from '../../http/errors';
 import type { ZodTypeProvider } from '../../http/route-schemas';
-import { recordViewAsClient } from '../../teams/view-as-client';
 
 export default async function adminCallsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -9,10 +9,11 @@ import { type Kysely, sql } from 'kysely';
 import type { CallFilterQuery, ExportFormat } from '../../../contract/calls';
 import { agencyClientIds } from '../../clients/clients-repository';
 import type { Database } from '../../db/schema';
+import { safeCell } from '../../http/csv-cell';
 import { type LogWindow, SORT_COLUMNS, filteredCalls, logOrder } from './call-log';
 import { logSearchOf } from './call-search';
 import { XLSX, file } from '../../http/route-docs';
-import { numberMasker } from '../../teams/number-masking';
+import { numberMasker } from '../../access/number-masking';
 import { maskPhoneNumber } from '../../../contract/phone-mask';
 import { localDateTime } from '../../time/time-zones';
 import { formatLocalDateTime } from '../../../contract/local-time';
@@ -57,15 +58,6 @@ export interface ExportScope {
    * activity line of a client user's export.
    */
   finished?: (rows: number, complete: boolean) => Promise<void>;
-}
-
-/**
- * Text a spreadsheet would run as a formula (=, +, -, @, a tab or a return first) is prefixed with
- * an apostrophe (OWASP's advice for CSV injection); a phone number's leading + is left alone.
- */
-export function safeCell(text: string): string {
-  if (/^[+-][\d\s().-]*$/.test(text)) return text;
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
 /** The calls of the view in keyset batches, in the view's order (relevance exports newest first). */

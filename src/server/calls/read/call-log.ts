@@ -17,7 +17,7 @@ import {
 import { badRequest } from '../../http/errors';
 import type { CallRow, ClientRow, Database } from '../../db/schema';
 import { localDaysWindow, rollingWindow } from '../../time/date-windows';
-import { type StatusTotals, toCall, totalsByStatus } from './call-queries';
+import { type StatusTotals, totalsByStatus } from './call-queries';
 import { type SearchQuery, isRankable } from '../../../contract/search-query';
 import { isPostgres } from '../../db/dialect';
 import {
@@ -31,6 +31,7 @@ import {
   sqliteMatchesByTime,
 } from './call-search';
 import { snippetOf } from './search-snippet';
+import { toCall } from '../../call-rows/call';
 
 /** A log's window: created_at in (from, to]; a null end is open. */
 export interface LogWindow {

@@ -3,24 +3,14 @@
  * rollups; only the partial buckets at a window's two edges are read from `calls` (an index range
  * of at most 15 minutes each), so the cost does not grow with the number of calls.
  */
-import { qualityBrief, storedQuality } from '../../quality/call-quality';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import type {
-  Call,
-  CallDetail,
-  CallStatus,
-  ChartQuery,
-  ClientStats,
-  DailyPoint,
-  StatsQuery,
-} from '../../../contract/calls';
-import { callReference } from '../../../contract/call-reference';
+import type { CallStatus, ChartQuery, ClientStats, DailyPoint, StatsQuery } from '../../../contract/calls';
 import { DATE_RANGE_DAYS, type DateRange } from '../../../contract/common';
-import type { CallRow, Database } from '../../db/schema';
-import { insightsOf } from '../write/insight-columns';
+import type { Database } from '../../db/schema';
 import { BUCKET_MS } from '../write/rollups';
 import { type CallWindow, requestedWindow } from '../../time/date-windows';
 import { lastLocalDates, localDate, localHour, shiftDate, startOfLocalDay } from '../../time/time-zones';
+import { percentChange } from '../../time/window-change';
 
 export interface WindowFilter {
   status?: CallStatus | null;
@@ -203,12 +193,6 @@ function figures(totals: StatusTotals[]): WindowFigures {
   };
 }
 
-/** Percent change against the earlier window: 0 when both are 0, 100 when only the earlier is 0. */
-export function percentChange(current: number, previous: number): number {
-  if (previous === 0) return current === 0 ? 0 : 100;
-  return Math.round(((current - previous) / previous) * 1000) / 10;
-}
-
 /** Stats over a window against the window of the same length right before it. */
 export async function getClientStats(
   db: Kysely<Database>,
@@ -389,65 +373,3 @@ export function chartFor(
     return getCallsPerDayInWindow(db, client, window, filter);
   return getCallsOverTime(db, client, query.dateRange, now, filter);
 }
-
-export function toCall(
-  row: CallRow,
-  recordingPath: (id: string) => string = (id) => `/api/recording/${id}`,
-): Call {
-  return {
-    id: row.id,
-    reference: callReference(row.id),
-    providerCallId: row.provider_call_id,
-    fromNumber: row.from_number,
-    toNumber: row.to_number,
-    duration: row.duration_seconds,
-    status: row.status,
-    pathway: row.pathway,
-    createdAt: new Date(row.created_at).toISOString(),
-    ...(row.recording_url ? { recordingUrl: recordingPath(row.id) } : {}),
-    transcript: row.transcript,
-    cost: Math.round(row.cost_micros / 10_000) / 100,
-    isSample: row.source === 'sample',
-    outcome: row.outcome,
-    needsAttention: row.attention_reasons !== null && row.handled_at === null,
-    qualityBrief: qualityBrief(row),
-  };
-}
-
-/** The stored reasons a call needs a person (a JSON array), [] for none or unreadable. */
-export function attentionReasonsOf(row: Pick<CallRow, 'attention_reasons'>): string[] {
-  if (!row.attention_reasons) return [];
-  try {
-    const reasons = JSON.parse(row.attention_reasons);
-    return Array.isArray(reasons) ? reasons.filter((r): r is string => typeof r === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-/** A stored call as the detail view shows it; null for calls the log does not list either. */
-export function toCallDetail(
-  row: CallRow | undefined,
-  recordingPath?: (id: string) => string,
-): CallDetail | null {
-  if (row?.verified !== 1 || row.is_proxy !== 0) return null;
-  const insights = insightsOf(row);
-  return {
-    ...toCall(row, recordingPath),
-    summary: insights.summary,
-    answeredBy: insights.answeredBy,
-    endedBy: insights.endedBy,
-    errorMessage: insights.errorMessage,
-    dispositionTag: insights.dispositionTag,
-    analysis: insights.analysis,
-    variables: insights.variables,
-    attentionReasons: attentionReasonsOf(row),
-    handledAt: row.handled_at === null ? null : new Date(Number(row.handled_at)).toISOString(),
-    handledBy: row.handled_by,
-    transcriptRemovedAt: isoOrNull(row.transcript_cleared_at),
-    recordingRemovedAt: isoOrNull(row.recording_cleared_at),
-    quality: storedQuality(row.quality_json),
-  };
-}
-
-const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());

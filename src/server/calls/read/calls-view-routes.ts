@@ -42,14 +42,15 @@ import type { ZodTypeProvider } from '../../http/route-schemas';
 import { type ApiTag, type MountDoc, type RouteDocExtras, mountDoc } from '../../http/route-docs';
 import { attentionList, markHandled } from '../../outcomes/attention-list';
 import { classificationGuardOf } from '../../outcomes/classification-guard';
-import { outcomeReads } from '../../outcomes/outcome-reads';
+import { outcomeReads } from './outcome-reads';
 import { qualitySummary } from '../../quality/summary';
-import { maskCall } from '../../teams/number-masking';
+import { maskCall } from '../../access/number-masking';
 import { createCallsRepository } from '../write/calls-repository';
 import { CALL_LOG_DOWNLOAD, type ExportScope } from './call-export';
 import { type CallsClient, listCalls } from './call-log';
-import { chartFor, statsFor, toCallDetail } from './call-queries';
+import { chartFor, statsFor } from './call-queries';
 import type { CallExports } from './export-routes';
+import { toCallDetail } from '../../call-rows/call';
 
 /** Where a call is shown: its recording link may differ between the log, the drawer and the list. */
 export type CallPlace = 'log' | 'detail' | 'attention';
@@ -101,7 +102,7 @@ export interface CallsView<C extends CallsClient = CallsClient> {
   numbersMasked?(request: FastifyRequest, client: C): boolean;
   /**
    * Before a read with a search (the log, the first screen, an export): a search by phone number of
-   * a reader who sees numbers masked is capped and recorded (teams/number-searches.ts); over the cap
+   * a reader who sees numbers masked is capped and recorded (access/number-searches.ts); over the cap
    * it throws 429.
    */
   searched?(

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { CallsExportQuery, type ExportFormat } from '../../../contract/calls';
-import { recordAudit } from '../../audit/audit-log';
+import { recordAudit } from '../../activity/record';
 import { requireAdmin } from '../../auth/guards';
 import { clientLabel, clientLabels } from '../../clients/clients-repository';
 import type { AppDeps } from '../../context';

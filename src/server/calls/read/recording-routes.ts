@@ -12,15 +12,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ClientCallParams } from '../../../contract/calls';
 import { IdParam } from '../../../contract/common';
 import { requireAdmin, requireClient, requireClientUser } from '../../auth/guards';
-import type { SessionUserRow } from '../../auth/sessions';
+import type { SessionUserRow } from '../../access/permissions';
 import type { AppDeps } from '../../context';
 import type { CallRow, ClientRow } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { createCallsRepository } from '../write/calls-repository';
 import { findClient } from '../../clients/clients-repository';
 import { voiceOf } from '../../providers/voice/registry';
-import { recordActivity } from '../../teams/activity';
 import { RECORDING, apiDoc } from '../../http/route-docs';
+import { recordActivity } from '../../activity/record';
 
 const CallParam = IdParam;
 const AdminParams = ClientCallParams;

@@ -11,9 +11,9 @@ import { UnmaskedNumbers } from '../../../contract/privacy';
 import { requireClient, requireClientUser } from '../../auth/guards';
 import { notFound } from '../../http/errors';
 import type { ZodTypeProvider } from '../../http/route-schemas';
-import { recordActivity } from '../../teams/activity';
+import { recordActivity } from '../../activity/record';
 import { createCallsRepository } from '../write/calls-repository';
-import { toCallDetail } from './call-queries';
+import { toCallDetail } from '../../call-rows/call';
 
 export default async function unmaskRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -7,14 +7,13 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AdminCallDetail, type CallsExportQuery } from '../../../contract/calls';
 import { ClientIdParam } from '../../../contract/common';
-import { recordAudit, recordClientRead } from '../../audit/audit-log';
+import { recordAudit, recordClientRead, recordActivity } from '../../activity/record';
 import { requireAdmin, requireClient, requireClientUser } from '../../auth/guards';
-import { namedClient } from '../../clients/client-scope';
+import { namedClient } from '../../clients/named-client';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
-import { recordActivity } from '../../teams/activity';
-import { masksNumbersFor } from '../../teams/number-masking';
-import { limitNumberSearch } from '../../teams/number-searches';
+import { masksNumbersFor } from '../../access/number-masking';
+import { limitNumberSearch } from '../../access/number-searches';
 import type { CallsView } from './calls-view-routes';
 import type { CallExports } from './export-routes';
 
@@ -37,7 +36,7 @@ export function adminRecordingPath(clientId: string, callId: string): string {
 
 /**
  * The signed-in client's own calls: the client the guard loaded from the session. Its users may see
- * callers' numbers masked (teams/number-masking.ts), and each export is a line of the client's
+ * callers' numbers masked (access/number-masking.ts), and each export is a line of the client's
  * activity log.
  */
 export function clientCallsView(deps: AppDeps, exports: CallExports): CallsView<ClientRow> {

@@ -10,11 +10,12 @@ import type { CallRow, CallSource, CallStatus, Database, NewCallRow } from '../.
 import type { NormalizedCall } from '../../providers/voice/types';
 import { isPostgres } from '../../db/dialect';
 import { AfterCallsWrite } from './after-write';
-import { insightColumns, mergeInsightColumns } from './insight-columns';
-import { NO_QUALITY, type QualityColumns, deliveredQualityColumns } from '../../quality/call-quality';
+import { deliveredQualityColumns } from '../../quality/call-quality';
 import { storedPayload, withoutCopiedFields } from './stored-payload';
 import { type EffectivePrivacy, loadPrivacyMany } from '../../privacy/privacy-settings';
 import { type RetentionCleared, prepareCallForStorage } from '../../privacy/redact-call';
+import { insightColumns, mergeInsightColumns } from '../../call-rows/insight-columns';
+import { NO_QUALITY, type QualityColumns } from '../../call-rows/quality-columns';
 
 export interface IncomingCall extends NormalizedCall {
   source: CallSource;

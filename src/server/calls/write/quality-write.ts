@@ -6,8 +6,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { CallRow, Database } from '../../db/schema';
-import type { QualityColumns } from '../../quality/call-quality';
 import { AfterCallsWrite } from './after-write';
+import type { QualityColumns } from '../../call-rows/quality-columns';
 
 export async function writeMeasuredQuality(
   db: Kysely<Database>,

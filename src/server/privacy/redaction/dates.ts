@@ -3,7 +3,7 @@
  * ninety"), read by the cards' expiry and by dates of birth, which are found here: a date after
  * "born", "date of birth", "DOB" (the `dates` category, `[DOB]`).
  */
-import { REPEATS, TEENS, TENS, UNITS, wordTable } from '../number-text';
+import { REPEATS, TEENS, TENS, UNITS, wordTable } from '../../access/number-text';
 import { type Scan, spanOfTokens } from './scan';
 import { FILLERS, type Token, isSpeakerLabel } from './tokens';
 

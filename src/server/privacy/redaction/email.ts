@@ -3,7 +3,7 @@
  * labelled `[EMAIL]`. A spoken domain must end with a known top-level domain, and words that say
  * where someone is ("I work at acme dot com") are no address.
  */
-import { wordTable } from '../number-text';
+import { wordTable } from '../../access/number-text';
 import { type Scan, spanOfTokens } from './scan';
 import { readDigitItem } from './spoken-numbers';
 import type { Token } from './tokens';

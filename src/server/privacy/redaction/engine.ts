@@ -4,7 +4,7 @@
  * the text written back with labels and counts. Also the memo of texts already redacted within
  * one call, and cards a speaker read across two lines in a row. Pure: no I/O.
  */
-import { TEENS, TENS, UNITS } from '../number-text';
+import { TEENS, TENS, UNITS } from '../../access/number-text';
 import { detectAddresses } from './addresses';
 import {
   detectCards,

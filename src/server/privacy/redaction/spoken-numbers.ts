@@ -5,7 +5,7 @@
  * these runs and the words around them; none reads digits by itself. The number words come from
  * ../number-text.ts, shared with the masker of callers' numbers.
  */
-import { REPEATS, TEENS, TENS, UNITS, wordTable } from '../number-text';
+import { REPEATS, TEENS, TENS, UNITS, wordTable } from '../../access/number-text';
 import { FILLERS, type Token, isTurnLabel } from './tokens';
 
 /** Transcribers hear "four" as "for" and "two" as "to": a digit only between two spoken digits. */

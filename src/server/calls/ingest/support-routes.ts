@@ -14,20 +14,20 @@ import {
   SyncRunsPage,
   TestCallBody,
   TestCallResult,
-} from '../../contract/agency';
-import { recordAudit } from '../audit/audit-log';
-import { requireAdmin } from '../auth/guards';
-import { parseRetried } from '../calls/ingest/sync-runs';
-import { createDeliveryProcessor } from '../calls/ingest/webhook-delivery';
-import { webhookUrlOf } from '../clients/webhook-token';
-import type { ClientRow } from '../db/schema';
-import { badRequest, conflict, notFound } from '../http/errors';
-import type { ZodTypeProvider } from '../http/route-schemas';
+} from '../../../contract/agency';
+import { recordAudit } from '../../activity/record';
+import { requireAdmin } from '../../auth/guards';
+import { parseRetried } from './sync-runs';
+import { createDeliveryProcessor } from './webhook-delivery';
+import { webhookUrlOf } from '../../clients/webhook-token';
+import type { ClientRow } from '../../db/schema';
+import { badRequest, conflict, notFound } from '../../http/errors';
+import type { ZodTypeProvider } from '../../http/route-schemas';
 import { adminNames, describeStarter, toDelivery } from './support-views';
-import { paginationOf } from '../../contract/common';
-import { voiceOf } from '../providers/voice/registry';
-import { apiDoc } from '../http/route-docs';
-import { namedClient } from '../clients/client-scope';
+import { paginationOf } from '../../../contract/common';
+import { voiceOf } from '../../providers/voice/registry';
+import { apiDoc } from '../../http/route-docs';
+import { namedClient } from '../../clients/named-client';
 
 const ClientParam = z.object({ id: z.string().trim().min(1).max(100) });
 const DeliveryParam = ClientParam.extend({ deliveryId: z.string().trim().min(1).max(100) });

@@ -5,14 +5,14 @@
  */
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { ChartQuery, StatsQuery } from '../../contract/calls';
-import { OTHER_OUTCOME } from '../../contract/outcomes';
-import type { Database } from '../db/schema';
-import { requestedWindow } from '../time/date-windows';
-import type { ClassificationGuard } from './classification-guard';
-import { outcomeSetOf } from './outcomes-repository';
-import { outcomesOverTime } from './over-time';
-import { outcomeSummary } from './summary';
+import type { ChartQuery, StatsQuery } from '../../../contract/calls';
+import { OTHER_OUTCOME } from '../../../contract/outcomes';
+import type { Database } from '../../db/schema';
+import { requestedWindow } from '../../time/date-windows';
+import type { ClassificationGuard } from '../../outcomes/classification-guard';
+import { outcomeSetOf } from '../../outcomes/outcomes-repository';
+import { outcomesOverTime } from './outcomes-over-time';
+import { outcomeSummary } from './outcome-summary';
 
 type OutcomesClient = { id: string; timezone: string };
 

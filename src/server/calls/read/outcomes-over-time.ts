@@ -5,13 +5,13 @@
  * outcome summary of the same window.
  */
 import type { Kysely } from 'kysely';
-import type { ChartQuery } from '../../contract/calls';
-import type { OutcomePoint } from '../../contract/outcomes';
-import { type WindowFilter, filterCondition, totalsByStatus } from '../calls/read/call-queries';
-import { type CallWindow, requestedWindow } from '../time/date-windows';
-import { BUCKET_MS } from '../calls/write/rollups';
-import { localDate, localHour, shiftDate, startOfLocalDay } from '../time/time-zones';
-import type { Database } from '../db/schema';
+import type { ChartQuery } from '../../../contract/calls';
+import type { OutcomePoint } from '../../../contract/outcomes';
+import { type WindowFilter, filterCondition, totalsByStatus } from './call-queries';
+import { type CallWindow, requestedWindow } from '../../time/date-windows';
+import { BUCKET_MS } from '../write/rollups';
+import { localDate, localHour, shiftDate, startOfLocalDay } from '../../time/time-zones';
+import type { Database } from '../../db/schema';
 
 type Client = { id: string; timezone: string };
 type Counts = Map<string, Map<string, number>>;

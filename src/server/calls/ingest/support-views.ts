@@ -1,7 +1,7 @@
 /** How Support Tools show stored rows: deliveries, who started a sync, pages. */
 import type { Kysely } from 'kysely';
-import type { Delivery } from '../../contract/agency';
-import type { Database } from '../db/schema';
+import type { Delivery } from '../../../contract/agency';
+import type { Database } from '../../db/schema';
 
 export function toDelivery(row: {
   id: string;

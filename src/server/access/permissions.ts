@@ -10,17 +10,43 @@
 import type { FastifyRequest } from 'fastify';
 import {
   type ClientRole,
+  GRANTABLE_PERMISSIONS,
+  type GrantablePermission,
   type Permission,
   type SessionUser,
   ROLE_PERMISSIONS,
   TEAM_MESSAGES,
   effectivePermissions,
 } from '../../contract/teams';
-import { grantsOf } from '../clients/users-repository';
 import { forbidden, unauthorized } from '../http/errors';
-import type { SessionUserRow } from './sessions';
+import type { ClientUserRow } from '../db/schema';
 
 export type RoutePermission = Permission | 'signed_in';
+
+/** The person of a client session: what the permission check and the session answer need. */
+export type SessionUserRow = Pick<
+  ClientUserRow,
+  | 'id'
+  | 'client_id'
+  | 'name'
+  | 'email'
+  | 'role'
+  | 'permissions'
+  | 'status'
+  | 'is_account_login'
+  | 'password_hash'
+  | 'must_change_password'
+>;
+
+/** The extras stored on a user, read defensively (unknown names are dropped). */
+export function grantsOf(user: Pick<ClientUserRow, 'permissions'>): GrantablePermission[] {
+  try {
+    const list: unknown = JSON.parse(user.permissions);
+    return Array.isArray(list) ? GRANTABLE_PERMISSIONS.filter((p) => list.includes(p)) : [];
+  } catch {
+    return [];
+  }
+}
 
 /** The signed-in person as GET /api/client/session answers it: the effective permissions. */
 export function toSessionUser(

@@ -3,23 +3,22 @@
  * deletion. The /api/admin guard (auth/guards.ts) runs before every handler; every change writes an audit row in the same
  * transaction. The API key is stored encrypted and only ever answered masked.
  */
-import { announceTimeZoneChanged } from './client-changes';
+import { announceTimeZoneChanged } from '../clients/client-changes';
 import type { FastifyInstance } from 'fastify';
 import { type ApiKeyCheck, EditClientForm, MESSAGES, isMaskedApiKey } from '../../contract/admin';
 import { WebhookSecretBody, WebhookSecretResponse } from '../../contract/account';
 import { IdParam, SuccessBody } from '../../contract/common';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit, recordActivity } from '../activity/record';
 import { requireAdmin } from '../auth/guards';
-import { recordActivity } from '../teams/activity';
 import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
 import type { ApiKeyStatus, ClientRow, ClientUpdate } from '../db/schema';
 import { conflict } from '../http/errors';
 import { isVoiceProviderError } from '../providers/voice/errors';
 import { voiceOf } from '../providers/voice/registry';
-import { KEY_CHECKS_PER_WINDOW } from '../account/security-routes';
+import { KEY_CHECKS_PER_WINDOW } from '../clients/api-key-change';
 import { enforceCreationCap } from '../http/creation-caps';
-import { loginAddressConflict } from './address-identity';
-import { apiKeyChange } from './api-key-change';
+import { loginAddressConflict } from '../clients/address-identity';
+import { apiKeyChange } from '../clients/api-key-change';
 import {
   endUserSessions,
   findAccountLogin,
@@ -27,10 +26,10 @@ import {
   requireAccountLoginPasswordChange,
   listUsers,
   updateUser,
-} from './users-repository';
-import { ifSent, sentOnly, textOrNull } from './client-patch';
-import { toAdminClient, toAdminListItem } from './admin-client-view';
-import { webhookUrlFor } from './webhook-token';
+} from '../clients/users-repository';
+import { ifSent, sentOnly, textOrNull } from '../clients/client-patch';
+import { toAdminClient, toAdminListItem } from '../clients/admin-client-view';
+import { webhookUrlFor } from '../clients/webhook-token';
 import {
   deleteClientCascade,
   findByEmail,
@@ -38,9 +37,9 @@ import {
   listClientsWithTotals,
   rotateWebhookToken,
   updateClient,
-} from './clients-repository';
+} from '../clients/clients-repository';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { isUniqueViolation } from './db-errors';
+import { isUniqueViolation } from '../clients/db-errors';
 import {
   AdminClientList,
   AdminStats,
@@ -50,7 +49,7 @@ import {
   RotatedWebhook,
 } from '../../contract/admin';
 import { apiDoc } from '../http/route-docs';
-import { namedClient } from './client-scope';
+import { namedClient } from '../clients/named-client';
 
 export default async function adminClientRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

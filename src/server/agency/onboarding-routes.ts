@@ -17,22 +17,22 @@ import {
   WebhookStatus,
 } from '../../contract/admin';
 import { IdParam } from '../../contract/common';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit } from '../activity/record';
 import { requireAdmin } from '../auth/guards';
 import { enforceCreationCap } from '../http/creation-caps';
 import { conflict } from '../http/errors';
-import { loginAddressConflict } from './address-identity';
-import { newWebhookToken, webhookUrlFor } from './webhook-token';
+import { apiDoc } from '../http/route-docs';
+import { loginAddressConflict } from '../clients/address-identity';
+import { namedClient } from '../clients/named-client';
+import { newWebhookToken, webhookUrlFor } from '../clients/webhook-token';
 import {
   deleteClientCascade,
   findByEmail,
   insertClient,
   listStaleDrafts,
   updateClient,
-} from './clients-repository';
-import { isUniqueViolation } from './db-errors';
-import { apiDoc } from '../http/route-docs';
-import { namedClient } from './client-scope';
+} from '../clients/clients-repository';
+import { isUniqueViolation } from '../clients/db-errors';
 
 /** 32 random bytes: 256 bits, far beyond guessing (DESIGN §5 asks for ≥ 128). */
 const DRAFT_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;

@@ -15,17 +15,19 @@
  * the admin's is reached by admin sessions only.
  */
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import { MESSAGES } from '../../contract/admin';
 import { ClientIdParam } from '../../contract/common';
-import { type AuditAction, recordAudit, recordClientRead } from '../audit/audit-log';
-import { requireAdmin, requireClient, requireClientUser } from '../auth/guards';
+import {
+  type ActivityAction,
+  type AuditAction,
+  recordActivity,
+  recordAudit,
+  recordClientRead,
+} from '../activity/record';
+import { requireAdmin, requireClient, requireClientUser } from './guards';
 import type { AppDeps } from '../context';
-import type { ClientRow, Database } from '../db/schema';
-import { notFound } from '../http/errors';
+import type { ClientRow } from '../db/schema';
 import { type MountDoc, type RouteDocExtras, mountDoc } from '../http/route-docs';
-import { type ActivityAction, recordActivity } from '../teams/activity';
-import { findClient } from './clients-repository';
+import { namedClient } from '../clients/named-client';
 
 /** Who a settings request comes from: the client's own user, or an agency administrator. */
 export type Audience = 'client' | 'admin';
@@ -70,13 +72,6 @@ export interface ClientScope {
   readCalls(asker: Asker, client: Pick<ClientRow, 'id'>): Promise<void>;
   /** This mount's API description: its audience's tag and summary, and what both mounts share. */
   doc(docs: Record<Audience, MountDoc>, shared?: RouteDocExtras): ReturnType<typeof mountDoc>;
-}
-
-/** The client an admin names, loaded; "Client not found" (404) when there is none. */
-export async function namedClient(db: Kysely<Database>, clientId: string): Promise<ClientRow> {
-  const client = await findClient(db, clientId);
-  if (!client) throw notFound(MESSAGES.clientNotFound);
-  return client;
 }
 
 type ScopeDeps = Pick<AppDeps, 'db' | 'now'>;

@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import { type MyNotificationsBody, storedChoice } from '../../contract/notification-choices';
 import type { Permission } from '../../contract/teams';
-import { permissionsOf } from '../auth/permissions';
+import { permissionsOf } from './permissions';
 import type { ClientUserRow, Database } from '../db/schema';
 
 export type ChoiceColumns = Pick<ClientUserRow, 'notify_email' | 'notify_sms' | 'sms_number'>;

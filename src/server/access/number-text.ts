@@ -3,7 +3,7 @@
  * text however it was typed or transcribed: any script's decimal digits (full-width "２１２",
  * Arabic-Indic, mathematical), Unicode dashes and spaces, full-width separators, invisible format
  * characters, and digits spelled in words ("two one two, eight six seven, oh one hundred").
- * Used by the masker of callers' numbers (teams/number-masking.ts) and the redaction engine, which
+ * Used by the masker of callers' numbers (access/number-masking.ts) and the redaction engine, which
  * read number words from the same tables. Pure: no I/O, no state but a cache of digit values.
  */
 

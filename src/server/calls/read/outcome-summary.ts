@@ -5,11 +5,12 @@ import {
   OTHER_OUTCOME_COLOR,
   type OutcomeSummaryItem,
   outcomeGoodWhen,
-} from '../../contract/outcomes';
-import { percentChange, totalsByStatus } from '../calls/read/call-queries';
-import type { CallWindow } from '../time/date-windows';
-import type { Database } from '../db/schema';
-import { outcomeSetOf } from './outcomes-repository';
+} from '../../../contract/outcomes';
+import { totalsByStatus } from './call-queries';
+import type { CallWindow } from '../../time/date-windows';
+import type { Database } from '../../db/schema';
+import { outcomeSetOf } from '../../outcomes/outcomes-repository';
+import { percentChange } from '../../time/window-change';
 
 export async function outcomeSummary(
   db: Kysely<Database>,
