@@ -243,8 +243,8 @@ export async function qualityRows(
 
   // The backfill over the plain calls just written (their stored transcripts, `approx`).
   await deps.db
-    .insertInto('client_quality')
-    .values({ client_id: 'bench-4', backfill_total: WRITES })
+    .insertInto('client_walks')
+    .values({ client_id: 'bench-4', kind: 'quality-backfill', total: WRITES })
     .execute();
   start = performance.now();
   await backfillClient(deps, 'bench-4', Date.now);

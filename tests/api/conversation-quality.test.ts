@@ -386,8 +386,8 @@ describe(`conversation quality (${TEST_DB})`, () => {
       .where('client_id', '=', client.id)
       .execute();
     await t.deps.db
-      .insertInto('client_quality')
-      .values({ client_id: client.id, backfill_total: 1 })
+      .insertInto('client_walks')
+      .values({ client_id: client.id, kind: 'quality-backfill', total: 1 })
       .execute();
     expect((await get(cookie, '/api/client/quality/thresholds')).body.measuring).toEqual({
       done: 0,

@@ -1,11 +1,13 @@
 /**
  * "Needs attention": the open list with its count (the header's badge), and marking a
  * call handled (who and when, kept). Read and written for the client, the admin's view of a
- * client and (the list only) the demo by calls/read/calls-view-routes.ts.
+ * client and (the list only) the demo by calls/read/calls-view-routes.ts. The mark is written by
+ * the calls store (calls/write/outcome-writes.ts).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { attentionReasonsOf, toCall } from '../calls/read/call-queries';
+import { writeHandledMark } from '../calls/write/outcome-writes';
 
 function openAttention(db: Kysely<Database>, clientId: string) {
   return db
@@ -43,13 +45,7 @@ export async function markHandled(
   by: string,
   at: number,
 ) {
-  await db
-    .updateTable('calls')
-    .set({ handled_at: at, handled_by: by })
-    .where('id', '=', callId)
-    .where('client_id', '=', clientId)
-    .where('handled_at', 'is', null)
-    .execute();
+  await writeHandledMark(db, clientId, callId, by, at);
   const row = await db
     .selectFrom('calls')
     .select(['handled_at', 'handled_by', 'verified', 'is_proxy'])

@@ -2,11 +2,13 @@
  * Measures the calls stored before conversation quality existed, from what they kept:
  * the provider's payload where it still holds the timed transcript (Retell's transcript_object,
  * Vapi's artifact), else the stored transcript's lines, which give turns and ended-by (`approx`).
- * One client at a time under a lease (client_quality.backfill_lock_until), so one instance does
- * each; progress in client_quality, shown with the thresholds. Runs in slices (work-slices.ts).
+ * Each client's is its walk over its calls (background/client-walk.ts: under a lease, so one
+ * instance does each, resumed where it stopped), its progress shown with the thresholds. Runs in
+ * slices (work-slices.ts).
  */
 import type { Kysely } from 'kysely';
 import type { CallRow, Database } from '../db/schema';
+import { pendingWalks, runClientWalk, walkState } from '../background/client-walk';
 import { findClient } from '../clients/clients-repository';
 import type { AppDeps } from '../context';
 import { writeMeasuredQuality } from '../calls/write/quality-write';
@@ -20,7 +22,6 @@ import type {
 } from '../providers/voice/types';
 import { type QualityColumns, endedByOfStored, qualityColumns, qualityOfCall } from './call-quality';
 
-const LEASE_MS = 60_000;
 const BATCH = 200;
 export const QUALITY_BACKFILL_INTERVAL_MS = 60_000;
 
@@ -68,15 +69,11 @@ export function measureStored(row: Stored, provider: VoiceProvider): QualityColu
 export async function backfillProgress(
   db: Kysely<Database>,
   clientId: string,
+  now: number = Date.now(),
 ): Promise<{ done: number; total: number } | null> {
-  const row = await db
-    .selectFrom('client_quality')
-    .select(['backfill_done', 'backfill_total', 'backfill_finished_at'])
-    .where('client_id', '=', clientId)
-    .executeTakeFirst();
-  if (!row || row.backfill_finished_at !== null) return null;
-  const total = Number(row.backfill_total);
-  return { done: Math.min(Number(row.backfill_done), total), total };
+  const walk = await walkState(db, clientId, 'quality-backfill', now);
+  if (!walk || walk.finishedAt !== null) return null;
+  return { done: Math.min(walk.done, walk.total), total: walk.total };
 }
 
 /** Measures one client's earlier calls to the end, unless another instance holds the lease. */
@@ -86,83 +83,55 @@ export async function backfillClient(
   now: () => number,
 ): Promise<boolean> {
   const { db } = deps;
-  const taken = await db
-    .updateTable('client_quality')
-    .set({ backfill_lock_until: now() + LEASE_MS })
-    .where('client_id', '=', clientId)
-    .where('backfill_finished_at', 'is', null)
-    .where((eb) => eb.or([eb('backfill_lock_until', 'is', null), eb('backfill_lock_until', '<', now())]))
-    .executeTakeFirst();
-  if (Number(taken.numUpdatedRows) === 0) return false;
-  try {
-    const client = await findClient(db, clientId);
-    if (!client) return false;
-    const provider = voiceOf(deps.voices, client);
-    const state = await db
-      .selectFrom('client_quality')
-      .select(['backfill_after_id', 'backfill_done'])
-      .where('client_id', '=', clientId)
-      .executeTakeFirstOrThrow();
-    let after = state.backfill_after_id ?? '';
-    let done = Number(state.backfill_done);
-    const slices = createWorkSlices();
-    for (;;) {
-      const rows = await db
-        .selectFrom('calls')
-        .select([
-          'id',
-          'transcript',
-          'raw_payload',
-          'duration_seconds',
-          'status',
-          'call_ended_by',
-          'quality_json',
-        ])
-        .where('client_id', '=', clientId)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(BATCH)
-        .execute();
-      if (rows.length === 0) break;
-      const measured: { id: string; columns: QualityColumns }[] = [];
-      for (const row of rows) {
-        await slices.pause();
-        if (row.quality_json !== null) continue;
-        const columns = measureStored(row, provider);
-        if (columns.quality_json !== null) measured.push({ id: row.id, columns });
-      }
-      await writeMeasuredQuality(db, clientId, measured, now);
-      after = rows[rows.length - 1]?.id ?? after;
-      done += rows.length;
-      await db
-        .updateTable('client_quality')
-        .set({ backfill_after_id: after, backfill_done: done, backfill_lock_until: now() + LEASE_MS })
-        .where('client_id', '=', clientId)
-        .execute();
-    }
-    await db
-      .updateTable('client_quality')
-      .set({ backfill_finished_at: now(), backfill_total: done, backfill_done: done })
-      .where('client_id', '=', clientId)
-      .execute();
-    return true;
-  } finally {
-    await db
-      .updateTable('client_quality')
-      .set({ backfill_lock_until: null })
-      .where('client_id', '=', clientId)
-      .execute();
-  }
+  const client = await findClient(db, clientId);
+  if (!client) return false;
+  const provider = voiceOf(deps.voices, client);
+  const slices = createWorkSlices();
+  return runClientWalk(
+    db,
+    clientId,
+    'quality-backfill',
+    {
+      // The total was counted when the backfill was asked for; a run goes on where one stopped.
+      resume: true,
+      firstBatch: BATCH,
+      read: (after, limit) =>
+        db
+          .selectFrom('calls')
+          .select([
+            'id',
+            'transcript',
+            'raw_payload',
+            'duration_seconds',
+            'status',
+            'call_ended_by',
+            'quality_json',
+          ])
+          .where('client_id', '=', clientId)
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(limit)
+          .execute(),
+      async handle(rows) {
+        const measured: { id: string; columns: QualityColumns }[] = [];
+        for (const row of rows) {
+          await slices.pause();
+          if (row.quality_json !== null) continue;
+          const columns = measureStored(row, provider);
+          if (columns.quality_json !== null) measured.push({ id: row.id, columns });
+        }
+        await writeMeasuredQuality(db, clientId, measured, now);
+        return undefined;
+      },
+    },
+    now,
+  );
 }
 
 /** Every client with earlier calls still to measure, one after another. */
 export async function runQualityBackfill(deps: Pick<AppDeps, 'db' | 'voices' | 'now'>): Promise<void> {
-  const pending = await deps.db
-    .selectFrom('client_quality')
-    .select('client_id')
-    .where('backfill_finished_at', 'is', null)
-    .execute();
-  for (const { client_id } of pending) await backfillClient(deps, client_id, deps.now);
+  for (const clientId of await pendingWalks(deps.db, 'quality-backfill'))
+    await backfillClient(deps, clientId, deps.now);
 }
 
 export function qualityBackfillJob(deps: AppDeps, onError: (error: unknown) => void): Job {
