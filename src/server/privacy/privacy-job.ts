@@ -23,26 +23,18 @@ export async function runPrivacyWork(deps: Deps, clientId: string | null): Promi
   else await applyRetention(deps.db, clientId, (await loadPrivacy(deps.db, clientId)).retention, deps.now());
 }
 
-/** Work started by a request, awaited when the app closes (a test's database goes with it). */
-const inFlight = new WeakMap<object, Set<Promise<void>>>();
-
+/** Starts the work for a client (or all) now; the app's closing waits for it (deps.inFlight). */
 export function wakePrivacyWork(
   deps: AppDeps,
   clientId: string | null,
   onError?: (e: unknown) => void,
 ): void {
-  const set = inFlight.get(deps.db) ?? new Set<Promise<void>>();
-  inFlight.set(deps.db, set);
-  const work = runPrivacyWork(deps, clientId)
-    .catch((error) => onError?.(error))
-    .finally(() => set.delete(work));
-  set.add(work);
+  deps.inFlight.add(runPrivacyWork(deps, clientId).catch((error) => onError?.(error)));
 }
 
-/** Resolves once the work woken on this database has ended. */
-export async function privacyWorkSettled(deps: Pick<AppDeps, 'db'>): Promise<void> {
-  const set = inFlight.get(deps.db);
-  while (set && set.size > 0) await Promise.allSettled([...set]);
+/** Resolves once the work woken in this app has ended. */
+export async function privacyWorkSettled(deps: Pick<AppDeps, 'inFlight'>): Promise<void> {
+  await deps.inFlight.settled();
 }
 
 export function privacyJob(deps: AppDeps, onError: (error: unknown) => void): Job {

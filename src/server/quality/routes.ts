@@ -26,7 +26,7 @@ const ClientIdParam = z.object({ clientId: z.string().trim().min(1).max(100) });
 export default async function qualityRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, now } = app.deps;
-  const guard = classificationGuardOf(db, now, app.log);
+  const guard = classificationGuardOf(app.deps, app.log);
 
   const stateOf = async (clientId: string): Promise<QualityThresholdsState> => {
     const [{ thresholds }, measuring] = await Promise.all([

@@ -71,33 +71,16 @@ async function busyError(deps: AppDeps, clientId: string): Promise<SyncBusyError
   );
 }
 
-/** A sync running in this process. */
-export interface RunningSync {
-  runId: string;
-  clientId: string;
-  startedAt: number;
-  tally: SyncTally;
-  /** Settles with the result, or rejects as the request would have (always handled once). */
-  done: Promise<SyncResult>;
-  abort: AbortController;
-}
+import type { RunningSync } from './running-syncs';
 
-const running = new WeakMap<AppDeps, Map<string, RunningSync>>();
-const runningIn = (deps: AppDeps) => {
-  let map = running.get(deps);
-  if (!map) {
-    map = new Map();
-    running.set(deps, map);
-  }
-  return map;
-};
+export type { RunningSync };
 
 /** This process's live view of a run (fresher than its last heartbeat), when it runs here. */
-export const runningSync = (deps: AppDeps, runId: string) => runningIn(deps).get(runId);
+export const runningSync = (deps: AppDeps, runId: string) => deps.syncs.get(runId);
 
 /** Stops every sync this process runs (the server is closing): each ends as interrupted. */
 export async function stopSyncs(deps: AppDeps): Promise<void> {
-  const syncs = [...runningIn(deps).values()];
+  const syncs = [...deps.syncs.values()];
   for (const sync of syncs) sync.abort.abort(new SyncInterruptedError());
   await Promise.allSettled(syncs.map((s) => s.done));
 }
@@ -213,7 +196,7 @@ export async function startClientSync(
     },
   );
 
-  const syncs = runningIn(deps);
+  const syncs = deps.syncs;
   const done = (async () => {
     try {
       // Re-read under the lock: a sync that just finished has moved the watermark.

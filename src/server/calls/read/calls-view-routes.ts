@@ -141,7 +141,7 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const { db, now } = app.deps;
     const calls = createCallsRepository(db);
-    const outcomes = outcomeReads(db, classificationGuardOf(db, now, app.log), now);
+    const outcomes = outcomeReads(db, classificationGuardOf(app.deps, app.log), now);
     const pathParams = view.params ? { params: view.params } : {};
     const callParams = view.params ? view.params.merge(IdParam) : IdParam;
     const masked = (request: FastifyRequest, client: C): boolean =>
