@@ -20,6 +20,8 @@ import { seedPlans } from './seed';
 import { sealWebhookTokens } from './clients/webhook-token';
 import { createWorkInFlight } from './background/in-flight';
 import { createRunningSyncs } from './calls/ingest/running-syncs';
+import { createBrandCache } from './brand/brand-store';
+import { createSettledHistograms } from './quality/settled-histograms';
 
 export interface DepsOverrides {
   db?: Db;
@@ -75,6 +77,8 @@ export async function createDeps(
     syncs: createRunningSyncs(),
     classifiedClients: new Set(),
     inFlight: createWorkInFlight(),
+    brandCache: createBrandCache(),
+    settledHistograms: createSettledHistograms(),
   };
   return {
     deps,

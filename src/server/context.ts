@@ -16,6 +16,8 @@ import type { Metrics } from './http/metrics';
 import type { Lifecycle } from './http/lifecycle';
 import type { WorkInFlight } from './background/in-flight';
 import type { RunningSyncs } from './calls/ingest/running-syncs';
+import type { BrandCache } from './brand/brand-store';
+import type { SettledHistograms } from './quality/settled-histograms';
 
 export interface AppDeps {
   config: Config;
@@ -47,6 +49,10 @@ export interface AppDeps {
   classifiedClients: Set<string>;
   /** Work requests started and did not wait for; closing the app waits for it. */
   inFlight: WorkInFlight;
+  /** The agency's brand as last read (brand/brand-store.ts loadBrand). */
+  brandCache: BrandCache;
+  /** Quality summaries' settled days, merged once (quality/settled-histograms.ts). */
+  settledHistograms: SettledHistograms;
 }
 
 declare module 'fastify' {

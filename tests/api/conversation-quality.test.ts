@@ -558,7 +558,7 @@ describe(`conversation quality (${TEST_DB})`, () => {
     const realToday = localDate(realNow, 'UTC');
     const period = { from: shiftDate(realToday, -9), to: realToday };
     const countOf = async () =>
-      histogramCalls((await periodHistograms(t.deps.db, client.id, [period]))[0]?.get('precision.segment'));
+      histogramCalls((await periodHistograms(t.deps, client.id, [period]))[0]?.get('precision.segment'));
     await storeCalls(t.deps, client, [
       timedCall(HAND_COMPUTED, { providerCallId: 'r-1', createdAt: realNow - 1000 }),
     ]);

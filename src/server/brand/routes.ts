@@ -65,7 +65,7 @@ export default async function brandRoutes(fastify: FastifyInstance): Promise<voi
           at,
         );
       });
-      forgetBrand(deps.db);
+      forgetBrand(deps);
       return toAdminBrand(await loadBrand(deps));
     },
   );
@@ -77,7 +77,7 @@ export default async function brandRoutes(fastify: FastifyInstance): Promise<voi
       await deleteBrandSettings(trx);
       await recordAudit(trx, { adminId: admin.id, action: 'brand.update', detail: { reset: true } }, at);
     });
-    forgetBrand(deps.db);
+    forgetBrand(deps);
     return toAdminBrand(await loadBrand(deps));
   });
 }

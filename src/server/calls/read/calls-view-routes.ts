@@ -261,7 +261,7 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
         config: { permission: 'calls.read' as const },
         schema: { ...pathParams, querystring: QualitySummaryQuery, response: { 200: QualitySummary } },
       },
-      async (request) => qualitySummary(db, await readerOf(request), request.query, now()),
+      async (request) => qualitySummary(app.deps, await readerOf(request), request.query, now()),
     );
 
     app.get(
