@@ -1,7 +1,8 @@
 /**
  * The privacy job, every minute on every instance: finishes the re-redactions asked
  * for (each under its client's lease, so one instance does each) and applies every client's
- * retention (idempotent: each cut-off is remembered). A change of settings wakes the same work at
+ * retention (idempotent: each cut-off is remembered; each client's sweep under its lease, so
+ * instances do not sweep the same client at once). A change of settings wakes the same work at
  * once for its client (wakePrivacyWork), so it does not wait for the next minute.
  */
 import type { AppDeps } from '../context';
@@ -14,12 +15,19 @@ export const PRIVACY_JOB_INTERVAL_MS = 60_000;
 
 type Deps = Pick<AppDeps, 'db' | 'now'>;
 
-/** One turn: every pending re-redaction, then retention for one client or for all. */
-export async function runPrivacyWork(deps: Deps, clientId: string | null): Promise<void> {
+/**
+ * One turn: every pending re-redaction, then retention for one client or for all. The minute
+ * job names itself (`leaseOwner`), so instances sweeping every client split them between them.
+ */
+export async function runPrivacyWork(
+  deps: Deps,
+  clientId: string | null,
+  leaseOwner?: string,
+): Promise<void> {
   const pending = await pendingReRedactions(deps.db);
   for (const id of pending)
     if (clientId === null || id === clientId) await reRedactClient(deps.db, id, deps.now);
-  if (clientId === null) await applyAllRetention(deps.db, deps.now());
+  if (clientId === null) await applyAllRetention(deps.db, deps.now(), leaseOwner);
   else await applyRetention(deps.db, clientId, (await loadPrivacy(deps.db, clientId)).retention, deps.now());
 }
 
@@ -42,6 +50,6 @@ export function privacyJob(deps: AppDeps, onError: (error: unknown) => void): Jo
     name: 'privacy',
     intervalMs: PRIVACY_JOB_INTERVAL_MS,
     runAtStart: true,
-    run: () => runPrivacyWork(deps, null).catch(onError),
+    run: () => runPrivacyWork(deps, null, deps.instanceId).catch(onError),
   };
 }
