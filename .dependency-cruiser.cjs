@@ -14,6 +14,7 @@ const path = require('node:path');
 const FLOOR = {
   access: 'who may do what: permissions, masked callers\' numbers, notification choices',
   activity: 'the one activity and audit log (writer and reader)',
+  background: 'one lease and one resumable walk over a client\'s calls, for work one instance does',
   'call-rows': 'a stored call as the API speaks it, its quality and insight columns, usage',
   clients: 'the only gate to the clients table',
   crypto: 'secret box, tokens',
@@ -100,7 +101,6 @@ const ALLOWED = {
  */
 const AGAINST_THE_CHAIN = [
   '^src/server/privacy/(re-redaction|retention|erasure)[.]ts$',
-  '^src/server/quality/backfill[.]ts$',
   '^src/server/outcomes/reclassify[.]ts$',
 ];
 

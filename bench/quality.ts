@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { QUALITY_METRICS, TIMING_PRECISIONS } from '../src/contract/quality';
 import { type IncomingCall, createCallsRepository } from '../src/server/calls/write/calls-repository';
 import type { AppDeps } from '../src/server/context';
-import { backfillClient } from '../src/server/quality/backfill';
+import { backfillClient } from '../src/server/calls/write/quality-backfill';
 import { gridValue } from '../src/server/quality/grid';
 import { precisionMetric } from '../src/server/quality/quality-rollups';
 import { localDate, shiftDate } from '../src/server/time/time-zones';
@@ -243,8 +243,8 @@ export async function qualityRows(
 
   // The backfill over the plain calls just written (their stored transcripts, `approx`).
   await deps.db
-    .insertInto('client_quality')
-    .values({ client_id: 'bench-4', backfill_total: WRITES })
+    .insertInto('client_walks')
+    .values({ client_id: 'bench-4', kind: 'quality-backfill', total: WRITES })
     .execute();
   start = performance.now();
   await backfillClient(deps, 'bench-4', Date.now);

@@ -25,7 +25,7 @@ import { type Job, type Jobs, createJobs } from './http/jobs';
 import type { Notifications } from './notifications';
 import { privacyJob } from './privacy/privacy-job';
 import { backupJob } from './operations/backup-job';
-import { qualityBackfillJob } from './quality/backfill';
+import { qualityBackfillJob } from './calls/write/quality-backfill';
 
 export interface BackgroundJobsOptions {
   notifications: Notifications;

@@ -18,6 +18,10 @@ import { agencyDaysListener } from './agency/client-days';
 import { dailyRollupsListener } from './calls/write/rollups';
 import { seedPlans } from './seed';
 import { sealWebhookTokens } from './clients/webhook-token';
+import { createWorkInFlight } from './background/in-flight';
+import { createRunningSyncs } from './calls/ingest/running-syncs';
+import { createBrandCache } from './brand/brand-store';
+import { createSettledHistograms } from './quality/settled-histograms';
 
 export interface DepsOverrides {
   db?: Db;
@@ -70,6 +74,11 @@ export async function createDeps(
     clientChanges: [dailyRollupsListener, agencyDaysListener],
     metrics: createMetrics({ poolUse: database.poolUse }),
     lifecycle: createLifecycle(),
+    syncs: createRunningSyncs(),
+    classifiedClients: new Set(),
+    inFlight: createWorkInFlight(),
+    brandCache: createBrandCache(),
+    settledHistograms: createSettledHistograms(),
   };
   return {
     deps,

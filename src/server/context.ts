@@ -14,6 +14,10 @@ import type { LiveHub } from './live/live-hub';
 import type { ClientChangeListener } from './clients/client-changes';
 import type { Metrics } from './http/metrics';
 import type { Lifecycle } from './http/lifecycle';
+import type { WorkInFlight } from './background/in-flight';
+import type { RunningSyncs } from './calls/ingest/running-syncs';
+import type { BrandCache } from './brand/brand-store';
+import type { SettledHistograms } from './quality/settled-histograms';
 
 export interface AppDeps {
   config: Config;
@@ -36,6 +40,19 @@ export interface AppDeps {
   metrics: Metrics;
   /** Starting, ready or stopping: what /readyz answers (main.ts moves it along). */
   lifecycle: Lifecycle;
+  /** The syncs running in this process, by run id (calls/ingest/sync.ts). */
+  syncs: RunningSyncs;
+  /**
+   * The clients this process has seen with every call classified under their current outcomes
+   * (outcomes/classification-guard.ts), so reads stop looking.
+   */
+  classifiedClients: Set<string>;
+  /** Work requests started and did not wait for; closing the app waits for it. */
+  inFlight: WorkInFlight;
+  /** The agency's brand as last read (brand/brand-store.ts loadBrand). */
+  brandCache: BrandCache;
+  /** Quality summaries' settled days, merged once (quality/settled-histograms.ts). */
+  settledHistograms: SettledHistograms;
 }
 
 declare module 'fastify' {

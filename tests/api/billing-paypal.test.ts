@@ -90,7 +90,7 @@ describe(`PayPal payments (${TEST_DB})`, () => {
         updated_by: null,
       })
       .execute();
-    forgetBrand(t.deps.db);
+    forgetBrand(t.deps);
     try {
       const { client, cookie } = await newClient();
       expect((await startPaypal(cookie, 'starter', 49)).statusCode).toBe(200);
@@ -99,7 +99,7 @@ describe(`PayPal payments (${TEST_DB})`, () => {
       expect(approval?.brandName).toBe('Northwind Voice');
     } finally {
       await t.deps.db.deleteFrom('agency_brand').execute();
-      forgetBrand(t.deps.db);
+      forgetBrand(t.deps);
     }
   });
 

@@ -86,7 +86,7 @@ describe(`the brand in e-mails, texts and the PDF (${TEST_DB})`, () => {
         updated_at: clock,
       })
       .execute();
-    forgetBrand(t.deps.db);
+    forgetBrand(t.deps);
     return `/brand-assets/light-${sha256.slice(0, 16)}.png`;
   };
   const round = async () => {
@@ -233,7 +233,7 @@ describe(`the brand in e-mails, texts and the PDF (${TEST_DB})`, () => {
     expect(withLogo.rawPayload.toString('latin1')).toMatch(/\/Subtype \/Image/);
 
     await t.deps.db.deleteFrom('brand_assets').execute();
-    forgetBrand(t.deps.db);
+    forgetBrand(t.deps);
     const withoutLogo = await get();
     expect(pdfText(withoutLogo.rawPayload)).toContain('Northwind Voice');
     expect(withoutLogo.rawPayload.toString('latin1')).not.toMatch(/\/Subtype \/Image/);
@@ -268,7 +268,7 @@ describe(`the brand in e-mails, texts and the PDF (${TEST_DB})`, () => {
           updated_at: clock,
         })
         .execute();
-      forgetBrand(t.deps.db);
+      forgetBrand(t.deps);
       const client = await createClient(t.deps);
       const cookie = await loginClient(t.app, client.email);
       const res = await t.app.inject({

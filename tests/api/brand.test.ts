@@ -166,14 +166,14 @@ describe(`brand settings (${TEST_DB})`, () => {
       .updateTable('agency_brand')
       .set({ settings: '{"name": 42, "primaryColor": "#00aa00"' })
       .execute();
-    forgetBrand(t.deps.db);
+    forgetBrand(t.deps);
     const brand = await publicBrand();
     expect(brand.name).toBe(t.deps.config.brandName);
     await t.deps.db
       .updateTable('agency_brand')
       .set({ settings: '{"name": "Recovered", "primaryColor": "nope"}' })
       .execute();
-    forgetBrand(t.deps.db);
+    forgetBrand(t.deps);
     expect((await publicBrand()).name).toBe(t.deps.config.brandName);
   });
 

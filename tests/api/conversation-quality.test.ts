@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallQuality, QUALITY_ATTENTION } from '../../src/contract/quality';
 import type { IncomingCall } from '../../src/server/calls/write/calls-repository';
-import { runQualityBackfill } from '../../src/server/quality/backfill';
+import { runQualityBackfill } from '../../src/server/calls/write/quality-backfill';
 import { histogramCalls } from '../../src/server/quality/histogram';
 import { periodHistograms } from '../../src/server/quality/settled-histograms';
 import type { NormalizedTranscriptEntry } from '../../src/server/providers/voice/types';
@@ -386,8 +386,8 @@ describe(`conversation quality (${TEST_DB})`, () => {
       .where('client_id', '=', client.id)
       .execute();
     await t.deps.db
-      .insertInto('client_quality')
-      .values({ client_id: client.id, backfill_total: 1 })
+      .insertInto('client_walks')
+      .values({ client_id: client.id, kind: 'quality-backfill', total: 1 })
       .execute();
     expect((await get(cookie, '/api/client/quality/thresholds')).body.measuring).toEqual({
       done: 0,
@@ -558,7 +558,7 @@ describe(`conversation quality (${TEST_DB})`, () => {
     const realToday = localDate(realNow, 'UTC');
     const period = { from: shiftDate(realToday, -9), to: realToday };
     const countOf = async () =>
-      histogramCalls((await periodHistograms(t.deps.db, client.id, [period]))[0]?.get('precision.segment'));
+      histogramCalls((await periodHistograms(t.deps, client.id, [period]))[0]?.get('precision.segment'));
     await storeCalls(t.deps, client, [
       timedCall(HAND_COMPUTED, { providerCallId: 'r-1', createdAt: realNow - 1000 }),
     ]);

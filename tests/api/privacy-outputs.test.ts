@@ -59,7 +59,7 @@ describe(`privacy outputs for a caller and for the agency (${TEST_DB})`, () => {
         updated_at: t.deps.now(),
       })
       .execute();
-    forgetBrand(t.deps.db);
+    forgetBrand(t.deps);
   });
   afterAll(async () => {
     await t?.close();

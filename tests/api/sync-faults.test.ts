@@ -93,9 +93,9 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
   }
   const holdLock = (clientId: string, until: number) =>
     t.deps.db
-      .updateTable('clients')
-      .set({ sync_lock_owner: 'a-dead-instance', sync_lock_until: until })
-      .where('id', '=', clientId)
+      .insertInto('leases')
+      .values({ name: `sync:${clientId}`, owner: 'a-dead-instance', until })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ owner: 'a-dead-instance', until }))
       .execute();
 
   it('a long sync answers 202 at once and is followed to its result; a second sync meanwhile is refused at once with who holds it', async () => {
@@ -313,11 +313,11 @@ describe(`sync under provider faults and after a crash (${TEST_DB})`, () => {
         .executeTakeFirstOrThrow();
       expect(run.status).toBe('interrupted');
       const lock = await t.deps.db
-        .selectFrom('clients')
-        .select('sync_lock_owner')
-        .where('id', '=', client.id)
-        .executeTakeFirstOrThrow();
-      expect(lock.sync_lock_owner).toBeNull();
+        .selectFrom('leases')
+        .select('owner')
+        .where('name', '=', `sync:${client.id}`)
+        .executeTakeFirst();
+      expect(lock?.owner ?? null).toBeNull();
     } finally {
       await other.close().catch(() => {});
     }

@@ -159,7 +159,7 @@ export default async function brandAssetRoutes(fastify: FastifyInstance): Promis
           at,
         );
       });
-      forgetBrand(deps.db);
+      forgetBrand(deps);
       return { url: brandAssetPath(variant, sha256, image.contentType) };
     },
   );
@@ -188,7 +188,7 @@ export default async function brandAssetRoutes(fastify: FastifyInstance): Promis
           at,
         );
       });
-      forgetBrand(deps.db);
+      forgetBrand(deps);
       return (await loadBrand(deps)).publicBrand;
     },
   );

@@ -1,6 +1,6 @@
 /**
- * The saved brand: read from `agency_brand` and `brand_assets`, cached per database
- * handle for a few seconds, so every page, e-mail and report reads it without a query each time,
+ * The saved brand: read from `agency_brand` and `brand_assets`, cached in the app's
+ * dependencies for a few seconds, so every page, e-mail and report reads it without a query each time,
  * and a brand saved on one instance reaches the others within BRAND_CACHE_MS without a restart.
  * The routes drop this instance's cache after a save (forgetBrand), once the transaction commits.
  *
@@ -16,7 +16,7 @@ import {
   toPublicBrand,
 } from '../../contract/brand';
 import { type BrandPalette, brandPalette } from '../../contract/brand-contrast';
-import type { AppDeps } from '../context';
+import type { Config } from '../config';
 import type { Database } from '../db/schema';
 
 export const BRAND_CACHE_MS = 5_000;
@@ -38,7 +38,20 @@ export function brandAssetPath(variant: BrandAssetVariant, sha256: string, conte
   return `/brand-assets/${variant}-${sha256.slice(0, 16)}.${ext}`;
 }
 
-const cache = new WeakMap<Kysely<Database>, { at: number; brand: Promise<LoadedBrand> }>();
+/** This app's brand as last read, and when (one per app, `deps.brandCache`, made in bootstrap.ts). */
+export interface BrandCache {
+  entry: { at: number; brand: Promise<LoadedBrand> } | null;
+}
+
+export const createBrandCache = (): BrandCache => ({ entry: null });
+
+/** What reading the brand takes: the database, the name it falls back to, the clock, the cache. */
+interface BrandDeps {
+  db: Kysely<Database>;
+  config: Pick<Config, 'brandName'>;
+  now: () => number;
+  brandCache: BrandCache;
+}
 
 async function readBrand(db: Kysely<Database>, fallbackName: string): Promise<LoadedBrand> {
   const [row, assetRows] = await Promise.all([
@@ -77,20 +90,24 @@ function safeJson(text: string): Record<string, unknown> {
 }
 
 /** The brand as every page, e-mail and report shows it (cached for BRAND_CACHE_MS). */
-export function loadBrand(deps: Pick<AppDeps, 'db' | 'config' | 'now'>): Promise<LoadedBrand> {
-  const hit = cache.get(deps.db);
+export function loadBrand(deps: BrandDeps): Promise<LoadedBrand> {
+  const cache = deps.brandCache;
+  const hit = cache.entry;
   const now = deps.now();
   if (hit && now - hit.at < BRAND_CACHE_MS && now >= hit.at) return hit.brand;
   const brand = readBrand(deps.db, deps.config.brandName);
-  cache.set(deps.db, { at: now, brand });
+  const entry = { at: now, brand };
+  cache.entry = entry;
   // A failed read is not cached: the next caller tries again.
-  brand.catch(() => cache.delete(deps.db));
+  brand.catch(() => {
+    if (cache.entry === entry) cache.entry = null;
+  });
   return brand;
 }
 
 /** After a change: this instance's next read goes to the database. */
-export function forgetBrand(db: Kysely<Database>): void {
-  cache.delete(db);
+export function forgetBrand(deps: Pick<BrandDeps, 'brandCache'>): void {
+  deps.brandCache.entry = null;
 }
 
 export async function saveBrandSettings(

@@ -100,7 +100,7 @@ async function brandSettingsRoutes(fastify: FastifyInstance): Promise<void> {
           at,
         );
       });
-      forgetBrand(deps.db);
+      forgetBrand(deps);
       return toAdminBrand(await loadBrand(deps));
     },
   );
@@ -123,7 +123,7 @@ async function brandSettingsRoutes(fastify: FastifyInstance): Promise<void> {
         await deleteBrandSettings(trx);
         await recordAudit(trx, { adminId: admin.id, action: 'brand.update', detail: { reset: true } }, at);
       });
-      forgetBrand(deps.db);
+      forgetBrand(deps);
       return toAdminBrand(await loadBrand(deps));
     },
   );

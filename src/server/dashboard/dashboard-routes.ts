@@ -65,7 +65,7 @@ export function dashboardRoutes<C extends CallsClient>(
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const { db, now } = app.deps;
-    const outcomes = outcomeReads(db, classificationGuardOf(db, now, app.log), now);
+    const outcomes = outcomeReads(db, classificationGuardOf(app.deps, app.log), now);
 
     const show = <T extends Call>(call: T, client: C, place: CallPlace, numbersMasked: boolean): T => {
       const shown = view.showCall ? view.showCall(call, client, place) : call;

@@ -43,6 +43,7 @@ import * as callSearchTermsByClient from './migrations/038_call_search_terms_by_
 import * as platformDisclosure from './migrations/040_platform_disclosure';
 import * as notifyFrom from './migrations/041_notify_from';
 import * as mustChangePassword from './migrations/042_must_change_password';
+import * as leasesAndWalks from './migrations/044_leases_and_walks';
 import type { Database } from './schema';
 
 // Listed by hand rather than read from disk, so the bundle and tsx agree on what exists.
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   '040_platform_disclosure': platformDisclosure,
   '041_notify_from': notifyFrom,
   '042_must_change_password': mustChangePassword,
+  '044_leases_and_walks': leasesAndWalks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

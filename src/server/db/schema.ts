@@ -73,9 +73,6 @@ export interface ClientsTable {
   /** Sync watermark: created_at (ms) of the newest provider call already pulled. */
   sync_watermark: number | null;
   last_sync_at: number | null;
-  /** Sync lock lease, so two syncs of one client never run at once (across instances). */
-  sync_lock_until: number | null;
-  sync_lock_owner: string | null;
   created_at: number;
   updated_at: number;
   /** 022_two_factor: 1 when an Owner requires two-factor sign-in of every user of the client. */
@@ -225,14 +222,11 @@ export interface CallsTable {
   quality_dead_air_ms: number | null;
 }
 
-/** 006_outcomes: a client's ordered outcomes, and where re-classifying its calls stands. */
+/** 006_outcomes: a client's ordered outcomes (re-classifying its calls: client_walks). */
 export interface ClientOutcomesTable {
   client_id: string;
   outcomes_json: string;
   version: number;
-  reclassify_done: Generated<number>;
-  reclassify_total: Generated<number>;
-  reclassify_lock_until: number | null;
   /** contract/quality.ts QualityThresholds as JSON; null: the defaults (029_conversation_quality). */
   quality_thresholds_json: string | null;
   updated_at: number;
@@ -523,7 +517,8 @@ export interface Database {
   client_privacy: ClientPrivacyTable;
   erasure_requests: ErasureRequestsTable;
   quality_rollups_daily: QualityRollupsDailyTable;
-  client_quality: ClientQualityTable;
+  leases: LeasesTable;
+  client_walks: ClientWalksTable;
   quality_rollup_versions: QualityRollupVersionsTable;
   sms_numbers: SmsNumbersTable;
 }
@@ -561,15 +556,25 @@ export interface QualityRollupVersionsTable {
   version: number;
 }
 
-/** 029_conversation_quality: where measuring a client's earlier calls stands (quality/backfill.ts). */
-export interface ClientQualityTable {
+/** 044_leases_and_walks: a named claim with an expiry and its holder (background/lease.ts). */
+export interface LeasesTable {
+  name: string;
+  owner: string;
+  until: number;
+}
+
+/** 044_leases_and_walks: where a walk over a client's calls stands (background/client-walk.ts). */
+export interface ClientWalksTable {
   client_id: string;
-  /** The last call id measured; the run goes on after it. */
-  backfill_after_id: string | null;
-  backfill_done: Generated<number>;
-  backfill_total: Generated<number>;
-  backfill_finished_at: number | null;
-  backfill_lock_until: number | null;
+  kind: 'reclassify' | 'quality-backfill' | 're-redact';
+  /** When the walk was last asked for; a run finishing an older request leaves it pending. */
+  requested_at: number | null;
+  /** The last call id walked; a resumable walk goes on after it. */
+  after_id: string | null;
+  done: Generated<number>;
+  total: Generated<number>;
+  /** Null while pending. */
+  finished_at: number | null;
 }
 
 /** 028_caller_privacy: a client's own privacy settings and the runs they start (privacy/). */
@@ -578,11 +583,6 @@ export interface ClientPrivacyTable {
   /** JSON of privacy/privacy-settings.ts `StoredClientPrivacy`. */
   settings_json: string;
   updated_at: number;
-  /** Set when a redaction category was turned on: the stored calls are to be redacted again. */
-  reredact_requested_at: number | null;
-  reredact_done: Generated<number>;
-  reredact_total: Generated<number>;
-  reredact_lock_until: number | null;
   /** Retention's cut-offs already applied: calls created before them are cleared. */
   transcripts_cleared_before: number | null;
   recordings_cleared_before: number | null;

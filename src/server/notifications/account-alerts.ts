@@ -145,7 +145,7 @@ export async function silentClientAlerts(
 }
 
 export async function checkAccountAlerts(
-  deps: Pick<AppDeps, 'db' | 'config' | 'now'>,
+  deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'brandCache'>,
   now: number,
 ): Promise<number> {
   const { db, config } = deps;

@@ -95,7 +95,10 @@ export function senderNameOf(brand: LoadedBrand, mailFrom: string): string {
   return brand.settings.name;
 }
 
-export function emailSender(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'secrets'>, mailer: Mailer) {
+export function emailSender(
+  deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'secrets' | 'brandCache'>,
+  mailer: Mailer,
+) {
   const { db, config, secrets } = deps;
   return async (message: OutboxRow, payload: unknown): Promise<SendOutcome> => {
     const found = await emailOf(db, message, payload, config.publicUrl, secrets);

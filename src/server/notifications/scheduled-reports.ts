@@ -115,7 +115,7 @@ async function monthlyEmail(
 
 /** What is due at `now`: queued once per client, kind and local date. */
 export async function scheduledReports(
-  deps: Pick<AppDeps, 'db' | 'config' | 'now'>,
+  deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'brandCache'>,
   now: number,
   /** Keys already queued, so a report is not computed again at every check of the hour. */
   alreadyQueued: (keys: string[]) => Promise<Set<string>>,

@@ -15,7 +15,7 @@ import { refundText, smsNumberState, spendText } from './sms-numbers';
 import type { SendOutcome } from './worker';
 
 export function smsSender(
-  deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'rateCounters'>,
+  deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'rateCounters' | 'brandCache'>,
   twilio: TwilioClient,
 ) {
   const { db } = deps;

@@ -8,6 +8,7 @@
  * backup is the next one.
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Cron } from 'croner';
@@ -31,6 +32,8 @@ export function backupJob(
   if (!schedule) return null;
   const cron = new Cron(schedule, { paused: true });
   let running = false;
+  /** This job's name in the backup's lease. */
+  const owner = randomUUID();
   return {
     name: 'backup',
     intervalMs: BACKUP_CHECK_MS,
@@ -43,8 +46,12 @@ export function backupJob(
       if (claimed !== null && slot <= claimed) return;
       // The first start only records the schedule (no lease): from the next scheduled time on.
       const lease = claimed === null ? 0 : BACKUP_LEASE_MS;
-      if (!(await claimSlot(deps.db, slot, deps.now(), lease))) return; // another instance took it, or one runs
-      if (claimed === null) return;
+      // another instance took it, or one runs
+      if (!(await claimSlot(deps.db, slot, deps.now(), lease, owner))) return;
+      if (claimed === null) {
+        await releaseSlotLease(deps.db, owner);
+        return;
+      }
       running = true;
       try {
         log.info(`scheduled backup (${schedule}): ${(await runBackup()).trim().replace(/\s*\n\s*/g, ' ')}`);
@@ -52,7 +59,7 @@ export function backupJob(
         log.error({ err: error }, `scheduled backup (${schedule}) failed`);
       } finally {
         running = false;
-        await releaseSlotLease(deps.db).catch((error: unknown) =>
+        await releaseSlotLease(deps.db, owner).catch((error: unknown) =>
           log.error({ err: error }, 'scheduled backup: its lease was not given back (it ends by itself)'),
         );
       }

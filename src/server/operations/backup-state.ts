@@ -3,15 +3,17 @@
  *   backup_last — the last backup that finished: when, its file and size (the metrics' gauges);
  *   backup_slot — the latest scheduled time an instance has claimed, so each scheduled backup
  *                 is taken by exactly one instance (claimSlot: one conditional update wins);
- *   backup_running_until — the lease of the scheduled backup running, so two never overlap.
- * A backup copies this table too: a restored database says when its source was last backed up.
+ * The scheduled backup running holds the lease `backup` (background/lease.ts), so two never
+ * overlap. A backup copies this table too: a restored database says when its source was last backed up.
  */
 import type { Kysely } from 'kysely';
+import { claimLease, releaseLease } from '../background/lease';
 import type { Database } from '../db/schema';
 
 const LAST = 'backup_last';
 const SLOT = 'backup_slot';
-const RUNNING = 'backup_running_until';
+/** The lease of the scheduled backup running. */
+const LEASE = 'backup';
 
 export interface LastBackup {
   finishedAt: number;
@@ -48,25 +50,24 @@ export async function claimedSlot(db: Kysely<Database>): Promise<number | null> 
 }
 
 /**
- * Claims the scheduled time `slot` for this instance: true for exactly one of the instances
- * asking, only if no later or equal slot was claimed before, and only while no backup holds the
- * lease (`backup_running_until`): a backup running long, past the next scheduled time, makes
- * that one wait (it is claimed once the lease is given back) rather than run beside it. The
- * lease is taken for `leaseMs` (a process that dies keeps it that long at most).
+ * Claims the scheduled time `slot` for `owner`: true for exactly one of the instances asking,
+ * only if no later or equal slot was claimed before, and only while no backup holds the lease
+ * (`backup`, lease.ts): a backup running long, past the next scheduled time, makes that one wait
+ * (it is claimed once the lease is given back) rather than run beside it. The lease is taken for
+ * `leaseMs` (a process that dies keeps it that long at most).
  */
 export async function claimSlot(
   db: Kysely<Database>,
   slot: number,
   now: number,
   leaseMs: number,
+  owner: string,
 ): Promise<boolean> {
+  if (!(await claimLease(db, LEASE, owner, now, leaseMs))) return false;
   const text = slotText(slot);
   await db
     .insertInto('app_settings')
-    .values([
-      { key: SLOT, value: slotText(0) },
-      { key: RUNNING, value: slotText(0) },
-    ])
+    .values({ key: SLOT, value: slotText(0) })
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
   const result = await db
@@ -74,31 +75,13 @@ export async function claimSlot(
     .set({ value: text })
     .where('key', '=', SLOT)
     .where('value', '<', text)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('app_settings as lease')
-            .select('lease.key')
-            .where('lease.key', '=', RUNNING)
-            .where('lease.value', '>', slotText(now)),
-        ),
-      ),
-    )
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return false;
-  await db
-    .updateTable('app_settings')
-    .set({ value: slotText(now + leaseMs) })
-    .where('key', '=', RUNNING)
-    .execute();
-  return true;
+  if (Number(result.numUpdatedRows) === 1) return true;
+  await releaseLease(db, LEASE, owner);
+  return false;
 }
 
 /** The backup claimed with claimSlot has ended (done or failed): the next may be claimed. */
-export async function releaseSlotLease(db: Kysely<Database>): Promise<void> {
-  await db
-    .updateTable('app_settings')
-    .set({ value: slotText(0) })
-    .where('key', '=', RUNNING)
-    .execute();
+export async function releaseSlotLease(db: Kysely<Database>, owner: string): Promise<void> {
+  await releaseLease(db, LEASE, owner);
 }

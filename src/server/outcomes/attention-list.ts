@@ -1,7 +1,8 @@
 /**
  * "Needs attention": the open list with its count (the header's badge), and marking a
  * call handled (who and when, kept). Read and written for the client, the admin's view of a
- * client and (the list only) the demo by calls/read/calls-view-routes.ts.
+ * client and (the list only) the demo by calls/read/calls-view-routes.ts. The mark is written by
+ * the calls store (calls/write/outcome-writes.ts).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -32,34 +33,5 @@ export async function attentionList(db: Kysely<Database>, clientId: string, limi
   return {
     total: Number(count.n),
     calls: rows.map((row) => ({ ...toCall(row), attentionReasons: attentionReasonsOf(row) })),
-  };
-}
-
-/** Marks a call handled; the first mark is kept. Null when the client has no such call. */
-export async function markHandled(
-  db: Kysely<Database>,
-  clientId: string,
-  callId: string,
-  by: string,
-  at: number,
-) {
-  await db
-    .updateTable('calls')
-    .set({ handled_at: at, handled_by: by })
-    .where('id', '=', callId)
-    .where('client_id', '=', clientId)
-    .where('handled_at', 'is', null)
-    .execute();
-  const row = await db
-    .selectFrom('calls')
-    .select(['handled_at', 'handled_by', 'verified', 'is_proxy'])
-    .where('id', '=', callId)
-    .where('client_id', '=', clientId)
-    .executeTakeFirst();
-  if (row?.verified !== 1 || row.is_proxy !== 0 || row.handled_at === null) return null;
-  return {
-    success: true as const,
-    handledAt: new Date(Number(row.handled_at)).toISOString(),
-    handledBy: row.handled_by ?? by,
   };
 }

@@ -1,11 +1,11 @@
 /**
  * Calls stored before outcomes existed, or under an older list, are re-classified in the
  * background on the first read that needs them; a save starts it at once. Remembers the clients
- * this instance has seen fully classified, so later reads do not look again.
+ * this instance has seen fully classified (in the app's dependencies), so later reads do not look
+ * again.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { AppDeps } from '../context';
 import { needsReclassification, reclassifyClient } from './reclassify';
 
 export interface ClassificationGuard {
@@ -15,12 +15,16 @@ export interface ClassificationGuard {
   restart(clientId: string): void;
 }
 
-export function createClassificationGuard(
-  db: Kysely<Database>,
-  now: () => number,
+/**
+ * A guard over the app's shared memory of classified clients (`deps.classifiedClients`): the
+ * outcome routes' saves and every calls view's outcome reads (client, admin, demo) share what it
+ * has seen. Failures of a background run are logged on `log`.
+ */
+export function classificationGuardOf(
+  deps: Pick<AppDeps, 'db' | 'now' | 'classifiedClients'>,
   log: FastifyBaseLogger,
 ): ClassificationGuard {
-  const classified = new Set<string>();
+  const { db, now, classifiedClients: classified } = deps;
   const restart = (clientId: string) => {
     classified.delete(clientId);
     reclassifyClient(db, clientId, now)
@@ -37,23 +41,4 @@ export function createClassificationGuard(
       else classified.add(clientId);
     },
   };
-}
-
-const guards = new WeakMap<Kysely<Database>, ClassificationGuard>();
-
-/**
- * The one guard of an app (keyed by its database): the outcome routes' saves and every calls
- * view's outcome reads (client, admin, demo) share what it has seen.
- */
-export function classificationGuardOf(
-  db: Kysely<Database>,
-  now: () => number,
-  log: FastifyBaseLogger,
-): ClassificationGuard {
-  let guard = guards.get(db);
-  if (!guard) {
-    guard = createClassificationGuard(db, now, log);
-    guards.set(db, guard);
-  }
-  return guard;
 }

@@ -9,6 +9,7 @@ import {
   QualityThresholds,
   type QualityThresholds as Thresholds,
 } from '../../contract/quality';
+import { requestWalk } from '../background/client-walk';
 import type { Database } from '../db/schema';
 
 export interface OutcomeSet {
@@ -108,7 +109,6 @@ async function saveClassification(
       .executeTakeFirstOrThrow(),
   ]);
   const version = Number(current?.version ?? 0) + 1;
-  const progress = { reclassify_done: 0, reclassify_total: Number(calls.n) };
   await db
     .insertInto('client_outcomes')
     // A first save of either keeps the defaults of the other.
@@ -118,16 +118,16 @@ async function saveClassification(
       ...change,
       version,
       updated_at: now,
-      ...progress,
     })
     .onConflict((oc) =>
       oc.column('client_id').doUpdateSet({
         ...change,
         version: (eb) => eb('client_outcomes.version', '+', 1),
-        ...progress,
         updated_at: now,
       }),
     )
     .execute();
+  // Every call is to be classified again under the new version: 0 of them so far.
+  await requestWalk(db, clientId, 'reclassify', now, Number(calls.n));
   return outcomeSetOf(db, clientId);
 }

@@ -24,7 +24,7 @@ import { reclassificationOf } from './reclassify';
 export default async function outcomeRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, now } = app.deps;
-  const guard = classificationGuardOf(db, now, app.log);
+  const guard = classificationGuardOf(app.deps, app.log);
 
   const stateOf = async (clientId: string) => {
     await guard.ensure(clientId);

@@ -23,6 +23,7 @@ import {
   Retention as RetentionSchema,
   type RetentionField,
 } from '../../contract/privacy';
+import { requestWalk } from '../background/client-walk';
 import type { Database } from '../db/schema';
 import type { RedactionOptions } from './redaction';
 
@@ -206,12 +207,12 @@ export async function saveOwnPrivacy(
   reRedact: boolean,
 ): Promise<void> {
   const settings_json = JSON.stringify(own);
-  const requested = reRedact ? { reredact_requested_at: now, reredact_done: 0, reredact_total: 0 } : {};
   await db
     .insertInto('client_privacy')
-    .values({ client_id: clientId, settings_json, updated_at: now, ...requested })
-    .onConflict((oc) => oc.column('client_id').doUpdateSet({ settings_json, updated_at: now, ...requested }))
+    .values({ client_id: clientId, settings_json, updated_at: now })
+    .onConflict((oc) => oc.column('client_id').doUpdateSet({ settings_json, updated_at: now }))
     .execute();
+  if (reRedact) await requestWalk(db, clientId, 're-redact', now);
 }
 
 export async function savePrivacyDefaults(db: Kysely<Database>, defaults: PrivacyDefaults): Promise<void> {

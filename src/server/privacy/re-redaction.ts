@@ -2,20 +2,22 @@
  * Re-redacting a client's stored calls after it turned a redaction category on: every
  * text a call holds (transcript, summary, error, analysis, variables, the stored payload), the
  * search index with them (the database rebuilds a call's entry when its texts change), and the
- * delivery log's kept bodies. In batches, under a lease so two instances never run it at once,
- * with progress in `client_privacy` (GET /api/client/privacy's `reRedaction`), the event loop let
- * turn between slices as the outcomes' re-classification does.
+ * delivery log's kept bodies. The client's walk over its calls (background/client-walk.ts: in
+ * batches, under a lease so two instances never run it at once, progress shown as GET
+ * /api/client/privacy's `reRedaction`), the event loop let turn between slices as the outcomes'
+ * re-classification does.
  */
 import type { Kysely } from 'kysely';
 import type { ReRedaction } from '../../contract/privacy';
 import { PERSONAL_TEXT_COLUMNS, type PersonalTexts, rewriteCallTexts } from '../calls/write/personal-data';
+import { pendingWalks, runClientWalk, walkState } from '../background/client-walk';
 import type { Database } from '../db/schema';
 import { createWorkSlices, nextBatchSize } from '../http/work-slices';
 import { loadPrivacy, redactionOptionsOf } from './privacy-settings';
 import { redactJsonText } from './redact-call';
 import { type RedactionOptions, redactText } from './redaction';
 
-const LEASE_MS = 60_000;
+const FIRST_BATCH = 50;
 const MAX_BATCH = 500;
 const BATCH_BYTES = 2_000_000;
 
@@ -45,98 +47,61 @@ export function redactStoredTexts(
 
 /** Clients with a re-redaction asked for and not finished. */
 export async function pendingReRedactions(db: Kysely<Database>): Promise<string[]> {
-  const rows = await db
-    .selectFrom('client_privacy')
-    .select('client_id')
-    .where('reredact_requested_at', 'is not', null)
-    .execute();
-  return rows.map((r) => r.client_id);
+  return pendingWalks(db, 're-redact');
 }
 
 /**
  * Runs to the end unless another instance holds the lease (then answers false at once). A category
- * turned on during the run sets the request again, so the run goes round once more.
+ * turned on during the run asks for the walk again, so the run goes round once more.
  */
 export async function reRedactClient(
   db: Kysely<Database>,
   clientId: string,
   now: () => number = Date.now,
 ): Promise<boolean> {
-  const taken = await db
-    .updateTable('client_privacy')
-    .set({ reredact_lock_until: now() + LEASE_MS })
-    .where('client_id', '=', clientId)
-    .where('reredact_requested_at', 'is not', null)
-    .where((eb) => eb.or([eb('reredact_lock_until', 'is', null), eb('reredact_lock_until', '<', now())]))
-    .executeTakeFirst();
-  if (Number(taken.numUpdatedRows) === 0) return false;
-  try {
-    const started = await db
-      .selectFrom('client_privacy')
-      .select('reredact_requested_at')
-      .where('client_id', '=', clientId)
-      .executeTakeFirstOrThrow();
-    const privacy = await loadPrivacy(db, clientId);
-    const { keepNumbers: _none, ...base } = redactionOptionsOf(privacy);
-    const { total } = await db
-      .selectFrom('calls')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where('client_id', '=', clientId)
-      .executeTakeFirstOrThrow();
-    await db
-      .updateTable('client_privacy')
-      .set({ reredact_done: 0, reredact_total: Number(total) })
-      .where('client_id', '=', clientId)
-      .execute();
-
-    const slices = createWorkSlices();
-    let done = 0;
-    let after = '';
-    let limit = 50;
-    for (;;) {
-      const rows = await db
-        .selectFrom('calls')
-        .select(['id', 'from_number', 'to_number', ...PERSONAL_TEXT_COLUMNS])
-        .where('client_id', '=', clientId)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(limit)
-        .execute();
-      if (rows.length === 0) break;
-      after = rows[rows.length - 1].id;
-      const changed: ({ id: string } & PersonalTexts)[] = [];
-      let bytes = 0;
-      for (const row of rows) {
-        bytes += PERSONAL_TEXT_COLUMNS.reduce((n, c) => n + (row[c]?.length ?? 0), 0);
-        await slices.pause();
-        const next = redactStoredTexts(row, base, privacy.keepCallerNumber);
-        if (next) changed.push({ id: row.id, ...next });
-      }
-      limit = nextBatchSize(rows.length, bytes, BATCH_BYTES, MAX_BATCH);
-      await rewriteCallTexts(db, clientId, changed);
-      done += rows.length;
-      await db
-        .updateTable('client_privacy')
-        .set({ reredact_done: done, reredact_lock_until: now() + LEASE_MS })
-        .where('client_id', '=', clientId)
-        .execute();
-    }
-    await reRedactDeliveryBodies(db, clientId, base);
-    // Done, unless a category was turned on meanwhile (then the request is newer and stays).
-    await db
-      .updateTable('client_privacy')
-      .set({ reredact_done: done, reredact_total: done, reredact_requested_at: null })
-      .where('client_id', '=', clientId)
-      .where('reredact_requested_at', '=', started.reredact_requested_at)
-      .execute();
-    return true;
-  } finally {
-    await db
-      .updateTable('client_privacy')
-      .set({ reredact_lock_until: null })
-      .where('client_id', '=', clientId)
-      .execute();
-  }
+  const privacy = await loadPrivacy(db, clientId);
+  const { keepNumbers: _none, ...base } = redactionOptionsOf(privacy);
+  const slices = createWorkSlices();
+  return runClientWalk(
+    db,
+    clientId,
+    're-redact',
+    {
+      resume: false,
+      firstBatch: FIRST_BATCH,
+      async count() {
+        const { total } = await db
+          .selectFrom('calls')
+          .select((eb) => eb.fn.countAll<number>().as('total'))
+          .where('client_id', '=', clientId)
+          .executeTakeFirstOrThrow();
+        return Number(total);
+      },
+      read: (after, limit) =>
+        db
+          .selectFrom('calls')
+          .select(['id', 'from_number', 'to_number', ...PERSONAL_TEXT_COLUMNS])
+          .where('client_id', '=', clientId)
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(limit)
+          .execute(),
+      async handle(rows) {
+        const changed: ({ id: string } & PersonalTexts)[] = [];
+        let bytes = 0;
+        for (const row of rows) {
+          bytes += PERSONAL_TEXT_COLUMNS.reduce((n, c) => n + (row[c]?.length ?? 0), 0);
+          await slices.pause();
+          const next = redactStoredTexts(row, base, privacy.keepCallerNumber);
+          if (next) changed.push({ id: row.id, ...next });
+        }
+        await rewriteCallTexts(db, clientId, changed);
+        return nextBatchSize(rows.length, bytes, BATCH_BYTES, MAX_BATCH);
+      },
+      finish: () => reRedactDeliveryBodies(db, clientId, base),
+    },
+    now,
+  );
 }
 
 /**
@@ -167,15 +132,14 @@ async function reRedactDeliveryBodies(
 }
 
 /** Running while a run is asked for or holds the lease; done once one ended. */
-export async function reRedactionOf(db: Kysely<Database>, clientId: string): Promise<ReRedaction> {
-  const row = await db
-    .selectFrom('client_privacy')
-    .select(['reredact_done', 'reredact_total', 'reredact_requested_at'])
-    .where('client_id', '=', clientId)
-    .executeTakeFirst();
-  if (!row) return { state: 'idle', done: 0, total: 0 };
-  const done = Number(row.reredact_done);
-  const total = Number(row.reredact_total);
-  if (row.reredact_requested_at !== null) return { state: 'running', done, total };
+export async function reRedactionOf(
+  db: Kysely<Database>,
+  clientId: string,
+  now: number = Date.now(),
+): Promise<ReRedaction> {
+  const walk = await walkState(db, clientId, 're-redact', now);
+  if (!walk) return { state: 'idle', done: 0, total: 0 };
+  const { done, total } = walk;
+  if (walk.finishedAt === null) return { state: 'running', done, total };
   return { state: total > 0 ? 'done' : 'idle', done, total };
 }

@@ -18,6 +18,7 @@ import {
   removeCallsKeepingTotals,
 } from '../calls/write/personal-data';
 import { listClientIds } from '../clients/clients-repository';
+import { claimLease, releaseLease } from '../background/lease';
 import type { Database } from '../db/schema';
 import { loadPrivacyMany } from './privacy-settings';
 
@@ -144,16 +145,33 @@ export async function applyRetention(
   return result;
 }
 
-/** Every client's retention (the privacy job, each minute). */
-export async function applyAllRetention(db: Kysely<Database>, now: number): Promise<RetentionResult> {
+/** How long one client's sweep by the minute job keeps the others off it. */
+const RETENTION_LEASE_MS = 5 * 60_000;
+
+/**
+ * Every client's retention (the privacy job, each minute). With `leaseOwner` (the job, run on
+ * every instance) each client's sweep holds the lease `retention:{client}` and a client another
+ * instance is sweeping is left to it; without (work a change woke), every client is swept.
+ */
+export async function applyAllRetention(
+  db: Kysely<Database>,
+  now: number,
+  leaseOwner?: string,
+): Promise<RetentionResult> {
   const ids = await listClientIds(db);
   const privacy = await loadPrivacyMany(db, ids);
   const total: RetentionResult = { transcripts: 0, recordings: 0, calls: 0 };
   for (const id of ids) {
-    const r = await applyRetention(db, id, privacy.get(id)!.retention, now);
-    total.transcripts += r.transcripts;
-    total.recordings += r.recordings;
-    total.calls += r.calls;
+    const lease = `retention:${id}`;
+    if (leaseOwner && !(await claimLease(db, lease, leaseOwner, now, RETENTION_LEASE_MS))) continue;
+    try {
+      const r = await applyRetention(db, id, privacy.get(id)!.retention, now);
+      total.transcripts += r.transcripts;
+      total.recordings += r.recordings;
+      total.calls += r.calls;
+    } finally {
+      if (leaseOwner) await releaseLease(db, lease, leaseOwner);
+    }
   }
   return total;
 }

@@ -14,12 +14,12 @@ import { clientScopes } from '../auth/client-scope';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { classificationGuardOf } from '../outcomes/classification-guard';
 import { outcomeSetOf, saveQualityThresholds } from '../outcomes/outcomes-repository';
-import { backfillProgress } from './backfill';
+import { backfillProgress } from './backfill-progress';
 
 export default async function qualityRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, now } = app.deps;
-  const guard = classificationGuardOf(db, now, app.log);
+  const guard = classificationGuardOf(app.deps, app.log);
 
   const stateOf = async (clientId: string): Promise<QualityThresholdsState> => {
     const [{ thresholds }, measuring] = await Promise.all([

@@ -28,18 +28,14 @@ type Metrics = Map<string, Histogram>;
 /** The earlier of two YYYY-MM-DD days (they compare as strings). */
 const earlierDay = (a: string, b: string) => (a.localeCompare(b) <= 0 ? a : b);
 
-/** Merged settled periods per database (tests run many in one process), least recently used first. */
+/**
+ * Merged settled periods, least recently used first: one per app, in its dependencies
+ * (`deps.settledHistograms`, made in bootstrap.ts).
+ */
+export type SettledHistograms = Map<string, Metrics>;
 const MAX_KEPT = 2_000;
-const kept = new WeakMap<object, Map<string, Metrics>>();
 
-function keptFor(db: Kysely<Database>): Map<string, Metrics> {
-  let cache = kept.get(db);
-  if (!cache) {
-    cache = new Map();
-    kept.set(db, cache);
-  }
-  return cache;
-}
+export const createSettledHistograms = (): SettledHistograms => new Map();
 
 async function versionOf(db: Kysely<Database>, clientId: string): Promise<number> {
   const row = await db
@@ -64,13 +60,13 @@ function addInto(into: Metrics, from: Metrics | undefined): void {
  * reads its periods with.
  */
 export async function periodHistograms(
-  db: Kysely<Database>,
+  deps: { db: Kysely<Database>; settledHistograms: SettledHistograms },
   clientId: string,
   periods: { from: string; to: string }[],
 ): Promise<Metrics[]> {
   const settledTo = lastSettledDay(Date.now());
+  const { db, settledHistograms: cache } = deps;
   const version = await versionOf(db, clientId);
-  const cache = keptFor(db);
   return Promise.all(
     periods.map(async ({ from, to }) => {
       const merged: Metrics = new Map();

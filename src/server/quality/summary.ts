@@ -23,7 +23,7 @@ import { localDate, shiftDate, startOfLocalDay } from '../time/time-zones';
 import { shownValue } from './grid';
 import { type Histogram, histogramCalls, histogramPercentiles } from './histogram';
 import { precisionMetric } from './quality-rollups';
-import { periodHistograms } from './settled-histograms';
+import { type SettledHistograms, periodHistograms } from './settled-histograms';
 import { storedQuality } from '../call-rows/quality-columns';
 
 /** Worst calls listed per metric. */
@@ -126,18 +126,18 @@ async function worstCalls(
 }
 
 export async function qualitySummary(
-  db: Kysely<Database>,
+  deps: { db: Kysely<Database>; settledHistograms: SettledHistograms },
   client: { id: string; timezone: string },
   query: QualitySummaryQuery,
   now: number,
 ): Promise<QualitySummary> {
   const [current, previous] = periodsOf(query, now, client.timezone);
   const [[now_, before], worst] = await Promise.all([
-    periodHistograms(db, client.id, [current, previous]).then((periods) =>
+    periodHistograms(deps, client.id, [current, previous]).then((periods) =>
       periods.map((metrics): PeriodCounts => ({ metrics })),
     ),
     worstCalls(
-      db,
+      deps.db,
       client.id,
       startOfLocalDay(current.from, client.timezone),
       startOfLocalDay(shiftDate(current.to, 1), client.timezone),

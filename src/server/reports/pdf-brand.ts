@@ -26,7 +26,9 @@ async function toPng(bytes: Buffer): Promise<PdfBrand['logo']> {
   return { png: data, width: info.width, height: info.height };
 }
 
-export async function loadPdfBrand(deps: Pick<AppDeps, 'db' | 'config' | 'now'>): Promise<PdfBrand> {
+export async function loadPdfBrand(
+  deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'brandCache'>,
+): Promise<PdfBrand> {
   const brand = await loadBrand(deps);
   const { primary, primaryText } = brand.palette;
   const base = {

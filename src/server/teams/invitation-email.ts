@@ -24,7 +24,7 @@ function roleLabel(role: ClientUserRow['role']): string {
 }
 
 export async function sendUserLink(
-  deps: Pick<AppDeps, 'db' | 'config' | 'secrets' | 'now'>,
+  deps: Pick<AppDeps, 'db' | 'config' | 'secrets' | 'now' | 'brandCache'>,
   trx: Kysely<Database>,
   client: ClientRow,
   user: ClientUserRow,

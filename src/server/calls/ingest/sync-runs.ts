@@ -11,6 +11,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { RetriedErrors, SyncProgress, SyncResult, SyncRunState } from '../../../contract/calls';
 import type { AppDeps } from '../../context';
 import type { Database, SyncRunsTable } from '../../db/schema';
+import type { SyncTally } from './running-syncs';
 import { HttpError } from '../../http/errors';
 import { isVoiceProviderError } from '../../providers/voice/errors';
 
@@ -29,13 +30,7 @@ export class SyncInterruptedError extends HttpError {
   }
 }
 
-export interface SyncTally {
-  /** Calls read from the provider so far. */
-  fetched: number;
-  created: number;
-  updated: number;
-  retried: RetriedErrors;
-}
+export type { SyncTally } from './running-syncs';
 
 export async function startSyncRun(
   deps: Pick<AppDeps, 'db' | 'now'>,

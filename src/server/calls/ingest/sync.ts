@@ -1,7 +1,7 @@
 /**
  * Pull sync: asks the provider for a client's calls since its watermark, oldest first, page by
  * page, and merges them through the repository. Incremental, idempotent, and serialised per
- * client by a lock in the database (sync-lock.ts), so two syncs (two tabs, two instances,
+ * client by a lease in the database (background/lease.ts, `sync:{client}`), so two syncs (two tabs, two instances,
  * sync-all) never interleave: the second is refused at once with who holds the lock (409).
  * A sync runs in the background of the request that started it (startClientSync): the route
  * answers with the result when it comes quickly, else with the run to follow. While it runs, a
@@ -31,17 +31,13 @@ import {
   runningRunOf,
   startSyncRun,
 } from './sync-runs';
-import {
-  findClient,
-  releaseAllSyncLocks,
-  releaseSyncLock,
-  renewSyncLock,
-  tryTakeSyncLock,
-  updateClient,
-} from '../../clients/clients-repository';
+import { claimLease, releaseLease, releaseLeasesNamed, renewLease } from '../../background/lease';
+import { findClient, updateClient } from '../../clients/clients-repository';
 import { isSqliteBusy } from '../../clients/db-errors';
 
 const FIRST_SYNC_DAYS = 90;
+/** The lease of a client's sync is named this and the client's id. */
+const SYNC_LEASE = 'sync:';
 const PAGE_SIZE = 1000;
 /** Detail requests in flight at once; the adapter also bounds requests per key. */
 const DETAIL_CONCURRENCY = 3;
@@ -75,33 +71,16 @@ async function busyError(deps: AppDeps, clientId: string): Promise<SyncBusyError
   );
 }
 
-/** A sync running in this process. */
-export interface RunningSync {
-  runId: string;
-  clientId: string;
-  startedAt: number;
-  tally: SyncTally;
-  /** Settles with the result, or rejects as the request would have (always handled once). */
-  done: Promise<SyncResult>;
-  abort: AbortController;
-}
+import type { RunningSync } from './running-syncs';
 
-const running = new WeakMap<AppDeps, Map<string, RunningSync>>();
-const runningIn = (deps: AppDeps) => {
-  let map = running.get(deps);
-  if (!map) {
-    map = new Map();
-    running.set(deps, map);
-  }
-  return map;
-};
+export type { RunningSync };
 
 /** This process's live view of a run (fresher than its last heartbeat), when it runs here. */
-export const runningSync = (deps: AppDeps, runId: string) => runningIn(deps).get(runId);
+export const runningSync = (deps: AppDeps, runId: string) => deps.syncs.get(runId);
 
 /** Stops every sync this process runs (the server is closing): each ends as interrupted. */
 export async function stopSyncs(deps: AppDeps): Promise<void> {
-  const syncs = [...runningIn(deps).values()];
+  const syncs = [...deps.syncs.values()];
   for (const sync of syncs) sync.abort.abort(new SyncInterruptedError());
   await Promise.allSettled(syncs.map((s) => s.done));
 }
@@ -113,7 +92,7 @@ export async function stopSyncs(deps: AppDeps): Promise<void> {
  */
 export async function recoverSyncsAtStart(deps: AppDeps): Promise<{ interrupted: number }> {
   if (deps.dialect === 'sqlite') {
-    await releaseAllSyncLocks(deps.db);
+    await releaseLeasesNamed(deps.db, SYNC_LEASE);
     return { interrupted: await markInterruptedRuns(deps.db) };
   }
   return { interrupted: await markInterruptedRuns(deps.db, { staleBefore: deps.now() - SYNC_STALE_MS }) };
@@ -181,11 +160,12 @@ export async function startClientSync(
   if (!client) throw notFound('Client not found');
   if (!client.bland_api_key_enc) throw badRequest(noKeyMessage(deps, client, startedBy));
   const owner = deps.instanceId;
+  const lease = `${SYNC_LEASE}${clientId}`;
   // One transaction, so whoever finds the lock taken also finds the run that holds it.
   const run = await deps.db
     .transaction()
     .execute(async (trx) => {
-      if (!(await tryTakeSyncLock(trx, clientId, owner, deps.now(), SYNC_STALE_MS))) return null;
+      if (!(await claimLease(trx, lease, owner, deps.now(), SYNC_STALE_MS))) return null;
       await markInterruptedRuns(trx, { clientId });
       return startSyncRun({ db: trx, now: deps.now }, clientId, startedBy);
     })
@@ -206,7 +186,7 @@ export async function startClientSync(
       name: 'sync-heartbeat',
       intervalMs: SYNC_HEARTBEAT_MS,
       run: async () => {
-        if (!(await renewSyncLock(deps.db, clientId, owner, deps.now(), SYNC_STALE_MS)))
+        if (!(await renewLease(deps.db, lease, owner, deps.now(), SYNC_STALE_MS)))
           abort.abort(new SyncInterruptedError('Interrupted: this sync stalled and another one took over.'));
         else await heartbeatSyncRun(deps, runId, tally);
       },
@@ -216,7 +196,7 @@ export async function startClientSync(
     },
   );
 
-  const syncs = runningIn(deps);
+  const syncs = deps.syncs;
   const done = (async () => {
     try {
       // Re-read under the lock: a sync that just finished has moved the watermark.
@@ -243,7 +223,7 @@ export async function startClientSync(
     } finally {
       stopHeartbeat();
       syncs.delete(runId);
-      await releaseSyncLock(deps.db, clientId, owner).catch(() => {});
+      await releaseLease(deps.db, lease, owner).catch(() => {});
     }
   })();
   done.catch(() => {}); // recorded in the run; whoever awaits `done` sees the error too

@@ -40,7 +40,8 @@ import type { CallRow } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import type { ZodTypeProvider } from '../../http/route-schemas';
 import { type ApiTag, type MountDoc, type RouteDocExtras, mountDoc } from '../../http/route-docs';
-import { attentionList, markHandled } from '../../outcomes/attention-list';
+import { attentionList } from '../../outcomes/attention-list';
+import { markHandled } from '../write/outcome-writes';
 import { classificationGuardOf } from '../../outcomes/classification-guard';
 import { outcomeReads } from './outcome-reads';
 import { qualitySummary } from '../../quality/summary';
@@ -142,7 +143,7 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const { db, now } = app.deps;
     const calls = createCallsRepository(db);
-    const outcomes = outcomeReads(db, classificationGuardOf(db, now, app.log), now);
+    const outcomes = outcomeReads(db, classificationGuardOf(app.deps, app.log), now);
     const pathParams = view.params ? { params: view.params } : {};
     const callParams = view.params ? view.params.merge(IdParam) : IdParam;
     const masked = (request: FastifyRequest, client: C): boolean =>
@@ -303,7 +304,7 @@ export function callsViewRoutes<C extends CallsClient>(view: CallsView<C>): Fast
           response: { 200: QualitySummary },
         },
       },
-      async (request) => qualitySummary(db, await readerOf(request), request.query, now()),
+      async (request) => qualitySummary(app.deps, await readerOf(request), request.query, now()),
     );
 
     app.get(
