@@ -2,9 +2,9 @@
  * `npx tsx scripts/check-casts.ts [paths…]`: the house rule "an `as` needs a comment saying why the
  * compiler cannot know" (AGENTS.md), checked. Finds every type assertion (`x as T`, `<T>x`) in the
  * given files or folders (default `src`), skipping `*.test.ts(x)` and `as const`, and reports each
- * one with no comment on its own line or in the comment block directly above that line. A double
- * cast (`x as unknown as T`) is one cast. Prints file:line, then the unexplained count per folder;
- * exits 1 when any cast is unexplained.
+ * one with no comment on its own line or in the comment block directly above that line (or above
+ * the run of consecutive cast lines it is in). A double cast (`x as unknown as T`) is one cast.
+ * Prints file:line, then the unexplained count per folder; exits 1 when any cast is unexplained.
  *
  * It reads syntax only (no type checking), so it runs in a second. It cannot tell a good reason
  * from a bad one: a reviewer reads the comment; this only makes sure there is one to read.
@@ -48,14 +48,19 @@ function hasWords(comment: string): boolean {
 }
 
 /**
- * The 0-based lines that hold a comment (with words), and the lines that hold only comments. Every
- * comment is leading or trailing trivia of some token of the parsed tree, so strings and template
- * literals that look like comments are never mistaken for them.
+ * The 0-based lines that hold a comment (with words), those that hold only comments, and those that
+ * end in a comment (with words). Every comment is leading or trailing trivia of some token of the
+ * parsed tree, so strings and template literals that look like comments are never mistaken for them.
  */
-function commentLines(source: ts.SourceFile): { withComment: Set<number>; onlyComment: Set<number> } {
+function commentLines(source: ts.SourceFile): {
+  withComment: Set<number>;
+  onlyComment: Set<number>;
+  endsInComment: Set<number>;
+} {
   const text = source.text;
   const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line;
   const withComment = new Set<number>();
+  const endsInComment = new Set<number>();
   const commented = new Set<number>();
   const code = new Set<number>();
   const seen = new Set<number>();
@@ -67,6 +72,10 @@ function commentLines(source: ts.SourceFile): { withComment: Set<number>; onlyCo
       for (let line = lineOf(range.pos); line <= lineOf(range.end); line++) {
         commented.add(line);
         if (words) withComment.add(line);
+      }
+      const rest = text.indexOf('\n', range.end);
+      if (words && !text.slice(range.end, rest === -1 ? undefined : rest).trim()) {
+        endsInComment.add(lineOf(range.end));
       }
     }
   };
@@ -84,36 +93,19 @@ function commentLines(source: ts.SourceFile): { withComment: Set<number>; onlyCo
   };
   visit(source);
   const onlyComment = new Set([...commented].filter((line) => !code.has(line)));
-  return { withComment, onlyComment };
+  return { withComment, onlyComment, endsInComment };
 }
 
 export function findCasts(file: string, text = readFileSync(file, 'utf8')): Cast[] {
   const kind = file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
-  const { withComment, onlyComment } = commentLines(source);
-  const lines = text.split('\n');
+  const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line;
 
-  /** A comment on this line, or in the block of comment-only lines ending just above it. */
-  const explainedAt = (line: number): boolean => {
-    if (withComment.has(line)) return true;
-    for (let above = line - 1; above >= 0 && onlyComment.has(above); above--) {
-      if (withComment.has(above)) return true;
-    }
-    return false;
-  };
-
-  const casts: Cast[] = [];
+  const found: { start: number; typeLine: number }[] = [];
   const visit = (node: ts.Node) => {
     if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && !isAsConst(node)) {
-      const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
-      // The line of the `as T` itself, which for a cast of a multi-line expression is its last.
-      const typeLine = source.getLineAndCharacterOfPosition(node.type.getStart(source)).line;
-      casts.push({
-        file,
-        line: start + 1,
-        text: lines[typeLine === start ? start : typeLine].trim(),
-        explained: explainedAt(start) || explainedAt(typeLine),
-      });
+      // The line of the `as T` itself too: for a cast of a multi-line expression it is the last.
+      found.push({ start: lineOf(node.getStart(source)), typeLine: lineOf(node.type.getStart(source)) });
       // `x as unknown as T` is one cast: its inner half is not reported again.
       let inner: ts.Expression = node.expression;
       while (ts.isParenthesizedExpression(inner)) inner = inner.expression;
@@ -125,7 +117,32 @@ export function findCasts(file: string, text = readFileSync(file, 'utf8')): Cast
     node.forEachChild(visit);
   };
   visit(source);
-  return casts;
+
+  const { withComment, onlyComment, endsInComment } = commentLines(source);
+  const castLines = new Set(found.flatMap(({ start, typeLine }) => [start, typeLine]));
+  /**
+   * A comment on this line, or in the comment block ending just above it; one comment block may
+   * explain a run of consecutive lines that each hold a cast.
+   */
+  const explainedAt = (line: number): boolean => {
+    if (withComment.has(line)) return true;
+    let above = line - 1;
+    while (above >= 0 && castLines.has(above) && !onlyComment.has(above)) above--;
+    // A comment that ends the line above leads this one (`? // why` as Biome formats a ternary).
+    if (endsInComment.has(above) && !castLines.has(above)) return true;
+    for (; above >= 0 && onlyComment.has(above); above--) {
+      if (withComment.has(above)) return true;
+    }
+    return false;
+  };
+
+  const lines = text.split('\n');
+  return found.map(({ start, typeLine }) => ({
+    file,
+    line: start + 1,
+    text: lines[typeLine].trim(),
+    explained: explainedAt(start) || explainedAt(typeLine),
+  }));
 }
 
 /** src/server/providers/voice/x.ts → src/server/providers; src/server/main.ts → src/server. */
