@@ -53,6 +53,7 @@ export default async function brandRoutes(fastify: FastifyInstance): Promise<voi
       const next = BrandSettings.parse({ ...current.settings, ...request.body });
       const changed = Object.keys(request.body).filter(
         (key) =>
+          // Object.keys answers string[]; BrandUpdate's keys are BrandSettings' own.
           JSON.stringify(next[key as keyof BrandSettings]) !==
           JSON.stringify(current.settings[key as keyof BrandSettings]),
       );
