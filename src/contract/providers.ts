@@ -13,7 +13,7 @@ export const VOICE_PROVIDER_NAMES: Record<VoiceProviderId, string> = {
 };
 
 export const isVoiceProvider = (value: unknown): value is VoiceProviderId =>
-  typeof value === 'string' && (VOICE_PROVIDERS as readonly string[]).includes(value);
+  typeof value === 'string' && VOICE_PROVIDERS.some((id) => id === value);
 
 /**
  * Where the webhook URL goes on each platform, and how its deliveries are signed: what the
