@@ -27,6 +27,7 @@ const KEY_LABELS: Record<string, string> = {
 
 function roleText(value: unknown): string {
   if (!value || typeof value !== 'object') return '';
+  // Checked just above: an object; both fields are read as unknown and tested below.
   const { role, permissions } = value as { role?: unknown; permissions?: unknown };
   const name = typeof role === 'string' ? (ROLE_NAMES[role] ?? role) : '';
   const extras = Array.isArray(permissions) && permissions.length > 0 ? ` (${permissions.join(', ')})` : '';

@@ -35,6 +35,7 @@ export const ACTIVITY_ACTION_LABELS = {
   subject_export: 'Exported a caller’s data',
 } as const;
 export type ActivityActionName = keyof typeof ACTIVITY_ACTION_LABELS;
+// Object.keys answers string[]; these are the label table's keys, and it has at least one (z.enum's tuple).
 export const ACTIVITY_ACTIONS = Object.keys(ACTIVITY_ACTION_LABELS) as [
   ActivityActionName,
   ...ActivityActionName[],

@@ -59,7 +59,7 @@ export type SubscriptionStatus = 'active' | 'incomplete' | 'past_due' | 'cancele
 /** GET /api/client/subscription (null when the client has none). */
 export const Subscription = z.object({
   planId: z.string(),
-  status: z.string() as z.ZodType<SubscriptionStatus>,
+  status: z.string() satisfies z.ZodType<SubscriptionStatus>,
   /** "Visa •••• 4242", "PayPal", or null while nothing is on file. */
   paymentMethod: z.string().nullable(),
   /** ISO 8601; the next billing date (or the end of access once cancellation is pending). */

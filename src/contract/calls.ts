@@ -162,11 +162,7 @@ export function decodeLogCursor(text: string): LogCursor | null {
     );
     if (!Array.isArray(parsed) || parsed.length !== 4) return null;
     const [sort, order, value, id] = parsed;
-    if (
-      !(CALL_SORTS as readonly unknown[]).includes(sort) ||
-      !(SORT_ORDERS as readonly unknown[]).includes(order)
-    )
-      return null;
+    if (!CALL_SORTS.includes(sort) || !SORT_ORDERS.includes(order)) return null;
     if (typeof value !== 'number' || !Number.isFinite(value) || typeof id !== 'string' || id.length > 200)
       return null;
     return { sort, order, value, id };

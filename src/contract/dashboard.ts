@@ -43,10 +43,9 @@ const PARAMETERS = [
   ...new Set([...Object.keys(shapeOf(CallsQuery)), ...Object.keys(shapeOf(ChartQuery)), 'attentionLimit']),
 ];
 const RawDashboardQuery = z.object(
-  Object.fromEntries(PARAMETERS.map((name) => [name, z.string().optional()])) as Record<
-    string,
-    z.ZodOptional<z.ZodString>
-  >,
+  Object.fromEntries(
+    PARAMETERS.map((name): [string, z.ZodOptional<z.ZodString>] => [name, z.string().optional()]),
+  ),
 );
 
 /**
@@ -75,7 +74,7 @@ export const DashboardQuery = RawDashboardQuery.transform((raw, ctx) => {
       const key = `${path.join('.')}\u0000${issue.message}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      ctx.addIssue({ ...issue, path } as z.IssueData);
+      ctx.addIssue({ ...issue, path });
     }
   }
   if (!log.success || !stats.success || !chart.success || !attention.success) return z.NEVER;

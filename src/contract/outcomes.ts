@@ -41,18 +41,17 @@ export const OutcomeRule = z
       .trim()
       .max(80)
       .refine(
-        (f) => (OUTCOME_FIELDS as readonly string[]).includes(f) || VARIABLE_FIELD.test(f),
+        (f) => OUTCOME_FIELDS.some((known) => known === f) || VARIABLE_FIELD.test(f),
         OUTCOME_MESSAGES.unknownField,
       ),
-    op: z
-      .string()
-      .refine((op) => (OUTCOME_OPS as readonly string[]).includes(op), OUTCOME_MESSAGES.unknownOp),
+    op: z.string().refine((op) => OUTCOME_OPS.some((known) => known === op), OUTCOME_MESSAGES.unknownOp),
     value: z.union([z.string().trim().max(200), z.number().finite(), z.boolean()]),
   })
   .superRefine((rule, ctx) => {
     if ((rule.op === 'gte' || rule.op === 'lte') && !Number.isFinite(Number(rule.value)))
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: OUTCOME_MESSAGES.numericOp, path: ['value'] });
   })
+  // The refine above let only OUTCOME_OPS through, which zod's string type does not carry.
   .transform((rule) => rule as { field: string; op: OutcomeOp; value: string | number | boolean });
 export type OutcomeRule = z.output<typeof OutcomeRule>;
 

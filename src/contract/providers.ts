@@ -7,7 +7,7 @@ export type VoiceProviderId = (typeof VOICE_PROVIDERS)[number];
 export const DEFAULT_VOICE_PROVIDER: VoiceProviderId = 'bland';
 
 export const isVoiceProvider = (value: unknown): value is VoiceProviderId =>
-  typeof value === 'string' && (VOICE_PROVIDERS as readonly string[]).includes(value);
+  typeof value === 'string' && VOICE_PROVIDERS.some((id) => id === value);
 
 /**
  * What the browser (and the adapters' names) need to know of each platform, in one table: a new

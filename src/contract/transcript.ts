@@ -33,6 +33,7 @@ export function parseTranscript(raw: string | null | undefined): TranscriptLine[
   const lines: TranscriptLine[] = [];
   for (const item of value) {
     if (!item || typeof item !== 'object') continue;
+    // Checked just above: an object. Its fields may be of any type: each is read through String() or typeof.
     const entry = item as TranscriptEntry;
     const text = entry.text ?? entry.content ?? entry.message;
     lines.push({

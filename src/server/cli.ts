@@ -168,6 +168,7 @@ async function migrate(checkOnly: boolean): Promise<number> {
 run(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error: unknown) => {
+    // Everything this runs throws an Error; anything else would print its message as undefined.
     console.error(error instanceof ConfigError ? error.message : `Failed: ${(error as Error).message}`);
     process.exit(1);
   });

@@ -90,6 +90,7 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     console.error(error.message);
   } else {
+    // What fails at start is a Node error (listen, fs): its code, when it has one, says why.
     const err = error as NodeJS.ErrnoException;
     const reason =
       err.code === 'EADDRINUSE'

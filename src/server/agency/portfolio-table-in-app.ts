@@ -70,6 +70,7 @@ const emptyLine = (): TotalLine => ({
 });
 
 function addTo(total: TotalLine, line: TotalLine): void {
+  // Object.keys answers string[]; a TotalLine's keys are its own, all numbers.
   for (const key of Object.keys(total) as (keyof TotalLine)[]) total[key] += line[key];
 }
 

@@ -82,6 +82,7 @@ async function totalLines(atPoints: AtPoints, end: string) {
     .executeTakeFirstOrThrow();
   const value = (column: string) => Number(row[column] ?? 0);
   const line = (period: keyof typeof periods): TotalLine => ({
+    // Object.fromEntries answers a string-keyed record; the map gives one entry for each of COUNTS.
     ...(Object.fromEntries(COUNTS.map((sum) => [sum, value(`${period}_${sum}`)])) as Record<
       (typeof COUNTS)[number],
       number
@@ -133,6 +134,7 @@ async function page(
     .execute();
   return found.map(({ id, first_name, last_name, company_name, email, is_active, ...sums }) => {
     const of = (prefix: 'current' | 'previous'): PeriodSums =>
+      // Object.fromEntries answers a string-keyed record; the map gives every sum's column name.
       sumsOf(sums, Object.fromEntries(ALL_SUMS.map((sum) => [sum, `${prefix}_${sum}`])) as never);
     return {
       client: { id, first_name, last_name, company_name, email, is_active },

@@ -31,6 +31,7 @@ export function previousRange(range: DayRange): DayRange {
 /** Raw sums of one client over one period. */
 export type PeriodSums = DaySums;
 
+// Object.keys answers string[]; RUNNING has exactly DaySums' keys.
 export const ALL_SUMS = Object.keys(RUNNING) as (keyof DaySums)[];
 
 const EMPTY: PeriodSums = emptySums();

@@ -197,6 +197,7 @@ export default async function brandAssetRoutes(fastify: FastifyInstance): Promis
   app.get('/brand-assets/:file', { schema: { hide: true, params: AssetParams } }, async (request, reply) => {
     const match = ASSET_FILE.exec(request.params.file);
     if (!match) throw notFound('No such image');
+    // ASSET_FILE's first group matches only the variants' names.
     const variant = match[1] as BrandAssetVariant;
     const asset = await readBrandAsset(deps.db, variant);
     // Only the current bytes, at their own address: an old or made-up hash is not found.
@@ -275,6 +276,7 @@ async function readOneFile(request: FastifyRequest): Promise<Buffer> {
     }
   } catch (error) {
     if (error instanceof HttpError) throw error;
+    // Fastify's multipart errors carry a code; other errors read it as undefined.
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new HttpError(413, BRAND_UPLOAD_MESSAGES.tooLarge, { file: BRAND_UPLOAD_MESSAGES.tooLarge });

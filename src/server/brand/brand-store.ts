@@ -83,6 +83,7 @@ async function readBrand(db: Kysely<Database>, fallbackName: string): Promise<Lo
 function safeJson(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
+    // Checked in the same line: an object; its fields are each parsed by the caller.
     return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
   } catch {
     return {};

@@ -72,6 +72,7 @@ async function lookupTxt(resolver: Resolver, name: string): Promise<Lookup> {
     // A long TXT record comes as several strings: they are one value.
     return { records: answers.map((strings) => strings.join('')), failed: null };
   } catch (error) {
+    // The resolver's errors carry a DNS code (ENOTFOUND, ENODATA, …).
     const code = (error as { code?: string }).code ?? 'ERROR';
     // No such name, or no TXT at it: an answer, and it says "missing".
     if (code === 'ENOTFOUND' || code === 'ENODATA') return { records: [], failed: null };

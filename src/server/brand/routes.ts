@@ -88,6 +88,7 @@ async function brandSettingsRoutes(fastify: FastifyInstance): Promise<void> {
       const next = BrandSettings.parse({ ...current.settings, ...request.body });
       const changed = Object.keys(request.body).filter(
         (key) =>
+          // Object.keys answers string[]; BrandUpdate's keys are BrandSettings' own.
           JSON.stringify(next[key as keyof BrandSettings]) !==
           JSON.stringify(current.settings[key as keyof BrandSettings]),
       );

@@ -40,6 +40,7 @@ export const adminDashboard: DashboardOptions<CallsClient> = {
   extras: (_, client) => ({
     client: {
       url: `/api/admin/client-data/${encodeURIComponent(client.id)}`,
+      // A 200 of GET client-data, whose response schema holds a client.
       pick: (body) => (body as { client: unknown }).client,
     },
     preferences: { url: '/api/admin/preferences' },

@@ -102,6 +102,7 @@ function withCallbackQueries(pool: pg.Pool): PostgresPool {
         query: ((text: any, values?: readonly unknown[]) =>
           typeof text === 'string'
             ? new Promise((resolve, reject) =>
+                // pg's query takes a mutable array; it only reads the values.
                 client.query(text, values as unknown[], (error, result) =>
                   error ? reject(error) : resolve(result),
                 ),
@@ -142,6 +143,7 @@ function withStatementCache(sqlite: SQLite.Database, size = 2_000) {
         cache.delete(sql);
       } else {
         statement = sqlite.prepare(sql);
+        // The cache is full, so not empty: its first key is a string.
         if (cache.size >= size) cache.delete(cache.keys().next().value as string);
       }
       cache.set(sql, statement);

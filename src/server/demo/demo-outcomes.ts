@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { DEFAULT_OUTCOMES, type Outcome } from '../../contract/outcomes';
 import type { Database } from '../db/schema';
 
+// find may answer undefined; every name asked for below is one of DEFAULT_OUTCOMES'.
 const byName = (name: string) => DEFAULT_OUTCOMES.find((o) => o.name === name) as Outcome;
 
 export const DEMO_OUTCOMES: Outcome[] = [

@@ -52,6 +52,7 @@ function view(endpoint: WebhookEndpoint | null, secret: string | null = null) {
 function toDelivery(row: OutboxRow): WebhookDelivery {
   let callId: string | null = null;
   try {
+    // JSON.parse is any: the outbox row was written by us from a WebhookPayload.
     const payload = JSON.parse(row.payload_json) as WebhookPayload;
     callId = typeof payload.callId === 'string' ? payload.callId : null;
   } catch {
@@ -292,6 +293,7 @@ export default async function clientWebhookRoutes(fastify: FastifyInstance): Pro
         throw notFound(INTEGRATION_MESSAGES.noWebhook);
       await enforceWebhookSendCap(app.deps, reply, client.id, 'resend');
       const payload = {
+        // JSON.parse is any: the outbox row was written by us from a WebhookPayload.
         ...(JSON.parse(original.payload_json) as WebhookPayload),
         eventId: eventIdOf(original),
       };

@@ -29,11 +29,13 @@ export interface RenderedEmail {
 }
 
 function isRendered(p: unknown): p is RenderedEmail {
+  // A type guard reads the unknown value as what it checks for: each field is tested here.
   const e = p as RenderedEmail;
   return !!e && typeof e.to === 'string' && typeof e.subject === 'string' && typeof e.text === 'string';
 }
 
 function isQueued(p: unknown): p is QueuedEmail {
+  // A type guard reads the unknown value as what it checks for: each field is tested here.
   const e = p as QueuedEmail;
   return (
     !!e &&
@@ -57,6 +59,7 @@ export function sealEmail(secrets: SecretBox, email: QueuedEmail): SealedEmail {
 }
 
 function isSealed(p: unknown): p is SealedEmail {
+  // A type guard reads the unknown value as what it checks for: each field is tested here.
   return !!p && typeof (p as SealedEmail).sealed === 'string';
 }
 
@@ -72,6 +75,7 @@ async function emailOf(
     return isQueued(opened) || isRendered(opened) ? opened : null;
   }
   if (isQueued(payload) || isRendered(payload)) return payload;
+  // Not an e-mail, so a call message, enqueued by us from a CallMessagePayload; callId is checked next.
   const { callId, reasons, userId } = payload as CallMessagePayload;
   if (typeof callId !== 'string') return null;
   const found = await loadCallAndClient(db, message.client_id, callId);
@@ -122,6 +126,7 @@ export function emailSender(
       });
       return { result: 'sent' };
     } catch (error) {
+      // nodemailer's errors carry the relay's responseCode; other errors read it as undefined.
       const e = error as { responseCode?: number; message?: string };
       // 5xx from the relay: refused for good; 4xx and network trouble: try again later.
       if (e.responseCode && e.responseCode >= 500)

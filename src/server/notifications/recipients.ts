@@ -100,6 +100,7 @@ interface AddressedPayload {
 }
 
 function isAddressed(payload: unknown): payload is AddressedPayload {
+  // A type guard reads the unknown value as what it checks for: each field is tested here.
   return !!payload && typeof (payload as AddressedPayload).to === 'string';
 }
 

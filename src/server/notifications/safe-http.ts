@@ -201,6 +201,8 @@ export function createAddressGuard(
   }
 
   // The connection's resolver: what it answers is what was checked, and what is connected to.
+  // Typed as LookupFunction by a cast: its overloads (one address, or all) cannot be written as one
+  // arrow, and this one serves both by opts.all.
   const lookup = ((hostname: string, opts: { family?: number | string; all?: boolean }, callback) => {
     resolveChecked(hostname).then(
       (answers) => {
@@ -212,9 +214,11 @@ export function createAddressGuard(
             '',
             0,
           );
+        // Asked for all, Node's callback takes the list; the type it has here is the one-address form.
         if (opts.all) return (callback as (e: null, a: typeof usable) => void)(null, usable);
         callback(null, usable[0].address, usable[0].family);
       },
+      // dns's errors and ours carry a code (or none): what the callback's errno type reads.
       (error: Error) => callback(error as NodeJS.ErrnoException, '', 0),
     );
   }) as LookupFunction;
@@ -229,8 +233,8 @@ export function createSafeHttp(options: SafeHttpOptions): SafeHttp {
 
   // No keep-alive: every request resolves and checks again, and no socket outlives its request.
   const agents = {
-    'http:': new http.Agent({ keepAlive: false, lookup } as http.AgentOptions),
-    'https:': new https.Agent({ keepAlive: false, lookup } as https.AgentOptions),
+    'http:': new http.Agent({ keepAlive: false, lookup }),
+    'https:': new https.Agent({ keepAlive: false, lookup }),
   };
 
   async function check(url: string): Promise<boolean> {
@@ -246,6 +250,7 @@ export function createSafeHttp(options: SafeHttpOptions): SafeHttp {
 
   function post(url: string, request: { headers: Record<string, string>; body: string }) {
     const parsed = new URL(url);
+    // Any other protocol reads undefined, refused on the next line.
     const agent = agents[parsed.protocol as keyof typeof agents];
     if (!agent) return Promise.reject(new Error(`unsupported protocol ${parsed.protocol}`));
     // A literal address never reaches `lookup`: checked here.

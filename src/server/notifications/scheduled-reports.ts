@@ -135,6 +135,7 @@ export async function scheduledReports(
     const emailOn = (client.email_on ?? 1) === 1;
     const digestTo = pickRecipients(people, 'email', (r) => wantsEmail(r, emailOn));
     const dueDigest =
+      // The column is text, written only from the contract's DigestFrequency values.
       digestTo.length > 0 ? digestDue((client.digest ?? 'weekly') as DigestFrequency, today) : null;
     // A digest reports on days the client was there for: none before its first sign-in (or the
     // wizard's "notify now"), so a new client's synced history sends no digest of its past.

@@ -20,6 +20,7 @@ export function smsSender(
 ) {
   const { db } = deps;
   return async (message: OutboxRow, payload: unknown): Promise<SendOutcome> => {
+    // An SMS is only ever enqueued from a CallMessagePayload; its callId is checked next.
     const { callId, reasons, userId } = payload as CallMessagePayload;
     const found = typeof callId === 'string' ? await loadCallAndClient(db, message.client_id, callId) : null;
     if (!found || found.call.handled_at !== null)

@@ -30,6 +30,7 @@ export interface WebhookContext {
 
 export const eventIdOf = (message: Pick<OutboxRow, 'id' | 'payload_json'>): string => {
   try {
+    // JSON.parse is any: the outbox row was written by us from a WebhookPayload.
     const payload = JSON.parse(message.payload_json) as WebhookPayload;
     if (typeof payload.eventId === 'string') return payload.eventId;
   } catch {
@@ -48,6 +49,7 @@ export async function renderEvent(
   message: OutboxRow,
   payload: WebhookPayload,
 ): Promise<string | null> {
+  // A webhook message's topic is set by us from a WebhookEventType when it is enqueued.
   const type = message.topic as WebhookEventType;
   const envelope = {
     id: eventIdOf(message),
@@ -76,6 +78,7 @@ export function webhookSender(ctx: WebhookContext) {
     if (!endpoint) return { result: 'cancel', reason: 'no webhook URL is set' };
     if (!(await readNotificationPrefs(ctx.db, message.client_id)).webhookNotifications)
       return { result: 'cancel', reason: 'webhook notifications were switched off' };
+    // The worker hands over the parsed payload_json, which we wrote from a WebhookPayload.
     const body = await renderEvent(ctx, message, payload as WebhookPayload);
     if (body === null) return { result: 'cancel', reason: 'the call was deleted' };
     return postEvent(

@@ -70,6 +70,7 @@ export function createOutboxWorker(
   onError: (error: unknown, message?: OutboxRow) => void,
   limits: WorkerLimits = WORKER_LIMITS,
 ): OutboxWorker {
+  // Object.keys answers string[]; senders' keys are Channels.
   const channels = (Object.keys(senders) as Channel[]).filter((c) => senders[c]);
   let running = false;
   const inFlight = new Map<string, Promise<void>>();
@@ -77,6 +78,7 @@ export function createOutboxWorker(
   let handled = 0;
 
   async function deliver(message: OutboxRow): Promise<void> {
+    // The column is text written from a Channel; an unknown one finds no sender and is skipped.
     const sender = senders[message.channel as Channel];
     if (!sender) return;
     // Due for over a day and never tried (the channel was not set up then): old news by now.
@@ -107,6 +109,7 @@ export function createOutboxWorker(
   }
 
   function launch(message: OutboxRow): void {
+    // The column is text, written only from a Channel when a message is enqueued.
     const channel = message.channel as Channel;
     perChannel.set(channel, (perChannel.get(channel) ?? 0) + 1);
     const sending = deliver(message)

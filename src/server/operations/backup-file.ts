@@ -257,10 +257,9 @@ export async function readManifest(
   try {
     handle = await open(file, 'r');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new BackupError(
-      code === 'ENOENT' ? `No such file: ${file}` : `Cannot read ${file}: ${(error as Error).message}`,
-    );
+    // What open() throws is a Node system error, with its code.
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new BackupError(code === 'ENOENT' ? `No such file: ${file}` : `Cannot read ${file}: ${message}`);
   }
   try {
     const start = Buffer.alloc(12);
@@ -274,6 +273,7 @@ export async function readManifest(
     if (read.bytesRead < length) throw new BackupError(`${file} is damaged: it ends inside its manifest`);
     let manifest: BackupManifest;
     try {
+      // JSON.parse is any: its format and payload hash are checked just below, before anything is used.
       manifest = JSON.parse(json.toString('utf8')) as BackupManifest;
     } catch {
       throw new BackupError(`${file} is damaged: its manifest is unreadable`);
@@ -348,6 +348,7 @@ export async function extractPayload(
     try {
       await pipeline([createReadStream(file, { start: payloadOffset }), ...unsqueeze(), measure, out]);
     } catch (error) {
+      // zlib's errors are Node system errors; their codes start with Z_.
       if (String((error as NodeJS.ErrnoException).code ?? '').startsWith('Z_'))
         throw new BackupError(`${file} is damaged: its data does not decompress`);
       throw error;

@@ -25,6 +25,7 @@ export async function lastBackup(db: Kysely<Database>): Promise<LastBackup | nul
   const row = await db.selectFrom('app_settings').select('value').where('key', '=', LAST).executeTakeFirst();
   if (!row) return null;
   try {
+    // JSON.parse is any: the row is written only by recordBackup, from a LastBackup.
     return JSON.parse(row.value) as LastBackup;
   } catch {
     return null;

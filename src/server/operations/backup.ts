@@ -46,6 +46,7 @@ export function productVersion(): string {
   for (let i = 0; i < 6; i++) {
     const file = path.join(dir, 'package.json');
     if (existsSync(file)) {
+      // JSON.parse is any: a package.json's name and version are strings, and a missing one is allowed for.
       const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
       if (pkg.name === 'call-analytics-platform') return pkg.version ?? 'unknown';
     }
@@ -90,7 +91,8 @@ export async function createBackup(config: Config, options: BackupOptions = {}):
     const copy =
       database === 'sqlite'
         ? await copySqlite(path.join(config.dataDir, 'app.sqlite'), payload)
-        : await dumpPostgres(config.databaseUrl as string, payload);
+        : // config.ts sets databaseUrl whenever the database is PostgreSQL.
+          await dumpPostgres(config.databaseUrl as string, payload);
     const { manifest, bytes } = await writeBackupFile(
       partial,
       payload,
@@ -127,6 +129,7 @@ export async function createBackup(config: Config, options: BackupOptions = {}):
 
 function asBackupError(error: unknown, dir: string): Error {
   if (error instanceof BackupError) return error;
+  // What fs and the database client throw are Node system errors, which carry a code.
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOSPC' || code === 'EDQUOT')
     return new BackupError(
@@ -159,22 +162,22 @@ async function copySqlite(source: string, payload: string): Promise<Copy> {
   try {
     copy.pragma('journal_mode = DELETE');
     const migrations = hasTable(copy, 'kysely_migration')
-      ? (copy.prepare('select name from kysely_migration order by name').all() as { name: string }[]).map(
-          (r) => r.name,
-        )
+      ? copy
+          .prepare<[], { name: string }>('select name from kysely_migration order by name')
+          .all()
+          .map((r) => r.name)
       : [];
-    const tables = (
-      copy
-        .prepare(
-          "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name",
-        )
-        .all() as { name: string }[]
-    ).map((r) => r.name);
+    const tables = copy
+      .prepare<[], { name: string }>(
+        "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name",
+      )
+      .all()
+      .map((r) => r.name);
     const rows: Record<string, number> = {};
     for (const table of tables) {
-      rows[table] = (
-        copy.prepare(`select count(*) as n from "${table.replace(/"/g, '""')}"`).get() as { n: number }
-      ).n;
+      rows[table] =
+        // better-sqlite3 answers an unknown row; count(*) as n is always one number.
+        (copy.prepare(`select count(*) as n from "${table.replace(/"/g, '""')}"`).get() as { n: number }).n;
     }
     return { migrations, rows };
   } finally {
@@ -246,7 +249,7 @@ async function dumpPostgres(databaseUrl: string, payload: string): Promise<Copy>
         .query<{ name: string }>(
           "select name from kysely_migration where exists (select 1 from information_schema.tables where table_schema = current_schema() and table_name = 'kysely_migration') order by name",
         )
-        .catch(() => ({ rows: [] as { name: string }[] }))
+        .catch((): { rows: { name: string }[] } => ({ rows: [] }))
     ).rows.map((r) => r.name);
     const { rows: tables } = await client.query<{ name: string }>(
       "select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name",
@@ -286,6 +289,7 @@ async function remember(
     await recordBackup(database.db, last);
   } catch (error) {
     console.warn(
+      // Everything this runs throws an Error; anything else would print its message as undefined.
       `The backup is written, but its time was not recorded for the metrics: ${(error as Error).message}`,
     );
   } finally {
@@ -334,6 +338,7 @@ export async function runBackupCommand(config: Config): Promise<number> {
       );
     return 0;
   } catch (error) {
+    // Everything this runs throws an Error; anything else would print its message as undefined.
     console.error(`Backup failed: ${(error as Error).message}`);
     return 1;
   }

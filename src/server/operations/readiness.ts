@@ -128,6 +128,7 @@ export function createReadiness(
       }
       // Without a database, the parts read from it are left out rather than failed with it.
       checks.live = live();
+      // Object.keys answers string[]; checks holds only ReadinessPart keys, set one by one above.
       const failing = (Object.keys(checks) as ReadinessPart[]).filter((part) => !checks[part]?.ok);
       return {
         ready: failing.length === 0,

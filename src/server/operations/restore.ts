@@ -114,24 +114,24 @@ async function restoreSqlite(config: Config, file: string, force: boolean) {
       const check = copy.pragma('quick_check', { simple: true });
       if (check !== 'ok')
         throw new BackupError(`The backup's database is damaged (quick_check: ${String(check)})`);
-      const tables = (
-        copy
-          .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
-          .all() as { name: string }[]
-      ).map((r) => r.name);
+      const tables = copy
+        .prepare<[], { name: string }>(
+          "select name from sqlite_master where type = 'table' and name not like 'sqlite_%'",
+        )
+        .all()
+        .map((r) => r.name);
       rows = {};
       for (const table of tables)
-        rows[table] = (
-          copy.prepare(`select count(*) as n from "${table.replace(/"/g, '""')}"`).get() as { n: number }
-        ).n;
+        rows[table] =
+          // better-sqlite3 answers an unknown row; count(*) as n is always one number.
+          (copy.prepare(`select count(*) as n from "${table.replace(/"/g, '""')}"`).get() as { n: number }).n;
       checkRows(manifest, rows);
+      // better-sqlite3 answers an unknown row; the query's two sums are always one row of numbers.
       demo = copy.prepare(DEMO_TENANT_ROWS_SQL).get() as { clients: number; calls: number };
       sealed = tables.includes('app_settings')
-        ? ((
-            copy.prepare('select value from app_settings where key = ?').get(KEY_CHECK_SETTING) as
-              | { value: string }
-              | undefined
-          )?.value ?? null)
+        ? (copy
+            .prepare<[string], { value: string }>('select value from app_settings where key = ?')
+            .get(KEY_CHECK_SETTING)?.value ?? null)
         : null;
     } finally {
       copy.close();
@@ -148,6 +148,7 @@ async function restoreSqlite(config: Config, file: string, force: boolean) {
 }
 
 async function restorePostgres(config: Config, file: string, force: boolean) {
+  // config.ts sets databaseUrl whenever the database is PostgreSQL, the only caller.
   const databaseUrl = config.databaseUrl as string;
   const { url, env } = pgEnvironment(databaseUrl);
   const target = url.replace(/\?.*$/, '');
@@ -209,6 +210,7 @@ async function restorePostgres(config: Config, file: string, force: boolean) {
     const demo = { clients: Number(demoRows.clients), calls: Number(demoRows.calls) };
     return { target, rows, demo, secretMatches };
   } catch (error) {
+    // What the pg client throws carries a code: a Node system error or PostgreSQL's SQLSTATE.
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ECONNREFUSED' || code === '3D000')
       throw new BackupError(
@@ -282,6 +284,7 @@ export async function runRestoreCommand(
     );
     return 0;
   } catch (error) {
+    // Everything this runs throws an Error; anything else would print its message as undefined.
     console.error(`Restore failed: ${(error as Error).message}`);
     return 1;
   }

@@ -56,6 +56,7 @@ export async function apiRequest(method: string, path: string, body?: unknown): 
 export async function apiJson<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await apiRequest(method, path, body);
   const text = await res.text();
+  // JSON.parse is any: the caller names the answer's type, which the route's response schema guarantees.
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
@@ -78,18 +79,16 @@ export function serverMessageOf(error: unknown, fallback: string): string {
 export function serverFieldErrors(error: unknown): Record<string, string> {
   if (!(error instanceof ApiError) || error.status !== 400) return {};
   try {
+    // JSON.parse is any: a 400's body is {message, fields?}; fields is tested next.
     const body = JSON.parse(error.bodyText) as { fields?: unknown };
     if (!body.fields || typeof body.fields !== 'object') return {};
-    return Object.fromEntries(Object.entries(body.fields).filter(([, v]) => typeof v === 'string')) as Record<
-      string,
-      string
-    >;
+    return Object.fromEntries(
+      Object.entries(body.fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
   } catch {
     return {};
   }
 }
-
-type QueryParams = Record<string, string | number | boolean | null | undefined>;
 
 /**
  * The URL a query key stands for: key[0] is the path; plain-object parts become the query
@@ -101,7 +100,7 @@ export function urlForQueryKey(queryKey: readonly unknown[]): string {
   const params = new URLSearchParams();
   for (const part of rest) {
     if (!part || typeof part !== 'object' || Array.isArray(part)) continue;
-    for (const [name, value] of Object.entries(part as QueryParams)) {
+    for (const [name, value] of Object.entries(part)) {
       if (value === undefined || value === null || value === '') continue;
       params.append(name, String(value));
     }
@@ -127,6 +126,7 @@ export function getQueryFn<T>(options: {
     if (nullStatuses.includes(res.status)) return null;
     await throwIfNotOk(res);
     const text = await res.text();
+    // JSON.parse is any: the caller names the answer's type, which the route's response schema guarantees.
     return (text ? JSON.parse(text) : null) as T;
   };
 }

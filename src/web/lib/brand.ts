@@ -116,6 +116,7 @@ function publicBrandIn(value: unknown): PublicBrand | null {
       out[field] = palette;
     } else out[field] = v;
   }
+  // Built just above from PUBLIC_BRAND_FIELDS, each field checked for its kind: PublicBrand's shape.
   return out as PublicBrand;
 }
 

@@ -61,6 +61,7 @@ const BATCH = 500;
 
 /** Exported for tests/api/call-insights.test.ts, which runs it on calls stored without insights. */
 export async function backfillCallInsights(anyDb: Kysely<unknown>): Promise<number> {
+  // The frozen copy below reads and writes these tables as they were at this migration.
   const db = anyDb as unknown as Kysely<Tables>;
   let after = '';
   let filled = 0;
@@ -152,6 +153,7 @@ const looseText = (max: number) =>
 const looseObject = z
   .unknown()
   .transform((v) =>
+    // Checked in the same line: a JSON object, not an array.
     v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null,
   )
   .optional();

@@ -24,6 +24,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // UNIQUE column, nor add one to a filled table).
   await db.schema.alterTable('clients').renameColumn('webhook_token', 'webhook_token_hash').execute();
   await db.schema.alterTable('clients').addColumn('webhook_token_enc', 'text').execute();
+  // The frozen copy below reads and writes these tables as they were at this migration.
   const typed = db as unknown as Kysely<Tables>;
   let after = '';
   for (;;) {

@@ -48,6 +48,7 @@ export function createTwilioClient(config: TwilioConfig, fetchImpl: typeof fetch
           signal: AbortSignal.timeout(15_000),
         },
       );
+      // res.json() is any: Twilio's answer is read loosely, each field type-checked where it is used.
       const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
       if (res.status !== 201 && res.status !== 200)
         throw new TwilioError(

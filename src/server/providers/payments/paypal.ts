@@ -197,6 +197,7 @@ export function createPaypalGateway(options: PaypalGatewayOptions): PaypalGatewa
           },
         },
       });
+      // PayPal's links are {href, rel} objects by its API reference; only their rel is compared here.
       const links = Array.isArray(body.links) ? (body.links as PaypalLink[]) : [];
       const approve = links.find((l) => l.rel === 'approve');
       if (typeof body.id !== 'string' || !approve) {
@@ -209,11 +210,13 @@ export function createPaypalGateway(options: PaypalGatewayOptions): PaypalGatewa
 
     async getSubscription(id) {
       const body = await request('GET', `/v1/billing/subscriptions/${encodeURIComponent(id)}`);
+      // Read loosely: the one field used below is type-checked before it is read.
       const billing = (body.billing_info ?? {}) as Json;
       const next =
         typeof billing.next_billing_time === 'string' ? Date.parse(billing.next_billing_time) : Number.NaN;
       return {
         id: String(body.id),
+        // PayPal's own status word, passed on; callers act only on the values they compare it with.
         status: body.status as PaypalSubscriptionStatus,
         planId: typeof body.plan_id === 'string' ? body.plan_id : null,
         customId: typeof body.custom_id === 'string' ? body.custom_id : null,
@@ -319,6 +322,7 @@ export function createPaypalGateway(options: PaypalGatewayOptions): PaypalGatewa
 
 function planMatches(plan: Json, value: string, currency: string): boolean {
   if (plan.status !== 'ACTIVE' || !Array.isArray(plan.billing_cycles)) return false;
+  // A plan is read loosely: every field is compared with a literal, so a shape other than PayPal's matches nothing.
   const regular = (plan.billing_cycles as Json[]).find((c) => c.tenure_type === 'REGULAR');
   const frequency = regular?.frequency as Json | undefined;
   const price = (regular?.pricing_scheme as Json | undefined)?.fixed_price as Json | undefined;
@@ -348,6 +352,7 @@ async function readJson(res: Response): Promise<Json> {
 
 /** PayPal's error envelope ({name, message, details[{issue, description}]}, or OAuth's {error}). */
 function toPaymentError(status: number, body: Json): PaymentError {
+  // Read loosely: each detail field is type-checked before it is used.
   const details = Array.isArray(body.details) ? (body.details as Json[]) : [];
   const issue = typeof details[0]?.issue === 'string' ? details[0].issue : null;
   const name = typeof body.name === 'string' ? body.name : typeof body.error === 'string' ? body.error : null;

@@ -250,18 +250,18 @@ export const blandCorrectedAnswerSchema = z
 function readCorrectedSegment(
   item: unknown,
 ): { start: number; end: number; text: string | null; label: string | null } | null {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return null;
-  const { start, end, text, speaker_label: label } = item as Record<string, unknown>;
+  if (!isRecord(item)) return null;
+  const { start, end, text, speaker_label: label } = item;
   if (typeof start !== 'number' || Number.isNaN(start) || typeof end !== 'number' || Number.isNaN(end))
     return null;
-  const optional = (v: unknown, max: number) =>
+  const optional = (v: unknown, max: number): v is string | null | undefined =>
     v === undefined || v === null || (typeof v === 'string' && v.length <= max);
   if (!optional(text, LIMITS.transcriptText) || !optional(label, LIMITS.shortText)) return null;
   return {
     start,
     end,
-    text: (text as string | null | undefined) ?? null,
-    label: (label as string | null | undefined) ?? null,
+    text: text ?? null,
+    label: label ?? null,
   };
 }
 

@@ -83,12 +83,13 @@ export const looseText = (max: number) =>
     .transform((v) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, max) : null))
     .optional();
 
+const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
 /** A JSON object the provider attaches (analysis, variables); anything else is read as absent. */
 export const looseObject = z
   .unknown()
-  .transform((v) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null,
-  )
+  .transform((v) => (isJsonObject(v) ? v : null))
   .optional();
 
 export function httpUrlOrNull(value: string | null | undefined): string | null {
@@ -173,7 +174,5 @@ export function storedObject(raw: unknown): Record<string, unknown> | null {
       return null;
     }
   }
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
+  return isJsonObject(value) ? value : null;
 }

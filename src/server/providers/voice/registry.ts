@@ -41,10 +41,13 @@ function named(provider: VoiceProvider): VoiceProvider {
     throw error;
   };
   const wrapped: VoiceProvider = { ...provider };
+  // Object.keys answers string[]; an adapter's own keys are VoiceProvider's.
   for (const key of Object.keys(provider) as (keyof VoiceProvider)[]) {
     const value = provider[key];
     // The synchronous readers do no I/O and throw nothing of the provider's: left as they are.
     if (typeof value !== 'function' || key === 'parseWebhook' || key === 'readStoredPayload') continue;
+    // Every remaining member is one of the interface's async methods, whatever its own arguments: the
+    // compiler cannot match a method to its key in a loop, so each is wrapped as one unknown function.
     (wrapped as unknown as Record<string, unknown>)[key] = (...args: unknown[]) =>
       (value as (...a: unknown[]) => Promise<unknown>).apply(provider, args).catch(stamp);
   }

@@ -171,6 +171,7 @@ export function wordSpan(words: unknown): { startMs: number; endMs: number } | n
   const first: unknown = words[0];
   const last: unknown = words[words.length - 1];
   const at = (word: unknown, key: 'start' | 'end') =>
+    // Any object: a missing key reads undefined, which msOfSeconds answers with null.
     word !== null && typeof word === 'object' ? msOfSeconds((word as Record<string, unknown>)[key]) : null;
   const startMs = at(first, 'start');
   const endMs = at(last, 'end');
@@ -277,9 +278,7 @@ export function mapRetellCall(call: RetellCall, now: number): NormalizedCall {
       // Retell's own verdicts beside the agent's custom analysis fields, for outcome rules.
       analysis: analysis
         ? boundedObject({
-            ...(custom && typeof custom === 'object' && !Array.isArray(custom)
-              ? (custom as Record<string, unknown>)
-              : {}),
+            ...(custom && typeof custom === 'object' && !Array.isArray(custom) ? custom : {}),
             ...(analysis.user_sentiment ? { user_sentiment: analysis.user_sentiment } : {}),
             ...(analysis.call_successful == null ? {} : { call_successful: analysis.call_successful }),
             ...(analysis.in_voicemail == null ? {} : { in_voicemail: analysis.in_voicemail }),

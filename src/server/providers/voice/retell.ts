@@ -44,6 +44,7 @@ interface RetellCursor {
 function readCursor(cursor: string | undefined): RetellCursor {
   if (!cursor) return { pass: 'started', key: null };
   try {
+    // Our own cursor, but it came back through a client: each field is checked below.
     const value = JSON.parse(cursor) as Partial<RetellCursor>;
     if (value.pass === 'started' || value.pass === 'unconnected')
       return { pass: value.pass, key: typeof value.key === 'string' ? value.key : null };

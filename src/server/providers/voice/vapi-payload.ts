@@ -406,7 +406,7 @@ export const vapiAssistantSchema = z.object({
 export function callOfReport(message: Record<string, unknown>): unknown {
   const call = message.call;
   if (typeof call !== 'object' || call === null || Array.isArray(call)) return null;
-  const merged: Record<string, unknown> = { ...(call as Record<string, unknown>) };
+  const merged: Record<string, unknown> = { ...call };
   for (const key of [
     'artifact',
     'analysis',

@@ -49,6 +49,7 @@ interface VapiCursor {
 function readCursor(cursor: string | undefined): VapiCursor | null {
   if (!cursor) return null;
   try {
+    // Our own cursor, but it came back through a client: each field is checked below.
     const value = JSON.parse(cursor) as Partial<VapiCursor>;
     if (
       typeof value.before === 'string' &&
@@ -105,6 +106,7 @@ export function createVapiProvider(options: ProviderHttpOptions): VoiceProvider 
     return items.map((item) => {
       const id = missing(item);
       const number = id ? numbers.get(id) : null;
+      // A number was found only for an item that parsed as a call object (missing() above).
       return number ? { ...(item as Record<string, unknown>), phoneNumber: { number } } : item;
     });
   }
