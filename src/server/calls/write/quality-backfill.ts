@@ -1,6 +1,5 @@
-
-import type { CallRow, } from '../../db/schema';
-import { pendingWalks, runClientWalk, } from '../../background/client-walk';
+import type { CallRow } from '../../db/schema';
+import { pendingWalks, runClientWalk } from '../../background/client-walk';
 import { findClient } from '../../clients/clients-repository';
 import type { AppDeps } from '../../context';
 import { writeMeasuredQuality } from './quality-write';
