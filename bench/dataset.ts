@@ -4,9 +4,9 @@
  * with the same bucketing the app uses.
  */
 import { sql } from 'kysely';
-import type { Db } from '../src/server/db/connect';
 import { agencyShard, carryClientDaysForward } from '../src/server/agency/client-days';
 import { webhookTokenHash } from '../src/server/clients/webhook-token';
+import type { Db } from '../src/server/db/connect';
 
 export interface DatasetSize {
   clients: number;

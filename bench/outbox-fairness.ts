@@ -8,7 +8,7 @@
  * `tsx bench/outbox-fairness.ts`. Prints its rows; does not write RESULTS.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -20,8 +20,8 @@ import { openDb } from '../src/server/db/connect';
 import { PREVIEWS_PER_MINUTE } from '../src/server/outcomes/preview';
 import { NO_INSIGHTS } from '../src/server/providers/voice/types';
 import { makeCall } from '../tests/helpers/calls';
+import { createClient, TEST_PASSWORD } from '../tests/helpers/factories';
 import { createScratchDatabase } from '../tests/helpers/scratch-database';
-import { TEST_PASSWORD, createClient } from '../tests/helpers/factories';
 
 interface Row {
   what: string;

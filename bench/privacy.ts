@@ -7,7 +7,7 @@
  * read that finds its calls. `npm run bench -- --privacy` (both databases), figures printed.
  */
 import { sql } from 'kysely';
-import { type IncomingCall, createCallsRepository } from '../src/server/calls/write/calls-repository';
+import { createCallsRepository, type IncomingCall } from '../src/server/calls/write/calls-repository';
 import type { AppDeps } from '../src/server/context';
 import { runErasure, startErasure } from '../src/server/privacy/erasure';
 import { forgetPrivacy, saveOwnPrivacy } from '../src/server/privacy/privacy-settings';

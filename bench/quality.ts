@@ -8,9 +8,9 @@
  */
 import { sql } from 'kysely';
 import { QUALITY_METRICS, TIMING_PRECISIONS } from '../src/contract/quality';
-import { type IncomingCall, createCallsRepository } from '../src/server/calls/write/calls-repository';
-import type { AppDeps } from '../src/server/context';
+import { createCallsRepository, type IncomingCall } from '../src/server/calls/write/calls-repository';
 import { backfillClient } from '../src/server/calls/write/quality-backfill';
+import type { AppDeps } from '../src/server/context';
 import { gridValue } from '../src/server/quality/grid';
 import { precisionMetric } from '../src/server/quality/quality-rollups';
 import { localDate, shiftDate } from '../src/server/time/time-zones';

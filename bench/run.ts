@@ -6,37 +6,37 @@
  * Scale: BENCH_CALLS (default 10,000,000), BENCH_CLIENTS (1,000), BENCH_BIG_CALLS (1,000,000);
  * `npm run bench -- --quick` uses 500,000 / 200 / 200,000. BENCH_DB=sqlite|postgres runs one.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
-import { primeDemo } from '../src/server/demo/demo-data';
-import { type VoiceSimProcess, startVoiceSimProcess } from './voice-sim-process';
+import { buildBrowser } from '../scripts/build';
+import { parseSearch } from '../src/contract/search-query';
 import { buildApp } from '../src/server/app';
 import { hashPassword } from '../src/server/auth/passwords';
 import { createDeps } from '../src/server/bootstrap';
-import type { AppDeps } from '../src/server/context';
-import { createAdmin } from '../src/server/seed';
+import { fts5Match } from '../src/server/calls/read/call-search';
 import { loadConfig } from '../src/server/config';
+import type { AppDeps } from '../src/server/context';
 import { type Db, openDb } from '../src/server/db/connect';
 import { isPostgres } from '../src/server/db/dialect';
+import { primeDemo } from '../src/server/demo/demo-data';
 import { createBlandProvider } from '../src/server/providers/voice/bland';
+import { createAdmin } from '../src/server/seed';
 import { blandCallBody } from '../tests/helpers/bland';
-import { parseSearch } from '../src/contract/search-query';
-import { fts5Match } from '../src/server/calls/read/call-search';
-import { type ScratchDatabase, createScratchDatabase } from '../tests/helpers/scratch-database';
-import { buildBrowser } from '../scripts/build';
+import { createScratchDatabase, type ScratchDatabase } from '../tests/helpers/scratch-database';
 import { BIG_CLIENT_ID, benchWebhookToken, createDataset } from './dataset';
+import { operationsRows } from './operations';
 import { outboxFairnessRows } from './outbox-fairness';
 import { pageLoadRows } from './page-load';
 import { previewLoadRows } from './preview-load';
-import { operationsRows } from './operations';
 import { privacyRows } from './privacy';
 import { qualityRows } from './quality';
 import { teamsRows } from './teams';
+import { startVoiceSimProcess, type VoiceSimProcess } from './voice-sim-process';
 
 const quick = process.argv.includes('--quick');
 /**

@@ -23,11 +23,11 @@ import { CallsQuery } from '../src/contract/calls';
 import { parseSearch, toFts5 } from '../src/contract/search-query';
 import { listCalls } from '../src/server/calls/read/call-log';
 import { fts5Match } from '../src/server/calls/read/call-search';
+import { webhookTokenHash } from '../src/server/clients/webhook-token';
 import { openDb } from '../src/server/db/connect';
 import { migrateToLatest } from '../src/server/db/migrate';
 import * as termsByClient from '../src/server/db/migrations/038_call_search_terms_by_client';
 import type { Database } from '../src/server/db/schema';
-import { webhookTokenHash } from '../src/server/clients/webhook-token';
 import { createScratchDatabase } from '../tests/helpers/scratch-database';
 
 const SMALL = 'tenant-small';

@@ -3,12 +3,12 @@
  * anyone evaluating the product offline. Each speaks its service's wire format (see docs/).
  */
 import { startPaypalSim } from './paypal';
-import { startSmtpSim } from './smtp';
-import { startTwilioSim } from './twilio';
-import { startStripeSim } from './stripe';
 import { seedPlatformDemo } from './platforms/common';
 import { RETELL_DEMO_KEY, startRetellSim } from './platforms/retell';
-import { VAPI_DEMO_KEY, startVapiSim } from './platforms/vapi';
+import { startVapiSim, VAPI_DEMO_KEY } from './platforms/vapi';
+import { startSmtpSim } from './smtp';
+import { startStripeSim } from './stripe';
+import { startTwilioSim } from './twilio';
 import { SIM_DEMO_KEY, seedDemoAccount, startVoiceSim } from './voice-provider';
 
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);

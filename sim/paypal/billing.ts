@@ -5,17 +5,17 @@
  */
 import {
   type Approval,
+  addMonths,
   type BillingCycle,
+  isoTime,
   type Link,
   type PaypalPlan,
   type PaypalProduct,
   type PaypalSimState,
   type PaypalSubscription,
-  type WebhookEvent,
-  addMonths,
-  isoTime,
   payerId,
   paypalId,
+  type WebhookEvent,
 } from './state';
 
 export interface PaypalErrorDetail {

@@ -5,17 +5,17 @@
  * /_sim/ do what a buyer would. Not a security boundary: bind it to loopback.
  */
 import { randomBytes } from 'node:crypto';
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { approvalPage, notFoundPage } from './approval-page';
 import { PaypalBilling, PaypalSimError } from './billing';
 import {
-  type PaypalSimState,
-  type Transmission,
-  type WebhookEvent,
   clearState,
   createState,
+  type PaypalSimState,
   snapshot,
+  type Transmission,
+  type WebhookEvent,
 } from './state';
 import { PaypalWebhooks, rawMember } from './webhooks';
 

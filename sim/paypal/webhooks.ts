@@ -5,13 +5,13 @@
  * POST /v1/notifications/verify-webhook-signature, which recomputes that string from the event
  * they pass back, so a forged, altered or foreign message answers FAILURE.
  */
-import { type KeyObject, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
 import {
+  isoTime,
+  newTransmissionId,
   type PaypalSimState,
   type Transmission,
   type WebhookEvent,
-  isoTime,
-  newTransmissionId,
 } from './state';
 
 const CRC_TABLE = (() => {

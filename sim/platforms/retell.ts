@@ -12,15 +12,15 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import {
-  type PlatformMode,
-  SAMPLE_CONVERSATION,
   accountOf,
   createPlatformApp,
   createPlatformState,
   listen,
+  type PlatformMode,
   platformControls,
   postWebhook,
   randomPhone,
+  SAMPLE_CONVERSATION,
 } from './common';
 
 export type RetellCall = Record<string, unknown> & {

@@ -12,16 +12,16 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import {
-  type PlatformMode,
-  SAMPLE_CONVERSATION,
   accountOf,
   createPlatformApp,
   createPlatformState,
   listen,
-  platformControls,
   newId,
+  type PlatformMode,
+  platformControls,
   postWebhook,
   randomPhone,
+  SAMPLE_CONVERSATION,
 } from './common';
 
 export type VapiCall = Record<string, unknown> & { id: string; createdAt: string };

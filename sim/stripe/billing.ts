@@ -13,8 +13,8 @@
  */
 import { AUTHENTICATION_FAILURE, DECLINE, StripeSimError } from './errors';
 import {
-  type FormObject,
   applyMetadata,
+  type FormObject,
   optArray,
   optBool,
   optInt,
@@ -23,25 +23,25 @@ import {
   reqString,
 } from './form';
 import {
+  addInterval,
+  buildPaymentMethod,
   type CardBehaviour,
   type Customer,
+  formatAmount,
   type Interval,
   type Invoice,
   type InvoiceLine,
+  list,
+  newId,
   type PaymentIntent,
-  type SetupIntent,
   type PaymentMethod,
   type Price,
   type Product,
+  planFromPrice,
+  type SetupIntent,
   type Subscription,
   type SubscriptionItem,
   TEST_CARDS,
-  addInterval,
-  buildPaymentMethod,
-  formatAmount,
-  list,
-  newId,
-  planFromPrice,
 } from './objects';
 import { prorate } from './proration';
 import type { StripeSimState } from './state';

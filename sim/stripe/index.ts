@@ -5,20 +5,21 @@
  * let tests and developers drive what a customer or time would do. Not a security boundary:
  * bind it to loopback.
  */
-import { readFileSync } from 'node:fs';
+
 import { randomBytes } from 'node:crypto';
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type KeyKind, matchRoute, runRoute } from './api';
 import { StripeBilling } from './billing';
 import { StripeSimError } from './errors';
 import { type FormObject, parseForm } from './form';
-import { API_VERSION, type StripeEvent, newId } from './objects';
-import { type StripeSimState, type WebhookDelivery, clearState, createState, snapshot } from './state';
+import { API_VERSION, newId, type StripeEvent } from './objects';
+import { clearState, createState, type StripeSimState, snapshot, type WebhookDelivery } from './state';
 import { DEFAULT_ENABLED_EVENTS, WebhookDispatcher } from './webhooks';
 
-export { DEFAULT_ENABLED_EVENTS, stripeSignatureHeader } from './webhooks';
 export type { StripeSimState, WebhookDelivery } from './state';
+export { DEFAULT_ENABLED_EVENTS, stripeSignatureHeader } from './webhooks';
 
 export interface StripeSimOptions {
   /** 0 (default) picks a free port. */

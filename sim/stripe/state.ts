@@ -4,10 +4,10 @@ import type {
   Customer,
   Invoice,
   PaymentIntent,
-  SetupIntent,
   PaymentMethod,
   Price,
   Product,
+  SetupIntent,
   StripeEvent,
   Subscription,
 } from './objects';

@@ -7,7 +7,7 @@
  * and leaves retrying to `resend` (`POST /_sim/resend/:eventId`).
  */
 import { createHmac } from 'node:crypto';
-import { API_VERSION, type StripeEvent, newId } from './objects';
+import { API_VERSION, newId, type StripeEvent } from './objects';
 import type { StripeSimState, WebhookDelivery } from './state';
 
 /** The header Stripe sends, for a payload exactly as it is put on the wire. */

@@ -5,7 +5,7 @@
  * {code, message, more_info, status}. Sent texts are kept (GET /_sim/messages). Loopback only.
  */
 import { randomBytes } from 'node:crypto';
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface SentText {

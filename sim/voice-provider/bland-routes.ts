@@ -4,8 +4,8 @@
  * the failure modes (429, 500, slow, flaky) that exercise the adapter's retries and timeouts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parseRange, sampleMp3, sampleWav } from './audio';
 import type { SimActions } from './actions';
+import { parseRange, sampleMp3, sampleWav } from './audio';
 import { correctedSegments, hasCorrectedTranscript } from './generate';
 import type { BlandCallRecord, FaultStatus, SimAccount, SimCall, SimState } from './state';
 

@@ -16,7 +16,7 @@ import {
 } from './actions';
 import { blandError, registerBlandRoutes } from './bland-routes';
 import { registerControlRoutes } from './control-routes';
-import { type BlandCallRecord, SIM_PATHS_KEPT, createSimState, type SimMode, type SimState } from './state';
+import { type BlandCallRecord, createSimState, SIM_PATHS_KEPT, type SimMode, type SimState } from './state';
 
 export type {
   AddCallsOptions,
@@ -25,6 +25,7 @@ export type {
   SendEventOptions,
   WebhookAnswer,
 } from './actions';
+export { correctedSegments, hasCorrectedTranscript } from './generate';
 export type {
   BlandCallRecord,
   BlandCorrectedSegment,
@@ -35,7 +36,6 @@ export type {
   SimMode,
   SimState,
 } from './state';
-export { correctedSegments, hasCorrectedTranscript } from './generate';
 export { SIM_PATHWAYS } from './state';
 
 export interface VoiceSim {

@@ -4,10 +4,10 @@
  * and the browser (forms and types).
  */
 import { z } from 'zod';
-import { API_KEY_STATUSES, MIN_PASSWORD_LENGTH } from './auth';
-import { ClientSessionWithUser } from './teams';
 import { isValidTimezone } from './admin';
+import { API_KEY_STATUSES, MIN_PASSWORD_LENGTH } from './auth';
 import { isPrintableToken, tokenCharactersMessage, webhookSigningSecretField } from './common';
+import { ClientSessionWithUser } from './teams';
 
 export const ACCOUNT_MESSAGES = {
   mustChangePassword: 'Your password was set by your agency: choose your own to continue.',

@@ -8,8 +8,8 @@
  * Days are each client's local calendar days; a preset ends today (UTC's date).
  */
 import { z } from 'zod';
-import { ADMIN_DATE_RANGES, LocalDay, Pagination } from './common';
 import { RetriedErrors, SYNC_RUN_STATUSES } from './calls';
+import { ADMIN_DATE_RANGES, LocalDay, Pagination } from './common';
 
 export const MAX_ANALYTICS_DAYS = 366;
 

@@ -6,7 +6,7 @@
  * AGENCY_NAME (or "Call Analytics") and the product's blue are the brand until one is saved.
  */
 import { z } from 'zod';
-import { type ContrastAdjustment, brandPalette } from './brand-contrast';
+import { brandPalette, type ContrastAdjustment } from './brand-contrast';
 import { DEFAULT_ACCENT_COLOR, DEFAULT_PRIMARY_COLOR } from './brand-defaults';
 
 export { DEFAULT_ACCENT_COLOR, DEFAULT_PRIMARY_COLOR } from './brand-defaults';

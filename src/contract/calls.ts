@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import {
   ClientIdParam,
-  DATE_RANGES,
   DATE_RANGE_DAYS,
+  DATE_RANGES,
   DateRangeQuery,
   IdParam,
   LocalDay,
@@ -11,16 +11,16 @@ import {
   Pagination,
   QueryDate,
 } from './common';
-import { CallQuality, CallQualityBrief } from './quality';
-import { parseSearch } from './search-query';
 import {
   CALL_SORTS,
   CALL_STATUSES,
   type CallSort,
   SORT_ORDERS,
-  STATUS_FILTERS,
   type SortOrder,
+  STATUS_FILTERS,
 } from './log-options';
+import { CallQuality, CallQualityBrief } from './quality';
+import { parseSearch } from './search-query';
 
 export {
   CALL_SORTS,

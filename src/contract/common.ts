@@ -8,10 +8,10 @@ import { DATE_RANGES, DEFAULT_DATE_RANGE } from './log-options';
 export {
   ADMIN_DATE_RANGES,
   CLIENT_DATE_RANGES,
-  DATE_RANGES,
   DATE_RANGE_DAYS,
-  DEFAULT_DATE_RANGE,
+  DATE_RANGES,
   type DateRange,
+  DEFAULT_DATE_RANGE,
   PAGE_SIZE,
 } from './log-options';
 

@@ -80,8 +80,8 @@ export type CallQualityBrief = z.infer<typeof CallQualityBrief>;
 
 /** The per-call figures the client's summary aggregates: the table in quality-metrics.ts. */
 export {
-  QUALITY_METRICS,
   QUALITY_METRIC_TABLE,
+  QUALITY_METRICS,
   type QualityDirection,
   type QualityMetric,
   type QualityMetricSpec,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEARCH_SYNTAX_MESSAGES, parseSearch, toFts5, toTsquery } from './search-query';
+import { parseSearch, SEARCH_SYNTAX_MESSAGES, toFts5, toTsquery } from './search-query';
 
 const compiled = (text: string) => {
   const parsed = parseSearch(text);

@@ -15,10 +15,10 @@ import { COOKIE_NAMES } from './auth/sessions';
 import {
   ADMIN_SESSION,
   CLIENT_SESSION,
-  type OperationAccess,
-  type Security,
   completeDescription,
+  type OperationAccess,
   openApiPath,
+  type Security,
 } from './http/route-docs';
 
 export const OPENAPI_PATH = '/api/openapi.json';

@@ -6,55 +6,55 @@
  * bootstrap.ts, above the features, so http/ (plumbing) never imports one.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import { STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
 import Fastify, {
-  LogController,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
+  LogController,
 } from 'fastify';
 import { ZodError } from 'zod';
+import { SMS_NUMBER_MESSAGES } from '../contract/notification-choices';
 import accountRoutes from './account/routes';
 import agencyRoutes from './agency/routes';
+import { registerApiDocs } from './api-docs';
+import { registerGuards } from './auth/guards';
 import authRoutes from './auth/routes';
+import { paymentHttpError } from './billing/gateways';
 import billingRoutes from './billing/routes';
+import { loadBrand } from './brand/brand-store';
+import { createFirstHtml } from './brand/first-html';
 import brandRoutes from './brand/routes';
 import callsRoutes from './calls/routes';
+import type { AppDeps } from './context';
 import dashboardRoutes from './dashboard/routes';
 import demoRoutes from './demo/routes';
+import { HttpError, zodFields } from './http/errors';
+import { assertJsonDepth } from './http/json-body';
+import { observeRequests, requestId } from './http/request-log';
+import robotsRoutes from './http/robots';
+import { apiDoc, ok } from './http/route-docs';
+import { schemaValidationError, serializerCompiler, validatorCompiler } from './http/route-schemas';
+import { type HeaderMap, rawJsonAnswer, securityHeaders } from './http/security-headers';
 import liveRoutes from './live/routes';
 import notificationsRoutes from './notifications/routes';
 import operationsRoutes from './operations/routes';
 import outcomesRoutes from './outcomes/routes';
 import privacyRoutes from './privacy/routes';
-import qualityRoutes from './quality/routes';
-import reportsRoutes from './reports/routes';
-import teamsRoutes from './teams/routes';
-import robotsRoutes from './http/robots';
-import type { AppDeps } from './context';
-import { createFirstHtml } from './brand/first-html';
-import { loadBrand } from './brand/brand-store';
-import { registerGuards } from './auth/guards';
-import { registerApiDocs } from './api-docs';
-import { observeRequests, requestId } from './http/request-log';
-import { paymentHttpError } from './billing/gateways';
+import { TwilioError } from './providers/messaging/twilio';
 import { isPaymentError } from './providers/payments/errors';
 import { isVoiceProviderError, voiceHttpError } from './providers/voice/errors';
 import { platformNameFor } from './providers/voice/registry';
-import { TwilioError } from './providers/messaging/twilio';
-import { SMS_NUMBER_MESSAGES } from '../contract/notification-choices';
-import { HttpError, zodFields } from './http/errors';
-import { assertJsonDepth } from './http/json-body';
-import { type HeaderMap, rawJsonAnswer, securityHeaders } from './http/security-headers';
-import { schemaValidationError, serializerCompiler, validatorCompiler } from './http/route-schemas';
-import { apiDoc, ok } from './http/route-docs';
+import qualityRoutes from './quality/routes';
+import reportsRoutes from './reports/routes';
+import teamsRoutes from './teams/routes';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
 

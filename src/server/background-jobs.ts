@@ -19,13 +19,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createBillingGateways } from './billing/gateways';
 import { paypalReconcileJob } from './billing/paypal-reconcile';
+import { qualityBackfillJob } from './calls/write/quality-backfill';
 import type { AppDeps } from './context';
 import { housekeepingJob } from './housekeeping';
-import { type Job, type Jobs, createJobs } from './http/jobs';
+import { createJobs, type Job, type Jobs } from './http/jobs';
 import type { Notifications } from './notifications';
-import { privacyJob } from './privacy/privacy-job';
 import { backupJob } from './operations/backup-job';
-import { qualityBackfillJob } from './calls/write/quality-backfill';
+import { privacyJob } from './privacy/privacy-job';
 
 export interface BackgroundJobsOptions {
   notifications: Notifications;

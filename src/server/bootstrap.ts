@@ -1,27 +1,27 @@
 /** Turns a Config into ready AppDeps: database opened, migrated and seeded; providers created. */
 import { randomUUID } from 'node:crypto';
+import { agencyDaysListener } from './agency/client-days';
 import { createSessionStore } from './auth/sessions';
+import { createWorkInFlight } from './background/in-flight';
+import { createBrandCache } from './brand/brand-store';
+import { createRunningSyncs } from './calls/ingest/running-syncs';
+import { dailyRollupsListener } from './calls/write/rollups';
+import { sealWebhookTokens } from './clients/webhook-token';
 import type { Config } from './config';
 import type { AppDeps } from './context';
 import { verifyAppSecret } from './crypto/key-check';
 import { createSecretBox } from './crypto/secrets';
 import { type Db, openDb } from './db/connect';
 import { migrateToLatest } from './db/migrate';
-import { type VoiceProviders, createVoiceProviders } from './providers/voice/registry';
-import type { VoiceProvider } from './providers/voice/types';
+import { createLifecycle } from './http/lifecycle';
+import { createMetrics } from './http/metrics';
+import { createRateCounters } from './http/rate-counters';
 import { createLiveHub } from './live/live-hub';
 import { createAddressGuard } from './notifications/safe-http';
-import { createRateCounters } from './http/rate-counters';
-import { createMetrics } from './http/metrics';
-import { createLifecycle } from './http/lifecycle';
-import { agencyDaysListener } from './agency/client-days';
-import { dailyRollupsListener } from './calls/write/rollups';
-import { seedPlans } from './seed';
-import { sealWebhookTokens } from './clients/webhook-token';
-import { createWorkInFlight } from './background/in-flight';
-import { createRunningSyncs } from './calls/ingest/running-syncs';
-import { createBrandCache } from './brand/brand-store';
+import { createVoiceProviders, type VoiceProviders } from './providers/voice/registry';
+import type { VoiceProvider } from './providers/voice/types';
 import { createSettledHistograms } from './quality/settled-histograms';
+import { seedPlans } from './seed';
 
 export interface DepsOverrides {
   db?: Db;

@@ -14,12 +14,12 @@
 import './runtime-check';
 import { parseArgs } from 'node:util';
 import { generateTemporaryPassword, hashPassword } from './auth/passwords';
+import { sealWebhookTokens } from './clients/webhook-token';
 import { ConfigError, loadConfig } from './config';
-import { openDb } from './db/connect';
-import { migrateToLatest, migrationState } from './db/migrate';
 import { verifyAppSecret } from './crypto/key-check';
 import { createSecretBox } from './crypto/secrets';
-import { sealWebhookTokens } from './clients/webhook-token';
+import { openDb } from './db/connect';
+import { migrateToLatest, migrationState } from './db/migrate';
 import { runBackupCommand } from './operations/backup';
 import { runRestoreCommand } from './operations/restore';
 import { activateAdmin, createAdmin } from './seed';

@@ -2,13 +2,14 @@
  * Configuration: parsed once at boot from the environment into one typed object.
  * Nothing else in the server reads process.env; everything receives a Config.
  */
-import { LIVE_HEARTBEAT_MS } from '../contract/live';
+
 import { createPrivateKey, randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { Cron } from 'croner';
 import { z } from 'zod';
+import { LIVE_HEARTBEAT_MS } from '../contract/live';
 
 export interface Config {
   port: number;

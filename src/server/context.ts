@@ -3,20 +3,20 @@
  * Outside services are behind interfaces here so tests can point them at the simulators.
  */
 import type { Kysely } from 'kysely';
+import type { SessionStore } from './auth/sessions';
+import type { WorkInFlight } from './background/in-flight';
+import type { BrandCache } from './brand/brand-store';
+import type { RunningSyncs } from './calls/ingest/running-syncs';
+import type { ClientChangeListener } from './clients/client-changes';
 import type { Config } from './config';
 import type { SecretBox } from './crypto/secrets';
-import type { Database } from './db/schema';
 import type { Dialect } from './db/connect';
-import type { SessionStore } from './auth/sessions';
-import type { RateCounters } from './http/rate-counters';
-import type { VoiceProviders } from './providers/voice/registry';
-import type { LiveHub } from './live/live-hub';
-import type { ClientChangeListener } from './clients/client-changes';
-import type { Metrics } from './http/metrics';
+import type { Database } from './db/schema';
 import type { Lifecycle } from './http/lifecycle';
-import type { WorkInFlight } from './background/in-flight';
-import type { RunningSyncs } from './calls/ingest/running-syncs';
-import type { BrandCache } from './brand/brand-store';
+import type { Metrics } from './http/metrics';
+import type { RateCounters } from './http/rate-counters';
+import type { LiveHub } from './live/live-hub';
+import type { VoiceProviders } from './providers/voice/registry';
 import type { SettledHistograms } from './quality/settled-histograms';
 
 export interface AppDeps {

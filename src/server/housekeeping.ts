@@ -6,13 +6,14 @@
  * the coming days, so the portfolio finds each client at any day it asks about; a client's
  * activity log keeps 365 days.
  */
+
+import { LIVE_RESUME_MS } from '../contract/live';
+import { pruneActivity } from './activity/read';
+import { carryClientDaysForward } from './agency/client-days';
 import { createCallsRepository } from './calls/write/calls-repository';
 import type { AppDeps } from './context';
-import { LIVE_RESUME_MS } from '../contract/live';
-import { pruneLiveEvents } from './live/live-events';
-import { carryClientDaysForward } from './agency/client-days';
 import type { Job } from './http/jobs';
-import { pruneActivity } from './activity/read';
+import { pruneLiveEvents } from './live/live-events';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INTERVAL_MS = 60 * 60 * 1000;

@@ -8,14 +8,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { backgroundJobs } from './background-jobs';
-import { loggerOptions } from './http/logging';
 import { createDeps } from './bootstrap';
 import { ConfigError, describeConfig, loadConfig } from './config';
 import { primeDemo } from './demo/demo-data';
+import { loggerOptions } from './http/logging';
 import { createNotifications } from './notifications';
-import { ensureAdmin } from './seed';
 import { type MetricsServer, startMetricsServer } from './operations/metrics-server';
 import { gracefulStop } from './operations/shutdown';
+import { ensureAdmin } from './seed';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

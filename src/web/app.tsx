@@ -3,7 +3,7 @@
  * login pages never download charts or payment code.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ComponentType, type LazyExoticComponent, Suspense, lazy, useEffect } from 'react';
+import { type ComponentType, type LazyExoticComponent, lazy, Suspense, useEffect } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { AppErrorBoundary } from './components/app-error-boundary';
 import { PageLoading } from './components/page-loading';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderUnavailableError } from '../../src/server/providers/voice/errors';
 import type { VoiceProvider } from '../../src/server/providers/voice/types';
-import { TEST_PASSWORD, createClient, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createClient, loginClient, TEST_PASSWORD } from '../helpers/factories';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const keys: Record<string, 'valid' | 'invalid' | 'down'> = {
   'good-key-123': 'valid',

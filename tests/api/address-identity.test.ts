@@ -16,7 +16,7 @@ import {
   createSignedInClient,
   loginAdmin,
 } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const NEW_PASSWORD = 'a long enough password';
 const CAP = 6;

@@ -1,7 +1,7 @@
 /** Every /api/admin/* endpoint refuses anonymous (401) and client (403) sessions, and changes nothing. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 

@@ -8,7 +8,7 @@ import type { AuditPage } from '../../src/contract/agency';
 import { READ_AUDIT_QUIET_MS } from '../../src/server/activity/record';
 import { storeCalls } from '../helpers/calls';
 import { createAdminUser, createClient, loginAdmin } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 describe(`admin reads are audited (${TEST_DB})`, () => {
   let t: TestApp;

@@ -15,7 +15,7 @@ import {
   loginAdmin,
   loginClient,
 } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const clock = Date.UTC(2026, 5, 10, 15, 0);
 const NEW_PASSWORD = 'a brand new password';

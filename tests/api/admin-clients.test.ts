@@ -5,12 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IncomingCall, createCallsRepository } from '../../src/server/calls/write/calls-repository';
+import { createCallsRepository, type IncomingCall } from '../../src/server/calls/write/calls-repository';
 import type { ClientRow } from '../../src/server/db/schema';
 import { ProviderUnavailableError } from '../../src/server/providers/voice/errors';
 import { NOTHING_STORED, type VoiceProvider } from '../../src/server/providers/voice/types';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const notUsed = () => Promise.reject(new Error('not used in this test'));
 /** Keys starting with "good" are valid, "down" means the provider does not answer, others are invalid. */

@@ -6,7 +6,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { activateAdmin, ensureAdmin } from '../../src/server/seed';
 import { createAdminUser, loginAdmin } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 describe(`admin lock-out (${TEST_DB})`, () => {
   let t: TestApp;

@@ -11,7 +11,7 @@ import {
   loginClient,
   loginWithTemporaryPassword,
 } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const blandCall = (overrides: Record<string, unknown> = {}) => ({
   call_id: randomUUID(),

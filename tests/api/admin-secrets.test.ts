@@ -9,14 +9,14 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
 import { buildApp } from '../../src/server/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
-import { createAdminUser, createClient, loginAdmin } from '../helpers/factories';
-import { TEST_DB, createTestDb } from '../helpers/test-app';
 import { checkAnswersAgainstDescription, expectNoUndescribedAnswers } from '../helpers/api-description-check';
+import { createAdminUser, createClient, loginAdmin } from '../helpers/factories';
+import { createTestDb, TEST_DB } from '../helpers/test-app';
 
 const SECRET_KEY = 'sk-live-0f9e8d7c6b5a4938271605f4e3d2c1b0';
 const REJECTED_KEY = 'sk-revoked-a1b2c3d4e5f60718293a4b5c6d7e8f90';

@@ -1,8 +1,8 @@
 /** Sync-all against the voice simulator: every active client with a key, one revoked key failing alone. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
 import { createAdminUser, createClient, loginAdmin } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 describe(`admin sync-all (${TEST_DB})`, () => {
   let sim: VoiceSim;

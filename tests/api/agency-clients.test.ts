@@ -9,7 +9,7 @@ import type { ClientRow } from '../../src/server/db/schema';
 import { DEMO_CLIENT_ID } from '../../src/server/demo/demo-data';
 import { storeCalls } from '../helpers/calls';
 import { createAdminUser, createClient, loginAdmin } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const NOW = Date.UTC(2026, 2, 20, 12);
 const HOUR = 60 * 60 * 1000;

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
 import {
   AdminAnalytics,
   AnalyticsQuery,
@@ -15,13 +15,13 @@ import {
   PORTFOLIO_SORTS,
   type SyncRunsPage,
 } from '../../src/contract/agency';
+import { carryClientDaysForward } from '../../src/server/agency/client-days';
 import { portfolioAnalytics } from '../../src/server/agency/portfolio';
 import { readTableInApp } from '../../src/server/agency/portfolio-table-in-app';
 import { readTableInDatabase } from '../../src/server/agency/portfolio-table-in-database';
-import { createCallsRepository } from '../../src/server/calls/write/calls-repository';
-import { carryClientDaysForward } from '../../src/server/agency/client-days';
-import { rebuildDailyRollups } from '../../src/server/calls/write/rollups';
 import { MAX_KEPT_BODY_BYTES } from '../../src/server/calls/ingest/webhook-delivery';
+import { createCallsRepository } from '../../src/server/calls/write/calls-repository';
+import { rebuildDailyRollups } from '../../src/server/calls/write/rollups';
 import type { ClientRow } from '../../src/server/db/schema';
 import { parseBlandCall } from '../../src/server/providers/voice/bland-payload';
 import { blandCallBody } from '../helpers/bland';
@@ -32,7 +32,7 @@ import {
   createSubscription,
   loginAdmin,
 } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const DAY = 86_400_000;
 

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATE_RANGES } from '../../src/contract/common';
-import { openApiPath } from '../../src/server/http/route-docs';
 import { COOKIE_NAMES } from '../../src/server/auth/sessions';
-import { type Description, answerProblem } from '../helpers/api-description-check';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { openApiPath } from '../../src/server/http/route-docs';
+import { answerProblem, type Description } from '../helpers/api-description-check';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 interface Operation {
   operationId?: string;

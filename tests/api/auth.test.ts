@@ -1,8 +1,8 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/server/auth/attempt-limits';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
-import { TEST_PASSWORD, createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
+import { createAdminUser, createClient, loginAdmin, loginClient, TEST_PASSWORD } from '../helpers/factories';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 describe(`auth (${TEST_DB})`, () => {
   let t: TestApp;

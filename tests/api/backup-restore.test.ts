@@ -10,27 +10,27 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import SQLite from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { type Config, loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
 import { openDb } from '../../src/server/db/connect';
-import { buildApp } from '../../src/server/app';
+import { ensureDemoTenant } from '../../src/server/demo/demo-data';
+import { createBackup } from '../../src/server/operations/backup';
 import {
   BackupError,
   type BackupManifest,
   MAGIC,
   readManifest,
 } from '../../src/server/operations/backup-file';
-import { createBackup } from '../../src/server/operations/backup';
 import { restoreBackup } from '../../src/server/operations/restore';
-import { ensureDemoTenant } from '../../src/server/demo/demo-data';
 import { blandCallBody, deliverWebhook } from '../helpers/bland';
 import { createClient, loginClient } from '../helpers/factories';
 import { createScratchDatabase } from '../helpers/scratch-database';

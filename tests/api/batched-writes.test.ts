@@ -5,13 +5,13 @@
  * token is still refused from the next delivery on, each call landing with its own client.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
 import { syncClientCalls } from '../../src/server/calls/ingest/sync';
 import type { ClientRow } from '../../src/server/db/schema';
 import { localDate } from '../../src/server/time/time-zones';
 import { blandCallBody, deliverWebhook } from '../helpers/bland';
 import { createAdminUser, createClient, loginAdmin } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const DAY = 86_400_000;
 const ZONE = 'America/New_York';

@@ -3,11 +3,11 @@
  * declines, a double click, plan change, card replacement, and the signed webhook.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BILLING_MESSAGES } from '../../src/contract/billing';
 import { type StripeSim, startStripeSim, stripeSignatureHeader } from '../../sim/stripe';
+import { BILLING_MESSAGES } from '../../src/contract/billing';
 import type { ClientRow } from '../../src/server/db/schema';
 import { createClient, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const WEBHOOK_SECRET = 'whsec_api_test_secret';
 

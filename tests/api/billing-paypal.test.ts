@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PaypalSim, startPaypalSim } from '../../sim/paypal';
 import { type StripeSim, startStripeSim } from '../../sim/stripe';
-import type { ClientRow } from '../../src/server/db/schema';
-import { createClient, loginClient } from '../helpers/factories';
 import { createBillingGateways } from '../../src/server/billing/gateways';
 import { reconcilePaypal } from '../../src/server/billing/paypal-reconcile';
 import { forgetBrand } from '../../src/server/brand/brand-store';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import type { ClientRow } from '../../src/server/db/schema';
+import { createClient, loginClient } from '../helpers/factories';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 describe(`PayPal payments (${TEST_DB})`, () => {
   let t: TestApp;

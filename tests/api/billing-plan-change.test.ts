@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StripeSim, startStripeSim, stripeSignatureHeader } from '../../sim/stripe';
 import type { ClientRow } from '../../src/server/db/schema';
 import { createClient, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const DAY = 86_400_000;
 

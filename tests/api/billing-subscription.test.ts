@@ -1,9 +1,9 @@
 /** Plans, the subscription read (usage from the rollups), and billing without payment keys. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, loginClient } from '../helpers/factories';
 import { storeCalls } from '../helpers/calls';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createClient, loginClient } from '../helpers/factories';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 describe(`plans and subscription (${TEST_DB})`, () => {
   let t: TestApp;

@@ -5,14 +5,14 @@
  * src/web/lib/brand.ts reads. A name made to break out of the JSON block cannot. The built
  * assets are still served precompressed.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminUser, loginAdmin } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 /** The shape of Vite's built index.html: its own title and icon, the bundle and stylesheet in <head>. */
 const TEMPLATE = `<!doctype html>

@@ -16,7 +16,7 @@ import { createNotifications } from '../../src/server/notifications';
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
 import { createAdminUser, createClient, loginAdmin } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const clock = Date.UTC(2026, 5, 10, 19, 0);
 const DOMAIN = 'northwind.example';

@@ -8,18 +8,18 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SmtpSim, startSmtpSim } from '../../sim/smtp';
-import { type TwilioSim, startTwilioSim } from '../../sim/twilio';
+import { startTwilioSim, type TwilioSim } from '../../sim/twilio';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
 import { forgetBrand } from '../../src/server/brand/brand-store';
 import { createNotifications } from '../../src/server/notifications';
-import { markVerified } from '../../src/server/notifications/sms-numbers';
 import type { QueuedEmail } from '../../src/server/notifications/email-layout';
 import { enqueue } from '../../src/server/notifications/outbox';
+import { markVerified } from '../../src/server/notifications/sms-numbers';
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 import { pdfText } from '../helpers/pdf-text';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const clock = Date.UTC(2026, 5, 10, 19, 0);
 

@@ -8,7 +8,7 @@ import {
   loginAdmin,
   loginClient,
 } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

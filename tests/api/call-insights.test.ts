@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillCallInsights } from '../../src/server/db/migrations/005_call_insights';
 import { blandCallBody, deliverWebhook } from '../helpers/bland';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 describe(`call insights (${TEST_DB})`, () => {
   let t: TestApp;

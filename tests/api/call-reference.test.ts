@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeCalls } from '../helpers/calls';
 import { createSignedInClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const NOW = Date.UTC(2026, 10, 20, 15, 0, 0);
 const HOUR = 3_600_000;

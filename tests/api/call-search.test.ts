@@ -11,7 +11,7 @@ import { createCallsRepository } from '../../src/server/calls/write/calls-reposi
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
 import { createAdminUser, createClient, createSignedInClient, loginAdmin } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

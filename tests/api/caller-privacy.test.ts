@@ -12,13 +12,13 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RetellSim, startRetellSim } from '../../sim/platforms/retell';
-import { type VapiSim, startVapiSim } from '../../sim/platforms/vapi';
+import { startVapiSim, type VapiSim } from '../../sim/platforms/vapi';
 import type { ClientRow } from '../../src/server/db/schema';
 import { createRetellProvider } from '../../src/server/providers/voice/retell';
 import { createVapiProvider } from '../../src/server/providers/voice/vapi';
 import { storeCalls } from '../helpers/calls';
 import { createAdminUser, createSignedInClient, loginAdmin } from '../helpers/factories';
-import { TEST_DATABASE_URL, TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DATABASE_URL, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const FAST = { timeoutMs: 2_000, retryBaseMs: 10, maxRetries: 1 };
 const DAY = 24 * 60 * 60 * 1000;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vapiAuthHeaders } from '../../sim/platforms/vapi';
 import { blandCallBody, deliverWebhook } from '../helpers/bland';
 import { createSignedInClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const CALLER = '+12125550199';
 /** Each card's digits, and the pieces as said. */

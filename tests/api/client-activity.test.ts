@@ -8,18 +8,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityItem } from '../../src/contract/activity';
-import { hashPassword } from '../../src/server/auth/passwords';
 import { paginationOf } from '../../src/contract/common';
 import { ACTIVITY_RETENTION_DAYS, activityPage, pruneActivity } from '../../src/server/activity/read';
 import { VIEW_QUIET_MS } from '../../src/server/activity/record';
+import { hashPassword } from '../../src/server/auth/passwords';
 import {
-  TEST_PASSWORD,
   createAdminUser,
   createSignedInClient,
   loginAdmin,
   loginClient,
+  TEST_PASSWORD,
 } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 let clock = Date.UTC(2026, 5, 10, 15, 0);

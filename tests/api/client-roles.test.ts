@@ -4,11 +4,11 @@
  * A refusal is 403 naming the missing permission; the Owner (the old single login) is refused none.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SmtpSim, startSmtpSim } from '../../sim/smtp';
 import { type ClientRole, ROLE_PERMISSIONS } from '../../src/contract/teams';
 import { createNotifications } from '../../src/server/notifications';
-import { type SmtpSim, startSmtpSim } from '../../sim/smtp';
 import { cookieHeader, createSignedInClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 const REFUSED = /Your role does not allow this|declares no permission/;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SESSIONS_PER_USER, TOUCH_INTERVAL_MS } from '../../src/server/auth/sessions';
 import { cookieHeader, createAdminUser, createClient, loginAdmin, TEST_PASSWORD } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 let clock = Date.UTC(2026, 5, 10, 15, 0);
 const MAC_CHROME =

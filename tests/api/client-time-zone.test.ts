@@ -14,8 +14,8 @@ import { renderMonthlyPdf } from '../../src/server/reports/monthly-pdf';
 import { periodReport } from '../../src/server/reports/period-report';
 import { storeCalls } from '../helpers/calls';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 import { pdfText } from '../helpers/pdf-text';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const BERLIN = 'Europe/Berlin';
 // Monday, Dec 7, 2026, 08:30 in Berlin (CET, UTC+1): the weekly digest's morning.

@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SmtpSim, startSmtpSim } from '../../sim/smtp';
-import { createNotifications } from '../../src/server/notifications';
 import { INVITATION_TTL_MS } from '../../src/contract/teams';
+import { createNotifications } from '../../src/server/notifications';
 import { cookieHeader, createSignedInClient, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 let clock = Date.UTC(2026, 5, 10, 15, 0);
 const NEW_PASSWORD = 'a long enough password';

@@ -5,13 +5,14 @@
  * parser; every request our Bland adapter sends and every answer and webhook our stand-in gives
  * is held against the description and the examples, so neither side can drift unnoticed.
  */
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIM_PATHWAYS, type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { SIM_PATHWAYS, startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { blandListResponseSchema, parseBlandCall } from '../../src/server/providers/voice/bland-payload';
 import type { VoiceProvider } from '../../src/server/providers/voice/types';
+import { deliverWebhook } from '../helpers/bland';
 import {
   blandCallShapeProblems,
   blandEventShapeProblems,
@@ -19,11 +20,10 @@ import {
   blandOpenApi,
   blandSendCallShapeProblems,
 } from '../helpers/bland-documented';
-import { deliverWebhook } from '../helpers/bland';
 import { createClient } from '../helpers/factories';
 import { OpenApiContract } from '../helpers/openapi-contract';
 import { type RecordingProxy, startRecordingProxy } from '../helpers/recording-proxy';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const KEY = 'sk_contract_bland';
 type Json = Parameters<typeof blandCallShapeProblems>[0];

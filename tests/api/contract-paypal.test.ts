@@ -5,12 +5,12 @@
  * PayPal's format, or an adapter that sends what PayPal would refuse, fails here.
  */
 import { readFileSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PaypalSim, startPaypalSim } from '../../sim/paypal';
-import { type PaypalGateway, createPaypalGateway } from '../../src/server/providers/payments/paypal';
+import { createPaypalGateway, type PaypalGateway } from '../../src/server/providers/payments/paypal';
 import { OpenApiContract } from '../helpers/openapi-contract';
 import { type RecordingProxy, startRecordingProxy } from '../helpers/recording-proxy';
 import { TEST_DB } from '../helpers/test-app';

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StripeSim, startStripeSim } from '../../sim/stripe';
-import { type StripeGateway, createStripeGateway } from '../../src/server/providers/payments/stripe';
+import { createStripeGateway, type StripeGateway } from '../../src/server/providers/payments/stripe';
 import { type RecordingProxy, startRecordingProxy } from '../helpers/recording-proxy';
 import { stripeShapeProblems } from '../helpers/stripe-fixtures';
 import { TEST_DB } from '../helpers/test-app';

@@ -4,12 +4,12 @@
  * not the card is good, so a scan posting made-up card ids must not add rows without bound. Issue
  * 34 §7: "Send test event" and "Send again" each add a delivery row, so they are capped too.
  */
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StripeSim, startStripeSim } from '../../sim/stripe';
 import { createClient, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const CHECKOUTS = 3;
 

@@ -12,14 +12,14 @@ import { hashPassword } from '../../src/server/auth/passwords';
 import type { ClientRow } from '../../src/server/db/schema';
 import { storeCalls } from '../helpers/calls';
 import {
-  TEST_PASSWORD,
   createAdminUser,
   createSignedInClient,
   createSubscription,
   loginAdmin,
   loginClient,
+  TEST_PASSWORD,
 } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const NOW = Date.UTC(2026, 10, 20, 15, 30, 0);
 const HOUR = 3_600_000;

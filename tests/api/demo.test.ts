@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
 import type { CallsPage, DailyPoint, DemoStats } from '../../src/contract/calls';
 import type { OutcomeSummaryItem } from '../../src/contract/outcomes';
-import { DEMO_CLIENT_ID, DEMO_RETENTION_DAYS, createDemoData } from '../../src/server/demo/demo-data';
+import { createDemoData, DEMO_CLIENT_ID, DEMO_RETENTION_DAYS } from '../../src/server/demo/demo-data';
 import { DEMO_OUTCOMES } from '../../src/server/demo/demo-outcomes';
 import { DAY_MS } from '../../src/server/demo/sample-calls';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { createClient, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const START = Date.UTC(2025, 2, 5, 14, 30, 0);
 

@@ -5,13 +5,13 @@
  * digest covers only periods from the client's first sign-in (or the wizard's "notify now").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
 import { createNotifications } from '../../src/server/notifications';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { blandCallBody, deliverWebhook } from '../helpers/bland';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;

@@ -9,7 +9,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,7 +20,7 @@ import { loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
 import { saveWebhookEndpoint } from '../../src/server/notifications/client-webhooks';
 import { blandCallBody } from '../helpers/bland';
-import { TEST_PASSWORD, cookieHeader, createClient } from '../helpers/factories';
+import { cookieHeader, createClient, TEST_PASSWORD } from '../helpers/factories';
 import { createScratchDatabase } from '../helpers/scratch-database';
 import { TEST_DATABASE_URL, TEST_DB } from '../helpers/test-app';
 

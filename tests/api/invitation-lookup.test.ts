@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVITATION_TTL_MS } from '../../src/contract/teams';
 import { sha256Hex } from '../../src/server/crypto/secrets';
 import { createSignedInClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const clock = Date.UTC(2026, 5, 10, 15, 0);
 

@@ -9,19 +9,19 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { createDeps } from '../../src/server/bootstrap';
 import { setAdminsRequireTwoFactor } from '../../src/server/auth/two-factor-store';
+import { createDeps } from '../../src/server/bootstrap';
 import { updateClient } from '../../src/server/clients/clients-repository';
 import { loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
-import { blandCallBody } from '../helpers/bland';
-import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestDb, createTestDb } from '../helpers/test-app';
 import {
-  type DescriptionCheck,
   checkAnswersAgainstDescription,
+  type DescriptionCheck,
   expectNoUndescribedAnswers,
 } from '../helpers/api-description-check';
+import { blandCallBody } from '../helpers/bland';
+import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
+import { createTestDb, TEST_DB, type TestDb } from '../helpers/test-app';
 
 interface SseEvent {
   id?: string;

@@ -8,22 +8,22 @@
 import { randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
 import type { ClientRole } from '../../src/contract/teams';
-import { hashPassword } from '../../src/server/auth/passwords';
 import { normaliseDigits } from '../../src/server/access/number-text';
+import { hashPassword } from '../../src/server/auth/passwords';
 import type { ClientRow } from '../../src/server/db/schema';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { createClientWithSimCalls } from '../helpers/bland';
 import { storeCalls } from '../helpers/calls';
 import {
-  TEST_PASSWORD,
   createAdminUser,
   createSignedInClient,
   loginAdmin,
   loginClient,
+  TEST_PASSWORD,
 } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 /** The caller, and the business's own line: both numbers of a call are masked. */
 const CALLER = '+12128670100';

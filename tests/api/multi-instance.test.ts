@@ -7,20 +7,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
 import { buildApp } from '../../src/server/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
-import { blandCallBody } from '../helpers/bland';
-import { TEST_PASSWORD, createClient, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestDb, createTestDb } from '../helpers/test-app';
 import {
-  type DescriptionCheck,
   checkAnswersAgainstDescription,
+  type DescriptionCheck,
   expectNoUndescribedAnswers,
 } from '../helpers/api-description-check';
+import { blandCallBody } from '../helpers/bland';
+import { createClient, loginClient, TEST_PASSWORD } from '../helpers/factories';
+import { createTestDb, TEST_DB, type TestDb } from '../helpers/test-app';
 
 describe(`two app instances on one database (${TEST_DB})`, () => {
   let sim: VoiceSim;

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SmtpSim, startSmtpSim } from '../../sim/smtp';
-import { type TwilioSim, startTwilioSim } from '../../sim/twilio';
+import { startTwilioSim, type TwilioSim } from '../../sim/twilio';
 import { maskPhoneNumber } from '../../src/contract/phone-mask';
 import type { ClientRole } from '../../src/contract/teams';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
@@ -18,8 +18,8 @@ import { createNotifications } from '../../src/server/notifications';
 import { markVerified } from '../../src/server/notifications/sms-numbers';
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
-import { TEST_PASSWORD, createClient, createSubscription, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createClient, createSubscription, loginClient, TEST_PASSWORD } from '../helpers/factories';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 // Monday 2026-06-08, 15:00 UTC: daytime, and the weekly digest's day.
 const clock = Date.UTC(2026, 5, 8, 15, 0);

@@ -8,7 +8,7 @@ import { createNotifications } from '../../src/server/notifications';
 import { plainEmailBrand, renderQueuedEmail } from '../../src/server/notifications/email-layout';
 import { storeCalls } from '../helpers/calls';
 import { createClient, createSubscription } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const HOUR = 3_600_000;
 let clock = Date.UTC(2026, 5, 20, 12, 0);

@@ -13,7 +13,7 @@ import { CLAIM_LEASE_MS, claimDue } from '../../src/server/notifications/outbox'
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
 import { createClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 let clock = Date.UTC(2026, 5, 10, 15, 0);
 

@@ -6,7 +6,7 @@
  * at most a bounded number of requests at once, and after A's first failure its other messages
  * are rescheduled (backed off) instead of each waiting for its own timeout.
  */
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
@@ -15,7 +15,7 @@ import { createNotifications } from '../../src/server/notifications';
 import { claimDue, enqueue, markSent } from '../../src/server/notifications/outbox';
 import { storeCalls } from '../helpers/calls';
 import { createClient, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 let clock = Date.UTC(2026, 5, 10, 19, 0);
 const PREFS = {

@@ -4,14 +4,14 @@
  * the client's quiet hours, retried on Twilio's 5xx and 429, dropped on its 4xx.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type TwilioSim, startTwilioSim } from '../../sim/twilio';
+import { startTwilioSim, type TwilioSim } from '../../sim/twilio';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
 import { createNotifications } from '../../src/server/notifications';
 import { markVerified } from '../../src/server/notifications/sms-numbers';
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
 import { createClient, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 // 15:00 in New York (EDT): daytime.
 let clock = Date.UTC(2026, 5, 10, 19, 0);

@@ -5,7 +5,7 @@
  * addresses refused, and one client never reaching another's deliveries.
  */
 import { createHmac } from 'node:crypto';
-import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
@@ -13,7 +13,7 @@ import { createNotifications } from '../../src/server/notifications';
 import { saveWebhookEndpoint } from '../../src/server/notifications/client-webhooks';
 import { storeCalls } from '../helpers/calls';
 import { createClient, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 let clock = Date.UTC(2026, 5, 10, 19, 0);
 const PREFS = {

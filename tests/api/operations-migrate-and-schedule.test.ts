@@ -13,12 +13,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KNOWN_MIGRATIONS } from '../../src/server/db/migrate';
 import { openDb } from '../../src/server/db/connect';
-import { backupJob } from '../../src/server/operations/backup-job';
+import { KNOWN_MIGRATIONS } from '../../src/server/db/migrate';
 import { prune } from '../../src/server/operations/backup';
+import { backupJob } from '../../src/server/operations/backup-job';
 import { createScratchDatabase } from '../helpers/scratch-database';
-import { TEST_DATABASE_URL, TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DATABASE_URL, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const ROOT = path.resolve(__dirname, '../..');
 

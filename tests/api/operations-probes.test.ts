@@ -9,19 +9,19 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { type Server, type Socket, connect, createServer } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
+import { buildApp } from '../../src/server/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
 import { type Db, openDb } from '../../src/server/db/connect';
-import { buildApp } from '../../src/server/app';
 import { loggerOptions } from '../../src/server/http/logging';
 import { createNotifications } from '../../src/server/notifications';
 import { enqueue } from '../../src/server/notifications/outbox';
@@ -30,7 +30,7 @@ import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { blandCallBody, createClientWithSimCalls, deliverWebhook } from '../helpers/bland';
 import { createClient } from '../helpers/factories';
 import { createScratchDatabase } from '../helpers/scratch-database';
-import { TEST_DATABASE_URL, TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DATABASE_URL, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const TOKEN = 'metrics-token-for-tests-0123';
 /** The values of a metric's lines with exactly these labels (`{a="b"}`, or none). */

@@ -10,7 +10,7 @@ import { MAX_OUTCOMES, MAX_RULES_PER_OUTCOME, type Outcome } from '../../src/con
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
 import { createSignedInClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 5, 10, 12, 7, 30);

@@ -8,14 +8,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/server/auth/passwords';
 import {
-  TEST_PASSWORD,
   cookieHeader,
   createAdminUser,
   createClient,
   createSignedInClient,
   loginAdmin,
+  TEST_PASSWORD,
 } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const OWN_PASSWORD = 'my very own password';
 

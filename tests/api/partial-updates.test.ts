@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderUnavailableError } from '../../src/server/providers/voice/errors';
 import { NOTHING_STORED, type VoiceProvider } from '../../src/server/providers/voice/types';
 import { createAdminUser, createClient, createSignedInClient, loginAdmin } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const notUsed = () => Promise.reject(new Error('not used in this test'));
 /** Keys starting with "good" are valid, "down" means the provider does not answer, others are invalid. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES } from '../../src/contract/account';
 import type { VoiceProvider } from '../../src/server/providers/voice/types';
 import { createAdminUser, createSignedInClient, loginAdmin } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 // Every key is good: what is tested is who may set it, not the provider's check.
 const fakeVoice = { checkKey: async () => 'valid' } as unknown as VoiceProvider;

@@ -4,12 +4,12 @@
  * agency's own sync of the same client names it. The browser crawl is platform-details.spec.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { createClientWithSimCalls } from '../helpers/bland';
 import { createAdminUser, createSignedInClient, loginAdmin } from '../helpers/factories';
 import { followSyncRun, postSync, syncResult } from '../helpers/sync';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const PLATFORM_WORDS = /Bland|Vapi|Retell|pathway/i;
 

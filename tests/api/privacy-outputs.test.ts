@@ -11,7 +11,7 @@ import { forgetBrand } from '../../src/server/brand/brand-store';
 import { storeCalls } from '../helpers/calls';
 import { createAdminUser, createSignedInClient, loginAdmin } from '../helpers/factories';
 import { pdfText, pdfWords } from '../helpers/pdf-text';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const transcriptOf = (lines: string[]) =>
   lines.map((text, i) => ({ role: i % 2 === 0 ? 'agent' : 'user', text }));

@@ -9,10 +9,10 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { type Kysely, type Migration, Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpSim, startSmtpSim } from '../../sim/smtp';
-import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
 import { sealWebhookTokens, webhookTokenHash } from '../../src/server/clients/webhook-token';
 import { createSecretBox } from '../../src/server/crypto/secrets';
 import { KNOWN_MIGRATIONS } from '../../src/server/db/migrate';
@@ -26,7 +26,7 @@ import {
   createSignedInClient,
   loginAdmin,
 } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp, createTestDb } from '../helpers/test-app';
+import { createTestApp, createTestDb, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const SECRET = 'bland-signing-secret-0123';
 const sign = (raw: string) => createHmac('sha256', SECRET).update(raw).digest('hex');

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 /** Each parses in JavaScript; "-10000-01-01" even reads as the year 10000. */
 const OUT_OF_RANGE = [

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 describe(`unknown query values (${TEST_DB})`, () => {
   let t: TestApp;

@@ -5,14 +5,14 @@
  * refused, and so is a redirect into it (each hop checked); an answer that is not audio (a web
  * page) is refused rather than passed on; Range keeps working. No database is involved.
  */
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAddressGuard } from '../../src/server/notifications/safe-http';
 import {
+  createProviderHttp,
   MEDIA_NOT_AUDIO_MESSAGE,
   MEDIA_REFUSED_MESSAGE,
-  createProviderHttp,
 } from '../../src/server/providers/voice/provider-http';
 import { TEST_DB } from '../helpers/test-app';
 

@@ -13,8 +13,8 @@ import { renderMonthlyPdf } from '../../src/server/reports/monthly-pdf';
 import { periodReport } from '../../src/server/reports/period-report';
 import { storeCalls } from '../helpers/calls';
 import { createClient, createSubscription, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 import { pdfText } from '../helpers/pdf-text';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const NY = 'America/New_York';
 /** The clients' first sign-in: before every period these tests report on. */

@@ -10,8 +10,8 @@ import { createNotifications } from '../../src/server/notifications';
 import { plainEmailBrand, renderQueuedEmail } from '../../src/server/notifications/email-layout';
 import { storeCalls } from '../helpers/calls';
 import { createClient, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 import { pdfText } from '../helpers/pdf-text';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const LA = 'America/Los_Angeles';
 // Monday Nov 2, 2026, 08:05 in Los Angeles (PST since 02:00 on Sunday Nov 1): the weekly digest's hour.

@@ -8,7 +8,7 @@ import { minutesUsedThisMonth } from '../../src/server/call-rows/usage';
 import { SAMPLE_MESSAGES, SEED_CALL_COUNT } from '../../src/server/demo/sample-data-routes';
 import { blandCallBody } from '../helpers/bland';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 // The defaults (config.ts): the README lists them with their environment variables.
 const SEEDS_PER_DAY = 5;

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type TwilioSim, startTwilioSim } from '../../sim/twilio';
+import { startTwilioSim, type TwilioSim } from '../../sim/twilio';
 import { SMS_NUMBER_MESSAGES } from '../../src/contract/notification-choices';
 import type { ClientRole } from '../../src/contract/teams';
 import { saveNotificationPrefs } from '../../src/server/account/notification-prefs';
@@ -17,8 +17,8 @@ import { createNotifications } from '../../src/server/notifications';
 import { markVerified } from '../../src/server/notifications/sms-numbers';
 import { NO_INSIGHTS } from '../../src/server/providers/voice/types';
 import { storeCalls } from '../helpers/calls';
-import { TEST_PASSWORD, createClient, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createClient, loginClient, TEST_PASSWORD } from '../helpers/factories';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 // 15:00 in New York (EDT): daytime, no quiet hours.
 let clock = Date.UTC(2026, 5, 10, 19, 0);

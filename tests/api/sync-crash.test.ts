@@ -13,15 +13,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
 import { createDeps } from '../../src/server/bootstrap';
 import { SYNC_STALE_MS } from '../../src/server/calls/ingest/sync-runs';
 import { loadConfig } from '../../src/server/config';
 import type { AppDeps } from '../../src/server/context';
-import { TEST_PASSWORD, cookieHeader, createClient } from '../helpers/factories';
+import { countCallsOf } from '../helpers/calls';
+import { cookieHeader, createClient, TEST_PASSWORD } from '../helpers/factories';
 import { createScratchDatabase } from '../helpers/scratch-database';
 import { TEST_DATABASE_URL, TEST_DB } from '../helpers/test-app';
-import { countCallsOf } from '../helpers/calls';
 
 const CALLS = 3_000;
 const APP_SECRET = 'crash-test-secret-0123456789';

@@ -7,17 +7,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
 import { buildApp } from '../../src/server/app';
 import { createDeps } from '../../src/server/bootstrap';
 import { SYNC_STALE_MS } from '../../src/server/calls/ingest/sync-runs';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
-import { createAdminUser, loginAdmin } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 import { checkAnswersAgainstDescription, expectNoUndescribedAnswers } from '../helpers/api-description-check';
-import { countCallsOf } from '../helpers/calls';
-import { followSyncRun, postSync, syncResult } from '../helpers/sync';
 import { createClientWithSimCalls } from '../helpers/bland';
+import { countCallsOf } from '../helpers/calls';
+import { createAdminUser, loginAdmin } from '../helpers/factories';
+import { followSyncRun, postSync, syncResult } from '../helpers/sync';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const provider = (url: string) =>
   createBlandProvider({ baseUrl: url, timeoutMs: 5_000, retryBaseMs: 5, maxRetries: 2 });

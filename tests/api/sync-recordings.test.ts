@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
-import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
-import { countCallsOf } from '../helpers/calls';
-import { syncResult } from '../helpers/sync';
 import { createClientWithSimCalls } from '../helpers/bland';
+import { countCallsOf } from '../helpers/calls';
+import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
+import { syncResult } from '../helpers/sync';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 describe(`sync and recordings against the Bland simulator (${TEST_DB})`, () => {
   let sim: VoiceSim;

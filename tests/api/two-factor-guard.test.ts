@@ -15,7 +15,7 @@ import { SET_UP_ROUTES } from '../../src/server/auth/two-factor-requirement';
 import { setAdminsRequireTwoFactor } from '../../src/server/auth/two-factor-store';
 import { updateClient } from '../../src/server/clients/clients-repository';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 

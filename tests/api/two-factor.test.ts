@@ -12,14 +12,14 @@ import { TWO_FACTOR_MESSAGES } from '../../src/contract/two-factor';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { sha256Hex } from '../../src/server/crypto/secrets';
 import {
-  TEST_PASSWORD,
   cookieHeader,
   createAdminUser,
   createClient,
   createSignedInClient,
   loginAdmin,
+  TEST_PASSWORD,
 } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const START = Date.UTC(2026, 5, 10, 15, 0, 5);
 let clock = START;

@@ -8,13 +8,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RetellSim, startRetellSim } from '../../sim/platforms/retell';
-import { VAPI_SIM_PHONE_NUMBER, type VapiSim, startVapiSim, vapiAuthHeaders } from '../../sim/platforms/vapi';
+import { startVapiSim, VAPI_SIM_PHONE_NUMBER, type VapiSim, vapiAuthHeaders } from '../../sim/platforms/vapi';
 import type { VoiceProviderId } from '../../src/contract/providers';
 import { createRetellProvider } from '../../src/server/providers/voice/retell';
 import { createVapiProvider } from '../../src/server/providers/voice/vapi';
-import { createAdminUser, loginAdmin, loginWithTemporaryPassword } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
 import { countCallsOf } from '../helpers/calls';
+import { createAdminUser, loginAdmin, loginWithTemporaryPassword } from '../helpers/factories';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const FAST = { timeoutMs: 2_000, retryBaseMs: 10, maxRetries: 1 };
 

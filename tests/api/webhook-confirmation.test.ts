@@ -5,13 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type VoiceSim, startVoiceSim } from '../../sim/voice-provider';
+import { startVoiceSim, type VoiceSim } from '../../sim/voice-provider';
 import { createCallsRepository } from '../../src/server/calls/write/calls-repository';
 import { pruneUnconfirmedCalls } from '../../src/server/housekeeping';
 import { createBlandProvider } from '../../src/server/providers/voice/bland';
 import { blandCallBody } from '../helpers/bland';
 import { createClient, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 describe(`webhook deliveries confirmed with the provider (${TEST_DB})`, () => {
   let sim: VoiceSim;

@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blandCallBody, deliverWebhook } from '../helpers/bland';
 import { createAdminUser, createClient, loginAdmin, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 const SECRET = 'bland-signing-secret-0123';
 const sign = (raw: string, secret = SECRET) => createHmac('sha256', secret).update(raw).digest('hex');

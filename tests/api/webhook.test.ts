@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { pruneRateCounters, pruneWebhookDeliveries } from '../../src/server/housekeeping';
 import { loggerOptions } from '../../src/server/http/logging';
 import { blandCallBody, deliverWebhook } from '../helpers/bland';
 import { createClient, loginClient } from '../helpers/factories';
-import { TEST_DB, type TestApp, createTestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 
 describe(`voice webhook (${TEST_DB})`, () => {
   let t: TestApp;

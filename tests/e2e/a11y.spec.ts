@@ -3,7 +3,7 @@
  * axe-core: no serious or critical violation anywhere. Keyboard reachability of the main actions
  * is checked beside it.
  */
-import { type Page, expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { AdminLoginPage } from './pages/admin-login-page';
 import { useStripeStandIn } from './pages/checkout-page';
 import { DashboardPage } from './pages/dashboard-page';

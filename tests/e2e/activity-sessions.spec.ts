@@ -6,8 +6,8 @@
 import { expect, test } from '@playwright/test';
 import { ActivityTabPage } from './pages/activity-tab';
 import { AdminClientViewPage } from './pages/admin-client-view-page';
-import { loginAsNewClient } from './pages/settings-page';
 import { SessionsCardPage } from './pages/sessions-card';
+import { loginAsNewClient } from './pages/settings-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { ADMIN, BASE_URL } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';

@@ -3,16 +3,16 @@
  * real test call through the voice simulator, finalize, credentials, the client's own login),
  * then manages clients: search, edit, delete, sync all, the admin client view.
  */
-import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { AdminClientViewPage } from './pages/admin-client-view-page';
 import { AdminDashboardPage } from './pages/admin-dashboard-page';
 import { AdminLoginPage } from './pages/admin-login-page';
 import { ClientLoginPage } from './pages/client-login-page';
 import { DashboardPage } from './pages/dashboard-page';
 import { placeTestCall } from './support/api';
+import { expectNoSeriousA11yViolations } from './support/axe';
 import { ADMIN, CLIENT } from './support/env';
 import { screenshotBothWidths, settle } from './support/screenshots';
-import { expectNoSeriousA11yViolations } from './support/axe';
 import { expectToast } from './support/toast';
 
 async function screenshot(page: Page, name: string) {

@@ -4,7 +4,7 @@
  * calls; the key is fixed in the edit dialog, the deliveries replayed, and the calls appear in the
  * client's dashboard. Then the audit log and the admins. Screenshots and axe at both widths.
  */
-import { type Page, expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { AdminDashboardPage } from './pages/admin-dashboard-page';
 import { AdminLoginPage } from './pages/admin-login-page';
 import { placeTestCall } from './support/api';

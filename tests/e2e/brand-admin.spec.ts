@@ -10,13 +10,13 @@
  * The brand is shared by every spec on this server: afterAll puts the saved settings back and
  * removes the images, whatever happened in between.
  */
-import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { AdminDashboardPage } from './pages/admin-dashboard-page';
 import { AdminLoginPage } from './pages/admin-login-page';
 import { BrandTab } from './pages/brand-tab';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { type SavedBrand, rememberBrand, restoreBrand } from './support/brand';
+import { rememberBrand, restoreBrand, type SavedBrand } from './support/brand';
 import { ADMIN, BASE_URL } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';
 import { expectToast } from './support/toast';

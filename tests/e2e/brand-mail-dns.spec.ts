@@ -6,7 +6,7 @@
  * brand-mail-dns.test.ts, against the DNS stand-in); here the browser is handed a checked answer
  * with the three other statuses to show how each reads. axe and screenshots at 1280 and 390 px.
  */
-import { type Page, expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { AdminDashboardPage } from './pages/admin-dashboard-page';
 import { AdminLoginPage } from './pages/admin-login-page';
 import { BrandTab } from './pages/brand-tab';

@@ -10,17 +10,17 @@
  * The brand is shared by every spec on this server: afterAll puts the saved one back (or none)
  * and removes the logo, whatever happened in between.
  */
-import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { AdminClientViewPage } from './pages/admin-client-view-page';
-import { CallDrawer } from './pages/call-drawer';
 import { AdminLoginPage } from './pages/admin-login-page';
 import { BrandTab } from './pages/brand-tab';
+import { CallDrawer } from './pages/call-drawer';
 import { ClientLoginPage } from './pages/client-login-page';
 import { DashboardPage } from './pages/dashboard-page';
 import { clientSession, loginClientApi, placeTestCall } from './support/api';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { type SavedBrand, rememberBrand, restoreBrand } from './support/brand';
+import { rememberBrand, restoreBrand, type SavedBrand } from './support/brand';
 import { ADMIN, BASE_URL, CLIENT } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';
 

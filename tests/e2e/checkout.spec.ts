@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { CheckoutPage, useStripeStandIn } from './pages/checkout-page';
-import { SettingsPage, loginAsNewClient } from './pages/settings-page';
+import { loginAsNewClient, SettingsPage } from './pages/settings-page';
 import { STRIPE_SIM_URL } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';
 import { expectToast } from './support/toast';

@@ -6,12 +6,12 @@
  * "Details"; the values the platform sets on every call (its call id, the clock) stay hidden from
  * the client, and no row says "—". Screenshots at 1280 and 390 px; axe on the drawer.
  */
-import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { CallDrawer } from './pages/call-drawer';
 import { DashboardPage } from './pages/dashboard-page';
 import { clientSession, loginClientApi, placeTestCall } from './support/api';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { type SavedBrand, rememberBrand, restoreBrand } from './support/brand';
+import { rememberBrand, restoreBrand, type SavedBrand } from './support/brand';
 import { ADMIN, BASE_URL, CLIENT } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';
 

@@ -7,9 +7,9 @@
  * the page is already drawn with SPEC's loading states (the stats' four skeletons, the chart's and
  * the log's), not held behind the "Loading..." spinner, and nothing else is asked meanwhile.
  */
-import { type Page, type Request, expect, test } from '@playwright/test';
-import { DashboardPage } from './pages/dashboard-page';
+import { expect, type Page, type Request, test } from '@playwright/test';
 import { AdminClientViewPage } from './pages/admin-client-view-page';
+import { DashboardPage } from './pages/dashboard-page';
 import { clientSession, loginClientApi, placeTestCall } from './support/api';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { ADMIN, CLIENT } from './support/env';

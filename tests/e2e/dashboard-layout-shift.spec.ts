@@ -9,7 +9,7 @@
  * offers sample data (rewritten in the browser, so no other spec's account changes).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Page, expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { clientSession, loginClientApi, placeTestCall } from './support/api';
 import { CLIENT } from './support/env';
 

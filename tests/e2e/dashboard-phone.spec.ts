@@ -6,9 +6,9 @@
  * view of the client at 1280 and 390 px. The seeded CLIENT's calls are replaced by twelve, so the
  * first page holds ten cards and the pagination.
  */
-import { type Page, expect, test } from '@playwright/test';
-import { DashboardPage } from './pages/dashboard-page';
+import { expect, type Page, test } from '@playwright/test';
 import { AdminClientViewPage } from './pages/admin-client-view-page';
+import { DashboardPage } from './pages/dashboard-page';
 import { clientSession, loginClientApi, placeTestCall } from './support/api';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { ADMIN, BASE_URL, CLIENT } from './support/env';

@@ -3,7 +3,7 @@
  * simulator, the sample-data button and sync. The seeded CLIENT's calls are cleared first, so
  * the numbers on screen can be checked against the calls the spec made.
  */
-import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { formatDuration, formatMoney } from '../../src/contract/format';
 import { formatPhone } from '../../src/web/features/calls/phone';
 import { DashboardPage } from './pages/dashboard-page';

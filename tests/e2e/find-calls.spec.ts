@@ -4,10 +4,10 @@
  * spreadsheet.
  */
 import { readFileSync } from 'node:fs';
-import { type Page, expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
-import { loginClientApi, placeTestCall } from './support/api';
 import { onboardClient } from './pages/settings-page';
+import { loginClientApi, placeTestCall } from './support/api';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { ADMIN } from './support/env';
 

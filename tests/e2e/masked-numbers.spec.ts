@@ -4,7 +4,7 @@
  * nothing; the Owner turns on "Hide callers' numbers until shown" in Settings › Privacy and uses
  * "Show number" in the drawer. Screenshots at both widths; axe on the drawer and the Privacy tab.
  */
-import { type Page, expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { CallDrawer } from './pages/call-drawer';
 import { DashboardPage } from './pages/dashboard-page';
 import { PrivacyCard } from './pages/privacy-card';

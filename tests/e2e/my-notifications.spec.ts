@@ -8,7 +8,7 @@
 import { expect, test } from '@playwright/test';
 import { type MyNotifications, SMS_NUMBER_MESSAGES } from '../../src/contract/notification-choices';
 import { MyNotificationsCard } from './pages/my-notifications-card';
-import { SettingsPage, loginAsNewClient } from './pages/settings-page';
+import { loginAsNewClient, SettingsPage } from './pages/settings-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { screenshotBothWidths } from './support/screenshots';
 import { expectToast } from './support/toast';

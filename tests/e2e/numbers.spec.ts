@@ -6,7 +6,7 @@
  */
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { clientSession, loginClientApi, placeTestCall } from './support/api';
-import { type SavedBrand, rememberBrand, restoreBrand } from './support/brand';
+import { rememberBrand, restoreBrand, type SavedBrand } from './support/brand';
 import { ADMIN, BASE_URL, NUMBERS_CLIENT } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';
 

@@ -4,7 +4,7 @@
  * it from the moment the caller asked (the transcript follows the recording), marks it handled,
  * and sends a link to that moment that only someone allowed to see the call can open.
  */
-import { type Page, expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { DEFAULT_OUTCOMES } from '../../src/contract/outcomes';
 import { clientSession, loginClientApi, placeTestCall } from './support/api';
 import { expectNoSeriousA11yViolations } from './support/axe';

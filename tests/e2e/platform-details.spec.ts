@@ -7,12 +7,12 @@
  * client, and then the pages show SPEC's texts and the report its terms. The key stays the
  * agency's by default: the Update API Key button says so. Screenshots at both widths, off and on.
  */
-import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { CallDrawer } from './pages/call-drawer';
 import { DashboardPage } from './pages/dashboard-page';
 import { SettingsPage } from './pages/settings-page';
 import { loginClientApi } from './support/api';
-import { type SavedBrand, rememberBrand, restoreBrand } from './support/brand';
+import { rememberBrand, restoreBrand, type SavedBrand } from './support/brand';
 import { ADMIN, BASE_URL, SMTP_SIM_URL } from './support/env';
 import { pdfText } from './support/pdf-text';
 import { QUALITY_CALLS, QUALITY_CLIENT } from './support/quality-seed';

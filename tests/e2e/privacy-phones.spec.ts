@@ -9,10 +9,10 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { PRIVACY_TEXTS } from '../../src/contract/privacy';
 import { CallerPrivacyCards } from './pages/privacy-tab';
-import { SettingsPage, onboardClient } from './pages/settings-page';
+import { onboardClient, SettingsPage } from './pages/settings-page';
 import { loginClientApi } from './support/api';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { type SavedBrand, rememberBrand, restoreBrand } from './support/brand';
+import { rememberBrand, restoreBrand, type SavedBrand } from './support/brand';
 import { ADMIN, BASE_URL } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';
 import { expectToast } from './support/toast';

@@ -10,14 +10,14 @@
  * The agency's defaults are shared by every spec on this server: afterAll puts them back.
  */
 import { readFileSync } from 'node:fs';
-import { type APIRequestContext, type Locator, type Page, expect, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { PRIVACY_TEXTS, type PrivacyDefaults } from '../../src/contract/privacy';
 import { AdminClientViewPage } from './pages/admin-client-view-page';
 import { AdminDashboardPage } from './pages/admin-dashboard-page';
 import { AdminLoginPage } from './pages/admin-login-page';
 import { CallDrawer } from './pages/call-drawer';
 import { CallerPrivacyCards, PrivacyDefaultsTab } from './pages/privacy-tab';
-import { type OnboardedClient, SettingsPage, onboardClient } from './pages/settings-page';
+import { type OnboardedClient, onboardClient, SettingsPage } from './pages/settings-page';
 import { loginClientApi, placeTestCall } from './support/api';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { ADMIN, BASE_URL } from './support/env';

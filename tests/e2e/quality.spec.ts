@@ -7,7 +7,7 @@
  * thresholds changing Needs attention. Axe on the tab, the drawer and the thresholds card;
  * screenshots at both widths; the tab, the worst calls and the thresholds by keyboard.
  */
-import { type Page, expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { DashboardPage } from './pages/dashboard-page';
 import { DrawerQuality, QualityTab, QualityThresholds } from './pages/quality-tab';
 import { loginClientApi } from './support/api';

@@ -6,7 +6,7 @@
  */
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { useStripeStandIn } from './pages/checkout-page';
-import { SettingsPage, loginAsNewClient } from './pages/settings-page';
+import { loginAsNewClient, SettingsPage } from './pages/settings-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { STRIPE_SIM_URL } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';

@@ -6,19 +6,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startPaypalSim } from '../../sim/paypal';
-import { startSmtpSim } from '../../sim/smtp';
-import { startStripeSim } from '../../sim/stripe';
 import { startRetellSim } from '../../sim/platforms/retell';
 import { startVapiSim } from '../../sim/platforms/vapi';
+import { startSmtpSim } from '../../sim/smtp';
+import { startStripeSim } from '../../sim/stripe';
 import { startVoiceSim } from '../../sim/voice-provider';
 import { buildApp } from '../../src/server/app';
+import { backgroundJobs } from '../../src/server/background-jobs';
 import { createDeps } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/config';
-import { backgroundJobs } from '../../src/server/background-jobs';
 import { createNotifications } from '../../src/server/notifications';
 import { ensureAdmin } from '../../src/server/seed';
-import { seedQualityFixtures } from './support/quality-seed';
-import { seedE2eFixtures } from './support/seed';
 import {
   ADMIN,
   BASE_URL,
@@ -33,6 +31,8 @@ import {
   VAPI_SIM_PORT,
   VOICE_SIM_PORT,
 } from './support/env';
+import { seedQualityFixtures } from './support/quality-seed';
+import { seedE2eFixtures } from './support/seed';
 
 async function main() {
   const voice = await startVoiceSim({ port: VOICE_SIM_PORT, host: '127.0.0.1' });

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { CheckoutPage, useStripeStandIn } from './pages/checkout-page';
-import { SettingsPage, loginAsNewClient, onboardClient } from './pages/settings-page';
+import { loginAsNewClient, onboardClient, SettingsPage } from './pages/settings-page';
 import { placeTestCall } from './support/api';
 import { ADMIN, BASE_URL } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';

@@ -6,7 +6,7 @@
  * export and two-factor, and the admin's view, and filters to each person.
  */
 import { randomUUID } from 'node:crypto';
-import { type Browser, type Page, expect, test } from '@playwright/test';
+import { type Browser, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
 import { maskPhoneNumber } from '../../src/contract/phone-mask';
 import { ActivityTabPage } from './pages/activity-tab';

@@ -7,10 +7,10 @@
  * accept page.
  */
 import { randomUUID } from 'node:crypto';
-import { type Browser, type Page, expect, test } from '@playwright/test';
+import { type Browser, expect, type Page, test } from '@playwright/test';
 import { AdminClientViewPage } from './pages/admin-client-view-page';
 import { ClientLoginPage } from './pages/client-login-page';
-import { SettingsPage, onboardClient } from './pages/settings-page';
+import { onboardClient, SettingsPage } from './pages/settings-page';
 import { AcceptInvitePage, UsersTab } from './pages/users-tab';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { ADMIN } from './support/env';

@@ -6,7 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { AdminDashboardPage } from './pages/admin-dashboard-page';
 import { AdminLoginPage } from './pages/admin-login-page';
-import { SettingsPage, loginAsNewClient } from './pages/settings-page';
+import { loginAsNewClient, SettingsPage } from './pages/settings-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { ADMIN } from './support/env';
 import { screenshotBothWidths } from './support/screenshots';

@@ -5,7 +5,7 @@
  * the recording on its dashboard. On Vapi the step shows the HMAC credential's settings (Vapi's
  * defaults), a signing secret is saved, and the stand-in signs its test call at those defaults.
  */
-import { type Page, expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { AdminDashboardPage } from './pages/admin-dashboard-page';
 import { AdminLoginPage } from './pages/admin-login-page';
 import { ClientLoginPage } from './pages/client-login-page';

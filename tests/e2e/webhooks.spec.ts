@@ -5,10 +5,10 @@
  * receiver on this machine (the e2e server allows private addresses; production refuses them).
  */
 import { createHmac } from 'node:crypto';
-import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { SettingsPage, loginAsNewClient } from './pages/settings-page';
+import { loginAsNewClient, SettingsPage } from './pages/settings-page';
 import { placeTestCall } from './support/api';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { screenshotBothWidths } from './support/screenshots';

@@ -1,10 +1,9 @@
 /** Builds normalized provider calls for tests and stores them through the real repository. */
 import { randomUUID } from 'node:crypto';
-import { type IncomingCall, createCallsRepository } from '../../src/server/calls/write/calls-repository';
-import type { AppDeps } from '../../src/server/context';
-import type { Database } from '../../src/server/db/schema';
-import type { ClientRow } from '../../src/server/db/schema';
 import type { Kysely } from 'kysely';
+import { createCallsRepository, type IncomingCall } from '../../src/server/calls/write/calls-repository';
+import type { AppDeps } from '../../src/server/context';
+import type { ClientRow, Database } from '../../src/server/db/schema';
 
 export function makeCall(overrides: Partial<IncomingCall> = {}): IncomingCall {
   return {

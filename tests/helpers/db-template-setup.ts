@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { SQLITE_TEMPLATE_FOLDER, TEST_DATABASE_URL, TEST_DB } from './test-db-settings';
 import { preparePostgresTemplate, prepareSqliteTemplate } from './db-template';
+import { SQLITE_TEMPLATE_FOLDER, TEST_DATABASE_URL, TEST_DB } from './test-db-settings';
 
 declare module 'vitest' {
   export interface ProvidedContext {

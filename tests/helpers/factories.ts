@@ -2,11 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../src/server/auth/passwords';
+import { webhookTokenColumns } from '../../src/server/clients/webhook-token';
 import type { AppDeps } from '../../src/server/context';
 import { randomToken } from '../../src/server/crypto/secrets';
 import type { NewClientRow, SubscriptionsTable } from '../../src/server/db/schema';
 import { createAdmin } from '../../src/server/seed';
-import { webhookTokenColumns } from '../../src/server/clients/webhook-token';
 
 export const TEST_PASSWORD = 'correct horse battery';
 

@@ -3,7 +3,7 @@
  * stand-in answered, byte for byte. The contract tests validate both against the providers'
  * published specifications (specs/), so neither side can drift unnoticed.
  */
-import { type IncomingMessage, type Server, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Exchange {

@@ -7,8 +7,8 @@
 import type { Kysely } from 'kysely';
 import { type MyNotificationsBody, storedChoice } from '../../contract/notification-choices';
 import type { Permission } from '../../contract/teams';
-import { permissionsOf } from './permissions';
 import type { ClientUserRow, Database } from '../db/schema';
+import { permissionsOf } from './permissions';
 
 export type ChoiceColumns = Pick<ClientUserRow, 'notify_email' | 'notify_sms' | 'sms_number'>;
 

@@ -15,10 +15,10 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import type { Call } from '../../contract/calls';
 import type { LiveCallEvent } from '../../contract/live';
 import { MASK_CHAR, maskPhoneNumber } from '../../contract/phone-mask';
-import { hasPermission } from './permissions';
-import type { SessionUserRow } from './permissions';
 import type { ClientRow } from '../db/schema';
 import { hasNumberWord, normaliseDigits, SPELLED_NUMBER, spelledDigits } from './number-text';
+import type { SessionUserRow } from './permissions';
+import { hasPermission } from './permissions';
 
 /** The mask of hidden digits, as maskPhoneNumber writes it. */
 const MASKED_RUN = MASK_CHAR.repeat(3);

@@ -12,12 +12,12 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { maskPhoneNumber } from '../../contract/phone-mask';
 import { textSearchOf } from '../../contract/search-query';
-import { hasPermission } from './permissions';
-import type { SessionUserRow } from './permissions';
+import { recordActivity } from '../activity/record';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
-import { recordActivity } from '../activity/record';
+import type { SessionUserRow } from './permissions';
+import { hasPermission } from './permissions';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** Fewer digits are not a caller's number (the masker's own bound): nothing a guess could confirm. */

@@ -10,16 +10,16 @@
 import type { FastifyRequest } from 'fastify';
 import {
   type ClientRole,
+  effectivePermissions,
   GRANTABLE_PERMISSIONS,
   type GrantablePermission,
   type Permission,
-  type SessionUser,
   ROLE_PERMISSIONS,
+  type SessionUser,
   TEAM_MESSAGES,
-  effectivePermissions,
 } from '../../contract/teams';
-import { forbidden, unauthorized } from '../http/errors';
 import type { ClientUserRow } from '../db/schema';
+import { forbidden, unauthorized } from '../http/errors';
 
 export type RoutePermission = Permission | 'signed_in';
 

@@ -4,9 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { NotificationChannels, NotificationPrefs, NotificationPrefsBody } from '../../contract/account';
+import { recordChange } from '../activity/record';
 import { requireClient, requireClientUser } from '../auth/guards';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordChange } from '../activity/record';
 import { readNotificationPrefs, saveNotificationPrefs } from './notification-prefs';
 
 export default async function notificationRoutes(fastify: FastifyInstance): Promise<void> {

@@ -7,8 +7,8 @@ import type { Kysely } from 'kysely';
 import { UiPreferences, UiPreferencesBody } from '../../contract/calls';
 import { requireAdmin, requireClient } from '../auth/guards';
 import type { Database } from '../db/schema';
-import type { ZodTypeProvider } from '../http/route-schemas';
 import { mountDoc } from '../http/route-docs';
+import type { ZodTypeProvider } from '../http/route-schemas';
 
 async function readPreferences(db: Kysely<Database>, owner: string): Promise<UiPreferences> {
   const row = await db

@@ -4,18 +4,18 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_MESSAGES, AccountForm, AccountUpdateResponse } from '../../contract/account';
-import { requireClient, requireClientUser } from '../auth/guards';
 import { canSeeWebhookUrl, toSessionUser } from '../access/permissions';
+import { recordChange } from '../activity/record';
+import { requireClient, requireClientUser } from '../auth/guards';
+import { loginAddressConflict } from '../clients/address-identity';
 import { announceTimeZoneChanged } from '../clients/client-changes';
 import { sentOnly, textOrNull } from '../clients/client-patch';
 import { toClientSession } from '../clients/client-view';
-import { loginAddressConflict } from '../clients/address-identity';
 import { findByEmail, findClient, updateClient } from '../clients/clients-repository';
 import { isUniqueViolation } from '../clients/db-errors';
 import { conflict, notFound } from '../http/errors';
-import type { ZodTypeProvider } from '../http/route-schemas';
 import { apiDoc } from '../http/route-docs';
-import { recordChange } from '../activity/record';
+import type { ZodTypeProvider } from '../http/route-schemas';
 
 /** The names of the form's fields the patch sent (what changed, without the values). */
 const sentFields = (form: object) =>

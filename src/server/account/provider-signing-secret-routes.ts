@@ -8,11 +8,11 @@
 import type { FastifyInstance } from 'fastify';
 import { WebhookSecretBody, WebhookSecretResponse } from '../../contract/account';
 import { RotatedWebhook } from '../../contract/admin';
+import { recordChange } from '../activity/record';
 import { requireClient, requireClientUser } from '../auth/guards';
 import { rotateWebhookToken, updateClient } from '../clients/clients-repository';
 import { webhookUrlFor } from '../clients/webhook-token';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordChange } from '../activity/record';
 
 export default async function providerSigningSecretRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import notificationRoutes from './notification-routes';
 import preferencesRoutes from './preferences-routes';
 import profileRoutes from './profile-routes';
-import securityRoutes from './security-routes';
 import providerSigningSecretRoutes from './provider-signing-secret-routes';
+import securityRoutes from './security-routes';
 
 export default async function accountRoutes(app: FastifyInstance): Promise<void> {
   await app.register(profileRoutes);

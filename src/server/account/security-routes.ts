@@ -2,24 +2,25 @@
  * Change password and update API key (DESIGN §6 [4]). A user's new password ends every other session
  * of that user; a new API key is saved only after the voice provider accepted it.
  */
-import type { ZodTypeProvider } from '../http/route-schemas';
+
 import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_MESSAGES, ApiKeyBody, ApiKeyResponse, ChangePasswordBody } from '../../contract/account';
-import { createAttemptLimits } from '../auth/attempt-limits';
-import { requireClient, requireClientUser } from '../auth/guards';
-import { endUserSessions, setUserPassword, updateUser } from '../clients/users-repository';
-import { sha256Hex } from '../crypto/secrets';
-import { hashPassword, verifyPassword } from '../auth/passwords';
-import { sessionCookie } from '../auth/sessions';
-import { KEY_CHECKS_PER_WINDOW, apiKeyChange } from '../clients/api-key-change';
-import { updateClient } from '../clients/clients-repository';
-import { enforceCreationCap } from '../http/creation-caps';
-import { badGateway, badRequest, forbidden } from '../http/errors';
-import { isVoiceProviderError } from '../providers/voice/errors';
-import { voiceOf } from '../providers/voice/registry';
 import { SuccessBody } from '../../contract/common';
 import { recordChange } from '../activity/record';
+import { createAttemptLimits } from '../auth/attempt-limits';
+import { requireClient, requireClientUser } from '../auth/guards';
+import { hashPassword, verifyPassword } from '../auth/passwords';
+import { sessionCookie } from '../auth/sessions';
+import { apiKeyChange, KEY_CHECKS_PER_WINDOW } from '../clients/api-key-change';
+import { updateClient } from '../clients/clients-repository';
+import { endUserSessions, setUserPassword, updateUser } from '../clients/users-repository';
+import { sha256Hex } from '../crypto/secrets';
+import { enforceCreationCap } from '../http/creation-caps';
+import { badGateway, badRequest, forbidden } from '../http/errors';
 import { apiDoc } from '../http/route-docs';
+import type { ZodTypeProvider } from '../http/route-schemas';
+import { isVoiceProviderError } from '../providers/voice/errors';
+import { voiceOf } from '../providers/voice/registry';
 
 export default async function securityRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -16,9 +16,9 @@ import { sessionCookie } from '../auth/sessions';
 import { isPostgres } from '../db/dialect';
 import type { AdminRow, Database } from '../db/schema';
 import { conflict, notFound, unauthorized } from '../http/errors';
+import { apiDoc } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { createAdmin } from '../seed';
-import { apiDoc } from '../http/route-docs';
 
 const LAST_ADMIN_MESSAGE = 'At least one active admin must remain';
 

@@ -6,13 +6,13 @@
  * where a handful of calls would swing the percentages.
  */
 import type { Kysely } from 'kysely';
-import type { AtRiskClient, RiskCode } from '../../contract/agency';
 import { clientNameOfRow } from '../../contract/admin';
-import { localDate, shiftDate } from '../time/time-zones';
-import { responseTimesNowAndBefore } from '../quality/agency-quality';
-import type { Database } from '../db/schema';
+import type { AtRiskClient, RiskCode } from '../../contract/agency';
 import { listRiskFacts } from '../clients/clients-repository';
+import type { Database } from '../db/schema';
 import { type VoiceProviders, voiceOf } from '../providers/voice/registry';
+import { responseTimesNowAndBefore } from '../quality/agency-quality';
+import { localDate, shiftDate } from '../time/time-zones';
 import { type PeriodSums, periodPoints, periodSumsReader, runningTotalsAt } from './running-totals';
 
 const DAY_MS = 86_400_000;

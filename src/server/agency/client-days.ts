@@ -11,11 +11,12 @@
  * totals subtracted, and the portfolio's read of every client at one day is one contiguous range of
  * the (day, client_id) key, whatever the number of calls or days.
  */
-import type { ClientChangeListener } from '../clients/client-changes';
+
 import { type Kysely, sql } from 'kysely';
+import type { ClientChangeListener } from '../clients/client-changes';
+import { isPostgres } from '../db/dialect';
 import type { CallRow, Database } from '../db/schema';
 import { localDate, shiftDate } from '../time/time-zones';
-import { isPostgres } from '../db/dialect';
 
 export interface DaySums {
   calls: number;

@@ -3,33 +3,30 @@
  * deletion. The /api/admin guard (auth/guards.ts) runs before every handler; every change writes an audit row in the same
  * transaction. The API key is stored encrypted and only ever answered masked.
  */
-import { announceTimeZoneChanged } from '../clients/client-changes';
+
 import type { FastifyInstance } from 'fastify';
-import { type ApiKeyCheck, EditClientForm, MESSAGES, isMaskedApiKey } from '../../contract/admin';
 import { WebhookSecretBody, WebhookSecretResponse } from '../../contract/account';
+import {
+  AdminClientList,
+  AdminStats,
+  type ApiKeyCheck,
+  ClientConfig,
+  ClientConfigUpdateResponse,
+  CredentialsResponse,
+  EditClientForm,
+  isMaskedApiKey,
+  MESSAGES,
+  RotatedWebhook,
+} from '../../contract/admin';
 import { IdParam, SuccessBody } from '../../contract/common';
-import { recordAudit, recordActivity } from '../activity/record';
+import { recordActivity, recordAudit } from '../activity/record';
 import { requireAdmin } from '../auth/guards';
 import { generateTemporaryPassword, hashPassword } from '../auth/passwords';
-import type { ApiKeyStatus, ClientRow, ClientUpdate } from '../db/schema';
-import { conflict } from '../http/errors';
-import { isVoiceProviderError } from '../providers/voice/errors';
-import { voiceOf } from '../providers/voice/registry';
-import { KEY_CHECKS_PER_WINDOW } from '../clients/api-key-change';
-import { enforceCreationCap } from '../http/creation-caps';
 import { loginAddressConflict } from '../clients/address-identity';
-import { apiKeyChange } from '../clients/api-key-change';
-import {
-  endUserSessions,
-  findAccountLogin,
-  insertAccountLogin,
-  requireAccountLoginPasswordChange,
-  listUsers,
-  updateUser,
-} from '../clients/users-repository';
-import { ifSent, sentOnly, textOrNull } from '../clients/client-patch';
 import { toAdminClient, toAdminListItem } from '../clients/admin-client-view';
-import { webhookUrlFor } from '../clients/webhook-token';
+import { apiKeyChange, KEY_CHECKS_PER_WINDOW } from '../clients/api-key-change';
+import { announceTimeZoneChanged } from '../clients/client-changes';
+import { ifSent, sentOnly, textOrNull } from '../clients/client-patch';
 import {
   deleteClientCascade,
   findByEmail,
@@ -38,18 +35,24 @@ import {
   rotateWebhookToken,
   updateClient,
 } from '../clients/clients-repository';
-import type { ZodTypeProvider } from '../http/route-schemas';
 import { isUniqueViolation } from '../clients/db-errors';
-import {
-  AdminClientList,
-  AdminStats,
-  ClientConfig,
-  ClientConfigUpdateResponse,
-  CredentialsResponse,
-  RotatedWebhook,
-} from '../../contract/admin';
-import { apiDoc } from '../http/route-docs';
 import { namedClient } from '../clients/named-client';
+import {
+  endUserSessions,
+  findAccountLogin,
+  insertAccountLogin,
+  listUsers,
+  requireAccountLoginPasswordChange,
+  updateUser,
+} from '../clients/users-repository';
+import { webhookUrlFor } from '../clients/webhook-token';
+import type { ApiKeyStatus, ClientRow, ClientUpdate } from '../db/schema';
+import { enforceCreationCap } from '../http/creation-caps';
+import { conflict } from '../http/errors';
+import { apiDoc } from '../http/route-docs';
+import type { ZodTypeProvider } from '../http/route-schemas';
+import { isVoiceProviderError } from '../providers/voice/errors';
+import { voiceOf } from '../providers/voice/registry';
 
 export default async function adminClientRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

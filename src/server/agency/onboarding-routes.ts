@@ -4,7 +4,6 @@
  * (webhook ingestion sets webhook_verified_at); finalize activates the client.
  */
 import { randomUUID } from 'node:crypto';
-import type { ZodTypeProvider } from '../http/route-schemas';
 import type { FastifyInstance } from 'fastify';
 import {
   CreateClientForm,
@@ -19,12 +18,7 @@ import {
 import { IdParam } from '../../contract/common';
 import { recordAudit } from '../activity/record';
 import { requireAdmin } from '../auth/guards';
-import { enforceCreationCap } from '../http/creation-caps';
-import { conflict } from '../http/errors';
-import { apiDoc } from '../http/route-docs';
 import { loginAddressConflict } from '../clients/address-identity';
-import { namedClient } from '../clients/named-client';
-import { newWebhookToken, webhookUrlFor } from '../clients/webhook-token';
 import {
   deleteClientCascade,
   findByEmail,
@@ -33,6 +27,12 @@ import {
   updateClient,
 } from '../clients/clients-repository';
 import { isUniqueViolation } from '../clients/db-errors';
+import { namedClient } from '../clients/named-client';
+import { newWebhookToken, webhookUrlFor } from '../clients/webhook-token';
+import { enforceCreationCap } from '../http/creation-caps';
+import { conflict } from '../http/errors';
+import { apiDoc } from '../http/route-docs';
+import type { ZodTypeProvider } from '../http/route-schemas';
 
 /** 32 random bytes: 256 bits, far beyond guessing (DESIGN §5 asks for ≥ 128). */
 const DRAFT_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;

@@ -5,15 +5,16 @@
  * is cheaper than having the database do the arithmetic (measured: 11 against 22 ms on a 1M-call
  * copy).
  */
-import { type PortfolioSort, defaultOrderOf } from '../../contract/agency';
+
 import { clientNameOfRow } from '../../contract/admin';
+import { defaultOrderOf, type PortfolioSort } from '../../contract/agency';
 import { lastCallTimes, listPortfolioClients } from '../clients/clients-repository';
 import {
+  lineOf,
+  matchesSearch,
   type PortfolioEntry,
   type PortfolioTableReader,
   type TotalLine,
-  lineOf,
-  matchesSearch,
 } from './portfolio-table';
 import { periodPoints, periodSumsReader, runningTotalsAt } from './running-totals';
 

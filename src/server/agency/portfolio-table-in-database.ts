@@ -10,13 +10,13 @@
  * as cents() in the app for the non-negative sums the running totals hold.
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { type PortfolioSort, defaultOrderOf } from '../../contract/agency';
-import { type DaySums, RUNNING, carriedThrough, carryClientDaysForward, sumsOf } from './client-days';
-import { isPostgres } from '../db/dialect';
-import type { Database } from '../db/schema';
+import { defaultOrderOf, type PortfolioSort } from '../../contract/agency';
 import { clientsAtPoints } from '../clients/clients-joined';
 import { lastCallAtOf, listPortfolioClients } from '../clients/clients-repository';
-import { type PortfolioTableReader, type TotalLine, matchesSearch } from './portfolio-table';
+import { isPostgres } from '../db/dialect';
+import type { Database } from '../db/schema';
+import { carriedThrough, carryClientDaysForward, type DaySums, RUNNING, sumsOf } from './client-days';
+import { matchesSearch, type PortfolioTableReader, type TotalLine } from './portfolio-table';
 import { ALL_SUMS, type PeriodSums, periodPoints } from './running-totals';
 
 /** The SQL of one client's running total of a sum at a period point (0 before its first day). */

@@ -6,10 +6,10 @@
  * cents, so the table adds up to its total line to the cent.
  */
 import type { Kysely } from 'kysely';
-import type { AnalyticsFigures, AnalyticsQuery } from '../../contract/agency';
 import { clientNameOfRow } from '../../contract/admin';
-import type { Database } from '../db/schema';
+import type { AnalyticsFigures, AnalyticsQuery } from '../../contract/agency';
 import type { listPortfolioClients } from '../clients/clients-repository';
+import type { Database } from '../db/schema';
 import type { DayRange, PeriodSums } from './running-totals';
 
 /** An onboarded client as the table names it. */

@@ -7,8 +7,9 @@
  * The client table has a reader per database, each the faster there (portfolio-table.ts); both
  * answer the same table, and the API tests hold both to it on both databases.
  */
-import { qualityOfClients } from '../quality/agency-quality';
+
 import { type Kysely, sql } from 'kysely';
+import { clientNameOfRow } from '../../contract/admin';
 import {
   type AdminAnalytics,
   type AnalyticsChanges,
@@ -16,17 +17,17 @@ import {
   type AnalyticsQuery,
   dayCount,
 } from '../../contract/agency';
-import { clientNameOfRow } from '../../contract/admin';
 import { isoTime, paginationOf } from '../../contract/common';
-import { shiftDate } from '../time/time-zones';
+import { lastCallTimes, listClientsOutsidePortfolio } from '../clients/clients-repository';
 import { isPostgres } from '../db/dialect';
 import type { Database } from '../db/schema';
-import { lastCallTimes, listClientsOutsidePortfolio } from '../clients/clients-repository';
-import { type PortfolioTableReader, cents, figures, figuresOfLine } from './portfolio-table';
+import { qualityOfClients } from '../quality/agency-quality';
+import { shiftDate } from '../time/time-zones';
+import { percentChange } from '../time/window-change';
+import { cents, figures, figuresOfLine, type PortfolioTableReader } from './portfolio-table';
 import { readTableInApp } from './portfolio-table-in-app';
 import { readTableInDatabase } from './portfolio-table-in-database';
-import { type DayRange, analyticsRange, previousRange } from './running-totals';
-import { percentChange } from '../time/window-change';
+import { analyticsRange, type DayRange, previousRange } from './running-totals';
 
 /**
  * The portfolio's chart: every onboarded client's calls, revenue and cost per day, from the

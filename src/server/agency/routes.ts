@@ -5,17 +5,17 @@
  * calls/ingest/support-routes.ts. The /api/admin guard runs before every handler.
  */
 import type { FastifyInstance } from 'fastify';
-import { AdminAnalytics, AnalyticsQuery, AtRiskList, AuditPage, AuditQuery } from '../../contract/agency';
 import { clientNameOfRow } from '../../contract/admin';
+import { AdminAnalytics, AnalyticsQuery, AtRiskList, AuditPage, AuditQuery } from '../../contract/agency';
+import { paginationOf } from '../../contract/common';
+import { auditPageWithNames } from '../clients/clients-joined';
 import { parseJsonObject } from '../http/json-body';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { auditPageWithNames } from '../clients/clients-joined';
 import adminsRoutes from './admins-routes';
+import { clientsAtRisk } from './at-risk';
 import clientRoutes from './client-routes';
 import onboardingRoutes from './onboarding-routes';
-import { clientsAtRisk } from './at-risk';
 import { portfolioAnalytics } from './portfolio';
-import { paginationOf } from '../../contract/common';
 
 export default async function agencyRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

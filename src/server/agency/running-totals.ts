@@ -7,9 +7,9 @@
 import type { Kysely } from 'kysely';
 import { type AnalyticsQuery, dayCount } from '../../contract/agency';
 import { DATE_RANGE_DAYS } from '../../contract/common';
-import { type DaySums, RUNNING, emptySums, plus, sumsOf } from './client-days';
-import { shiftDate } from '../time/time-zones';
 import type { Database } from '../db/schema';
+import { shiftDate } from '../time/time-zones';
+import { type DaySums, emptySums, plus, RUNNING, sumsOf } from './client-days';
 
 export interface DayRange {
   from: string;

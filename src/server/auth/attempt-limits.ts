@@ -9,8 +9,8 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { safeEqual } from '../crypto/secrets';
 import type { AppDeps } from '../context';
+import { safeEqual } from '../crypto/secrets';
 import { HttpError } from '../http/errors';
 
 export const ATTEMPT_WINDOW_MS = 15 * 60 * 1000;

@@ -23,11 +23,11 @@ import {
   recordAudit,
   recordClientRead,
 } from '../activity/record';
-import { requireAdmin, requireClient, requireClientUser } from './guards';
+import { namedClient } from '../clients/named-client';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
-import { type MountDoc, type RouteDocExtras, mountDoc } from '../http/route-docs';
-import { namedClient } from '../clients/named-client';
+import { type MountDoc, mountDoc, type RouteDocExtras } from '../http/route-docs';
+import { requireAdmin, requireClient, requireClientUser } from './guards';
 
 /** Who a settings request comes from: the client's own user, or an agency administrator. */
 export type Audience = 'client' | 'admin';

@@ -16,9 +16,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TEAM_MESSAGES } from '../../contract/teams';
+import { hasPermission, type RoutePermission, type SessionUserRow } from '../access/permissions';
 import type { AdminRow, ClientRow } from '../db/schema';
 import { forbidden, unauthorized } from '../http/errors';
-import { type RoutePermission, type SessionUserRow, hasPermission } from '../access/permissions';
 import { sessionCookie } from './sessions';
 import {
   adminMustSetUp,

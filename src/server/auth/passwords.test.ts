@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASSWORD_COST, hashPassword, needsRehash, verifyPassword } from './passwords';
+import { hashPassword, needsRehash, PASSWORD_COST, verifyPassword } from './passwords';
 
 describe('password hashes', () => {
   it("are scrypt at OWASP's cost (N=2^17, r=8, p=1) and verify", async () => {

@@ -3,7 +3,7 @@
  * endpoints for clients and admins (below; SPEC §7, DESIGN §6 [1] [8] [9] [13]), two-factor
  * settings (two-factor-routes.ts) and each user's sessions (sessions-routes.ts).
  */
-import type { ZodTypeProvider } from '../http/route-schemas';
+
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AdminLoginBody,
@@ -15,11 +15,9 @@ import {
 } from '../../contract/auth';
 import { ClientSessionWithUser } from '../../contract/teams';
 import { TwoFactorRequired } from '../../contract/two-factor';
+import { canSeeWebhookUrl, toSessionUser } from '../access/permissions';
+import { recordActivity } from '../activity/record';
 import { toClientSession } from '../clients/client-view';
-import type { SessionKind } from '../db/schema';
-import { unauthorized } from '../http/errors';
-import { createAttemptLimits } from './attempt-limits';
-import { currentAdmin, currentClientAndUser } from './guards';
 import { findActiveClientByEmail } from '../clients/clients-repository';
 import {
   ensureAccountLogin,
@@ -27,16 +25,19 @@ import {
   markSignedIn,
   setUserPassword,
 } from '../clients/users-repository';
-import { recordActivity } from '../activity/record';
-import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
-import { canSeeWebhookUrl, toSessionUser } from '../access/permissions';
+import type { SessionKind } from '../db/schema';
+import { unauthorized } from '../http/errors';
+import { ADMIN_SESSION, apiDoc, CLIENT_SESSION, ok, redirect } from '../http/route-docs';
+import type { ZodTypeProvider } from '../http/route-schemas';
+import { createAttemptLimits } from './attempt-limits';
 import { canSignIn, signInClientUser } from './client-sign-in';
+import { currentAdmin, currentClientAndUser } from './guards';
+import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
+import { clearSessionCookie, deviceOf, sessionCookie, setSessionCookie } from './sessions';
+import sessionsRoutes from './sessions-routes';
 import { beginTwoFactorSignIn } from './two-factor-challenge';
 import { registerTwoFactorLogin } from './two-factor-login-routes';
 import { mustChangePasswordFlag } from './two-factor-requirement';
-import { clearSessionCookie, deviceOf, sessionCookie, setSessionCookie } from './sessions';
-import { ADMIN_SESSION, CLIENT_SESSION, apiDoc, ok, redirect } from '../http/route-docs';
-import sessionsRoutes from './sessions-routes';
 import twoFactorRoutes from './two-factor-routes';
 
 const SIGNED_OUT = ok('Signed out (also when there was no session).', {

@@ -15,18 +15,18 @@ import {
   UserSessionList,
 } from '../../contract/sessions';
 import { describeDevice } from '../../contract/user-agent';
+import { recordActivity } from '../activity/record';
 import { sha256Hex } from '../crypto/secrets';
 import { notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordActivity } from '../activity/record';
 import { requireClientUser } from './guards';
 import { clearSessionCookie, sessionCookie } from './sessions';
 import {
-  type UserSessionRow,
   deleteOtherUserSessions,
   deleteUserSession,
   findUserSession,
   listUserSessions,
+  type UserSessionRow,
 } from './user-sessions';
 
 const SIGNED_IN = { config: { permission: 'signed_in' as const } };

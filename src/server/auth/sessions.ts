@@ -5,10 +5,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { SessionUserRow } from '../access/permissions';
 import { sessionWithSubject } from '../clients/clients-joined';
 import { clientSessionWithUser } from '../clients/users-repository';
 import { randomToken, sha256Hex } from '../crypto/secrets';
-import type { SessionUserRow } from '../access/permissions';
 import type { AdminRow, ClientRow, Database, SessionKind } from '../db/schema';
 
 /** What a session of each kind signs in. */

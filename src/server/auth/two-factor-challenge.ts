@@ -7,7 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { TWO_FACTOR_CHALLENGE_TTL_MS, type TwoFactorRequired } from '../../contract/two-factor';
 import type { AppDeps } from '../context';
 import type { TwoFactorSubjectKind } from '../db/schema';
-import { type TwoFactorSubject, createChallenge } from './two-factor-store';
+import { createChallenge, type TwoFactorSubject } from './two-factor-store';
 
 export const CHALLENGE_COOKIES: Record<TwoFactorSubjectKind, string> = {
   client_user: 'client_2fa',

@@ -10,20 +10,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AdminSession, ClientLoginResponse } from '../../contract/auth';
 import { TWO_FACTOR_MESSAGES, TwoFactorCodeBody } from '../../contract/two-factor';
-import { mustChangePasswordFlag } from './two-factor-requirement';
-import { toClientSession } from '../clients/client-view';
 import { canSeeWebhookUrl } from '../access/permissions';
+import { recordActivity } from '../activity/record';
+import { toClientSession } from '../clients/client-view';
 import { findSignInUser, markSignedIn } from '../clients/users-repository';
 import type { TwoFactorSubjectKind } from '../db/schema';
 import { unauthorized } from '../http/errors';
+import { apiDoc } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordActivity } from '../activity/record';
 import { createAttemptLimits } from './attempt-limits';
-import { CHALLENGE_COOKIES, challengeCookieOptions } from './two-factor-challenge';
 import { canSignIn } from './client-sign-in';
 import { checkSecondFactor } from './two-factor';
+import { CHALLENGE_COOKIES, challengeCookieOptions } from './two-factor-challenge';
+import { mustChangePasswordFlag } from './two-factor-requirement';
 import { deleteChallenge, findChallenge, twoFactorStateOf } from './two-factor-store';
-import { apiDoc } from '../http/route-docs';
 
 /** How authRoutes opens sessions, so that both steps open them the same way. */
 export interface SessionStarters {

@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ACCOUNT_MESSAGES } from '../../contract/account';
 import { TWO_FACTOR_MESSAGES } from '../../contract/two-factor';
 import type { AdminRow, ClientRow, ClientUserRow } from '../db/schema';
-import { HttpError, forbidden } from '../http/errors';
+import { forbidden, HttpError } from '../http/errors';
 import { adminsRequireTwoFactor, twoFactorStateOf } from './two-factor-store';
 
 /** `METHOD /pattern` of the signed-in routes someone who must set it up can reach: the set-up. */

@@ -18,25 +18,25 @@ import {
   TwoFactorSetup,
   TwoFactorStatus,
 } from '../../contract/two-factor';
-import { type AuditAction, recordAudit, type ActivityAction, recordActivity } from '../activity/record';
-import { sha256Hex } from '../crypto/secrets';
+import { type ActivityAction, type AuditAction, recordActivity, recordAudit } from '../activity/record';
 import { updateClient } from '../clients/clients-repository';
+import { sha256Hex } from '../crypto/secrets';
 import type { Database } from '../db/schema';
 import { badRequest, conflict } from '../http/errors';
+import { type ApiTag, apiDoc, type ExtraError, mountDoc } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { createAttemptLimits } from './attempt-limits';
-import { endOtherAdminSessions, sessionCookie } from './sessions';
 import { requireAdmin, requireClient, requireClientUser } from './guards';
+import { endOtherAdminSessions, sessionCookie } from './sessions';
 import { checkSecondFactor, confirmSetup, enableTwoFactor, startSetup } from './two-factor';
-import { deleteOtherUserSessions } from './user-sessions';
 import {
-  type TwoFactorSubject,
   adminsRequireTwoFactor,
   disableTwoFactor,
   setAdminsRequireTwoFactor,
+  type TwoFactorSubject,
   twoFactorStateOf,
 } from './two-factor-store';
-import { type ApiTag, type ExtraError, apiDoc, mountDoc } from '../http/route-docs';
+import { deleteOtherUserSessions } from './user-sessions';
 
 /** The person the request is about, as one mount sees them. */
 interface Person {

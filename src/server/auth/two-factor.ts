@@ -17,12 +17,12 @@ import {
   verifyTotp,
 } from './totp';
 import {
-  type TwoFactorState,
-  type TwoFactorSubject,
   claimStep,
   enableTwoFactor,
   setPendingSecret,
   spendRecoveryCode,
+  type TwoFactorState,
+  type TwoFactorSubject,
 } from './two-factor-store';
 
 type Deps = Pick<AppDeps, 'secrets' | 'now'>;

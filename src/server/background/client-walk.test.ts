@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../db/connect';
 import { migrateToLatest } from '../db/migrate';
-import { type WalkSteps, pendingWalks, requestWalk, runClientWalk, walkState } from './client-walk';
+import { pendingWalks, requestWalk, runClientWalk, type WalkSteps, walkState } from './client-walk';
 import { claimLease } from './lease';
 
 const CALLS = Array.from({ length: 10 }, (_, i) => ({ id: `call-${String(i).padStart(2, '0')}` }));

@@ -3,8 +3,9 @@
  * client's subscription and ends the one it replaces at its provider: one live subscription per
  * client. Sync applies the provider's current state to the row that names it.
  */
-import type { CardDetails, StripeSubscriptionInfo } from '../providers/payments/stripe';
+
 import type { SubscriptionRow } from '../db/schema';
+import type { CardDetails, StripeSubscriptionInfo } from '../providers/payments/stripe';
 import type { BillingContext } from './billing-context';
 import { findPaymentByProviderId, markPaidByProviderId } from './payments-repository';
 import {

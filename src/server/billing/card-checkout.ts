@@ -5,9 +5,10 @@
  * changes (Stripe prorates) instead of a second subscription charging for the same month.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BILLING_MESSAGES, type StripePaymentResponse, cardLabel } from '../../contract/billing';
+import { BILLING_MESSAGES, cardLabel, type StripePaymentResponse } from '../../contract/billing';
+import { updateClient } from '../clients/clients-repository';
 import type { ClientRow, PlanRow, SubscriptionRow } from '../db/schema';
-import { HttpError, conflict, notFound } from '../http/errors';
+import { conflict, HttpError, notFound } from '../http/errors';
 import type { CardDetails, StripeGateway } from '../providers/payments/stripe';
 import {
   activate,
@@ -16,22 +17,21 @@ import {
   isPaidStatus,
   syncStripeSubscription,
 } from './activation';
+import { awaitStripe, PAID_OR_PAYING } from './await-stripe';
 import type { BillingContext } from './billing-context';
-import { PAID_OR_PAYING, awaitStripe } from './await-stripe';
 import { checkoutKey } from './checkout-keys';
-import { ensureProviderPrice } from './plans';
 import { requireStripe } from './gateways';
-import { updateClient } from '../clients/clients-repository';
 import {
-  type NewPayment,
   claimPayment,
   findLatestPayment,
   findPaymentByKey,
   isReclaimable,
   markPaidByProviderId,
+  type NewPayment,
   reclaimPayment,
   setPaymentStatus,
 } from './payments-repository';
+import { ensureProviderPrice } from './plans';
 import {
   findByStripeSubscription,
   findSubscription,

@@ -3,6 +3,7 @@
  * (through a SetupIntent), and completing a renewal the bank wants authenticated.
  */
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import {
   BILLING_MESSAGES,
   ConfirmStripePaymentBody,
@@ -18,13 +19,13 @@ import { enforceCheckoutCap } from '../http/creation-caps';
 import { notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import type { BillingPluginOptions } from './billing-context';
-import { z } from 'zod';
 import { confirmCardPayment, processCardPayment, replaceCard, setUpNewCard } from './card-checkout';
 import { confirmPaymentAction, pendingPaymentAction } from './payment-action';
 
 const PaymentMethodConfirmed = z.object({ success: z.literal(true) });
-import { findActivePlan } from './plans';
+
 import { apiDoc } from '../http/route-docs';
+import { findActivePlan } from './plans';
 
 // Provider failures (a declined card, Stripe unreachable) reach the app's error handler as
 // PaymentError and are answered there (app.ts), the same way for every route.

@@ -2,8 +2,8 @@ import { BILLING_MESSAGES } from '../../contract/billing';
 import type { Config } from '../config';
 import { HttpError, serviceUnavailable } from '../http/errors';
 import type { PaymentError } from '../providers/payments/errors';
-import { type PaypalGateway, createPaypalGateway } from '../providers/payments/paypal';
-import { type StripeGateway, createStripeGateway } from '../providers/payments/stripe';
+import { createPaypalGateway, type PaypalGateway } from '../providers/payments/paypal';
+import { createStripeGateway, type StripeGateway } from '../providers/payments/stripe';
 
 export interface BillingGateways {
   stripe: StripeGateway | null;

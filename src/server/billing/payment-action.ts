@@ -10,13 +10,13 @@ import { findClient } from '../clients/clients-repository';
 import type { ClientRow } from '../db/schema';
 import { HttpError, notFound } from '../http/errors';
 import type { EmailContent, QueuedEmail } from '../notifications/email-layout';
-import { type NewMessage, enqueue } from '../notifications/outbox';
+import { enqueue, type NewMessage } from '../notifications/outbox';
 import { toBillingHolders } from '../notifications/recipients';
+import type { PaymentEvent, PaymentProvider } from '../providers/payments/types';
 import { syncStripeSubscription } from './activation';
 import { awaitStripe } from './await-stripe';
 import type { BillingContext } from './billing-context';
 import { requireStripe } from './gateways';
-import type { PaymentEvent, PaymentProvider } from '../providers/payments/types';
 import {
   findByProviderSubscription,
   findSubscription,

@@ -4,9 +4,8 @@
  * repeat with the same key waits for that outcome instead of charging again.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, PaymentsTable } from '../db/schema';
-import type { Selectable } from 'kysely';
 
 export type PaymentRow = Selectable<PaymentsTable>;
 

@@ -4,21 +4,21 @@
  * subscription is ACTIVE, whether we learn it on the buyer's return or from a webhook.
  */
 import { BILLING_MESSAGES, type PaypalPaymentResponse } from '../../contract/billing';
+import { loadBrand } from '../brand/brand-store';
 import type { ClientRow, PlanRow, SubscriptionRow } from '../db/schema';
 import { badRequest, conflict } from '../http/errors';
 import type { PaypalSubscriptionInfo } from '../providers/payments/paypal';
 import { activate } from './activation';
-import { paypalRequestId } from './checkout-keys';
 import type { BillingContext } from './billing-context';
+import { paypalRequestId } from './checkout-keys';
 import { requirePaypal } from './gateways';
-import { ensureProviderPrice } from './plans';
-import { loadBrand } from '../brand/brand-store';
 import {
   claimPayment,
   findPaymentByProviderId,
   markPaidByProviderId,
   setPaymentStatus,
 } from './payments-repository';
+import { ensureProviderPrice } from './plans';
 import {
   findByPaypalSubscription,
   findSubscription,

@@ -9,7 +9,12 @@ import { BILLING_MESSAGES, PaypalPaymentBody, PaypalPaymentResponse } from '../.
 import { currentClient, requireClient } from '../auth/guards';
 import { enforceCheckoutCap } from '../http/creation-caps';
 import { notFound } from '../http/errors';
+import { keepRawBody, rawBodyOf } from '../http/raw-body';
+import { apiDoc, received, redirect as redirectAnswer } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
+import type { BillingPluginOptions } from './billing-context';
+import { receivePaymentWebhook } from './payment-webhooks';
+import { findPaymentByProviderId } from './payments-repository';
 import {
   PAYPAL_CANCEL_PATH,
   PAYPAL_RETURN_PATH,
@@ -17,11 +22,6 @@ import {
   syncPaypalSubscription,
 } from './paypal-checkout';
 import { findActivePlan } from './plans';
-import { findPaymentByProviderId } from './payments-repository';
-import { keepRawBody, rawBodyOf } from '../http/raw-body';
-import type { BillingPluginOptions } from './billing-context';
-import { receivePaymentWebhook } from './payment-webhooks';
-import { apiDoc, received, redirect as redirectAnswer } from '../http/route-docs';
 
 /** What PayPal posts, for the API description: the route reads it raw. */
 const PAYPAL_EVENT_BODY = {

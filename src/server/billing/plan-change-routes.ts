@@ -16,12 +16,12 @@ import {
 import { requireClient } from '../auth/guards';
 import { enforceCheckoutCap } from '../http/creation-caps';
 import { notFound } from '../http/errors';
+import { apiDoc } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import type { BillingPluginOptions } from './billing-context';
 import { resumeSubscription } from './cancellation';
 import { changePlan, confirmPlanChange, previewPlanChange, subscriptionOf } from './plan-change';
 import { findSubscription, isEnded } from './subscriptions-repository';
-import { apiDoc } from '../http/route-docs';
 
 export default async function planChangeRoutes(
   fastify: FastifyInstance,

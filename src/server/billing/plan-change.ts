@@ -5,35 +5,36 @@
  * changing plan is not a decision to renew (Resume is). PayPal subscriptions and clients without a
  * subscription buy a plan at /checkout instead.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { isoTime } from '../../contract/common';
+
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Subscription } from '../../contract/billing';
 import {
   BILLING_MESSAGES,
   type ChangePlanResponse,
+  cardLabel,
   PLAN_CHANGE_PREVIEW_TTL_SECONDS,
   type PlanChangePreview,
-  cardLabel,
 } from '../../contract/billing';
+import { isoTime } from '../../contract/common';
+import { minutesUsedThisMonth } from '../call-rows/usage';
 import type { ClientRow, PlanRow, SubscriptionRow } from '../db/schema';
-import { HttpError, conflict, notFound } from '../http/errors';
+import { conflict, HttpError, notFound } from '../http/errors';
 import type { StripeSubscriptionInfo } from '../providers/payments/stripe';
 import { fromStripeStatus, isPaidStatus } from './activation';
 import { awaitStripe } from './await-stripe';
 import type { BillingContext } from './billing-context';
 import { requireStripe } from './gateways';
 import {
-  type PaymentRow,
   claimPayment,
   findPaymentByKey,
   isReclaimable,
+  type PaymentRow,
   reclaimPayment,
   setPaymentStatus,
 } from './payments-repository';
 import { ensureProviderPrice, findActivePlan, findPlan, toPlan } from './plans';
 import { findSubscription, isEnded, toSubscription, updateSubscription } from './subscriptions-repository';
-import { minutesUsedThisMonth } from '../call-rows/usage';
-import type { Subscription } from '../../contract/billing';
 
 const REPEAT_WAIT_MS = 25_000;
 const REPEAT_POLL_MS = 200;

@@ -4,9 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { keepRawBody, rawBodyOf } from '../http/raw-body';
+import { apiDoc, received } from '../http/route-docs';
 import type { BillingPluginOptions } from './billing-context';
 import { receivePaymentWebhook } from './payment-webhooks';
-import { apiDoc, received } from '../http/route-docs';
 
 /** What Stripe posts, for the API description: the route reads it raw. */
 const STRIPE_EVENT_BODY = {

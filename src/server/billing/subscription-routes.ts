@@ -11,15 +11,15 @@ import {
   Subscription,
 } from '../../contract/billing';
 import { requireClient } from '../auth/guards';
+import { minutesUsedThisMonth } from '../call-rows/usage';
 import type { ClientRow } from '../db/schema';
 import { notFound } from '../http/errors';
+import { apiDoc } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
+import type { BillingPluginOptions } from './billing-context';
 import { cancelAtPeriodEnd } from './cancellation';
 import { findPlan, listActivePlans, toPlan } from './plans';
-import type { BillingPluginOptions } from './billing-context';
 import { findSubscription, isEnded, toSubscription } from './subscriptions-repository';
-import { apiDoc } from '../http/route-docs';
-import { minutesUsedThisMonth } from '../call-rows/usage';
 
 export default async function subscriptionRoutes(
   fastify: FastifyInstance,

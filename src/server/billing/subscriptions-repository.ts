@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Updateable } from 'kysely';
-import { type Subscription, cardLabel } from '../../contract/billing';
+import { cardLabel, type Subscription } from '../../contract/billing';
 import type { Database, PlanRow, SubscriptionRow, SubscriptionsTable } from '../db/schema';
 import type { PaymentProvider } from '../providers/payments/types';
 import { toPlan } from './plans';

@@ -24,14 +24,14 @@ import {
 } from '../../contract/brand';
 import { recordAudit } from '../activity/record';
 import { requireAdmin } from '../auth/guards';
-import { HttpError, badRequest, notFound } from '../http/errors';
+import { badRequest, HttpError, notFound } from '../http/errors';
+import { apiDoc } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { normaliseBrandImage } from './assets-images';
 import { readBrandAsset, removeBrandAsset, saveBrandAsset } from './assets-store';
 import { BRAND_ICON_FILES, brandIconPath, brandIconVersion } from './assets-version';
-import { type LoadedBrand, brandAssetPath, forgetBrand, loadBrand } from './brand-store';
-import { type IconPurpose, type IconSize, type IconSources, brandIcon } from './icons';
-import { apiDoc } from '../http/route-docs';
+import { brandAssetPath, forgetBrand, type LoadedBrand, loadBrand } from './brand-store';
+import { brandIcon, type IconPurpose, type IconSize, type IconSources } from './icons';
 
 export const BRAND_UPLOAD_MESSAGES = {
   tooLarge: `The image is larger than ${BRAND_ASSET_MAX_BYTES / (1024 * 1024)} MB`,

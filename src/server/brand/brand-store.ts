@@ -11,8 +11,8 @@ import {
   type BrandAssetUrls,
   type BrandAssetVariant,
   BrandSettings,
-  type PublicBrand,
   defaultBrandSettings,
+  type PublicBrand,
   toPublicBrand,
 } from '../../contract/brand';
 import { type BrandPalette, brandPalette } from '../../contract/brand-contrast';

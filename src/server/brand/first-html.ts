@@ -15,8 +15,8 @@
 import {
   DEFAULT_ACCENT_COLOR,
   DEFAULT_PRIMARY_COLOR,
-  type PublicBrand,
   defaultBrandSettings,
+  type PublicBrand,
   toPublicBrand,
 } from '../../contract/brand';
 import { BRAND_ICON_FILES, brandIconPath, brandIconVersion } from './assets-version';

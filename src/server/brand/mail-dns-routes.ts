@@ -8,9 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import { MailDnsAnswer, MailDnsQuery } from '../../contract/brand-mail-dns';
 import { requireAdmin } from '../auth/guards';
 import { enforceCreationCap } from '../http/creation-caps';
+import { apiDoc } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { mailDnsRecords } from './mail-dns';
-import { apiDoc } from '../http/route-docs';
 
 const HOUR_MS = 60 * 60 * 1000;
 

@@ -12,14 +12,14 @@ import { AdminBrand, BrandSettings, BrandUpdate, PublicBrand } from '../../contr
 import { recordAudit } from '../activity/record';
 import { requireAdmin } from '../auth/guards';
 import type { ZodTypeProvider } from '../http/route-schemas';
+import brandAssetRoutes from './assets-routes';
 import {
-  type LoadedBrand,
   deleteBrandSettings,
   forgetBrand,
+  type LoadedBrand,
   loadBrand,
   saveBrandSettings,
 } from './brand-store';
-import brandAssetRoutes from './assets-routes';
 import mailDnsRoutes from './mail-dns-routes';
 
 function toAdminBrand(brand: LoadedBrand): AdminBrand {

@@ -4,8 +4,9 @@
  * call (the calls views, alerts, client webhooks, the attention list) maps it here. Pure; below the
  * features.
  */
-import type { Call, CallDetail } from '../../contract/calls';
+
 import { callReference } from '../../contract/call-reference';
+import type { Call, CallDetail } from '../../contract/calls';
 import type { CallRow } from '../db/schema';
 import { insightsOf } from './insight-columns';
 import { qualityBrief, storedQuality } from './quality-columns';

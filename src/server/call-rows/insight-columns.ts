@@ -1,6 +1,7 @@
 /** A call's insights as the `calls` columns hold them, and back. */
-import { parseJsonObject } from '../http/json-body';
+
 import type { CallRow } from '../db/schema';
+import { parseJsonObject } from '../http/json-body';
 import type { CallInsights } from '../providers/voice/types';
 
 export type InsightColumns = Pick<

@@ -4,8 +4,8 @@
  * bucket boundary and no call table scan is needed.
  */
 import type { Kysely } from 'kysely';
-import { localDate, startOfLocalDay } from '../time/time-zones';
 import type { Database } from '../db/schema';
+import { localDate, startOfLocalDay } from '../time/time-zones';
 
 export function startOfLocalMonth(now: number, timeZone: string): number {
   const today = localDate(now, timeZone);

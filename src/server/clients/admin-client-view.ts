@@ -2,13 +2,14 @@
  * Maps client rows to the admin area's shapes (contract/admin.ts). The API key leaves this file
  * only masked; column names never leak past it.
  */
-import { isoTime } from '../../contract/common';
+
 import type { AdminClient, AdminClientListItem } from '../../contract/admin';
 import { maskApiKey } from '../../contract/admin';
+import { isoTime } from '../../contract/common';
+import { DEFAULT_VOICE_PROVIDER, isVoiceProvider } from '../../contract/providers';
 import type { SecretBox } from '../crypto/secrets';
 import type { ClientRow } from '../db/schema';
 import { webhookUrlOf } from './webhook-token';
-import { DEFAULT_VOICE_PROVIDER, isVoiceProvider } from '../../contract/providers';
 
 export interface ClientTotals {
   totalCalls: number;

@@ -3,7 +3,7 @@
  * unnoticed. Reads and writes of any kind are caught, aliased (`'clients as c'`) or joined
  * (`innerJoin('clients', …)`), in the query builder or in raw SQL (sql`… from clients …`).
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 

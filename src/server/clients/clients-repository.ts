@@ -7,12 +7,12 @@
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { AdminStats } from '../../contract/admin';
 import { clockOf } from '../../contract/local-time';
+import type { SecretBox } from '../crypto/secrets';
+import { isPostgres } from '../db/dialect';
 import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../db/schema';
 import type { ClientTotals } from './admin-client-view';
-import { type ClientChangeListener, announceClientDeleted } from './client-changes';
-import { isPostgres } from '../db/dialect';
+import { announceClientDeleted, type ClientChangeListener } from './client-changes';
 import { syncAccountLogin } from './users-repository';
-import type { SecretBox } from '../crypto/secrets';
 import { newWebhookToken } from './webhook-token';
 
 /**

@@ -6,7 +6,7 @@
  * holds neither in a usable form without APP_SECRET.
  */
 import type { Kysely } from 'kysely';
-import { type SecretBox, randomToken, sha256Hex } from '../crypto/secrets';
+import { randomToken, type SecretBox, sha256Hex } from '../crypto/secrets';
 import type { ClientRow, Database } from '../db/schema';
 
 /** Random bytes of a webhook URL's token (base64url in the URL). */

@@ -15,17 +15,17 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { type Call, CallsQuery } from '../../contract/calls';
-import { DASHBOARD_LIVE_LIMIT, DashboardQuery } from '../../contract/dashboard';
 import type { ClientIdParam } from '../../contract/common';
-import type { CallPlace, CallsView } from '../calls/read/calls-view-routes';
+import { DASHBOARD_LIVE_LIMIT, DashboardQuery } from '../../contract/dashboard';
+import { maskCall } from '../access/number-masking';
 import { type CallsClient, listCalls } from '../calls/read/call-log';
 import { chartFor, statsFor } from '../calls/read/call-queries';
+import type { CallPlace, CallsView } from '../calls/read/calls-view-routes';
+import { outcomeReads } from '../calls/read/outcome-reads';
 import { type MountDoc, mountDoc } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { attentionList } from '../outcomes/attention-list';
 import { classificationGuardOf } from '../outcomes/classification-guard';
-import { outcomeReads } from '../calls/read/outcome-reads';
-import { maskCall } from '../access/number-masking';
 
 /** "Live now": the calls in progress, newest first, as the strip asks the log for them. */
 const LIVE_QUERY = CallsQuery.parse({

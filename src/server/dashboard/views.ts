@@ -3,8 +3,9 @@
  * parts it reads through other modules' endpoints. The client's and the admin's are mounted over
  * their calls views by dashboard/routes.ts, the demo's with the demo's (demo/routes.ts).
  */
-import { AdminClientDashboard, ClientDashboard, DemoDashboard } from '../../contract/dashboard';
+
 import { ClientIdParam } from '../../contract/common';
+import { AdminClientDashboard, ClientDashboard, DemoDashboard } from '../../contract/dashboard';
 import type { CallsClient } from '../calls/read/call-log';
 import type { DashboardOptions } from './dashboard-routes';
 

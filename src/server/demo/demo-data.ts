@@ -11,14 +11,14 @@
  */
 import { setImmediate } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import { createCallsRepository } from '../calls/write/calls-repository';
 import { syncClientCalls } from '../calls/ingest/sync';
+import { createCallsRepository } from '../calls/write/calls-repository';
+import { findClient, insertClientIfAbsent, updateClient } from '../clients/clients-repository';
 import type { AppDeps } from '../context';
 import { randomToken, sha256Hex } from '../crypto/secrets';
 import type { Database } from '../db/schema';
 import { ensureDemoOutcomes } from './demo-outcomes';
 import { DAY_MS, demoCallsBetween } from './sample-calls';
-import { findClient, insertClientIfAbsent, updateClient } from '../clients/clients-repository';
 
 export const DEMO_CLIENT_ID = 'demo';
 export const DEMO_CLIENT = { id: DEMO_CLIENT_ID, timezone: 'UTC', per_minute_rate_cents: 15 } as const;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DAY_MS,
-  DEMO_PATHWAYS,
   clientSampleCalls,
   createRng,
+  DAY_MS,
+  DEMO_PATHWAYS,
   dayIndexOf,
   demoCallsBetween,
   demoCallsForDay,

@@ -13,11 +13,11 @@ import { requireClient } from '../auth/guards';
 import { createCallsRepository } from '../calls/write/calls-repository';
 import { lockClient } from '../clients/clients-repository';
 import type { Database } from '../db/schema';
-import { conflict } from '../http/errors';
 import { enforceCreationCap } from '../http/creation-caps';
+import { conflict } from '../http/errors';
+import { apiDoc, CLIENT_SESSION } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { clientSampleCalls } from './sample-calls';
-import { apiDoc, CLIENT_SESSION } from '../http/route-docs';
 
 export const SEED_CALL_COUNT = 25;
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -2,11 +2,11 @@
  * The jobs runner, and the house rule it stands for (AGENTS.md): every repeating timer starts and
  * stops here, and a pause is node's `setTimeout` from node:timers/promises, never written by hand.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { type Job, createJobs, startJob } from './jobs';
+import { createJobs, type Job, startJob } from './jobs';
 
 const SERVER = path.resolve(import.meta.dirname, '..');
 const RUNNER = path.join(SERVER, 'http', 'jobs.ts');

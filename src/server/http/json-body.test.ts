@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, jsonDepth } from './json-body';
+import { jsonDepth, MAX_JSON_DEPTH } from './json-body';
 
 describe('jsonDepth', () => {
   it('counts nesting of objects and arrays', () => {

@@ -7,7 +7,7 @@
  * Plumbing: imports no feature. Recording is a few additions in memory, never I/O; a gauge that
  * needs the database reads it when /metrics is asked, never on a timer.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 export const METRICS_PREFIX = 'callanalytics_';
 

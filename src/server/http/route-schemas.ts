@@ -11,8 +11,8 @@ import { hasZodFastifySchemaValidationErrors, serializerCompiler } from 'fastify
 import type { ZodIssue, ZodTypeAny } from 'zod';
 import { type HttpError, invalidInput } from './errors';
 
-export { serializerCompiler };
 export type { ZodTypeProvider } from 'fastify-type-provider-zod';
+export { serializerCompiler };
 
 /** A missing body or query is an empty object, as parseInput treats it. */
 export const validatorCompiler: FastifySchemaCompiler<ZodTypeAny> =

@@ -7,8 +7,9 @@
  * - SQLite (one process by design): the writer's own wake-up after its commit (webhook deliveries),
  *   and an in-process poll while any stream is open for every other writer.
  */
-import type { Kysely } from 'kysely';
+
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../db/schema';
 import { startJob } from '../http/jobs';

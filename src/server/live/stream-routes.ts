@@ -9,6 +9,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { maskLiveCall, masksNumbersFor } from '../access/number-masking';
 import {
   adminStillAllowed,
   clientStillAllowed,
@@ -18,10 +19,9 @@ import {
 } from '../auth/guards';
 import { tooManyRequests } from '../http/errors';
 import { startJob } from '../http/jobs';
-import type { ZodTypeProvider } from '../http/route-schemas';
-import { maskLiveCall, masksNumbersFor } from '../access/number-masking';
-import type { LiveMessage } from './live-hub';
 import { apiDoc, file } from '../http/route-docs';
+import type { ZodTypeProvider } from '../http/route-schemas';
+import type { LiveMessage } from './live-hub';
 
 /** The stream as the API description shows it. */
 const EVENTS = {
@@ -30,6 +30,7 @@ const EVENTS = {
     'text/event-stream',
   ),
 };
+
 import { namedClient } from '../clients/named-client';
 
 /** Streams one client may have open on one instance (tabs, devices): beyond, 429. */

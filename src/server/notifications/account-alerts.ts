@@ -9,19 +9,19 @@
 import type { Kysely } from 'kysely';
 import { formatCount } from '../../contract/format';
 import { clockOf, formatLocalDate } from '../../contract/local-time';
-import { localDate } from '../time/time-zones';
-import { startOfLocalMonth, minutesUsedThisMonth } from '../call-rows/usage';
+import { minutesUsedThisMonth, startOfLocalMonth } from '../call-rows/usage';
 import {
-  type UsageAlertRow,
   clientsWithActivePlans,
   subscriptionsEndingWithin,
+  type UsageAlertRow,
 } from '../clients/clients-joined';
 import { listSilentClients } from '../clients/clients-repository';
 import type { Config } from '../config';
 import type { AppDeps } from '../context';
 import type { Database } from '../db/schema';
+import { localDate } from '../time/time-zones';
 import type { EmailContent, QueuedEmail } from './email-layout';
-import { type NewMessage, enqueue } from './outbox';
+import { enqueue, type NewMessage } from './outbox';
 import { toBillingHolders } from './recipients';
 import { scheduledReports } from './scheduled-reports';
 

@@ -15,24 +15,24 @@
  * (call-messages.ts), so nothing here needs the server's configuration.
  */
 import type { Kysely } from 'kysely';
-import { type StoredNotificationPrefs, readNotificationPrefsOf } from '../account/notification-prefs';
+import { listRecipientUsers, type UserRecipient } from '../access/notification-choices';
+import { readNotificationPrefsOf, type StoredNotificationPrefs } from '../account/notification-prefs';
+import { attentionReasonsOf } from '../call-rows/call';
 import { notificationTargetsOf } from '../clients/clients-repository';
 import type { CallRow, CallSource, Database } from '../db/schema';
 import type { OutcomeSet } from '../outcomes/outcomes-repository';
-import { type UserRecipient, listRecipientUsers } from '../access/notification-choices';
-import { type NewMessage, enqueue } from './outbox';
+import { enqueue, type NewMessage } from './outbox';
 import { endOfQuietHours } from './quiet-hours';
 import {
-  type Recipient,
   holds,
   pickRecipients,
+  type Recipient,
   recipientKey,
   recipientsOf,
   wantsEmail,
   wantsSms,
 } from './recipients';
 import { verifiedNumbersOf } from './sms-numbers';
-import { attentionReasonsOf } from '../call-rows/call';
 
 /** Statuses after which a call changes no more (a webhook event is sent once). */
 const FINISHED = new Set(['completed', 'failed', 'transferred']);

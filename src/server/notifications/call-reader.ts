@@ -8,10 +8,10 @@
  */
 import type { Kysely } from 'kysely';
 import { maskPhoneNumber } from '../../contract/phone-mask';
+import { masksNumbersFor, numberMasker } from '../access/number-masking';
 import { hasPermission } from '../access/permissions';
 import { findUser } from '../clients/users-repository';
 import type { CallRow, ClientRow, Database } from '../db/schema';
-import { masksNumbersFor, numberMasker } from '../access/number-masking';
 
 export interface CallReader {
   /** The e-mail address or the number to text; null: nowhere to send. */

@@ -3,10 +3,11 @@
  * secret (shown once), send a test event, read the delivery log, and send a delivery again.
  * Everything is scoped to the signed-in client: another client's delivery is not found.
  */
-import { isoTime } from '../../contract/common';
+
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { isoTime } from '../../contract/common';
 import {
   ClientWebhook,
   ClientWebhookSaved,
@@ -18,24 +19,24 @@ import {
   WebhookTestResult,
   WebhookUrlBody,
 } from '../../contract/integrations';
-import { requireClient, requireClientUser } from '../auth/guards';
-import { enforceWebhookSendCap } from '../http/creation-caps';
-import type { OutboxRow } from '../db/schema';
-import { badRequest, notFound } from '../http/errors';
-import type { ZodTypeProvider } from '../http/route-schemas';
 import { recordChange } from '../activity/record';
+import { requireClient, requireClientUser } from '../auth/guards';
+import type { OutboxRow } from '../db/schema';
+import { enforceWebhookSendCap } from '../http/creation-caps';
+import { badRequest, notFound } from '../http/errors';
+import { apiDoc } from '../http/route-docs';
+import type { ZodTypeProvider } from '../http/route-schemas';
 import {
-  type WebhookEndpoint,
   findWebhookEndpoint,
   isPublicTarget,
   postEvent,
   removeWebhookEndpoint,
   saveWebhookEndpoint,
+  type WebhookEndpoint,
 } from './client-webhooks';
 import { webhookContext } from './index';
 import { enqueue } from './outbox';
-import { type WebhookPayload, eventIdOf, renderEvent } from './webhook-sender';
-import { apiDoc } from '../http/route-docs';
+import { eventIdOf, renderEvent, type WebhookPayload } from './webhook-sender';
 
 const Success = z.object({ success: z.literal(true) });
 const DeliveryParams = z.object({ id: z.string().uuid() });

@@ -10,7 +10,7 @@ import { WEBHOOK_SIGNATURE_HEADER } from '../../contract/integrations';
 import type { SecretBox } from '../crypto/secrets';
 import { randomToken } from '../crypto/secrets';
 import type { Database } from '../db/schema';
-import { RefusedTargetError, type SafeHttp, TargetTimeoutError, createSafeHttp } from './safe-http';
+import { createSafeHttp, RefusedTargetError, type SafeHttp, TargetTimeoutError } from './safe-http';
 import type { SendOutcome } from './worker';
 
 export interface WebhookEndpoint {

@@ -13,11 +13,11 @@ import { type LoadedBrand, loadBrand } from '../brand/brand-store';
 import type { AppDeps } from '../context';
 import type { SecretBox } from '../crypto/secrets';
 import type { Database, OutboxRow } from '../db/schema';
+import { type Mailer, mailFromName } from '../providers/messaging/mailer';
 import type { CallMessagePayload } from './call-alerts';
 import { callEmail, loadCallAndClient } from './call-messages';
 import { callReaderOf } from './call-reader';
-import { type QueuedEmail, emailBrandOf, renderQueuedEmail } from './email-layout';
-import { type Mailer, mailFromName } from '../providers/messaging/mailer';
+import { emailBrandOf, type QueuedEmail, renderQueuedEmail } from './email-layout';
 import type { SendOutcome } from './worker';
 
 export interface RenderedEmail {

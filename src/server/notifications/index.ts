@@ -6,13 +6,13 @@
 import type { AppDeps } from '../context';
 import type { OutboxRow } from '../db/schema';
 import type { Job } from '../http/jobs';
+import { createMailer, type Mailer } from '../providers/messaging/mailer';
+import { createTwilioClient } from '../providers/messaging/twilio';
 import { checkAccountAlerts } from './account-alerts';
 import { emailSender } from './email-sender';
-import { type Mailer, createMailer } from '../providers/messaging/mailer';
 import { smsSender } from './sms-sender';
 import { type WebhookContext, webhookSender } from './webhook-sender';
-import { createTwilioClient } from '../providers/messaging/twilio';
-import { type OutboxWorker, type Senders, createOutboxWorker } from './worker';
+import { createOutboxWorker, type OutboxWorker, type Senders } from './worker';
 
 /** Account alerts are checked this often (each check is idempotent: dedupe keys). */
 export const ACCOUNT_ALERTS_INTERVAL_MS = 10 * 60 * 1000;

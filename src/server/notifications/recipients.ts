@@ -22,8 +22,8 @@
 import type { Kysely } from 'kysely';
 import { isChannelOn } from '../../contract/notification-choices';
 import { PERMISSIONS, type Permission } from '../../contract/teams';
+import { listRecipientUsers, type UserRecipient } from '../access/notification-choices';
 import type { Database } from '../db/schema';
-import { type UserRecipient, listRecipientUsers } from '../access/notification-choices';
 import type { NewMessage } from './outbox';
 
 export interface Recipient {

@@ -2,10 +2,10 @@
  * Outgoing requests to client-set URLs: the connection goes to the address that was
  * checked, never to one a second DNS answer names; refused addresses in every literal form.
  */
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RefusedTargetError, type Resolve, createSafeHttp, isRefusedAddress } from './safe-http';
+import { createSafeHttp, isRefusedAddress, RefusedTargetError, type Resolve } from './safe-http';
 
 describe('isRefusedAddress', () => {
   it.each([

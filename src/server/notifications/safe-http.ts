@@ -20,7 +20,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { type LookupFunction, type Socket, isIP, isIPv4, isIPv6 } from 'node:net';
+import { isIP, isIPv4, isIPv6, type LookupFunction, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
 export type Resolve = (hostname: string) => Promise<{ address: string; family: number }[]>;

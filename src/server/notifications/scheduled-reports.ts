@@ -9,17 +9,17 @@
 import type { DigestFrequency } from '../../contract/account';
 import { formatCount, formatMoney } from '../../contract/format';
 import { formatCalendarDate } from '../../contract/local-time';
-import { digestDue, reportMonthDue } from '../time/date-windows';
-import { localDate, localHourOf } from '../time/time-zones';
+import { listRecipientUsers } from '../access/notification-choices';
+import { listReportRecipients } from '../clients/clients-repository';
 import type { Config } from '../config';
 import type { AppDeps } from '../context';
-import { listReportRecipients } from '../clients/clients-repository';
 import { monthLabel, renderMonthlyPdf } from '../reports/monthly-pdf';
-import type { PdfBrand } from '../reports/pdf-header';
 import { loadPdfBrand } from '../reports/pdf-brand';
+import type { PdfBrand } from '../reports/pdf-header';
 import { type PeriodReport, periodReport } from '../reports/period-report';
+import { digestDue, reportMonthDue } from '../time/date-windows';
+import { localDate, localHourOf } from '../time/time-zones';
 import type { EmailContent, QueuedEmail } from './email-layout';
-import { listRecipientUsers } from '../access/notification-choices';
 import type { NewMessage } from './outbox';
 import {
   copyForRecipients,

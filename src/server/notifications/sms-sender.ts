@@ -7,10 +7,10 @@
 import { loadBrand } from '../brand/brand-store';
 import type { AppDeps } from '../context';
 import type { OutboxRow } from '../db/schema';
+import { type TwilioClient, TwilioError } from '../providers/messaging/twilio';
 import type { CallMessagePayload } from './call-alerts';
 import { callText, loadCallAndClient } from './call-messages';
 import { callReaderOf } from './call-reader';
-import { TwilioError, type TwilioClient } from '../providers/messaging/twilio';
 import { refundText, smsNumberState, spendText } from './sms-numbers';
 import type { SendOutcome } from './worker';
 

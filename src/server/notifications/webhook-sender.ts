@@ -6,13 +6,13 @@
 import type { Kysely } from 'kysely';
 import { WEBHOOK_API_VERSION, type WebhookEventType } from '../../contract/integrations';
 import { readNotificationPrefs } from '../account/notification-prefs';
+import { toCallDetail } from '../call-rows/call';
 import type { SecretBox } from '../crypto/secrets';
 import type { Database, OutboxRow } from '../db/schema';
 import type { CallMessagePayload } from './call-alerts';
 import { callLink, loadCallAndClient } from './call-messages';
 import { findWebhookEndpoint, postEvent } from './client-webhooks';
 import type { SendOutcome } from './worker';
-import { toCallDetail } from '../call-rows/call';
 
 /** A webhook message's payload: the call (for call events), and the event id a resend keeps. */
 export interface WebhookPayload extends Partial<CallMessagePayload> {

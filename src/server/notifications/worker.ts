@@ -10,13 +10,13 @@ import type { Job } from '../http/jobs';
 import type { OutboxSendResult } from '../http/metrics';
 import {
   type Channel,
-  RETRY_FOR_MS,
   claimDue,
   deferDestination,
   markCancelled,
   markFailed,
   markSent,
   onEnqueued,
+  RETRY_FOR_MS,
   retryDelay,
 } from './outbox';
 

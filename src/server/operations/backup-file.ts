@@ -32,8 +32,8 @@ import {
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Transform } from 'node:stream';
-import { createGunzip, createGzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
 
 export const MAGIC = Buffer.from('CABACKUP', 'ascii');
 export const FORMAT = 'callanalytics-backup';

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Cron } from 'croner';
 import type { AppDeps } from '../context';
 import type { Job } from '../http/jobs';
-import { claimSlot, claimedSlot, releaseSlotLease } from './backup-state';
+import { claimedSlot, claimSlot, releaseSlotLease } from './backup-state';
 
 /** How often the job looks at the clock: a backup starts within this of its time. */
 export const BACKUP_CHECK_MS = 30_000;

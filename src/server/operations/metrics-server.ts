@@ -3,7 +3,7 @@
  * Prometheus on the same machine (or a sidecar): no token, as nothing off the machine reaches it.
  * Plain node:http: it serves one path and must keep answering while the main app is busy.
  */
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Metrics } from '../http/metrics';
 
 export interface MetricsServer {

@@ -15,14 +15,14 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { DEMO_TENANT_ROWS_SQL } from '../clients/demo-tenant-rows';
 import type { Config } from '../config';
 import { KEY_CHECK_SETTING, opensKeyCheck } from '../crypto/key-check';
 import { createSecretBox } from '../crypto/secrets';
-import { DEMO_TENANT_ROWS_SQL } from '../clients/demo-tenant-rows';
 import { KNOWN_MIGRATIONS } from '../db/migrate';
 import { pgEnvironment, runPgTool } from './backup';
 import {

@@ -13,10 +13,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Liveness, Readiness } from '../../contract/operations';
 import { notFound, unauthorized } from '../http/errors';
+import { apiDoc, file } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { registerOperationalGauges } from './gauges';
 import { createReadiness } from './readiness';
-import { apiDoc, file } from '../http/route-docs';
 
 export const PROBE_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
 

@@ -5,8 +5,8 @@
  * the calls store (calls/write/outcome-writes.ts).
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
 import { attentionReasonsOf, toCall } from '../call-rows/call';
+import type { Database } from '../db/schema';
 
 function openAttention(db: Kysely<Database>, clientId: string) {
   return db

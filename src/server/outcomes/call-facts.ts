@@ -1,7 +1,8 @@
 /** What outcome rules read of a stored call. */
+
+import { metricValues, storedQuality } from '../call-rows/quality-columns';
 import type { CallRow } from '../db/schema';
 import type { CallFacts } from './classify';
-import { storedQuality, metricValues } from '../call-rows/quality-columns';
 
 type Line = { role?: unknown; text?: unknown };
 

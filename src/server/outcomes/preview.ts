@@ -21,9 +21,9 @@ import {
 import type { AppDeps } from '../context';
 import type { Database } from '../db/schema';
 import { tooManyRequests } from '../http/errors';
+import { createWorkSlices, nextBatchSize } from '../http/work-slices';
 import { factsOf } from './call-facts';
 import { classifySteps } from './classify';
-import { createWorkSlices, nextBatchSize } from '../http/work-slices';
 
 const MAX_BATCH = 2_000;
 const FIRST_BATCH = 4;

@@ -11,14 +11,14 @@
  */
 import type { Kysely } from 'kysely';
 import type { Reclassification } from '../../contract/outcomes';
-import { type WalkSteps, markWalkPending, runClientWalk, walkState } from '../background/client-walk';
-import { rebuildOutcomeRollups } from '../calls/write/rollups';
+import { markWalkPending, runClientWalk, type WalkSteps, walkState } from '../background/client-walk';
 import { classifiedUnderOther, writeReclassified } from '../calls/write/outcome-writes';
+import { rebuildOutcomeRollups } from '../calls/write/rollups';
 import { timeZoneOf } from '../clients/clients-repository';
 import type { CallRow, Database } from '../db/schema';
+import { createWorkSlices, nextBatchSize, runSliced } from '../http/work-slices';
 import { type ClassifiedColumns, classifyRowSteps } from './classify-row';
 import { type OutcomeSet, outcomeSetOf } from './outcomes-repository';
-import { createWorkSlices, nextBatchSize, runSliced } from '../http/work-slices';
 
 const MAX_BATCH = 1_000;
 const FIRST_BATCH = 4;

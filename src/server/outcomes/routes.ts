@@ -8,11 +8,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import {
+  fillOutcomes,
   OutcomePreview,
   OutcomesBody,
   OutcomesState,
   OutcomesUpdateBody,
-  fillOutcomes,
 } from '../../contract/outcomes';
 import { clientScopes } from '../auth/client-scope';
 import type { ZodTypeProvider } from '../http/route-schemas';

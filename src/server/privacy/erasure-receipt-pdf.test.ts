@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { pdfText } from '../../../tests/helpers/pdf-text';
 import { plainPdfBrand } from '../reports/monthly-pdf';
 import type { ErasureReceipt } from './erasure';
 import { renderCallerReceiptPdf, renderErasureReportPdf } from './erasure-receipt-pdf';
-import { pdfText } from '../../../tests/helpers/pdf-text';
 
 const receipt = {
   receipt: 'erasure',

@@ -30,8 +30,8 @@ import {
   type SubjectExportFormat,
   SubjectExportQuery,
 } from '../../contract/privacy';
+import { type Asker, type ClientScope, clientScopes, type ScopedLine } from '../auth/client-scope';
 import { loadBrand } from '../brand/brand-store';
-import { type Asker, type ClientScope, type ScopedLine, clientScopes } from '../auth/client-scope';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';

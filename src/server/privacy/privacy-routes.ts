@@ -20,9 +20,9 @@ import {
   type Retention,
   type RetentionField,
 } from '../../contract/privacy';
-import { requireAdmin } from '../auth/guards';
-import { clientScopes } from '../auth/client-scope';
 import { recordAudit } from '../activity/record';
+import { clientScopes } from '../auth/client-scope';
+import { requireAdmin } from '../auth/guards';
 import { findClient, listClientIds, updateClient } from '../clients/clients-repository';
 import type { AppDeps } from '../context';
 import type { ClientRow } from '../db/schema';
@@ -30,14 +30,14 @@ import { badRequest } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { privacyWorkSettled, wakePrivacyWork } from './privacy-job';
 import {
-  type StoredClientPrivacy,
   effectivePrivacy,
   forgetPrivacy,
   loadPrivacy,
   loadPrivacyDefaults,
   loadPrivacyMany,
-  savePrivacyDefaults,
+  type StoredClientPrivacy,
   saveOwnPrivacy,
+  savePrivacyDefaults,
   turnedOn,
 } from './privacy-settings';
 import { reRedactionOf } from './re-redaction';

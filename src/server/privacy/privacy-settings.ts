@@ -20,8 +20,8 @@ import {
   type RedactionCategories,
   RedactionCategories as RedactionCategoriesSchema,
   type Retention,
-  Retention as RetentionSchema,
   type RetentionField,
+  Retention as RetentionSchema,
 } from '../../contract/privacy';
 import { requestWalk } from '../background/client-walk';
 import type { Database } from '../db/schema';

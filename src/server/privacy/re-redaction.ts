@@ -9,8 +9,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { ReRedaction } from '../../contract/privacy';
-import { PERSONAL_TEXT_COLUMNS, type PersonalTexts, rewriteCallTexts } from '../calls/write/personal-data';
 import { pendingWalks, runClientWalk, walkState } from '../background/client-walk';
+import { PERSONAL_TEXT_COLUMNS, type PersonalTexts, rewriteCallTexts } from '../calls/write/personal-data';
 import type { Database } from '../db/schema';
 import { createWorkSlices, nextBatchSize } from '../http/work-slices';
 import { loadPrivacy, redactionOptionsOf } from './privacy-settings';

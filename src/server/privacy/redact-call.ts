@@ -12,11 +12,11 @@ import type { NormalizedCall, NormalizedTranscriptEntry } from '../providers/voi
 import type { EffectivePrivacy } from './privacy-settings';
 import { redactionOptionsOf, redactsAnything } from './privacy-settings';
 import {
+  crossTurnFixes,
+  emptyFound,
   type RedactionFound,
   type RedactionMemo,
   type RedactionOptions,
-  crossTurnFixes,
-  emptyFound,
   redactText,
   redactTextOnce,
   redactValue,

@@ -11,6 +11,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { RetentionField } from '../../contract/privacy';
+import { claimLease, releaseLease } from '../background/lease';
 import {
   clearRecordings,
   clearTranscripts,
@@ -18,7 +19,6 @@ import {
   removeCallsKeepingTotals,
 } from '../calls/write/personal-data';
 import { listClientIds } from '../clients/clients-repository';
-import { claimLease, releaseLease } from '../background/lease';
 import type { Database } from '../db/schema';
 import { loadPrivacyMany } from './privacy-settings';
 

@@ -8,7 +8,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import PDFDocument from 'pdfkit';
 import type { PdfBrand } from '../reports/pdf-header';
 import { drawBrandHeader } from '../reports/pdf-header';
-import { type SubjectExport, detailsOf, utcTime } from './subject-export';
+import { detailsOf, type SubjectExport, utcTime } from './subject-export';
 
 const INK = '#0f172a';
 const MUTED = '#475569';

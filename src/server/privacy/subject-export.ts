@@ -7,8 +7,8 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
 import { parseTranscript } from '../../contract/transcript';
-import { safeCell } from '../http/csv-cell';
 import type { Database } from '../db/schema';
+import { safeCell } from '../http/csv-cell';
 import { parseJsonObject } from '../http/json-body';
 
 export async function subjectExportOf(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Conversation, type TimedLine, measureConversation, percentile } from './measure';
+import { type Conversation, measureConversation, percentile, type TimedLine } from './measure';
 
 // A 60-second call whose figures are worked out by hand in docs/design/conversation-quality.md.
 const lines: TimedLine[] = [

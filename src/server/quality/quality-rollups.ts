@@ -12,12 +12,12 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { QUALITY_METRICS } from '../../contract/quality';
-import type { Database } from '../db/schema';
+import { metricValues, storedQuality } from '../call-rows/quality-columns';
 import { isPostgres } from '../db/dialect';
+import type { Database } from '../db/schema';
 import { localDate, shiftDate } from '../time/time-zones';
 import { gridValue } from './grid';
-import { type Histogram, addToHistogram } from './histogram';
-import { storedQuality, metricValues } from '../call-rows/quality-columns';
+import { addToHistogram, type Histogram } from './histogram';
 
 const SEP = '\u0000';
 

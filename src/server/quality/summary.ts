@@ -18,13 +18,13 @@ import {
   type WorstCall,
   type WorstMetric,
 } from '../../contract/quality';
+import { storedQuality } from '../call-rows/quality-columns';
 import type { Database } from '../db/schema';
 import { localDate, shiftDate, startOfLocalDay } from '../time/time-zones';
 import { shownValue } from './grid';
 import { type Histogram, histogramCalls, histogramPercentiles } from './histogram';
 import { precisionMetric } from './quality-rollups';
-import { type SettledHistograms, periodHistograms } from './settled-histograms';
-import { storedQuality } from '../call-rows/quality-columns';
+import { periodHistograms, type SettledHistograms } from './settled-histograms';
 
 /** Worst calls listed per metric. */
 export const WORST_PER_METRIC = 5;

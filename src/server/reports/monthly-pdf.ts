@@ -8,7 +8,7 @@
 import PDFDocument from 'pdfkit';
 import { formatCount, formatDuration, formatMoney } from '../../contract/format';
 import { formatCalendarDate } from '../../contract/local-time';
-import { type PdfBrand, drawBrandHeader } from './pdf-header';
+import { drawBrandHeader, type PdfBrand } from './pdf-header';
 import type { PeriodReport } from './period-report';
 
 const INK = '#0f172a';

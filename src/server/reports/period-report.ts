@@ -9,9 +9,9 @@ import { clockOf, zoneNamesBetween } from '../../contract/local-time';
 import type { OutcomeSummaryItem } from '../../contract/outcomes';
 import { minutesBetween } from '../call-rows/usage';
 import { getCallsPerDayInWindow, getClientStats } from '../calls/read/call-queries';
-import { localDaysWindow } from '../time/date-windows';
-import type { ClientRow, Database } from '../db/schema';
 import { outcomeSummary } from '../calls/read/outcome-summary';
+import type { ClientRow, Database } from '../db/schema';
+import { localDaysWindow } from '../time/date-windows';
 
 export interface PeriodReport {
   clientName: string;

@@ -4,15 +4,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { monthDays } from '../time/date-windows';
-import { localDate } from '../time/time-zones';
 import { requireClient } from '../auth/guards';
 import { badRequest } from '../http/errors';
+import { apiDoc, file } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
+import { monthDays } from '../time/date-windows';
+import { localDate } from '../time/time-zones';
 import { renderMonthlyPdf } from './monthly-pdf';
 import { loadPdfBrand } from './pdf-brand';
 import { periodReport } from './period-report';
-import { apiDoc, file } from '../http/route-docs';
 
 const MonthlyReportQuery = z.object({
   month: z.string().regex(/^(20\d\d)-(0[1-9]|1[0-2])$/, 'month must look like 2026-10'),

@@ -9,22 +9,22 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance } from 'fastify';
 import {
-  ACTIVITY_ACTIONS,
   ACTIVITY_ACTION_LABELS,
+  ACTIVITY_ACTIONS,
   ActivityExportQuery,
   ActivityPage,
   ActivityQuery,
 } from '../../contract/activity';
 import { describeActivityDetail } from '../../contract/activity-detail';
 import { paginationOf } from '../../contract/common';
+import { type ActivityFilter, activityBatches, activityPage } from '../activity/read';
+import { type ActivityAction, recordActivity } from '../activity/record';
 import { requireClient, requireClientUser } from '../auth/guards';
-import { safeCell } from '../http/csv-cell';
 import { enforceCreationCap } from '../http/creation-caps';
+import { safeCell } from '../http/csv-cell';
+import { apiDoc, file } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import { localDateTime } from '../time/time-zones';
-import { apiDoc, file } from '../http/route-docs';
-import { type ActivityAction, recordActivity } from '../activity/record';
-import { type ActivityFilter, activityBatches, activityPage } from '../activity/read';
 
 const USERS = { config: { permission: 'users' as const } };
 

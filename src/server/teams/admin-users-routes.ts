@@ -10,19 +10,19 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ClientUser, TEAM_MESSAGES } from '../../contract/teams';
-import { recordAudit, recordActivity } from '../activity/record';
-import { loadBrand } from '../brand/brand-store';
+import { recordActivity, recordAudit } from '../activity/record';
 import { requireAdmin } from '../auth/guards';
+import { loadBrand } from '../brand/brand-store';
 import { invitationTarget } from '../clients/address-identity';
+import { namedClient } from '../clients/named-client';
 import { endUserSessions, ensureAccountLogin, findUser, listUsers } from '../clients/users-repository';
 import type { ClientRow, ClientUserRow } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
 import { conflict, notFound } from '../http/errors';
-import type { ZodTypeProvider } from '../http/route-schemas';
-import { sendUserLink } from './invitation-email';
-import { toClientUser } from './client-user-view';
 import { apiDoc } from '../http/route-docs';
-import { namedClient } from '../clients/named-client';
+import type { ZodTypeProvider } from '../http/route-schemas';
+import { toClientUser } from './client-user-view';
+import { sendUserLink } from './invitation-email';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const ClientParam = z.object({ id: z.string().trim().min(1).max(100) });

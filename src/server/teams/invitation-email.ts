@@ -8,10 +8,10 @@
 import type { Kysely } from 'kysely';
 import { INVITATION_TTL_MS } from '../../contract/teams';
 import { loadBrand } from '../brand/brand-store';
+import { updateUser } from '../clients/users-repository';
 import type { AppDeps } from '../context';
 import { randomToken, sha256Hex } from '../crypto/secrets';
 import type { ClientRow, ClientUserRow, Database } from '../db/schema';
-import { updateUser } from '../clients/users-repository';
 import type { QueuedEmail } from '../notifications/email-layout';
 import { sealEmail } from '../notifications/email-sender';
 import { enqueue } from '../notifications/outbox';

@@ -11,16 +11,18 @@
 import type { FastifyInstance } from 'fastify';
 import {
   ConfirmSmsCodeBody,
+  choiceOf,
   MY_NOTIFICATION_MESSAGES,
   MyNotifications,
   MyNotificationsBody,
   SMS_NUMBER_MESSAGES,
-  choiceOf,
 } from '../../contract/notification-choices';
 import { TEAM_MESSAGES } from '../../contract/teams';
-import { readNotificationPrefs } from '../account/notification-prefs';
-import { requireClient, requireClientUser } from '../auth/guards';
+import { readChoices, saveChoices } from '../access/notification-choices';
 import { hasPermission } from '../access/permissions';
+import { readNotificationPrefs } from '../account/notification-prefs';
+import { recordChange } from '../activity/record';
+import { requireClient, requireClientUser } from '../auth/guards';
 import { loadBrand } from '../brand/brand-store';
 import type { ClientRow } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
@@ -32,6 +34,7 @@ import {
   tooManyRequests,
   unauthorized,
 } from '../http/errors';
+import { apiDoc } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
 import {
   confirmCode,
@@ -42,9 +45,6 @@ import {
   textableNumberProblem,
 } from '../notifications/sms-numbers';
 import { createTwilioClient } from '../providers/messaging/twilio';
-import { apiDoc } from '../http/route-docs';
-import { readChoices, saveChoices } from '../access/notification-choices';
-import { recordChange } from '../activity/record';
 
 const SIGNED_IN = { config: { permission: 'signed_in' as const } };
 const RECEIVE_TEXTS = { config: { permission: 'receive_texts' as const } };

@@ -9,13 +9,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SuccessBody } from '../../contract/common';
 import { TEAM_MESSAGES } from '../../contract/teams';
-import { recordAudit, recordActivity } from '../activity/record';
+import { recordActivity, recordAudit } from '../activity/record';
 import { requireAdmin } from '../auth/guards';
 import { disableTwoFactor } from '../auth/two-factor-store';
+import { namedClient } from '../clients/named-client';
 import { endUserSessions, findUser } from '../clients/users-repository';
 import { notFound } from '../http/errors';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { namedClient } from '../clients/named-client';
 
 const ClientUserParam = z.object({
   id: z.string().trim().min(1).max(100),

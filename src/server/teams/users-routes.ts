@@ -22,15 +22,16 @@ import {
   UserIdParam,
 } from '../../contract/teams';
 import { TwoFactorRequired } from '../../contract/two-factor';
+import { canSeeWebhookUrl, grantsOf, type SessionUserRow, ungrantable } from '../access/permissions';
+import { recordActivity } from '../activity/record';
 import { canSignIn, signInClientUser } from '../auth/client-sign-in';
-import { beginTwoFactorSignIn } from '../auth/two-factor-challenge';
 import { requireClient, requireClientUser } from '../auth/guards';
-import { canSeeWebhookUrl, grantsOf, ungrantable, type SessionUserRow } from '../access/permissions';
 import { hashPassword } from '../auth/passwords';
-import { toClientSession } from '../clients/client-view';
-import { isUniqueViolation } from '../clients/db-errors';
+import { beginTwoFactorSignIn } from '../auth/two-factor-challenge';
 import { invitationTarget, isAddressTakenForInvitation } from '../clients/address-identity';
+import { toClientSession } from '../clients/client-view';
 import { findClient } from '../clients/clients-repository';
+import { isUniqueViolation } from '../clients/db-errors';
 import {
   deleteUser,
   endUserSessions,
@@ -46,13 +47,12 @@ import {
 import { randomToken, sha256Hex } from '../crypto/secrets';
 import type { ClientRow, ClientUserRow, Database } from '../db/schema';
 import { enforceCreationCap } from '../http/creation-caps';
-import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../http/errors';
+import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors';
+import { apiDoc } from '../http/route-docs';
 import type { ZodTypeProvider } from '../http/route-schemas';
-import { recordActivity } from '../activity/record';
 import adminUsersRoutes from './admin-users-routes';
 import { toClientUser } from './client-user-view';
 import { sendUserLink } from './invitation-email';
-import { apiDoc } from '../http/route-docs';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const USERS = { config: { permission: 'users' as const } };

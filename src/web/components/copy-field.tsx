@@ -3,11 +3,11 @@
  * URL, a new signing secret), or inline (`CopyValue`: a call's ID in the log and the drawer).
  */
 import { Check, Copy } from 'lucide-react';
+import { useCopyToClipboard } from '../lib/use-copy-to-clipboard';
+import { cn } from '../lib/utils';
 import { Button } from './ui/button';
 import { Label } from './ui/label';
 import { Textarea } from './ui/textarea';
-import { useCopyToClipboard } from '../lib/use-copy-to-clipboard';
-import { cn } from '../lib/utils';
 
 export function CopyField({ id, label, value }: { id: string; label: string; value: string }) {
   const { copied, copy } = useCopyToClipboard();

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { toPublicBrand, defaultBrandSettings } from '../../contract/brand';
+import { defaultBrandSettings, toPublicBrand } from '../../contract/brand';
 import {
-  BRAND_STYLE_ID,
-  DEFAULT_BRAND,
   applyBrandPalette,
+  BRAND_STYLE_ID,
   brandCss,
+  DEFAULT_BRAND,
   fetchBrand,
   isDefaultPalette,
   parsePublicBrand,

@@ -5,7 +5,7 @@
  * session (RequireClient). Everywhere else (the agency's own views, the public demo) shows SPEC's
  * texts, which name it: the default is true.
  */
-import { type ReactNode, createContext, useContext } from 'react';
+import { createContext, type ReactNode, useContext } from 'react';
 
 const PlatformDetailsContext = createContext(true);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ToasterToast, reducer } from './use-toast';
+import { reducer, type ToasterToast } from './use-toast';
 
 const toastWith = (id: string): ToasterToast => ({ id, title: `Toast ${id}`, open: true });
 

@@ -4,11 +4,11 @@
  * text and support links, one way in (Sign In); the admin entry and the product's words are not
  * shown (the admin's sign-in stays at /admin-login).
  */
-import { type LucideIcon, Activity, ArrowRight, PlayCircle, ShieldCheck, Users } from 'lucide-react';
+import { Activity, ArrowRight, type LucideIcon, PlayCircle, ShieldCheck, Users } from 'lucide-react';
 import { Link } from 'wouter';
+import { BrandMark } from '../components/brand-mark';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';
-import { BrandMark } from '../components/brand-mark';
 import { BrandSupport } from '../features/auth/auth-card';
 import { useBrand } from '../lib/brand';
 import { usePageTitle } from '../lib/use-page-title';

@@ -1,5 +1,5 @@
 /** Page model of Settings › Activity: the filters, the lines (table or phone list), the CSV link. */
-import { type Locator, type Page, expect } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export class ActivityTabPage {
   readonly heading: Locator;

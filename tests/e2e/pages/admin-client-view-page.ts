@@ -1,5 +1,5 @@
 /** The admin's view of one client (/admin/client/{id}): header, information card, calls components. */
-import { type Locator, type Page, expect } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export class AdminClientViewPage {
   readonly badge: Locator;

@@ -2,7 +2,7 @@
  * The admin dashboard (/admin) with its dialogs: the Create Client wizard, the edit dialog and
  * the delete confirmation. Locators by role and label, intent methods for what a person does.
  */
-import { type Locator, type Page, expect } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export interface NewClient {
   firstName: string;

@@ -2,7 +2,7 @@
  * The admin console's Brand tab: the settings form, the images, the live preview and
  * the list of what the contrast guard adjusted. Locators by role and label.
  */
-import { type Locator, type Page, expect } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export type BrandImage = 'light logo' | 'dark logo' | 'app icon';
 

@@ -1,5 +1,5 @@
 /** The call detail drawer (opened with `?call=ID`) and its "Show number" action. */
-import { type Locator, type Page, expect } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export class CallDrawer {
   readonly root: Locator;

@@ -2,7 +2,7 @@
  * The calls views (client dashboard at /dashboard, demo at /demo): locators and intent methods.
  * Both render the same call components, so one model serves both.
  */
-import { type Locator, type Page, expect } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export type StatKey = 'totalCalls' | 'totalCost' | 'avgDuration' | 'totalTransfers';
 

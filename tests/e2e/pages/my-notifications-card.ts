@@ -2,7 +2,7 @@
  * Page model of Settings › Notifications: the one panel, its "My notifications" section (the
  * person's own choices) and the panel's one Save.
  */
-import { type Locator, type Page, expect } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 type Channel = 'email' | 'sms';
 type Choice = 'default' | 'on' | 'off';

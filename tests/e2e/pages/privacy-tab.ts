@@ -3,7 +3,7 @@
  * admin's client view, and the admin console's Privacy tab (the agency's defaults). Locators by
  * role and label; intent methods for what a person does.
  */
-import { type Download, type Locator, type Page, expect } from '@playwright/test';
+import { type Download, expect, type Locator, type Page } from '@playwright/test';
 import { PRIVACY_TEXTS, type RedactionCategory, type RetentionField } from '../../../src/contract/privacy';
 
 /** The redaction and retention form, wherever it is (the client's settings or the agency's defaults). */

@@ -3,7 +3,7 @@
  * quality" section with the synced transcript's marks, and the "Quality thresholds" card (Settings
  * › Outcomes, or the admin's client view).
  */
-import { type Locator, type Page, expect } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export type CardMetric =
   | 'responseLatencyP50Ms'

@@ -1,5 +1,5 @@
 /** Page model of Settings › Security › Sessions: this device and the others, signing them out. */
-import { type Locator, type Page, expect } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export class SessionsCardPage {
   readonly card: Locator;

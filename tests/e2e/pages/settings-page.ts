@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import {
   type APIRequestContext,
+  expect,
   type Locator,
   type Page,
-  expect,
   request as playwrightRequest,
 } from '@playwright/test';
 import { loginClientApi, placeTestCall } from '../support/api';

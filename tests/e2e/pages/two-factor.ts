@@ -2,7 +2,7 @@
  * Page models of two-factor sign-in: the card in Settings › Security with its set-up
  * dialog, and the login's code step.
  */
-import { type Locator, type Page, expect } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export class TwoFactorCardPage {
   readonly card: Locator;

@@ -1,5 +1,5 @@
 /** Page model of Settings › Users and of the Invite user dialog. */
-import { type Locator, type Page, expect } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export class UsersTab {
   readonly inviteButton: Locator;

@@ -1,5 +1,5 @@
 /** Intent helpers over HTTP for e2e setup: log in, place calls through the voice simulator. */
-import { type APIRequestContext, type Page, expect } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { BASE_URL, VOICE_SIM_URL } from './env';
 
 /** Logs the page's browser context in as a client (the cookie lands in the context). */

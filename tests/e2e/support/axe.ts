@@ -3,7 +3,7 @@
  * violations fail the test; each one is listed with the elements it was found on.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { type Page, expect } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 export async function expectNoSeriousA11yViolations(page: Page, where: string) {
   // A dialog fading in has, for a moment, text fainter than its final colours: axe must see the end

@@ -20,9 +20,9 @@
 import { randomUUID } from 'node:crypto';
 import type { VoiceSim } from '../../../sim/voice-provider';
 import { hashPassword } from '../../../src/server/auth/passwords';
-import { type IncomingCall, createCallsRepository } from '../../../src/server/calls/write/calls-repository';
-import type { AppDeps } from '../../../src/server/context';
+import { createCallsRepository, type IncomingCall } from '../../../src/server/calls/write/calls-repository';
 import { newWebhookToken } from '../../../src/server/clients/webhook-token';
+import type { AppDeps } from '../../../src/server/context';
 import {
   NO_INSIGHTS,
   type NormalizedConversation,

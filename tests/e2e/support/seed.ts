@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { VoiceSim } from '../../../sim/voice-provider';
 import { hashPassword } from '../../../src/server/auth/passwords';
-import type { AppDeps } from '../../../src/server/context';
 import { newWebhookToken } from '../../../src/server/clients/webhook-token';
+import type { AppDeps } from '../../../src/server/context';
 import { PRIVACY_CLIENT, PRIVACY_VIEWER, SEEDED_CLIENTS } from './env';
 
 export async function seedE2eFixtures(deps: AppDeps, voice: VoiceSim): Promise<void> {

@@ -1,4 +1,4 @@
-import { type Page, expect } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /** The notification region holds one toast at a time (SPEC §9); assert its title and text. */
 export async function expectToast(page: Page, title: string, description?: string | RegExp) {

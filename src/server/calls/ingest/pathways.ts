@@ -4,8 +4,8 @@
  */
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
-import { createCallsRepository } from '../write/calls-repository';
 import { voiceOf } from '../../providers/voice/registry';
+import { createCallsRepository } from '../write/calls-repository';
 
 export async function cachedPathwayNames(
   deps: AppDeps,

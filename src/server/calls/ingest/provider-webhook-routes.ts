@@ -3,20 +3,21 @@
  * whole body before writing anything, merges the call by provider call id, and answers fast.
  * Live events and follow-ups are acknowledged and recorded, never turned into calls.
  */
-import type { ZodTypeProvider } from '../../http/route-schemas';
+
 import type { FastifyInstance } from 'fastify';
 import { WebhookAnswer, WebhookTokenParam } from '../../../contract/calls';
-import { badRequest, notFound, tooManyRequests, unauthorized } from '../../http/errors';
-import { keepRawBody, rawBodyOf } from '../../http/raw-body';
-import { type DeliveryResult, createDeliveryProcessor } from './webhook-delivery';
-import { createWebhookRateLimit } from './webhook-rate-limit';
 import { clientExists, findClientsByWebhookTokenHashes } from '../../clients/clients-repository';
 import { webhookTokenHash } from '../../clients/webhook-token';
-import { createGroupCommit } from '../../http/group-commit';
 import type { ClientRow } from '../../db/schema';
+import { badRequest, notFound, tooManyRequests, unauthorized } from '../../http/errors';
+import { createGroupCommit } from '../../http/group-commit';
 import type { DeliveryResult as DeliveryMetric } from '../../http/metrics';
-import { voiceOf } from '../../providers/voice/registry';
+import { keepRawBody, rawBodyOf } from '../../http/raw-body';
 import { apiDoc } from '../../http/route-docs';
+import type { ZodTypeProvider } from '../../http/route-schemas';
+import { voiceOf } from '../../providers/voice/registry';
+import { createDeliveryProcessor, type DeliveryResult } from './webhook-delivery';
+import { createWebhookRateLimit } from './webhook-rate-limit';
 
 const nullableString = { type: 'string', nullable: true };
 /** What a voice platform posts, for the API description: the route reads it raw. */

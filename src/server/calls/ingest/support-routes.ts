@@ -15,19 +15,19 @@ import {
   TestCallBody,
   TestCallResult,
 } from '../../../contract/agency';
+import { paginationOf } from '../../../contract/common';
 import { recordAudit } from '../../activity/record';
 import { requireAdmin } from '../../auth/guards';
-import { parseRetried } from './sync-runs';
-import { createDeliveryProcessor } from './webhook-delivery';
+import { namedClient } from '../../clients/named-client';
 import { webhookUrlOf } from '../../clients/webhook-token';
 import type { ClientRow } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../http/errors';
-import type { ZodTypeProvider } from '../../http/route-schemas';
-import { adminNames, describeStarter, toDelivery } from './support-views';
-import { paginationOf } from '../../../contract/common';
-import { voiceOf } from '../../providers/voice/registry';
 import { apiDoc } from '../../http/route-docs';
-import { namedClient } from '../../clients/named-client';
+import type { ZodTypeProvider } from '../../http/route-schemas';
+import { voiceOf } from '../../providers/voice/registry';
+import { adminNames, describeStarter, toDelivery } from './support-views';
+import { parseRetried } from './sync-runs';
+import { createDeliveryProcessor } from './webhook-delivery';
 
 const ClientParam = z.object({ id: z.string().trim().min(1).max(100) });
 const DeliveryParam = ClientParam.extend({ deliveryId: z.string().trim().min(1).max(100) });

@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { SyncAllResult } from '../../../contract/admin';
 import { recordAudit } from '../../activity/record';
 import { requireAdmin } from '../../auth/guards';
+import type { ZodTypeProvider } from '../../http/route-schemas';
 import { syncClientCalls } from './sync';
 import { syncAllClients } from './sync-all';
-import type { ZodTypeProvider } from '../../http/route-schemas';
 
 export default async function syncAllRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

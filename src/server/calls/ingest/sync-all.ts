@@ -6,10 +6,10 @@ import pLimit from 'p-limit';
 import type { SyncAllFailure, SyncAllResult } from '../../../contract/admin';
 import { clientNameOfRow } from '../../../contract/admin';
 import type { SyncResult } from '../../../contract/calls';
+import { listSyncableClients } from '../../clients/clients-repository';
 import type { AppDeps } from '../../context';
 import { HttpError } from '../../http/errors';
 import { isVoiceProviderError } from '../../providers/voice/errors';
-import { listSyncableClients } from '../../clients/clients-repository';
 import { syncErrorMessage } from './sync-runs';
 
 export type SyncOne = (

@@ -16,24 +16,24 @@ import { z } from 'zod';
 import { SyncBusy, SyncProgress, SyncResult, SyncRunParam } from '../../../contract/calls';
 import { recordAudit } from '../../activity/record';
 import { requireAdmin, requireClient } from '../../auth/guards';
+import { namedClient } from '../../clients/named-client';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
 import { notFound } from '../../http/errors';
-import { platformNameFor, voiceOf } from '../../providers/voice/registry';
+import { apiDoc } from '../../http/route-docs';
 import type { ZodTypeProvider } from '../../http/route-schemas';
+import { platformNameFor, voiceOf } from '../../providers/voice/registry';
 import {
-  type RunningSync,
-  SyncBusyError,
-  type SyncStarter,
   describeSync,
+  type RunningSync,
   recoverSyncsAtStart,
   runningSync,
+  SyncBusyError,
+  type SyncStarter,
   startClientSync,
   stopSyncs,
 } from './sync';
 import { findSyncRun, toSyncProgress } from './sync-runs';
-import { apiDoc } from '../../http/route-docs';
-import { namedClient } from '../../clients/named-client';
 
 /** How long the POST waits for the result: a quarter of the idle-socket timeout, at most 20 s. */
 export const syncAnswerWaitMs = (connectionTimeoutMs: number) => Math.min(20_000, connectionTimeoutMs / 4);

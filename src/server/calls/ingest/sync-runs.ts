@@ -11,9 +11,9 @@ import type { Kysely, Selectable } from 'kysely';
 import type { RetriedErrors, SyncProgress, SyncResult, SyncRunState } from '../../../contract/calls';
 import type { AppDeps } from '../../context';
 import type { Database, SyncRunsTable } from '../../db/schema';
-import type { SyncTally } from './running-syncs';
 import { HttpError } from '../../http/errors';
 import { isVoiceProviderError } from '../../providers/voice/errors';
+import type { SyncTally } from './running-syncs';
 
 /** How often the process running a sync renews its lock and writes its progress. */
 export const SYNC_HEARTBEAT_MS = 5_000;

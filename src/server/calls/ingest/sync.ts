@@ -9,10 +9,12 @@
  */
 import pLimit from 'p-limit';
 import type { SyncResult } from '../../../contract/calls';
-import { adminNames, describeStarter } from './support-views';
+import { claimLease, releaseLease, releaseLeasesNamed, renewLease } from '../../background/lease';
+import { findClient, updateClient } from '../../clients/clients-repository';
+import { isSqliteBusy } from '../../clients/db-errors';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
-import { HttpError, badRequest, notFound } from '../../http/errors';
+import { badRequest, HttpError, notFound } from '../../http/errors';
 import { startJob } from '../../http/jobs';
 import { ProviderAuthError, ProviderNotFoundError } from '../../providers/voice/errors';
 import { withRetryListener } from '../../providers/voice/provider-http';
@@ -20,20 +22,18 @@ import { platformNameFor, voiceOf } from '../../providers/voice/registry';
 import type { NormalizedCall } from '../../providers/voice/types';
 import { type CallsRepository, createCallsRepository } from '../write/calls-repository';
 import { resolvePathwayNames } from './pathways';
+import { adminNames, describeStarter } from './support-views';
 import {
-  SYNC_HEARTBEAT_MS,
-  SYNC_STALE_MS,
-  SyncInterruptedError,
-  type SyncTally,
   finishSyncRun,
   heartbeatSyncRun,
   markInterruptedRuns,
   runningRunOf,
+  SYNC_HEARTBEAT_MS,
+  SYNC_STALE_MS,
+  SyncInterruptedError,
+  type SyncTally,
   startSyncRun,
 } from './sync-runs';
-import { claimLease, releaseLease, releaseLeasesNamed, renewLease } from '../../background/lease';
-import { findClient, updateClient } from '../../clients/clients-repository';
-import { isSqliteBusy } from '../../clients/db-errors';
 
 const FIRST_SYNC_DAYS = 90;
 /** The lease of a client's sync is named this and the client's id. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientRow } from '../../db/schema';
 import type { NormalizedCall, VoiceProvider } from '../../providers/voice/types';
-import { CONCURRENT_LOOKUPS, MAX_WAITING_LOOKUPS, createWebhookConfirmer } from './webhook-confirmation';
+import { CONCURRENT_LOOKUPS, createWebhookConfirmer, MAX_WAITING_LOOKUPS } from './webhook-confirmation';
 
 const posted = (id: string): NormalizedCall => ({
   providerCallId: id,

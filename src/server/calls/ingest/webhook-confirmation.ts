@@ -7,6 +7,7 @@
  * (a few at a time) and remembered briefly, as providers deliver the same call more than once.
  */
 import pLimit from 'p-limit';
+import { updateClient } from '../../clients/clients-repository';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
 import {
@@ -14,9 +15,8 @@ import {
   ProviderNotFoundError,
   ProviderUnavailableError,
 } from '../../providers/voice/errors';
-import type { NormalizedCall } from '../../providers/voice/types';
-import { updateClient } from '../../clients/clients-repository';
 import { voiceOf } from '../../providers/voice/registry';
+import type { NormalizedCall } from '../../providers/voice/types';
 
 export const CONCURRENT_LOOKUPS = 4;
 /**

@@ -10,14 +10,14 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
-import type { WebhookHeaders } from '../../providers/voice/types';
 import { LiveEvents } from '../../live/live-events';
-import { backfillPathwayName, cachedPathwayNames } from './pathways';
-import { createWebhookConfirmer } from './webhook-confirmation';
-import { type DeliveryLog, createWebhookIngest } from './webhook-ingest';
-import { voiceOf } from '../../providers/voice/registry';
 import { loadPrivacy } from '../../privacy/privacy-settings';
 import { redactKeptBody } from '../../privacy/redact-call';
+import { voiceOf } from '../../providers/voice/registry';
+import type { WebhookHeaders } from '../../providers/voice/types';
+import { backfillPathwayName, cachedPathwayNames } from './pathways';
+import { createWebhookConfirmer } from './webhook-confirmation';
+import { createWebhookIngest, type DeliveryLog } from './webhook-ingest';
 import type { WebhookBudget } from './webhook-rate-limit';
 
 export interface DeliveryInput {

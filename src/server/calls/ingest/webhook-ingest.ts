@@ -5,13 +5,13 @@
  * mark all go in together, and each delivery is answered only after that commit.
  */
 import { randomUUID } from 'node:crypto';
+import { markWebhooksVerified } from '../../clients/clients-repository';
+import { isTransientDbError } from '../../clients/db-errors';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
 import { createGroupCommit } from '../../http/group-commit';
-import { type CallOutcome, type IncomingCall, createCallsRepository } from '../write/calls-repository';
-import { markWebhooksVerified } from '../../clients/clients-repository';
-import { isTransientDbError } from '../../clients/db-errors';
 import { type EffectivePrivacy, loadPrivacyMany } from '../../privacy/privacy-settings';
+import { type CallOutcome, createCallsRepository, type IncomingCall } from '../write/calls-repository';
 
 /** What the delivery log keeps beside the outcome (webhook-delivery.ts). */
 export interface DeliveryLog {

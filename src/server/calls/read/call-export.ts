@@ -7,16 +7,16 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { type Kysely, sql } from 'kysely';
 import type { CallFilterQuery, ExportFormat } from '../../../contract/calls';
+import { formatLocalDateTime } from '../../../contract/local-time';
+import { maskPhoneNumber } from '../../../contract/phone-mask';
+import { numberMasker } from '../../access/number-masking';
 import { agencyClientIds } from '../../clients/clients-repository';
 import type { Database } from '../../db/schema';
 import { safeCell } from '../../http/csv-cell';
-import { type LogWindow, SORT_COLUMNS, filteredCalls, logOrder } from './call-log';
-import { logSearchOf } from './call-search';
-import { XLSX, file } from '../../http/route-docs';
-import { numberMasker } from '../../access/number-masking';
-import { maskPhoneNumber } from '../../../contract/phone-mask';
+import { file, XLSX } from '../../http/route-docs';
 import { localDateTime } from '../../time/time-zones';
-import { formatLocalDateTime } from '../../../contract/local-time';
+import { filteredCalls, type LogWindow, logOrder, SORT_COLUMNS } from './call-log';
+import { logSearchOf } from './call-search';
 import { type XlsxColumn, type XlsxRow, xlsxStream } from './xlsx-stream';
 
 /** The log's download as the API description shows it. */

@@ -4,34 +4,35 @@
  * page in order (an index walk, or the ranked matches), then those rows in full, so no sort ever
  * carries whole transcripts.
  */
-import { paginationOf } from '../../../contract/common';
+
 import { type AliasedSelectQueryBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import {
   type CallFilterQuery,
   type CallSort,
   type CallsPage,
   type CallsQuery,
-  type SortOrder,
   encodeLogCursor,
+  type SortOrder,
 } from '../../../contract/calls';
-import { badRequest } from '../../http/errors';
+import { paginationOf } from '../../../contract/common';
+import { isRankable, type SearchQuery } from '../../../contract/search-query';
+import { toCall } from '../../call-rows/call';
+import { isPostgres } from '../../db/dialect';
 import type { CallRow, ClientRow, Database } from '../../db/schema';
+import { badRequest } from '../../http/errors';
 import { localDaysWindow, rollingWindow } from '../../time/date-windows';
 import { type StatusTotals, totalsByStatus } from './call-queries';
-import { type SearchQuery, isRankable } from '../../../contract/search-query';
-import { isPostgres } from '../../db/dialect';
 import {
-  type LogSearch,
-  SEARCH_KEY_SHIFT,
   callOfSearchKey,
+  type LogSearch,
   logSearchOf,
   postgresMatch,
   postgresRank,
+  SEARCH_KEY_SHIFT,
   searchCondition,
   sqliteMatchesByTime,
 } from './call-search';
 import { snippetOf } from './search-snippet';
-import { toCall } from '../../call-rows/call';
 
 /** A log's window: created_at in (from, to]; a null end is open. */
 export interface LogWindow {

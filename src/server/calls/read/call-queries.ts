@@ -7,10 +7,10 @@ import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { CallStatus, ChartQuery, ClientStats, DailyPoint, StatsQuery } from '../../../contract/calls';
 import { DATE_RANGE_DAYS, type DateRange } from '../../../contract/common';
 import type { Database } from '../../db/schema';
-import { BUCKET_MS } from '../write/rollups';
 import { type CallWindow, requestedWindow } from '../../time/date-windows';
 import { lastLocalDates, localDate, localHour, shiftDate, startOfLocalDay } from '../../time/time-zones';
 import { percentChange } from '../../time/window-change';
+import { BUCKET_MS } from '../write/rollups';
 
 export interface WindowFilter {
   status?: CallStatus | null;

@@ -36,22 +36,22 @@ import {
   OutcomeSummary,
 } from '../../../contract/outcomes';
 import { QualitySummary, QualitySummaryQuery } from '../../../contract/quality';
+import { maskCall } from '../../access/number-masking';
+import { toCallDetail } from '../../call-rows/call';
 import type { CallRow } from '../../db/schema';
 import { notFound } from '../../http/errors';
+import { type ApiTag, type MountDoc, mountDoc, type RouteDocExtras } from '../../http/route-docs';
 import type { ZodTypeProvider } from '../../http/route-schemas';
-import { type ApiTag, type MountDoc, type RouteDocExtras, mountDoc } from '../../http/route-docs';
 import { attentionList } from '../../outcomes/attention-list';
-import { markHandled } from '../write/outcome-writes';
 import { classificationGuardOf } from '../../outcomes/classification-guard';
-import { outcomeReads } from './outcome-reads';
 import { qualitySummary } from '../../quality/summary';
-import { maskCall } from '../../access/number-masking';
 import { createCallsRepository } from '../write/calls-repository';
+import { markHandled } from '../write/outcome-writes';
 import { CALL_LOG_DOWNLOAD, type ExportScope } from './call-export';
 import { type CallsClient, listCalls } from './call-log';
 import { chartFor, statsFor } from './call-queries';
 import type { CallExports } from './export-routes';
-import { toCallDetail } from '../../call-rows/call';
+import { outcomeReads } from './outcome-reads';
 
 /** Where a call is shown: its recording link may differ between the log, the drawer and the list. */
 export type CallPlace = 'log' | 'detail' | 'attention';

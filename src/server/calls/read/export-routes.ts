@@ -13,10 +13,10 @@ import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
 import { enforceCreationCap } from '../../http/creation-caps';
 import { tooManyRequests } from '../../http/errors';
-import type { ZodTypeProvider } from '../../http/route-schemas';
-import { logWindow } from './call-log';
-import { CALL_LOG_DOWNLOAD, EXPORT_TYPES, type ExportScope, exportCalls } from './call-export';
 import { apiDoc } from '../../http/route-docs';
+import type { ZodTypeProvider } from '../../http/route-schemas';
+import { CALL_LOG_DOWNLOAD, EXPORT_TYPES, type ExportScope, exportCalls } from './call-export';
+import { logWindow } from './call-log';
 
 /** Exports one account may run at once on an instance: each holds a database reader for minutes. */
 const EXPORTS_PER_ACCOUNT = 2;

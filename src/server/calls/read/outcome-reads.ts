@@ -8,11 +8,11 @@ import type { z } from 'zod';
 import type { ChartQuery, StatsQuery } from '../../../contract/calls';
 import { OTHER_OUTCOME } from '../../../contract/outcomes';
 import type { Database } from '../../db/schema';
-import { requestedWindow } from '../../time/date-windows';
 import type { ClassificationGuard } from '../../outcomes/classification-guard';
 import { outcomeSetOf } from '../../outcomes/outcomes-repository';
-import { outcomesOverTime } from './outcomes-over-time';
+import { requestedWindow } from '../../time/date-windows';
 import { outcomeSummary } from './outcome-summary';
+import { outcomesOverTime } from './outcomes-over-time';
 
 type OutcomesClient = { id: string; timezone: string };
 

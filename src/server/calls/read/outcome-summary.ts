@@ -6,11 +6,11 @@ import {
   type OutcomeSummaryItem,
   outcomeGoodWhen,
 } from '../../../contract/outcomes';
-import { totalsByStatus } from './call-queries';
-import type { CallWindow } from '../../time/date-windows';
 import type { Database } from '../../db/schema';
 import { outcomeSetOf } from '../../outcomes/outcomes-repository';
+import type { CallWindow } from '../../time/date-windows';
 import { percentChange } from '../../time/window-change';
+import { totalsByStatus } from './call-queries';
 
 export async function outcomeSummary(
   db: Kysely<Database>,

@@ -7,11 +7,11 @@
 import type { Kysely } from 'kysely';
 import type { ChartQuery } from '../../../contract/calls';
 import type { OutcomePoint } from '../../../contract/outcomes';
-import { type WindowFilter, filterCondition, totalsByStatus } from './call-queries';
-import { type CallWindow, requestedWindow } from '../../time/date-windows';
-import { BUCKET_MS } from '../write/rollups';
-import { localDate, localHour, shiftDate, startOfLocalDay } from '../../time/time-zones';
 import type { Database } from '../../db/schema';
+import { type CallWindow, requestedWindow } from '../../time/date-windows';
+import { localDate, localHour, shiftDate, startOfLocalDay } from '../../time/time-zones';
+import { BUCKET_MS } from '../write/rollups';
+import { filterCondition, totalsByStatus, type WindowFilter } from './call-queries';
 
 type Client = { id: string; timezone: string };
 type Counts = Map<string, Map<string, number>>;

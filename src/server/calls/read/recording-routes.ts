@@ -7,20 +7,21 @@
  * request that starts at the beginning: no Range, or a Range from byte 0. Seeking and the rest of
  * the file add no line; playing again from the start adds one. Admins' and the demo's add none.
  */
-import type { ZodTypeProvider } from '../../http/route-schemas';
+
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ClientCallParams } from '../../../contract/calls';
 import { IdParam } from '../../../contract/common';
-import { requireAdmin, requireClient, requireClientUser } from '../../auth/guards';
 import type { SessionUserRow } from '../../access/permissions';
+import { recordActivity } from '../../activity/record';
+import { requireAdmin, requireClient, requireClientUser } from '../../auth/guards';
+import { findClient } from '../../clients/clients-repository';
 import type { AppDeps } from '../../context';
 import type { CallRow, ClientRow } from '../../db/schema';
 import { notFound } from '../../http/errors';
-import { createCallsRepository } from '../write/calls-repository';
-import { findClient } from '../../clients/clients-repository';
+import { apiDoc, RECORDING } from '../../http/route-docs';
+import type { ZodTypeProvider } from '../../http/route-schemas';
 import { voiceOf } from '../../providers/voice/registry';
-import { RECORDING, apiDoc } from '../../http/route-docs';
-import { recordActivity } from '../../activity/record';
+import { createCallsRepository } from '../write/calls-repository';
 
 const CallParam = IdParam;
 const AdminParams = ClientCallParams;

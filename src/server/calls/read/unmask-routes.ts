@@ -8,12 +8,12 @@ import type { FastifyInstance } from 'fastify';
 import { IdParam } from '../../../contract/common';
 import { maskPhoneNumber } from '../../../contract/phone-mask';
 import { UnmaskedNumbers } from '../../../contract/privacy';
+import { recordActivity } from '../../activity/record';
 import { requireClient, requireClientUser } from '../../auth/guards';
+import { toCallDetail } from '../../call-rows/call';
 import { notFound } from '../../http/errors';
 import type { ZodTypeProvider } from '../../http/route-schemas';
-import { recordActivity } from '../../activity/record';
 import { createCallsRepository } from '../write/calls-repository';
-import { toCallDetail } from '../../call-rows/call';
 
 export default async function unmaskRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -7,13 +7,13 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AdminCallDetail, type CallsExportQuery } from '../../../contract/calls';
 import { ClientIdParam } from '../../../contract/common';
-import { recordAudit, recordClientRead, recordActivity } from '../../activity/record';
+import { masksNumbersFor } from '../../access/number-masking';
+import { limitNumberSearch } from '../../access/number-searches';
+import { recordActivity, recordAudit, recordClientRead } from '../../activity/record';
 import { requireAdmin, requireClient, requireClientUser } from '../../auth/guards';
 import { namedClient } from '../../clients/named-client';
 import type { AppDeps } from '../../context';
 import type { ClientRow } from '../../db/schema';
-import { masksNumbersFor } from '../../access/number-masking';
-import { limitNumberSearch } from '../../access/number-searches';
 import type { CallsView } from './calls-view-routes';
 import type { CallExports } from './export-routes';
 

@@ -17,7 +17,7 @@ import type { Kysely } from 'kysely';
 import { timeZoneOf, timeZonesOf } from '../../clients/clients-repository';
 import type { CallRow, CallSource, Database, NewCallRow } from '../../db/schema';
 import { LiveEvents } from '../../live/live-events';
-import { type WrittenCall, enqueueCallAlerts } from '../../notifications/call-alerts';
+import { enqueueCallAlerts, type WrittenCall } from '../../notifications/call-alerts';
 import { classifyRow } from '../../outcomes/classify-row';
 import { DEFAULT_OUTCOME_SET, type OutcomeSet, outcomeSetsOf } from '../../outcomes/outcomes-repository';
 import { RollupDeltas } from './rollups';

@@ -6,16 +6,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { CallRow, CallSource, CallStatus, Database, NewCallRow } from '../../db/schema';
-import type { NormalizedCall } from '../../providers/voice/types';
-import { isPostgres } from '../../db/dialect';
-import { AfterCallsWrite } from './after-write';
-import { deliveredQualityColumns } from '../../quality/call-quality';
-import { storedPayload, withoutCopiedFields } from './stored-payload';
-import { type EffectivePrivacy, loadPrivacyMany } from '../../privacy/privacy-settings';
-import { type RetentionCleared, prepareCallForStorage } from '../../privacy/redact-call';
 import { insightColumns, mergeInsightColumns } from '../../call-rows/insight-columns';
 import { NO_QUALITY, type QualityColumns } from '../../call-rows/quality-columns';
+import { isPostgres } from '../../db/dialect';
+import type { CallRow, CallSource, CallStatus, Database, NewCallRow } from '../../db/schema';
+import { type EffectivePrivacy, loadPrivacyMany } from '../../privacy/privacy-settings';
+import { prepareCallForStorage, type RetentionCleared } from '../../privacy/redact-call';
+import type { NormalizedCall } from '../../providers/voice/types';
+import { deliveredQualityColumns } from '../../quality/call-quality';
+import { AfterCallsWrite } from './after-write';
+import { storedPayload, withoutCopiedFields } from './stored-payload';
 
 export interface IncomingCall extends NormalizedCall {
   source: CallSource;

@@ -3,7 +3,7 @@
  * made fit to store, the after-write list in the same transaction) unnoticed. Reads are anyone's.
  * Writes of any kind are caught, aliased or not, in the query builder or in raw SQL.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 

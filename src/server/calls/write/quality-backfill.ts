@@ -1,8 +1,8 @@
-import type { CallRow } from '../../db/schema';
 import { pendingWalks, runClientWalk } from '../../background/client-walk';
+import { type QualityColumns, qualityColumns } from '../../call-rows/quality-columns';
 import { findClient } from '../../clients/clients-repository';
 import type { AppDeps } from '../../context';
-import { writeMeasuredQuality } from './quality-write';
+import type { CallRow } from '../../db/schema';
 import type { Job } from '../../http/jobs';
 import { createWorkSlices } from '../../http/work-slices';
 import { voiceOf } from '../../providers/voice/registry';
@@ -12,7 +12,7 @@ import type {
   VoiceProvider,
 } from '../../providers/voice/types';
 import { endedByOfStored, qualityOfCall } from '../../quality/call-quality';
-import { type QualityColumns, qualityColumns } from '../../call-rows/quality-columns';
+import { writeMeasuredQuality } from './quality-write';
 
 const BATCH = 200;
 export const QUALITY_BACKFILL_INTERVAL_MS = 60_000;

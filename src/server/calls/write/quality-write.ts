@@ -5,9 +5,9 @@
  * measured meanwhile are left as they are.
  */
 import type { Kysely } from 'kysely';
+import type { QualityColumns } from '../../call-rows/quality-columns';
 import type { CallRow, Database } from '../../db/schema';
 import { AfterCallsWrite } from './after-write';
-import type { QualityColumns } from '../../call-rows/quality-columns';
 
 export async function writeMeasuredQuality(
   db: Kysely<Database>,

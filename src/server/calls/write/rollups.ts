@@ -7,12 +7,12 @@
  * real time-zone offset is a multiple of it: a bucket never straddles two local days.
  */
 import { type Kysely, sql } from 'kysely';
-import type { CallRow, Database } from '../../db/schema';
-import { isPostgres } from '../../db/dialect';
 import { ClientDayDeltas, type DayContributing, rebuildClientDays } from '../../agency/client-days';
-import { localDate } from '../../time/time-zones';
 import type { ClientChangeListener } from '../../clients/client-changes';
+import { isPostgres } from '../../db/dialect';
+import type { CallRow, Database } from '../../db/schema';
 import { QualityRollupDeltas, rebuildQualityRollups } from '../../quality/quality-rollups';
+import { localDate } from '../../time/time-zones';
 
 export const BUCKET_MS = 15 * 60 * 1000;
 

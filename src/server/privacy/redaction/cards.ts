@@ -6,9 +6,9 @@
  */
 import { namesAnotherKindOfNumber, nearestContext } from './context';
 import { readDate } from './dates';
-import { type Scan, gluedToIdentifier, runSpan, spanOfTokens } from './scan';
+import { gluedToIdentifier, runSpan, type Scan, spanOfTokens } from './scan';
 import { type NumberRun, readDigitItem } from './spoken-numbers';
-import { FILLERS, type Token, isSpeakerLabel, wordsBefore } from './tokens';
+import { FILLERS, isSpeakerLabel, type Token, wordsBefore } from './tokens';
 
 export function luhnValid(digits: string): boolean {
   let sum = 0;

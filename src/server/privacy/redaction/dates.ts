@@ -5,7 +5,7 @@
  */
 import { REPEATS, TEENS, TENS, UNITS, wordTable } from '../../access/number-text';
 import { type Scan, spanOfTokens } from './scan';
-import { FILLERS, type Token, isSpeakerLabel } from './tokens';
+import { FILLERS, isSpeakerLabel, type Token } from './tokens';
 
 const MONTHS = wordTable({
   january: 1,

@@ -21,12 +21,12 @@ import type { Scan } from './scan';
 import { findRuns, readDigitItem } from './spoken-numbers';
 import { FILLERS, tokenize } from './tokens';
 import {
+  emptyFound,
   type FoundKey,
   type RedactionFound,
   type RedactionOptions,
   type RedactionResult,
   type Span,
-  emptyFound,
 } from './types';
 
 /** When two findings overlap, the higher one wins (a card beats the phone its digits could be). */

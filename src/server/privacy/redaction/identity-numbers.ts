@@ -6,7 +6,7 @@
  */
 import { luhnValid } from './cards';
 import { hasContext } from './context';
-import { type Scan, runSpan, spanOfTokens } from './scan';
+import { runSpan, type Scan, spanOfTokens } from './scan';
 import { wordsBefore } from './tokens';
 import type { FoundKey } from './types';
 

@@ -41,12 +41,12 @@
  */
 export { isCardShaped, luhnValid } from './cards';
 export {
-  type RedactionMemo,
-  type TurnFix,
   crossTurnFixes,
+  type RedactionMemo,
   redactText,
   redactTextOnce,
+  type TurnFix,
 } from './engine';
 export { NATIONAL_ID_FORMATS } from './identity-numbers';
 export { redactValue } from './json-values';
-export { type RedactionFound, type RedactionOptions, type RedactionResult, emptyFound } from './types';
+export { emptyFound, type RedactionFound, type RedactionOptions, type RedactionResult } from './types';

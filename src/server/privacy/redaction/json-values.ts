@@ -5,8 +5,8 @@
  * read a card across two of them.
  */
 import { hasCardPrefix, isCardShaped } from './cards';
-import { type RedactionMemo, crossTurnFixes, redactTextOnce } from './engine';
-import { type FoundKey, type RedactionFound, type RedactionOptions, emptyFound } from './types';
+import { crossTurnFixes, type RedactionMemo, redactTextOnce } from './engine';
+import { emptyFound, type FoundKey, type RedactionFound, type RedactionOptions } from './types';
 
 const EPOCH_MS_RE = /^1\d{12}$/;
 /** An id as a payload field on its own (a call's, a customer's): never something a caller said. */

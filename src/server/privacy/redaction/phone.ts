@@ -6,7 +6,7 @@
  */
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { nearestContext } from './context';
-import { type Scan, gluedToIdentifier, runSpan } from './scan';
+import { gluedToIdentifier, runSpan, type Scan } from './scan';
 
 function keepSet(keep: string[] | undefined): Set<string> {
   const out = new Set<string>();

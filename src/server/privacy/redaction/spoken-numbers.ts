@@ -6,7 +6,7 @@
  * ../number-text.ts, shared with the masker of callers' numbers.
  */
 import { REPEATS, TEENS, TENS, UNITS, wordTable } from '../../access/number-text';
-import { FILLERS, type Token, isTurnLabel } from './tokens';
+import { FILLERS, isTurnLabel, type Token } from './tokens';
 
 /** Transcribers hear "four" as "for" and "two" as "to": a digit only between two spoken digits. */
 const WEAK_UNITS = wordTable({ for: '4', to: '2', too: '2' });

@@ -2,12 +2,12 @@
  * The PayPal adapter against the PayPal stand-in (sim/paypal): plans, the approval round trip,
  * cancellation, token handling and webhook verification.
  */
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type PaypalSim, startPaypalSim } from '../../../../sim/paypal';
 import { PaymentError } from './errors';
-import { type PaypalGateway, createPaypalGateway, formatCents } from './paypal';
+import { createPaypalGateway, formatCents, type PaypalGateway } from './paypal';
 
 const CLIENT_ID = 'sim-client';
 const CLIENT_SECRET = 'sim-secret';

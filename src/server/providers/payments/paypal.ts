@@ -7,7 +7,7 @@
  */
 import { PaymentError, USER_MESSAGES } from './errors';
 import { readPaypalEvent } from './paypal-events';
-import { type PaymentGateway, type WebhookHeaders, headerValue } from './types';
+import { headerValue, type PaymentGateway, type WebhookHeaders } from './types';
 
 export interface PaypalGatewayOptions {
   clientId: string;

@@ -2,12 +2,12 @@
  * The Stripe adapter against the Stripe stand-in (sim/stripe) through the real `stripe` SDK:
  * the card outcomes of Stripe's test cards, idempotency, cancellation, and webhook signatures.
  */
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type StripeSim, startStripeSim, stripeSignatureHeader } from '../../../../sim/stripe';
 import { PaymentError } from './errors';
-import { type StripeGateway, createStripeGateway } from './stripe';
+import { createStripeGateway, type StripeGateway } from './stripe';
 
 const WEBHOOK_SECRET = 'whsec_test_0123456789';
 const SECRET_KEY = 'sk_test_adapter';

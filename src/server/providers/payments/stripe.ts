@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import { PaymentError, USER_MESSAGES } from './errors';
 import { readStripeEvent } from './stripe-events';
-import { type PaymentGateway, headerValue } from './types';
+import { headerValue, type PaymentGateway } from './types';
 
 export interface StripeGatewayOptions {
   secretKey: string;

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { generateCall } from '../../../../sim/voice-provider/generate';
+import blandExamples from '../../../../specs/bland/documented-examples.json';
 import {
   type BlandCallPayload,
   blandCallSchema,
@@ -14,10 +16,8 @@ import {
   readBlandStoredPayload,
   withCorrectedTranscript,
 } from './bland-payload';
-import blandExamples from '../../../../specs/bland/documented-examples.json';
 import blandFixture from './fixtures/bland-call.json';
 import correctedFixture from './fixtures/bland-corrected.json';
-import { generateCall } from '../../../../sim/voice-provider/generate';
 
 /** Bland's documented example, trimmed: a finished outbound call. */
 const documented = {

@@ -19,26 +19,26 @@
  * ended the call"), api-v1/get/calls-id at the same commit; Bland documents no sentiment label.
  */
 import { z } from 'zod';
+import type { EndedBy } from '../../../contract/quality';
 import {
-  ID_MESSAGE,
-  LIMITS,
-  MAX_CALL_PRICE_USD,
-  MAX_CALL_SECONDS,
   booleanLike,
   boundedObject,
   callTimeProblem,
   firstIssue,
   httpUrlOrNull,
+  ID_MESSAGE,
   idLike,
   isProviderId,
+  LIMITS,
   looseObject,
   looseText,
+  MAX_CALL_PRICE_USD,
+  MAX_CALL_SECONDS,
   msOfSeconds,
   numberLike,
   storedObject,
   text,
 } from './payload-fields';
-import type { EndedBy } from '../../../contract/quality';
 import {
   type CallInsights,
   NOTHING_STORED,

@@ -2,8 +2,8 @@
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  SIM_PATHWAYS,
   correctedSegments,
+  SIM_PATHWAYS,
   startVoiceSim,
   type VoiceSim,
 } from '../../../../sim/voice-provider';

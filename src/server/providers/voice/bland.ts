@@ -5,6 +5,8 @@
  * corrected transcript when Bland has one (GET /v1/calls/{call_id}/correct): segments
  * timed from the recording, which the post-call transcript's lines are not.
  */
+
+import { VOICE_PLATFORMS } from '../../../contract/providers';
 import {
   type BlandCallPayload,
   blandCorrectedAnswerSchema,
@@ -15,15 +17,14 @@ import {
   readBlandStoredPayload,
   withCorrectedTranscript,
 } from './bland-payload';
-import { VOICE_PLATFORMS } from '../../../contract/providers';
 import { parseBlandWebhook } from './bland-webhook';
 import { ProviderNotFoundError, RecordingExpiredError, VoiceProviderError } from './errors';
 import {
-  type ProviderHttpOptions,
   checkKeyWith,
   createNameCache,
   createProviderHttp,
   isObject,
+  type ProviderHttpOptions,
   recordingStream,
 } from './provider-http';
 import type {

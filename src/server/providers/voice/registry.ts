@@ -2,12 +2,12 @@
  * One adapter per voice platform, chosen by each client's `provider`. Everything that
  * talks to a provider for a client asks here, so no code path can reach Bland with a Vapi key.
  */
-import { DEFAULT_VOICE_PROVIDER, type VoiceProviderId, isVoiceProvider } from '../../../contract/providers';
+import { DEFAULT_VOICE_PROVIDER, isVoiceProvider, type VoiceProviderId } from '../../../contract/providers';
 import type { Config } from '../../config';
 import { createBlandProvider } from './bland';
-import { createRetellProvider } from './retell';
 import { isVoiceProviderError } from './errors';
 import type { MediaAccess } from './provider-http';
+import { createRetellProvider } from './retell';
 import type { VoiceProvider } from './types';
 import { createVapiProvider } from './vapi';
 

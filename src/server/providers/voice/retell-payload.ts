@@ -16,14 +16,14 @@
 import { z } from 'zod';
 import type { EndedBy } from '../../../contract/quality';
 import {
-  LIMITS,
-  MAX_CALL_SECONDS,
   boundedObject,
   callTimeProblem,
   firstIssue,
   httpUrlOrNull,
   idLike,
+  LIMITS,
   looseText,
+  MAX_CALL_SECONDS,
   msOfSeconds,
   numberLike,
   precisionOfLines,
@@ -38,7 +38,7 @@ import {
   type NormalizedTranscriptEntry,
   type StoredPayloadReading,
 } from './types';
-import { type EndedReasonReading, answeredBy, plainTranscript } from './vapi-payload';
+import { answeredBy, type EndedReasonReading, plainTranscript } from './vapi-payload';
 
 const analysisSchema = z
   .object({

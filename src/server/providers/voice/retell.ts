@@ -11,11 +11,11 @@ import { VOICE_PLATFORMS } from '../../../contract/providers';
 import { ProviderNotFoundError, VoiceProviderError } from './errors';
 import { isProviderId } from './payload-fields';
 import {
-  type ProviderHttpOptions,
   checkKeyWith,
   createNameCache,
   createProviderHttp,
   isObject,
+  type ProviderHttpOptions,
   streamRecordingOfCall,
 } from './provider-http';
 import {

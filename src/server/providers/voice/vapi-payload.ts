@@ -17,10 +17,8 @@
  * the agency asked for), so none is read.
  */
 import { z } from 'zod';
+import type { EndedBy } from '../../../contract/quality';
 import {
-  LIMITS,
-  MAX_CALL_PRICE_USD,
-  MAX_CALL_SECONDS,
   boundedObject,
   callTimeProblem,
   finiteOrNull,
@@ -28,14 +26,16 @@ import {
   httpUrlOrNull,
   idLike,
   isProviderId,
+  LIMITS,
   looseObject,
   looseText,
+  MAX_CALL_PRICE_USD,
+  MAX_CALL_SECONDS,
   numberLike,
   precisionOfLines,
   storedObject,
   text,
 } from './payload-fields';
-import type { EndedBy } from '../../../contract/quality';
 import {
   NOTHING_STORED,
   type NormalizedCall,

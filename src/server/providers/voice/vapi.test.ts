@@ -4,7 +4,7 @@
  * call's phoneNumberId, and deleting a call.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { VAPI_SIM_PHONE_NUMBER, type VapiSim, startVapiSim } from '../../../../sim/platforms/vapi';
+import { startVapiSim, VAPI_SIM_PHONE_NUMBER, type VapiSim } from '../../../../sim/platforms/vapi';
 import { ProviderAuthError, ProviderNotFoundError, ProviderUnavailableError } from './errors';
 import type { VoiceProvider } from './types';
 import { createVapiProvider } from './vapi';

@@ -9,10 +9,10 @@ import { VOICE_PLATFORMS } from '../../../contract/providers';
 import { ProviderAuthError, ProviderNotFoundError, VoiceProviderError } from './errors';
 import { isProviderId } from './payload-fields';
 import {
-  type ProviderHttpOptions,
   checkKeyWith,
   createNameCache,
   createProviderHttp,
+  type ProviderHttpOptions,
   streamRecordingOfCall,
 } from './provider-http';
 import type { ListCallsQuery, ListCallsResult, NormalizedCall, VoiceProvider } from './types';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_REDACTION, KEEP_FOREVER } from '../../../contract/privacy';
 import {
-  RETENTION_FORMAT_PROBLEM,
   attachmentFileName,
   changesOf,
   draftOf,
@@ -9,6 +8,7 @@ import {
   erasureTotals,
   parseRetention,
   providerAnswer,
+  RETENTION_FORMAT_PROBLEM,
   readablePhone,
   retentionErrorsOf,
   retentionHint,

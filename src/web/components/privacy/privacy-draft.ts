@@ -5,6 +5,10 @@
  * erasure's platform answers. Shared by Settings › Privacy, the admin's client view and the
  * agency's defaults.
  */
+
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { formatCount } from '../../../contract/format';
+import type { ErasureProviderResult } from '../../../contract/privacy';
 import {
   MAX_RETENTION_DAYS,
   type NATIONAL_ID_COUNTRIES,
@@ -13,9 +17,6 @@ import {
   type Retention,
   type RetentionField,
 } from '../../../contract/privacy';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
-import { formatCount } from '../../../contract/format';
-import type { ErasureProviderResult } from '../../../contract/privacy';
 
 export type NationalIdCountry = (typeof NATIONAL_ID_COUNTRIES)[number];
 export const RETENTION_FIELDS = [

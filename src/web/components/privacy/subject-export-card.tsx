@@ -9,9 +9,9 @@ import { PRIVACY_TEXTS, type SubjectExportFormat } from '../../../contract/priva
 import { serverFieldErrors } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
+import { FieldShell } from '../form-fields';
 import { PendingButton } from '../pending-button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
-import { FieldShell } from '../form-fields';
 import { Input } from '../ui/input';
 import type { PrivacyApi } from './privacy-api';
 import { useSubjectExport } from './privacy-queries';

@@ -10,10 +10,10 @@ import { serverFieldErrors } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
 import {
-  type PrivacyDraft,
-  type PrivacyDraftChanges,
   changesOf,
   draftOf,
+  type PrivacyDraft,
+  type PrivacyDraftChanges,
   parseRetention,
   retentionErrorsOf,
   turnedOn,

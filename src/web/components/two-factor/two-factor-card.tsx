@@ -3,6 +3,8 @@
  * or turn it off; for those who may, the switch that requires it of everyone (an Owner for the
  * client's users in Settings › Security, any admin for every admin in the admin console).
  */
+
+import { useQueryClient } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide-react';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
@@ -15,7 +17,6 @@ import { Switch } from '../ui/switch';
 import { TwoFactorDisableDialog } from './two-factor-disable-dialog';
 import { type TwoFactorApi, useSetTwoFactorRequirement, useTwoFactorStatus } from './two-factor-queries';
 import { TwoFactorSetupDialog } from './two-factor-setup-dialog';
-import { useQueryClient } from '@tanstack/react-query';
 
 interface TwoFactorCardProps {
   api: TwoFactorApi;

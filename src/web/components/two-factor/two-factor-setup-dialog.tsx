@@ -24,9 +24,9 @@ import { Skeleton } from '../ui/skeleton';
 import { RecoveryCodes } from './recovery-codes';
 import { TwoFactorCodeField } from './two-factor-code-field';
 import {
-  type TwoFactorApi,
   manualKeyOf,
   svgDataUrl,
+  type TwoFactorApi,
   useEnableTwoFactor,
   useStartTwoFactorSetup,
 } from './two-factor-queries';

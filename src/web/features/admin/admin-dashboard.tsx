@@ -8,22 +8,22 @@ import { useState } from 'react';
 import type { AdminSession } from '../../../contract/auth';
 import { BRAND_TEXTS } from '../../../contract/brand';
 import { BrandMark } from '../../components/brand-mark';
+import { useTwoFactorStatus } from '../../components/two-factor/two-factor-queries';
 import { Button } from '../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { failureToast } from '../../lib/failure-toast';
 import { useAdminLogout } from '../../lib/session';
-import { useTwoFactorStatus } from '../../components/two-factor/two-factor-queries';
-import { AdminTwoFactorRequired } from './admin-two-factor-required';
 import { toast } from '../../lib/use-toast';
 import { cn } from '../../lib/utils';
 import { AdminStatsCards } from './admin-stats-cards';
+import { AdminTwoFactorRequired } from './admin-two-factor-required';
+import { AllCallsExport } from './all-calls-export';
 import { AnalyticsTab } from './analytics-tab';
 import { BrandTab } from './brand/brand-tab';
-import { PrivacyDefaultsTab } from './privacy/privacy-defaults-tab';
-import { AllCallsExport } from './all-calls-export';
 import { ClientManagement } from './client-management';
 import { CreateClientWizard } from './create-client-wizard';
 import { useSyncAllClients } from './mutations';
+import { PrivacyDefaultsTab } from './privacy/privacy-defaults-tab';
 import { SupportTab } from './support-tab';
 
 export function AdminDashboard({ admin }: { admin: AdminSession }) {

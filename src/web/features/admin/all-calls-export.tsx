@@ -4,10 +4,10 @@
  */
 import { useId, useState } from 'react';
 import { ADMIN_DATE_RANGES, type DateRange } from '../../../contract/common';
-import { ExportLinks } from '../calls/export-links';
-import { DATE_RANGE_LABELS, dateWindow } from '../calls/filters';
 import { NativeSelect } from '../../components/native-select';
 import { Card, CardContent } from '../../components/ui/card';
+import { ExportLinks } from '../calls/export-links';
+import { DATE_RANGE_LABELS, dateWindow } from '../calls/filters';
 
 export function AllCallsExport() {
   const [range, setRange] = useState<DateRange>('30d');

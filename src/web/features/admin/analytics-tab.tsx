@@ -12,12 +12,12 @@ import {
   formatPercentChange,
   isChangeFromNothing,
 } from '../../../contract/format';
-import { CustomRangeDialog, rangeLabel } from '../calls/custom-range-dialog';
 import { NativeSelect } from '../../components/native-select';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Skeleton } from '../../components/ui/skeleton';
 import { Label } from '../../components/ui/label';
+import { Skeleton } from '../../components/ui/skeleton';
 import { cn } from '../../lib/utils';
+import { CustomRangeDialog, rangeLabel } from '../calls/custom-range-dialog';
 import { AtRiskCard } from './at-risk-card';
 import { type AnalyticsRange, type PortfolioView, useAdminAnalytics } from './console-queries';
 import { cents } from './money';

@@ -1,19 +1,19 @@
 /** The audit log (Support Tools): who did what to which client, and when, filterable by admin, client and action. */
 import { useState } from 'react';
+import { clientName } from '../../../contract/admin';
 import {
-  AUDIT_ACTIONS,
   AUDIT_ACTION_LABELS,
+  AUDIT_ACTIONS,
   type AuditAction,
   type AuditEntry,
 } from '../../../contract/agency';
-import { clientName } from '../../../contract/admin';
 import { formatCallCreated } from '../../../contract/format';
-import { CallPagination } from '../calls/call-pagination';
 import { NativeSelect } from '../../components/native-select';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { CallPagination } from '../calls/call-pagination';
 import { type AuditFilters, useAdmins, useAuditLog } from './console-queries';
 import { useAdminClients } from './queries';
 

@@ -14,16 +14,16 @@ import {
 import { suggestTimeZone } from '../../../contract/regional';
 import { FormDialogFooter } from '../../components/form-dialog-footer';
 import { FormSection, SelectField, TextAreaField } from '../../components/form-fields';
+import { browserTimeZone, TimeZoneField } from '../../components/time-zone-field';
 import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
-import { TimeZoneField, browserTimeZone } from '../../components/time-zone-field';
 import { ApiError, serverMessageOf } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
 import { ClientProfileSections } from './client-profile-sections';
 import { useGenerateWebhook } from './mutations';
 import { INDUSTRY_OPTIONS, PROVIDER_OPTIONS, SIZE_OPTIONS } from './options';
-import { EMPTY_CLIENT_FORM, type WizardState, sameForm } from './wizard-state';
+import { EMPTY_CLIENT_FORM, sameForm, type WizardState } from './wizard-state';
 
 export function ClientInformationStep({
   state,

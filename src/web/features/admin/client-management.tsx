@@ -19,7 +19,7 @@ import {
   type IssuedCredentials,
   IssuedCredentialsDialog,
 } from './credentials-dialogs';
-import { type DeleteTarget, DeleteClientDialog } from './delete-client-dialog';
+import { DeleteClientDialog, type DeleteTarget } from './delete-client-dialog';
 import { EditClientDialog } from './edit-client-dialog';
 import { useGenerateCredentials } from './mutations';
 import { clientDataQuery, useAdminClients } from './queries';

@@ -5,11 +5,11 @@
  */
 import { ChevronDown, Gauge } from 'lucide-react';
 import { useState } from 'react';
-import { QualityThresholdsCard } from '../calls/quality/quality-thresholds-card';
 import { Button } from '../../components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { cn } from '../../lib/utils';
 import { adminQualityThresholds } from '../calls/call-source';
+import { QualityThresholdsCard } from '../calls/quality/quality-thresholds-card';
 
 export function ClientQualityCard({ clientId }: { clientId: string }) {
   const [open, setOpen] = useState(false);

@@ -4,17 +4,17 @@
  */
 import { Controller, useFormContext } from 'react-hook-form';
 import type { ClientConfig, EditClientFormInput } from '../../../contract/admin';
+import { VOICE_PLATFORMS } from '../../../contract/providers';
+import { CopyField } from '../../components/copy-field';
 import { FormSection, SelectField, TextField } from '../../components/form-fields';
+import { RotateWebhookUrl } from '../../components/rotate-webhook-url';
+import { TimeZoneField } from '../../components/time-zone-field';
 import { Button } from '../../components/ui/button';
 import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
 import { ApiKeyStatusBadge } from './api-key-badge';
-import { CopyField } from '../../components/copy-field';
-import { RotateWebhookUrl } from '../../components/rotate-webhook-url';
 import { useRotateWebhook } from './mutations';
 import { ACCOUNT_TYPE_OPTIONS, PROVIDER_OPTIONS } from './options';
-import { TimeZoneField } from '../../components/time-zone-field';
-import { VOICE_PLATFORMS } from '../../../contract/providers';
 
 export function AccountSettingsSection() {
   const {

@@ -4,6 +4,7 @@
  * write (mutations.ts) refreshes them too.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type {
   AdminAccount,
   AdminAnalytics,
@@ -11,14 +12,13 @@ import type {
   AtRiskClient,
   AuditPage,
   DeliveriesPage,
-  PortfolioSort,
   Delivery,
+  PortfolioSort,
   ReplayResult,
   SyncRunsPage,
   TestCallResult,
 } from '../../../contract/agency';
 import type { SyncProgress } from '../../../contract/calls';
-import { useState } from 'react';
 import { apiJson, getJson } from '../../lib/api';
 import { syncAndFollow } from '../calls/follow-sync';
 import { adminKeys } from './queries';

@@ -6,6 +6,7 @@
  */
 import { Check } from 'lucide-react';
 import { useCallback, useReducer } from 'react';
+import { DEFAULT_VOICE_PROVIDER } from '../../../contract/providers';
 import {
   Dialog,
   DialogContent,
@@ -14,11 +15,10 @@ import {
   DialogTitle,
 } from '../../components/ui/dialog';
 import { cn } from '../../lib/utils';
-import { DEFAULT_VOICE_PROVIDER } from '../../../contract/providers';
 import { AccountCreationStep } from './account-creation-step';
 import { ClientInformationStep } from './client-information-step';
 import { WebhookConfigurationStep, WebhookTestingStep } from './webhook-steps';
-import { WIZARD_STEPS, type WizardStep, initialWizardState, wizardReducer } from './wizard-state';
+import { initialWizardState, WIZARD_STEPS, type WizardStep, wizardReducer } from './wizard-state';
 
 export function CreateClientWizard({
   open,

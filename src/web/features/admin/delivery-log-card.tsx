@@ -1,8 +1,7 @@
 /** A client's webhook delivery log (Support Tools): what arrived, what became of it and why, with Replay. */
 import { useState } from 'react';
-import { DELIVERY_OUTCOMES, DELIVERY_OUTCOME_LABELS, type DeliveryOutcome } from '../../../contract/agency';
+import { DELIVERY_OUTCOME_LABELS, DELIVERY_OUTCOMES, type DeliveryOutcome } from '../../../contract/agency';
 import { formatCallCreated } from '../../../contract/format';
-import { CallPagination } from '../calls/call-pagination';
 import { NativeSelect } from '../../components/native-select';
 import { PendingButton } from '../../components/pending-button';
 import { Badge } from '../../components/ui/badge';
@@ -20,6 +19,7 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
+import { CallPagination } from '../calls/call-pagination';
 import { useDeliveries, useDelivery, useReplayDelivery } from './console-queries';
 
 const TROUBLE: ReadonlySet<string> = new Set(['refused', 'unconfirmed']);

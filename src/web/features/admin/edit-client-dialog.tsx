@@ -9,12 +9,12 @@ import { FormProvider, type Path, useForm } from 'react-hook-form';
 import {
   ACCOUNT_TYPES,
   type ClientConfig,
+  clientDisplayName,
   DEFAULT_PER_MINUTE_RATE,
   DEFAULT_TIMEZONE,
   EditClientForm,
   type EditClientFormInput,
   type EditClientForm as EditClientValues,
-  clientDisplayName,
 } from '../../../contract/admin';
 import { FormDialogFooter } from '../../components/form-dialog-footer';
 import { TextAreaField } from '../../components/form-fields';

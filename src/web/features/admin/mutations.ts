@@ -4,6 +4,7 @@
  * know the words (SPEC §8).
  */
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { WebhookSecretResponse } from '../../../contract/account';
 import type {
   ClientConfigUpdateResponse,
   CreateClientFormInput,
@@ -13,7 +14,6 @@ import type {
   SyncAllResult,
   WebhookGenerated,
 } from '../../../contract/admin';
-import type { WebhookSecretResponse } from '../../../contract/account';
 import { apiJson } from '../../lib/api';
 import { callKeys } from '../calls/query-keys';
 import { adminKeys, adminUrls } from './queries';

@@ -1,7 +1,7 @@
 /** Option lists of SPEC §3 as select items: the wizard and Edit Client offer the same ones. */
 import {
-  ACCOUNT_TYPES,
   ACCOUNT_TYPE_LABELS,
+  ACCOUNT_TYPES,
   COMPANY_SIZES,
   INDUSTRIES,
   INDUSTRY_LABELS,

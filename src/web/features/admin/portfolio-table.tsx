@@ -5,16 +5,16 @@
  */
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import { type PortfolioClient, type PortfolioSort, defaultOrderOf } from '../../../contract/agency';
+import { defaultOrderOf, type PortfolioClient, type PortfolioSort } from '../../../contract/agency';
 import type { Pagination } from '../../../contract/common';
 import { formatCount } from '../../../contract/format';
-import { CallPagination } from '../calls/call-pagination';
 import { SearchField } from '../../components/search-field';
 import { SortableHead } from '../../components/sortable-head';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { cn } from '../../lib/utils';
+import { CallPagination } from '../calls/call-pagination';
 import type { PortfolioView } from './console-queries';
 import { cents } from './money';
 

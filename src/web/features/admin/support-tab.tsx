@@ -5,9 +5,9 @@
  */
 import { clientName } from '../../../contract/admin';
 import { NativeSelect } from '../../components/native-select';
+import { TwoFactorCard } from '../../components/two-factor/two-factor-card';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';
-import { TwoFactorCard } from '../../components/two-factor/two-factor-card';
 import { AdminsCard } from './admins-card';
 import { AuditLogCard } from './audit-log-card';
 import { DeliveryLogCard } from './delivery-log-card';

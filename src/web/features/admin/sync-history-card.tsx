@@ -2,15 +2,15 @@
 import { useState } from 'react';
 import type { SyncRun } from '../../../contract/agency';
 import { formatCallCreated } from '../../../contract/format';
-import { CallPagination } from '../calls/call-pagination';
-import { SyncProgressStatus } from '../calls/sync-progress-status';
 import { PendingButton } from '../../components/pending-button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { failureToast } from '../../lib/failure-toast';
-import { cn } from '../../lib/utils';
 import { toast } from '../../lib/use-toast';
+import { cn } from '../../lib/utils';
+import { CallPagination } from '../calls/call-pagination';
+import { SyncProgressStatus } from '../calls/sync-progress-status';
 import { useSyncClient, useSyncRuns } from './console-queries';
 
 const seconds = (ms: number | null) => (ms === null ? 'running' : `${(ms / 1000).toFixed(1)} s`);

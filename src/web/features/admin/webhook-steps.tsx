@@ -6,17 +6,17 @@ import { ArrowLeft, CheckCircle2, PhoneCall } from 'lucide-react';
 import { type FormEvent, Fragment, useEffect, useRef, useState } from 'react';
 import { webhookSigningSecretField } from '../../../contract/common';
 import { type HmacSetting, VOICE_PLATFORMS, type VoiceProviderId } from '../../../contract/providers';
+import { CopyField } from '../../components/copy-field';
 import { Button } from '../../components/ui/button';
+import { DialogFooter } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { serverMessageOf } from '../../lib/api';
-import { DialogFooter } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
+import { serverMessageOf } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
-import { CopyField } from '../../components/copy-field';
 import { useSetDraftWebhookSecret } from './mutations';
 import { useWebhookStatus } from './queries';
-import { type WizardState, isPolling } from './wizard-state';
+import { isPolling, type WizardState } from './wizard-state';
 
 export function WebhookConfigurationStep({
   provider,

@@ -3,9 +3,9 @@ import {
   initialWizardState,
   isPolling,
   sameForm,
-  wizardReducer,
   type WizardAction,
   type WizardState,
+  wizardReducer,
 } from './wizard-state';
 
 const form = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com' };

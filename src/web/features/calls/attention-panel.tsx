@@ -5,14 +5,14 @@
 import { Check, CheckCircle2 } from 'lucide-react';
 import { forwardRef } from 'react';
 import { formatCallCreated } from '../../../contract/format';
-import type { CallSource } from './call-source';
-import { useMarkHandled } from './mutations';
-import { useAttention } from './queries';
 import { QueryView } from '../../components/query-view';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
+import type { CallSource } from './call-source';
+import { useMarkHandled } from './mutations';
 import { formatPhone } from './phone';
+import { useAttention } from './queries';
 
 /** How many open calls the panel lists; the rest are a click away in the filtered log. */
 export const ATTENTION_SHOWN = 5;

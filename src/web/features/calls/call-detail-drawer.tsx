@@ -14,13 +14,8 @@
 import { Check, Link2 } from 'lucide-react';
 import { type KeyboardEvent, useRef } from 'react';
 import type { CallDetail } from '../../../contract/calls';
-import { PRIVACY_TEXTS } from '../../../contract/privacy';
 import { formatCallCreated, formatDuration, formatMoney } from '../../../contract/format';
-import type { CallSource } from './call-source';
-import { useMarkHandled } from './mutations';
-import { useCallDetail, useOutcomeSummary, useQualityThresholds } from './queries';
-import { pathwayWords, useShowPlatformDetails } from '../../lib/platform-details';
-import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
+import { PRIVACY_TEXTS } from '../../../contract/privacy';
 import { CopyValue } from '../../components/copy-field';
 import { Button } from '../../components/ui/button';
 import {
@@ -31,15 +26,20 @@ import {
   DialogTitle,
 } from '../../components/ui/dialog';
 import { Skeleton } from '../../components/ui/skeleton';
+import { pathwayWords, useShowPlatformDetails } from '../../lib/platform-details';
+import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
+import type { CallSource } from './call-source';
 import { CallStatusBadge } from './call-status-badge';
 import { callVariables } from './call-variables';
 import type { AnalyticsScope } from './filters';
+import { useMarkHandled } from './mutations';
 import { AttentionBadge, OutcomeBadge } from './outcome-badge';
 import { formatPhone } from './phone';
+import { CallQualitySection } from './quality/call-quality-section';
+import { useCallDetail, useOutcomeSummary, useQualityThresholds } from './queries';
 import { RedactedText } from './redacted-text';
 import { ShowNumberActions, useShownNumbers } from './show-number';
 import { SEEK_STEP_SECONDS, type SyncedPlayerHandle, SyncedTranscript } from './synced-transcript';
-import { CallQualitySection } from './quality/call-quality-section';
 import { parseTimedTranscript } from './transcript';
 import { momentLink } from './transcript-timing';
 

@@ -6,8 +6,6 @@ import { Check, SlidersHorizontal } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { PATHWAYS, type StatusFilter } from '../../../contract/calls';
 import type { DateRange } from '../../../contract/common';
-import { pathwayWords, useShowPlatformDetails } from '../../lib/platform-details';
-import { WIDE_SCREEN, useMediaQuery } from '../../lib/use-media-query';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
 import {
@@ -24,16 +22,18 @@ import { Label } from '../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
 import { Switch } from '../../components/ui/switch';
 import { ToggleGroup, ToggleGroupItem } from '../../components/ui/toggle-group';
-import { DateRangeSelect } from './date-range-select';
+import { pathwayWords, useShowPlatformDetails } from '../../lib/platform-details';
+import { useMediaQuery, WIDE_SCREEN } from '../../lib/use-media-query';
 import { rangeLabel } from './custom-range-label';
+import { DateRangeSelect } from './date-range-select';
 import {
+  activeFilterCount,
   type CallFilters,
   DATE_RANGE_LABELS,
-  QUALITY_FILTERS,
-  type QualityFilterKey,
-  activeFilterCount,
   isCustomRange,
   narrowTo,
+  QUALITY_FILTERS,
+  type QualityFilterKey,
 } from './filters';
 
 const PATHWAY_LABELS: Record<string, string> = {

@@ -5,16 +5,16 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Columns3 } from 'lucide-react';
-import { Suspense, lazy, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { UiPreferences } from '../../../contract/calls';
-import type { CallSource } from './call-source';
-import { preferencesKey } from './query-keys';
+import { Button } from '../../components/ui/button';
 import { apiJson, getJson } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { useSeededQuery } from '../../lib/first-screen-pending';
-import { Button } from '../../components/ui/button';
 import { useHasBeenTrue } from '../../lib/use-has-been-true';
+import type { CallSource } from './call-source';
 import { type LogColumn, storedColumns, visibleColumns } from './log-columns';
+import { preferencesKey } from './query-keys';
 
 export { COLUMN_LABELS } from './log-column-labels';
 

@@ -4,46 +4,46 @@
  * do comes from the source: no delete URL, no delete button.
  */
 import { ArrowRight } from 'lucide-react';
-import { Fragment, type ReactNode, Suspense, lazy, useCallback, useEffect, useRef, useState } from 'react';
+import { Fragment, lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { Call, CallSort, CallsPage, SortOrder } from '../../../contract/calls';
 import { formatCallCreated, formatDuration, formatMoney } from '../../../contract/format';
 import { isRankable, textSearchOf } from '../../../contract/search-query';
-import type { CallSource } from './call-source';
-import { useDeleteCall } from './mutations';
-import { useCalls, useOutcomeSummary } from './queries';
-import { useHasBeenTrue } from '../../lib/use-has-been-true';
-import { WIDE_SCREEN, useMediaQuery } from '../../lib/use-media-query';
-import { cn } from '../../lib/utils';
 import { CopyValue } from '../../components/copy-field';
-import { SortableHead } from '../../components/sortable-head';
 import { NativeSelect } from '../../components/native-select';
 import { QueryView } from '../../components/query-view';
+import { SortableHead } from '../../components/sortable-head';
 import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { pathwayWords, useShowPlatformDetails } from '../../lib/platform-details';
+import { useHasBeenTrue } from '../../lib/use-has-been-true';
+import { useMediaQuery, WIDE_SCREEN } from '../../lib/use-media-query';
+import { cn } from '../../lib/utils';
+import { ColumnChooser, useCallLogColumns } from './call-log-columns';
 import { CallPagination } from './call-pagination';
 import { CallActionMenu, CallActions, type CallActionsProps } from './call-row-actions';
+import type { CallSource } from './call-source';
 import { CallStatusBadge } from './call-status-badge';
-import { AttentionBadge, OutcomeBadge } from './outcome-badge';
-import { formatPhone } from './phone';
 import { downloadRecording } from './download-recording';
-import { ColumnChooser, useCallLogColumns } from './call-log-columns';
-import { columnLabel } from './log-column-labels';
-import { pathwayWords, useShowPlatformDetails } from '../../lib/platform-details';
 import { ExportLinks } from './export-links';
 import {
   type CallFilters,
   DEFAULT_FILTERS,
-  QUALITY_FILTERS,
   logFilterParams,
+  QUALITY_FILTERS,
   rememberNextPage,
 } from './filters';
+import { columnLabel } from './log-column-labels';
 import type { LogColumn } from './log-columns';
+import { useDeleteCall } from './mutations';
+import { AttentionBadge, OutcomeBadge } from './outcome-badge';
+import { formatPhone } from './phone';
 import { qualityBriefText } from './quality/quality-brief';
+import { useCalls, useOutcomeSummary } from './queries';
 import { SearchSnippet } from './search-snippet';
-import { TranscriptPanel } from './transcript-panel';
 import { parseTranscript } from './transcript';
+import { TranscriptPanel } from './transcript-panel';
 import { useCallPlayback } from './use-call-playback';
 
 export const EMPTY_CALLS_TEXT = 'No call logs found. Click the sync button to fetch data from Bland AI.';

@@ -15,7 +15,7 @@ import {
 } from 'lucide-react';
 import type { Call } from '../../../contract/calls';
 import { formatCallCreated } from '../../../contract/format';
-import { type ActionMenuItem, ActionMenu } from '../../components/action-menu';
+import { ActionMenu, type ActionMenuItem } from '../../components/action-menu';
 import { Button } from '../../components/ui/button';
 import type { CallSource } from './call-source';
 

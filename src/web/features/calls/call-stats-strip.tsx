@@ -1,13 +1,13 @@
 /** Total Calls, Total Cost, Avg Duration, Total Transfers with their change "vs last period". */
 import { Clock, DollarSign, Phone, PhoneForwarded } from 'lucide-react';
-import type { CallSource } from './call-source';
-import { useCallStats } from './queries';
-import { cn } from '../../lib/utils';
 import { QueryView } from '../../components/query-view';
 import { Card, CardContent } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
+import { cn } from '../../lib/utils';
+import type { CallSource } from './call-source';
 import type { AnalyticsScope } from './filters';
-import { type StatCard, buildStatCards, hasStats } from './stat-cards';
+import { useCallStats } from './queries';
+import { buildStatCards, hasStats, type StatCard } from './stat-cards';
 
 const ICONS: Record<StatCard['key'], typeof Phone> = {
   totalCalls: Phone,

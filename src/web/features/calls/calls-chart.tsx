@@ -13,10 +13,10 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { describeChart, type ChartPoint } from './chart-points';
-import { CHART_HEIGHT_PX as CHART_HEIGHT } from './chart-size';
-import { xAxisLabel, yAxisLabel } from './chart-axis-labels';
 import { isDefaultPalette, useBrand } from '../../lib/brand';
+import { xAxisLabel, yAxisLabel } from './chart-axis-labels';
+import { type ChartPoint, describeChart } from './chart-points';
+import { CHART_HEIGHT_PX as CHART_HEIGHT } from './chart-size';
 
 /** SPEC's blue line, while no agency colour is saved. */
 export const LINE_COLOR = '#3b82f6';

@@ -1,14 +1,14 @@
 /** "Calls Over Time": loading skeleton, empty text, or the lazily loaded chart. */
 import { lazy, useMemo } from 'react';
-import type { CallSource } from './call-source';
-import { useCallsOverTime } from './queries';
 import { QueryView } from '../../components/query-view';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
+import type { CallSource } from './call-source';
 import { hasChartData, toChartPoints } from './chart-points';
-import type { AnalyticsScope } from './filters';
 import { CHART_HEIGHT_PX } from './chart-size';
 import { ChartAreaSkeleton, DeferredChart } from './deferred-chart';
+import type { AnalyticsScope } from './filters';
+import { useCallsOverTime } from './queries';
 
 const CallsChart = lazy(() => import('./calls-chart'));
 

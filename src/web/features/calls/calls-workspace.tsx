@@ -8,12 +8,12 @@
  * props below. The page keeps only its header and banners.
  */
 import { BarChart3, Gauge } from 'lucide-react';
-import { Fragment, type ReactNode, Suspense, lazy } from 'react';
-import type { CallSource } from './call-source';
+import { Fragment, lazy, type ReactNode, Suspense } from 'react';
 import { useHasBeenTrue } from '../../lib/use-has-been-true';
 import { CallFilterBar } from './call-filter-bar';
 import { CallLogTable } from './call-log-table';
 import { CallSearchBox } from './call-search-box';
+import type { CallSource } from './call-source';
 import { CallStatsStrip } from './call-stats-strip';
 import { CallsOverTimeCard } from './calls-over-time-card';
 import { LiveIndicator } from './live-indicator';
@@ -24,9 +24,9 @@ import { useLiveCalls } from './use-live-calls';
 import {
   type FiltersPlacement,
   type SearchMode,
+  splitSections,
   type WorkspaceSection,
   type WorkspaceView,
-  splitSections,
   workspaceSections,
 } from './workspace-layout';
 import { WorkspaceTabs } from './workspace-tabs';

@@ -13,7 +13,7 @@ import {
 import { Label } from '../../components/ui/label';
 import { useShowPlatformDetails } from '../../lib/platform-details';
 import { columnLabel } from './log-column-labels';
-import { LOG_COLUMNS, type LogColumn, isShowableChoice } from './log-columns';
+import { isShowableChoice, LOG_COLUMNS, type LogColumn } from './log-columns';
 
 export default function ColumnChooserDialog({
   open,

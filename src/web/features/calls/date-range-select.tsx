@@ -4,7 +4,7 @@
  * the Quality tab show the same one, on the same filters in the URL.
  */
 import { CalendarRange } from 'lucide-react';
-import { Suspense, lazy, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { DateRange } from '../../../contract/common';
 import { Button } from '../../components/ui/button';
 import { Label } from '../../components/ui/label';

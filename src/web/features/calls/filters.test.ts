@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_FILTERS,
-  QUALITY_FILTERS,
   activeFilterCount,
   analyticsSearchParams,
   callsSearchParams,
   chartInterval,
+  DEFAULT_FILTERS,
   dateWindow,
+  QUALITY_FILTERS,
   rememberNextPage,
   updateFilters,
   withReachablePage,

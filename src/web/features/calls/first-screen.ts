@@ -15,23 +15,23 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AdminClientDashboard, ClientDashboard, DemoDashboard } from '../../../contract/dashboard';
-import type { ChartData } from './chart-points';
-import {
-  type CallFilters,
-  DEFAULT_FILTERS,
-  analyticsSearchParams,
-  callsSearchParams,
-  chartInterval,
-  isCustomRange,
-} from './filters';
-import { readFilters } from './url-filters';
+import { twoFactorKey } from '../../components/two-factor/two-factor-queries';
 import { getJson } from '../../lib/api';
 import { billingKeys } from '../../lib/billing-queries';
-import { twoFactorKey } from '../../components/two-factor/two-factor-queries';
 import { adminClientUsersKey } from '../admin/client-users-queries';
 import { adminKeys } from '../admin/queries';
-import { type CallSource, DEMO_CALL_SOURCE, CLIENT_CALL_SOURCE, adminCallSource } from './call-source';
+import { adminCallSource, type CallSource, CLIENT_CALL_SOURCE, DEMO_CALL_SOURCE } from './call-source';
+import type { ChartData } from './chart-points';
+import {
+  analyticsSearchParams,
+  type CallFilters,
+  callsSearchParams,
+  chartInterval,
+  DEFAULT_FILTERS,
+  isCustomRange,
+} from './filters';
 import { callKeys, preferencesKey } from './query-keys';
+import { readFilters } from './url-filters';
 
 /**
  * contract/dashboard.ts's DASHBOARD_ATTENTION_LIMIT (the panel's and the badge's 5), not imported

@@ -6,11 +6,11 @@ import { PhoneCall } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { CallsPage } from '../../../contract/calls';
 import { formatDuration } from '../../../contract/format';
-import type { CallSource } from './call-source';
-import { callKeys } from './query-keys';
 import { getJson } from '../../lib/api';
 import { useSeededQuery } from '../../lib/first-screen-pending';
+import type { CallSource } from './call-source';
 import { formatPhone } from './phone';
+import { callKeys } from './query-keys';
 import type { LiveActivity } from './use-live-calls';
 
 /** At most this many calls are listed; the heading counts them all. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CALL_LOG_COLUMNS } from '../../../contract/calls';
-import { LOG_COLUMNS, isShowableChoice, storedColumns, visibleColumns } from './log-columns';
+import { isShowableChoice, LOG_COLUMNS, storedColumns, visibleColumns } from './log-columns';
 
 describe('call log columns', () => {
   it('shows every column but quality by default, and quality once chosen, in the log’s order', () => {

@@ -1,6 +1,5 @@
 /** The outcomes strip's cards and its headline, as display-ready values. */
-import type { OutcomeSummaryItem } from '../../../contract/outcomes';
-import { OTHER_OUTCOME } from '../../../contract/outcomes';
+
 import {
   CHANGE_FROM_NOTHING,
   changeMeaning,
@@ -9,6 +8,8 @@ import {
   formatPercentChange,
   isChangeFromNothing,
 } from '../../../contract/format';
+import type { OutcomeSummaryItem } from '../../../contract/outcomes';
+import { OTHER_OUTCOME } from '../../../contract/outcomes';
 
 export interface OutcomeCard {
   name: string;

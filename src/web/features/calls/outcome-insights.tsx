@@ -4,13 +4,13 @@
  * the drawer; cards filter the log, "Open" opens the drawer.
  */
 import { forwardRef } from 'react';
-import type { CallSource } from './call-source';
-import { useOutcomeSummary } from './queries';
 import { AttentionPanel } from './attention-panel';
+import type { CallSource } from './call-source';
 import { CallsOverTimeCard } from './calls-over-time-card';
 import { type CallFilters, narrowTo } from './filters';
 import { OutcomesOverTimeCard } from './outcomes-over-time-card';
 import { OutcomesStrip } from './outcomes-strip';
+import { useOutcomeSummary } from './queries';
 
 /**
  * The client's outcome names for the filter bar (from the summary the strip reads anyway). None

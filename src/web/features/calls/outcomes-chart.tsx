@@ -13,10 +13,10 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { xAxisLabel, yAxisLabel } from './chart-axis-labels';
 import { describeChart } from './chart-points';
 import { CHART_HEIGHT_PX as CHART_HEIGHT } from './chart-size';
-import { xAxisLabel, yAxisLabel } from './chart-axis-labels';
-import { type OutcomeChartRow, type OutcomeSeries, countIn } from './outcome-chart-rows';
+import { countIn, type OutcomeChartRow, type OutcomeSeries } from './outcome-chart-rows';
 
 /**
  * One accessor per outcome for the chart's whole life. Recharts keeps each Bar's settings in its

@@ -1,14 +1,14 @@
 /** "Outcomes Over Time": the stacked chart beside "Calls Over Time", over the same window and pathway. */
 import { lazy, useMemo } from 'react';
-import type { CallSource } from './call-source';
-import { useOutcomeSummary, useOutcomesOverTime } from './queries';
 import { QueryView } from '../../components/query-view';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
+import type { CallSource } from './call-source';
 import { hasChartData } from './chart-points';
 import { CHART_HEIGHT_PX } from './chart-size';
 import { ChartAreaSkeleton, DeferredChart } from './deferred-chart';
 import { type AnalyticsScope, chartInterval, dateWindow, isCustomRange } from './filters';
 import { seriesWithCalls, toOutcomeChartRows } from './outcome-chart-rows';
+import { useOutcomeSummary, useOutcomesOverTime } from './queries';
 
 const OutcomesChart = lazy(() => import('./outcomes-chart'));
 

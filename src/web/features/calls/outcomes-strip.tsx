@@ -3,14 +3,15 @@
  * card per outcome with its count, share of calls, value and change. A card filters the call log
  * to its outcome (and a second press clears it).
  */
-import type { CallSource } from './call-source';
-import { useOutcomeSummary } from './queries';
-import { cn } from '../../lib/utils';
+
 import { QueryView } from '../../components/query-view';
 import { Card } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
+import { cn } from '../../lib/utils';
+import type { CallSource } from './call-source';
 import type { AnalyticsScope } from './filters';
-import { type OutcomeCard, buildOutcomeCards, valueHeadline } from './outcome-cards';
+import { buildOutcomeCards, type OutcomeCard, valueHeadline } from './outcome-cards';
+import { useOutcomeSummary } from './queries';
 
 const TREND_CLASS: Record<OutcomeCard['trend'], string> = {
   good: 'text-green-700',

@@ -19,18 +19,18 @@ import type {
   OutcomesState,
 } from '../../../contract/outcomes';
 import type { QualitySummary, QualityThresholdsState } from '../../../contract/quality';
+import { getJson } from '../../lib/api';
+import { useSeededQuery } from '../../lib/first-screen-pending';
+import type { CallSource, QualityThresholdsApi } from './call-source';
 import type { ChartData } from './chart-points';
 import {
   type AnalyticsScope,
-  type CallFilters,
   analyticsSearchParams,
+  type CallFilters,
   callsSearchParams,
   chartInterval,
   isCustomRange,
 } from './filters';
-import { getJson } from '../../lib/api';
-import { useSeededQuery } from '../../lib/first-screen-pending';
-import type { CallSource, QualityThresholdsApi } from './call-source';
 import { callKeys } from './query-keys';
 
 const withQuery = (url: string, params: URLSearchParams) => `${url}${url.includes('?') ? '&' : '?'}${params}`;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { REDACTION_LABELS } from '../../../contract/privacy';
 import {
+  hasRedactions,
   REDACTION_LABEL_NAMES,
   REDACTION_LABEL_WORDS,
-  hasRedactions,
   splitRedactions,
 } from './redaction-labels';
 

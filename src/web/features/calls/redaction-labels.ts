@@ -3,7 +3,7 @@
  * in a transcript line, a summary or a search snippet so the views can show them as chips. Pure;
  * the chip itself is `redacted-text.tsx`.
  */
-import { type REDACTION_LABELS, REDACTION_LABEL_RE } from '../../../contract/privacy';
+import { REDACTION_LABEL_RE, type REDACTION_LABELS } from '../../../contract/privacy';
 
 export type RedactionLabel = (typeof REDACTION_LABELS)[number];
 

@@ -9,11 +9,11 @@ import { Copy, Eye } from 'lucide-react';
 import type { CallDetail } from '../../../contract/calls';
 import { isMaskedPhoneNumber } from '../../../contract/phone-mask';
 import { PRIVACY_TEXTS, type UnmaskedNumbers } from '../../../contract/privacy';
-import type { CallSource } from './call-source';
-import { useUnmaskNumbers } from './mutations';
+import { Button } from '../../components/ui/button';
 import { useCan } from '../../lib/permissions';
 import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
-import { Button } from '../../components/ui/button';
+import type { CallSource } from './call-source';
+import { useUnmaskNumbers } from './mutations';
 
 /** The call's numbers as shown: in full once revealed for this call, else as the server gave them. */
 export function useShownNumbers(

@@ -5,13 +5,13 @@
  * (a slow answer, an interruption, dead air) carry a mark in words.
  */
 import { AudioLines, Hourglass, MessageSquareWarning, Pause, Play } from 'lucide-react';
-import { type ReactNode, forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
-import { cn } from '../../lib/utils';
-import { Button } from '../../components/ui/button';
-import { RedactedText } from './redacted-text';
-import { ToggleGroup, ToggleGroupItem } from '../../components/ui/toggle-group';
+import { forwardRef, type ReactNode, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import type { QualityMoment, QualityMomentKind } from '../../../contract/quality';
+import { Button } from '../../components/ui/button';
+import { ToggleGroup, ToggleGroupItem } from '../../components/ui/toggle-group';
+import { cn } from '../../lib/utils';
 import { type TranscriptMark, transcriptMarks } from './quality/transcript-marks';
+import { RedactedText } from './redacted-text';
 import type { SpokenLine } from './transcript';
 import { activeLineAt, formatClock, timeTranscript } from './transcript-timing';
 

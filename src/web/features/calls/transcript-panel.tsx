@@ -1,7 +1,7 @@
 /** An expanded call's transcript: speaker, optional time, text; scrolls above its maximum height. */
 import { cn } from '../../lib/utils';
 import { RedactedText } from './redacted-text';
-import { type TranscriptLine, formatTranscriptTime } from './transcript';
+import { formatTranscriptTime, type TranscriptLine } from './transcript';
 
 export function TranscriptPanel({ lines }: { lines: TranscriptLine[] }) {
   return (

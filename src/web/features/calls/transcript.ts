@@ -1,7 +1,7 @@
 /** Transcripts in the call log: parsing is shared with the server (contract/transcript.ts). */
-import { type TranscriptLine, parseTranscript } from '../../../contract/transcript';
+import { parseTranscript, type TranscriptLine } from '../../../contract/transcript';
 
-export { parseTranscript, speakerOf, type Speaker, type TranscriptLine } from '../../../contract/transcript';
+export { parseTranscript, type Speaker, speakerOf, type TranscriptLine } from '../../../contract/transcript';
 
 /**
  * A line's time for display: ISO instants as a 12-hour clock time, seconds offsets as m:ss,

@@ -5,7 +5,7 @@
  */
 import { useCallback } from 'react';
 import { navigate, useSearch } from 'wouter/use-browser-location';
-import { type WorkspaceView, readView, writeView } from './workspace-layout';
+import { readView, type WorkspaceView, writeView } from './workspace-layout';
 
 export function useWorkspaceView() {
   const view = readView(useSearch());

@@ -4,7 +4,7 @@
  * paying says so plainly when the server has no keys for it.
  */
 import { ArrowLeft, Clock, CreditCard, ShieldCheck, Wallet } from 'lucide-react';
-import { Suspense, lazy, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { BillingConfig, Plan } from '../../../contract/billing';
 import { formatCount } from '../../../contract/format';

@@ -3,11 +3,12 @@
  * workspace, with the search opened from the header and the filters at the top. What the
  * signed-in user's role lacks is not offered: billing banner, report, export, delete.
  */
-import type { ClientSession } from '../../../contract/auth';
-import { CallsWorkspace } from '../calls/calls-workspace';
+
 import { useMemo } from 'react';
+import type { ClientSession } from '../../../contract/auth';
 import { can, useSessionUser } from '../../lib/permissions';
 import { clientCallSourceFor } from '../calls/call-source';
+import { CallsWorkspace } from '../calls/calls-workspace';
 import { DashboardHeader } from './dashboard-header';
 import { MonthlyReportDownload } from './monthly-report-download';
 import { PaymentActionBanner } from './payment-action-banner';

@@ -17,18 +17,18 @@ import {
 import type { ComponentProps, ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { ClientSession } from '../../../contract/auth';
-import { type ActionMenuItem, ActionMenu } from '../../components/action-menu';
+import { ActionMenu, type ActionMenuItem } from '../../components/action-menu';
 import { BrandMark } from '../../components/brand-mark';
 import { Button } from '../../components/ui/button';
 import { useCan } from '../../lib/permissions';
 import { useShowPlatformDetails } from '../../lib/platform-details';
 import { useClientSession, useLogout } from '../../lib/session';
-import { WIDE_SCREEN, useMediaQuery } from '../../lib/use-media-query';
+import { useMediaQuery, WIDE_SCREEN } from '../../lib/use-media-query';
 import { cn } from '../../lib/utils';
-import { useRemoveSampleCalls, useSeedSampleCalls, useSyncCalls } from '../calls/mutations';
-import { CLIENT_CALL_SOURCE } from '../calls/call-source';
-import { useAttention, useSampleData } from '../calls/queries';
 import { ATTENTION_SHOWN } from '../calls/attention-panel';
+import { CLIENT_CALL_SOURCE } from '../calls/call-source';
+import { useRemoveSampleCalls, useSeedSampleCalls, useSyncCalls } from '../calls/mutations';
+import { useAttention, useSampleData } from '../calls/queries';
 import { SyncProgressStatus } from '../calls/sync-progress-status';
 
 export interface DashboardHeaderProps {

@@ -6,10 +6,10 @@
 import { ArrowLeft } from 'lucide-react';
 import { Link } from 'wouter';
 import { BrandMark } from '../../components/brand-mark';
-import { CallsWorkspace } from '../calls/calls-workspace';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { DEMO_CALL_SOURCE } from '../calls/call-source';
+import { CallsWorkspace } from '../calls/calls-workspace';
 import { RecentActivity } from './recent-activity';
 
 export function DemoDashboard() {

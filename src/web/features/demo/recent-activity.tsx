@@ -1,9 +1,10 @@
 /** The demo's Recent Activity box (SPEC §2 "Demo dashboard"): revenue and duration from the stats, two fixed figures. */
-import type { AnalyticsScope } from '../calls/filters';
+
 import { formatCount, formatMoney } from '../../../contract/format';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
 import type { CallSource } from '../calls/call-source';
+import type { AnalyticsScope } from '../calls/filters';
 import { useDemoStats } from '../calls/queries';
 
 /** Shown as the product states them: the demo does not measure these. */

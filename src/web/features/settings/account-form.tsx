@@ -5,13 +5,13 @@ import { useForm } from 'react-hook-form';
 import { AccountForm, type AccountFormInput } from '../../../contract/account';
 import type { ClientSession } from '../../../contract/auth';
 import { TextField } from '../../components/form-fields';
+import { SaveFooter } from '../../components/save-footer';
 import { TimeZoneField } from '../../components/time-zone-field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { serverFieldErrors } from '../../lib/api';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
 import { useUpdateAccount } from './mutations';
-import { SaveFooter } from '../../components/save-footer';
 
 type AccountField = keyof AccountFormInput;
 type FieldSpec = Omit<ComponentProps<typeof TextField>, 'name' | 'registration' | 'error'> & {

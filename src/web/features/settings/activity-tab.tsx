@@ -5,10 +5,9 @@
  */
 import { FileDown } from 'lucide-react';
 import { useState } from 'react';
-import { ACTIVITY_ACTIONS, ACTIVITY_ACTION_LABELS, type ActivityItem } from '../../../contract/activity';
+import { ACTIVITY_ACTION_LABELS, ACTIVITY_ACTIONS, type ActivityItem } from '../../../contract/activity';
 import { describeActivityDetail } from '../../../contract/activity-detail';
 import { formatCallCreated } from '../../../contract/format';
-import { CallPagination } from '../calls/call-pagination';
 import { NativeSelect } from '../../components/native-select';
 import { QueryView } from '../../components/query-view';
 import { Button } from '../../components/ui/button';
@@ -16,6 +15,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Label } from '../../components/ui/label';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { CallPagination } from '../calls/call-pagination';
 import { type ActivityFilters, activityParams, useActivity, useActivityPeople } from './activity-queries';
 
 const personOf = (item: ActivityItem) => item.userName ?? 'Someone not signed in';

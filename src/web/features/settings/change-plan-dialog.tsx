@@ -23,8 +23,8 @@ import {
 } from '../../components/ui/dialog';
 import { Skeleton } from '../../components/ui/skeleton';
 import { ApiError, getJson } from '../../lib/api';
-import { billingKeys, useBillingConfig } from '../../lib/billing-queries';
 import { formatBillingDate, formatMoney, formatPlanPrice } from '../../lib/billing-format';
+import { billingKeys, useBillingConfig } from '../../lib/billing-queries';
 import { toast } from '../../lib/use-toast';
 import { LoadFailed } from './load-failed';
 import { useChangePlan } from './mutations';

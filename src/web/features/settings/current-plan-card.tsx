@@ -5,6 +5,7 @@
 import type { ReactNode } from 'react';
 import type { Subscription } from '../../../contract/billing';
 import { formatCount } from '../../../contract/format';
+import { PendingButton } from '../../components/pending-button';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import {
@@ -23,7 +24,6 @@ import {
 } from '../../lib/billing-format';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
-import { PendingButton } from '../../components/pending-button';
 import { useCancelSubscription, useResumeSubscription } from './mutations';
 import { Notice } from './subscription-notices';
 import { UpdateCardDialog } from './update-card-dialog';

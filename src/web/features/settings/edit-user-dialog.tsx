@@ -11,7 +11,7 @@ import {
 } from '../../components/ui/dialog';
 import { serverMessageOf } from '../../lib/api';
 import { toast } from '../../lib/use-toast';
-import { type UserAccess, UserAccessFields, accessToSend } from './user-access-fields';
+import { accessToSend, type UserAccess, UserAccessFields } from './user-access-fields';
 import { useUpdateUser } from './users-queries';
 
 export function EditUserDialog({

@@ -19,7 +19,7 @@ import {
 import { Input } from '../../components/ui/input';
 import { serverMessageOf } from '../../lib/api';
 import { toast } from '../../lib/use-toast';
-import { type UserAccess, UserAccessFields, accessToSend } from './user-access-fields';
+import { accessToSend, type UserAccess, UserAccessFields } from './user-access-fields';
 import { useInviteUser } from './users-queries';
 
 const START: UserAccess = { role: 'viewer', permissions: [] };

@@ -8,8 +8,8 @@ import type {
   AccountFormInput,
   AccountUpdateResponse,
   ApiKeyResponse,
-  WebhookSecretResponse,
   NotificationPrefs,
+  WebhookSecretResponse,
 } from '../../../contract/account';
 import type {
   CancelSubscriptionResponse,
@@ -19,8 +19,8 @@ import type {
   ResumeSubscriptionResponse,
   SetupIntentResponse,
 } from '../../../contract/billing';
-import type { MyNotifications, MyNotificationsBodyInput } from '../../../contract/notification-choices';
 import type { ClientWebhookSaved, WebhookDelivery, WebhookTestResult } from '../../../contract/integrations';
+import type { MyNotifications, MyNotificationsBodyInput } from '../../../contract/notification-choices';
 import type { Outcome, OutcomePreview, OutcomesState } from '../../../contract/outcomes';
 import { apiJson, getJson } from '../../lib/api';
 import { billingKeys } from '../../lib/billing-queries';

@@ -15,9 +15,9 @@ import { toast } from '../../lib/use-toast';
 import { AccountNotificationsSection } from './account-notifications-section';
 import { useSaveMyNotifications, useSaveNotifications } from './mutations';
 import {
+  isMyDraftChanged,
   type MyNotificationsDraft,
   MyNotificationsSection,
-  isMyDraftChanged,
   myBodyOf,
   myDraftOf,
 } from './my-notifications-section';

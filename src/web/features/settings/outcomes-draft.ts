@@ -4,11 +4,11 @@
  * without a browser.
  */
 import {
+  OTHER_OUTCOME,
   type OUTCOME_FIELDS,
   type Outcome,
   type OutcomeOp,
   type OutcomeRule,
-  OTHER_OUTCOME,
 } from '../../../contract/outcomes';
 
 /** A rule's field as the editor offers it: the fixed fields, or "a variable" with its name apart. */

@@ -5,8 +5,9 @@
  */
 import { ArrowDown, ArrowUp, Eye, Plus, Trash2, X } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
-import { OTHER_OUTCOME, type OutcomePreview, type Reclassification } from '../../../contract/outcomes';
 import { formatCount } from '../../../contract/format';
+import { OTHER_OUTCOME, type OutcomePreview, type Reclassification } from '../../../contract/outcomes';
+import { SaveFooter } from '../../components/save-footer';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -22,18 +23,17 @@ import {
   type DraftField,
   type DraftOutcome,
   type DraftRule,
-  FIELD_LABELS,
-  OP_LABELS,
   draftProblems,
+  FIELD_LABELS,
   fromDraft,
   move,
   newOutcome,
   newRule,
+  OP_LABELS,
   opsFor,
   toDraft,
 } from './outcomes-draft';
 import { useOutcomesState } from './queries';
-import { SaveFooter } from '../../components/save-footer';
 
 export function OutcomesTab() {
   const state = useOutcomesState();

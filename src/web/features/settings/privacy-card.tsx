@@ -6,14 +6,14 @@
  */
 import { EyeOff } from 'lucide-react';
 import { PRIVACY_TEXTS } from '../../../contract/privacy';
+import { CLIENT_PRIVACY_API } from '../../components/privacy/privacy-api';
+import { usePrivacySettings, useSavePrivacySettings } from '../../components/privacy/privacy-queries';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Switch } from '../../components/ui/switch';
 import { failureToast } from '../../lib/failure-toast';
 import { toast } from '../../lib/use-toast';
-import { CLIENT_PRIVACY_API } from '../../components/privacy/privacy-api';
-import { usePrivacySettings, useSavePrivacySettings } from '../../components/privacy/privacy-queries';
 
 export function PrivacyCard() {
   const settings = usePrivacySettings(CLIENT_PRIVACY_API);

@@ -4,12 +4,12 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import type { NotificationChannels, NotificationPrefs } from '../../../contract/account';
-import type { MyNotifications } from '../../../contract/notification-choices';
 import type { ClientWebhook, WebhookDeliveries } from '../../../contract/integrations';
+import type { MyNotifications } from '../../../contract/notification-choices';
 import type { OutcomesState } from '../../../contract/outcomes';
-import { callKeys } from '../calls/query-keys';
 import { getJson } from '../../lib/api';
 import { billingKeys } from '../../lib/billing-queries';
+import { callKeys } from '../calls/query-keys';
 
 export function useNotificationPrefs(enabled = true) {
   return useQuery({

@@ -5,12 +5,12 @@
 import { Check, Copy, KeyRound, Link2, Lock, ShieldCheck } from 'lucide-react';
 import type { ClientSession } from '../../../contract/auth';
 import { VOICE_PLATFORMS } from '../../../contract/providers';
+import { RotateWebhookUrl } from '../../components/rotate-webhook-url';
+import { TwoFactorCard } from '../../components/two-factor/two-factor-card';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
-import { RotateWebhookUrl } from '../../components/rotate-webhook-url';
-import { TwoFactorCard } from '../../components/two-factor/two-factor-card';
 import { useCan } from '../../lib/permissions';
 import { useShowPlatformDetails } from '../../lib/platform-details';
 import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ClientRole, effectivePermissions } from '../../../contract/teams';
-import { SETTINGS_TABS, allowedTabs, missingTabNote, openedTab, parseSettingsTab } from './settings-tabs';
+import { allowedTabs, missingTabNote, openedTab, parseSettingsTab, SETTINGS_TABS } from './settings-tabs';
 
 describe('settings tabs', () => {
   it('opens the tab named in the query, else Account', () => {

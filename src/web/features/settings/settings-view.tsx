@@ -8,23 +8,23 @@ import type { ReactNode } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { ClientSession } from '../../../contract/auth';
 import { BrandMark } from '../../components/brand-mark';
-import { Button } from '../../components/ui/button';
-import { cn } from '../../lib/utils';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { PageLoading } from '../../components/page-loading';
+import { Button } from '../../components/ui/button';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { can, useSessionUser } from '../../lib/permissions';
-import { AccountSettingsForm } from './account-form';
-import { NotificationsForm } from './notifications-form';
-import { WebhookEndpointCard } from './webhook-endpoint-card';
-import { OutcomesTab } from './outcomes-tab';
-import { QualityThresholdsCard } from '../calls/quality/quality-thresholds-card';
+import { cn } from '../../lib/utils';
 import { CLIENT_QUALITY_THRESHOLDS } from '../calls/call-source';
+import { QualityThresholdsCard } from '../calls/quality/quality-thresholds-card';
+import { AccountSettingsForm } from './account-form';
 import { ActivityTab } from './activity-tab';
+import { NotificationsForm } from './notifications-form';
+import { OutcomesTab } from './outcomes-tab';
 import { PrivacyTab } from './privacy-tab';
 import { SecurityTab } from './security-tab';
-import { type SettingsTab, allowedTabs, missingTabNote, openedTab } from './settings-tabs';
+import { allowedTabs, missingTabNote, openedTab, type SettingsTab } from './settings-tabs';
 import { SubscriptionTab } from './subscription-tab';
 import { UsersTab } from './users-tab';
+import { WebhookEndpointCard } from './webhook-endpoint-card';
 
 const TABS: { value: SettingsTab; label: string; icon: typeof User }[] = [
   { value: 'account', label: 'Account', icon: User },

@@ -2,7 +2,7 @@
  * Update Payment Method (DESIGN §6 [3]): a Stripe card form whose card replaces the subscription's
  * default payment method. The form, and Stripe with it, loads only when the dialog opens.
  */
-import { Suspense, lazy, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { Subscription } from '../../../contract/billing';
 import { Skeleton } from '../../components/ui/skeleton';
 import { useBillingConfig } from '../../lib/billing-queries';

@@ -9,10 +9,10 @@ import { Checkbox } from '../../components/ui/checkbox';
 import { Label } from '../../components/ui/label';
 import {
   EXTRA_LABELS,
-  ROLE_HINTS,
-  ROLE_LABELS,
   grantableExtras,
   grantableRoles,
+  ROLE_HINTS,
+  ROLE_LABELS,
   roleIncludes,
 } from './user-labels';
 

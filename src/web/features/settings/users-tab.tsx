@@ -21,7 +21,7 @@ import { toast } from '../../lib/use-toast';
 import { cn } from '../../lib/utils';
 import { EditUserDialog } from './edit-user-dialog';
 import { InviteUserDialog } from './invite-user-dialog';
-import { ROLE_LABELS, STATUS_LABELS, extrasShown, lastSignInLabel } from './user-labels';
+import { extrasShown, lastSignInLabel, ROLE_LABELS, STATUS_LABELS } from './user-labels';
 import { useClientUsers, useRemoveUser, useResendInvite, useUpdateUser } from './users-queries';
 
 const STATUS_CLASS: Record<UserStatus, string> = {

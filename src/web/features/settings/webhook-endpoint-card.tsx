@@ -4,8 +4,8 @@
  * delivery log with "Send again". The event format is in docs/webhooks.md.
  */
 import { type FormEvent, useEffect, useState } from 'react';
-import type { ClientWebhookSaved, WebhookDelivery } from '../../../contract/integrations';
 import { formatCallCreated } from '../../../contract/format';
+import type { ClientWebhookSaved, WebhookDelivery } from '../../../contract/integrations';
 import { CopyField } from '../../components/copy-field';
 import { PendingButton } from '../../components/pending-button';
 import { Badge } from '../../components/ui/badge';

@@ -3,8 +3,8 @@ import type { CallQuality } from '../../../../contract/quality';
 import { DEFAULT_QUALITY_THRESHOLDS } from '../../../../contract/quality-metrics';
 import {
   APPROX_NOTE,
-  NOTHING_TO_MEASURE_NOTE,
   callQualityFigures,
+  NOTHING_TO_MEASURE_NOTE,
   qualityLine,
   qualityLineText,
   talkComparison,

@@ -6,7 +6,7 @@
  */
 import type { CallQuality, EndedBy } from '../../../../contract/quality';
 import { QUALITY_METRIC_TABLE, type QualityThresholdValues } from '../../../../contract/quality-metrics';
-import { NO_FIGURE, PRECISION_TEXTS, formatMs, formatPct, formatTimes } from './quality-format';
+import { formatMs, formatPct, formatTimes, NO_FIGURE, PRECISION_TEXTS } from './quality-format';
 
 export interface QualityFigure {
   key: string;

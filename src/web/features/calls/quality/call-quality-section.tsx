@@ -12,7 +12,7 @@ import {
 } from '../../../../contract/quality-metrics';
 import { useShowPlatformDetails } from '../../../lib/platform-details';
 import { cn } from '../../../lib/utils';
-import { VERDICT_WORDS, callQualityFigures, qualityLine } from './call-quality-figures';
+import { callQualityFigures, qualityLine, VERDICT_WORDS } from './call-quality-figures';
 import { precisionExplanation } from './quality-format';
 
 export const NOT_MEASURED_TEXT = 'Not measured: this call has no transcript lines to measure.';

@@ -5,8 +5,8 @@
  */
 import { formatCount } from '../../../../contract/format';
 import { type QualitySummary, WORST_METRICS } from '../../../../contract/quality';
-import { useShowPlatformDetails } from '../../../lib/platform-details';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { useShowPlatformDetails } from '../../../lib/platform-details';
 import { precisionExplanation } from './quality-format';
 import { DISTRIBUTION_TITLES, distributionRows, precisionRows } from './quality-summary-rows';
 

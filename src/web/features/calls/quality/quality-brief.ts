@@ -4,7 +4,7 @@
  * readers. Pure.
  */
 import { type CallQualityBrief, DEAD_AIR_MS } from '../../../../contract/quality';
-import { NO_FIGURE, PRECISION_TEXTS, formatMs, formatTimes } from './quality-format';
+import { formatMs, formatTimes, NO_FIGURE, PRECISION_TEXTS } from './quality-format';
 
 export interface QualityBriefText {
   text: string;

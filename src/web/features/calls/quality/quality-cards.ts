@@ -3,6 +3,8 @@
  * the period's calls, and the median's change against the period before, coloured by which
  * direction is better where one is (a slower answer is worse; more agent talk is neither).
  */
+
+import { formatCount } from '../../../../contract/format';
 import {
   DEAD_AIR_MS,
   type MetricFigures,
@@ -12,7 +14,6 @@ import {
   type QualitySummary,
   SILENCE_MS,
 } from '../../../../contract/quality';
-import { formatCount } from '../../../../contract/format';
 import { formatMetric, formatMetricChange, formatMs } from './quality-format';
 
 /** better/worse: the median moved that way; same: it did not; neutral: no direction is better; none: nothing to compare. */

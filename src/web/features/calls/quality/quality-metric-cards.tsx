@@ -1,9 +1,9 @@
 /** The Quality tab's figures: each metric's median and p90 with its change, in words and colour. */
 import { AudioLines, Gauge, Hourglass, MessageSquareWarning, Mic, Scale, Timer } from 'lucide-react';
 import type { QualityMetric, QualitySummary } from '../../../../contract/quality';
-import { cn } from '../../../lib/utils';
 import { Card, CardContent } from '../../../components/ui/card';
-import { type QualityCard, type QualityTrend, TREND_WORDS, buildQualityCards } from './quality-cards';
+import { cn } from '../../../lib/utils';
+import { buildQualityCards, type QualityCard, type QualityTrend, TREND_WORDS } from './quality-cards';
 
 const ICONS: Partial<Record<QualityMetric, typeof Timer>> = {
   responseLatencyP50Ms: Timer,

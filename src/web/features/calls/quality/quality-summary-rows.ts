@@ -5,15 +5,15 @@
  * the call drawer at. Pure.
  */
 import {
-  TIMING_PRECISIONS,
   type QualitySummary,
+  TIMING_PRECISIONS,
   type TimingPrecision,
   WORST_METRICS,
   type WorstCall,
   type WorstMetric,
 } from '../../../../contract/quality';
 import { formatClock } from '../transcript-timing';
-import { PRECISION_TEXTS, formatMs, formatTimes } from './quality-format';
+import { formatMs, formatTimes, PRECISION_TEXTS } from './quality-format';
 
 export interface PrecisionRow {
   precision: TimingPrecision;

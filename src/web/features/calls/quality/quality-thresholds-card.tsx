@@ -11,26 +11,26 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { formatCount } from '../../../../contract/format';
 import type { Reclassification } from '../../../../contract/outcomes';
 import type { QualityThresholdsState } from '../../../../contract/quality';
-import type { QualityThresholdsApi } from '../call-source';
-import { useSaveQualityThresholds } from '../mutations';
-import { useQualityThresholds, useReclassification } from '../queries';
-import { callKeys } from '../query-keys';
-import { failureToast } from '../../../lib/failure-toast';
-import { toast } from '../../../lib/use-toast';
 import { SaveFooter } from '../../../components/save-footer';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Switch } from '../../../components/ui/switch';
+import { failureToast } from '../../../lib/failure-toast';
+import { toast } from '../../../lib/use-toast';
+import type { QualityThresholdsApi } from '../call-source';
+import { useSaveQualityThresholds } from '../mutations';
+import { useQualityThresholds, useReclassification } from '../queries';
+import { callKeys } from '../query-keys';
 import { measuringText } from './quality-cards';
 import {
+  defaultHint,
+  parseThresholds,
   THRESHOLD_FIELDS,
   THRESHOLD_SPECS,
   type ThresholdField,
   type ThresholdsDraft,
-  defaultHint,
-  parseThresholds,
   thresholdsDraft,
   thresholdsPatch,
 } from './quality-thresholds';
