@@ -4,8 +4,8 @@ import { BASE_URL, E2E_BASE_PORT, WORLD_PORTS } from './support/env';
 
 /**
  * Workers, each with a world of its own (support/env.ts): one unless E2E_WORKERS says more.
- * `npm test` runs two, since one worker leaves a 2-core machine a third idle (waits on the
- * server, timers and rendering).
+ * `npm test` runs two, since one worker leaves most of a 2-core machine idle while it waits on
+ * the server, timers and rendering (bench/RESULTS.md, "CI duration").
  */
 const WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 1));
 
