@@ -25,6 +25,10 @@ export default defineConfig({
           // Hundreds of sign-ins: a cheap scrypt cost here; unit tests check the real one.
           setupFiles: ['tests/helpers/cheap-passwords.ts'],
           globalSetup: ['tests/helpers/db-template-setup.ts'],
+          // Every file builds its own app on its own database and none mocks a module, so a worker
+          // keeps the modules it imported for its next file instead of importing the whole server
+          // again per file (bench/RESULTS.md, "CI duration").
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

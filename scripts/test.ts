@@ -1,16 +1,27 @@
 /**
- * `npm test`: the whole suite, in order: services check, typecheck, lint, layering, unit + API tests on
- * SQLite, API tests on PostgreSQL, the build (browser bundle and server, once: e2e and CI's later
- * checks use it), browser e2e. Every step runs even when an earlier one failed, so one run shows
- * everything; the last line is the summary CI reads, and the same counts with each step's
- * duration go to .test-output/<name>/summary.json for .ci/run to add up.
+ * `npm test`: the whole suite: the services check, then two lanes side by side: the build (browser
+ * bundle and server, once: e2e and CI's later checks use it) and the browser e2e on two workers;
+ * typecheck, lint, layering, unit + API tests on SQLite and API tests on PostgreSQL. The API
+ * suites mostly wait (timers, fsync, child servers) while the browser mostly computes, so the two
+ * lanes share a 2-core machine well. A step's output goes to .test-output/<name>/<step>.log and is
+ * printed when it ends, so the lanes do not interleave. Every step runs even when an earlier one
+ * failed, so one run shows everything; the last line is the summary CI reads, and the same counts
+ * with each step's duration go to .test-output/<name>/summary.json for .ci/run to add up.
  *
  * `--unit-and-start`: the unit tests and a start of the server built before (dist/) answering
  * /api/health: what CI runs again on Node 22.
  * `--name NAME`: the output folder's name (default "full"), so two runs keep their reports apart.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, startServer, waitFor } from './server-probe.mjs';
@@ -42,12 +53,48 @@ function timed(title: string, started: number, ok: boolean): boolean {
   return ok;
 }
 
-function run(title: string, command: string, args: string[], env: Record<string, string> = {}): boolean {
-  console.log(`\n=== ${title}: ${command} ${args.join(' ')}`);
+/** A step's log file: its title in lower case, words joined by "-". */
+function logFile(title: string): string {
+  return path.join(
+    out,
+    `${title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')}.log`,
+  );
+}
+
+/**
+ * Runs one step with its output into its log file, then prints that log whole: steps of the two
+ * lanes run at the same time, and their lines would interleave.
+ */
+function run(
+  title: string,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<boolean> {
+  console.log(`=== ${title}: started: ${command} ${args.join(' ')}`);
   const started = Date.now();
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  if (result.status !== 0) console.log(`=== ${title}: exit ${result.status}`);
-  return timed(title, started, result.status === 0);
+  const log = logFile(title);
+  const sink = createWriteStream(log);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
+    child.stdout.pipe(sink, { end: false });
+    child.stderr.pipe(sink, { end: false });
+    child.on('error', (error) => sink.write(`${error.message}\n`));
+    child.on('close', (status) => {
+      sink.end(() => {
+        console.log(`\n=== ${title}: ${command} ${args.join(' ')}`);
+        process.stdout.write(readFileSync(log, 'utf8'));
+        if (status !== 0) console.log(`=== ${title}: exit ${status}`);
+        resolve(timed(title, started, status === 0));
+      });
+    });
+  });
 }
 
 /** A check that is not a test runner (typecheck, lint, build) counts as one test. */
@@ -57,8 +104,8 @@ function count(ok: boolean): boolean {
   return ok;
 }
 
-function check(title: string, command: string, args: string[]): boolean {
-  const ok = run(title, command, args);
+async function check(title: string, command: string, args: string[]): Promise<boolean> {
+  const ok = await run(title, command, args);
   if (!ok) failures.push(`${title}: failed`);
   return count(ok);
 }
@@ -134,13 +181,13 @@ function addPlaywright(file: string, stepOk: boolean): void {
   total.skipped += stats.skipped;
 }
 
-function vitest(
+async function vitest(
   title: string,
   project: 'unit' | 'api' | null,
   testDb: 'sqlite' | 'postgres',
   report: string,
-) {
-  const ok = run(
+): Promise<void> {
+  const ok = await run(
     title,
     'npx',
     [
@@ -180,36 +227,38 @@ async function startBuiltServer(): Promise<boolean> {
 
 console.log(`Node ${process.version}`);
 if (unitAndStart) {
-  vitest('unit', 'unit', 'sqlite', 'vitest-unit.json');
+  await vitest('unit', 'unit', 'sqlite', 'vitest-unit.json');
   await startBuiltServer();
 } else {
-  if (!run('services', 'bash', ['scripts/ensure-services.sh'])) total.failed++;
-  check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
-  check('lint', 'npx', ['biome', 'check', '.']);
-  // The layering of ARCHITECTURE.md (.dependency-cruiser.cjs): no cycles, imports one way.
-  check('layering', 'npx', [
-    'depcruise',
-    'src',
-    '--config',
-    '.dependency-cruiser.cjs',
-    '--output-type',
-    'err',
-  ]);
-  vitest('unit + api (SQLite)', null, 'sqlite', 'vitest-sqlite.json');
-  vitest('api (PostgreSQL)', 'api', 'postgres', 'vitest-postgres.json');
-  // Browser bundle and server together: e2e serves dist/web, CI starts dist/server on Node 22 and
-  // hands dist/ to the fresh clone, so nothing is built twice in one run.
-  if (check('build', 'npx', ['tsx', 'scripts/build.ts'])) {
-    const e2eOk = run(
+  if (!(await run('services', 'bash', ['scripts/ensure-services.sh']))) total.failed++;
+  const browserLane = async () => {
+    // Browser bundle and server together: e2e serves dist/web, CI starts dist/server on Node 22
+    // and hands dist/ to the fresh clone, so nothing is built twice in one run.
+    if (!(await check('build', 'npx', ['tsx', 'scripts/build.ts']))) return;
+    const e2eOk = await run(
       'e2e (Chromium)',
       'npx',
       ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts'],
-      {
-        PLAYWRIGHT_JSON_OUTPUT_NAME: `${out}/playwright.json`,
-      },
+      { PLAYWRIGHT_JSON_OUTPUT_NAME: `${out}/playwright.json`, E2E_WORKERS: process.env.E2E_WORKERS ?? '2' },
     );
     addPlaywright(`${out}/playwright.json`, e2eOk);
-  }
+  };
+  const codeLane = async () => {
+    await check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
+    await check('lint', 'npx', ['biome', 'check', '.']);
+    // The layering of ARCHITECTURE.md (.dependency-cruiser.cjs): no cycles, imports one way.
+    await check('layering', 'npx', [
+      'depcruise',
+      'src',
+      '--config',
+      '.dependency-cruiser.cjs',
+      '--output-type',
+      'err',
+    ]);
+    await vitest('unit + api (SQLite)', null, 'sqlite', 'vitest-sqlite.json');
+    await vitest('api (PostgreSQL)', 'api', 'postgres', 'vitest-postgres.json');
+  };
+  await Promise.all([browserLane(), codeLane()]);
 }
 
 const seconds = Math.round((Date.now() - runStarted) / 100) / 10;

@@ -1,6 +1,7 @@
 /**
  * The e2e world in one process: the provider stand-ins (Bland, Vapi, Retell, Stripe, PayPal) and the real app (built browser
- * bundle, SQLite in a temporary folder) wired to them. Started by Playwright's webServer.
+ * bundle, SQLite in a temporary folder) wired to them. Started by Playwright's webServer, once per
+ * worker on the port E2E_PORT names.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { startSmtpSim } from '../../sim/smtp';
 import { startStripeSim } from '../../sim/stripe';
 import { startVoiceSim } from '../../sim/voice-provider';
 import { buildApp } from '../../src/server/app';
+import { cheapenPasswordHashingForTests } from '../../src/server/auth/passwords';
 import { backgroundJobs } from '../../src/server/background-jobs';
 import { createDeps } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/config';
@@ -35,6 +37,9 @@ import { seedQualityFixtures } from './support/quality-seed';
 import { seedE2eFixtures } from './support/seed';
 
 async function main() {
+  // Hundreds of sign-ins over a run, two worlds at once: the API suite's cheap scrypt cost, not
+  // production's 128 MiB per hash (unit tests check the real cost).
+  cheapenPasswordHashingForTests();
   const voice = await startVoiceSim({ port: VOICE_SIM_PORT, host: '127.0.0.1' });
   const vapi = await startVapiSim({ port: VAPI_SIM_PORT, host: '127.0.0.1' });
   const retell = await startRetellSim({ port: RETELL_SIM_PORT, host: '127.0.0.1' });

@@ -1,5 +1,13 @@
 /** Fixed facts shared by the e2e server and the specs (ports, credentials of seeded users). */
-export const E2E_PORT = Number(process.env.E2E_PORT ?? 5180);
+/** The first e2e world's port; each world (app and stand-ins) takes WORLD_PORTS ports from its own. */
+export const E2E_BASE_PORT = Number(process.env.E2E_PORT ?? 5180);
+export const WORLD_PORTS = 10;
+/**
+ * With several Playwright workers each talks to a world of its own (its own server and data), so
+ * specs on different workers never see each other's rows. Playwright numbers its workers from 0
+ * in TEST_PARALLEL_INDEX; the runner and the e2e server have none and get the port they were given.
+ */
+export const E2E_PORT = E2E_BASE_PORT + WORLD_PORTS * Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 export const BASE_URL = `http://localhost:${E2E_PORT}`;
 export const VOICE_SIM_PORT = E2E_PORT + 1;
 export const STRIPE_SIM_PORT = E2E_PORT + 2;
