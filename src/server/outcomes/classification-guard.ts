@@ -5,6 +5,7 @@
  * again.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { markWalkPending } from '../background/client-walk';
 import type { AppDeps } from '../context';
 import { needsReclassification, reclassifyClient } from './reclassify';
 
@@ -37,8 +38,11 @@ export function classificationGuardOf(
     restart,
     async ensure(clientId) {
       if (classified.has(clientId)) return;
-      if (await needsReclassification(db, clientId)) restart(clientId);
-      else classified.add(clientId);
+      if (await needsReclassification(db, clientId)) {
+        // Pending before this read answers, so the next look at the outcomes shows the run.
+        await markWalkPending(db, clientId, 'reclassify');
+        restart(clientId);
+      } else classified.add(clientId);
     },
   };
 }

@@ -163,6 +163,7 @@ export async function reclassificationOf(
   const walk = await walkState(db, clientId, 'reclassify', now);
   if (!walk) return { state: 'idle', done: 0, total: 0 };
   const { done, total } = walk;
-  const running = walk.running || done < total;
+  // Asked for and not finished is running too: the run may not have claimed its lease yet.
+  const running = walk.running || done < total || walk.finishedAt === null;
   return { state: running ? 'running' : total > 0 ? 'done' : 'idle', done, total };
 }
