@@ -212,7 +212,7 @@ function derivedErrors(method: string, path: string, op: Json, signedIn: boolean
   if (params.length > 0 || op.requestBody || write) statuses.push(400);
   if (op.requestBody || write) statuses.push(413, 415);
   if (signedIn) statuses.push(401);
-  // A signed-in path: a role without the route's permission (auth/permissions.ts), or two-factor
+  // A signed-in path: a role without the route's permission (access/permissions.ts), or two-factor
   // sign-in required and not set up (auth/two-factor-requirement.ts).
   if (signedIn || (write && !path.startsWith('/api/webhooks/'))) statuses.push(403);
   if (params.some((p) => p.in === 'path')) statuses.push(404);

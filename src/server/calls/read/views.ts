@@ -58,7 +58,7 @@ export function clientCallsView(deps: AppDeps, exports: CallExports): CallsView<
       tag: 'client',
       log: {
         summary: 'The call log, filtered and paged',
-        // A search by phone number of someone who sees numbers masked is capped (teams/number-searches.ts).
+        // A search by phone number of someone who sees numbers masked is capped (access/number-searches.ts).
         errors: [429],
         description:
           'Newest first unless `sort` says otherwise, with a `search` too; `sort=relevance` ranks the newest 1,000 matches of a word search best match first. A searched or quality-filtered log counts up to 1,000: past that `pagination.total` is 1,000 with `totalIsLowerBound: true`. Each full page names the next in `pagination.nextAfter`: pass it back as `after` (with the same filters and sort, `page` then only numbers the page). A search is read past its first 1,000 calls only this way (keyset); a `page` beyond them without `after` answers 400. For someone who sees numbers masked, searches by phone number are capped per hour (429 with `Retry-After`).',
