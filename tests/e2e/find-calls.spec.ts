@@ -92,6 +92,7 @@ test('a client finds calls by what was said, shares the view by its link, and ex
   // Columns: hiding Call type (SPEC's Pathway, unnamed for this client) is remembered for this person, across a reload.
   await page.getByRole('button', { name: 'Columns' }).click();
   const chooser = page.getByRole('dialog', { name: 'Columns' });
+  await expect(chooser.getByRole('button', { name: 'Save columns' })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'the columns dialog');
   await chooser.getByLabel('Call type').click();
   await chooser.getByRole('button', { name: 'Save columns' }).click();

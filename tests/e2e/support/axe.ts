@@ -8,14 +8,16 @@ import { expect, type Page } from '@playwright/test';
 export async function expectNoSeriousA11yViolations(page: Page, where: string) {
   // A dialog fading in has, for a moment, text fainter than its final colours: axe must see the end
   // state. Endless animations (the Live badge's pulse) never finish, so they are not waited for.
-  await page.evaluate(() =>
-    Promise.all(
+  // Two frames first: what a click just opened may only start its animation on the next frame.
+  await page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await Promise.all(
       document
         .getAnimations()
         .filter((a) => a.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
         .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
+    );
+  });
   const { violations } = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
     .analyze();
