@@ -106,6 +106,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     // Answers Fastify gives before any route or hook: the app's envelope, never the input echoed.
     frameworkErrors: (error, _request, frameworkReply) => {
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      // The hook's reply carries the server's generic parameters; it is a FastifyReply
       (frameworkReply as FastifyReply)
         .code(tooLong ? 414 : 400)
         .headers(headers)
@@ -161,10 +162,13 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     try {
+      // parseAs 'string' hands the body over as a string; the type still allows a Buffer
       assertJsonDepth(body as string);
     } catch (error) {
+      // A catch binding is unknown; assertJsonDepth throws only HttpErrors
       return done(error as Error, undefined);
     }
+    // parseAs 'string' hands the body over as a string; the type still allows a Buffer
     parseJson(request, body as string, done);
   });
 
@@ -227,6 +231,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       const fields = zodFields(error);
       return reply.code(400).send({ message: Object.values(fields)[0] ?? 'Invalid input', fields });
     }
+    // An error handler's error is loosely typed; both fields are read as optional
     const { statusCode: status, message } = error as { statusCode?: number; message?: string };
     if (status && status >= 400 && status < 500) {
       return reply.code(status).send({ message: clientErrorMessage(status, message ?? '') });

@@ -248,6 +248,7 @@ export function maskCall<T extends Call>(call: T): T {
 
 /** A live `call` event's JSON with its numbers masked (other kinds carry no number). */
 export function maskLiveCall(payload: string): string {
+  // JSON.parse returns any; the payload is a live `call` event we serialised
   const event = JSON.parse(payload) as LiveCallEvent;
   return JSON.stringify({
     ...event,

@@ -61,6 +61,7 @@ export function normaliseDigits(text: string): string {
  * "toString" would be found (Object.prototype's), and "double constructor" threw.
  */
 export function wordTable<T>(entries: Record<string, T>): Readonly<Record<string, T | undefined>> {
+  // Object.create returns any; the bare object is filled with `entries` at once
   return Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
 }
 

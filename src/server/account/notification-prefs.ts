@@ -21,6 +21,7 @@ function fromRow(row: Selectable<NotificationPrefsTable>): StoredNotificationPre
     smsNotifications: row.sms_notifications === 1,
     webhookNotifications: row.webhook_notifications === 1,
     monthlyReports: row.monthly_reports === 1,
+    // The column is plain text; only a DigestFrequency is ever written to it
     digest: row.digest as DigestFrequency,
     quietHours: { start: Number(row.quiet_start), end: Number(row.quiet_end) },
     alertWindowMinutes:

@@ -69,7 +69,8 @@ function parseDetail(text: string | null): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(text);
     return value && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
+      ? // typeof says only "object"; a parsed non-array object is a string-keyed record
+        (value as Record<string, unknown>)
       : null;
   } catch {
     return null;
@@ -117,6 +118,7 @@ function toItem(row: LineRow, removed: Map<string, string>): ActivityItem {
     at: isoTime(row.at) ?? '',
     userId: row.user_id,
     userName,
+    // The column is plain text; rows are written only with ActivityActionName values
     action: row.action as ActivityActionName,
     detail,
   };

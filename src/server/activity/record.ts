@@ -76,6 +76,7 @@ export async function recordClientRead(
 function foldRead(detail: string | null, callId: string | undefined): { reads: number; callIds?: string[] } {
   let previous: { reads?: unknown; callIds?: unknown } = {};
   try {
+    // JSON.parse returns any; both fields stay unknown and are checked below
     previous = detail ? (JSON.parse(detail) as typeof previous) : {};
   } catch {
     // A row written before reads were counted: start counting from it.
@@ -189,6 +190,7 @@ export async function recordViewAsClient(
     .execute();
   const adminIdOf = (detail: string | null) => {
     try {
+      // JSON.parse returns any; adminId stays unknown for the caller to check
       return (JSON.parse(detail ?? '{}') as { adminId?: unknown }).adminId;
     } catch {
       return undefined;

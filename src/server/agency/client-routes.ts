@@ -163,6 +163,7 @@ export default async function adminClientRoutes(fastify: FastifyInstance): Promi
         ...(provider === current.provider ? {} : { sync_watermark: null }),
         updated_at: now(),
       });
+      // Object.keys is string[]; the keys are ClientUpdate's own, each a ClientRow column
       const changedFields = (Object.keys(changes) as (keyof ClientUpdate)[]).filter(
         (k) => k !== 'updated_at' && changes[k] !== current[k as keyof ClientRow],
       );

@@ -99,6 +99,7 @@ export function createSessionStore(db: Kysely<Database>, now: () => number = Dat
           .execute();
       }
       const { session_expires_at: _expires, session_seen_at: _seen, ...subject } = row;
+      // The subject's type follows `kind`, which TypeScript cannot narrow in a generic
       return subject as never;
     },
     async resolveClient(rawId) {

@@ -333,5 +333,6 @@ async function cardSubscription(
   if (!live || isEnded(live, ctx.deps.now())) throw notFound(BILLING_MESSAGES.noSubscription);
   if (live.provider !== 'card' || !live.stripe_subscription_id)
     throw new HttpError(400, BILLING_MESSAGES.paymentMethodNeedsCard);
+  // The check above proves stripe_subscription_id set; narrowing a field keeps the row's type
   return live as SubscriptionRow & { stripe_subscription_id: string };
 }

@@ -44,8 +44,10 @@ export function insightColumns(insights: CallInsights | undefined, priceUsd: num
 
 /** Newer values win; a value the newer delivery lacks keeps the stored one. */
 export function mergeInsightColumns(current: InsightColumns, incoming: InsightColumns): InsightColumns {
+  // Filled for every key in INSIGHT_KEYS by the loop below
   const out = {} as Record<keyof InsightColumns, unknown>;
   for (const key of INSIGHT_KEYS) out[key] = incoming[key] ?? current[key] ?? null;
+  // Every key was set from InsightColumns' own values, null where neither had one
   return out as InsightColumns;
 }
 

@@ -53,6 +53,7 @@ export function storedQuality(json: string | null): CallQuality | null {
 export function qualityBrief(row: Pick<CallRow, keyof QualityColumns>): CallQualityBrief | null {
   if (!row.quality_precision) return null;
   return {
+    // The column is plain text; only a TimingPrecision is ever written to it
     precision: row.quality_precision as TimingPrecision,
     responseLatencyP90Ms: row.quality_latency_p90_ms,
     interruptionsCaller: row.quality_interruptions_caller,

@@ -16,5 +16,6 @@ export function ifSent<T, R>(sent: T | undefined, to: (value: T) => R): R | unde
 
 /** The changes without the columns the body left out. */
 export function sentOnly<T extends object>(changes: T): Partial<T> {
+  // Object.fromEntries loses the key types; these are T's own keys, minus some
   return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

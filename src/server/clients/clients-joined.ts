@@ -80,6 +80,7 @@ export interface UsageAlertRow {
 
 /** Active clients on an active plan with minutes included (usage alerts). */
 export async function clientsWithActivePlans(db: Kysely<Database>): Promise<UsageAlertRow[]> {
+  // The join's where clauses rule out the nulls Kysely allows in these columns
   return (await db
     .selectFrom('subscriptions')
     .innerJoin('clients', 'clients.id', 'subscriptions.client_id')

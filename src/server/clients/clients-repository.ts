@@ -234,6 +234,7 @@ export async function listClientsWithTotals(
   return rows.map(({ last_call_at, ...row }) => {
     const t = byClient.get(row.id);
     return {
+      // The clients row without last_call_at, which the select added, is a ClientRow
       row: row as ClientRow,
       totals: {
         totalCalls: Number(t?.count ?? 0),
@@ -370,6 +371,7 @@ export interface ReportRecipient {
 
 /** Active, onboarded clients and their e-mail preferences: who digests and monthly reports go to. */
 export function listReportRecipients(db: Kysely<Database>): Promise<ReportRecipient[]> {
+  // Text columns read as string; digest only ever holds a DigestFrequency
   return db
     .selectFrom('clients')
     .leftJoin('notification_prefs', 'notification_prefs.client_id', 'clients.id')

@@ -13,6 +13,7 @@ export function keepRawBody(app: FastifyInstance): void {
       assertJsonDepth(body.toString('utf8'));
       done(null, body);
     } catch (error) {
+      // A catch binding is unknown; assertJsonDepth throws only HttpErrors
       done(error as Error);
     }
   });

@@ -206,6 +206,7 @@ const WRITES = new Set(['post', 'put', 'patch', 'delete']);
 
 /** The statuses an operation answers because of what it is (see the top of this file). */
 function derivedErrors(method: string, path: string, op: Json, signedIn: boolean): number[] {
+  // The generated OpenAPI is untyped JSON; parameters are objects with `in`
   const params = (op.parameters as { in: string }[] | undefined) ?? [];
   const statuses: number[] = [];
   const write = WRITES.has(method);
@@ -225,6 +226,7 @@ function derivedErrors(method: string, path: string, op: Json, signedIn: boolean
  */
 export function completeDescription(openapi: Json, accessOf: (key: string) => OperationAccess): Json {
   const used = new Set<number>();
+  // The generated OpenAPI is untyped JSON; `paths` maps path to method to operation
   const paths = openapi.paths as Record<string, Record<string, Json>>;
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(item)) {
@@ -242,8 +244,10 @@ export function completeDescription(openapi: Json, accessOf: (key: string) => Op
       op.summary ??= key;
       op.security ??= access.security;
       if (rawBody) op.requestBody = rawBody;
+      // The generated OpenAPI is untyped JSON; parameters is an array of objects
       for (const parameter of (op.parameters as Json[] | undefined) ?? []) describeParameter(parameter);
 
+      // The generated OpenAPI is untyped JSON; responses maps status to object
       const responses = { ...(op.responses as Record<string, Json>) };
       if (extraResponses) {
         // A redirect or download replaces the generated (empty) 200.
@@ -262,7 +266,9 @@ export function completeDescription(openapi: Json, accessOf: (key: string) => Op
     }
   }
 
+  // The generated OpenAPI is untyped JSON; components is an object when present
   const components = (openapi.components ?? {}) as Json;
+  // The generated OpenAPI is untyped JSON; schemas is an object when present
   components.schemas = { ...(components.schemas as Json), Error: ERROR_SCHEMA };
   const errorBody = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
   const shared: Json = {};
@@ -291,6 +297,7 @@ const RETRY_AFTER = { description: 'Seconds to wait before trying again', schema
 /** `dateRange` is parsed leniently (contract/common.ts), so its schema says nothing: give it its values. */
 function describeParameter(parameter: Json): void {
   if (parameter.in !== 'query' || parameter.name !== 'dateRange') return;
+  // The generated OpenAPI is untyped JSON; a parameter's schema is an object
   const schema = (parameter.schema ?? {}) as Json;
   if (schema.enum) return;
   parameter.schema = { type: 'string', enum: [...DATE_RANGES], default: DEFAULT_DATE_RANGE };

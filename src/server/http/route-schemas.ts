@@ -48,6 +48,7 @@ const CONTEXT_NAMES: Record<string, string> = {
 export function schemaValidationError(error: unknown): HttpError | null {
   if (!hasZodFastifySchemaValidationErrors(error)) return null;
   const issues = error.validation.map((v) => v.params.issue);
+  // The type guard above leaves out the validationContext Fastify sets
   const context = (error as { validationContext?: string }).validationContext ?? 'body';
   return invalidInput({ issues }, CONTEXT_NAMES[context] ?? context);
 }

@@ -26,6 +26,7 @@ function variable(variables: Record<string, unknown> | null, path: string): unkn
   let value: unknown = variables;
   for (const part of path.split('.')) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    // Checked just above: a non-null, non-array object
     value = (value as Record<string, unknown>)[part];
   }
   return value;
@@ -49,6 +50,7 @@ function read(facts: CallFacts, field: string): unknown {
       return facts.transcript;
     default:
       if (field.startsWith('quality.'))
+        // Rule fields are validated against QUALITY_METRICS before they are stored
         return facts.quality?.[field.slice('quality.'.length) as QualityMetric] ?? null;
       return field.startsWith('variables.')
         ? variable(facts.variables, field.slice('variables.'.length))

@@ -244,6 +244,7 @@ export async function runErasure(
     .where('id', '=', erasureId)
     .where('client_id', '=', client.id)
     .executeTakeFirstOrThrow();
+  // kind and value were stored together from one ErasureSubject
   const subject = { kind: row.subject_kind, value: row.subject } as ErasureSubject;
   try {
     const calls = await callsOf(db, client.id, subject);
@@ -355,6 +356,7 @@ async function removeCopies(
 
 function parseProviders(text: string): StoredProviders {
   try {
+    // JSON.parse returns any; we wrote this text from a StoredProviders
     const value = JSON.parse(text) as StoredProviders;
     return { results: value.results ?? [], calls: value.calls ?? [], copies: value.copies };
   } catch {

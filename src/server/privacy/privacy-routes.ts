@@ -48,6 +48,7 @@ type Update = z.output<typeof PrivacyUpdate>;
 
 /** A client may only shorten the agency's retention: a longer (or "keep") value is refused, naming the field. */
 function checkRetention(wanted: Partial<Retention>, agency: Retention): void {
+  // Object.entries is [string, …][]; `wanted` holds only Retention's own fields
   for (const [field, days] of Object.entries(wanted) as [RetentionField, number | null][]) {
     const limit = agency[field];
     if (limit === null) continue;
@@ -76,6 +77,7 @@ export default async function privacyRoutes(fastify: FastifyInstance): Promise<v
     return {
       hideNumbersUntilShown: client.hide_numbers_until_shown === 1,
       redaction: privacy.redaction,
+      // Stored codes came through the same schema the settings type is drawn from
       nationalIdCountries: privacy.nationalIdCountries as PrivacySettings['nationalIdCountries'],
       retention: privacy.retention,
       agencyRetention: privacy.agencyRetention,
@@ -220,6 +222,7 @@ async function requestReRedactionForFollowers(
   before: PrivacyDefaults,
   after: PrivacyDefaults,
 ) {
+  // Object.keys is string[]; the keys are the redaction object's own
   const grew = (Object.keys(after.redaction) as (keyof PrivacyDefaults['redaction'])[]).some(
     (c) => after.redaction[c] && !before.redaction[c],
   );

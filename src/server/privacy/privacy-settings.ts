@@ -57,6 +57,7 @@ export interface EffectivePrivacy {
   own: StoredClientPrivacy;
 }
 
+// Object.keys is string[]; KEEP_FOREVER has exactly the retention fields
 const RETENTION_FIELDS = Object.keys(KEEP_FOREVER) as RetentionField[];
 
 /** The shorter of two retentions, field by field (null keeps for ever, so the other one wins). */
@@ -132,6 +133,7 @@ async function readDefaults(db: Kysely<Database>): Promise<PrivacyDefaults> {
     .executeTakeFirst();
   // A value that no longer parses (edited by hand) falls back to the built-in defaults, part by part.
   const stored = parseJson(row?.value);
+  // parseJson gives unknown; the schema below checks whatever it holds
   const parsed = PrivacyDefaultsSchema.safeParse({ ...BUILT_IN_DEFAULTS, ...(stored as object) });
   return parsed.success ? parsed.data : BUILT_IN_DEFAULTS;
 }
@@ -226,6 +228,7 @@ export async function savePrivacyDefaults(db: Kysely<Database>, defaults: Privac
 
 /** Categories on in `after` and not in `before`: stored calls must be redacted for them. */
 export function turnedOn(before: EffectivePrivacy, after: EffectivePrivacy): boolean {
+  // Object.keys is string[]; the keys are the redaction object's own
   const categories = Object.keys(after.redaction) as (keyof RedactionCategories)[];
   if (categories.some((c) => after.redaction[c] && !before.redaction[c])) return true;
   // The caller's own number no longer kept: where it was said, it is redacted now.

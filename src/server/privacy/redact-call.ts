@@ -33,6 +33,7 @@ export interface RetentionCleared {
 type Storable = NormalizedCall & { raw?: unknown; retentionCleared?: RetentionCleared };
 
 function addFound(into: RedactionFound, more: RedactionFound): void {
+  // Object.keys is string[]; a RedactionFound's keys are its categories
   for (const key of Object.keys(into) as (keyof RedactionFound)[]) into[key] += more[key];
 }
 
@@ -55,6 +56,7 @@ function redactObject(
   memo: RedactionMemo,
 ): Record<string, unknown> | null {
   if (!value) return value;
+  // Redacting keeps the shape: an object in is an object out
   return redactValue(value, options, found, memo).value as Record<string, unknown>;
 }
 

@@ -77,6 +77,7 @@ export async function periodHistograms(
         if (settled) cache.delete(key);
         else settled = (await readHistograms(db, [clientId], from, settledEnd)).get(clientId) ?? new Map();
         cache.set(key, settled);
+        // The cache is not empty here (size > MAX_KEPT), so the first key exists
         if (cache.size > MAX_KEPT) cache.delete(cache.keys().next().value as string);
         addInto(merged, settled);
       }

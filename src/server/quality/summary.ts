@@ -63,6 +63,7 @@ interface PeriodCounts {
 }
 
 function periodOf(days: Days, counts: PeriodCounts): QualityPeriod {
+  // Filled for every QualityMetric by the loop below
   const metrics = {} as Record<QualityMetric, MetricFigures>;
   for (const metric of QUALITY_METRICS) metrics[metric] = figuresOf(metric, counts.metrics.get(metric));
   let calls = 0;
@@ -143,8 +144,10 @@ export async function qualitySummary(
       startOfLocalDay(shiftDate(current.to, 1), client.timezone),
     ),
   ]);
+  // Filled for every TimingPrecision by the loop below
   const precision = {} as Record<TimingPrecision, number>;
   for (const p of TIMING_PRECISIONS) precision[p] = histogramCalls(now_.metrics.get(precisionMetric(p)));
+  // Filled for every worst metric by the loop below
   const distribution = {} as QualitySummary['distribution'];
   for (const metric of WORST_METRICS)
     distribution[metric] = [...(now_.metrics.get(metric) ?? new Map()).entries()]

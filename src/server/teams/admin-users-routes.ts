@@ -116,6 +116,7 @@ export default async function adminUsersRoutes(fastify: FastifyInstance): Promis
           { clientId: client.id, userId: null, action: 'invite_resent', detail },
           now(),
         );
+        // The user was just read in this transaction, so findUser finds it
         return (await findUser(trx, client.id, target.id)) as ClientUserRow;
       });
       return toClientUser(updated);

@@ -65,6 +65,7 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
 
   /** What the actor may not give: 403 naming it. */
   function checkGrant(actor: SessionUserRow, role: ClientUserRow['role'], extras: readonly string[]) {
+    // The body schema admits only Permission names as extras
     const missing = ungrantable(actor, role, extras as never);
     if (missing.length > 0) throw forbidden(TEAM_MESSAGES.cannotGrant(missing.join(', ')));
   }
@@ -157,6 +158,7 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
             },
             now(),
           );
+          // Inserted just above in this transaction, so findUser finds it
           const user = (await findUser(trx, client.id, id)) as ClientUserRow;
           await sendInvitation(trx, client, user, actor.name, target.deliverable);
           await recordActivity(
@@ -169,6 +171,7 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
             },
             now(),
           );
+          // Inserted just above in this transaction, so findUser finds it
           return (await findUser(trx, client.id, id)) as ClientUserRow;
         });
       } catch (error) {
@@ -251,6 +254,7 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
             },
             now(),
           );
+        // The user was just read in this transaction, so findUser finds it
         return (await findUser(trx, client.id, target.id)) as ClientUserRow;
       });
       return toClientUser(updated);
@@ -326,6 +330,7 @@ export default async function usersRoutes(fastify: FastifyInstance): Promise<voi
           },
           now(),
         );
+        // The user was just read in this transaction, so findUser finds it
         return (await findUser(trx, client.id, target.id)) as ClientUserRow;
       });
       return toClientUser(updated);

@@ -76,6 +76,7 @@ export function ActionMenu({
   useEffect(() => {
     if (!open) return;
     const outside = (event: PointerEvent) => {
+      // A pointer event's target is typed EventTarget; on the page it is a DOM Node
       if (!root.current?.contains(event.target as Node)) setOpen(false);
     };
     document.addEventListener('pointerdown', outside);
@@ -107,6 +108,7 @@ export function ActionMenu({
 
   const onMenuKeyDown = (event: KeyboardEvent) => {
     const enabled = enabledIndexes();
+    // activeElement is Element | null; indexOf on the item refs finds only the items
     const current = enabled.indexOf(itemRefs.current.indexOf(document.activeElement as HTMLElement));
     const move: Record<string, number | undefined> = {
       ArrowDown: enabled[(current + 1) % enabled.length],

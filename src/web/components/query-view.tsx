@@ -32,5 +32,6 @@ export function QueryView<T>({ query, loading, empty, isEmpty, what, children }:
     );
   }
   if (isEmpty(query.data)) return <>{empty}</>;
+  // Past the pending and error returns the data is loaded; its type still allows undefined
   return <>{children(query.data as T)}</>;
 }

@@ -36,6 +36,7 @@ export function getStripe(publishableKey: string): Promise<Stripe | null> {
  */
 async function loadStandInScript(): Promise<void> {
   const { stripeJsUrl } = await getJson<BillingConfig>('/api/billing/config');
+  // window's type has no Stripe; the loaded script adds it at run time
   if (!stripeJsUrl || (window as { Stripe?: unknown }).Stripe) return;
   await new Promise<void>((resolve, reject) => {
     const script = document.createElement('script');

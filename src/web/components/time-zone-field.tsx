@@ -8,6 +8,7 @@ import { TextField } from './form-fields';
 
 /** Every IANA zone the browser knows (UTC first). */
 export function timeZoneOptions(): string[] {
+  // Older browsers lack supportedValuesOf, which the DOM types always declare
   const intl = Intl as typeof Intl & { supportedValuesOf?: (key: 'timeZone') => string[] };
   const zones = intl.supportedValuesOf?.('timeZone') ?? [];
   return ['UTC', ...zones.filter((z) => z !== 'UTC')];

@@ -103,6 +103,7 @@ export async function finishSyncRun(
   outcome: SyncResult | unknown,
   tally?: SyncTally,
 ): Promise<void> {
+  // The outcome may be a thrown value; only `success` is read, after the object check
   const result = outcome as Partial<SyncResult>;
   const succeeded = typeof result === 'object' && result !== null && result.success === true;
   const retried = tally ? retriedJson(tally.retried) : null;
@@ -197,6 +198,7 @@ export function toSyncProgress(
   words: (created: number, updated: number, unfetched: number) => string,
   live?: SyncTally,
 ): SyncProgress {
+  // The column is plain text; only SyncRunState values are ever written to it
   const status = row.status as SyncRunState;
   const created = live?.created ?? Number(row.created);
   const updated = live?.updated ?? Number(row.updated);

@@ -275,6 +275,7 @@ async function runSync(
       const details = await pLimit(DETAIL_CONCURRENCY).map(page.calls, async (call) => {
         signal.throwIfAborted();
         tally.fetched++;
+        // Widens null to the unknown raw payload getCall's branch gives
         if (call.status === 'active') return { call, raw: null as unknown, fetched: true };
         return voice.getCall(apiKey, call.providerCallId).then(
           (detail) => ({ ...detail, fetched: true }),

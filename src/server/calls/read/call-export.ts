@@ -102,6 +102,7 @@ async function* exportBatches(
         .where(`calls.${column}`, direction === 'desc' ? '<=' : '>=', key)
         .where(sql<boolean>`(${sql.ref(`calls.${column}`)}, calls.id) ${past} (${key}, ${id})`);
     }
+    // Kysely cannot type the keyset where clauses' query; it selects ExportRow's columns
     const rows = (await q.execute()) as ExportRow[];
     if (rows.length === 0) return;
     yield scope.numbersMasked ? rows.map(maskedRow) : rows;

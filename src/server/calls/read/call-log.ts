@@ -488,6 +488,7 @@ export async function listCalls(
       total = Math.min(found.matches, LOG_COUNT_BOUND);
       bounded = { lowerBound: found.matches > LOG_COUNT_BOUND, fullPage: false };
     } else {
+      // Not a relevance sort here: `search` ranks only on the branch above
       const column = sort as ColumnSort;
       // A search's pages past the bound are read by keyset only; the quality filters'
       // still take a page number there too, as their tests and links do.
@@ -508,6 +509,7 @@ export async function listCalls(
               db,
               rankedBase,
               clientId,
+              // `fts` is true only when isRankable(search), so search has its words
               (search as { words: SearchQuery }).words,
               window,
               n,
@@ -546,6 +548,7 @@ export async function listCalls(
       bounded = { lowerBound: counted > LOG_COUNT_BOUND, fullPage: ids.length === limit };
     }
   } else {
+    // Without a search logOrder never picks the relevance sort
     const column = sort as ColumnSort;
     total = await countCalls(db, base, client, query, window, search);
     // A big window sorted by duration walks (client, duration) from the end asked for and stops at

@@ -78,6 +78,7 @@ function bucketTotals(
   };
   if (fullFrom !== null && fullFrom >= fullTo) return [edge(from, to)];
   let q = db
+    // Both rollup tables share these columns; Kysely needs one table name to type them
     .selectFrom(ROLLUP_TABLES[by].buckets as 'call_rollups')
     .select(sql<string>`${sql.ref(by)}`.as('status'))
     .select((eb) => [
@@ -132,6 +133,7 @@ export async function totalsByStatus(
     parts.push(...bucketTotals(db, client.id, from, to!, filter, by));
   } else {
     let q = db
+      // Both daily rollup tables share these columns; Kysely needs one table name to type them
       .selectFrom(ROLLUP_TABLES[by].days as 'call_rollups_daily')
       .select(sql<string>`${sql.ref(by)}`.as('status'))
       .select((eb) => [

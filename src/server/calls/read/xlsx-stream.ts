@@ -137,6 +137,7 @@ export function xlsxStream(
   const zip = new ZipFile();
   for (const [name, content] of packageParts(sheetName)) zip.addBuffer(Buffer.from(content), name);
   const sheet = Readable.from(sheetXml(columns, rows));
+  // yazl types outputStream as a plain stream; it is a Readable
   const output = zip.outputStream as Readable;
   sheet.on('error', (error) => output.destroy(error));
   zip.addReadStream(sheet, 'xl/worksheets/sheet1.xml');

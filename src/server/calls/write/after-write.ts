@@ -74,6 +74,7 @@ export class AfterCallsWrite {
   /** Step 0: the row with its outcome columns, as it is to be stored. */
   classify<T extends NewCallRow | CallRow>(row: T): T {
     const set = this.outcomeSets.get(row.client_id) ?? DEFAULT_OUTCOME_SET;
+    // classifyRow reads only columns a NewCallRow has too
     return { ...row, ...classifyRow(row as CallRow, set) };
   }
 

@@ -89,6 +89,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
   const onPostgres = isPostgres(db);
 
   async function inTransaction<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    // A Kysely instance is a Transaction only at run time; isTransaction tells them apart
     if ((db as Transaction<Database>).isTransaction) return fn(db);
     return db.transaction().execute(fn);
   }
@@ -146,6 +147,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
       // The provider's word replaces whatever the unconfirmed delivery claimed.
       const { id, client_id, per_minute_rate_cents } = current;
       const confirmed = newRow({ id: client_id, per_minute_rate_cents }, call, now);
+      // The spread of a whole CallRow with the fresh row over it is a full CallRow
       return { ...current, ...confirmed, id, client_id, per_minute_rate_cents, verified: 1 } as CallRow;
     }
     const status = mergeStatus(current.status, call.status);
@@ -180,6 +182,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
         ? mergeInsightColumns(insightColumns(call.insights, call.priceUsd), current)
         : mergeInsightColumns(current, insightColumns(call.insights, call.priceUsd))),
     };
+    // Object.keys is string[]; `next` is a CallRow, so its keys are CallRow's
     const changed = (Object.keys(next) as (keyof CallRow)[]).some(
       (k) => k !== 'updated_at' && next[k] !== current[k],
     );
@@ -243,6 +246,7 @@ export function createCallsRepository(db: Kysely<Database>, clock: () => number 
       const insertedKeys = new Set(inserted.map(rowKey));
       for (const row of fresh) {
         if (!insertedKeys.has(rowKey(row))) continue;
+        // Once inserted, the fresh row is a stored CallRow (newRow set every column)
         after.created(row as CallRow, row.source);
         result.created++;
         result.outcomes[indexOf.get(rowKey(row))!] = 'created';

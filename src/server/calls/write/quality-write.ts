@@ -31,6 +31,7 @@ export async function writeMeasuredQuality(
       .execute();
     const byId = new Map(measured.map((m) => [m.id, m.columns]));
     const after = await AfterCallsWrite.forCalls(trx, [{ id: clientId }]);
+    // selectAll on `calls` reads every CallRow column
     for (const before of rows as CallRow[]) {
       const columns = byId.get(before.id);
       if (!columns) continue;

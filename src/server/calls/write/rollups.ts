@@ -88,6 +88,7 @@ function upsertSums(db: Kysely<Database>, table: RollupTable, rows: [string[], S
       // The two tables differ only in the period column, which is set just above.
       .values(values as never)
       .onConflict((oc) =>
+        // The tables differ in one column; Kysely cannot name a column across the union
         oc.columns(['client_id', period, kind, 'pathway'] as never).doUpdateSet({
           call_count: plus('call_count'),
           total_seconds: plus('total_seconds'),

@@ -26,6 +26,7 @@ export function withoutCopiedFields(raw: unknown): unknown {
 export function storedPayload(raw: unknown): string | null {
   if (raw === undefined || raw === null) return null;
   if (typeof raw !== 'object' || Array.isArray(raw)) return null;
+  // An object in, an object out: withoutCopiedFields only drops keys
   const kept = withoutCopiedFields(raw) as Record<string, unknown>;
   const text = JSON.stringify(kept);
   if (Buffer.byteLength(text) <= MAX_STORED_PAYLOAD_BYTES) return text;

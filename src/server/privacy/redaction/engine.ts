@@ -270,6 +270,7 @@ function fixBlock(
     const { spans, keeps } = findSpans(text, options, more);
     const found = emptyFound();
     const fixed = writeSpans(text, spans, keeps, found);
+    // Object.keys is string[]; a RedactionFound's keys are its categories
     for (const key of Object.keys(found) as (keyof RedactionFound)[]) found[key] -= alone[key];
     fixes.set(k, { text: fixed, delta: found });
   }

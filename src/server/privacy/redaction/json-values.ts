@@ -107,6 +107,7 @@ export function redactValue(
   memo?: RedactionMemo,
 ): { value: unknown; found: RedactionFound } {
   const add = (more: RedactionFound) => {
+    // Object.keys is string[]; a RedactionFound's keys are its categories
     for (const key of Object.keys(found) as (keyof RedactionFound)[]) found[key] += more[key];
   };
   const walk = (v: unknown, secret: Secret | null): unknown => {
@@ -161,6 +162,7 @@ export function redactValue(
             )
           : undefined;
       fields.push(field);
+      // `field` was found above as one whose value is a string
       texts.push(field && isRecord(line) ? (line[field] as string) : '');
       speakers.push(speaker === undefined ? null : String(speaker));
     }

@@ -51,6 +51,7 @@ export function detectPhones(scan: Scan): void {
     else
       phone =
         isFictionalNanp(run.digits) ||
+        // The literal array holds only these two region codes
         ['US', 'GB'].some((c) => isValidPhoneNumber(run.digits, c as 'US' | 'GB'));
     if (phone) scan.spans.push(runSpan(scan, run, 'phone', '[PHONE]'));
   }

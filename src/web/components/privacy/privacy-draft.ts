@@ -134,6 +134,7 @@ export function retentionErrorsOf(
   const out: Partial<Record<RetentionField | '_', string>> = {};
   for (const [path, message] of Object.entries(fields)) {
     const field = path.replace(/^retention\./, '');
+    // includes takes only RetentionField; `field` is any string until it passes
     if ((RETENTION_FIELDS as readonly string[]).includes(field)) out[field as RetentionField] = message;
     else out._ ??= message;
   }

@@ -25,7 +25,11 @@ export function AllCallsExport() {
           <label htmlFor={id} className="sr-only">
             Export range
           </label>
-          <NativeSelect id={id} value={range} onChange={(e) => setRange(e.target.value as DateRange)}>
+          <NativeSelect
+            id={id}
+            value={range}
+            onChange={(e) => setRange(e.target.value as DateRange /* options are ADMIN_DATE_RANGES */)}
+          >
             {ADMIN_DATE_RANGES.map((r) => (
               <option key={r} value={r}>
                 {DATE_RANGE_LABELS[r]}

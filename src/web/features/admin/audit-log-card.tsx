@@ -112,7 +112,9 @@ export function AuditLogCard() {
                   <TableCell className="whitespace-nowrap">{formatCallCreated(entry.at)}</TableCell>
                   <TableCell className="whitespace-nowrap">{entry.adminName}</TableCell>
                   <TableCell className="whitespace-nowrap">
-                    {AUDIT_ACTION_LABELS[entry.action as AuditAction] ?? entry.action}
+                    {AUDIT_ACTION_LABELS[
+                      entry.action as AuditAction /* text on the wire; unknown shows as is */
+                    ] ?? entry.action}
                   </TableCell>
                   <TableCell>{entry.clientName ?? (entry.clientId ? 'A deleted client' : '—')}</TableCell>
                   <TableCell className="min-w-48 text-muted-foreground text-xs">

@@ -90,6 +90,7 @@ function clientItems(client: AdminClientListItem): [(typeof ITEM_LABELS)[number]
     ['Address', address || '—'],
     [
       'Account Type',
+      // accountType is text on the wire; an unknown one shows as it is
       ACCOUNT_TYPE_LABELS[client.accountType as keyof typeof ACCOUNT_TYPE_LABELS] ?? client.accountType,
     ],
     ['Per-Minute Rate', `${formatMoney(client.perMinuteRate)}/min`],

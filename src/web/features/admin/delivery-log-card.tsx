@@ -98,7 +98,9 @@ export function DeliveryLogCard({ clientId }: { clientId: string }) {
                   <TableCell className="whitespace-nowrap">{formatCallCreated(d.receivedAt)}</TableCell>
                   <TableCell>
                     <Badge variant={TROUBLE.has(d.outcome) ? 'destructive' : 'secondary'}>
-                      {DELIVERY_OUTCOME_LABELS[d.outcome as DeliveryOutcome] ?? d.outcome}
+                      {DELIVERY_OUTCOME_LABELS[
+                        d.outcome as DeliveryOutcome /* text on the wire; unknown shows as is */
+                      ] ?? d.outcome}
                     </Badge>
                     {d.replayOf && <span className="ml-1 text-muted-foreground text-xs">(replay)</span>}
                   </TableCell>

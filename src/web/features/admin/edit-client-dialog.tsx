@@ -76,6 +76,7 @@ function toFormValues(config: ClientConfig): EditClientFormInput {
     jobTitle: config.jobTitle ?? '',
     companyName: config.companyName ?? '',
     companyWebsite: config.companyWebsite ?? '',
+    // Stored values are text; one from an older list is kept and offered as it is
     industry: (config.industry ?? '') as EditClientFormInput['industry'],
     companySize: (config.companySize ?? '') as EditClientFormInput['companySize'],
     phoneNumber: config.phoneNumber ?? '',
@@ -84,6 +85,7 @@ function toFormValues(config: ClientConfig): EditClientFormInput {
     state: config.state ?? '',
     zipCode: config.zipCode ?? '',
     country: config.country ?? '',
+    // includes takes only AccountType; the check narrows what the cast states
     accountType: (ACCOUNT_TYPES as readonly string[]).includes(config.accountType)
       ? (config.accountType as EditClientFormInput['accountType'])
       : 'individual',
@@ -133,6 +135,7 @@ function EditClientFormBody({ config, onDone }: { config: ClientConfig; onDone: 
         },
         onError: (error) => {
           for (const [name, message] of Object.entries(serverFieldErrors(error))) {
+            // `name in values` checked the server's field name is one of the form's
             if (name in values) form.setError(name as Path<EditClientFormInput>, { message });
           }
           if (error instanceof ApiError && error.status === 409)

@@ -22,6 +22,7 @@ export const SIZE_OPTIONS = COMPANY_SIZES.map(size);
 
 /** The sizes offered for a client: the one list, and the client's own size if an older list gave it. */
 export function sizeOptionsFor(stored: string | null | undefined) {
+  // includes takes only CompanySize; `stored` is any string until it passes
   const offered = (COMPANY_SIZES as readonly string[]).includes(stored ?? '');
   return stored && !offered ? [...SIZE_OPTIONS, size(stored)] : SIZE_OPTIONS;
 }

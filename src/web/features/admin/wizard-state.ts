@@ -85,6 +85,7 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
       // Step 4 only once a test call arrived.
       return state.step === 3 && state.testSucceeded ? { ...state, step: 4 } : state;
     case 'back':
+      // step > 1, so step - 1 is still a WizardStep; subtraction gives number
       return state.step > 1 ? { ...state, step: (state.step - 1) as WizardStep } : state;
     case 'reset':
       return initialWizardState;
@@ -99,6 +100,7 @@ export function isPolling(state: WizardState): boolean {
 /** Resubmitting an unchanged form after Back keeps the webhook URL already issued. */
 export function sameForm(a: CreateClientFormInput | null, b: CreateClientFormInput): boolean {
   if (!a) return false;
+  // Object.keys is string[]; the keys are the two forms' own
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof CreateClientFormInput>;
   for (const key of keys) if ((a[key] ?? '') !== (b[key] ?? '')) return false;
   return true;

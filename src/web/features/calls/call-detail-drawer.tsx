@@ -150,6 +150,7 @@ function CallDetailBody({
   const lines = parseTimedTranscript(call.transcript);
   const audio = call.recordingUrl && source.recordingUrl ? source.recordingUrl(call.id) : null;
   const variables = callVariables(call.variables);
+  // Only the agency's AdminCallDetail carries providerPrice; this view takes both
   const providerPrice = (call as CallDetail & { providerPrice?: number | null }).providerPrice;
   const numbers = useShownNumbers(source, call);
   const showPlatform = useShowPlatformDetails();

@@ -454,6 +454,7 @@ function SortSelect({
       <NativeSelect
         value={`${sort}:${order}`}
         onChange={(event) => {
+          // The option values are built as `${CallSort}:${SortOrder}`
           const [s, o] = event.target.value.split(':') as [CallSort, SortOrder];
           onChange({ sort: s, order: o });
         }}

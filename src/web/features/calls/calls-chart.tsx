@@ -32,6 +32,7 @@ function useLineColor(): string {
 
 function PointTooltip({ active, payload }: Partial<TooltipContentProps<number, string>>) {
   const lineColor = useLineColor();
+  // Recharts types payload loosely; it is the data row we gave the chart
   const point = payload?.[0]?.payload as ChartPoint | undefined;
   if (!active || !point) return null;
   return (

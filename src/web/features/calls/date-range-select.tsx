@@ -58,7 +58,8 @@ export function DateRangeSelect({
           onValueChange={(value) =>
             value === CUSTOM
               ? setPicking(true)
-              : onChange({ dateRange: value as DateRange, from: '', to: '' })
+              : // The items are DateRange values besides CUSTOM, handled just above
+                onChange({ dateRange: value as DateRange, from: '', to: '' })
           }
         >
           <SelectTrigger id={id} className="w-full min-w-0" aria-label="Date Range">

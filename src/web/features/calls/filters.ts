@@ -99,6 +99,7 @@ export const QUALITY_FILTERS: {
 
 export function updateFilters(current: CallFilters, change: Partial<CallFilters>): CallFilters {
   const next = { ...current, ...change };
+  // Object.keys is string[]; `change` holds only CallFilters' keys
   const onlyPage = (Object.keys(change) as (keyof CallFilters)[]).every(
     (k) => k === 'page' || change[k] === current[k],
   );
@@ -201,6 +202,7 @@ export function rememberNextPage(
 ) {
   if (from.nextAfter && target === from.page + 1)
     nextPageCursors.set(viewKey(filters, target), from.nextAfter);
+  // size > 200, so the map is not empty and its first key exists
   if (nextPageCursors.size > 200) nextPageCursors.delete(nextPageCursors.keys().next().value as string);
 }
 

@@ -17,6 +17,7 @@ const isProgress = (answer: SyncResult | SyncProgress): answer is SyncProgress =
 function busyRunOf(error: unknown): string | null {
   if (!(error instanceof ApiError) || error.status !== 409) return null;
   try {
+    // JSON.parse returns any; the sync route's 409 carries a SyncBusy body
     return (JSON.parse(error.bodyText) as SyncBusy).runId;
   } catch {
     return null;

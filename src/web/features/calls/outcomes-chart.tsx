@@ -38,6 +38,7 @@ function RowTooltip({
   payload,
   series,
 }: Partial<TooltipContentProps<number, string>> & { series: OutcomeSeries[] }) {
+  // Recharts types payload loosely; it is the data row we gave the chart
   const row = payload?.[0]?.payload as OutcomeChartRow | undefined;
   if (!active || !row) return null;
   return (

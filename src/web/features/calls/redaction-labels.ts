@@ -50,6 +50,7 @@ export function splitRedactions(text: string): RedactedPart[] {
   const pieces = text.split(LABEL);
   const parts: RedactedPart[] = [];
   pieces.forEach((piece, i) => {
+    // Odd pieces are the label pattern's captures: RedactionLabel names only
     if (i % 2 === 1) parts.push({ kind: 'label', label: piece as RedactionLabel });
     else if (piece) parts.push({ kind: 'text', text: piece });
   });

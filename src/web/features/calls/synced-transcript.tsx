@@ -84,6 +84,7 @@ export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptP
     // Keep the spoken line in view inside the transcript's own scroll box, not the page.
     useEffect(() => {
       const list = listRef.current;
+      // children are Elements; the list renders one HTML element per line
       const item = list?.children[active] as HTMLElement | undefined;
       if (!list || !item) return;
       const box = list.parentElement;
@@ -159,6 +160,7 @@ export const SyncedTranscript = forwardRef<SyncedPlayerHandle, SyncedTranscriptP
                 size="sm"
                 aria-labelledby="speed-label"
                 value={speed}
+                // The toggle's items are the SPEEDS values
                 onValueChange={(v) => v && setSpeed(v as (typeof SPEEDS)[number])}
               >
                 {SPEEDS.map((s) => (

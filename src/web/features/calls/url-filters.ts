@@ -33,6 +33,7 @@ const PARAM: Record<keyof CallFilters, string> = {
 };
 
 const oneOf = <T extends string>(values: readonly T[], value: string | null): T | undefined =>
+  // includes takes only T; passing it makes `value` a T
   value !== null && (values as readonly string[]).includes(value) ? (value as T) : undefined;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** A quality bound as the API takes it: a whole number of up to seven digits, above zero. */
@@ -73,6 +74,7 @@ export function readFilters(
 /** The query string (with its "?", or '' when empty) that names these filters, other parameters kept. */
 export function writeFilters(search: string, filters: CallFilters, defaults: CallFilters): string {
   const params = new URLSearchParams(search);
+  // Object.keys is string[]; PARAM is keyed by CallFilters' keys
   for (const key of Object.keys(PARAM) as (keyof CallFilters)[]) {
     const value = filters[key];
     if (value === defaults[key] || value === null || value === '') params.delete(PARAM[key]);

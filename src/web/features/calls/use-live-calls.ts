@@ -103,10 +103,12 @@ export function useLiveCalls(source: CallSource): LiveCalls {
         if (events?.readyState === EventSource.CLOSED) retry = setTimeout(open, RETRY_MS);
       };
       events.addEventListener('call', (e) => {
+        // A named SSE event is typed Event; EventSource sends a MessageEvent
         track('call', (e as MessageEvent<string>).data);
         refresh.push();
       });
       events.addEventListener('refresh', () => refresh.push());
+      // A named SSE event is typed Event; EventSource sends a MessageEvent
       events.addEventListener('activity', (e) => track('activity', (e as MessageEvent<string>).data));
       events.addEventListener('end', () => {
         events?.close();

@@ -88,6 +88,7 @@ export function AccountSettingsForm({ client }: { client: ClientSession }) {
       onError: (error) => {
         for (const [field, message] of Object.entries(serverFieldErrors(error))) {
           if (field === 'timezone' || FIELDS.some(({ name }) => name === field))
+            // The check above leaves only the form's field names and 'timezone'
             form.setError(field as AccountField, { message });
         }
         failureToast('Update Failed', error, 'Your account could not be saved.');

@@ -19,6 +19,7 @@ import { Label } from '../../components/ui/label';
 import { Skeleton } from '../../components/ui/skeleton';
 import { LoadFailed } from './load-failed';
 
+// Object.keys is string[]; NOTIFICATION_LABELS is keyed by the switches
 const KEYS = Object.keys(NOTIFICATION_LABELS) as (keyof NotificationSwitches)[];
 const DIGEST_LABELS: Record<DigestFrequency, string> = {
   off: 'No digest',
@@ -93,6 +94,7 @@ export function AccountNotificationsSection({
               <NativeSelect
                 id="notify-digest"
                 value={draft.digest}
+                // The options are DIGEST_LABELS' keys, each a DigestFrequency
                 onChange={(e) => onChange({ ...draft, digest: e.target.value as DigestFrequency })}
               >
                 {DIGEST_FREQUENCIES.map((d) => (

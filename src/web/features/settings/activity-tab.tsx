@@ -61,6 +61,7 @@ export function ActivityTab() {
               onChange={(e) =>
                 setFilters((f) => ({
                   ...f,
+                  // The select's options are ActivityFilters['action'] values
                   action: e.target.value as ActivityFilters['action'],
                   page: 1,
                 }))

@@ -82,6 +82,7 @@ export function toDraft(outcomes: Outcome[]): DraftOutcome[] {
     rules: o.rules.map((r) => {
       const variable = r.field.startsWith('variables.') ? r.field.slice('variables.'.length) : '';
       return {
+        // A stored rule's field is a draft field once variables.* is folded
         field: (variable ? 'variables' : r.field) as DraftField,
         variable,
         op: r.op,

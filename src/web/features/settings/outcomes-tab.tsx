@@ -338,6 +338,7 @@ function OutcomeEditor({
   );
 }
 
+// Object.keys is string[]; FIELD_LABELS has a label per DraftField
 const FIELDS = Object.keys(FIELD_LABELS) as DraftField[];
 const VALUE_HINTS: Partial<Record<DraftField, string>> = {
   disposition_tag: 'e.g. APPOINTMENT_BOOKED',
@@ -369,6 +370,7 @@ function RuleEditor({
         <Select
           value={rule.field}
           onValueChange={(field) => {
+            // The select's items are FIELDS, each a DraftField
             const next = field as DraftField;
             onChange({
               field: next,
@@ -397,7 +399,10 @@ function RuleEditor({
             onChange={(e) => onChange({ variable: e.target.value })}
           />
         )}
-        <Select value={rule.op} onValueChange={(op) => onChange({ op: op as DraftRule['op'] })}>
+        <Select
+          value={rule.op}
+          onValueChange={(op) => onChange({ op: op as DraftRule['op'] /* the items are the rule ops */ })}
+        >
           <SelectTrigger className="w-32" aria-label="Comparison">
             <SelectValue />
           </SelectTrigger>

@@ -16,6 +16,7 @@ export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 /** `?tab=`: one of the tabs; anything else opens Account. */
 export function parseSettingsTab(value: string | null | undefined): SettingsTab {
+  // includes takes only SettingsTab; passing it makes `value` one
   return (SETTINGS_TABS as readonly string[]).includes(value ?? '') ? (value as SettingsTab) : 'account';
 }
 

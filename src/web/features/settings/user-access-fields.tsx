@@ -48,6 +48,7 @@ export function UserAccessFields({
           id={`${idPrefix}-role`}
           value={value.role}
           aria-describedby={`${idPrefix}-role-hint`}
+          // The options are the ClientRole values
           onChange={(e) => onChange({ ...value, role: e.target.value as ClientRole })}
         >
           {roleOptions.map((role) => (

@@ -35,6 +35,7 @@ export const STATUS_LABELS: Record<UserStatus, string> = {
 
 /** The roles the signed-in user may give: those whose preset they hold entirely. */
 export function grantableRoles(actor: Pick<SessionUser, 'permissions'>): ClientRole[] {
+  // Object.keys is string[]; the keys are ROLE_PERMISSIONS' own
   return (Object.keys(ROLE_PERMISSIONS) as ClientRole[]).filter((role) =>
     ROLE_PERMISSIONS[role].every((p) => can(actor, p)),
   );

@@ -12,6 +12,7 @@ export type BrandField = keyof BrandSettings;
 export const BRAND_FIELDS = BRAND_SETTING_FIELDS;
 
 export function isBrandField(name: string): name is BrandField {
+  // includes takes only BrandField; `name` is any string until it passes
   return (BRAND_FIELDS as readonly string[]).includes(name);
 }
 

@@ -80,6 +80,7 @@ function BrandEditor({ brand }: { brand: AdminBrand }) {
   /** Sends each staged image; what failed stays staged with the server's reason beside it. */
   async function saveImages(): Promise<boolean> {
     const problems: ImageProblems = {};
+    // Object.entries is [string, …][]; `staged` is keyed by BrandAssetVariant
     for (const [variant, image] of Object.entries(staged) as [BrandAssetVariant, StagedImage][]) {
       try {
         if (image.kind === 'upload') await upload.mutateAsync({ variant, file: image.file });

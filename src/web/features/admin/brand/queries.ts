@@ -75,6 +75,7 @@ export function useUploadBrandImage() {
       if (!res.ok) {
         throw new ApiError(res.status, res.statusText, await res.text().catch(() => ''));
       }
+      // res.json() returns any; the upload route answers { url }
       return (await res.json()) as { url: string };
     },
     onSuccess: () => refreshBrand(queryClient),
