@@ -255,6 +255,8 @@ if (unitAndStart) {
       '--output-type',
       'err',
     ]);
+    // Every type assertion says why the compiler cannot know (AGENTS.md, TypeScript).
+    await check('casts', 'npx', ['tsx', 'scripts/check-casts.ts', 'src']);
     await vitest('unit + api (SQLite)', null, 'sqlite', 'vitest-sqlite.json');
     await vitest('api (PostgreSQL)', 'api', 'postgres', 'vitest-postgres.json');
   };
