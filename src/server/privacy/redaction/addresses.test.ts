@@ -1,17 +1,7 @@
 /** Street addresses: a house number with its street (and flat), a UK postcode; not a distance. */
 import { describe, expect, it } from 'vitest';
+import { NONE } from '../../../../tests/fixtures/redaction-options';
 import { redactText } from './engine';
-import type { RedactionOptions } from './types';
-
-const NONE: RedactionOptions = {
-  cards: false,
-  nationalIds: false,
-  emails: false,
-  phones: false,
-  dates: false,
-  addresses: false,
-  nationalIdCountries: [],
-};
 
 describe('redactText', () => {
   it('finds a street address with its flat and a postcode, and leaves a distance down the road', () => {

@@ -1,18 +1,8 @@
 /** Cards: a card failing the Luhn check is still redacted, and labelled so. */
 import { describe, expect, it } from 'vitest';
+import { ALL_ON } from '../../../../tests/fixtures/redaction-options';
 import { luhnValid } from './cards';
 import { redactText } from './engine';
-import type { RedactionOptions } from './types';
-
-const ALL_ON: RedactionOptions = {
-  cards: true,
-  nationalIds: true,
-  emails: true,
-  phones: true,
-  dates: true,
-  addresses: true,
-  nationalIdCountries: [],
-};
 
 describe('redactText', () => {
   it('labels a card that fails the Luhn check but still redacts it', () => {

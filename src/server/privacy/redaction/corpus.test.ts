@@ -13,17 +13,8 @@ import {
   POSITIVES,
   type PositiveCase,
 } from '../../../../tests/fixtures/redaction-corpus';
+import { ALL_ON } from '../../../../tests/fixtures/redaction-options';
 import { type RedactionFound, type RedactionOptions, redactText } from './index';
-
-const ALL_ON: RedactionOptions = {
-  cards: true,
-  nationalIds: true,
-  emails: true,
-  phones: true,
-  dates: true,
-  addresses: true,
-  nationalIdCountries: [],
-};
 
 const FOUND_KEYS: Record<CorpusCategory, (keyof RedactionFound)[]> = {
   card: ['card', 'expiry', 'cvc'],

@@ -1,19 +1,9 @@
 /** Dates: a date read where it is said, and a date of birth only after a word naming one. */
 import { describe, expect, it } from 'vitest';
+import { NONE } from '../../../../tests/fixtures/redaction-options';
 import { readDate } from './dates';
 import { redactText } from './engine';
 import { tokenize } from './tokens';
-import type { RedactionOptions } from './types';
-
-const NONE: RedactionOptions = {
-  cards: false,
-  nationalIds: false,
-  emails: false,
-  phones: false,
-  dates: false,
-  addresses: false,
-  nationalIdCountries: [],
-};
 
 describe('dates', () => {
   it('reads a spoken date after its lead-in words, and a birth date only when one is named', () => {

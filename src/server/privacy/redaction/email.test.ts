@@ -1,17 +1,7 @@
 /** E-mail addresses: written and spoken ones found, only with the category on, and not a workplace. */
 import { describe, expect, it } from 'vitest';
+import { NONE } from '../../../../tests/fixtures/redaction-options';
 import { redactText } from './engine';
-import type { RedactionOptions } from './types';
-
-const NONE: RedactionOptions = {
-  cards: false,
-  nationalIds: false,
-  emails: false,
-  phones: false,
-  dates: false,
-  addresses: false,
-  nationalIdCountries: [],
-};
 
 describe('redactText', () => {
   it('finds written and spelled addresses only when e-mails are chosen, and no place of work', () => {

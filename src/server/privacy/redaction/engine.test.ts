@@ -1,17 +1,7 @@
 /** The engine: only the chosen categories, and text without findings left as it was. */
 import { describe, expect, it } from 'vitest';
+import { ALL_ON } from '../../../../tests/fixtures/redaction-options';
 import { redactText } from './engine';
-import type { RedactionOptions } from './types';
-
-const ALL_ON: RedactionOptions = {
-  cards: true,
-  nationalIds: true,
-  emails: true,
-  phones: true,
-  dates: true,
-  addresses: true,
-  nationalIdCountries: [],
-};
 
 describe('redactText', () => {
   it('redacts only the categories chosen', () => {

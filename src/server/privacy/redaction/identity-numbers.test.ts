@@ -1,17 +1,7 @@
 /** National identity numbers: a further country's only when the client names it. */
 import { describe, expect, it } from 'vitest';
+import { ALL_ON } from '../../../../tests/fixtures/redaction-options';
 import { redactText } from './engine';
-import type { RedactionOptions } from './types';
-
-const ALL_ON: RedactionOptions = {
-  cards: true,
-  nationalIds: true,
-  emails: true,
-  phones: true,
-  dates: true,
-  addresses: true,
-  nationalIdCountries: [],
-};
 
 describe('redactText', () => {
   it("looks for another country's national ID only when the client selects that country", () => {

@@ -3,19 +3,9 @@
  * transcript lines.
  */
 import { describe, expect, it } from 'vitest';
+import { ALL_ON } from '../../../../tests/fixtures/redaction-options';
 import { crossTurnFixes } from './engine';
 import { redactValue } from './json-values';
-import type { RedactionOptions } from './types';
-
-const ALL_ON: RedactionOptions = {
-  cards: true,
-  nationalIds: true,
-  emails: true,
-  phones: true,
-  dates: true,
-  addresses: true,
-  nationalIdCountries: [],
-};
 
 describe('redactValue', () => {
   it('walks objects and arrays, keeps keys and non-strings, and adds up what it found', () => {

@@ -1,17 +1,7 @@
 /** Phones: the call's own numbers kept, however said; the fictional 555-01xx redacted. */
 import { describe, expect, it } from 'vitest';
+import { ALL_ON } from '../../../../tests/fixtures/redaction-options';
 import { redactText } from './engine';
-import type { RedactionOptions } from './types';
-
-const ALL_ON: RedactionOptions = {
-  cards: true,
-  nationalIds: true,
-  emails: true,
-  phones: true,
-  dates: true,
-  addresses: true,
-  nationalIdCountries: [],
-};
 
 describe('redactText', () => {
   it('never redacts the call’s own numbers, however they are said, but does redact others', () => {

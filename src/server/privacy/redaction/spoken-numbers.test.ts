@@ -3,20 +3,10 @@
  * words read from tables that hold no object properties.
  */
 import { describe, expect, it } from 'vitest';
+import { ALL_ON } from '../../../../tests/fixtures/redaction-options';
 import { redactText } from './engine';
 import { findRuns } from './spoken-numbers';
 import { tokenize } from './tokens';
-import type { RedactionOptions } from './types';
-
-const ALL_ON: RedactionOptions = {
-  cards: true,
-  nationalIds: true,
-  emails: true,
-  phones: true,
-  dates: true,
-  addresses: true,
-  nationalIdCountries: [],
-};
 
 describe('redactText', () => {
   it('survives a pathological input (one 100,000-digit string) and finds nothing in it', () => {
