@@ -6,29 +6,8 @@
  * reason as the error.
  */
 import { describe, expect, it } from 'vitest';
+import { call, } from './fixtures/vapi-call';
 import { CONNECTED, NEVER_CONNECTED, TRANSFERRED, VAPI_ENDED_REASONS } from './fixtures/vapi-ended-reasons';
-import { parseVapiCall } from './vapi-payload';
-
-const NOW = Date.parse('2026-11-25T12:00:00Z');
-const iso = (ms: number) => new Date(ms).toISOString();
-const call = (over: Record<string, unknown>) => {
-  const parsed = parseVapiCall(
-    {
-      id: '0c4f8a52-6a43-4f0e-9f3e-2d5b8c1a7e90',
-      type: 'outboundPhoneCall',
-      createdAt: iso(NOW - 120_000),
-      startedAt: iso(NOW - 120_000),
-      endedAt: iso(NOW - 30_000),
-      status: 'ended',
-      customer: { number: '+14155550111' },
-      phoneNumber: { number: '+14155550100' },
-      ...over,
-    },
-    NOW,
-  );
-  if (!parsed.success) throw new Error(parsed.message);
-  return parsed.call;
-};
 
 describe('Vapi endedReason: every value of the SDK’s enum', () => {
   it('the expectations name only values of the enum', () => {
