@@ -4,7 +4,7 @@
  * SDK's `endedReason`, and a stored payload read back.
  */
 import { describe, expect, it } from 'vitest';
-import { call, } from './fixtures/vapi-call';
+import { call } from './fixtures/vapi-call';
 import vapiFixture from './fixtures/vapi-end-of-call-report.json';
 import { TRANSFERRED, VAPI_ENDED_REASONS } from './fixtures/vapi-ended-reasons';
 import { callOfReport, messageSpan, readVapiStoredPayload, vapiEndedBy } from './vapi-payload';

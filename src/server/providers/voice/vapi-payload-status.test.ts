@@ -6,7 +6,7 @@
  * reason as the error.
  */
 import { describe, expect, it } from 'vitest';
-import { call, } from './fixtures/vapi-call';
+import { call } from './fixtures/vapi-call';
 import { CONNECTED, NEVER_CONNECTED, TRANSFERRED, VAPI_ENDED_REASONS } from './fixtures/vapi-ended-reasons';
 
 describe('Vapi endedReason: every value of the SDK’s enum', () => {
