@@ -12,8 +12,11 @@ import { needsReclassification, reclassifyClient } from './reclassify';
 export interface ClassificationGuard {
   /** Starts a background run when the client has calls classified under another list. */
   ensure(clientId: string): Promise<void>;
-  /** Starts a background run now (after a save). */
-  restart(clientId: string): void;
+  /**
+   * Starts a background run now (after a save). Resolves once the run is marked pending, so the
+   * next look at the outcomes shows it even before the run has claimed its lease.
+   */
+  restart(clientId: string): Promise<void>;
 }
 
 /**
@@ -26,8 +29,9 @@ export function classificationGuardOf(
   log: FastifyBaseLogger,
 ): ClassificationGuard {
   const { db, now, classifiedClients: classified } = deps;
-  const restart = (clientId: string) => {
+  const restart = async (clientId: string) => {
     classified.delete(clientId);
+    await markWalkPending(db, clientId, 'reclassify');
     reclassifyClient(db, clientId, now)
       .then((ran) => {
         if (ran) classified.add(clientId);
@@ -38,11 +42,8 @@ export function classificationGuardOf(
     restart,
     async ensure(clientId) {
       if (classified.has(clientId)) return;
-      if (await needsReclassification(db, clientId)) {
-        // Pending before this read answers, so the next look at the outcomes shows the run.
-        await markWalkPending(db, clientId, 'reclassify');
-        restart(clientId);
-      } else classified.add(clientId);
+      if (await needsReclassification(db, clientId)) await restart(clientId);
+      else classified.add(clientId);
     },
   };
 }

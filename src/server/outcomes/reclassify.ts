@@ -11,7 +11,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Reclassification } from '../../contract/outcomes';
-import { markWalkPending, runClientWalk, type WalkSteps, walkState } from '../background/client-walk';
+import { runClientWalk, type WalkSteps, walkState } from '../background/client-walk';
 import { classifiedUnderOther, writeReclassified } from '../calls/write/outcome-writes';
 import { rebuildOutcomeRollups } from '../calls/write/rollups';
 import { timeZoneOf } from '../clients/clients-repository';
@@ -70,14 +70,14 @@ export async function needsReclassification(db: Kysely<Database>, clientId: stri
 
 /**
  * Runs to the end unless another instance holds the lease (then returns false at once). Safe to
- * call again at any time: it only touches calls classified under another version.
+ * call again at any time: it only touches calls classified under another version. Its one caller,
+ * the classification guard, marks the walk pending first.
  */
 export async function reclassifyClient(
   db: Kysely<Database>,
   clientId: string,
   now: () => number = Date.now,
 ): Promise<boolean> {
-  await markWalkPending(db, clientId, 'reclassify');
   let set: OutcomeSet | undefined;
   const slices = createWorkSlices();
   const outcomesOf = async () => {

@@ -41,7 +41,7 @@ export default async function outcomeRoutes(fastify: FastifyInstance): Promise<v
   const save = async (clientId: string, body: z.output<typeof OutcomesUpdateBody>) => {
     if (body.outcomes === undefined) return stateOf(clientId);
     await saveOutcomes(db, clientId, await filled(clientId, body.outcomes), now());
-    guard.restart(clientId);
+    await guard.restart(clientId);
     return stateOf(clientId);
   };
   const preview = async (clientId: string, body: z.output<typeof OutcomesBody>, reply: FastifyReply) => {

@@ -31,7 +31,7 @@ export default async function qualityRoutes(fastify: FastifyInstance): Promise<v
   const save = async (clientId: string, patch: QualityThresholdsUpdate) => {
     const { thresholds } = await outcomeSetOf(db, clientId);
     await saveQualityThresholds(db, clientId, { ...thresholds, ...patch }, now());
-    guard.restart(clientId);
+    await guard.restart(clientId);
     return stateOf(clientId);
   };
 
